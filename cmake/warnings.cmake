@@ -1,0 +1,12 @@
+# Project-wide compile flags: warnings, optional werror and sanitizers.
+# Applied through an interface target so third-party sources (glad, ImGui backends) stay quiet.
+add_library(esview_warnings INTERFACE)
+target_compile_options(esview_warnings INTERFACE -Wall -Wextra -Wshadow -Wno-missing-field-initializers)
+if(ESVIEW_WERROR)
+  target_compile_options(esview_warnings INTERFACE -Werror)
+endif()
+
+if(ESVIEW_SANITIZE)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+endif()

@@ -1,0 +1,133 @@
+// A bounds-checked little-endian reader over an untrusted byte range.
+//
+// Every read checks what remains by subtraction (never by adding offsets that could overflow).
+// A failed read sets the reader's failed flag, returns zero and leaves the position unchanged, so
+// a caller may read a whole header and test ok() once.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+namespace esv {
+
+class ByteReader {
+public:
+    ByteReader() = default;
+    ByteReader(const uint8_t* data, size_t size, size_t base = 0) : m_data(data), m_size(size), m_base(base) {}
+
+    // Absolute file offset of the current position (base + position), for error messages.
+    uint64_t offset() const { return m_base + m_pos; }
+    size_t position() const { return m_pos; }
+    size_t remaining() const { return m_size - m_pos; }
+    size_t size() const { return m_size; }
+    bool ok() const { return !m_failed; }
+    bool atEnd() const { return m_pos == m_size; }
+    const uint8_t* current() const { return m_data + m_pos; }
+    const uint8_t* data() const { return m_data; }
+
+    bool canRead(size_t n) const { return !m_failed && n <= remaining(); }
+    // True when `count` items of `itemSize` bytes fit in what remains (no overflow).
+    bool canReadArray(uint64_t count, size_t itemSize) const {
+        return !m_failed && itemSize != 0 && count <= remaining() / itemSize;
+    }
+
+    bool skip(size_t n) {
+        if (!canRead(n)) return fail();
+        m_pos += n;
+        return true;
+    }
+    bool seek(size_t pos) {
+        if (m_failed || pos > m_size) return fail();
+        m_pos = pos;
+        return true;
+    }
+
+    uint8_t u8() { return readLE<uint8_t>(); }
+    uint16_t u16() { return readLE<uint16_t>(); }
+    uint32_t u32() { return readLE<uint32_t>(); }
+    uint64_t u64() { return readLE<uint64_t>(); }
+    int8_t i8() { return static_cast<int8_t>(u8()); }
+    int16_t i16() { return static_cast<int16_t>(u16()); }
+    int32_t i32() { return static_cast<int32_t>(u32()); }
+    float f32() {
+        uint32_t bits = u32();
+        float f;
+        std::memcpy(&f, &bits, 4);
+        return f;
+    }
+    double f64() {
+        uint64_t bits = u64();
+        double d;
+        std::memcpy(&d, &bits, 8);
+        return d;
+    }
+    uint16_t u16be() { return readBE<uint16_t>(); }
+    uint32_t u32be() { return readBE<uint32_t>(); }
+
+    // Copies n bytes out; false (and failed) when fewer remain.
+    bool bytes(void* out, size_t n) {
+        if (!canRead(n)) return fail();
+        std::memcpy(out, m_data + m_pos, n);
+        m_pos += n;
+        return true;
+    }
+    // A sub-reader over the next n bytes (positions continue the absolute offsets); advances past them.
+    ByteReader sub(size_t n) {
+        if (!canRead(n)) {
+            fail();
+            return ByteReader(m_data + m_pos, 0, offset());
+        }
+        ByteReader r(m_data + m_pos, n, offset());
+        m_pos += n;
+        return r;
+    }
+    // Reads n bytes as a string, stopping at the first NUL.
+    std::string string(size_t n) {
+        if (!canRead(n)) {
+            fail();
+            return {};
+        }
+        const char* p = reinterpret_cast<const char*>(m_data + m_pos);
+        m_pos += n;
+        return std::string(p, strnlen(p, n));
+    }
+
+    bool fail() {
+        m_failed = true;
+        return false;
+    }
+
+private:
+    template <typename T>
+    T readLE() {
+        if (!canRead(sizeof(T))) {
+            fail();
+            return 0;
+        }
+        T v = 0;
+        for (size_t i = 0; i < sizeof(T); ++i) v |= static_cast<T>(static_cast<T>(m_data[m_pos + i]) << (8 * i));
+        m_pos += sizeof(T);
+        return v;
+    }
+    template <typename T>
+    T readBE() {
+        if (!canRead(sizeof(T))) {
+            fail();
+            return 0;
+        }
+        T v = 0;
+        for (size_t i = 0; i < sizeof(T); ++i) v = static_cast<T>((v << 8) | m_data[m_pos + i]);
+        m_pos += sizeof(T);
+        return v;
+    }
+
+    const uint8_t* m_data = nullptr;
+    size_t m_size = 0;
+    size_t m_pos = 0;
+    size_t m_base = 0;
+    bool m_failed = false;
+};
+
+}  // namespace esv

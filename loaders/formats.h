@@ -1,0 +1,13 @@
+// Entry points of the format readers, called by loadSceneMemory after format detection.
+// Each returns a scene (with its import report) or problems; it never throws and never reads
+// outside `bytes`. Validation of the finished scene is done by the caller.
+#pragma once
+
+#include "loaders/load.h"
+
+namespace esv {
+
+LoadResult loadPod(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path,
+                   const LoadOptions& options);
+
+}  // namespace esv

@@ -1,0 +1,130 @@
+#include "loaders/load.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+
+#include "loaders/formats.h"
+
+namespace esv {
+
+std::string Problem::format() const {
+    std::ostringstream out;
+    out << file << ": ";
+    if (offset >= 0) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "offset 0x%llX: ", static_cast<unsigned long long>(offset));
+        out << buf;
+    } else if (line > 0) {
+        out << "line " << line;
+        if (column > 0) out << ", column " << column;
+        out << ": ";
+    }
+    if (!where.empty()) out << where << ": ";
+    out << message;
+    return out.str();
+}
+
+const char* formatName(FileFormat format) {
+    static constexpr const char* kNames[] = {"unknown", "pod", "ogex", "awd", "pof"};
+    static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<size_t>(FileFormat::Count));
+    return kNames[static_cast<size_t>(format)];
+}
+
+static std::string lowerExtension(const std::string& path) {
+    size_t slash = path.find_last_of("/\\");
+    size_t dot = path.find_last_of('.');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return {};
+    std::string ext = path.substr(dot + 1);
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    return ext;
+}
+
+FileFormat detectFormat(const uint8_t* data, size_t size, const std::string& path) {
+    auto u32 = [&](size_t at) {
+        return static_cast<uint32_t>(data[at]) | static_cast<uint32_t>(data[at + 1]) << 8 |
+               static_cast<uint32_t>(data[at + 2]) << 16 | static_cast<uint32_t>(data[at + 3]) << 24;
+    };
+    // POD: the version block 1000 comes first (little-endian, or byte-swapped in big-endian files).
+    if (size >= 4 && (u32(0) == 1000u || u32(0) == 0xE8030000u)) return FileFormat::Pod;
+    if (size >= 3 && std::memcmp(data, "AWD", 3) == 0) return FileFormat::Awd;
+    if (size >= 4 && std::memcmp(data, "PSPO", 4) == 0) return FileFormat::Pof;
+    std::string ext = lowerExtension(path);
+    if (ext == "ogex" || ext == "oddl") return FileFormat::OpenGex;
+    return FileFormat::Unknown;
+}
+
+std::shared_ptr<const std::vector<uint8_t>> readWholeFile(const std::string& path, std::string& error) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) {
+        error = std::strerror(errno);
+        return nullptr;
+    }
+    auto bytes = std::make_shared<std::vector<uint8_t>>();
+    bool good = std::fseek(f, 0, SEEK_END) == 0;
+    long size = good ? std::ftell(f) : -1;
+    if (size < 0 || std::fseek(f, 0, SEEK_SET) != 0) {
+        error = "cannot determine the file size (not a regular file?)";
+        std::fclose(f);
+        return nullptr;
+    }
+    bytes->resize(static_cast<size_t>(size));
+    size_t got = size > 0 ? std::fread(bytes->data(), 1, bytes->size(), f) : 0;
+    std::fclose(f);
+    if (got != bytes->size()) {
+        error = "short read";
+        return nullptr;
+    }
+    return bytes;
+}
+
+LoadResult loadSceneMemory(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path,
+                           const LoadOptions& options) {
+    LoadResult result;
+    FileFormat format = detectFormat(bytes->data(), bytes->size(), path);
+    switch (format) {
+        case FileFormat::Pod:
+            result = loadPod(bytes, path, options);
+            break;
+        case FileFormat::OpenGex:
+        case FileFormat::Awd:
+        case FileFormat::Pof:
+            result.problems.push_back({path, -1, 0, 0, "",
+                                       std::string("this is a ") + formatName(format) +
+                                           " file; this build cannot read that format yet"});
+            return result;
+        default: {
+            Problem p{path, bytes->empty() ? -1 : 0, 0, 0, "",
+                      bytes->empty() ? "the file is empty"
+                                     : "unknown file format (expected POD, OpenGEX, AWD or POF)"};
+            result.problems.push_back(std::move(p));
+            return result;
+        }
+    }
+    if (result.scene) {
+        result.scene->sourcePath = path;
+        std::vector<Problem> invalid;
+        validateScene(*result.scene, path, invalid);
+        if (!invalid.empty()) {
+            result.scene.reset();
+            result.problems.insert(result.problems.end(), invalid.begin(), invalid.end());
+        }
+    }
+    return result;
+}
+
+LoadResult loadSceneFile(const std::string& path, const LoadOptions& options) {
+    std::string error;
+    auto bytes = readWholeFile(path, error);
+    if (!bytes) {
+        LoadResult result;
+        result.problems.push_back({path, -1, 0, 0, "", "cannot read the file: " + error});
+        return result;
+    }
+    return loadSceneMemory(std::move(bytes), path, options);
+}
+
+}  // namespace esv

@@ -1,0 +1,59 @@
+// Loading scenes from files: format detection, dispatch to the format readers, validation.
+// Loaders never touch GL; they return a plain Scene plus an import report, or problems.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "scene/scene.h"
+
+namespace esv {
+
+// One thing wrong with an input. Formats with byte offsets set `offset`; text formats set
+// `line`/`column`. `where` is a context path such as "scene / mesh 2 / normal list".
+struct Problem {
+    std::string file;
+    int64_t offset = -1;  // -1 = none
+    int line = 0;         // 0 = none
+    int column = 0;
+    std::string where;
+    std::string message;
+
+    // "file: offset 0x1A4: mesh 2 / normal list: stride 8 is smaller than 3 floats"
+    std::string format() const;
+};
+
+enum class FileFormat : uint8_t { Unknown, Pod, OpenGex, Awd, Pof, Count };
+const char* formatName(FileFormat format);
+
+// Guesses the format from the first bytes (magic numbers) and, for text formats, the extension.
+FileFormat detectFormat(const uint8_t* data, size_t size, const std::string& path);
+
+struct LoadResult {
+    std::unique_ptr<Scene> scene;  // null when loading failed
+    std::vector<Problem> problems; // errors (load failed) or spec violations found by check mode
+    bool ok() const { return scene != nullptr && problems.empty(); }
+};
+
+struct LoadOptions {
+    // check mode: keep going after the first problem where the format allows, and validate fully.
+    bool collectAll = false;
+};
+
+// Reads the whole file at `path` and loads it. Never throws; I/O errors are problems too.
+LoadResult loadSceneFile(const std::string& path, const LoadOptions& options = {});
+
+// Loads from bytes already in memory; `bytes` is kept alive by the scene's vertex views.
+LoadResult loadSceneMemory(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path,
+                           const LoadOptions& options = {});
+
+// Reads a file into a shared buffer. Returns null and fills `error` on failure.
+std::shared_ptr<const std::vector<uint8_t>> readWholeFile(const std::string& path, std::string& error);
+
+// Range-checks every index, count, stride, offset and reference of a scene (whatever produced it).
+// Appends one problem per violation; `file` names the source in the problems.
+void validateScene(const Scene& scene, const std::string& file, std::vector<Problem>& problems);
+
+}  // namespace esv

@@ -1,0 +1,70 @@
+// The renderer: turns a validated scene into GLES draws. It owns every GL object and reads only
+// the scene model; it never parses files and knows nothing of windows or EGL. A GL context must be
+// current (and glad loaded) on the calling thread for every call.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "renderer/view_settings.h"
+#include "scene/sampler.h"
+#include "scene/scene.h"
+
+namespace esv {
+
+struct RendererOptions {
+    // Enforce the ES 2.0 minimum limits and feature set even when the context offers more:
+    // 128 vertex uniform vectors, 8 vertex attributes, #version 100 shaders, no ES3 entry points.
+    bool gles2 = false;
+    // Check glGetError after each draw and fail loudly (test builds).
+    bool checkErrors = false;
+};
+
+struct FrameStats {
+    uint32_t drawCalls = 0;
+    uint32_t triangles = 0;
+    uint32_t glErrors = 0;
+};
+
+class Renderer {
+public:
+    virtual ~Renderer() = default;
+
+    // Creates a renderer for the current context. Returns null and sets `error` when the context
+    // lacks what the renderer needs.
+    static std::unique_ptr<Renderer> create(const RendererOptions& options, std::string& error);
+
+    // Uploads a validated scene (vertex streams as stored, one buffer per stream). Replaces any
+    // previous scene. Conversions it must make are appended to `report`.
+    virtual bool setScene(const Scene& scene, std::vector<ReportLine>& report, std::string& error) = 0;
+
+    // Draws the scene at `pose` into the currently bound framebuffer of width x height pixels.
+    virtual FrameStats draw(const Scene& scene, const Pose& pose, const ViewSettings& view, int width,
+                            int height) = 0;
+
+    // Frames the orbit camera on `bounds`-like box given as min/max.
+    static void frameBounds(OrbitCamera& orbit, const glm::vec3& min, const glm::vec3& max);
+};
+
+// An offscreen RGBA8 + depth framebuffer for headless rendering and screenshots.
+class OffscreenTarget {
+public:
+    OffscreenTarget() = default;
+    ~OffscreenTarget();
+    OffscreenTarget(const OffscreenTarget&) = delete;
+    OffscreenTarget& operator=(const OffscreenTarget&) = delete;
+
+    bool create(int width, int height, std::string& error);
+    void bind() const;
+    // Reads the colour buffer as tightly packed RGBA8, top row first.
+    void read(std::vector<uint8_t>& rgba) const;
+    int width() const { return m_width; }
+    int height() const { return m_height; }
+
+private:
+    unsigned m_fbo = 0, m_color = 0, m_depth = 0;
+    int m_width = 0, m_height = 0;
+};
+
+}  // namespace esv

@@ -1,0 +1,45 @@
+// The CPU reference path: decodes stored attributes, skins and morphs vertices, computes bounds.
+// It is what the GPU path is tested against and what `info` reports bounds from.
+#pragma once
+
+#include <vector>
+
+#include "scene/sampler.h"
+#include "scene/scene.h"
+
+namespace esv {
+
+struct Bounds {
+    glm::vec3 min{1e30f};
+    glm::vec3 max{-1e30f};
+    bool valid() const { return min.x <= max.x && min.y <= max.y && min.z <= max.z; }
+    void add(const glm::vec3& p) {
+        min = glm::min(min, p);
+        max = glm::max(max, p);
+    }
+    void add(const Bounds& b) {
+        if (b.valid()) {
+            add(b.min);
+            add(b.max);
+        }
+    }
+};
+
+// Reads vertex `vertex` of `attribute` in `stream` as floats (normalised types mapped to [0,1] or
+// [-1,1], swizzle applied, missing components filled with 0,0,0,1). Returns the logical component
+// count. The stream must have been validated (the read is in range).
+int readAttribute(const VertexStream& stream, const VertexAttribute& attribute, uint32_t vertex, float out[4]);
+
+// Finds the first attribute with `semantic`/`set` among the mesh's streams; nullptr if absent.
+const VertexAttribute* findAttribute(const Mesh& mesh, Semantic semantic, uint8_t set,
+                                     const VertexStream** stream);
+
+// Positions (and normals, when `normals` is non-null and the mesh has them) of mesh instance `node`
+// in world space at `pose`: unpack matrix, morph targets, skinning (or the node's object world matrix).
+void worldVertices(const Scene& scene, const Pose& pose, int node, std::vector<glm::vec3>& positions,
+                   std::vector<glm::vec3>* normals = nullptr);
+
+// World-space box of every visible mesh instance at `pose`, after morphing and skinning.
+Bounds sceneBounds(const Scene& scene, const Pose& pose);
+
+}  // namespace esv

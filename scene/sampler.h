@@ -1,0 +1,38 @@
+// The animation sampler: clip + time -> local transforms -> world matrices -> skin palettes and
+// morph weights. Pure CPU, no GL.
+#pragma once
+
+#include <vector>
+
+#include "scene/scene.h"
+
+namespace esv {
+
+// The evaluated state of a scene at one time. Arrays are indexed like Scene::nodes.
+struct Pose {
+    std::vector<Transform> local;
+    std::vector<glm::mat4> world;        // parent world * local
+    std::vector<glm::mat4> objectWorld;  // world * Node::objectTransform (what a node's object uses)
+    std::vector<std::vector<float>> morphWeights;  // per node; empty when its mesh has no targets
+    std::vector<float> cameraFov;        // per node; the camera's fov, animated or not (0 for non-cameras)
+    std::vector<uint8_t> visible;
+};
+
+// Evaluates `clip` (index into scene.animation.clips, -1 = rest pose: the scene as written, no
+// animation) at `seconds` (clamped to the clip's range) into `pose`. Reuses pose's storage.
+void evaluatePose(const Scene& scene, int clip, float seconds, Pose& pose);
+
+// Samples one track at `seconds` into `out` (track.components floats). Step, linear (slerp for
+// rotations), Bezier and TCB interpolation; times outside the keys clamp to the first/last key.
+void sampleTrack(const Track& track, float seconds, float* out);
+
+// Skin palette for the mesh instance `node`: palette[j] = world(joint j) * inverseBind[j].
+// Empty when the node has no skin.
+void skinPalette(const Scene& scene, const Pose& pose, int node, std::vector<glm::mat4>& palette);
+
+// Seconds of POD frame `frame` (fractional frames interpolate).
+inline float frameToSeconds(const Scene& scene, float frame) {
+    return scene.animation.fps > 0.0f ? frame / scene.animation.fps : 0.0f;
+}
+
+}  // namespace esv

@@ -1,0 +1,435 @@
+// The CPU scene model shared by loaders, the renderer and the app.
+//
+// Objects refer to each other by index (int32, -1 = none). Vertex payloads are kept as the file
+// stores them: a stream is bytes + stride + attributes, exactly what glVertexAttribPointer needs.
+// Bytes live in a shared, immutable buffer (usually the whole file read once), so a scene never
+// copies vertex data it does not have to convert.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+namespace esv {
+
+// ---------------------------------------------------------------------------------------------
+// Bytes
+
+// A read-only view into a shared buffer. `owner` keeps the memory alive; `data`/`size` select
+// the part that belongs to this view. An empty view has size 0 and may have no owner.
+struct ByteView {
+    std::shared_ptr<const std::vector<uint8_t>> owner;
+    const uint8_t* data = nullptr;
+    size_t size = 0;
+
+    bool empty() const { return size == 0; }
+    const uint8_t* begin() const { return data; }
+    const uint8_t* end() const { return data + size; }
+    // A sub-view [offset, offset + length) of this view; the caller guarantees it is in range.
+    ByteView sub(size_t offset, size_t length) const { return ByteView{owner, data + offset, length}; }
+};
+
+// Makes a view that owns `bytes` (moved into a new shared buffer).
+ByteView makeOwnedBytes(std::vector<uint8_t> bytes);
+
+// ---------------------------------------------------------------------------------------------
+// Vertex streams
+
+enum class Semantic : uint8_t {
+    Position,
+    Normal,
+    Tangent,
+    Binormal,
+    Color,
+    TexCoord,
+    BoneIndices,
+    BoneWeights,
+    Count
+};
+
+// Storage type of one component, as the file holds it.
+enum class ComponentType : uint8_t {
+    Float32,
+    Float16,
+    Float64,      // OpenGEX double arrays; GLES cannot read it, loaders convert with a warning
+    Fixed16_16,   // GL_FIXED
+    Int8,
+    UInt8,
+    Int16,
+    UInt16,
+    Int32,
+    UInt32,
+    Int2_10_10_10,   // packed signed 10/10/10/2 in one 32-bit word (x in the low bits); GL_INT_2_10_10_10_REV
+    UInt2_10_10_10,  // packed unsigned 10/10/10/2; GL_UNSIGNED_INT_2_10_10_10_REV
+    Count
+};
+
+// Size in bytes of one stored component (for packed 10/10/10/2 types: of the whole 4-byte word).
+size_t componentSize(ComponentType type);
+const char* componentTypeName(ComponentType type);
+const char* semanticName(Semantic semantic);
+// True for the packed 10/10/10/2 types whose `components` count refers to one 32-bit word.
+inline bool isPacked(ComponentType type) {
+    return type == ComponentType::Int2_10_10_10 || type == ComponentType::UInt2_10_10_10;
+}
+
+// How the stored channels map to RGBA (POD colour types store the bytes in other orders).
+enum class Swizzle : uint8_t {
+    Identity,  // memory order r,g,b,a
+    BGRA,      // memory order b,g,r,a (POD ARGB / D3DCOLOR)
+    ABGR,      // memory order a,b,g,r (POD RGBA)
+    Count
+};
+
+struct VertexAttribute {
+    Semantic semantic = Semantic::Position;
+    uint8_t set = 0;  // texcoord / colour set index
+    ComponentType type = ComponentType::Float32;
+    uint8_t components = 3;  // logical components read by the shader (1..4)
+    bool normalized = false;
+    Swizzle swizzle = Swizzle::Identity;
+    uint32_t offset = 0;  // byte offset of the first component inside a vertex
+};
+
+// One vertex buffer: `count` vertices, `stride` bytes apart, starting at bytes.data.
+struct VertexStream {
+    ByteView bytes;
+    uint32_t stride = 0;
+    uint32_t count = 0;
+    std::vector<VertexAttribute> attributes;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Index data and primitives
+
+enum class Primitive : uint8_t {
+    Points,
+    Lines,
+    LineStrip,
+    Triangles,
+    TriangleStrip,
+    TriangleFan,
+    Quads,    // expanded to triangles by the renderer/reference path
+    Patches,  // POD patch meshes: read, reported, not drawn
+    Nurbs,    // POD NURBS meshes: read, reported, not drawn
+    Count
+};
+const char* primitiveName(Primitive primitive);
+
+// A range of a mesh drawn with one material slot.
+struct Submesh {
+    Primitive primitive = Primitive::Triangles;
+    uint32_t firstIndex = 0;  // into the mesh's indices (or first vertex when non-indexed)
+    uint32_t indexCount = 0;  // indices (or vertices when non-indexed) used by this submesh
+    // POD strips: lengths of consecutive strips in triangles; strip i uses length+2 indices.
+    std::vector<uint32_t> stripLengths;
+    bool primitiveRestart = false;  // OpenGEX restart index (all ones of the index type)
+    bool frontFaceCW = false;
+    uint32_t materialSlot = 0;  // index into Node::materials of the instance
+};
+
+// Index buffer as stored: UInt8, UInt16 or UInt32.
+struct IndexData {
+    ComponentType type = ComponentType::UInt16;
+    ByteView bytes;
+    uint32_t count = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Skinning and morphs
+
+// A bone batch (POD): the bones a range of triangles may use, small enough for one uniform palette.
+// `bones` are indices into the skin's joints. Vertex bone indices inside the batch's triangles are
+// local to the batch (0 .. bones.size()-1) when Mesh::boneIndicesBatchLocal is set.
+struct BoneBatch {
+    std::vector<int32_t> bones;
+    uint32_t firstTriangle = 0;
+    uint32_t triangleCount = 0;
+};
+
+// Joints (node indices) and their inverse bind matrices. Skinned vertex in world space:
+//   sum_i w_i * world(joint_i) * inverseBind_i * v
+// and the instance node's own world matrix is not applied (as in glTF; POD folds the mesh node's
+// frame-0 world matrix into inverseBind, see pod-reader-notes 5).
+struct Skin {
+    std::string name;
+    std::vector<int32_t> joints;
+    std::vector<glm::mat4> inverseBind;
+    int32_t skeletonRoot = -1;
+};
+
+// A morph target: a stream carrying Position (and optionally Normal/Tangent) values for every vertex.
+struct MorphTarget {
+    std::string name;
+    VertexStream stream;
+    bool relative = true;  // true: deltas added to the base; false: absolute positions blended
+};
+
+// ---------------------------------------------------------------------------------------------
+// Meshes
+
+struct Mesh {
+    std::string name;
+    std::vector<VertexStream> streams;
+    IndexData indices;  // count 0 = non-indexed
+    std::vector<Submesh> submeshes;
+    uint32_t vertexCount = 0;
+    // POD: maps stored (quantised) positions back to model space; applied in the vertex shader.
+    glm::mat4 positionUnpack{1.0f};
+    std::vector<BoneBatch> boneBatches;
+    bool boneIndicesBatchLocal = false;
+    uint32_t maxBonesPerBatch = 0;
+    std::vector<MorphTarget> morphTargets;
+    std::vector<float> defaultMorphWeights;  // one per target
+    // Adjacency (POD 6021 etc.) kept as read; not drawn.
+    ByteView adjacency;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Materials and textures
+
+enum class TextureSlot : uint8_t {
+    Diffuse,
+    Ambient,
+    Specular,
+    SpecularColour = Specular,
+    Shininess,
+    Normal,
+    Bump,
+    Emissive,
+    Opacity,
+    Reflection,
+    Refraction,
+    Metallic,
+    Roughness,
+    Occlusion,
+    Count
+};
+const char* textureSlotName(TextureSlot slot);
+
+enum class Wrap : uint8_t { Repeat, Clamp, Mirror, Count };
+
+struct TextureRef {
+    int32_t texture = -1;
+    uint8_t uvSet = 0;
+    Wrap wrapS = Wrap::Repeat;
+    Wrap wrapT = Wrap::Repeat;
+};
+
+enum class BlendFactor : uint8_t {
+    Zero,
+    One,
+    SrcColor,
+    OneMinusSrcColor,
+    SrcAlpha,
+    OneMinusSrcAlpha,
+    DstAlpha,
+    OneMinusDstAlpha,
+    DstColor,
+    OneMinusDstColor,
+    SrcAlphaSaturate,
+    ConstantColor,
+    OneMinusConstantColor,
+    ConstantAlpha,
+    OneMinusConstantAlpha,
+    Count
+};
+enum class BlendOp : uint8_t { Add, Subtract, ReverseSubtract, Min, Max, Count };
+
+struct BlendState {
+    bool enabled = false;
+    BlendFactor srcRgb = BlendFactor::One, dstRgb = BlendFactor::Zero;
+    BlendFactor srcAlpha = BlendFactor::One, dstAlpha = BlendFactor::Zero;
+    BlendOp opRgb = BlendOp::Add, opAlpha = BlendOp::Add;
+    glm::vec4 constant{0.0f};
+};
+
+enum class ShadingModel : uint8_t { Classic, MetalRough, Unlit, Count };
+
+struct Material {
+    std::string name;
+    ShadingModel model = ShadingModel::Classic;
+    glm::vec3 ambient{0.2f};
+    glm::vec3 diffuse{0.8f};
+    glm::vec3 specular{0.0f};
+    glm::vec3 emissive{0.0f};
+    float shininess = 0.0f;  // Blinn-Phong exponent
+    float opacity = 1.0f;
+    // Metal/rough parameters (POD extended blocks, OpenGEX).
+    float metallic = 0.0f;
+    float roughness = 1.0f;
+    float ior = 1.5f;
+    float reflectivity = 0.0f;
+    BlendState blend;
+    bool twoSided = false;
+    float alphaCutoff = 0.0f;  // 0 = no alpha test
+    bool vertexColors = true;  // modulate by vertex colour when the mesh has one
+    std::array<TextureRef, static_cast<size_t>(TextureSlot::Count)> textures{};
+    std::string effectFile, effectName;
+    std::vector<uint8_t> userData;
+
+    TextureRef& texture(TextureSlot s) { return textures[static_cast<size_t>(s)]; }
+    const TextureRef& texture(TextureSlot s) const { return textures[static_cast<size_t>(s)]; }
+};
+
+// A texture as referenced by the file. Image data is resolved and decoded elsewhere.
+struct Texture {
+    std::string name;
+    std::string path;  // as written in the file (may be relative, any case, another extension)
+    ByteView embedded;  // AWD embeds images; empty otherwise
+};
+
+// ---------------------------------------------------------------------------------------------
+// Lights and cameras
+
+enum class LightType : uint8_t { Point, Directional, Spot, Ambient, Count };
+const char* lightTypeName(LightType type);
+
+struct Light {
+    std::string name;
+    LightType type = LightType::Point;
+    glm::vec3 color{1.0f};
+    float intensity = 1.0f;
+    float constantAttenuation = 1.0f, linearAttenuation = 0.0f, quadraticAttenuation = 0.0f;
+    float range = 0.0f;              // 0 = infinite
+    float innerCone = 0.0f;          // radians, half angle
+    float outerCone = 3.14159265f;   // radians, half angle (POD falloff angle)
+    float falloffExponent = 0.0f;
+    int32_t targetNode = -1;
+    bool enabled = true;
+};
+
+struct Camera {
+    std::string name;
+    float yfov = 0.7854f;  // radians, vertical
+    float nearZ = 0.1f, farZ = 1000.0f;
+    float aspect = 0.0f;   // 0 = from the viewport
+    bool orthographic = false;
+    float orthoHeight = 1.0f;
+    int32_t targetNode = -1;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Nodes
+
+enum class NodeKind : uint8_t { Empty, Mesh, Light, Camera, Bone, Count };
+const char* nodeKindName(NodeKind kind);
+
+// A local transform: either TRS (world = parent * T * R * S) or a full matrix.
+struct Transform {
+    glm::vec3 translation{0.0f};
+    glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};  // glm order: w, x, y, z
+    glm::vec3 scale{1.0f};
+    glm::mat4 matrix{1.0f};
+    bool useMatrix = false;
+
+    glm::mat4 toMatrix() const;
+};
+
+struct Node {
+    std::string name;
+    int32_t parent = -1;
+    NodeKind kind = NodeKind::Empty;
+    int32_t object = -1;  // mesh, light or camera index by kind
+    std::vector<int32_t> materials;  // material per submesh slot (mesh nodes)
+    int32_t skin = -1;
+    Transform local;
+    // Transform applied to this node's object only, not inherited by children (OpenGEX object transforms).
+    glm::mat4 objectTransform{1.0f};
+    bool visible = true;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Animation
+
+enum class Channel : uint8_t {
+    Translation,   // 3 floats
+    Rotation,      // 4 floats, quaternion x, y, z, w
+    Scale,         // 3 floats
+    Matrix,        // 16 floats, column-major
+    MorphWeights,  // one float per morph target of the node's mesh
+    CameraFov,     // 1 float, radians
+    Visibility,    // 1 float, > 0.5 visible
+    Count
+};
+const char* channelName(Channel channel);
+
+enum class Interpolation : uint8_t {
+    Step,
+    Linear,  // lerp; rotations slerp
+    Bezier,  // cubic Bezier: per key, in and out control values (and times) in the tangent arrays
+    Tcb,     // Kochanek-Bartels: per key tension, continuity, bias
+    Count
+};
+
+struct Track {
+    int32_t node = -1;
+    Channel channel = Channel::Translation;
+    Interpolation interpolation = Interpolation::Linear;
+    uint32_t components = 3;  // floats per key
+    std::vector<float> times;   // seconds, ascending
+    std::vector<float> values;  // times.size() * components
+    // Bezier: control points. inValues/outValues are times.size() * components; inTimes/outTimes
+    // are times.size() (the control point times; empty = one third of the neighbouring interval).
+    std::vector<float> inValues, outValues, inTimes, outTimes;
+    // TCB: per key tension, continuity, bias (times.size() each).
+    std::vector<float> tension, continuity, bias;
+};
+
+struct Clip {
+    std::string name;
+    float start = 0.0f;  // seconds
+    float end = 0.0f;    // seconds
+    std::vector<Track> tracks;
+    float duration() const { return end - start; }
+};
+
+struct Animation {
+    float fps = 30.0f;    // POD frame rate; clips of other formats keep times in seconds
+    uint32_t frames = 0;  // POD frame count (0 = not frame based)
+    std::vector<Clip> clips;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Import report
+
+enum class Severity : uint8_t { Info, Warning };
+struct ReportLine {
+    Severity severity = Severity::Info;
+    std::string text;
+};
+
+enum class UpAxis : uint8_t { Y, Z };
+
+struct Scene {
+    std::string format;  // "pod", "ogex", "awd", "pof", "demo"
+    std::string sourcePath;
+    std::vector<Node> nodes;
+    std::vector<Mesh> meshes;
+    std::vector<Material> materials;
+    std::vector<Texture> textures;
+    std::vector<Light> lights;
+    std::vector<Camera> cameras;
+    std::vector<Skin> skins;
+    Animation animation;
+    glm::vec3 ambient{0.0f};
+    glm::vec3 clearColor{0.0f};
+    float metersPerUnit = 1.0f;
+    UpAxis up = UpAxis::Y;
+    std::vector<ReportLine> report;
+
+    void info(std::string text) { report.push_back({Severity::Info, std::move(text)}); }
+    void warn(std::string text) { report.push_back({Severity::Warning, std::move(text)}); }
+};
+
+// Number of triangles a submesh draws after strip, fan and quad expansion (0 for non-triangle primitives).
+uint32_t triangleCount(const Submesh& submesh);
+uint32_t triangleCount(const Mesh& mesh);
+
+}  // namespace esv
