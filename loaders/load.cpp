@@ -5,7 +5,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <new>
 #include <sstream>
+
+#include <sys/stat.h>
 
 #include "loaders/formats.h"
 
@@ -63,16 +66,21 @@ std::shared_ptr<const std::vector<uint8_t>> readWholeFile(const std::string& pat
         error = std::strerror(errno);
         return nullptr;
     }
-    auto bytes = std::make_shared<std::vector<uint8_t>>();
-    bool good = std::fseek(f, 0, SEEK_END) == 0;
-    long size = good ? std::ftell(f) : -1;
-    if (size < 0 || std::fseek(f, 0, SEEK_SET) != 0) {
-        error = "cannot determine the file size (not a regular file?)";
+    struct stat info {};
+    if (fstat(fileno(f), &info) != 0 || !S_ISREG(info.st_mode)) {
+        error = S_ISDIR(info.st_mode) ? "it is a directory" : "not a regular file";
         std::fclose(f);
         return nullptr;
     }
-    bytes->resize(static_cast<size_t>(size));
-    size_t got = size > 0 ? std::fread(bytes->data(), 1, bytes->size(), f) : 0;
+    auto bytes = std::make_shared<std::vector<uint8_t>>();
+    try {
+        bytes->resize(static_cast<size_t>(info.st_size));
+    } catch (const std::bad_alloc&) {
+        error = "the file is too large to load";
+        std::fclose(f);
+        return nullptr;
+    }
+    size_t got = bytes->empty() ? 0 : std::fread(bytes->data(), 1, bytes->size(), f);
     std::fclose(f);
     if (got != bytes->size()) {
         error = "short read";
