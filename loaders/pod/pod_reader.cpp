@@ -1186,6 +1186,9 @@ private:
         }
 
         boneBatches(raw, index, numFaces, mesh);
+        // Per-vertex bone indices are checked in check mode only: a normal load never loops over
+        // vertices (consumers index a batch's bones with care instead).
+        if (m_diag.collectAll() && !mesh.boneBatches.empty()) checkBoneIndices(raw, index, mesh);
         m_scene.meshes.push_back(std::move(mesh));
     }
 
@@ -1306,6 +1309,71 @@ private:
         }
         if (mesh.submeshes.front().primitive == Primitive::TriangleStrip)
             m_diag.warn(raw.offset, w, "bone batches in a strip mesh: batch ranges count strip triangles");
+    }
+
+    // Every bone index of every vertex of a batch's triangles must name one of the batch's bones
+    // (weights of zero included: the spec pads unused influences with valid indices).
+    void checkBoneIndices(const RawMesh& raw, size_t index, const Mesh& mesh) {
+        const VertexStream* stream = nullptr;
+        const VertexAttribute* attr = nullptr;
+        for (const VertexStream& s : mesh.streams)
+            for (const VertexAttribute& a : s.attributes)
+                if (a.semantic == Semantic::BoneIndices) stream = &s, attr = &a;
+        const std::string w = "scene / mesh " + num(index);
+        const RawDataList& list = raw.lists[pod::BoneIndexList - 6000];
+        if (!attr) {
+            m_diag.violation(raw.offset, w, "bone batches but no bone index list");
+            return;
+        }
+        const Submesh& sub = mesh.submeshes.front();
+        if (sub.primitive != Primitive::Triangles) return;  // strip batches: ranges are not corner lists
+        const size_t csize = isPacked(attr->type) ? 1 : componentSize(attr->type);
+        auto component = [&](uint32_t vertex, uint32_t c) -> uint64_t {
+            const uint8_t* p = stream->bytes.data + size_t(vertex) * stream->stride + attr->offset + c * csize;
+            uint32_t bits = 0;
+            for (size_t i = 0; i < csize && i < 4; ++i) bits |= uint32_t(p[i]) << (8 * i);
+            switch (attr->type) {
+                case ComponentType::Float32: {
+                    float f;
+                    std::memcpy(&f, &bits, 4);
+                    return f >= 0.0f && f < 4294967295.0f ? static_cast<uint64_t>(f) : ~0ull;
+                }
+                case ComponentType::Fixed16_16: return static_cast<int32_t>(bits) < 0 ? ~0ull : bits >> 16;
+                case ComponentType::Int8: return static_cast<int8_t>(bits) < 0 ? ~0ull : bits;
+                case ComponentType::Int16: return static_cast<int16_t>(bits) < 0 ? ~0ull : bits;
+                case ComponentType::Int32: return static_cast<int32_t>(bits) < 0 ? ~0ull : bits;
+                default: return bits;
+            }
+        };
+        const uint8_t* ib = mesh.indices.bytes.data;
+        const bool wide = mesh.indices.type == ComponentType::UInt32;
+        uint64_t bad = 0;
+        std::string first;
+        for (size_t b = 0; b < mesh.boneBatches.size(); ++b) {
+            const BoneBatch& batch = mesh.boneBatches[b];
+            const uint64_t end = std::min<uint64_t>(uint64_t(batch.firstTriangle) + batch.triangleCount, sub.indexCount / 3);
+            for (uint64_t t = batch.firstTriangle; t < end; ++t) {
+                for (uint32_t corner = 0; corner < 3; ++corner) {
+                    const uint64_t i = t * 3 + corner;
+                    uint32_t v = static_cast<uint32_t>(i);
+                    if (mesh.indices.count > 0)
+                        v = wide ? uint32_t(ib[4 * i]) | uint32_t(ib[4 * i + 1]) << 8 | uint32_t(ib[4 * i + 2]) << 16 |
+                                       uint32_t(ib[4 * i + 3]) << 24
+                                 : uint32_t(ib[2 * i]) | uint32_t(ib[2 * i + 1]) << 8;
+                    if (v >= mesh.vertexCount) continue;  // the validator reports the index
+                    for (uint32_t c = 0; c < attr->components; ++c) {
+                        const uint64_t bone = component(v, c);
+                        if (bone < batch.bones.size()) continue;
+                        if (bad++ == 0)
+                            first = "vertex " + num(v) + " names bone " + (bone == ~0ull ? std::string("-1") : num(bone)) +
+                                    " of batch " + num(b) + ", which has " + num(batch.bones.size());
+                    }
+                }
+            }
+        }
+        if (bad > 0)
+            m_diag.violation(list.leaves[pod::DataBlockData].present ? list.leaves[pod::DataBlockData].offset : list.offset,
+                             join(w, pod::BoneIndexList), num(bad) + " bone indices outside their batch (first: " + first + ")");
     }
 
     // --- nodes and animation ---------------------------------------------------------------------

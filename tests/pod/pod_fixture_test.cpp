@@ -428,11 +428,11 @@ TEST(PodFixture, MatrixAnimationIsStepped) {
 }
 
 // Node 0: mesh at x = 10; node 1: bone at y = 5. One batch of one bone.
-PodBytes skinnedFile(int32_t boneNode) {
+PodBytes skinnedFile(int32_t boneNode, uint8_t lastVertexBone = 0) {
     return file(
-        [boneNode](PodBytes& m) {
+        [boneNode, lastVertexBone](PodBytes& m) {
             quadMesh(m, 2, {0, 1, 2, 2, 1, 3});
-            m.dataList(pod::BoneIndexList, 10, 1, 1, {0, 0, 0, 0});
+            m.dataList(pod::BoneIndexList, 10, 1, 1, {0, 0, 0, lastVertexBone});
             m.dataList(pod::BoneWeightList, 1, 1, 4, PodBytes::floats({1, 1, 1, 1}));
             m.u32(pod::MaxNumBonesPerBatch, 2).u32(pod::NumBoneBatches, 1);
             m.u32s(pod::BoneBatchIndexList, {static_cast<uint32_t>(boneNode), 0});
@@ -483,6 +483,15 @@ TEST(PodFixture, BoneNodeOutOfRangeIsReportedAtItsValue) {
     EXPECT_EQ(r.problems[0].offset, static_cast<int64_t>(tagAt + 8));
     EXPECT_EQ(r.problems[0].where, "scene / mesh 0 / bone batch list");
     EXPECT_EQ(r.problems[0].message, "node index 57 out of range (2 nodes)");
+}
+
+TEST(PodFixture, CheckModeChecksEveryVertexBoneIndex) {
+    LoadResult r = load(skinnedFile(1, 1), true);  // vertex 3 names bone 1 of a one-bone batch
+    ASSERT_EQ(r.problems.size(), 1u) << allProblems(r);
+    EXPECT_EQ(r.problems[0].where, "scene / mesh 0 / bone index list");
+    EXPECT_EQ(r.problems[0].message, "1 bone indices outside their batch (first: vertex 3 names bone 1 of batch 0, which has 1)");
+    LoadResult loose = load(skinnedFile(1, 1));
+    EXPECT_TRUE(loose.scene);  // a normal load does not loop over vertices
 }
 
 TEST(PodFixture, CheckModeListsEveryRepairableViolation) {
