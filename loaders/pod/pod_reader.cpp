@@ -583,7 +583,7 @@ std::string leafString(const Leaf& leaf) {
 class Builder {
 public:
     Builder(const RawFile& raw, std::shared_ptr<const std::vector<uint8_t>> bytes, Diagnostics& diag, Scene& scene)
-        : m_raw(raw), m_bytes(std::move(bytes)), m_diag(diag), m_scene(scene) {}
+        : m_raw(raw), m_bytes(std::move(bytes)), m_diag(diag), m_scene(scene), m_budget(m_bytes->size() / 2 + (16u << 20)) {}
 
     void build() {
         header();
@@ -1271,7 +1271,16 @@ private:
         mesh.maxBonesPerBatch = maxBones;
         mesh.boneIndicesBatchLocal = true;
         const int32_t nodeCount = static_cast<int32_t>(m_raw.nodes.size());
-        std::vector<int32_t> jointOfNode(m_raw.nodes.size(), -1);
+        // Node -> joint map, reset after each mesh so that the cost stays linear in the batch lists.
+        std::vector<int32_t>& jointOfNode = m_jointOfNode;
+        if (jointOfNode.size() != m_raw.nodes.size()) jointOfNode.assign(m_raw.nodes.size(), -1);
+        struct Reset {
+            std::vector<int32_t>& map;
+            const std::vector<int32_t>& touched;
+            ~Reset() {
+                for (int32_t n : touched) map[n] = -1;
+            }
+        } reset{jointOfNode, joints.nodes};
         for (uint32_t b = 0; b < count; ++b) {
             BoneBatch batch;
             uint32_t n = counts.u32At(b);
@@ -1543,6 +1552,7 @@ private:
             m_diag.violation(indexed ? idx.offset : data.offset, join(w, indexed ? c.indexId : c.dataId),
                              "holds " + num(keys) + " frames of " + channelName(c.channel) + " animation, the scene has " + num(m_frames));
         keys = std::min<size_t>(keys, m_frames);
+        if (!spend(uint64_t(keys) * (c.used + 1) * 4, data.offset, join(w, c.dataId))) return;
         Track track;
         track.node = static_cast<int32_t>(index);
         track.channel = c.channel;
@@ -1569,30 +1579,50 @@ private:
 
     // Animated FOV (8004): one value per frame, lerped; a track on every node showing the camera.
     void cameraFovTracks() {
-        for (size_t i = 0; i < m_raw.cameras.size(); ++i) {
+        if (m_frames < 2) return;
+        std::vector<uint8_t> reported(m_raw.cameras.size(), 0);
+        for (size_t n = 0; n < m_scene.nodes.size(); ++n) {
+            const Node& node = m_scene.nodes[n];
+            if (node.kind != NodeKind::Camera || node.object < 0 || static_cast<size_t>(node.object) >= m_raw.cameras.size()) continue;
+            const size_t i = static_cast<size_t>(node.object);
             const Leaf& anim = m_raw.cameras[i].leaves[pod::FovAnimation];
-            if (!anim.present || anim.words() < 2 || m_frames < 2) continue;
+            if (!anim.present || anim.words() < 2) continue;
             size_t keys = anim.words();
-            if (keys < m_frames)
+            if (keys < m_frames && !reported[i]) {
                 m_diag.violation(anim.offset, "scene / camera " + num(i) + " / " + nameOf(pod::FovAnimation),
                                  "holds " + num(keys) + " frames, the scene has " + num(m_frames));
-            keys = std::min<size_t>(keys, m_frames);
-            for (size_t n = 0; n < m_scene.nodes.size(); ++n) {
-                const Node& node = m_scene.nodes[n];
-                if (node.kind != NodeKind::Camera || node.object != static_cast<int32_t>(i)) continue;
-                Track track;
-                track.node = static_cast<int32_t>(n);
-                track.channel = Channel::CameraFov;
-                track.components = 1;
-                track.times.resize(keys);
-                track.values.resize(keys);
-                for (size_t k = 0; k < keys; ++k) {
-                    track.times[k] = static_cast<float>(k) / m_fps;
-                    track.values[k] = real(anim.u32At(k));
-                }
-                m_tracks.push_back(std::move(track));
+                reported[i] = 1;
             }
+            keys = std::min<size_t>(keys, m_frames);
+            if (!spend(uint64_t(keys) * 8, anim.offset, "scene / camera " + num(i) + " / " + nameOf(pod::FovAnimation))) return;
+            Track track;
+            track.node = static_cast<int32_t>(n);
+            track.channel = Channel::CameraFov;
+            track.components = 1;
+            track.times.resize(keys);
+            track.values.resize(keys);
+            for (size_t k = 0; k < keys; ++k) {
+                track.times[k] = static_cast<float>(k) / m_fps;
+                track.values[k] = real(anim.u32At(k));
+            }
+            m_tracks.push_back(std::move(track));
         }
+    }
+
+    // Data the reader derives from the file (tracks, skins) may multiply what the file holds:
+    // indexed keys, instanced skins. A budget proportional to the file size keeps a crafted file
+    // from asking for gigabytes; a real file stays far below it.
+    bool spend(uint64_t bytes, uint64_t offset, const std::string& where) {
+        if (bytes <= m_budget) {
+            m_budget -= bytes;
+            return true;
+        }
+        if (!m_budgetReported)
+            m_diag.fatal(offset, where, "the animation and skin data derived from this file would exceed " +
+                                            num((m_bytes->size() / 2 + (16u << 20)) >> 20) + " MiB, out of proportion to its size");
+        m_budgetReported = true;
+        m_budget = 0;
+        return false;
     }
 
     // POD meshes, lights and cameras have no names of their own: they take their first node's.
@@ -1650,6 +1680,10 @@ private:
             if (node.kind != NodeKind::Mesh || node.object < 0 || static_cast<size_t>(node.object) >= m_meshJoints.size()) continue;
             const MeshJoints& joints = m_meshJoints[node.object];
             if (joints.nodes.empty()) continue;
+            // Inverse binds, plus the batch bone entries the validator walks per instance.
+            uint64_t batchBones = 0;
+            for (const BoneBatch& b : m_scene.meshes[node.object].boneBatches) batchBones += b.bones.size();
+            if (!spend(uint64_t(joints.nodes.size()) * 68 + batchBones * 4, m_raw.nodes[n].offset, "scene / node " + num(n))) return;
             Skin skin;
             skin.name = node.name;
             skin.joints = joints.nodes;
@@ -1698,6 +1732,9 @@ private:
     uint32_t m_meshNodes = 0;
     size_t m_nodeUserData = 0;
     std::vector<MeshJoints> m_meshJoints;  // per mesh, in mesh order
+    std::vector<int32_t> m_jointOfNode;
+    uint64_t m_budget = 0;
+    bool m_budgetReported = false;
     std::vector<Track> m_tracks;
 };
 

@@ -485,6 +485,29 @@ TEST(PodFixture, BoneNodeOutOfRangeIsReportedAtItsValue) {
     EXPECT_EQ(r.problems[0].message, "node index 57 out of range (2 nodes)");
 }
 
+TEST(PodFixture, InstancedSkinsAreKeptInProportionToTheFile) {
+    // 3000 mesh nodes instance one mesh whose batch uses 1000 bones: 3 million inverse bind
+    // matrices (200 MB) from a file of a few hundred KB.
+    const uint32_t bones = 1000, instances = 3000;
+    PodBytes b;
+    b.version().open(pod::Scene).counts(0, 0, 1, instances + bones, instances, 0, 0, 0);
+    b.open(pod::MeshBlock);
+    quadMesh(b, 2, {0, 1, 2, 2, 1, 3});
+    b.dataList(pod::BoneIndexList, 10, 1, 1, {0, 0, 0, 0});
+    b.u32(pod::MaxNumBonesPerBatch, bones).u32(pod::NumBoneBatches, 1);
+    std::vector<uint32_t> list;
+    for (uint32_t k = 0; k < bones; ++k) list.push_back(instances + k);
+    b.u32s(pod::BoneBatchIndexList, list).u32s(pod::NumBoneIndicesPerBatch, {bones}).u32s(pod::BoneOffsetPerBatch, {0});
+    b.close(pod::MeshBlock);
+    for (uint32_t n = 0; n < instances + bones; ++n)
+        b.open(pod::NodeBlock).i32(pod::NodeIndex, n < instances ? 0 : -1).i32(pod::NodeParentIndex, -1).close(pod::NodeBlock);
+    b.close(pod::Scene);
+    LoadResult r = load(b);
+    EXPECT_FALSE(r.scene);
+    ASSERT_EQ(r.problems.size(), 1u) << allProblems(r);
+    EXPECT_NE(r.problems[0].message.find("out of proportion to its size"), std::string::npos);
+}
+
 TEST(PodFixture, CheckModeChecksEveryVertexBoneIndex) {
     LoadResult r = load(skinnedFile(1, 1), true);  // vertex 3 names bone 1 of a one-bone batch
     ASSERT_EQ(r.problems.size(), 1u) << allProblems(r);
