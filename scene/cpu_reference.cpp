@@ -1,0 +1,321 @@
+#include "scene/cpu_reference.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace esv {
+namespace {
+
+template <typename T>
+T load(const uint8_t* p) {
+    T v;
+    std::memcpy(&v, p, sizeof(T));  // unaligned-safe; files are little-endian like every target host
+    return v;
+}
+
+float halfToFloat(uint16_t h) {
+    const uint32_t sign = (h >> 15) & 1u, exponent = (h >> 10) & 0x1Fu, mantissa = h & 0x3FFu;
+    float magnitude;
+    if (exponent == 0) {
+        magnitude = std::ldexp(static_cast<float>(mantissa), -24);  // subnormal
+    } else if (exponent == 31) {
+        magnitude = mantissa ? std::nanf("") : INFINITY;
+    } else {
+        magnitude = std::ldexp(static_cast<float>(mantissa | 0x400u), static_cast<int>(exponent) - 25);
+    }
+    return sign ? -magnitude : magnitude;
+}
+
+// GLES 3 normalisation rules: signed c / (2^(b-1) - 1) clamped to -1; unsigned c / (2^b - 1).
+float readComponent(const uint8_t* p, ComponentType type, bool normalized) {
+    switch (type) {
+        case ComponentType::Float32: return load<float>(p);
+        case ComponentType::Float16: return halfToFloat(load<uint16_t>(p));
+        case ComponentType::Float64: return static_cast<float>(load<double>(p));
+        case ComponentType::Fixed16_16: return static_cast<float>(load<int32_t>(p)) / 65536.0f;
+        case ComponentType::Int8: {
+            float v = load<int8_t>(p);
+            return normalized ? std::max(v / 127.0f, -1.0f) : v;
+        }
+        case ComponentType::UInt8: {
+            float v = load<uint8_t>(p);
+            return normalized ? v / 255.0f : v;
+        }
+        case ComponentType::Int16: {
+            float v = load<int16_t>(p);
+            return normalized ? std::max(v / 32767.0f, -1.0f) : v;
+        }
+        case ComponentType::UInt16: {
+            float v = load<uint16_t>(p);
+            return normalized ? v / 65535.0f : v;
+        }
+        case ComponentType::Int32: {
+            double v = load<int32_t>(p);
+            return static_cast<float>(normalized ? std::max(v / 2147483647.0, -1.0) : v);
+        }
+        case ComponentType::UInt32: {
+            double v = load<uint32_t>(p);
+            return static_cast<float>(normalized ? v / 4294967295.0 : v);
+        }
+        default: return 0.0f;
+    }
+}
+
+int32_t signExtend(uint32_t value, int bits) {
+    const uint32_t sign = 1u << (bits - 1);
+    return static_cast<int32_t>((value ^ sign) - sign);
+}
+
+}  // namespace
+
+int readAttribute(const VertexStream& stream, const VertexAttribute& attribute, uint32_t vertex, float out[4]) {
+    out[0] = out[1] = out[2] = 0.0f;
+    out[3] = 1.0f;
+    const uint8_t* p = stream.bytes.data + size_t(vertex) * stream.stride + attribute.offset;
+    const int components = std::clamp<int>(attribute.components, 1, 4);
+    float v[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+    if (isPacked(attribute.type)) {
+        const uint32_t word = load<uint32_t>(p);
+        const uint32_t fields[4] = {word & 0x3FFu, (word >> 10) & 0x3FFu, (word >> 20) & 0x3FFu, word >> 30};
+        for (int c = 0; c < 4; ++c) {
+            const int bits = c == 3 ? 2 : 10;
+            if (attribute.type == ComponentType::Int2_10_10_10) {
+                const float s = static_cast<float>(signExtend(fields[c], bits));
+                v[c] = attribute.normalized ? std::max(s / float((1 << (bits - 1)) - 1), -1.0f) : s;
+            } else {
+                const float u = static_cast<float>(fields[c]);
+                v[c] = attribute.normalized ? u / float((1 << bits) - 1) : u;
+            }
+        }
+        if (components < 4) v[3] = 1.0f;
+    } else {
+        const size_t size = componentSize(attribute.type);
+        for (int c = 0; c < components; ++c) v[c] = readComponent(p + c * size, attribute.type, attribute.normalized);
+    }
+    switch (attribute.swizzle) {
+        case Swizzle::BGRA: std::swap(v[0], v[2]); break;  // memory b,g,r,a
+        case Swizzle::ABGR: {                                // memory a,b,g,r
+            const float a = v[0], b = v[1], g = v[2], r = v[3];
+            v[0] = r; v[1] = g; v[2] = b; v[3] = a;
+            break;
+        }
+        default: break;
+    }
+    for (int c = 0; c < components; ++c) out[c] = v[c];
+    if (attribute.swizzle != Swizzle::Identity) out[3] = v[3];
+    return components;
+}
+
+const VertexAttribute* findAttribute(const Mesh& mesh, Semantic semantic, uint8_t set, const VertexStream** stream) {
+    for (const VertexStream& s : mesh.streams)
+        for (const VertexAttribute& a : s.attributes)
+            if (a.semantic == semantic && a.set == set) {
+                if (stream) *stream = &s;
+                return &a;
+            }
+    return nullptr;
+}
+
+namespace {
+
+// Per-vertex batch lookup for batch-local bone indices: the batch whose triangle range covers a
+// triangle using the vertex (the exporter gives each vertex to exactly one batch).
+void vertexBatches(const Mesh& mesh, std::vector<int32_t>& batchOf) {
+    batchOf.assign(mesh.vertexCount, -1);
+    if (mesh.boneBatches.empty()) return;
+    std::vector<uint32_t> triangles;  // 3 vertex indices per triangle, strips expanded
+    auto index = [&](uint32_t i) -> uint32_t {
+        if (mesh.indices.count == 0) return i;
+        const uint8_t* p = mesh.indices.bytes.data;
+        switch (mesh.indices.type) {
+            case ComponentType::UInt8: return p[i];
+            case ComponentType::UInt16: return load<uint16_t>(p + 2 * size_t(i));
+            default: return load<uint32_t>(p + 4 * size_t(i));
+        }
+    };
+    for (const Submesh& s : mesh.submeshes) {
+        if (s.primitive == Primitive::Triangles) {
+            for (uint32_t i = 0; i + 2 < s.indexCount + 0u; i += 3)
+                for (uint32_t k = 0; k < 3; ++k) triangles.push_back(index(s.firstIndex + i + k));
+        } else if (s.primitive == Primitive::TriangleStrip) {
+            std::vector<uint32_t> lengths = s.stripLengths;
+            if (lengths.empty() && s.indexCount >= 3) lengths.push_back(s.indexCount - 2);
+            uint32_t start = s.firstIndex;
+            for (uint32_t len : lengths) {
+                for (uint32_t t = 0; t < len; ++t) {
+                    uint32_t a = index(start + t), b = index(start + t + 1), c = index(start + t + 2);
+                    if (t & 1) std::swap(a, b);
+                    triangles.insert(triangles.end(), {a, b, c});
+                }
+                start += len + 2;
+            }
+        }
+    }
+    const size_t triangleCountAll = triangles.size() / 3;
+    for (size_t b = 0; b < mesh.boneBatches.size(); ++b) {
+        const BoneBatch& batch = mesh.boneBatches[b];
+        const size_t end = std::min<size_t>(size_t(batch.firstTriangle) + batch.triangleCount, triangleCountAll);
+        for (size_t t = batch.firstTriangle; t < end; ++t)
+            for (int k = 0; k < 3; ++k) {
+                uint32_t v = triangles[t * 3 + k];
+                if (v < batchOf.size() && batchOf[v] < 0) batchOf[v] = static_cast<int32_t>(b);
+            }
+    }
+}
+
+}  // namespace
+
+void worldVertices(const Scene& scene, const Pose& pose, int node, std::vector<glm::vec3>& positions,
+                   std::vector<glm::vec3>* normals) {
+    positions.clear();
+    if (normals) normals->clear();
+    if (node < 0 || static_cast<size_t>(node) >= scene.nodes.size()) return;
+    const Node& n = scene.nodes[node];
+    if (n.kind != NodeKind::Mesh || n.object < 0 || static_cast<size_t>(n.object) >= scene.meshes.size()) return;
+    const Mesh& mesh = scene.meshes[n.object];
+    const VertexStream* posStream = nullptr;
+    const VertexAttribute* posAttr = findAttribute(mesh, Semantic::Position, 0, &posStream);
+    if (!posAttr) return;
+    const VertexStream* nrmStream = nullptr;
+    const VertexAttribute* nrmAttr = normals ? findAttribute(mesh, Semantic::Normal, 0, &nrmStream) : nullptr;
+
+    const uint32_t count = mesh.vertexCount;
+    positions.resize(count);
+    if (nrmAttr) normals->resize(count);
+    float v[4];
+    for (uint32_t i = 0; i < count; ++i) {
+        readAttribute(*posStream, *posAttr, i, v);
+        positions[i] = glm::vec3(mesh.positionUnpack * glm::vec4(v[0], v[1], v[2], 1.0f));
+        if (nrmAttr) {
+            readAttribute(*nrmStream, *nrmAttr, i, v);
+            (*normals)[i] = glm::vec3(v[0], v[1], v[2]);
+        }
+    }
+
+    // Morph targets blend in the unpacked model space.
+    const std::vector<float>* weights = static_cast<size_t>(node) < pose.morphWeights.size() ? &pose.morphWeights[node] : nullptr;
+    if (weights && !weights->empty()) {
+        for (size_t t = 0; t < mesh.morphTargets.size() && t < weights->size(); ++t) {
+            const float w = (*weights)[t];
+            if (w == 0.0f) continue;
+            const MorphTarget& target = mesh.morphTargets[t];
+            const VertexAttribute* tp = nullptr;
+            const VertexAttribute* tn = nullptr;
+            for (const VertexAttribute& a : target.stream.attributes) {
+                if (a.semantic == Semantic::Position && !tp) tp = &a;
+                if (a.semantic == Semantic::Normal && !tn) tn = &a;
+            }
+            for (uint32_t i = 0; i < count && i < target.stream.count; ++i) {
+                if (tp) {
+                    readAttribute(target.stream, *tp, i, v);
+                    if (target.relative) {
+                        positions[i] += w * glm::vec3(mesh.positionUnpack * glm::vec4(v[0], v[1], v[2], 0.0f));
+                    } else {
+                        // Absolute targets blend from the unmorphed base toward the target.
+                        float base[4];
+                        readAttribute(*posStream, *posAttr, i, base);
+                        const glm::vec4 delta(v[0] - base[0], v[1] - base[1], v[2] - base[2], 0.0f);
+                        positions[i] += w * glm::vec3(mesh.positionUnpack * delta);
+                    }
+                }
+                if (tn && nrmAttr) {
+                    readAttribute(target.stream, *tn, i, v);
+                    glm::vec3 value(v[0], v[1], v[2]);
+                    if (target.relative) {
+                        (*normals)[i] += w * value;
+                    } else {
+                        float base[4];
+                        readAttribute(*nrmStream, *nrmAttr, i, base);
+                        (*normals)[i] += w * (value - glm::vec3(base[0], base[1], base[2]));
+                    }
+                }
+            }
+        }
+    }
+
+    const VertexStream* idxStream = nullptr;
+    const VertexStream* wStream = nullptr;
+    const VertexAttribute* idxAttr = findAttribute(mesh, Semantic::BoneIndices, 0, &idxStream);
+    const VertexAttribute* wAttr = findAttribute(mesh, Semantic::BoneWeights, 0, &wStream);
+    std::vector<glm::mat4> palette;
+    skinPalette(scene, pose, node, palette);
+    if (palette.empty() || !idxAttr || !wAttr) {
+        const glm::mat4& world = pose.objectWorld[node];
+        const glm::mat3 normalMatrix = glm::transpose(glm::inverse(glm::mat3(world)));
+        for (uint32_t i = 0; i < count; ++i) {
+            positions[i] = glm::vec3(world * glm::vec4(positions[i], 1.0f));
+            if (nrmAttr) (*normals)[i] = glm::normalize(normalMatrix * (*normals)[i]);
+        }
+        return;
+    }
+
+    std::vector<int32_t> batchOf;
+    if (mesh.boneIndicesBatchLocal) vertexBatches(mesh, batchOf);
+    float idx[4], wts[4];
+    for (uint32_t i = 0; i < count; ++i) {
+        const int influences = readAttribute(*idxStream, *idxAttr, i, idx);
+        const int weightCount = readAttribute(*wStream, *wAttr, i, wts);
+        glm::mat4 m(0.0f);
+        float total = 0.0f;
+        for (int k = 0; k < influences && k < 4; ++k) {
+            // A single stored weight with more indices: the remaining weight goes to the last bone.
+            float w = k < weightCount ? wts[k] : 1.0f - total;
+            if (w == 0.0f) continue;
+            int local = static_cast<int>(idx[k]);
+            int joint = local;
+            if (mesh.boneIndicesBatchLocal) {
+                const int32_t b = batchOf.empty() ? -1 : batchOf[i];
+                if (b < 0 || local < 0 || static_cast<size_t>(local) >= mesh.boneBatches[b].bones.size()) continue;
+                joint = mesh.boneBatches[b].bones[local];
+            }
+            if (joint < 0 || static_cast<size_t>(joint) >= palette.size()) continue;
+            m += w * palette[joint];
+            total += w;
+        }
+        if (total == 0.0f) m = pose.objectWorld[node];
+        positions[i] = glm::vec3(m * glm::vec4(positions[i], 1.0f));
+        if (nrmAttr) {
+            const glm::mat3 normalMatrix = glm::transpose(glm::inverse(glm::mat3(m)));
+            glm::vec3 nn = normalMatrix * (*normals)[i];
+            const float len = glm::length(nn);
+            (*normals)[i] = len > 0.0f ? nn / len : nn;
+        }
+    }
+}
+
+Bounds sceneBounds(const Scene& scene, const Pose& pose) {
+    Bounds bounds;
+    std::vector<glm::vec3> positions;
+    std::vector<uint8_t> used;
+    for (size_t i = 0; i < scene.nodes.size(); ++i) {
+        const Node& n = scene.nodes[i];
+        if (n.kind != NodeKind::Mesh || (i < pose.visible.size() && !pose.visible[i])) continue;
+        if (n.object < 0 || static_cast<size_t>(n.object) >= scene.meshes.size()) continue;
+        const Mesh& mesh = scene.meshes[n.object];
+        // Only what is drawn counts: vertices referenced by triangle submeshes.
+        bool drawsTriangles = false;
+        for (const Submesh& s : mesh.submeshes)
+            drawsTriangles |= s.primitive == Primitive::Triangles || s.primitive == Primitive::TriangleStrip ||
+                              s.primitive == Primitive::TriangleFan || s.primitive == Primitive::Quads;
+        if (!drawsTriangles) continue;
+        worldVertices(scene, pose, static_cast<int>(i), positions);
+        used.assign(positions.size(), mesh.indices.count == 0 ? 1 : 0);
+        if (mesh.indices.count > 0) {
+            const uint8_t* p = mesh.indices.bytes.data;
+            for (const Submesh& s : mesh.submeshes)
+                for (uint64_t k = s.firstIndex; k < uint64_t(s.firstIndex) + s.indexCount && k < mesh.indices.count; ++k) {
+                    uint32_t v = mesh.indices.type == ComponentType::UInt8    ? p[k]
+                                 : mesh.indices.type == ComponentType::UInt16 ? load<uint16_t>(p + 2 * k)
+                                                                              : load<uint32_t>(p + 4 * k);
+                    if (v < used.size()) used[v] = 1;
+                }
+        }
+        for (size_t v = 0; v < positions.size(); ++v)
+            if (used[v] && std::isfinite(positions[v].x) && std::isfinite(positions[v].y) && std::isfinite(positions[v].z))
+                bounds.add(positions[v]);
+    }
+    return bounds;
+}
+
+}  // namespace esv

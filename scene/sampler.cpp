@@ -1,0 +1,257 @@
+#include "scene/sampler.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace esv {
+namespace {
+
+// Index of the key interval containing `t`: keys[i] <= t < keys[i+1]; assumes 2+ keys and t inside.
+size_t findInterval(const std::vector<float>& times, float t) {
+    auto it = std::upper_bound(times.begin(), times.end(), t);
+    size_t i = static_cast<size_t>(it - times.begin());
+    return i == 0 ? 0 : std::min(i - 1, times.size() - 2);
+}
+
+glm::quat quatAt(const float* v) { return glm::quat(v[3], v[0], v[1], v[2]); }
+
+void storeQuat(const glm::quat& q, float* out) {
+    out[0] = q.x;
+    out[1] = q.y;
+    out[2] = q.z;
+    out[3] = q.w;
+}
+
+// Shortest-path spherical interpolation; falls back to normalised lerp for nearly equal rotations.
+glm::quat slerpShortest(glm::quat a, glm::quat b, float u) {
+    float d = glm::dot(a, b);
+    if (d < 0.0f) {
+        b = -b;
+        d = -d;
+    }
+    if (d > 0.9995f) return glm::normalize(a * (1.0f - u) + b * u);
+    const float theta = std::acos(std::min(d, 1.0f));
+    const float s = std::sin(theta);
+    return a * (std::sin((1.0f - u) * theta) / s) + b * (std::sin(u * theta) / s);
+}
+
+float cubicBezier(float p0, float p1, float p2, float p3, float s) {
+    const float r = 1.0f - s;
+    return r * r * r * p0 + 3.0f * r * r * s * p1 + 3.0f * r * s * s * p2 + s * s * s * p3;
+}
+
+// Solves the Bezier time curve x(s) = t for s in [0,1] by bisection (x is monotonic for valid keys).
+float solveBezierParameter(float t0, float c0, float c1, float t1, float t) {
+    float lo = 0.0f, hi = 1.0f;
+    for (int i = 0; i < 40; ++i) {
+        const float mid = 0.5f * (lo + hi);
+        if (cubicBezier(t0, c0, c1, t1, mid) < t) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    return 0.5f * (lo + hi);
+}
+
+// Kochanek-Bartels tangents at key k for one component, scaled for non-uniform key spacing.
+void tcbTangents(const Track& tr, size_t k, size_t c, float& incoming, float& outgoing) {
+    const size_t n = tr.times.size();
+    const size_t comps = tr.components;
+    const float p = tr.values[k * comps + c];
+    const float prev = k > 0 ? tr.values[(k - 1) * comps + c] : p;
+    const float next = k + 1 < n ? tr.values[(k + 1) * comps + c] : p;
+    const float t = tr.tension[k], cont = tr.continuity[k], b = tr.bias[k];
+    const float dIn = p - prev, dOut = next - p;
+    const float src = 0.5f * (1 - t) * (1 + cont) * (1 + b) * dIn + 0.5f * (1 - t) * (1 - cont) * (1 - b) * dOut;
+    const float dst = 0.5f * (1 - t) * (1 - cont) * (1 + b) * dIn + 0.5f * (1 - t) * (1 + cont) * (1 - b) * dOut;
+    // Keys at uneven intervals: adjust so the curve's speed is continuous across the key.
+    const float hPrev = k > 0 ? tr.times[k] - tr.times[k - 1] : 0.0f;
+    const float hNext = k + 1 < n ? tr.times[k + 1] - tr.times[k] : 0.0f;
+    float inScale = 1.0f, outScale = 1.0f;
+    if (hPrev > 0.0f && hNext > 0.0f) {
+        inScale = 2.0f * hPrev / (hPrev + hNext);
+        outScale = 2.0f * hNext / (hPrev + hNext);
+    }
+    incoming = dst * inScale;
+    outgoing = src * outScale;
+}
+
+}  // namespace
+
+void sampleTrack(const Track& track, float seconds, float* out) {
+    const size_t n = track.times.size();
+    const size_t comps = track.components;
+    if (n == 0 || comps == 0 || track.values.size() < n * comps) {
+        for (size_t c = 0; c < comps; ++c) out[c] = 0.0f;
+        return;
+    }
+    if (n == 1 || !(seconds > track.times.front())) {
+        std::memcpy(out, track.values.data(), comps * sizeof(float));
+        return;
+    }
+    if (seconds >= track.times.back()) {
+        std::memcpy(out, track.values.data() + (n - 1) * comps, comps * sizeof(float));
+        return;
+    }
+    const size_t k = findInterval(track.times, seconds);
+    const float t0 = track.times[k], t1 = track.times[k + 1];
+    const float h = t1 - t0;
+    const float u = h > 0.0f ? (seconds - t0) / h : 0.0f;
+    const float* a = track.values.data() + k * comps;
+    const float* b = a + comps;
+
+    switch (track.interpolation) {
+        case Interpolation::Step:
+            std::memcpy(out, a, comps * sizeof(float));
+            return;
+        case Interpolation::Linear:
+            if (track.channel == Channel::Rotation && comps == 4) {
+                storeQuat(slerpShortest(quatAt(a), quatAt(b), u), out);
+                return;
+            }
+            for (size_t c = 0; c < comps; ++c) out[c] = a[c] + (b[c] - a[c]) * u;
+            return;
+        case Interpolation::Bezier: {
+            const bool haveValues = track.outValues.size() >= n * comps && track.inValues.size() >= n * comps;
+            float s = u;
+            if (track.outTimes.size() >= n && track.inTimes.size() >= n)
+                s = solveBezierParameter(t0, track.outTimes[k], track.inTimes[k + 1], t1, seconds);
+            for (size_t c = 0; c < comps; ++c) {
+                const float c0 = haveValues ? track.outValues[k * comps + c] : a[c];
+                const float c1 = haveValues ? track.inValues[(k + 1) * comps + c] : b[c];
+                out[c] = cubicBezier(a[c], c0, c1, b[c], s);
+            }
+            if (track.channel == Channel::Rotation && comps == 4) storeQuat(glm::normalize(quatAt(out)), out);
+            return;
+        }
+        case Interpolation::Tcb: {
+            const bool haveParams = track.tension.size() >= n && track.continuity.size() >= n && track.bias.size() >= n;
+            const float u2 = u * u, u3 = u2 * u;
+            const float h00 = 2 * u3 - 3 * u2 + 1, h10 = u3 - 2 * u2 + u, h01 = -2 * u3 + 3 * u2, h11 = u3 - u2;
+            for (size_t c = 0; c < comps; ++c) {
+                float outTangent = b[c] - a[c], inTangent = b[c] - a[c];
+                if (haveParams) {
+                    float unused;
+                    tcbTangents(track, k, c, unused, outTangent);
+                    tcbTangents(track, k + 1, c, inTangent, unused);
+                }
+                out[c] = h00 * a[c] + h10 * outTangent + h01 * b[c] + h11 * inTangent;
+            }
+            if (track.channel == Channel::Rotation && comps == 4) storeQuat(glm::normalize(quatAt(out)), out);
+            return;
+        }
+        default:
+            std::memcpy(out, a, comps * sizeof(float));
+            return;
+    }
+}
+
+void evaluatePose(const Scene& scene, int clip, float seconds, Pose& pose) {
+    const size_t count = scene.nodes.size();
+    pose.local.resize(count);
+    pose.world.resize(count);
+    pose.objectWorld.resize(count);
+    pose.morphWeights.resize(count);
+    pose.cameraFov.assign(count, 0.0f);
+    pose.visible.resize(count);
+
+    for (size_t i = 0; i < count; ++i) {
+        const Node& node = scene.nodes[i];
+        pose.local[i] = node.local;
+        pose.visible[i] = node.visible ? 1 : 0;
+        std::vector<float>& weights = pose.morphWeights[i];
+        weights.clear();
+        if (node.kind == NodeKind::Mesh && node.object >= 0 && static_cast<size_t>(node.object) < scene.meshes.size()) {
+            const Mesh& mesh = scene.meshes[node.object];
+            if (!mesh.morphTargets.empty()) {
+                weights.assign(mesh.morphTargets.size(), 0.0f);
+                for (size_t t = 0; t < weights.size() && t < mesh.defaultMorphWeights.size(); ++t)
+                    weights[t] = mesh.defaultMorphWeights[t];
+            }
+        }
+        if (node.kind == NodeKind::Camera && node.object >= 0 && static_cast<size_t>(node.object) < scene.cameras.size())
+            pose.cameraFov[i] = scene.cameras[node.object].yfov;
+    }
+
+    if (clip >= 0 && static_cast<size_t>(clip) < scene.animation.clips.size()) {
+        const Clip& c = scene.animation.clips[clip];
+        const float t = std::clamp(seconds, c.start, std::max(c.start, c.end));
+        float value[64];
+        for (const Track& track : c.tracks) {
+            if (track.node < 0 || static_cast<size_t>(track.node) >= count || track.components > 64) continue;
+            sampleTrack(track, t, value);
+            Transform& local = pose.local[track.node];
+            switch (track.channel) {
+                case Channel::Translation:
+                    local.translation = glm::vec3(value[0], value[1], value[2]);
+                    break;
+                case Channel::Rotation:
+                    local.rotation = glm::normalize(quatAt(value));
+                    break;
+                case Channel::Scale:
+                    local.scale = glm::vec3(value[0], value[1], value[2]);
+                    break;
+                case Channel::Matrix:
+                    std::memcpy(&local.matrix[0][0], value, 16 * sizeof(float));
+                    local.useMatrix = true;
+                    break;
+                case Channel::MorphWeights: {
+                    std::vector<float>& w = pose.morphWeights[track.node];
+                    for (size_t k = 0; k < w.size() && k < track.components; ++k) w[k] = value[k];
+                    break;
+                }
+                case Channel::CameraFov:
+                    pose.cameraFov[track.node] = value[0];
+                    break;
+                case Channel::Visibility:
+                    pose.visible[track.node] = value[0] > 0.5f ? 1 : 0;
+                    break;
+                default:
+                    break;
+            }
+        }
+    }
+
+    // World matrices in any node order: resolve each node's ancestors first, iteratively.
+    std::vector<uint8_t> done(count, 0);
+    std::vector<size_t> chain;
+    for (size_t i = 0; i < count; ++i) {
+        if (done[i]) continue;
+        chain.clear();
+        size_t n = i;
+        // Walk up until a resolved node or a root; the length cap guards against cycles.
+        while (!done[n] && chain.size() <= count) {
+            chain.push_back(n);
+            int32_t p = scene.nodes[n].parent;
+            if (p < 0 || static_cast<size_t>(p) >= count) break;
+            n = static_cast<size_t>(p);
+        }
+        for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+            const size_t node = *it;
+            if (done[node]) continue;
+            const int32_t p = scene.nodes[node].parent;
+            const glm::mat4 local = pose.local[node].toMatrix();
+            pose.world[node] = (p >= 0 && static_cast<size_t>(p) < count && done[p]) ? pose.world[p] * local : local;
+            pose.objectWorld[node] = pose.world[node] * scene.nodes[node].objectTransform;
+            done[node] = 1;
+        }
+    }
+}
+
+void skinPalette(const Scene& scene, const Pose& pose, int node, std::vector<glm::mat4>& palette) {
+    palette.clear();
+    if (node < 0 || static_cast<size_t>(node) >= scene.nodes.size()) return;
+    const int32_t skinIndex = scene.nodes[node].skin;
+    if (skinIndex < 0 || static_cast<size_t>(skinIndex) >= scene.skins.size()) return;
+    const Skin& skin = scene.skins[skinIndex];
+    palette.resize(skin.joints.size());
+    for (size_t j = 0; j < skin.joints.size(); ++j) {
+        const int32_t joint = skin.joints[j];
+        const glm::mat4 world = joint >= 0 && static_cast<size_t>(joint) < pose.world.size() ? pose.world[joint] : glm::mat4(1.0f);
+        palette[j] = j < skin.inverseBind.size() ? world * skin.inverseBind[j] : world;
+    }
+}
+
+}  // namespace esv
