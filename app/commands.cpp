@@ -1,17 +1,142 @@
 #include "app/commands.h"
 
+#include <cstdio>
+#include <iostream>
+#include <regex>
+
 #include <CLI/CLI.hpp>
 
+#include "app/render_command.h"
+#include "app/scene_info.h"
+#include "app/scene_source.h"
+#include "app/viewer_window.h"
+
 namespace esv {
+namespace {
+
+void printProblems(const std::vector<Problem>& problems) {
+    for (const Problem& p : problems) std::fprintf(stderr, "%s\n", p.format().c_str());
+}
+
+void addTimeOptions(CLI::App* cmd, TimeSelection& time) {
+    auto* frame = cmd->add_option_function<double>(
+        "--frame", [&time](double f) { time.frame = f; }, "Evaluate at this animation frame (fractional frames interpolate)");
+    auto* seconds = cmd->add_option_function<double>(
+        "--time", [&time](double s) { time.seconds = s; }, "Evaluate at this time in seconds");
+    frame->excludes(seconds);
+    cmd->add_option("--clip", time.clip, "Animation clip by name or index (default: the first)");
+}
+
+int runInfo(const std::string& file, bool json, const TimeSelection& selection) {
+    LoadResult loaded = openScene(file);
+    if (!loaded.scene) {
+        printProblems(loaded.problems);
+        return kExitBadInput;
+    }
+    const Scene& scene = *loaded.scene;
+    ResolvedTime time;
+    std::string error;
+    if (!resolveTime(scene, selection, time, error)) {
+        std::fprintf(stderr, "%s: %s\n", file.c_str(), error.c_str());
+        return kExitBadInput;
+    }
+    Pose pose;
+    evaluatePose(scene, time.clip, time.seconds, pose);
+    nlohmann::json info = sceneInfoJson(scene, pose, time);
+    if (json) {
+        std::cout << info.dump(2) << "\n";
+    } else {
+        std::cout << sceneInfoText(info);
+    }
+    return kExitOk;
+}
+
+int runCheck(const std::string& file) {
+    LoadOptions options;
+    options.collectAll = true;
+    LoadResult loaded = openScene(file, options);
+    if (!loaded.problems.empty()) {
+        printProblems(loaded.problems);
+        std::fprintf(stderr, "%s: %zu problem%s\n", file.c_str(), loaded.problems.size(),
+                     loaded.problems.size() == 1 ? "" : "s");
+        return kExitBadInput;
+    }
+    if (!loaded.scene) {
+        std::fprintf(stderr, "%s: could not be loaded\n", file.c_str());
+        return kExitBadInput;
+    }
+    size_t warnings = 0;
+    for (const ReportLine& r : loaded.scene->report) {
+        if (r.severity != Severity::Warning) continue;
+        std::printf("%s: warning: %s\n", file.c_str(), r.text.c_str());
+        ++warnings;
+    }
+    std::printf("%s: ok (%s, %zu nodes, %zu meshes, %zu warnings)\n", file.c_str(), loaded.scene->format.c_str(),
+                loaded.scene->nodes.size(), loaded.scene->meshes.size(), warnings);
+    return kExitOk;
+}
+
+}  // namespace
 
 int runCommandLine(int argc, char** argv) {
-    CLI::App app{"esview: real-time viewer for POD, OpenGEX, AWD and POF models"};
+    CLI::App app{"esview: real-time viewer for PowerVR POD, OpenGEX, AWD and POF models (OpenGL ES 2/3)"};
+    app.set_version_flag("--version", "esview 0.1.0");
+    app.require_subcommand(0, 1);
+
+    ViewerOptions viewer;
+    app.add_option("FILE", viewer.file, "Model to open in the viewer window ('demo' or nothing: the built-in scene)");
+    app.add_flag("--gles2", viewer.gles2, "Viewer: OpenGL ES 2.0 context and limits");
+    app.add_option("--frames", viewer.maxFrames, "Viewer: close after this many frames (scripted runs)")
+        ->check(CLI::NonNegativeNumber)->group("Scripting");
+    app.add_option("--screenshot", viewer.screenshot, "Viewer: save the last frame (scene and panel) as a PNG")
+        ->group("Scripting");
+
+    std::string file;
+    bool json = false;
+    TimeSelection time;
+
+    CLI::App* info = app.add_subcommand("info", "Print what a file holds (counts, animation, bounds)");
+    info->add_option("FILE", file, "Model file, or 'demo'")->required();
+    info->add_flag("--json", json, "Print one JSON object");
+    addTimeOptions(info, time);
+
+    RenderRequest render;
+    CLI::App* renderCmd = app.add_subcommand("render", "Render a file headless to a PNG");
+    renderCmd->add_option("FILE", render.file, "Model file, or 'demo'")->required();
+    renderCmd->add_option("-o,--output", render.output, "PNG file to write")->required();
+    std::string size = "800x600";
+    renderCmd->add_option("--size", size, "Image size WxH")->check([](const std::string& s) {
+        static const std::regex kSize("([1-9][0-9]{0,4})x([1-9][0-9]{0,4})");
+        return std::regex_match(s, kSize) ? std::string() : std::string("expected WxH, e.g. 1280x720");
+    });
+    addTimeOptions(renderCmd, time);
+    renderCmd->add_option("--camera", render.camera, "File camera index (default: an orbit camera framing the scene)");
+    std::string mode = "shaded";
+    renderCmd->add_option("--mode", mode, "shaded|wireframe|normals|weights|batches|uv|unlit")->check([](const std::string& s) {
+        ViewMode m;
+        return parseViewMode(s.c_str(), m) ? std::string() : std::string("unknown mode '" + s + "'");
+    });
+    renderCmd->add_flag("--gles2", render.gles2, "Render with OpenGL ES 2.0 limits and features enforced");
+
+    CLI::App* check = app.add_subcommand("check", "Validate a file; list every problem with its byte offset or line");
+    check->add_option("FILE", file, "Model file")->required();
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return app.exit(e) == 0 ? kExitOk : kExitUsage;
+        int code = app.exit(e);
+        return code == 0 ? kExitOk : kExitUsage;
     }
-    return kExitOk;
+
+    if (info->parsed()) return runInfo(file, json, time);
+    if (check->parsed()) return runCheck(file);
+    if (renderCmd->parsed()) {
+        std::sscanf(size.c_str(), "%dx%d", &render.width, &render.height);
+        parseViewMode(mode.c_str(), render.mode);
+        render.time = time;
+        return runRender(render);
+    }
+    return runViewer(viewer);
 }
 
 }  // namespace esv

@@ -338,7 +338,7 @@ Scene makeDemoScene() {
         for (int k = 0; k < keys; ++k) {
             const float t = float(k) / kFps;
             const float phase = 2.0f * kPi * t / kClipSeconds;
-            const float bend = 0.32f * std::sin(phase + 0.5f - 0.55f * float(b)) + 0.12f;
+            const float bend = 0.2f * std::sin(phase + 0.5f - 0.55f * float(b)) + 0.06f;
             const float twist = 0.15f * std::cos(phase - 0.4f * float(b));
             const glm::quat q = glm::angleAxis(bend, glm::vec3(0, 0, 1)) * glm::angleAxis(twist, glm::vec3(1, 0, 0));
             track.times.push_back(t);

@@ -1,0 +1,28 @@
+// `esview render`: draw a scene headless (EGL, no display) into an offscreen target and write a PNG.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/scene_source.h"
+#include "renderer/view_settings.h"
+
+namespace esv {
+
+struct RenderRequest {
+    std::string file;
+    std::string output;
+    int width = 800, height = 600;
+    TimeSelection time;
+    int camera = -1;
+    ViewMode mode = ViewMode::Shaded;
+    bool gles2 = false;
+};
+
+// Renders as asked; returns an ExitCode (1 when the input is bad or the PNG cannot be written).
+int runRender(const RenderRequest& request);
+
+// Writes tightly packed RGBA8 rows (top row first) as a PNG. Returns false on I/O failure.
+bool writePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba);
+
+}  // namespace esv

@@ -1,0 +1,161 @@
+#include "app/scene_info.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "scene/cpu_reference.h"
+
+namespace esv {
+namespace {
+
+nlohmann::json vec3Json(const glm::vec3& v) {
+    auto clean = [](float f) { return std::isfinite(f) ? double(f) : 0.0; };
+    return nlohmann::json::array({clean(v.x), clean(v.y), clean(v.z)});
+}
+
+nlohmann::json attributesJson(const Mesh& mesh) {
+    nlohmann::json list = nlohmann::json::array();
+    for (size_t s = 0; s < mesh.streams.size(); ++s) {
+        const VertexStream& stream = mesh.streams[s];
+        for (const VertexAttribute& a : stream.attributes) {
+            list.push_back({{"semantic", semanticName(a.semantic)},
+                            {"set", a.set},
+                            {"type", componentTypeName(a.type)},
+                            {"components", a.components},
+                            {"normalized", a.normalized},
+                            {"offset", a.offset},
+                            {"stride", stream.stride},
+                            {"stream", s}});
+        }
+    }
+    return list;
+}
+
+bool meshIsSkinned(const Scene& scene, size_t meshIndex) {
+    const Mesh& mesh = scene.meshes[meshIndex];
+    if (!mesh.boneBatches.empty()) return true;
+    for (const Node& n : scene.nodes)
+        if (n.kind == NodeKind::Mesh && n.object == static_cast<int32_t>(meshIndex) && n.skin >= 0) return true;
+    return false;
+}
+
+Primitive mainPrimitive(const Mesh& mesh) {
+    return mesh.submeshes.empty() ? Primitive::Triangles : mesh.submeshes.front().primitive;
+}
+
+}  // namespace
+
+nlohmann::json sceneInfoJson(const Scene& scene, const Pose& pose, const ResolvedTime& time) {
+    nlohmann::json j;
+    j["format"] = scene.format;
+    j["nodes"] = scene.nodes.size();
+
+    nlohmann::json meshes = nlohmann::json::array();
+    uint64_t totalVertices = 0, totalTriangles = 0;
+    for (size_t i = 0; i < scene.meshes.size(); ++i) {
+        const Mesh& m = scene.meshes[i];
+        const uint32_t triangles = triangleCount(m);
+        totalVertices += m.vertexCount;
+        totalTriangles += triangles;
+        size_t maxBones = m.maxBonesPerBatch;
+        for (const BoneBatch& b : m.boneBatches) maxBones = std::max(maxBones, b.bones.size());
+        meshes.push_back({{"name", m.name},
+                          {"vertices", m.vertexCount},
+                          {"triangles", triangles},
+                          {"primitive", primitiveName(mainPrimitive(m))},
+                          {"indexed", m.indices.count > 0},
+                          {"attributes", attributesJson(m)},
+                          {"skinned", meshIsSkinned(scene, i)},
+                          {"bone_batches", m.boneBatches.size()},
+                          {"max_bones_per_batch", maxBones},
+                          {"morph_targets", m.morphTargets.size()}});
+    }
+    j["meshes"] = std::move(meshes);
+    j["vertices_total"] = totalVertices;
+    j["triangles_total"] = totalTriangles;
+
+    size_t instances = 0;
+    for (const Node& n : scene.nodes) instances += n.kind == NodeKind::Mesh ? 1 : 0;
+    j["mesh_instances"] = instances;
+
+    nlohmann::json materials = nlohmann::json::array();
+    for (const Material& m : scene.materials) {
+        nlohmann::json textures = nlohmann::json::object();
+        for (size_t s = 0; s < m.textures.size(); ++s) {
+            int32_t t = m.textures[s].texture;
+            if (t >= 0 && static_cast<size_t>(t) < scene.textures.size())
+                textures[textureSlotName(static_cast<TextureSlot>(s))] = scene.textures[t].path;
+        }
+        materials.push_back({{"name", m.name}, {"textures", std::move(textures)}});
+    }
+    j["materials"] = std::move(materials);
+
+    nlohmann::json textures = nlohmann::json::array();
+    for (const Texture& t : scene.textures) textures.push_back(t.path.empty() ? t.name : t.path);
+    j["textures"] = std::move(textures);
+
+    nlohmann::json lights = nlohmann::json::array();
+    for (const Light& l : scene.lights) lights.push_back({{"name", l.name}, {"type", lightTypeName(l.type)}});
+    j["lights"] = std::move(lights);
+    j["cameras"] = scene.cameras.size();
+    j["skins"] = scene.skins.size();
+
+    nlohmann::json clips = nlohmann::json::array();
+    for (const Clip& c : scene.animation.clips) clips.push_back({{"name", c.name}, {"duration_s", c.duration()}});
+    j["animation"] = {{"frames", scene.animation.frames}, {"fps", scene.animation.fps}, {"clips", std::move(clips)}};
+
+    if (time.clip >= 0) {
+        j["time"] = {{"clip", scene.animation.clips[time.clip].name}, {"seconds", time.seconds}};
+    } else {
+        j["time"] = nullptr;
+    }
+
+    Bounds bounds = sceneBounds(scene, pose);
+    if (bounds.valid()) {
+        j["bounds"] = {{"min", vec3Json(bounds.min)}, {"max", vec3Json(bounds.max)}};
+    } else {
+        j["bounds"] = nullptr;
+    }
+
+    nlohmann::json warnings = nlohmann::json::array();
+    for (const ReportLine& r : scene.report)
+        if (r.severity == Severity::Warning) warnings.push_back(r.text);
+    j["warnings"] = std::move(warnings);
+    return j;
+}
+
+std::string sceneInfoText(const nlohmann::json& info) {
+    std::ostringstream out;
+    out << "format:         " << info["format"].get<std::string>() << "\n";
+    out << "nodes:          " << info["nodes"] << "  (mesh instances " << info["mesh_instances"] << ", lights "
+        << info["lights"].size() << ", cameras " << info["cameras"] << ")\n";
+    out << "meshes:         " << info["meshes"].size() << "  (" << info["vertices_total"] << " vertices, "
+        << info["triangles_total"] << " triangles)\n";
+    for (const auto& m : info["meshes"]) {
+        out << "  " << m["name"].get<std::string>() << ": " << m["vertices"] << " vertices, " << m["triangles"]
+            << " triangles, " << m["primitive"].get<std::string>();
+        if (m["skinned"].get<bool>())
+            out << ", skinned (" << m["bone_batches"] << " bone batches, max " << m["max_bones_per_batch"] << " bones)";
+        if (m["morph_targets"].get<size_t>() > 0) out << ", " << m["morph_targets"] << " morph targets";
+        out << "\n";
+    }
+    out << "materials:      " << info["materials"].size() << "\n";
+    for (const auto& m : info["materials"]) {
+        out << "  " << m["name"].get<std::string>();
+        for (auto it = m["textures"].begin(); it != m["textures"].end(); ++it)
+            out << "  " << it.key() << "=" << it.value().get<std::string>();
+        out << "\n";
+    }
+    out << "textures:       " << info["textures"].size() << "\n";
+    for (const auto& l : info["lights"]) out << "  light " << l["name"].get<std::string>() << ": " << l["type"].get<std::string>() << "\n";
+    const auto& anim = info["animation"];
+    out << "animation:      " << anim["frames"] << " frames at " << anim["fps"] << " fps, " << anim["clips"].size() << " clips\n";
+    for (const auto& c : anim["clips"]) out << "  clip " << c["name"].get<std::string>() << ": " << c["duration_s"] << " s\n";
+    if (!info["bounds"].is_null())
+        out << "bounds:         min " << info["bounds"]["min"].dump() << " max " << info["bounds"]["max"].dump() << "\n";
+    for (const auto& w : info["warnings"]) out << "warning: " << w.get<std::string>() << "\n";
+    return out.str();
+}
+
+}  // namespace esv

@@ -1,0 +1,238 @@
+// End-to-end tests of the command line contract (DESIGN.md): exit codes, one line per problem,
+// the info fields, headless rendering and the windowed viewer under Xvfb.
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <unistd.h>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <stb_image.h>
+
+#include "common/test_paths.h"
+
+namespace {
+
+struct RunResult {
+    int exitCode = -1;
+    std::string out, err;
+};
+
+std::string readFile(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// Runs `prefix esview args` through the shell, capturing stdout and stderr separately.
+RunResult run(const std::string& args, const std::string& prefix = "") {
+    static int counter = 0;
+    const auto dir = esv::test::outputDir();
+    const auto outPath = dir / ("cli_out_" + std::to_string(::getpid()) + "_" + std::to_string(counter) + ".txt");
+    const auto errPath = dir / ("cli_err_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + ".txt");
+    std::string cmd = prefix + " '" + std::string(ESVIEW_BINARY) + "' " + args + " >'" + outPath.string() + "' 2>'" +
+                      errPath.string() + "'";
+    int status = std::system(cmd.c_str());
+    RunResult r;
+    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = readFile(outPath);
+    r.err = readFile(errPath);
+    return r;
+}
+
+size_t lineCount(const std::string& s) {
+    size_t n = 0;
+    for (char c : s) n += c == '\n';
+    return n;
+}
+
+TEST(Cli, InfoDemoJsonHasTheDesignFields) {
+    RunResult r = run("info demo --json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    nlohmann::json j = nlohmann::json::parse(r.out);
+    for (const char* key : {"format", "nodes", "meshes", "mesh_instances", "materials", "textures", "lights",
+                            "cameras", "animation", "bounds", "warnings"})
+        EXPECT_TRUE(j.contains(key)) << key;
+    EXPECT_EQ(j["format"], "demo");
+    ASSERT_GE(j["meshes"].size(), 1u);
+    for (const auto& m : j["meshes"])
+        for (const char* key : {"name", "vertices", "triangles", "primitive", "attributes", "skinned", "bone_batches",
+                                "max_bones_per_batch", "morph_targets"})
+            EXPECT_TRUE(m.contains(key)) << key;
+    // The demo is a skinned object in two bone batches with a morph target, two materials, two lights.
+    bool skinnedWithTwoBatches = false, morphed = false;
+    for (const auto& m : j["meshes"]) {
+        if (m["skinned"].get<bool>() && m["bone_batches"].get<int>() == 2) skinnedWithTwoBatches = true;
+        if (m["morph_targets"].get<int>() >= 1) morphed = true;
+    }
+    EXPECT_TRUE(skinnedWithTwoBatches);
+    EXPECT_TRUE(morphed);
+    EXPECT_EQ(j["materials"].size(), 2u);
+    ASSERT_EQ(j["lights"].size(), 2u);
+    std::set<std::string> types{j["lights"][0]["type"], j["lights"][1]["type"]};
+    EXPECT_EQ(types, (std::set<std::string>{"point", "directional"}));
+    EXPECT_GE(j["cameras"].get<int>(), 1);
+    ASSERT_GE(j["animation"]["clips"].size(), 1u);
+    EXPECT_GT(j["animation"]["clips"][0]["duration_s"].get<double>(), 0.0);
+    ASSERT_TRUE(j["bounds"].is_object());
+}
+
+TEST(Cli, InfoBoundsChangeWithTime) {
+    RunResult rest = run("info demo --json");
+    RunResult bent = run("info demo --json --time 0.5");
+    ASSERT_EQ(rest.exitCode, 0) << rest.err;
+    ASSERT_EQ(bent.exitCode, 0) << bent.err;
+    auto a = nlohmann::json::parse(rest.out)["bounds"];
+    auto b = nlohmann::json::parse(bent.out)["bounds"];
+    double difference = 0.0;
+    for (int i = 0; i < 3; ++i)
+        difference += std::abs(a["min"][i].get<double>() - b["min"][i].get<double>()) +
+                      std::abs(a["max"][i].get<double>() - b["max"][i].get<double>());
+    EXPECT_GT(difference, 1e-3) << a.dump() << " vs " << b.dump();
+    // The same time given as a frame gives the same box.
+    RunResult frame = run("info demo --json --frame 15");
+    auto c = nlohmann::json::parse(frame.out)["bounds"];
+    for (int i = 0; i < 3; ++i) EXPECT_NEAR(c["min"][i].get<double>(), b["min"][i].get<double>(), 1e-5);
+}
+
+TEST(Cli, MissingFileIsOneClearLine) {
+    RunResult r = run("check /no/such/file.pod");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("/no/such/file.pod"), std::string::npos) << r.err;
+    // One line for the problem plus the summary line.
+    EXPECT_LE(lineCount(r.err), 2u) << r.err;
+    RunResult info = run("info /no/such/file.pod");
+    EXPECT_EQ(info.exitCode, 1);
+    EXPECT_EQ(lineCount(info.err), 1u) << info.err;
+}
+
+TEST(Cli, UnknownFormatIsOneClearLine) {
+    auto path = esv::test::outputDir() / "some.txt";
+    std::ofstream(path) << "hello, this is not a model\n";
+    RunResult r = run("info '" + path.string() + "'");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(lineCount(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find("some.txt"), std::string::npos);
+    EXPECT_NE(r.err.find("unknown file format"), std::string::npos) << r.err;
+    auto empty = esv::test::outputDir() / "empty.pod";
+    std::ofstream(empty).close();
+    RunResult e = run("check '" + empty.string() + "'");
+    EXPECT_EQ(e.exitCode, 1);
+    EXPECT_NE(e.err.find("empty"), std::string::npos) << e.err;
+}
+
+TEST(Cli, UsageErrorsExitTwo) {
+    EXPECT_EQ(run("info").exitCode, 2);
+    EXPECT_EQ(run("render demo").exitCode, 2);                       // no -o
+    EXPECT_EQ(run("info demo --frame 1 --time 2").exitCode, 2);       // exclusive
+    EXPECT_EQ(run("render demo -o x.png --size 12by4").exitCode, 2);  // bad size
+    EXPECT_EQ(run("render demo -o x.png --mode sparkles").exitCode, 2);
+    EXPECT_EQ(run("frobnicate --nope").exitCode, 2);
+    EXPECT_EQ(run("--help").exitCode, 0);
+}
+
+TEST(Cli, UnknownClipIsBadInput) {
+    RunResult r = run("info demo --time 0.5 --clip nosuchclip");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("nosuchclip"), std::string::npos);
+}
+
+TEST(Cli, CheckDemoIsClean) {
+    RunResult r = run("check demo");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("ok"), std::string::npos);
+}
+
+// Loads a PNG; returns false when it cannot be read.
+bool loadPng(const std::filesystem::path& path, int& w, int& h, std::vector<uint8_t>& rgba) {
+    int n = 0;
+    unsigned char* data = stbi_load(path.string().c_str(), &w, &h, &n, 4);
+    if (!data) return false;
+    rgba.assign(data, data + size_t(w) * h * 4);
+    stbi_image_free(data);
+    return true;
+}
+
+// Fraction of pixels in a rectangle that differ from `reference` by more than a small tolerance.
+double fractionDifferent(const std::vector<uint8_t>& rgba, int w, int x0, int y0, int x1, int y1, const uint8_t* reference) {
+    size_t different = 0, total = 0;
+    for (int y = y0; y < y1; ++y)
+        for (int x = x0; x < x1; ++x, ++total) {
+            const uint8_t* p = &rgba[(size_t(y) * w + x) * 4];
+            int d = std::abs(p[0] - reference[0]) + std::abs(p[1] - reference[1]) + std::abs(p[2] - reference[2]);
+            different += d > 12;
+        }
+    return total ? double(different) / total : 0.0;
+}
+
+TEST(Cli, RenderDemoWritesALitObject) {
+    auto png = esv::test::outputDir() / "cli_render_demo.png";
+    std::filesystem::remove(png);
+    RunResult r = run("render demo -o '" + png.string() + "' --size 320x240 --time 0.5");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    int w = 0, h = 0;
+    std::vector<uint8_t> rgba;
+    ASSERT_TRUE(loadPng(png, w, h, rgba));
+    EXPECT_EQ(w, 320);
+    EXPECT_EQ(h, 240);
+    // The corner is background; a good part of the middle is the object, and it is lit (not black).
+    const uint8_t* background = &rgba[0];
+    double covered = fractionDifferent(rgba, w, w / 4, h / 4, 3 * w / 4, 3 * h / 4, background);
+    EXPECT_GT(covered, 0.05);
+    double brightest = 0;
+    for (size_t i = 0; i < rgba.size(); i += 4) brightest = std::max<double>(brightest, rgba[i] + rgba[i + 1] + rgba[i + 2]);
+    EXPECT_GT(brightest, 200.0);
+}
+
+TEST(Cli, RenderGles2MatchesGles3) {
+    auto a = esv::test::outputDir() / "cli_render_es3.png";
+    auto b = esv::test::outputDir() / "cli_render_es2.png";
+    ASSERT_EQ(run("render demo -o '" + a.string() + "' --size 200x150 --time 0.5").exitCode, 0);
+    RunResult r = run("render demo -o '" + b.string() + "' --size 200x150 --time 0.5 --gles2");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    int w1, h1, w2, h2;
+    std::vector<uint8_t> p1, p2;
+    ASSERT_TRUE(loadPng(a, w1, h1, p1));
+    ASSERT_TRUE(loadPng(b, w2, h2, p2));
+    ASSERT_EQ(p1.size(), p2.size());
+    size_t different = 0;
+    for (size_t i = 0; i < p1.size(); i += 4) {
+        int d = std::abs(p1[i] - p2[i]) + std::abs(p1[i + 1] - p2[i + 1]) + std::abs(p1[i + 2] - p2[i + 2]);
+        different += d > 24;
+    }
+    EXPECT_LT(double(different) / (p1.size() / 4), 0.01);
+}
+
+TEST(Cli, RenderBadCameraIsBadInput) {
+    auto png = esv::test::outputDir() / "cli_bad_camera.png";
+    RunResult r = run("render demo -o '" + png.string() + "' --camera 99");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(lineCount(r.err), 1u) << r.err;
+}
+
+TEST(Cli, ViewerWindowUnderXvfbShowsSceneAndPanel) {
+    if (std::string(XVFB_RUN).empty()) GTEST_SKIP() << "xvfb-run not installed";
+    auto png = esv::test::outputDir() / "cli_viewer_window.png";
+    std::filesystem::remove(png);
+    RunResult r = run("demo --frames 6 --screenshot '" + png.string() + "'",
+                      std::string(XVFB_RUN) + " -a -s '-screen 0 1280x720x24'");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    int w = 0, h = 0;
+    std::vector<uint8_t> rgba;
+    ASSERT_TRUE(loadPng(png, w, h, rgba));
+    ASSERT_EQ(w, 1280);
+    ASSERT_EQ(h, 720);
+    // Background colour from the far right edge; the panel sits at the top left, the scene in the middle.
+    const uint8_t background[3] = {rgba[(size_t(h / 2) * w + w - 2) * 4], rgba[(size_t(h / 2) * w + w - 2) * 4 + 1],
+                                   rgba[(size_t(h / 2) * w + w - 2) * 4 + 2]};
+    EXPECT_GT(fractionDifferent(rgba, w, 15, 15, 300, 120, background), 0.5) << "no panel at the top left";
+    EXPECT_GT(fractionDifferent(rgba, w, w / 2 - 150, h / 2 - 150, w / 2 + 150, h / 2 + 150, background), 0.05)
+        << "no scene in the middle";
+}
+
+}  // namespace
