@@ -131,60 +131,60 @@ struct Leaf {
     uint64_t valueOffset(size_t index) const { return offset + 8 + uint64_t(index) * 4; }
 };
 
-// The leaves of one container, indexed by block id - Base.
-template <uint32_t Base, size_t N>
-struct LeafSet {
-    std::array<Leaf, N> leaves{};
-    static bool contains(uint32_t id) { return id >= Base && id - Base < N; }
-    Leaf& operator[](uint32_t id) { return leaves[id - Base]; }
-    const Leaf& operator[](uint32_t id) const { return leaves[id - Base]; }
+// Phase 1 keeps 16 bytes per leaf block (no fixed tables per container), so that what the parser
+// stores stays proportional to the file, whatever mix of blocks it holds.
+struct LeafEntry {
+    uint64_t offset;  // of the start tag; the payload follows 8 bytes later
+    uint32_t id;
+    uint32_t size;
 };
-
+struct Range {  // a container's direct leaves in RawFile::leaves
+    uint32_t first = 0;
+    uint32_t count = 0;
+};
+struct RawContainer {
+    uint64_t offset = 0;
+    Range leaves;
+};
 struct RawDataList {  // a POD Data Block (2.9) inside a mesh attribute list
     uint64_t offset = 0;
-    bool present = false;
-    LeafSet<9000, 4> leaves;
+    uint32_t id = 0;
+    Range leaves;
 };
-
 struct RawMesh {
     uint64_t offset = 0;
-    LeafSet<6000, 23> leaves;
-    std::array<RawDataList, 23> lists;  // container children by id - 6000 (not 6010)
-    std::vector<RawDataList> uvw;       // 6010 comes once per UVW channel
-};
-struct RawNode {
-    uint64_t offset = 0;
-    LeafSet<5000, 18> leaves;
-};
-struct RawCamera {
-    uint64_t offset = 0;
-    LeafSet<8000, 5> leaves;
-};
-struct RawLight {
-    uint64_t offset = 0;
-    LeafSet<7000, 8> leaves;
-};
-struct RawMaterial {
-    uint64_t offset = 0;
-    LeafSet<3000, 42> leaves;
-};
-struct RawTexture {
-    uint64_t offset = 0;
-    LeafSet<4000, 1> leaves;
+    Range leaves;
+    uint32_t firstList = 0, listCount = 0;  // its attribute lists in RawFile::lists, in file order
 };
 struct RawFile {
+    const uint8_t* base = nullptr;
+    std::vector<LeafEntry> leaves;
+    std::vector<RawDataList> lists;
     Leaf version, exportOptions, history;
     uint64_t sceneOffset = 0;
     bool hasScene = false;
-    LeafSet<2000, 20> scene;
-    std::vector<RawCamera> cameras;
-    std::vector<RawLight> lights;
+    Range scene;
+    std::vector<RawContainer> cameras, lights, nodes, textures, materials;
     std::vector<RawMesh> meshes;
-    std::vector<RawNode> nodes;
-    std::vector<RawTexture> textures;
-    std::vector<RawMaterial> materials;
     size_t unknownBlocks = 0;
     uint64_t trailingBytes = 0;
+};
+
+// The leaves of one container, looked up by block id (the last one wins when a block repeats).
+class LeafView {
+public:
+    LeafView(const RawFile& file, Range range) : m_file(file), m_range(range) {}
+    Leaf operator[](uint32_t id) const {
+        for (uint32_t i = m_range.count; i-- > 0;) {
+            const LeafEntry& e = m_file.leaves[m_range.first + i];
+            if (e.id == id) return Leaf{e.offset, m_file.base + e.offset + 8, e.size, true};
+        }
+        return Leaf{};
+    }
+
+private:
+    const RawFile& m_file;
+    Range m_range;
 };
 
 struct Tag {
@@ -194,6 +194,15 @@ struct Tag {
     bool end = false;
 };
 
+// The ids a container holds as leaves: [base, base + span) except the container ids.
+struct LeafIds {
+    uint32_t base;
+    uint32_t span;
+    bool contains(uint32_t id) const { return id >= base && id - base < span && !pod::isContainer(id); }
+};
+constexpr LeafIds kSceneLeaves{2000, 20}, kCameraLeaves{8000, 5}, kLightLeaves{7000, 8}, kMeshLeaves{6000, 23},
+    kNodeLeaves{5000, 18}, kTextureLeaves{4000, 1}, kMaterialLeaves{3000, 42}, kDataLeaves{9000, 4};
+
 class Parser {
 public:
     Parser(const uint8_t* data, size_t size, Diagnostics& diag) : m_r(data, size), m_diag(diag) {}
@@ -201,6 +210,7 @@ public:
     // Walks the whole stream into `out`; false after a structural error (already reported).
     bool parse(RawFile& out) {
         m_file = &out;
+        out.base = m_r.data();
         if (m_r.size() >= 4 && ByteReader(m_r.data(), m_r.size()).u32() == pod::kEndiannessMismatch) {
             m_diag.fatal(0, "", "this POD file was written big-endian (its version tag reads 0xE8030000); "
                                 "only little-endian POD files can be read");
@@ -220,10 +230,6 @@ public:
             }
             if (t.id == pod::Scene) {
                 if (t.length != 0) containerLength(t, "scene");
-                if (out.hasScene) {
-                    m_diag.fatal(t.offset, "scene", "a second scene block; a POD file holds one scene");
-                    return false;
-                }
                 out.hasScene = true;
                 out.sceneOffset = t.offset;
                 if (!scene(t)) return false;
@@ -317,140 +323,124 @@ private:
         return true;
     }
 
-    // Reads the children of container `open` until its end tag. `onLeaf(tag, leaf)` stores a leaf
-    // and returns false for ids that do not belong here; `onContainer(tag)` returns 1 when it read
-    // a child container, 0 after a structural error, -1 for containers that do not belong here.
-    template <class OnLeaf, class OnContainer>
-    bool container(const Tag& open, const std::string& where, OnLeaf onLeaf, OnContainer onContainer) {
+    // Reads the children of container `open` until its end tag. Leaves with ids in `ids` are
+    // recorded in `out` (appended to RawFile::leaves when the container ends); `onContainer(tag)`
+    // returns 1 when it read a child container, 0 after a structural error, -1 for containers that
+    // do not belong here. The grammar nests at most 3 containers deep (scene / mesh / list).
+    template <class OnContainer>
+    bool container(const Tag& open, const std::string& where, LeafIds ids, Range& out, OnContainer onContainer) {
+        std::vector<LeafEntry>& local = m_scratch[std::min<size_t>(m_depth, m_scratch.size() - 1)];
+        ++m_depth;
+        local.clear();
+        std::array<uint8_t, 64> seen{};
+        bool ok = true;
         Tag t;
         for (;;) {
             if (!next(t)) {
                 m_diag.fatal(open.offset, where, "the file ends before the block's end tag");
-                return false;
+                ok = false;
+                break;
             }
             if (t.end) {
                 if (t.id == open.id) {
                     if (t.length != 0)
                         m_diag.violation(t.offset, where, "end tag has length " + num(t.length) + "; end tags have length 0");
-                    return true;
+                    break;
                 }
                 if (pod::blockName(t.id))
                     m_diag.violation(t.offset, where, "unexpected end tag of a " + nameOf(t.id) + " block");
-                if (!skip(t, where)) return false;
+                if (!skip(t, where)) {
+                    ok = false;
+                    break;
+                }
                 continue;
             }
             if (pod::isContainer(t.id)) {
                 if (t.length != 0) containerLength(t, join(where, t.id));
                 int handled = onContainer(t);
-                if (handled == 0) return false;
+                if (handled == 0) {
+                    ok = false;
+                    break;
+                }
                 if (handled < 0)
                     m_diag.violation(t.offset, where, "a " + nameOf(t.id) + " block does not belong here; its children are skipped");
                 continue;
             }
             Leaf leaf;
-            if (!readLeaf(t, where, leaf)) return false;
-            if (!onLeaf(t, leaf)) misplacedOrUnknown(t, where);
-        }
-    }
-
-    template <class Set>
-    auto storeInto(Set& set, const std::string& where) {
-        return [this, &set, &where](const Tag& t, const Leaf& leaf) {
-            if (!Set::contains(t.id)) return false;
-            if (set[t.id].present)
+            if (!readLeaf(t, where, leaf)) {
+                ok = false;
+                break;
+            }
+            if (!ids.contains(t.id)) {
+                misplacedOrUnknown(t, where);
+                continue;
+            }
+            if (seen[t.id - ids.base]++)
                 m_diag.violation(t.offset, join(where, t.id), "the block appears twice; the last one is used");
-            set[t.id] = leaf;
-            return true;
-        };
+            local.push_back({t.offset, t.id, t.length});
+        }
+        --m_depth;
+        out.first = static_cast<uint32_t>(m_file->leaves.size());
+        out.count = static_cast<uint32_t>(local.size());
+        m_file->leaves.insert(m_file->leaves.end(), local.begin(), local.end());
+        return ok;
     }
     static int noContainers(const Tag&) { return -1; }
 
-    bool dataList(const Tag& open, const std::string& where, RawDataList& list) {
-        list.offset = open.offset;
-        list.present = true;
-        return container(open, where, storeInto(list.leaves, where), noContainers);
-    }
-
     bool scene(const Tag& open) {
         RawFile& f = *m_file;
-        const std::string where = "scene";
+        auto simple = [&](std::vector<RawContainer>& list, const char* what, LeafIds ids, const Tag& t) {
+            RawContainer c;
+            c.offset = t.offset;
+            const std::string w = std::string("scene / ") + what + " " + num(list.size());
+            bool ok = container(t, w, ids, c.leaves, noContainers);
+            list.push_back(c);
+            return ok ? 1 : 0;
+        };
         auto onContainer = [&](const Tag& t) -> int {
             switch (t.id) {
-                case pod::CameraBlock: {
-                    f.cameras.emplace_back();
-                    RawCamera& c = f.cameras.back();
-                    c.offset = t.offset;
-                    std::string w = "scene / camera " + num(f.cameras.size() - 1);
-                    return container(t, w, storeInto(c.leaves, w), noContainers) ? 1 : 0;
-                }
-                case pod::LightBlock: {
-                    f.lights.emplace_back();
-                    RawLight& l = f.lights.back();
-                    l.offset = t.offset;
-                    std::string w = "scene / light " + num(f.lights.size() - 1);
-                    return container(t, w, storeInto(l.leaves, w), noContainers) ? 1 : 0;
-                }
+                case pod::CameraBlock: return simple(f.cameras, "camera", kCameraLeaves, t);
+                case pod::LightBlock: return simple(f.lights, "light", kLightLeaves, t);
                 case pod::MeshBlock: return mesh(t) ? 1 : 0;
-                case pod::NodeBlock: {
-                    f.nodes.emplace_back();
-                    RawNode& n = f.nodes.back();
-                    n.offset = t.offset;
-                    std::string w = "scene / node " + num(f.nodes.size() - 1);
-                    return container(t, w, storeInto(n.leaves, w), noContainers) ? 1 : 0;
-                }
-                case pod::TextureBlock: {
-                    f.textures.emplace_back();
-                    RawTexture& x = f.textures.back();
-                    x.offset = t.offset;
-                    std::string w = "scene / texture " + num(f.textures.size() - 1);
-                    return container(t, w, storeInto(x.leaves, w), noContainers) ? 1 : 0;
-                }
-                case pod::MaterialBlock: {
-                    f.materials.emplace_back();
-                    RawMaterial& m = f.materials.back();
-                    m.offset = t.offset;
-                    std::string w = "scene / material " + num(f.materials.size() - 1);
-                    return container(t, w, storeInto(m.leaves, w), noContainers) ? 1 : 0;
-                }
+                case pod::NodeBlock: return simple(f.nodes, "node", kNodeLeaves, t);
+                case pod::TextureBlock: return simple(f.textures, "texture", kTextureLeaves, t);
+                case pod::MaterialBlock: return simple(f.materials, "material", kMaterialLeaves, t);
                 default: return -1;
             }
         };
-        auto onLeaf = [&](const Tag& t, const Leaf& leaf) {
-            if (t.id >= pod::CameraBlock && t.id <= pod::MaterialBlock) return false;
-            return storeInto(f.scene, where)(t, leaf);
-        };
-        return container(open, where, onLeaf, onContainer);
+        return container(open, "scene", kSceneLeaves, f.scene, onContainer);
     }
 
     bool mesh(const Tag& open) {
         RawFile& f = *m_file;
-        f.meshes.emplace_back();
-        const size_t index = f.meshes.size() - 1;
-        f.meshes[index].offset = open.offset;
-        const std::string where = "scene / mesh " + num(index);
+        RawMesh m;
+        m.offset = open.offset;
+        m.firstList = static_cast<uint32_t>(f.lists.size());
+        const std::string where = "scene / mesh " + num(f.meshes.size());
+        size_t uvw = 0;
         auto onContainer = [&](const Tag& t) -> int {
-            RawMesh& m = f.meshes[index];
-            if (t.id == pod::UvwList) {
-                m.uvw.emplace_back();
-                return dataList(t, where + " / UVW list " + num(m.uvw.size() - 1), m.uvw.back()) ? 1 : 0;
-            }
-            if (t.id == pod::VertexIndexList || (t.id >= pod::VertexList && t.id <= pod::BoneWeightList) ||
-                t.id == pod::AdjacencyIndexList) {
-                RawDataList& list = m.lists[t.id - 6000];
-                if (list.present)
-                    m_diag.violation(t.offset, join(where, t.id), "the list appears twice; the last one is used");
-                list = RawDataList{};
-                return dataList(t, join(where, t.id), list) ? 1 : 0;
-            }
-            return -1;
+            if (t.id != pod::VertexIndexList && t.id != pod::AdjacencyIndexList &&
+                !(t.id >= pod::VertexList && t.id <= pod::BoneWeightList))
+                return -1;
+            RawDataList list;
+            list.offset = t.offset;
+            list.id = t.id;
+            std::string w = t.id == pod::UvwList ? where + " / UVW list " + num(uvw++) : join(where, t.id);
+            bool ok = container(t, w, kDataLeaves, list.leaves, noContainers);
+            f.lists.push_back(list);
+            return ok ? 1 : 0;
         };
-        auto onLeaf = [&](const Tag& t, const Leaf& leaf) { return storeInto(f.meshes[index].leaves, where)(t, leaf); };
-        return container(open, where, onLeaf, onContainer);
+        bool ok = container(open, where, kMeshLeaves, m.leaves, onContainer);
+        m.listCount = static_cast<uint32_t>(f.lists.size() - m.firstList);
+        f.meshes.push_back(m);
+        return ok;
     }
 
     ByteReader m_r;
     Diagnostics& m_diag;
     RawFile* m_file = nullptr;
+    std::array<std::vector<LeafEntry>, 4> m_scratch;  // one per nesting level
+    size_t m_depth = 0;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -591,6 +581,14 @@ public:
         sceneValues();
         counts();
         if (m_diag.failed() && !m_diag.collectAll()) return;
+        // Sizes from the blocks actually present (each at least 16 bytes of the file).
+        m_scene.textures.reserve(m_raw.textures.size());
+        m_scene.materials.reserve(m_raw.materials.size());
+        m_scene.cameras.reserve(m_raw.cameras.size());
+        m_scene.lights.reserve(m_raw.lights.size());
+        m_scene.meshes.reserve(m_raw.meshes.size());
+        m_meshJoints.reserve(m_raw.meshes.size());
+        m_scene.nodes.reserve(m_raw.nodes.size());
         for (size_t i = 0; i < m_raw.textures.size(); ++i) texture(i);
         for (size_t i = 0; i < m_raw.materials.size(); ++i) material(i);
         for (size_t i = 0; i < m_raw.cameras.size(); ++i) camera(i);
@@ -646,6 +644,19 @@ private:
         return true;
     }
     ByteView view(const uint8_t* data, size_t size) const { return ByteView{m_bytes, data, size}; }
+    LeafView leaves(Range range) const { return LeafView(m_raw, range); }
+    // The mesh's attribute list `id` (the last one when it repeats), or null.
+    const RawDataList* listOf(const RawMesh& mesh, uint32_t id) const {
+        for (uint32_t i = mesh.listCount; i-- > 0;)
+            if (m_raw.lists[mesh.firstList + i].id == id) return &m_raw.lists[mesh.firstList + i];
+        return nullptr;
+    }
+    std::vector<const RawDataList*> uvwLists(const RawMesh& mesh) const {
+        std::vector<const RawDataList*> out;
+        for (uint32_t i = 0; i < mesh.listCount; ++i)
+            if (m_raw.lists[mesh.firstList + i].id == pod::UvwList) out.push_back(&m_raw.lists[mesh.firstList + i]);
+        return out;
+    }
 
     // --- file and scene ------------------------------------------------------------------------
 
@@ -678,7 +689,7 @@ private:
     }
 
     void sceneValues() {
-        const auto& s = m_raw.scene;
+        const LeafView s = leaves(m_raw.scene);
         const std::string w = "scene";
         uint32_t flags = 0;
         if (u32(s[pod::SceneFlags], join(w, pod::SceneFlags), flags)) {
@@ -715,7 +726,7 @@ private:
 
     // Num* blocks must match the blocks present (both SDK readers refuse a scene otherwise).
     void counts() {
-        const auto& s = m_raw.scene;
+        const LeafView s = leaves(m_raw.scene);
         struct CountDef {
             uint32_t id;
             size_t actual;
@@ -751,9 +762,9 @@ private:
     // --- textures, materials, cameras, lights ----------------------------------------------------
 
     void texture(size_t i) {
-        const RawTexture& t = m_raw.textures[i];
+        const RawContainer& t = m_raw.textures[i];
         Texture tex;
-        tex.path = leafString(t.leaves[pod::TextureName]);
+        tex.path = leafString(leaves(t.leaves)[pod::TextureName]);
         tex.name = tex.path;
         if (tex.path.empty())
             m_diag.violation(t.offset, "scene / texture " + num(i), "the texture has no file name");
@@ -761,8 +772,8 @@ private:
     }
 
     void material(size_t i) {
-        const RawMaterial& raw = m_raw.materials[i];
-        const auto& L = raw.leaves;
+        const RawContainer& raw = m_raw.materials[i];
+        const LeafView L = leaves(raw.leaves);
         const std::string w = "scene / material " + num(i);
         Material m;
         m.name = leafString(L[pod::MaterialName]);
@@ -871,7 +882,7 @@ private:
     }
 
     void camera(size_t i) {
-        const auto& L = m_raw.cameras[i].leaves;
+        const LeafView L = leaves(m_raw.cameras[i].leaves);
         const std::string w = "scene / camera " + num(i);
         Camera c;
         // SDK defaults for absent blocks (notes 2).
@@ -896,7 +907,7 @@ private:
     }
 
     void light(size_t i) {
-        const auto& L = m_raw.lights[i].leaves;
+        const LeafView L = leaves(m_raw.lights[i].leaves);
         const std::string w = "scene / light " + num(i);
         Light l;
         int32_t target = -1;
@@ -927,22 +938,25 @@ private:
     };
 
     ListValues listValues(const RawDataList& list, const std::string& where) {
+        const LeafView D = leaves(list.leaves);
         ListValues v;
-        u32(list.leaves[pod::DataBlockType], join(where, pod::DataBlockType), v.type);
-        u32(list.leaves[pod::DataBlockComponents], join(where, pod::DataBlockComponents), v.n);
-        u32(list.leaves[pod::DataBlockStride], join(where, pod::DataBlockStride), v.stride);
+        u32(D[pod::DataBlockType], join(where, pod::DataBlockType), v.type);
+        u32(D[pod::DataBlockComponents], join(where, pod::DataBlockComponents), v.n);
+        u32(D[pod::DataBlockStride], join(where, pod::DataBlockStride), v.stride);
         return v;
     }
 
     // One attribute list -> attribute (+ where its data lies). False when the list is absent or unusable.
-    bool attribute(const RawDataList& list, const std::string& where, Semantic semantic, uint8_t set, bool interleaved,
+    bool attribute(const RawDataList* listPtr, const std::string& where, Semantic semantic, uint8_t set, bool interleaved,
                    const Leaf& interleavedData, uint32_t vertexCount, VertexAttribute& attr, uint32_t& stride,
                    const uint8_t*& base, size_t& baseSize) {
-        if (!list.present) return false;
+        if (!listPtr) return false;
+        const RawDataList& list = *listPtr;
+        const LeafView D = leaves(list.leaves);
         ListValues v = listValues(list, where);
         if (v.n == 0) return false;  // SDK 4/5 test: an attribute exists only when n != 0
         if (v.type >= static_cast<uint32_t>(pod::DataType::Count) || !kTypes[v.type].valid) {
-            m_diag.fatal(list.leaves[pod::DataBlockType].present ? list.leaves[pod::DataBlockType].offset : list.offset,
+            m_diag.fatal(D[pod::DataBlockType].present ? D[pod::DataBlockType].offset : list.offset,
                          join(where, pod::DataBlockType), "unknown data type " + num(v.type));
             return false;
         }
@@ -955,7 +969,7 @@ private:
         uint64_t elementSize;
         if (t.packedComponents) {
             if (v.n != 1) {
-                m_diag.fatal(list.leaves[pod::DataBlockComponents].offset, join(where, pod::DataBlockComponents),
+                m_diag.fatal(D[pod::DataBlockComponents].offset, join(where, pod::DataBlockComponents),
                              num(v.n) + " " + t.name + " words per vertex; GLES attributes hold one");
                 return false;
             }
@@ -963,14 +977,14 @@ private:
             elementSize = 4;
         } else {
             if (v.n > 4) {
-                m_diag.fatal(list.leaves[pod::DataBlockComponents].offset, join(where, pod::DataBlockComponents),
+                m_diag.fatal(D[pod::DataBlockComponents].offset, join(where, pod::DataBlockComponents),
                              num(v.n) + " components; GLES attributes hold 1 to 4");
                 return false;
             }
             attr.components = static_cast<uint8_t>(v.n);
             elementSize = uint64_t(t.size) * v.n;
         }
-        const Leaf& data = list.leaves[pod::DataBlockData];
+        const Leaf& data = D[pod::DataBlockData];
         const std::string dataWhere = join(where, pod::DataBlockData);
         if (!data.present) {
             m_diag.fatal(list.offset, where, "the list has " + num(v.n) + " components but no data block");
@@ -987,7 +1001,7 @@ private:
             base = interleavedData.data;
             baseSize = interleavedData.size;
             if (vertexCount > 1 && uint64_t(attr.offset) + elementSize > stride) {
-                m_diag.fatal(list.leaves[pod::DataBlockStride].present ? list.leaves[pod::DataBlockStride].offset : list.offset,
+                m_diag.fatal(D[pod::DataBlockStride].present ? D[pod::DataBlockStride].offset : list.offset,
                              join(where, pod::DataBlockStride),
                              "offset " + num(attr.offset) + " + " + num(elementSize) + " bytes of " + t.name +
                                  " data do not fit in the stride " + num(stride));
@@ -999,7 +1013,7 @@ private:
             if (stride == 0) {
                 stride = static_cast<uint32_t>(elementSize);
             } else if (stride < elementSize) {
-                m_diag.fatal(list.leaves[pod::DataBlockStride].offset, join(where, pod::DataBlockStride),
+                m_diag.fatal(D[pod::DataBlockStride].offset, join(where, pod::DataBlockStride),
                              "stride " + num(stride) + " is smaller than one element (" + num(elementSize) + " bytes of " + t.name + ")");
                 return false;
             }
@@ -1020,7 +1034,7 @@ private:
 
     void mesh(size_t index) {
         const RawMesh& raw = m_raw.meshes[index];
-        const auto& L = raw.leaves;
+        const LeafView L = leaves(raw.leaves);
         const std::string w = "scene / mesh " + num(index);
         Mesh mesh;
         uint32_t numFaces = 0, numUvw = 0, numStrips = 0, meshType = 0;
@@ -1030,9 +1044,10 @@ private:
         u32(L[pod::NumStrips], join(w, pod::NumStrips), numStrips);
         u32(L[pod::MeshType], join(w, pod::MeshType), meshType);
 
-        if (hasNumUvw && numUvw != raw.uvw.size())
+        const std::vector<const RawDataList*> uvws = uvwLists(raw);
+        if (hasNumUvw && numUvw != uvws.size())
             m_diag.violation(L[pod::NumUvwChannels].offset, join(w, pod::NumUvwChannels),
-                             "declares " + num(numUvw) + " UVW channels but the mesh holds " + num(raw.uvw.size()) + " UVW lists");
+                             "declares " + num(numUvw) + " UVW channels but the mesh holds " + num(uvws.size()) + " UVW lists");
 
         // Vertex streams: interleaved data is one buffer shared by the attributes (spec 3.3).
         const Leaf& inter = L[pod::InterleavedDataList];
@@ -1044,17 +1059,17 @@ private:
             size_t size;
         };
         std::vector<Found> found;
-        auto addList = [&](const RawDataList& list, const std::string& where, Semantic semantic, uint8_t set) {
+        auto addList = [&](const RawDataList* list, const std::string& where, Semantic semantic, uint8_t set) {
             Found f{};
             if (attribute(list, where, semantic, set, interleaved, inter, mesh.vertexCount, f.attr, f.stride, f.base, f.size))
                 found.push_back(f);
         };
         for (const ListDef& d : kVertexLists) {
             if (d.semantic == Semantic::Color) {
-                for (size_t u = 0; u < raw.uvw.size(); ++u)
-                    addList(raw.uvw[u], w + " / UVW list " + num(u), Semantic::TexCoord, static_cast<uint8_t>(std::min<size_t>(u, 255)));
+                for (size_t u = 0; u < uvws.size(); ++u)
+                    addList(uvws[u], w + " / UVW list " + num(u), Semantic::TexCoord, static_cast<uint8_t>(std::min<size_t>(u, 255)));
             }
-            addList(raw.lists[d.id - 6000], join(w, d.id), d.semantic, 0);
+            addList(listOf(raw, d.id), join(w, d.id), d.semantic, 0);
         }
         for (const Found& f : found) {
             VertexStream* target = nullptr;
@@ -1079,11 +1094,12 @@ private:
         for (size_t s = 0; s < mesh.streams.size(); ++s) alignStream(mesh.streams[s], index);
 
         // Indices (6003): 16- or 32-bit, always a plain array (never interleaved).
-        const RawDataList& faces = raw.lists[pod::VertexIndexList - 6000];
+        const RawDataList* faces = listOf(raw, pod::VertexIndexList);
+        const LeafView F = leaves(faces ? faces->leaves : Range{});
         uint32_t indexType = 0, indexN = 0;
         const std::string fw = join(w, pod::VertexIndexList);
-        if (faces.present) {
-            ListValues v = listValues(faces, fw);
+        if (faces) {
+            ListValues v = listValues(*faces, fw);
             indexType = v.type;
             indexN = v.n;
         }
@@ -1123,7 +1139,7 @@ private:
         }
 
         if (indexN > 0) {
-            const Leaf& data = faces.leaves[pod::DataBlockData];
+            const Leaf data = F[pod::DataBlockData];
             ComponentType type = ComponentType::UInt16;
             if (indexType == static_cast<uint32_t>(pod::DataType::UnsignedShort)) {
                 type = ComponentType::UInt16;
@@ -1131,16 +1147,16 @@ private:
                        indexType == static_cast<uint32_t>(pod::DataType::Int)) {
                 type = ComponentType::UInt32;
             } else {
-                m_diag.fatal(faces.leaves[pod::DataBlockType].present ? faces.leaves[pod::DataBlockType].offset : faces.offset,
+                m_diag.fatal(F[pod::DataBlockType].present ? F[pod::DataBlockType].offset : faces->offset,
                              join(fw, pod::DataBlockType), "index type " + num(indexType) + " is neither unsigned short (3) nor unsigned int (17)");
             }
             if (indexN != 1)
-                m_diag.violation(faces.leaves[pod::DataBlockComponents].offset, join(fw, pod::DataBlockComponents),
+                m_diag.violation(F[pod::DataBlockComponents].offset, join(fw, pod::DataBlockComponents),
                                  num(indexN) + " components per index; 1 is used");
             const size_t isize = componentSize(type);
             const uint64_t available = data.present ? data.size / isize : 0;
             if (!data.present || available < expectedIndices) {
-                m_diag.fatal(data.present ? data.offset : faces.offset, join(fw, pod::DataBlockData),
+                m_diag.fatal(data.present ? data.offset : faces->offset, join(fw, pod::DataBlockData),
                              num(expectedIndices) + " indices needed for " + num(numFaces) + " faces, the data holds " + num(available));
             } else {
                 if (available > expectedIndices || data.size % isize != 0)
@@ -1179,9 +1195,9 @@ private:
         float unpack[16];
         if (reals(L[pod::UnpackMatrix], join(w, pod::UnpackMatrix), unpack, 16)) mesh.positionUnpack = glm::make_mat4(unpack);
 
-        const RawDataList& adjacency = raw.lists[pod::AdjacencyIndexList - 6000];
-        if (adjacency.present && adjacency.leaves[pod::DataBlockData].present) {
-            const Leaf& a = adjacency.leaves[pod::DataBlockData];
+        const RawDataList* adjacency = listOf(raw, pod::AdjacencyIndexList);
+        const Leaf a = adjacency ? leaves(adjacency->leaves)[pod::DataBlockData] : Leaf{};
+        if (a.present) {
             mesh.adjacency = view(a.data, a.size);
         }
 
@@ -1221,7 +1237,7 @@ private:
                 std::memcpy(out.data() + v * newStride + newOffsets[i], s.bytes.data + size_t(v) * s.stride + a.offset, size);
             }
         }
-        m_diag.warn(m_raw.meshes[meshIndex].leaves[pod::InterleavedDataList].offset,
+        m_diag.warn(leaves(m_raw.meshes[meshIndex].leaves)[pod::InterleavedDataList].offset,
                     "scene / mesh " + num(meshIndex) + " / interleaved data",
                     "attributes at offsets or a stride (" + num(s.stride) + ") not aligned to their component size; re-packed " +
                         num(s.count) + " vertices to stride " + num(newStride) + " for GLES");
@@ -1233,7 +1249,7 @@ private:
     // Bone batches (6015-6019, notes 5): node indices per batch, converted to indices into the
     // mesh's joint list (the distinct nodes of all batches); skins are made per mesh node later.
     void boneBatches(const RawMesh& raw, size_t index, uint32_t numFaces, Mesh& mesh) {
-        const auto& L = raw.leaves;
+        const LeafView L = leaves(raw.leaves);
         const std::string w = "scene / mesh " + num(index);
         uint32_t count = 0, maxBones = 0;
         u32(L[pod::NumBoneBatches], join(w, pod::NumBoneBatches), count);
@@ -1329,7 +1345,7 @@ private:
             for (const VertexAttribute& a : s.attributes)
                 if (a.semantic == Semantic::BoneIndices) stream = &s, attr = &a;
         const std::string w = "scene / mesh " + num(index);
-        const RawDataList& list = raw.lists[pod::BoneIndexList - 6000];
+        const RawDataList* list = listOf(raw, pod::BoneIndexList);
         if (!attr) {
             m_diag.violation(raw.offset, w, "bone batches but no bone index list");
             return;
@@ -1381,15 +1397,16 @@ private:
             }
         }
         if (bad > 0)
-            m_diag.violation(list.leaves[pod::DataBlockData].present ? list.leaves[pod::DataBlockData].offset : list.offset,
+            m_diag.violation(list && leaves(list->leaves)[pod::DataBlockData].present ? leaves(list->leaves)[pod::DataBlockData].offset
+                             : list ? list->offset : raw.offset,
                              join(w, pod::BoneIndexList), num(bad) + " bone indices outside their batch (first: " + first + ")");
     }
 
     // --- nodes and animation ---------------------------------------------------------------------
 
     void node(size_t i) {
-        const RawNode& raw = m_raw.nodes[i];
-        const auto& L = raw.leaves;
+        const RawContainer& raw = m_raw.nodes[i];
+        const LeafView L = leaves(raw.leaves);
         const std::string w = "scene / node " + num(i);
         Node n;
         n.name = leafString(L[pod::NodeName]);
@@ -1445,8 +1462,8 @@ private:
     }
 
     // Frame-0 local transform and animation tracks of one node (notes 4).
-    void transform(const RawNode& raw, size_t index, Node& n) {
-        const auto& L = raw.leaves;
+    void transform(const RawContainer& raw, size_t index, Node& n) {
+        const LeafView L = leaves(raw.leaves);
         const std::string w = "scene / node " + num(index);
         uint32_t flags = 0;
         u32(L[pod::AnimationFlags], join(w, pod::AnimationFlags), flags);
@@ -1485,8 +1502,8 @@ private:
     }
 
     // Reads one channel: frame-0 value into `frame0` (c.used floats) and, when animated, a track.
-    void channel(const RawNode& raw, size_t index, const ChannelDef& c, uint32_t flags, bool oldFormat, float* frame0) {
-        const auto& L = raw.leaves;
+    void channel(const RawContainer& raw, size_t index, const ChannelDef& c, uint32_t flags, bool oldFormat, float* frame0) {
+        const LeafView L = leaves(raw.leaves);
         const std::string w = "scene / node " + num(index);
         const Leaf& data = L[c.dataId];
         const Leaf& old = L[c.oldId];
@@ -1585,7 +1602,7 @@ private:
             const Node& node = m_scene.nodes[n];
             if (node.kind != NodeKind::Camera || node.object < 0 || static_cast<size_t>(node.object) >= m_raw.cameras.size()) continue;
             const size_t i = static_cast<size_t>(node.object);
-            const Leaf& anim = m_raw.cameras[i].leaves[pod::FovAnimation];
+            const Leaf anim = leaves(m_raw.cameras[i].leaves)[pod::FovAnimation];
             if (!anim.present || anim.words() < 2) continue;
             size_t keys = anim.words();
             if (keys < m_frames && !reported[i]) {
