@@ -12,6 +12,8 @@
 
 #include "common/test_paths.h"
 #include "loaders/load.h"
+#include "scene/cpu_reference.h"
+#include "scene/sampler.h"
 
 namespace esv {
 namespace {
@@ -428,6 +430,48 @@ TEST(PodSamples, MaterialsAndTextures) {
     EXPECT_EQ(blend.srcRgb, BlendFactor::One);
     EXPECT_EQ(blend.dstRgb, BlendFactor::Zero);
     EXPECT_EQ(blend.opRgb, BlendOp::Add);
+}
+
+// Skinned bounds through the animation. The expected boxes come from a separate CPU rasteriser used
+// while developing the reader (integer frames, its own track evaluation and skinning), and were
+// checked by looking at the images: an intact running man, a swinging mallet.
+struct BoundsFact {
+    const char* path;
+    float frame;
+    glm::vec3 min, max;
+};
+const BoundsFact kBounds[] = {
+    {"cocos3d/cocos3d_man.pod", 0, {-61.4454f, 18.7766f, -122.733f}, {52.4847f, 268.0f, 93.0297f}},
+    {"cocos3d/cocos3d_man.pod", 5, {-54.2818f, 1.59311f, -68.8972f}, {53.1804f, 259.416f, 61.8264f}},
+    {"cocos3d/cocos3d_man.pod", 10, {-53.1699f, 0.304055f, -118.618f}, {55.2101f, 262.748f, 87.5627f}},
+    {"cocos3d/cocos3d_mallet.pod", 0, {-261.017f, -1399.13f, -916.515f}, {261.983f, 285.871f, 1462.93f}},
+    {"cocos3d/cocos3d_mallet.pod", 33, {-261.018f, -1404.17f, -940.238f}, {261.982f, -201.114f, 1462.93f}},
+    {"oolong/oolong_model_fixed.pod", 66, {-260.994f, -1401.29f, -916.525f}, {262.003f, -168.024f, 1510.2f}},
+    {"oolong/oolong_model_float_noninterleaved.pod", 64, {-261.016f, -1400.97f, -916.515f}, {261.984f, -77.4288f, 1462.93f}},
+};
+
+TEST(PodSamples, SkinnedBoundsThroughTheAnimation) {
+    ESVIEW_REQUIRE_MODELS("pod");
+    for (const BoundsFact& f : kBounds) {
+        SCOPED_TRACE(std::string(f.path) + " frame " + std::to_string(f.frame));
+        LoadResult r = loadSample(f.path);
+        ASSERT_TRUE(r.scene);
+        Pose pose;
+        evaluatePose(*r.scene, 0, frameToSeconds(*r.scene, f.frame), pose);
+        Bounds b = sceneBounds(*r.scene, pose);
+        ASSERT_TRUE(b.valid());
+        const float tolerance = 0.002f * glm::length(f.max - f.min);
+        for (int k = 0; k < 3; ++k) {
+            EXPECT_NEAR(b.min[k], f.min[k], tolerance) << "axis " << k;
+            EXPECT_NEAR(b.max[k], f.max[k], tolerance) << "axis " << k;
+        }
+        if (f.frame == 0) {
+            // The rest pose (no clip) is frame 0.
+            evaluatePose(*r.scene, -1, 0.0f, pose);
+            Bounds rest = sceneBounds(*r.scene, pose);
+            EXPECT_NEAR(glm::length(rest.min - b.min) + glm::length(rest.max - b.max), 0.0f, tolerance);
+        }
+    }
 }
 
 }  // namespace
