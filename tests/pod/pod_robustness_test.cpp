@@ -67,7 +67,8 @@ TEST(PodRobustness, EveryTruncatedPrefix) {
         }
         for (size_t n : cuts) {
             loadAndTouch(std::vector<uint8_t>(full.begin(), full.begin() + n), false);
-            ++loads;
+            loadAndTouch(std::vector<uint8_t>(full.begin(), full.begin() + n), true);  // check mode
+            loads += 2;
             if (::testing::Test::HasFailure()) {
                 ADD_FAILURE() << "first failing prefix: " << n << " bytes";
                 return;
@@ -78,7 +79,7 @@ TEST(PodRobustness, EveryTruncatedPrefix) {
         EXPECT_TRUE(r.scene);
     }
     RecordProperty("loads", static_cast<int>(loads));
-    std::printf("[ sweep    ] %zu truncated prefixes loaded\n", loads);
+    std::printf("[ sweep    ] %zu loads of truncated prefixes (load and check mode)\n", loads);
 }
 
 TEST(PodRobustness, RandomByteChanges) {
@@ -89,7 +90,7 @@ TEST(PodRobustness, RandomByteChanges) {
         const std::vector<uint8_t> full = readAll(path);
         if (full.empty()) continue;
         std::uniform_int_distribution<size_t> where(0, full.size() - 1);
-        for (int copy = 0; copy < 150; ++copy) {
+        for (int copy = 0; copy < 300; ++copy) {
             std::vector<uint8_t> bytes = full;
             const int changes = 1 + copy % 8;
             for (int c = 0; c < changes; ++c) {
