@@ -1071,6 +1071,12 @@ private:
             }
             addList(listOf(raw, d.id), join(w, d.id), d.semantic, 0);
         }
+        // Positions are what makes a mesh (spec 3.5: blocks a mesh needs to function are present);
+        // requiring them also ties the vertex count to bytes in the file for every consumer.
+        bool hasPositions = false;
+        for (const Found& f : found) hasPositions = hasPositions || f.attr.semantic == Semantic::Position;
+        if (mesh.vertexCount > 0 && !hasPositions)
+            m_diag.fatal(raw.offset, w, num(mesh.vertexCount) + " vertices but no usable vertex list (6006)");
         for (const Found& f : found) {
             VertexStream* target = nullptr;
             if (interleaved) {

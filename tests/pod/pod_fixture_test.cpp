@@ -123,6 +123,18 @@ TEST(PodFixture, NonIndexedMeshNeedsEnoughVertices) {
     EXPECT_EQ(r.problems[0].where, "scene / mesh 0 / face count");
 }
 
+TEST(PodFixture, VerticesWithoutPositionsAreRefused) {
+    // A huge vertex count that no data backs must not reach consumers that size arrays by it.
+    PodBytes b = file([](PodBytes& m) {
+        m.u32(pod::NumVertices, 1000000000u).u32(pod::NumFaces, 0).u32(pod::NumUvwChannels, 0).u32(pod::NumStrips, 0);
+        m.dataList(pod::VertexList, 1, 0, 0, {});
+    });
+    LoadResult r = load(b);
+    EXPECT_FALSE(r.scene);
+    ASSERT_EQ(r.problems.size(), 1u) << allProblems(r);
+    EXPECT_EQ(r.problems[0].message, "1000000000 vertices but no usable vertex list (6006)");
+}
+
 TEST(PodFixture, UnknownBlocksAreSkippedByLength) {
     PodBytes b = file(
         [](PodBytes& m) {
