@@ -1,6 +1,7 @@
 // One validation pass over a finished scene: every index, count, stride, offset and reference is
 // range-checked once so the renderer and the reference path can trust the scene.
 #include <string>
+#include <vector>
 
 #include "loaders/load.h"
 
@@ -103,6 +104,9 @@ private:
                                               " bytes, the data holds " + std::to_string(m.indices.bytes.size));
                 return;
             }
+            // All-ones indices are primitive restarts only where a submesh says so (OpenGEX strips).
+            bool restartAllowed = false;
+            for (const Submesh& sub : m.submeshes) restartAllowed |= sub.primitiveRestart;
             uint32_t maxIndex = 0;
             const uint8_t* p = m.indices.bytes.data;
             for (uint64_t i = 0; i < indexCount; ++i) {
@@ -110,7 +114,7 @@ private:
                              : t == ComponentType::UInt16 ? uint32_t(p[2 * i]) | uint32_t(p[2 * i + 1]) << 8
                                                           : uint32_t(p[4 * i]) | uint32_t(p[4 * i + 1]) << 8 |
                                                                 uint32_t(p[4 * i + 2]) << 16 | uint32_t(p[4 * i + 3]) << 24;
-                bool restart = v == (t == ComponentType::UInt8 ? 0xFFu : t == ComponentType::UInt16 ? 0xFFFFu : 0xFFFFFFFFu);
+                bool restart = restartAllowed && v == (t == ComponentType::UInt8 ? 0xFFu : t == ComponentType::UInt16 ? 0xFFFFu : 0xFFFFFFFFu);
                 if (!restart && v > maxIndex) maxIndex = v;
             }
             if (maxIndex >= m.vertexCount && indexCount > 0)
@@ -180,18 +184,24 @@ private:
 
     void parentCycles() {
         const size_t n = m_scene.nodes.size();
-        // A chain longer than the node count must contain a cycle.
+        // 0 = unvisited, 1 = on the current walk, 2 = known to reach a root: linear in the node count.
+        std::vector<uint8_t> state(n, 0);
+        std::vector<size_t> walk;
         for (size_t i = 0; i < n; ++i) {
-            int32_t p = m_scene.nodes[i].parent;
-            size_t steps = 0;
-            while (p >= 0 && static_cast<size_t>(p) < n && steps <= n) {
-                p = m_scene.nodes[p].parent;
-                ++steps;
+            walk.clear();
+            size_t node = i;
+            while (state[node] != 2) {
+                if (state[node] == 1) {  // met the current walk again
+                    add("node " + std::to_string(node), "its parent chain loops");
+                    return;
+                }
+                state[node] = 1;
+                walk.push_back(node);
+                const int32_t p = m_scene.nodes[node].parent;
+                if (p < 0 || static_cast<size_t>(p) >= n) break;
+                node = static_cast<size_t>(p);
             }
-            if (steps > n) {
-                add("node " + std::to_string(i), "its parent chain loops");
-                return;
-            }
+            for (size_t w : walk) state[w] = 2;
         }
     }
 

@@ -152,3 +152,29 @@ TEST(Validate, AnimationTracks) {
     EXPECT_NE(p[1].message.find("node 9 out of range"), std::string::npos) << p[1].message;
     EXPECT_NE(p[2].message.find("9 values for 1 keys"), std::string::npos) << p[2].message;
 }
+
+TEST(Validate, AllOnesIndexIsOnlyARestartWhereTheSubmeshSaysSo) {
+    Scene s = triangleScene();
+    s.meshes[0].indices.bytes = makeOwnedBytes({0, 0, 1, 0, 0xFF, 0xFF});
+    auto p = validate(s);
+    ASSERT_EQ(p.size(), 1u);
+    EXPECT_NE(p[0].message.find("index 65535 out of range"), std::string::npos) << p[0].message;
+    s.meshes[0].submeshes[0].primitive = Primitive::TriangleStrip;
+    s.meshes[0].submeshes[0].primitiveRestart = true;
+    EXPECT_TRUE(validate(s).empty());
+}
+
+TEST(Validate, LongParentChainIsLinear) {
+    Scene s = triangleScene();
+    // 200,000 nodes in one chain: a quadratic walk would take minutes.
+    for (int i = 0; i < 200000; ++i) {
+        Node n;
+        n.parent = static_cast<int32_t>(s.nodes.size()) - 1;
+        s.nodes.push_back(n);
+    }
+    EXPECT_TRUE(validate(s).empty());
+    s.nodes[1].parent = static_cast<int32_t>(s.nodes.size()) - 1;  // close the loop
+    auto p = validate(s);
+    ASSERT_EQ(p.size(), 1u);
+    EXPECT_NE(p[0].message.find("loops"), std::string::npos);
+}
