@@ -1,0 +1,25 @@
+// A headless GLES context through EGL on Mesa (surfaceless platform, no display, no window).
+// Rendering goes to an OffscreenTarget; the renderer itself knows nothing of EGL.
+#pragma once
+
+#include <string>
+
+namespace esv {
+
+class EglContext {
+public:
+    EglContext() = default;
+    ~EglContext();
+    EglContext(const EglContext&) = delete;
+    EglContext& operator=(const EglContext&) = delete;
+
+    // Creates a GLES `major`.0 context (2 or 3), makes it current without a surface and loads
+    // the GLES entry points. Returns false with `error` set when EGL or the context is unavailable.
+    bool create(int major, std::string& error);
+
+private:
+    void* m_display = nullptr;
+    void* m_context = nullptr;
+};
+
+}  // namespace esv

@@ -1,0 +1,59 @@
+// Move-only owners of GL object names. Each deletes its name when destroyed, so the renderer
+// never leaks a buffer or program when a scene is replaced. A context must be current.
+#pragma once
+
+#include <utility>
+
+#include <glad/gles2.h>
+
+namespace esv::gl {
+
+template <void (*Delete)(GLuint)>
+class Handle {
+public:
+    Handle() = default;
+    explicit Handle(GLuint name) : m_name(name) {}
+    ~Handle() { reset(); }
+    Handle(Handle&& other) noexcept : m_name(std::exchange(other.m_name, 0)) {}
+    Handle& operator=(Handle&& other) noexcept {
+        if (this != &other) {
+            reset();
+            m_name = std::exchange(other.m_name, 0);
+        }
+        return *this;
+    }
+    Handle(const Handle&) = delete;
+    Handle& operator=(const Handle&) = delete;
+
+    GLuint get() const { return m_name; }
+    explicit operator bool() const { return m_name != 0; }
+    void reset() {
+        if (m_name) Delete(m_name);
+        m_name = 0;
+    }
+
+private:
+    GLuint m_name = 0;
+};
+
+inline void deleteBuffer(GLuint n) { glDeleteBuffers(1, &n); }
+inline void deleteTexture(GLuint n) { glDeleteTextures(1, &n); }
+inline void deleteFramebuffer(GLuint n) { glDeleteFramebuffers(1, &n); }
+inline void deleteRenderbuffer(GLuint n) { glDeleteRenderbuffers(1, &n); }
+inline void deleteProgram(GLuint n) { glDeleteProgram(n); }
+inline void deleteShader(GLuint n) { glDeleteShader(n); }
+
+using Buffer = Handle<deleteBuffer>;
+using Texture = Handle<deleteTexture>;
+using Framebuffer = Handle<deleteFramebuffer>;
+using Renderbuffer = Handle<deleteRenderbuffer>;
+using Program = Handle<deleteProgram>;
+using Shader = Handle<deleteShader>;
+
+inline Buffer makeBuffer() {
+    GLuint n = 0;
+    glGenBuffers(1, &n);
+    return Buffer(n);
+}
+
+}  // namespace esv::gl

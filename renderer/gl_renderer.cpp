@@ -1,0 +1,653 @@
+// The GLES renderer: uploads a validated scene as stored and draws one call per
+// (mesh node, submesh, bone batch). See renderer.h for the contract.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <set>
+
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/type_ptr.hpp>
+
+#include "renderer/binding_plan.h"
+#include "renderer/gl_objects.h"
+#include "renderer/renderer.h"
+#include "renderer/shader_program.h"
+#include "scene/cpu_reference.h"
+
+namespace esv {
+namespace {
+
+// Uniform vectors the mesh program needs besides the palette: matrices, material, 4 lights.
+constexpr int kReservedVertexVectors = 16;
+constexpr int kMaxLights = 4;
+
+struct Caps {
+    bool es3 = false;
+    bool vao = false;
+    bool uintIndices = false;
+    int maxVertexUniformVectors = 128;
+    int maxVertexAttribs = 8;
+};
+
+struct GpuStream {
+    gl::Buffer buffer;
+    BindingPlan plan;
+};
+
+// A submesh's draw range after strip expansion: triangles [first, first + count) of the mesh's
+// triangle list (or the stored list when the mesh has only triangle-list submeshes).
+struct GpuSubmesh {
+    uint32_t firstTriangle = 0;
+    uint32_t triangleCount = 0;
+    uint32_t materialSlot = 0;
+};
+
+struct GpuMesh {
+    std::vector<GpuStream> streams;
+    gl::Buffer indices;      // triangle list indices (stored, or expanded from strips)
+    GLenum indexType = 0;    // 0 = non-indexed triangle list
+    uint32_t indexSize = 0;
+    gl::Buffer edges;        // GL_LINES indices for wireframe, built on first use
+    uint32_t edgeCount = 0;
+    std::vector<uint32_t> triangleList;  // kept only to build edges lazily
+    std::vector<GpuSubmesh> submeshes;
+    uint32_t triangles = 0;
+    bool hasNormal = false, hasColor = false, hasUv = false, hasSkin = false;
+    int influences = 0;
+};
+
+// A node drawn from CPU-computed world positions (morphs, or a palette over the budget).
+struct CpuNode {
+    gl::Buffer positions;
+    gl::Buffer normals;
+};
+
+uint32_t readIndex(const IndexData& data, uint32_t i) {
+    const uint8_t* p = data.bytes.data;
+    switch (data.type) {
+        case ComponentType::UInt8: return p[i];
+        case ComponentType::UInt16: {
+            uint16_t v;
+            std::memcpy(&v, p + 2 * size_t(i), 2);
+            return v;
+        }
+        default: {
+            uint32_t v;
+            std::memcpy(&v, p + 4 * size_t(i), 4);
+            return v;
+        }
+    }
+}
+
+bool checkGl(const char* where, uint32_t& errors) {
+#ifdef ESVIEW_GL_CHECKS
+    bool ok = true;
+    for (GLenum e = glGetError(); e != GL_NO_ERROR; e = glGetError()) {
+        std::fprintf(stderr, "esview: GL error 0x%04X after %s\n", e, where);
+        ++errors;
+        ok = false;
+    }
+    return ok;
+#else
+    (void)where;
+    (void)errors;
+    return true;
+#endif
+}
+
+const glm::vec3 kBatchColors[] = {{0.9f, 0.3f, 0.25f}, {0.25f, 0.75f, 0.35f}, {0.25f, 0.45f, 0.95f},
+                                  {0.95f, 0.8f, 0.2f},  {0.75f, 0.35f, 0.9f},  {0.2f, 0.85f, 0.85f},
+                                  {0.95f, 0.55f, 0.15f}, {0.6f, 0.6f, 0.6f}};
+
+class GlRenderer final : public Renderer {
+public:
+    GlRenderer(const RendererOptions& options, const Caps& caps)
+        : m_options(options), m_caps(caps), m_programs(caps.es3 ? GlslVersion::Es300 : GlslVersion::Es100) {}
+
+    bool setScene(const Scene& scene, std::vector<ReportLine>& report, std::string& error) override {
+        m_meshes.clear();
+        m_cpuNodes.clear();
+        m_cpuNodeIndex.clear();
+        m_meshes.resize(scene.meshes.size());
+        VertexCaps vcaps;
+        vcaps.es3 = m_caps.es3;
+        for (size_t i = 0; i < scene.meshes.size(); ++i)
+            if (!uploadMesh(scene.meshes[i], m_meshes[i], vcaps, report, error)) return false;
+        m_paletteCapacity = std::min(paletteCapacity(m_caps.maxVertexUniformVectors, kReservedVertexVectors), 256);
+        for (size_t n = 0; n < scene.nodes.size(); ++n) {
+            const Node& node = scene.nodes[n];
+            if (node.kind != NodeKind::Mesh || node.object < 0) continue;
+            const Mesh& mesh = scene.meshes[node.object];
+            bool cpu = !mesh.morphTargets.empty();
+            if (node.skin >= 0 && m_meshes[node.object].hasSkin) {
+                size_t needed = mesh.boneBatches.empty() ? scene.skins[node.skin].joints.size() : mesh.maxBonesPerBatch;
+                for (const BoneBatch& b : mesh.boneBatches) needed = std::max(needed, b.bones.size());
+                if (needed > size_t(m_paletteCapacity)) {
+                    cpu = true;
+                    report.push_back({Severity::Warning, "node '" + node.name + "': " + std::to_string(needed) +
+                                                             " bones per batch exceed the palette of " +
+                                                             std::to_string(m_paletteCapacity) +
+                                                             " matrices; skinned on the CPU"});
+                }
+            }
+            if (cpu) {
+                m_cpuNodeIndex[n] = m_cpuNodes.size();
+                CpuNode c;
+                c.positions = gl::makeBuffer();
+                c.normals = gl::makeBuffer();
+                m_cpuNodes.push_back(std::move(c));
+            }
+        }
+        uint32_t errors = 0;
+        if (!checkGl("scene upload", errors)) {
+            error = "GL errors while uploading the scene";
+            return false;
+        }
+        return true;
+    }
+
+    FrameStats draw(const Scene& scene, const Pose& pose, const ViewSettings& view, int width, int height) override {
+        FrameStats stats;
+        glViewport(0, 0, width, height);
+        const glm::vec4 clear = view.useSceneClearColor ? glm::vec4(scene.clearColor, 1.0f) : view.clearColor;
+        glClearColor(clear.r, clear.g, clear.b, clear.a);
+        glClearDepthf(1.0f);
+        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+        glEnable(GL_DEPTH_TEST);
+        glDepthFunc(GL_LEQUAL);
+        glDepthMask(GL_TRUE);
+        glDisable(GL_BLEND);
+
+        computeCamera(scene, pose, view, width, height);
+        collectLights(scene, pose, view);
+
+        // Opaque first, then transparent ones back to front.
+        struct Item {
+            size_t node;
+            float depth;
+        };
+        std::vector<Item> transparent;
+        for (size_t n = 0; n < scene.nodes.size(); ++n) {
+            const Node& node = scene.nodes[n];
+            if (node.kind != NodeKind::Mesh || node.object < 0 || !pose.visible[n]) continue;
+            if (isTransparent(scene, node)) {
+                glm::vec4 c = m_view * pose.objectWorld[n][3];
+                transparent.push_back({n, c.z});
+                continue;
+            }
+            drawNode(scene, pose, view, n, stats);
+        }
+        std::sort(transparent.begin(), transparent.end(), [](const Item& a, const Item& b) { return a.depth < b.depth; });
+        for (const Item& item : transparent) drawNode(scene, pose, view, item.node, stats);
+        glDisable(GL_BLEND);
+        glDepthMask(GL_TRUE);
+        for (GLuint i = 0; i < kLocationCount; ++i) glDisableVertexAttribArray(i);
+        glBindBuffer(GL_ARRAY_BUFFER, 0);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
+        checkGl("frame end", stats.glErrors);
+        return stats;
+    }
+
+private:
+    bool uploadMesh(const Mesh& mesh, GpuMesh& gpu, const VertexCaps& vcaps, std::vector<ReportLine>& report,
+                    std::string& error) {
+        for (const VertexStream& stream : mesh.streams) {
+            GpuStream gs;
+            gs.plan = planBindings(stream, vcaps);
+            const VertexStream* source = &stream;
+            VertexStream converted;
+            if (gs.plan.needsConversion) {
+                // One named pass, reported: the GPU cannot read the stored type (or its alignment).
+                converted = convertToFloat(stream);
+                gs.plan = planBindings(converted, vcaps);
+                source = &converted;
+                report.push_back({Severity::Warning, "mesh '" + mesh.name + "': a vertex stream was converted to float32 "
+                                                     "once because this context cannot read its stored types or alignment"});
+            }
+            gs.buffer = gl::makeBuffer();
+            glBindBuffer(GL_ARRAY_BUFFER, gs.buffer.get());
+            glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(size_t(source->stride) * source->count),
+                         source->bytes.data, GL_STATIC_DRAW);
+            for (const AttributeBinding& b : gs.plan.attributes) {
+                if (b.semantic == Semantic::Normal && b.set == 0) gpu.hasNormal = true;
+                if (b.semantic == Semantic::Color && b.set == 0) gpu.hasColor = true;
+                if (b.semantic == Semantic::TexCoord && b.set == 0) gpu.hasUv = true;
+                if (b.semantic == Semantic::BoneIndices) gpu.influences = std::max(gpu.influences, b.size);
+            }
+            gpu.streams.push_back(std::move(gs));
+        }
+        const VertexAttribute* weights = findAttribute(mesh, Semantic::BoneWeights, 0, nullptr);
+        gpu.hasSkin = gpu.influences > 0 && weights;
+        if (gpu.hasSkin) gpu.influences = std::min({gpu.influences, int(weights->components), 4});
+
+        // Triangle list: the stored indices when every submesh is a list, else expanded once.
+        bool allLists = true;
+        for (const Submesh& s : mesh.submeshes) allLists &= s.primitive == Primitive::Triangles;
+        std::vector<uint32_t> expanded;
+        uint32_t triangle = 0;
+        for (const Submesh& s : mesh.submeshes) {
+            GpuSubmesh g;
+            g.firstTriangle = triangle;
+            g.materialSlot = s.materialSlot;
+            auto idx = [&](uint32_t i) { return mesh.indices.count ? readIndex(mesh.indices, i) : i; };
+            auto emit = [&](uint32_t a, uint32_t b, uint32_t c) {
+                expanded.insert(expanded.end(), {a, b, c});
+                ++g.triangleCount;
+            };
+            const uint32_t end = s.firstIndex + s.indexCount;
+            switch (s.primitive) {
+                case Primitive::Triangles:
+                    for (uint32_t i = s.firstIndex; i + 2 < end; i += 3) emit(idx(i), idx(i + 1), idx(i + 2));
+                    break;
+                case Primitive::TriangleStrip: {
+                    std::vector<uint32_t> lengths = s.stripLengths;
+                    if (lengths.empty()) {
+                        // Restart indices split an OpenGEX strip into runs.
+                        const uint32_t restart = mesh.indices.type == ComponentType::UInt8    ? 0xFFu
+                                                 : mesh.indices.type == ComponentType::UInt16 ? 0xFFFFu
+                                                                                               : 0xFFFFFFFFu;
+                        uint32_t runStart = s.firstIndex;
+                        for (uint32_t i = s.firstIndex; i <= end; ++i)
+                            if (i == end || (s.primitiveRestart && mesh.indices.count && idx(i) == restart)) {
+                                const uint32_t n = i - runStart;
+                                for (uint32_t t = 0; t + 2 < n; ++t) {
+                                    const uint32_t a = idx(runStart + t), b = idx(runStart + t + 1), c = idx(runStart + t + 2);
+                                    (t & 1) ? emit(b, a, c) : emit(a, b, c);
+                                }
+                                runStart = i + 1;
+                            }
+                    } else {
+                        uint32_t start = s.firstIndex;
+                        for (uint32_t len : lengths) {
+                            for (uint32_t t = 0; t < len; ++t) {
+                                const uint32_t a = idx(start + t), b = idx(start + t + 1), c = idx(start + t + 2);
+                                (t & 1) ? emit(b, a, c) : emit(a, b, c);
+                            }
+                            start += len + 2;
+                        }
+                    }
+                    break;
+                }
+                case Primitive::TriangleFan:
+                    for (uint32_t i = s.firstIndex + 1; i + 1 < end; ++i) emit(idx(s.firstIndex), idx(i), idx(i + 1));
+                    break;
+                case Primitive::Quads:
+                    for (uint32_t i = s.firstIndex; i + 3 < end; i += 4) {
+                        emit(idx(i), idx(i + 1), idx(i + 2));
+                        emit(idx(i), idx(i + 2), idx(i + 3));
+                    }
+                    break;
+                default:
+                    break;  // points, lines, patches, NURBS: reported by the loader, not drawn here
+            }
+            triangle += g.triangleCount;
+            gpu.submeshes.push_back(g);
+        }
+        gpu.triangles = triangle;
+        gpu.triangleList = expanded;
+
+        uint32_t maxIndex = 0;
+        for (uint32_t v : expanded) maxIndex = std::max(maxIndex, v);
+        const bool needUint = maxIndex > 0xFFFF;
+        if (needUint && !m_caps.uintIndices) {
+            error = "mesh '" + mesh.name + "' needs 32-bit indices, which this context lacks (OES_element_index_uint)";
+            return false;
+        }
+        gpu.indices = gl::makeBuffer();
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gpu.indices.get());
+        if (allLists && mesh.indices.count > 0 &&
+            (mesh.indices.type != ComponentType::UInt32 || m_caps.uintIndices)) {
+            // Stored as the file has it: one upload, no conversion.
+            const GLenum types[] = {GL_UNSIGNED_BYTE, GL_UNSIGNED_SHORT, GL_UNSIGNED_INT};
+            const int t = mesh.indices.type == ComponentType::UInt8 ? 0 : mesh.indices.type == ComponentType::UInt16 ? 1 : 2;
+            gpu.indexType = types[t];
+            gpu.indexSize = t == 0 ? 1 : t == 1 ? 2 : 4;
+            glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(size_t(mesh.indices.count) * gpu.indexSize),
+                         mesh.indices.bytes.data, GL_STATIC_DRAW);
+        } else if (needUint) {
+            gpu.indexType = GL_UNSIGNED_INT;
+            gpu.indexSize = 4;
+            glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(expanded.size() * 4), expanded.data(),
+                         GL_STATIC_DRAW);
+        } else {
+            std::vector<uint16_t> shorts(expanded.begin(), expanded.end());
+            gpu.indexType = GL_UNSIGNED_SHORT;
+            gpu.indexSize = 2;
+            glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(shorts.size() * 2), shorts.data(), GL_STATIC_DRAW);
+            if (!allLists)
+                report.push_back({Severity::Info, "mesh '" + mesh.name + "': strips expanded to a triangle list once for drawing"});
+        }
+        return true;
+    }
+
+    void buildEdges(GpuMesh& gpu) {
+        std::vector<uint32_t> edges;
+        edges.reserve(gpu.triangleList.size() * 2);
+        for (size_t t = 0; t + 2 < gpu.triangleList.size(); t += 3)
+            for (int e = 0; e < 3; ++e) {
+                uint32_t a = gpu.triangleList[t + e], b = gpu.triangleList[t + (e + 1) % 3];
+                edges.push_back(a);
+                edges.push_back(b);
+            }
+        gpu.edgeCount = static_cast<uint32_t>(edges.size());
+        gpu.edges = gl::makeBuffer();
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gpu.edges.get());
+        if (gpu.indexType == GL_UNSIGNED_INT) {
+            glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(edges.size() * 4), edges.data(), GL_STATIC_DRAW);
+        } else {
+            std::vector<uint16_t> shorts(edges.begin(), edges.end());
+            glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(shorts.size() * 2), shorts.data(), GL_STATIC_DRAW);
+        }
+    }
+
+    static bool isTransparent(const Scene& scene, const Node& node) {
+        for (int32_t m : node.materials)
+            if (m >= 0 && (scene.materials[m].blend.enabled || scene.materials[m].opacity < 1.0f)) return true;
+        return false;
+    }
+
+    void computeCamera(const Scene& scene, const Pose& pose, const ViewSettings& view, int width, int height) {
+        const float aspect = height > 0 ? float(width) / float(height) : 1.0f;
+        int cameraNode = -1;
+        if (view.camera >= 0)
+            for (size_t n = 0; n < scene.nodes.size(); ++n)
+                if (scene.nodes[n].kind == NodeKind::Camera && scene.nodes[n].object == view.camera) {
+                    cameraNode = static_cast<int>(n);
+                    break;
+                }
+        if (cameraNode >= 0) {
+            const Camera& cam = scene.cameras[view.camera];
+            glm::mat4 world = pose.objectWorld[cameraNode];
+            m_eye = glm::vec3(world[3]);
+            if (cam.targetNode >= 0) {
+                const glm::vec3 target(pose.world[cam.targetNode][3]);
+                m_view = glm::lookAt(m_eye, target, glm::normalize(glm::vec3(world[1])));
+            } else {
+                m_view = glm::inverse(world);
+            }
+            const float fov = pose.cameraFov[cameraNode] > 0.0f ? pose.cameraFov[cameraNode] : cam.yfov;
+            m_projection = glm::perspective(fov, cam.aspect > 0.0f ? cam.aspect : aspect, cam.nearZ, cam.farZ);
+            return;
+        }
+        const OrbitCamera& o = view.orbit;
+        const glm::vec3 dir(std::cos(o.pitch) * std::sin(o.yaw), std::sin(o.pitch), std::cos(o.pitch) * std::cos(o.yaw));
+        m_eye = o.target + o.distance * dir;
+        m_view = glm::lookAt(m_eye, o.target, glm::vec3(0.0f, 1.0f, 0.0f));
+        m_projection = glm::perspective(o.yfov, aspect, std::max(o.distance * 0.01f, 1e-4f), o.distance * 100.0f);
+    }
+
+    void collectLights(const Scene& scene, const Pose& pose, const ViewSettings& view) {
+        m_lightCount = 0;
+        for (size_t n = 0; n < scene.nodes.size() && m_lightCount < kMaxLights; ++n) {
+            const Node& node = scene.nodes[n];
+            if (node.kind != NodeKind::Light || node.object < 0) continue;
+            const Light& light = scene.lights[node.object];
+            if (!light.enabled || light.type == LightType::Ambient) continue;
+            const glm::mat4& world = pose.objectWorld[n];
+            const glm::vec3 forward = -glm::normalize(glm::vec3(world[2]));  // lights shine down their -Z
+            const int i = m_lightCount++;
+            m_lightColor[i] = light.color * light.intensity;
+            m_lightAttenuation[i] = glm::vec3(light.constantAttenuation, light.linearAttenuation, light.quadraticAttenuation);
+            if (light.type == LightType::Directional) {
+                m_lightPosition[i] = glm::vec4(forward, 0.0f);
+            } else {
+                m_lightPosition[i] = glm::vec4(glm::vec3(world[3]), 1.0f);
+            }
+            m_lightSpot[i] = light.type == LightType::Spot ? glm::vec4(forward, std::cos(light.outerCone))
+                                                           : glm::vec4(0.0f, 0.0f, -1.0f, -2.0f);
+        }
+        if (m_lightCount == 0 && view.headlight) {
+            // Nothing is ever black by accident: a headlight from the eye and a dim fill from above.
+            const glm::mat4 inverseView = glm::inverse(m_view);
+            m_lightPosition[0] = glm::vec4(-glm::normalize(glm::vec3(inverseView[2])), 0.0f);
+            m_lightColor[0] = glm::vec3(0.85f);
+            m_lightPosition[1] = glm::vec4(glm::normalize(glm::vec3(0.3f, -1.0f, 0.2f)), 0.0f);
+            m_lightColor[1] = glm::vec3(0.3f);
+            for (int i = 0; i < 2; ++i) {
+                m_lightAttenuation[i] = glm::vec3(1, 0, 0);
+                m_lightSpot[i] = glm::vec4(0, 0, -1, -2);
+            }
+            m_lightCount = 2;
+        }
+    }
+
+    void bindStreams(const GpuMesh& gpu, bool skinned) {
+        for (GLuint i = 0; i < kLocationCount; ++i) glDisableVertexAttribArray(i);
+        for (const GpuStream& s : gpu.streams) {
+            glBindBuffer(GL_ARRAY_BUFFER, s.buffer.get());
+            for (const AttributeBinding& b : s.plan.attributes) {
+                int loc = -1;
+                switch (b.semantic) {
+                    case Semantic::Position: loc = b.set == 0 ? int(kLocPosition) : -1; break;
+                    case Semantic::Normal: loc = b.set == 0 ? int(kLocNormal) : -1; break;
+                    case Semantic::Color: loc = b.set == 0 ? int(kLocColor) : -1; break;
+                    case Semantic::TexCoord: loc = b.set == 0 ? int(kLocUv) : -1; break;
+                    case Semantic::BoneIndices: loc = skinned ? int(kLocBoneIndices) : -1; break;
+                    case Semantic::BoneWeights: loc = skinned ? int(kLocBoneWeights) : -1; break;
+                    default: break;
+                }
+                if (loc < 0) continue;
+                glEnableVertexAttribArray(loc);
+                glVertexAttribPointer(loc, b.size, b.glType, b.normalized ? GL_TRUE : GL_FALSE, static_cast<GLsizei>(s.plan.stride),
+                                      reinterpret_cast<const void*>(uintptr_t(b.offset)));
+            }
+        }
+        // Missing skin inputs read as zero weights (the shader then uses the model matrix).
+        if (skinned) glVertexAttrib4f(kLocBoneWeights, 0, 0, 0, 0);
+        glVertexAttrib4f(kLocColor, 1, 1, 1, 1);
+    }
+
+    void setMaterial(const Scene& scene, const Node& node, uint32_t slot, const MeshProgram& p, int batch) {
+        Material fallback;
+        const Material* m = &fallback;
+        if (slot < node.materials.size() && node.materials[slot] >= 0) m = &scene.materials[node.materials[slot]];
+        glUniform3fv(p.ambient, 1, glm::value_ptr(m->ambient * scene.ambient + (m_lightCount == 0 ? glm::vec3(0.2f) : glm::vec3(0.0f))));
+        glm::vec4 diffuse(m->diffuse, m->opacity);
+        glUniform4fv(p.diffuse, 1, glm::value_ptr(diffuse));
+        glUniform3fv(p.specular, 1, glm::value_ptr(m->specular));
+        glUniform3fv(p.emissive, 1, glm::value_ptr(m->emissive));
+        glUniform1f(p.shininess, m->shininess);
+        const glm::vec3 flat = kBatchColors[(batch < 0 ? 0 : batch) % 8];
+        glUniform4f(p.flatColor, flat.r, flat.g, flat.b, 1.0f);
+        if (m->twoSided) {
+            glDisable(GL_CULL_FACE);
+        } else {
+            glEnable(GL_CULL_FACE);
+            glCullFace(GL_BACK);
+        }
+        if (m->blend.enabled || m->opacity < 1.0f) {
+            glEnable(GL_BLEND);
+            glDepthMask(GL_FALSE);
+            if (m->blend.enabled) {
+                static constexpr GLenum kFactors[] = {GL_ZERO, GL_ONE, GL_SRC_COLOR, GL_ONE_MINUS_SRC_COLOR, GL_SRC_ALPHA,
+                                                      GL_ONE_MINUS_SRC_ALPHA, GL_DST_ALPHA, GL_ONE_MINUS_DST_ALPHA,
+                                                      GL_DST_COLOR, GL_ONE_MINUS_DST_COLOR, GL_SRC_ALPHA_SATURATE,
+                                                      GL_CONSTANT_COLOR, GL_ONE_MINUS_CONSTANT_COLOR, GL_CONSTANT_ALPHA,
+                                                      GL_ONE_MINUS_CONSTANT_ALPHA};
+                static_assert(sizeof(kFactors) / sizeof(kFactors[0]) == static_cast<size_t>(BlendFactor::Count));
+                // MIN/MAX are ES3 (or EXT_blend_minmax); ES2 mode keeps to add/subtract.
+                const GLenum kOps[] = {GL_FUNC_ADD, GL_FUNC_SUBTRACT, GL_FUNC_REVERSE_SUBTRACT,
+                                       m_caps.es3 ? GLenum(GL_MIN) : GLenum(GL_FUNC_ADD), m_caps.es3 ? GLenum(GL_MAX) : GLenum(GL_FUNC_ADD)};
+                static_assert(sizeof(kOps) / sizeof(kOps[0]) == static_cast<size_t>(BlendOp::Count));
+                const BlendState& b = m->blend;
+                glBlendFuncSeparate(kFactors[size_t(b.srcRgb)], kFactors[size_t(b.dstRgb)], kFactors[size_t(b.srcAlpha)],
+                                    kFactors[size_t(b.dstAlpha)]);
+                glBlendEquationSeparate(kOps[size_t(b.opRgb)], kOps[size_t(b.opAlpha)]);
+                glBlendColor(b.constant.r, b.constant.g, b.constant.b, b.constant.a);
+            } else {
+                glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+                glBlendEquation(GL_FUNC_ADD);
+            }
+        } else {
+            glDisable(GL_BLEND);
+            glDepthMask(GL_TRUE);
+        }
+    }
+
+    void drawNode(const Scene& scene, const Pose& pose, const ViewSettings& view, size_t n, FrameStats& stats) {
+        const Node& node = scene.nodes[n];
+        const Mesh& mesh = scene.meshes[node.object];
+        GpuMesh& gpu = m_meshes[node.object];
+        if (gpu.triangles == 0 || gpu.streams.empty()) return;
+        auto cpuIt = m_cpuNodeIndex.find(n);
+        const bool cpu = cpuIt != m_cpuNodeIndex.end();
+        const bool gpuSkinned = !cpu && node.skin >= 0 && gpu.hasSkin;
+
+        ShaderFeatures f;
+        f.mode = view.mode;
+        f.normal = gpu.hasNormal;
+        f.color = gpu.hasColor && !cpu;
+        f.uv = gpu.hasUv && !cpu;
+        f.skinned = gpuSkinned;
+        if (gpuSkinned) {
+            f.boneCount = std::max(1, std::min<int>(m_paletteCapacity, std::max<int>(mesh.maxBonesPerBatch, 8)));
+            for (const BoneBatch& b : mesh.boneBatches) f.boneCount = std::max<int>(f.boneCount, int(b.bones.size()));
+            if (mesh.boneBatches.empty()) f.boneCount = int(scene.skins[node.skin].joints.size());
+            // Round the palette up to a multiple of 8 so files share a few programs.
+            f.boneCount = std::min(m_paletteCapacity, (f.boneCount + 7) / 8 * 8);
+            f.influences = std::max(1, gpu.influences);
+        }
+        if (view.mode == ViewMode::Weights && !gpuSkinned) f.mode = ViewMode::Shaded;
+        std::string error;
+        const MeshProgram* p = m_programs.get(f, error);
+        if (!p) {
+            if (m_reported.insert(f.key()).second) std::fprintf(stderr, "esview: %s\n", error.c_str());
+            return;
+        }
+        glUseProgram(p->program.get());
+        glUniformMatrix4fv(p->viewProjection, 1, GL_FALSE, glm::value_ptr(m_projection * m_view));
+        glUniform3fv(p->eye, 1, glm::value_ptr(m_eye));
+        glUniform1i(p->lightCount, m_lightCount);
+        glUniform4fv(p->lightPosition, kMaxLights, glm::value_ptr(m_lightPosition[0]));
+        glUniform3fv(p->lightColor, kMaxLights, glm::value_ptr(m_lightColor[0]));
+        glUniform3fv(p->lightAttenuation, kMaxLights, glm::value_ptr(m_lightAttenuation[0]));
+        glUniform4fv(p->lightSpot, kMaxLights, glm::value_ptr(m_lightSpot[0]));
+
+        if (cpu) {
+            // Reference path: world-space positions and normals from the CPU, drawn with identity matrices.
+            CpuNode& c = m_cpuNodes[cpuIt->second];
+            worldVertices(scene, pose, static_cast<int>(n), m_positions, gpu.hasNormal ? &m_normals : nullptr);
+            for (GLuint i = 0; i < kLocationCount; ++i) glDisableVertexAttribArray(i);
+            glBindBuffer(GL_ARRAY_BUFFER, c.positions.get());
+            glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(m_positions.size() * sizeof(glm::vec3)), m_positions.data(), GL_STREAM_DRAW);
+            glEnableVertexAttribArray(kLocPosition);
+            glVertexAttribPointer(kLocPosition, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+            if (gpu.hasNormal) {
+                glBindBuffer(GL_ARRAY_BUFFER, c.normals.get());
+                glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(m_normals.size() * sizeof(glm::vec3)), m_normals.data(), GL_STREAM_DRAW);
+                glEnableVertexAttribArray(kLocNormal);
+                glVertexAttribPointer(kLocNormal, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+            }
+            glVertexAttrib4f(kLocColor, 1, 1, 1, 1);
+            const glm::mat4 identity(1.0f);
+            glUniformMatrix4fv(p->model, 1, GL_FALSE, glm::value_ptr(identity));
+            glUniformMatrix4fv(p->positionUnpack, 1, GL_FALSE, glm::value_ptr(identity));
+        } else {
+            bindStreams(gpu, gpuSkinned);
+            glUniformMatrix4fv(p->model, 1, GL_FALSE, glm::value_ptr(pose.objectWorld[n]));
+            glUniformMatrix4fv(p->positionUnpack, 1, GL_FALSE, glm::value_ptr(mesh.positionUnpack));
+        }
+
+        const bool wire = view.mode == ViewMode::Wireframe;
+        if (wire && !gpu.edges) buildEdges(gpu);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, wire ? gpu.edges.get() : gpu.indices.get());
+
+        // Bone batches split the triangle list; a mesh without batches is one range.
+        std::vector<glm::mat4> palette;
+        if (gpuSkinned) skinPalette(scene, pose, static_cast<int>(n), palette);
+        const size_t batches = gpuSkinned && !mesh.boneBatches.empty() ? mesh.boneBatches.size() : 1;
+        for (size_t b = 0; b < batches; ++b) {
+            uint32_t first = 0, count = gpu.triangles;
+            if (gpuSkinned && !mesh.boneBatches.empty()) {
+                const BoneBatch& batch = mesh.boneBatches[b];
+                first = batch.firstTriangle;
+                count = std::min(batch.triangleCount, gpu.triangles - std::min(first, gpu.triangles));
+                m_bones.assign(batch.bones.size(), glm::mat4(1.0f));
+                for (size_t i = 0; i < batch.bones.size(); ++i)
+                    if (batch.bones[i] >= 0 && size_t(batch.bones[i]) < palette.size()) m_bones[i] = palette[batch.bones[i]];
+            } else if (gpuSkinned) {
+                m_bones = palette;
+            }
+            if (gpuSkinned && !m_bones.empty())
+                glUniformMatrix4fv(p->bones, static_cast<GLsizei>(std::min<size_t>(m_bones.size(), f.boneCount)), GL_FALSE,
+                                   glm::value_ptr(m_bones[0]));
+            // Materials follow submeshes; batches and submeshes both cut the same triangle list.
+            for (const GpuSubmesh& s : gpu.submeshes) {
+                const uint32_t lo = std::max(first, s.firstTriangle);
+                const uint32_t hi = std::min(first + count, s.firstTriangle + s.triangleCount);
+                if (lo >= hi) continue;
+                setMaterial(scene, node, s.materialSlot, *p, view.mode == ViewMode::Batches ? int(b) : int(b) + 3);
+                if (wire) {
+                    glDrawElements(GL_LINES, static_cast<GLsizei>((hi - lo) * 6), gpu.indexType == GL_UNSIGNED_INT ? GL_UNSIGNED_INT : GL_UNSIGNED_SHORT,
+                                   reinterpret_cast<const void*>(uintptr_t(lo) * 6 * (gpu.indexType == GL_UNSIGNED_INT ? 4 : 2)));
+                } else {
+                    glDrawElements(GL_TRIANGLES, static_cast<GLsizei>((hi - lo) * 3), gpu.indexType,
+                                   reinterpret_cast<const void*>(uintptr_t(lo) * 3 * gpu.indexSize));
+                }
+                ++stats.drawCalls;
+                stats.triangles += hi - lo;
+                checkGl("glDrawElements", stats.glErrors);
+            }
+        }
+    }
+
+    RendererOptions m_options;
+    Caps m_caps;
+    ProgramCache m_programs;
+    std::vector<GpuMesh> m_meshes;
+    std::vector<CpuNode> m_cpuNodes;
+    std::map<size_t, size_t> m_cpuNodeIndex;
+    int m_paletteCapacity = 0;
+    glm::mat4 m_view{1.0f}, m_projection{1.0f};
+    glm::vec3 m_eye{0.0f};
+    int m_lightCount = 0;
+    glm::vec4 m_lightPosition[kMaxLights]{};
+    glm::vec3 m_lightColor[kMaxLights]{};
+    glm::vec3 m_lightAttenuation[kMaxLights]{};
+    glm::vec4 m_lightSpot[kMaxLights]{};
+    std::vector<glm::mat4> m_bones;
+    std::vector<glm::vec3> m_positions, m_normals;
+    std::set<uint64_t> m_reported;
+};
+
+bool hasExtension(const char* name) {
+    const char* list = reinterpret_cast<const char*>(glGetString(GL_EXTENSIONS));
+    if (!list) return false;
+    const size_t len = std::strlen(name);
+    for (const char* p = std::strstr(list, name); p; p = std::strstr(p + len, name))
+        if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0')) return true;
+    return false;
+}
+
+}  // namespace
+
+std::unique_ptr<Renderer> Renderer::create(const RendererOptions& options, std::string& error) {
+    const char* version = reinterpret_cast<const char*>(glGetString(GL_VERSION));
+    if (!version) {
+        error = "no current GL context";
+        return nullptr;
+    }
+    Caps caps;
+    const bool contextEs3 = std::strstr(version, "OpenGL ES 3") != nullptr;
+    // ES2 mode enforces the ES 2.0 minimums even where the driver grants more (llvmpipe grants 3.2).
+    caps.es3 = contextEs3 && !options.gles2;
+    caps.uintIndices = caps.es3 || hasExtension("GL_OES_element_index_uint");
+    GLint vectors = 128, attribs = 8;
+    glGetIntegerv(GL_MAX_VERTEX_UNIFORM_VECTORS, &vectors);
+    glGetIntegerv(GL_MAX_VERTEX_ATTRIBS, &attribs);
+    caps.maxVertexUniformVectors = options.gles2 ? std::min(vectors, 128) : vectors;
+    caps.maxVertexAttribs = options.gles2 ? std::min(attribs, 8) : attribs;
+    while (glGetError() != GL_NO_ERROR) {
+    }
+    return std::make_unique<GlRenderer>(options, caps);
+}
+
+void Renderer::frameBounds(OrbitCamera& orbit, const glm::vec3& min, const glm::vec3& max) {
+    orbit.target = 0.5f * (min + max);
+    const float radius = std::max(0.5f * glm::length(max - min), 1e-3f);
+    orbit.distance = radius / std::sin(0.5f * orbit.yfov) * 1.05f;
+}
+
+}  // namespace esv

@@ -1,0 +1,143 @@
+#include "renderer/shader_program.h"
+
+#include "shaders/embedded_shaders.h"
+
+namespace esv {
+
+uint64_t ShaderFeatures::key() const {
+    uint64_t k = static_cast<uint64_t>(mode);
+    k = k << 1 | uint64_t(skinned);
+    k = k << 1 | uint64_t(normal);
+    k = k << 1 | uint64_t(color);
+    k = k << 1 | uint64_t(uv);
+    k = k << 3 | uint64_t(influences & 7);
+    k = k << 16 | uint64_t(boneCount & 0xFFFF);
+    return k;
+}
+
+namespace {
+
+std::string header(const ShaderFeatures& f, GlslVersion version, bool vertex) {
+    std::string s = version == GlslVersion::Es300 ? "#version 300 es\n" : "#version 100\n";
+    s += vertex ? "precision highp float;\n"
+                : "#ifdef GL_FRAGMENT_PRECISION_HIGH\nprecision highp float;\n#else\nprecision mediump float;\n#endif\n";
+    if (version == GlslVersion::Es300) {
+        s += vertex ? "#define ATTRIBUTE in\n#define VARYING_OUT out\n"
+                    : "#define VARYING_IN in\nout vec4 o_fragColor;\n#define FRAG_COLOR o_fragColor\n";
+    } else {
+        s += vertex ? "#define ATTRIBUTE attribute\n#define VARYING_OUT varying\n"
+                    : "#define VARYING_IN varying\n#define FRAG_COLOR gl_FragColor\n";
+    }
+    s += "#define FRONT_FACING gl_FrontFacing\n";
+    if (f.skinned) {
+        s += "#define SKINNED 1\n#define BONE_COUNT " + std::to_string(f.boneCount) + "\n";
+        s += "#define INFLUENCES " + std::to_string(f.influences) + "\n";
+    }
+    if (f.normal) s += "#define HAS_NORMAL 1\n";
+    if (f.color) s += "#define HAS_COLOR 1\n";
+    if (f.uv) s += "#define HAS_UV 1\n";
+    static constexpr const char* kModeDefines[] = {"MODE_SHADED", "MODE_WIREFRAME", "MODE_NORMALS", "MODE_WEIGHTS",
+                                                   "MODE_BATCHES", "MODE_UV", "MODE_UNLIT"};
+    static_assert(sizeof(kModeDefines) / sizeof(kModeDefines[0]) == static_cast<size_t>(ViewMode::Count));
+    s += std::string("#define ") + kModeDefines[static_cast<size_t>(f.mode)] + " 1\n";
+    s += "#line 1\n";
+    return s;
+}
+
+gl::Shader compile(GLenum stage, const std::string& source, std::string& error) {
+    gl::Shader shader(glCreateShader(stage));
+    const char* text = source.c_str();
+    glShaderSource(shader.get(), 1, &text, nullptr);
+    glCompileShader(shader.get());
+    GLint ok = 0;
+    glGetShaderiv(shader.get(), GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[2048] = {};
+        glGetShaderInfoLog(shader.get(), sizeof log, nullptr, log);
+        error = std::string(stage == GL_VERTEX_SHADER ? "vertex" : "fragment") + " shader does not compile: " + log;
+        return gl::Shader();
+    }
+    return shader;
+}
+
+}  // namespace
+
+std::string assembleVertexShader(const ShaderFeatures& features, GlslVersion version) {
+    return header(features, version, true) + kShaderMeshVert;
+}
+
+std::string assembleFragmentShader(const ShaderFeatures& features, GlslVersion version) {
+    return header(features, version, false) + kShaderMeshFrag;
+}
+
+std::vector<ShaderFeatures> allShaderPermutations(int maxBones) {
+    std::vector<ShaderFeatures> all;
+    for (int mode = 0; mode < static_cast<int>(ViewMode::Count); ++mode)
+        for (int bits = 0; bits < 8; ++bits)
+            for (int skin = 0; skin < 2; ++skin) {
+                ShaderFeatures f;
+                f.mode = static_cast<ViewMode>(mode);
+                f.normal = bits & 1;
+                f.color = bits & 2;
+                f.uv = bits & 4;
+                f.skinned = skin;
+                if (f.skinned) {
+                    for (int influences = 1; influences <= 4; ++influences) {
+                        f.influences = influences;
+                        f.boneCount = maxBones;
+                        all.push_back(f);
+                    }
+                } else {
+                    all.push_back(f);
+                }
+            }
+    return all;
+}
+
+const MeshProgram* ProgramCache::get(const ShaderFeatures& features, std::string& error) {
+    auto found = m_programs.find(features.key());
+    if (found != m_programs.end()) return &found->second;
+    gl::Shader vs = compile(GL_VERTEX_SHADER, assembleVertexShader(features, m_version), error);
+    if (!vs) return nullptr;
+    gl::Shader fs = compile(GL_FRAGMENT_SHADER, assembleFragmentShader(features, m_version), error);
+    if (!fs) return nullptr;
+    MeshProgram p;
+    p.program = gl::Program(glCreateProgram());
+    const GLuint prog = p.program.get();
+    glAttachShader(prog, vs.get());
+    glAttachShader(prog, fs.get());
+    glBindAttribLocation(prog, kLocPosition, "a_position");
+    glBindAttribLocation(prog, kLocNormal, "a_normal");
+    glBindAttribLocation(prog, kLocColor, "a_color");
+    glBindAttribLocation(prog, kLocUv, "a_uv");
+    glBindAttribLocation(prog, kLocBoneIndices, "a_boneIndices");
+    glBindAttribLocation(prog, kLocBoneWeights, "a_boneWeights");
+    glLinkProgram(prog);
+    GLint ok = 0;
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[2048] = {};
+        glGetProgramInfoLog(prog, sizeof log, nullptr, log);
+        error = std::string("shader program does not link: ") + log;
+        return nullptr;
+    }
+    p.model = glGetUniformLocation(prog, "u_model");
+    p.viewProjection = glGetUniformLocation(prog, "u_viewProjection");
+    p.positionUnpack = glGetUniformLocation(prog, "u_positionUnpack");
+    p.bones = glGetUniformLocation(prog, "u_bones");
+    p.ambient = glGetUniformLocation(prog, "u_ambient");
+    p.diffuse = glGetUniformLocation(prog, "u_diffuse");
+    p.specular = glGetUniformLocation(prog, "u_specular");
+    p.emissive = glGetUniformLocation(prog, "u_emissive");
+    p.shininess = glGetUniformLocation(prog, "u_shininess");
+    p.eye = glGetUniformLocation(prog, "u_eye");
+    p.lightCount = glGetUniformLocation(prog, "u_lightCount");
+    p.lightPosition = glGetUniformLocation(prog, "u_lightPosition");
+    p.lightColor = glGetUniformLocation(prog, "u_lightColor");
+    p.lightAttenuation = glGetUniformLocation(prog, "u_lightAttenuation");
+    p.lightSpot = glGetUniformLocation(prog, "u_lightSpot");
+    p.flatColor = glGetUniformLocation(prog, "u_flatColor");
+    return &m_programs.emplace(features.key(), std::move(p)).first->second;
+}
+
+}  // namespace esv

@@ -1,0 +1,67 @@
+// Shader assembly and the program cache. Sources come from shaders/ (embedded at build time); the
+// renderer prepends the version line, a compatibility prelude and the permutation's defines.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "renderer/gl_objects.h"
+#include "renderer/view_settings.h"
+
+namespace esv {
+
+// One permutation of the mesh program.
+struct ShaderFeatures {
+    bool skinned = false;
+    int boneCount = 0;   // palette size (mat4s) when skinned
+    int influences = 0;  // bone influences per vertex read by the shader (1..4)
+    bool normal = false;
+    bool color = false;
+    bool uv = false;
+    ViewMode mode = ViewMode::Shaded;
+
+    uint64_t key() const;
+};
+
+enum class GlslVersion : uint8_t { Es100, Es300 };
+
+// The full source of a stage for `features` in `version` (what the driver or glslangValidator compiles).
+std::string assembleVertexShader(const ShaderFeatures& features, GlslVersion version);
+std::string assembleFragmentShader(const ShaderFeatures& features, GlslVersion version);
+
+// Every permutation the renderer can request for palettes up to `maxBones` (used by the tests).
+std::vector<ShaderFeatures> allShaderPermutations(int maxBones);
+
+// Attribute locations bound by semantic before linking (ES 1.00 has no layout qualifiers).
+enum AttributeLocation : uint32_t {
+    kLocPosition = 0,
+    kLocNormal = 1,
+    kLocColor = 2,
+    kLocUv = 3,
+    kLocBoneIndices = 4,
+    kLocBoneWeights = 5,
+    kLocationCount = 6
+};
+
+struct MeshProgram {
+    gl::Program program;
+    int model = -1, viewProjection = -1, positionUnpack = -1, bones = -1;
+    int ambient = -1, diffuse = -1, specular = -1, emissive = -1, shininess = -1, eye = -1;
+    int lightCount = -1, lightPosition = -1, lightColor = -1, lightAttenuation = -1, lightSpot = -1;
+    int flatColor = -1;
+};
+
+class ProgramCache {
+public:
+    explicit ProgramCache(GlslVersion version) : m_version(version) {}
+    // The linked program for `features`, compiled on first use; null with `error` set on failure.
+    const MeshProgram* get(const ShaderFeatures& features, std::string& error);
+
+private:
+    GlslVersion m_version;
+    std::map<uint64_t, MeshProgram> m_programs;
+};
+
+}  // namespace esv

@@ -1,0 +1,70 @@
+// Mesh vertex stage. Prepended by the renderer: version line, prelude (ATTRIBUTE/VARYING_OUT),
+// and feature defines: SKINNED, BONE_COUNT, INFLUENCES, HAS_NORMAL, HAS_COLOR, HAS_UV.
+ATTRIBUTE vec3 a_position;
+#ifdef HAS_NORMAL
+ATTRIBUTE vec3 a_normal;
+#endif
+#ifdef HAS_COLOR
+ATTRIBUTE vec4 a_color;
+#endif
+#ifdef HAS_UV
+ATTRIBUTE vec2 a_uv;
+#endif
+#ifdef SKINNED
+ATTRIBUTE vec4 a_boneIndices;
+ATTRIBUTE vec4 a_boneWeights;
+uniform mat4 u_bones[BONE_COUNT];
+#endif
+
+uniform mat4 u_model;           // identity for skinned draws: the palette is already in world space
+uniform mat4 u_viewProjection;
+uniform mat4 u_positionUnpack;  // POD unpack matrix: stored (quantised) position -> model space
+
+VARYING_OUT vec3 v_worldPosition;
+VARYING_OUT vec3 v_normal;
+VARYING_OUT vec4 v_color;
+VARYING_OUT vec2 v_uv;
+VARYING_OUT float v_weight;
+
+void main() {
+    vec4 position = u_positionUnpack * vec4(a_position, 1.0);
+#ifdef HAS_NORMAL
+    vec3 normal = a_normal;
+#else
+    vec3 normal = vec3(0.0, 0.0, 1.0);
+#endif
+    mat4 model = u_model;
+    v_weight = 1.0;
+#ifdef SKINNED
+    mat4 skin = mat4(0.0);
+    float total = 0.0;
+    float strongest = 0.0;
+    for (int i = 0; i < INFLUENCES; ++i) {
+        float w = a_boneWeights[i];
+        // ES 1.00 has no integer attributes: indices arrive as floats.
+        int bone = int(a_boneIndices[i] + 0.5);
+        if (w > 0.0) {
+            skin += w * u_bones[bone];
+            total += w;
+            strongest = max(strongest, w);
+        }
+    }
+    if (total > 0.0) model = skin;
+    v_weight = strongest;
+#endif
+    vec4 world = model * position;
+    v_worldPosition = world.xyz;
+    // Inverse-transpose is approximated by the matrix itself (rotation + uniform scale); normalised in the fragment stage.
+    v_normal = mat3(model[0].xyz, model[1].xyz, model[2].xyz) * normal;
+#ifdef HAS_COLOR
+    v_color = a_color;
+#else
+    v_color = vec4(1.0);
+#endif
+#ifdef HAS_UV
+    v_uv = a_uv;
+#else
+    v_uv = vec2(0.0);
+#endif
+    gl_Position = u_viewProjection * world;
+}
