@@ -1,9 +1,12 @@
 #include "scene/demo_scene.h"
 
+#include "scene/sampler.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <string>
 
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
@@ -21,7 +24,8 @@ constexpr int kSplitRow = 28;                    // ring at y = 1.75, the centre
 constexpr float kClipSeconds = 2.0f;
 constexpr float kFps = 30.0f;
 
-// The tentacle's vertex as stored: interleaved like a POD export, 36 bytes.
+// The tentacle's vertex as stored: interleaved like a POD export (44 bytes, the bone index bytes
+// padded so the weights stay 4-byte aligned).
 struct TentacleVertex {
     float position[3];
     float normal[3];
@@ -47,12 +51,13 @@ ByteView toBytes(const std::vector<T>& items) {
     return makeOwnedBytes(std::move(bytes));
 }
 
-// Two influences by height: linear between the centres of neighbouring bones.
+// Two influences by height: linear between the centres of neighbouring bones. A vertex exactly at
+// a bone centre names that bone twice, so a zero weight never points at a bone outside its batch.
 void boneWeights(float y, int& boneA, int& boneB, float& weightB) {
     const float f = std::clamp(y / kBoneLength - 0.5f, 0.0f, float(kBones - 1));
     boneA = std::min(static_cast<int>(std::floor(f)), kBones - 1);
-    boneB = std::min(boneA + 1, kBones - 1);
     weightB = f - float(boneA);
+    boneB = weightB > 0.0f ? std::min(boneA + 1, kBones - 1) : boneA;
 }
 
 Mesh makeTentacle() {
@@ -315,11 +320,13 @@ Scene makeDemoScene() {
         const int32_t node = addNode(scene, name.c_str(), parent, NodeKind::Bone, -1,
                                      glm::vec3(0.0f, b == 0 ? 0.0f : kBoneLength, 0.0f));
         skeleton.joints.push_back(node);
-        // At rest bone b sits at y = b * length with no rotation; the root is at the origin.
-        skeleton.inverseBind.push_back(glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, -kBoneLength * float(b), 0.0f)));
         parent = node;
     }
     skeleton.skeletonRoot = skeleton.joints.front();
+    // The mesh is modelled in the skeleton's rest space, so the bind pose is the rest pose.
+    Pose rest;
+    evaluatePose(scene, -1, 0.0f, rest);
+    for (int32_t joint : skeleton.joints) skeleton.inverseBind.push_back(glm::inverse(rest.world[joint]));
     scene.skins.push_back(skeleton);
     scene.nodes[tentacle].skin = 0;
 

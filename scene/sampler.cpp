@@ -41,7 +41,8 @@ float cubicBezier(float p0, float p1, float p2, float p3, float s) {
     return r * r * r * p0 + 3.0f * r * r * s * p1 + 3.0f * r * s * s * p2 + s * s * s * p3;
 }
 
-// Solves the Bezier time curve x(s) = t for s in [0,1] by bisection (x is monotonic for valid keys).
+// Solves the Bezier time curve x(s) = t for s in [0,1] by bisection: x is monotonic when both
+// control times lie inside [t0, t1], and bisection cannot diverge where Newton steps could.
 float solveBezierParameter(float t0, float c0, float c1, float t1, float t) {
     float lo = 0.0f, hi = 1.0f;
     for (int i = 0; i < 40; ++i) {
@@ -55,14 +56,18 @@ float solveBezierParameter(float t0, float c0, float c1, float t1, float t) {
     return 0.5f * (lo + hi);
 }
 
-// Kochanek-Bartels tangents at key k for one component, scaled for non-uniform key spacing.
-void tcbTangents(const Track& tr, size_t k, size_t c, float& incoming, float& outgoing) {
+// Kochanek-Bartels tangents at key k for one component, scaled for non-uniform key spacing. Keys
+// without parameters use tension = continuity = bias = 0 (Catmull-Rom). The end keys repeat
+// themselves as their missing neighbour.
+void tcbTangents(const Track& tr, bool haveParams, size_t k, size_t c, float& incoming, float& outgoing) {
     const size_t n = tr.times.size();
     const size_t comps = tr.components;
     const float p = tr.values[k * comps + c];
     const float prev = k > 0 ? tr.values[(k - 1) * comps + c] : p;
     const float next = k + 1 < n ? tr.values[(k + 1) * comps + c] : p;
-    const float t = tr.tension[k], cont = tr.continuity[k], b = tr.bias[k];
+    const float t = haveParams ? tr.tension[k] : 0.0f;
+    const float cont = haveParams ? tr.continuity[k] : 0.0f;
+    const float b = haveParams ? tr.bias[k] : 0.0f;
     const float dIn = p - prev, dOut = next - p;
     const float src = 0.5f * (1 - t) * (1 + cont) * (1 + b) * dIn + 0.5f * (1 - t) * (1 - cont) * (1 - b) * dOut;
     const float dst = 0.5f * (1 - t) * (1 - cont) * (1 + b) * dIn + 0.5f * (1 - t) * (1 + cont) * (1 - b) * dOut;
@@ -114,13 +119,18 @@ void sampleTrack(const Track& track, float seconds, float* out) {
             for (size_t c = 0; c < comps; ++c) out[c] = a[c] + (b[c] - a[c]) * u;
             return;
         case Interpolation::Bezier: {
+            // Without control values the curve degenerates to a straight line (controls at thirds).
             const bool haveValues = track.outValues.size() >= n * comps && track.inValues.size() >= n * comps;
             float s = u;
-            if (track.outTimes.size() >= n && track.inTimes.size() >= n)
-                s = solveBezierParameter(t0, track.outTimes[k], track.inTimes[k + 1], t1, seconds);
+            if (track.outTimes.size() >= n && track.inTimes.size() >= n) {
+                // Control times outside the key interval would make time run backwards on the curve.
+                const float c0 = std::clamp(track.outTimes[k], t0, t1);
+                const float c1 = std::clamp(track.inTimes[k + 1], t0, t1);
+                s = solveBezierParameter(t0, c0, c1, t1, seconds);
+            }
             for (size_t c = 0; c < comps; ++c) {
-                const float c0 = haveValues ? track.outValues[k * comps + c] : a[c];
-                const float c1 = haveValues ? track.inValues[(k + 1) * comps + c] : b[c];
+                const float c0 = haveValues ? track.outValues[k * comps + c] : a[c] + (b[c] - a[c]) / 3.0f;
+                const float c1 = haveValues ? track.inValues[(k + 1) * comps + c] : b[c] - (b[c] - a[c]) / 3.0f;
                 out[c] = cubicBezier(a[c], c0, c1, b[c], s);
             }
             if (track.channel == Channel::Rotation && comps == 4) storeQuat(glm::normalize(quatAt(out)), out);
@@ -131,12 +141,9 @@ void sampleTrack(const Track& track, float seconds, float* out) {
             const float u2 = u * u, u3 = u2 * u;
             const float h00 = 2 * u3 - 3 * u2 + 1, h10 = u3 - 2 * u2 + u, h01 = -2 * u3 + 3 * u2, h11 = u3 - u2;
             for (size_t c = 0; c < comps; ++c) {
-                float outTangent = b[c] - a[c], inTangent = b[c] - a[c];
-                if (haveParams) {
-                    float unused;
-                    tcbTangents(track, k, c, unused, outTangent);
-                    tcbTangents(track, k + 1, c, inTangent, unused);
-                }
+                float outTangent = 0.0f, inTangent = 0.0f, unused = 0.0f;
+                tcbTangents(track, haveParams, k, c, unused, outTangent);
+                tcbTangents(track, haveParams, k + 1, c, inTangent, unused);
                 out[c] = h00 * a[c] + h10 * outTangent + h01 * b[c] + h11 * inTangent;
             }
             if (track.channel == Channel::Rotation && comps == 4) storeQuat(glm::normalize(quatAt(out)), out);
@@ -147,6 +154,23 @@ void sampleTrack(const Track& track, float seconds, float* out) {
             return;
     }
 }
+
+namespace {
+
+// Floats a track of `channel` must carry per key for evaluatePose to apply it (0: any count).
+uint32_t requiredComponents(Channel channel) {
+    switch (channel) {
+        case Channel::Translation:
+        case Channel::Scale: return 3;
+        case Channel::Rotation: return 4;
+        case Channel::Matrix: return 16;
+        case Channel::CameraFov:
+        case Channel::Visibility: return 1;
+        default: return 0;
+    }
+}
+
+}  // namespace
 
 void evaluatePose(const Scene& scene, int clip, float seconds, Pose& pose) {
     const size_t count = scene.nodes.size();
@@ -178,23 +202,30 @@ void evaluatePose(const Scene& scene, int clip, float seconds, Pose& pose) {
     if (clip >= 0 && static_cast<size_t>(clip) < scene.animation.clips.size()) {
         const Clip& c = scene.animation.clips[clip];
         const float t = std::clamp(seconds, c.start, std::max(c.start, c.end));
-        float value[64];
+        std::vector<float>& value = pose.trackValues;
         for (const Track& track : c.tracks) {
-            if (track.node < 0 || static_cast<size_t>(track.node) >= count || track.components > 64) continue;
-            sampleTrack(track, t, value);
+            if (track.node < 0 || static_cast<size_t>(track.node) >= count || track.components == 0) continue;
+            // A track with too few floats for its channel would leave parts of the value unset.
+            if (track.components < requiredComponents(track.channel)) continue;
+            if (value.size() < track.components) value.resize(track.components);
+            sampleTrack(track, t, value.data());
             Transform& local = pose.local[track.node];
             switch (track.channel) {
                 case Channel::Translation:
                     local.translation = glm::vec3(value[0], value[1], value[2]);
                     break;
-                case Channel::Rotation:
-                    local.rotation = glm::normalize(quatAt(value));
+                case Channel::Rotation: {
+                    const glm::quat q = quatAt(value.data());
+                    const float len = glm::length(q);
+                    // A zero quaternion (all-zero keys) has no rotation to normalise; keep the rest value.
+                    if (len > 0.0f && std::isfinite(len)) local.rotation = q / len;
                     break;
+                }
                 case Channel::Scale:
                     local.scale = glm::vec3(value[0], value[1], value[2]);
                     break;
                 case Channel::Matrix:
-                    std::memcpy(&local.matrix[0][0], value, 16 * sizeof(float));
+                    std::memcpy(&local.matrix[0][0], value.data(), 16 * sizeof(float));
                     local.useMatrix = true;
                     break;
                 case Channel::MorphWeights: {
@@ -214,17 +245,20 @@ void evaluatePose(const Scene& scene, int clip, float seconds, Pose& pose) {
         }
     }
 
-    // World matrices in any node order: resolve each node's ancestors first, iteratively.
-    std::vector<uint8_t> done(count, 0);
-    std::vector<size_t> chain;
+    // World matrices in any node order: walk up from each unresolved node to a resolved one or a
+    // root, then resolve that chain top-down. Every node is resolved once, so this is linear.
+    std::vector<uint8_t>& done = pose.resolved;
+    std::vector<uint32_t>& chain = pose.chain;
+    done.assign(count, 0);
     for (size_t i = 0; i < count; ++i) {
         if (done[i]) continue;
         chain.clear();
         size_t n = i;
-        // Walk up until a resolved node or a root; the length cap guards against cycles.
+        // The length cap ends the walk on a parent cycle (the validator rejects those; this only
+        // keeps an unvalidated scene from looping).
         while (!done[n] && chain.size() <= count) {
-            chain.push_back(n);
-            int32_t p = scene.nodes[n].parent;
+            chain.push_back(static_cast<uint32_t>(n));
+            const int32_t p = scene.nodes[n].parent;
             if (p < 0 || static_cast<size_t>(p) >= count) break;
             n = static_cast<size_t>(p);
         }

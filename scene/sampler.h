@@ -16,14 +16,21 @@ struct Pose {
     std::vector<std::vector<float>> morphWeights;  // per node; empty when its mesh has no targets
     std::vector<float> cameraFov;        // per node; the camera's fov, animated or not (0 for non-cameras)
     std::vector<uint8_t> visible;
+
+    // Scratch space of evaluatePose, kept here so that a reused Pose allocates nothing per frame.
+    std::vector<uint8_t> resolved;
+    std::vector<uint32_t> chain;
+    std::vector<float> trackValues;
 };
 
 // Evaluates `clip` (index into scene.animation.clips, -1 = rest pose: the scene as written, no
 // animation) at `seconds` (clamped to the clip's range) into `pose`. Reuses pose's storage.
 void evaluatePose(const Scene& scene, int clip, float seconds, Pose& pose);
 
-// Samples one track at `seconds` into `out` (track.components floats). Step, linear (slerp for
-// rotations), Bezier and TCB interpolation; times outside the keys clamp to the first/last key.
+// Samples one track at `seconds` into `out` (track.components floats). Step, linear (shortest-path
+// slerp for rotations stored x,y,z,w), Bezier (control values, optional absolute control times) and
+// TCB interpolation; times outside the keys clamp to the first/last key. A track with no keys or
+// too few values writes zeros.
 void sampleTrack(const Track& track, float seconds, float* out);
 
 // Skin palette for the mesh instance `node`: palette[j] = world(joint j) * inverseBind[j].
