@@ -371,11 +371,8 @@ private:
             m_projection = glm::perspective(fov, cam.aspect > 0.0f ? cam.aspect : aspect, cam.nearZ, cam.farZ);
             return;
         }
-        const OrbitCamera& o = view.orbit;
-        const glm::vec3 dir(std::cos(o.pitch) * std::sin(o.yaw), std::sin(o.pitch), std::cos(o.pitch) * std::cos(o.yaw));
-        m_eye = o.target + o.distance * dir;
-        m_view = glm::lookAt(m_eye, o.target, glm::vec3(0.0f, 1.0f, 0.0f));
-        m_projection = glm::perspective(o.yfov, aspect, std::max(o.distance * 0.01f, 1e-4f), o.distance * 100.0f);
+        orbitMatrices(view.orbit, aspect, m_view, m_projection);
+        m_eye = glm::vec3(glm::inverse(m_view)[3]);
     }
 
     void collectLights(const Scene& scene, const Pose& pose, const ViewSettings& view) {
@@ -642,6 +639,12 @@ std::unique_ptr<Renderer> Renderer::create(const RendererOptions& options, std::
     while (glGetError() != GL_NO_ERROR) {
     }
     return std::make_unique<GlRenderer>(options, caps);
+}
+
+void Renderer::orbitMatrices(const OrbitCamera& o, float aspect, glm::mat4& view, glm::mat4& projection) {
+    const glm::vec3 dir(std::cos(o.pitch) * std::sin(o.yaw), std::sin(o.pitch), std::cos(o.pitch) * std::cos(o.yaw));
+    view = glm::lookAt(o.target + o.distance * dir, o.target, glm::vec3(0.0f, 1.0f, 0.0f));
+    projection = glm::perspective(o.yfov, aspect, std::max(o.distance * 0.01f, 1e-4f), o.distance * 100.0f);
 }
 
 void Renderer::frameBounds(OrbitCamera& orbit, const glm::vec3& min, const glm::vec3& max) {

@@ -43,8 +43,12 @@ public:
     virtual FrameStats draw(const Scene& scene, const Pose& pose, const ViewSettings& view, int width,
                             int height) = 0;
 
-    // Frames the orbit camera on `bounds`-like box given as min/max.
+    // Frames the orbit camera on the box min..max: target at its centre, distance so that the
+    // box's bounding sphere fits the vertical field of view.
     static void frameBounds(OrbitCamera& orbit, const glm::vec3& min, const glm::vec3& max);
+
+    // The view and projection matrices of the orbit camera for a viewport of `aspect` (w/h).
+    static void orbitMatrices(const OrbitCamera& orbit, float aspect, glm::mat4& view, glm::mat4& projection);
 };
 
 // An offscreen RGBA8 + depth framebuffer for headless rendering and screenshots.

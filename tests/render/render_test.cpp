@@ -1,0 +1,172 @@
+// Headless rendering tests (EGL on llvmpipe): reference images of the demo scene in ES3 and ES2
+// mode and in the debug views, no GL error anywhere, and the GPU-skinned silhouette against the
+// CPU reference path.
+#include <algorithm>
+#include <memory>
+
+#include <gtest/gtest.h>
+
+#include "app/egl_context.h"
+#include "common/image_compare.h"
+#include "common/test_paths.h"
+#include "renderer/binding_plan.h"
+#include "renderer/renderer.h"
+#include "scene/cpu_reference.h"
+#include "scene/demo_scene.h"
+#include "scene/sampler.h"
+
+namespace {
+
+using esv::test::Image;
+
+constexpr int kSize = 192;
+// llvmpipe is bit-exact run to run on one machine; the tolerance covers other CPUs and Mesa builds.
+constexpr int kTolerance = 24;
+constexpr double kMaxFraction = 0.01;
+
+struct Rendered {
+    Image image;
+    esv::FrameStats stats;
+};
+
+// Renders `scene` headless at `seconds` of clip 0 (-1 = rest pose), orbit camera framing the
+// bounds at that time unless `view.camera` names a file camera.
+Rendered render(const esv::Scene& scene, float seconds, esv::ViewSettings view, bool gles2) {
+    Rendered out;
+    esv::EglContext context;
+    std::string error;
+    EXPECT_TRUE(context.create(gles2 ? 2 : 3, error)) << error;
+    esv::RendererOptions options;
+    options.gles2 = gles2;
+    options.checkErrors = true;
+    auto renderer = esv::Renderer::create(options, error);
+    EXPECT_NE(renderer, nullptr) << error;
+    if (!renderer) return out;
+    std::vector<esv::ReportLine> report;
+    EXPECT_TRUE(renderer->setScene(scene, report, error)) << error;
+    esv::OffscreenTarget target;
+    EXPECT_TRUE(target.create(kSize, kSize, error)) << error;
+    esv::Pose pose;
+    esv::evaluatePose(scene, seconds < 0.0f ? -1 : 0, std::max(seconds, 0.0f), pose);
+    esv::Bounds bounds = esv::sceneBounds(scene, pose);
+    if (view.camera < 0) esv::Renderer::frameBounds(view.orbit, bounds.min, bounds.max);
+    target.bind();
+    out.stats = renderer->draw(scene, pose, view, kSize, kSize);
+    target.read(out.image.rgba);
+    out.image.width = out.image.height = kSize;
+    return out;
+}
+
+void expectClean(const Rendered& r) {
+    EXPECT_EQ(r.stats.glErrors, 0u);
+    EXPECT_GT(r.stats.drawCalls, 0u);
+}
+
+class DemoRender : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() { s_scene = std::make_unique<esv::Scene>(esv::makeDemoScene()); }
+    static void TearDownTestSuite() { s_scene.reset(); }
+    static std::unique_ptr<esv::Scene> s_scene;
+};
+std::unique_ptr<esv::Scene> DemoRender::s_scene;
+
+TEST_F(DemoRender, Es3AtTwoTimesMatchesGolden) {
+    for (float t : {0.0f, 0.5f}) {
+        Rendered r = render(*s_scene, t, {}, false);
+        expectClean(r);
+        // Two bone batches for the tentacle plus the blob: three draws.
+        EXPECT_EQ(r.stats.drawCalls, 3u);
+        const std::string name = t == 0.0f ? "demo_es3_t0" : "demo_es3_t0.5";
+        EXPECT_EQ(esv::test::matchGolden(name, r.image, kTolerance, kMaxFraction), "");
+    }
+}
+
+TEST_F(DemoRender, Es2LooksLikeEs3) {
+    for (float t : {0.0f, 0.5f}) {
+        Rendered r = render(*s_scene, t, {}, true);
+        expectClean(r);
+        // Same references as ES3: the ES2 path must be visually equivalent.
+        const std::string name = t == 0.0f ? "demo_es3_t0" : "demo_es3_t0.5";
+        if (std::getenv("ESVIEW_UPDATE_GOLDEN")) continue;
+        EXPECT_EQ(esv::test::matchGolden(name, r.image, kTolerance, kMaxFraction), "") << "ES2 mode";
+    }
+}
+
+TEST_F(DemoRender, AnimationMovesThePixels) {
+    Rendered rest = render(*s_scene, 0.0f, {}, false);
+    Rendered bent = render(*s_scene, 0.5f, {}, false);
+    const auto r = esv::test::compareImages(rest.image, bent.image, kTolerance);
+    EXPECT_GT(r.differingFraction, 0.05);
+}
+
+TEST_F(DemoRender, DebugViewsMatchGolden) {
+    for (esv::ViewMode mode : {esv::ViewMode::Batches, esv::ViewMode::Wireframe, esv::ViewMode::Normals,
+                               esv::ViewMode::Weights, esv::ViewMode::Uv, esv::ViewMode::Unlit}) {
+        esv::ViewSettings view;
+        view.mode = mode;
+        for (bool gles2 : {false, true}) {
+            Rendered r = render(*s_scene, 0.5f, view, gles2);
+            expectClean(r);
+            if (gles2 && std::getenv("ESVIEW_UPDATE_GOLDEN")) continue;
+            EXPECT_EQ(esv::test::matchGolden(std::string("demo_") + esv::viewModeName(mode), r.image, kTolerance,
+                                             kMaxFraction),
+                      "")
+                << (gles2 ? "ES2" : "ES3");
+        }
+    }
+}
+
+TEST_F(DemoRender, FileCameraMatchesGolden) {
+    esv::ViewSettings view;
+    view.camera = 0;
+    Rendered r = render(*s_scene, 0.5f, view, false);
+    expectClean(r);
+    EXPECT_EQ(esv::test::matchGolden("demo_camera0", r.image, kTolerance, kMaxFraction), "");
+}
+
+// The GPU-skinned silhouette must cover the CPU reference vertices projected with the same camera.
+TEST_F(DemoRender, GpuSkinningMatchesCpuReference) {
+    for (bool gles2 : {false, true}) {
+        esv::ViewSettings view;
+        view.mode = esv::ViewMode::Unlit;
+        Rendered r = render(*s_scene, 0.5f, view, gles2);
+        esv::Pose pose;
+        esv::evaluatePose(*s_scene, 0, 0.5f, pose);
+        esv::Bounds bounds = esv::sceneBounds(*s_scene, pose);
+        esv::Renderer::frameBounds(view.orbit, bounds.min, bounds.max);
+        glm::mat4 v, p;
+        esv::Renderer::orbitMatrices(view.orbit, 1.0f, v, p);
+        // Tentacle (node 1) vertices, projected; each must land on a non-background pixel.
+        std::vector<glm::vec3> positions;
+        esv::worldVertices(*s_scene, pose, 1, positions);
+        ASSERT_FALSE(positions.empty());
+        const uint8_t* background = &r.image.rgba[0];
+        size_t inside = 0, covered = 0;
+        for (const glm::vec3& world : positions) {
+            glm::vec4 clip = p * v * glm::vec4(world, 1.0f);
+            glm::vec2 ndc = glm::vec2(clip) / clip.w;
+            int x = int((ndc.x * 0.5f + 0.5f) * kSize), y = int((0.5f - ndc.y * 0.5f) * kSize);
+            if (x < 1 || y < 1 || x >= kSize - 1 || y >= kSize - 1) continue;
+            ++inside;
+            // A vertex on the silhouette may fall half a pixel outside: look at its 3x3 neighbourhood.
+            bool hit = false;
+            for (int dy = -1; dy <= 1 && !hit; ++dy)
+                for (int dx = -1; dx <= 1 && !hit; ++dx) {
+                    const uint8_t* px = &r.image.rgba[(size_t(y + dy) * kSize + (x + dx)) * 4];
+                    hit = std::abs(px[0] - background[0]) + std::abs(px[1] - background[1]) +
+                              std::abs(px[2] - background[2]) > 30;
+                }
+            covered += hit;
+        }
+        ASSERT_GT(inside, positions.size() / 2);
+        EXPECT_GE(double(covered) / double(inside), 0.995) << (gles2 ? "ES2" : "ES3");
+    }
+}
+
+TEST(RendererLimits, Es2PaletteFitsIn128Vectors) {
+    // 128 vectors less what the program reserves, four per matrix.
+    EXPECT_LE(esv::paletteCapacity(128, 16) * 4 + 16, 128);
+    EXPECT_GE(esv::paletteCapacity(128, 16), 8);  // enough for POD's usual 8-10 bones per batch
+}
+
+}  // namespace
