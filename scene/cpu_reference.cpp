@@ -7,10 +7,30 @@
 namespace esv {
 namespace {
 
+// Little-endian loads assembled byte by byte, so unaligned offsets and big-endian hosts both work;
+// floats go through memcpy of their bit pattern.
+uint16_t loadU16(const uint8_t* p) { return static_cast<uint16_t>(p[0] | p[1] << 8); }
+uint32_t loadU32(const uint8_t* p) {
+    return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+}
+uint64_t loadU64(const uint8_t* p) { return uint64_t(loadU32(p)) | uint64_t(loadU32(p + 4)) << 32; }
+
 template <typename T>
 T load(const uint8_t* p) {
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8, "scalar");
     T v;
-    std::memcpy(&v, p, sizeof(T));  // unaligned-safe; files are little-endian like every target host
+    if constexpr (sizeof(T) == 1) {
+        std::memcpy(&v, p, 1);
+    } else if constexpr (sizeof(T) == 2) {
+        const uint16_t bits = loadU16(p);
+        std::memcpy(&v, &bits, 2);
+    } else if constexpr (sizeof(T) == 4) {
+        const uint32_t bits = loadU32(p);
+        std::memcpy(&v, &bits, 4);
+    } else {
+        const uint64_t bits = loadU64(p);
+        std::memcpy(&v, &bits, 8);
+    }
     return v;
 }
 
@@ -33,7 +53,7 @@ float readComponent(const uint8_t* p, ComponentType type, bool normalized) {
         case ComponentType::Float32: return load<float>(p);
         case ComponentType::Float16: return halfToFloat(load<uint16_t>(p));
         case ComponentType::Float64: return static_cast<float>(load<double>(p));
-        case ComponentType::Fixed16_16: return static_cast<float>(load<int32_t>(p)) / 65536.0f;
+        case ComponentType::Fixed16_16: return static_cast<float>(load<int32_t>(p) / 65536.0);  // exact in double
         case ComponentType::Int8: {
             float v = load<int8_t>(p);
             return normalized ? std::max(v / 127.0f, -1.0f) : v;
@@ -119,49 +139,94 @@ const VertexAttribute* findAttribute(const Mesh& mesh, Semantic semantic, uint8_
 
 namespace {
 
+// Index `i` of the mesh's index data (or `i` itself for a non-indexed mesh); UINT32_MAX when `i`
+// lies outside the index data, so an unvalidated range reads nothing.
+uint32_t meshIndex(const Mesh& mesh, uint64_t i) {
+    if (mesh.indices.count == 0) return i < mesh.vertexCount ? static_cast<uint32_t>(i) : UINT32_MAX;
+    if (i >= mesh.indices.count) return UINT32_MAX;
+    const size_t size = componentSize(mesh.indices.type);
+    if ((i + 1) * size > mesh.indices.bytes.size) return UINT32_MAX;
+    const uint8_t* p = mesh.indices.bytes.data + i * size;
+    switch (mesh.indices.type) {
+        case ComponentType::UInt8: return p[0];
+        case ComponentType::UInt16: return loadU16(p);
+        default: return loadU32(p);
+    }
+}
+
+// The mesh's triangles as vertex index triples, in the order BoneBatch::firstTriangle counts them:
+// submesh by submesh, strips, fans and quads expanded like triangleCount() does.
+void expandTriangles(const Mesh& mesh, std::vector<uint32_t>& triangles) {
+    triangles.clear();
+    for (const Submesh& s : mesh.submeshes) {
+        const uint64_t first = s.firstIndex;
+        switch (s.primitive) {
+            case Primitive::Triangles:
+                for (uint64_t i = 0; i + 3 <= s.indexCount; i += 3)
+                    triangles.insert(triangles.end(), {meshIndex(mesh, first + i), meshIndex(mesh, first + i + 1),
+                                                       meshIndex(mesh, first + i + 2)});
+                break;
+            case Primitive::Quads:
+                for (uint64_t i = 0; i + 4 <= s.indexCount; i += 4) {
+                    const uint32_t q0 = meshIndex(mesh, first + i), q1 = meshIndex(mesh, first + i + 1);
+                    const uint32_t q2 = meshIndex(mesh, first + i + 2), q3 = meshIndex(mesh, first + i + 3);
+                    triangles.insert(triangles.end(), {q0, q1, q2, q0, q2, q3});
+                }
+                break;
+            case Primitive::TriangleStrip: {
+                // POD strips: consecutive runs of len + 2 indices, no degenerate joins (notes 6).
+                uint64_t start = first;
+                auto run = [&](uint64_t len) {
+                    for (uint64_t t = 0; t < len; ++t) {
+                        uint32_t v0 = meshIndex(mesh, start + t), v1 = meshIndex(mesh, start + t + 1);
+                        const uint32_t v2 = meshIndex(mesh, start + t + 2);
+                        if (t & 1) std::swap(v0, v1);  // keep the winding of every other triangle
+                        triangles.insert(triangles.end(), {v0, v1, v2});
+                    }
+                    start += len + 2;
+                };
+                if (s.stripLengths.empty()) {
+                    if (s.indexCount >= 3) run(s.indexCount - 2);
+                } else {
+                    for (uint32_t len : s.stripLengths) run(len);
+                }
+                break;
+            }
+            case Primitive::TriangleFan: {
+                const uint32_t centre = meshIndex(mesh, first);
+                for (uint64_t t = 0; t + 3 <= s.indexCount; ++t)
+                    triangles.insert(triangles.end(), {centre, meshIndex(mesh, first + t + 1), meshIndex(mesh, first + t + 2)});
+                break;
+            }
+            default:
+                break;
+        }
+    }
+}
+
 // Per-vertex batch lookup for batch-local bone indices: the batch whose triangle range covers a
-// triangle using the vertex (the exporter gives each vertex to exactly one batch).
+// triangle using the vertex (the exporter gives each vertex to exactly one batch; notes 5).
 void vertexBatches(const Mesh& mesh, std::vector<int32_t>& batchOf) {
     batchOf.assign(mesh.vertexCount, -1);
     if (mesh.boneBatches.empty()) return;
-    std::vector<uint32_t> triangles;  // 3 vertex indices per triangle, strips expanded
-    auto index = [&](uint32_t i) -> uint32_t {
-        if (mesh.indices.count == 0) return i;
-        const uint8_t* p = mesh.indices.bytes.data;
-        switch (mesh.indices.type) {
-            case ComponentType::UInt8: return p[i];
-            case ComponentType::UInt16: return load<uint16_t>(p + 2 * size_t(i));
-            default: return load<uint32_t>(p + 4 * size_t(i));
-        }
-    };
-    for (const Submesh& s : mesh.submeshes) {
-        if (s.primitive == Primitive::Triangles) {
-            for (uint32_t i = 0; i + 2 < s.indexCount + 0u; i += 3)
-                for (uint32_t k = 0; k < 3; ++k) triangles.push_back(index(s.firstIndex + i + k));
-        } else if (s.primitive == Primitive::TriangleStrip) {
-            std::vector<uint32_t> lengths = s.stripLengths;
-            if (lengths.empty() && s.indexCount >= 3) lengths.push_back(s.indexCount - 2);
-            uint32_t start = s.firstIndex;
-            for (uint32_t len : lengths) {
-                for (uint32_t t = 0; t < len; ++t) {
-                    uint32_t a = index(start + t), b = index(start + t + 1), c = index(start + t + 2);
-                    if (t & 1) std::swap(a, b);
-                    triangles.insert(triangles.end(), {a, b, c});
-                }
-                start += len + 2;
-            }
-        }
-    }
+    std::vector<uint32_t> triangles;
+    expandTriangles(mesh, triangles);
     const size_t triangleCountAll = triangles.size() / 3;
     for (size_t b = 0; b < mesh.boneBatches.size(); ++b) {
         const BoneBatch& batch = mesh.boneBatches[b];
         const size_t end = std::min<size_t>(size_t(batch.firstTriangle) + batch.triangleCount, triangleCountAll);
         for (size_t t = batch.firstTriangle; t < end; ++t)
             for (int k = 0; k < 3; ++k) {
-                uint32_t v = triangles[t * 3 + k];
+                const uint32_t v = triangles[t * 3 + k];
                 if (v < batchOf.size() && batchOf[v] < 0) batchOf[v] = static_cast<int32_t>(b);
             }
     }
+}
+
+// Unit length, or the vector unchanged when it has none (a zero normal stays zero, not NaN).
+glm::vec3 safeNormalize(const glm::vec3& v) {
+    const float len = glm::length(v);
+    return len > 0.0f ? v / len : v;
 }
 
 }  // namespace
@@ -245,7 +310,7 @@ void worldVertices(const Scene& scene, const Pose& pose, int node, std::vector<g
         const glm::mat3 normalMatrix = glm::transpose(glm::inverse(glm::mat3(world)));
         for (uint32_t i = 0; i < count; ++i) {
             positions[i] = glm::vec3(world * glm::vec4(positions[i], 1.0f));
-            if (nrmAttr) (*normals)[i] = glm::normalize(normalMatrix * (*normals)[i]);
+            if (nrmAttr) (*normals)[i] = safeNormalize(normalMatrix * (*normals)[i]);
         }
         return;
     }
@@ -262,11 +327,14 @@ void worldVertices(const Scene& scene, const Pose& pose, int node, std::vector<g
             // A single stored weight with more indices: the remaining weight goes to the last bone.
             float w = k < weightCount ? wts[k] : 1.0f - total;
             if (w == 0.0f) continue;
-            int local = static_cast<int>(idx[k]);
+            // Indices arrive as floats (GLSL ES 1.00 has no integer attributes); a value no int can
+            // hold names no bone, and converting it would be undefined.
+            if (!(idx[k] >= 0.0f && idx[k] < 65536.0f)) continue;
+            const int local = static_cast<int>(idx[k]);
             int joint = local;
             if (mesh.boneIndicesBatchLocal) {
                 const int32_t b = batchOf.empty() ? -1 : batchOf[i];
-                if (b < 0 || local < 0 || static_cast<size_t>(local) >= mesh.boneBatches[b].bones.size()) continue;
+                if (b < 0 || static_cast<size_t>(local) >= mesh.boneBatches[b].bones.size()) continue;
                 joint = mesh.boneBatches[b].bones[local];
             }
             if (joint < 0 || static_cast<size_t>(joint) >= palette.size()) continue;
@@ -277,9 +345,7 @@ void worldVertices(const Scene& scene, const Pose& pose, int node, std::vector<g
         positions[i] = glm::vec3(m * glm::vec4(positions[i], 1.0f));
         if (nrmAttr) {
             const glm::mat3 normalMatrix = glm::transpose(glm::inverse(glm::mat3(m)));
-            glm::vec3 nn = normalMatrix * (*normals)[i];
-            const float len = glm::length(nn);
-            (*normals)[i] = len > 0.0f ? nn / len : nn;
+            (*normals)[i] = safeNormalize(normalMatrix * (*normals)[i]);
         }
     }
 }
@@ -293,23 +359,30 @@ Bounds sceneBounds(const Scene& scene, const Pose& pose) {
         if (n.kind != NodeKind::Mesh || (i < pose.visible.size() && !pose.visible[i])) continue;
         if (n.object < 0 || static_cast<size_t>(n.object) >= scene.meshes.size()) continue;
         const Mesh& mesh = scene.meshes[n.object];
-        // Only what is drawn counts: vertices referenced by triangle submeshes.
+        // Only what is drawn counts: vertices referenced by triangle submeshes (patches, NURBS,
+        // points and lines are not drawn as surfaces).
+        auto drawn = [](const Submesh& s) {
+            return s.primitive == Primitive::Triangles || s.primitive == Primitive::TriangleStrip ||
+                   s.primitive == Primitive::TriangleFan || s.primitive == Primitive::Quads;
+        };
         bool drawsTriangles = false;
-        for (const Submesh& s : mesh.submeshes)
-            drawsTriangles |= s.primitive == Primitive::Triangles || s.primitive == Primitive::TriangleStrip ||
-                              s.primitive == Primitive::TriangleFan || s.primitive == Primitive::Quads;
+        for (const Submesh& s : mesh.submeshes) drawsTriangles |= drawn(s);
         if (!drawsTriangles) continue;
         worldVertices(scene, pose, static_cast<int>(i), positions);
         used.assign(positions.size(), mesh.indices.count == 0 ? 1 : 0);
         if (mesh.indices.count > 0) {
-            const uint8_t* p = mesh.indices.bytes.data;
-            for (const Submesh& s : mesh.submeshes)
-                for (uint64_t k = s.firstIndex; k < uint64_t(s.firstIndex) + s.indexCount && k < mesh.indices.count; ++k) {
-                    uint32_t v = mesh.indices.type == ComponentType::UInt8    ? p[k]
-                                 : mesh.indices.type == ComponentType::UInt16 ? load<uint16_t>(p + 2 * k)
-                                                                              : load<uint32_t>(p + 4 * k);
+            const uint32_t restart = mesh.indices.type == ComponentType::UInt8    ? 0xFFu
+                                     : mesh.indices.type == ComponentType::UInt16 ? 0xFFFFu
+                                                                                  : 0xFFFFFFFFu;
+            for (const Submesh& s : mesh.submeshes) {
+                if (!drawn(s)) continue;
+                const uint64_t end = std::min<uint64_t>(uint64_t(s.firstIndex) + s.indexCount, mesh.indices.count);
+                for (uint64_t k = s.firstIndex; k < end; ++k) {
+                    const uint32_t v = meshIndex(mesh, k);
+                    if (s.primitiveRestart && v == restart) continue;
                     if (v < used.size()) used[v] = 1;
                 }
+            }
         }
         for (size_t v = 0; v < positions.size(); ++v)
             if (used[v] && std::isfinite(positions[v].x) && std::isfinite(positions[v].y) && std::isfinite(positions[v].z))
