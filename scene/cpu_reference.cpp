@@ -9,11 +9,15 @@ namespace {
 
 // Little-endian loads assembled byte by byte, so unaligned offsets and big-endian hosts both work;
 // floats go through memcpy of their bit pattern.
-uint16_t loadU16(const uint8_t* p) { return static_cast<uint16_t>(p[0] | p[1] << 8); }
+uint16_t loadU16(const uint8_t* p) {
+    return static_cast<uint16_t>(p[0] | p[1] << 8);
+}
 uint32_t loadU32(const uint8_t* p) {
     return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
 }
-uint64_t loadU64(const uint8_t* p) { return uint64_t(loadU32(p)) | uint64_t(loadU32(p + 4)) << 32; }
+uint64_t loadU64(const uint8_t* p) {
+    return uint64_t(loadU32(p)) | uint64_t(loadU32(p + 4)) << 32;
+}
 
 template <typename T>
 T load(const uint8_t* p) {
@@ -50,10 +54,14 @@ float halfToFloat(uint16_t h) {
 // GLES 3 normalisation rules: signed c / (2^(b-1) - 1) clamped to -1; unsigned c / (2^b - 1).
 float readComponent(const uint8_t* p, ComponentType type, bool normalized) {
     switch (type) {
-        case ComponentType::Float32: return load<float>(p);
-        case ComponentType::Float16: return halfToFloat(load<uint16_t>(p));
-        case ComponentType::Float64: return static_cast<float>(load<double>(p));
-        case ComponentType::Fixed16_16: return static_cast<float>(load<int32_t>(p) / 65536.0);  // exact in double
+        case ComponentType::Float32:
+            return load<float>(p);
+        case ComponentType::Float16:
+            return halfToFloat(load<uint16_t>(p));
+        case ComponentType::Float64:
+            return static_cast<float>(load<double>(p));
+        case ComponentType::Fixed16_16:
+            return static_cast<float>(load<int32_t>(p) / 65536.0);  // exact in double
         case ComponentType::Int8: {
             float v = load<int8_t>(p);
             return normalized ? std::max(v / 127.0f, -1.0f) : v;
@@ -78,7 +86,8 @@ float readComponent(const uint8_t* p, ComponentType type, bool normalized) {
             double v = load<uint32_t>(p);
             return static_cast<float>(normalized ? v / 4294967295.0 : v);
         }
-        default: return 0.0f;
+        default:
+            return 0.0f;
     }
 }
 
@@ -89,7 +98,8 @@ int32_t signExtend(uint32_t value, int bits) {
 
 }  // namespace
 
-int readAttribute(const VertexStream& stream, const VertexAttribute& attribute, uint32_t vertex, float out[4]) {
+int readAttribute(const VertexStream& stream, const VertexAttribute& attribute, uint32_t vertex,
+                  float out[4]) {
     out[0] = out[1] = out[2] = 0.0f;
     out[3] = 1.0f;
     const uint8_t* p = stream.bytes.data + size_t(vertex) * stream.stride + attribute.offset;
@@ -111,23 +121,31 @@ int readAttribute(const VertexStream& stream, const VertexAttribute& attribute, 
         if (components < 4) v[3] = 1.0f;
     } else {
         const size_t size = componentSize(attribute.type);
-        for (int c = 0; c < components; ++c) v[c] = readComponent(p + c * size, attribute.type, attribute.normalized);
+        for (int c = 0; c < components; ++c)
+            v[c] = readComponent(p + c * size, attribute.type, attribute.normalized);
     }
     switch (attribute.swizzle) {
-        case Swizzle::BGRA: std::swap(v[0], v[2]); break;  // memory b,g,r,a
-        case Swizzle::ABGR: {                                // memory a,b,g,r
+        case Swizzle::BGRA:
+            std::swap(v[0], v[2]);
+            break;             // memory b,g,r,a
+        case Swizzle::ABGR: {  // memory a,b,g,r
             const float a = v[0], b = v[1], g = v[2], r = v[3];
-            v[0] = r; v[1] = g; v[2] = b; v[3] = a;
+            v[0] = r;
+            v[1] = g;
+            v[2] = b;
+            v[3] = a;
             break;
         }
-        default: break;
+        default:
+            break;
     }
     for (int c = 0; c < components; ++c) out[c] = v[c];
     if (attribute.swizzle != Swizzle::Identity) out[3] = v[3];
     return components;
 }
 
-const VertexAttribute* findAttribute(const Mesh& mesh, Semantic semantic, uint8_t set, const VertexStream** stream) {
+const VertexAttribute* findAttribute(const Mesh& mesh, Semantic semantic, uint8_t set,
+                                     const VertexStream** stream) {
     for (const VertexStream& s : mesh.streams)
         for (const VertexAttribute& a : s.attributes)
             if (a.semantic == semantic && a.set == set) {
@@ -148,9 +166,12 @@ uint32_t meshIndex(const Mesh& mesh, uint64_t i) {
     if ((i + 1) * size > mesh.indices.bytes.size) return UINT32_MAX;
     const uint8_t* p = mesh.indices.bytes.data + i * size;
     switch (mesh.indices.type) {
-        case ComponentType::UInt8: return p[0];
-        case ComponentType::UInt16: return loadU16(p);
-        default: return loadU32(p);
+        case ComponentType::UInt8:
+            return p[0];
+        case ComponentType::UInt16:
+            return loadU16(p);
+        default:
+            return loadU32(p);
     }
 }
 
@@ -163,8 +184,9 @@ void expandTriangles(const Mesh& mesh, std::vector<uint32_t>& triangles) {
         switch (s.primitive) {
             case Primitive::Triangles:
                 for (uint64_t i = 0; i + 3 <= s.indexCount; i += 3)
-                    triangles.insert(triangles.end(), {meshIndex(mesh, first + i), meshIndex(mesh, first + i + 1),
-                                                       meshIndex(mesh, first + i + 2)});
+                    triangles.insert(triangles.end(),
+                                     {meshIndex(mesh, first + i), meshIndex(mesh, first + i + 1),
+                                      meshIndex(mesh, first + i + 2)});
                 break;
             case Primitive::Quads:
                 for (uint64_t i = 0; i + 4 <= s.indexCount; i += 4) {
@@ -195,7 +217,8 @@ void expandTriangles(const Mesh& mesh, std::vector<uint32_t>& triangles) {
             case Primitive::TriangleFan: {
                 const uint32_t centre = meshIndex(mesh, first);
                 for (uint64_t t = 0; t + 3 <= s.indexCount; ++t)
-                    triangles.insert(triangles.end(), {centre, meshIndex(mesh, first + t + 1), meshIndex(mesh, first + t + 2)});
+                    triangles.insert(triangles.end(), {centre, meshIndex(mesh, first + t + 1),
+                                                       meshIndex(mesh, first + t + 2)});
                 break;
             }
             default:
@@ -214,7 +237,8 @@ void vertexBatches(const Mesh& mesh, std::vector<int32_t>& batchOf) {
     const size_t triangleCountAll = triangles.size() / 3;
     for (size_t b = 0; b < mesh.boneBatches.size(); ++b) {
         const BoneBatch& batch = mesh.boneBatches[b];
-        const size_t end = std::min<size_t>(size_t(batch.firstTriangle) + batch.triangleCount, triangleCountAll);
+        const size_t end =
+            std::min<size_t>(size_t(batch.firstTriangle) + batch.triangleCount, triangleCountAll);
         for (size_t t = batch.firstTriangle; t < end; ++t)
             for (int k = 0; k < 3; ++k) {
                 const uint32_t v = triangles[t * 3 + k];
@@ -237,7 +261,8 @@ void worldVertices(const Scene& scene, const Pose& pose, int node, std::vector<g
     if (normals) normals->clear();
     if (node < 0 || static_cast<size_t>(node) >= scene.nodes.size()) return;
     const Node& n = scene.nodes[node];
-    if (n.kind != NodeKind::Mesh || n.object < 0 || static_cast<size_t>(n.object) >= scene.meshes.size()) return;
+    if (n.kind != NodeKind::Mesh || n.object < 0 || static_cast<size_t>(n.object) >= scene.meshes.size())
+        return;
     const Mesh& mesh = scene.meshes[n.object];
     const VertexStream* posStream = nullptr;
     const VertexAttribute* posAttr = findAttribute(mesh, Semantic::Position, 0, &posStream);
@@ -259,7 +284,8 @@ void worldVertices(const Scene& scene, const Pose& pose, int node, std::vector<g
     }
 
     // Morph targets blend in the unpacked model space.
-    const std::vector<float>* weights = static_cast<size_t>(node) < pose.morphWeights.size() ? &pose.morphWeights[node] : nullptr;
+    const std::vector<float>* weights =
+        static_cast<size_t>(node) < pose.morphWeights.size() ? &pose.morphWeights[node] : nullptr;
     if (weights && !weights->empty()) {
         for (size_t t = 0; t < mesh.morphTargets.size() && t < weights->size(); ++t) {
             const float w = (*weights)[t];
@@ -275,7 +301,8 @@ void worldVertices(const Scene& scene, const Pose& pose, int node, std::vector<g
                 if (tp) {
                     readAttribute(target.stream, *tp, i, v);
                     if (target.relative) {
-                        positions[i] += w * glm::vec3(mesh.positionUnpack * glm::vec4(v[0], v[1], v[2], 0.0f));
+                        positions[i] +=
+                            w * glm::vec3(mesh.positionUnpack * glm::vec4(v[0], v[1], v[2], 0.0f));
                     } else {
                         // Absolute targets blend from the unmorphed base toward the target.
                         float base[4];
@@ -376,7 +403,8 @@ Bounds sceneBounds(const Scene& scene, const Pose& pose) {
                                                                                   : 0xFFFFFFFFu;
             for (const Submesh& s : mesh.submeshes) {
                 if (!drawn(s)) continue;
-                const uint64_t end = std::min<uint64_t>(uint64_t(s.firstIndex) + s.indexCount, mesh.indices.count);
+                const uint64_t end =
+                    std::min<uint64_t>(uint64_t(s.firstIndex) + s.indexCount, mesh.indices.count);
                 for (uint64_t k = s.firstIndex; k < end; ++k) {
                     const uint32_t v = meshIndex(mesh, k);
                     if (s.primitiveRestart && v == restart) continue;
@@ -385,7 +413,8 @@ Bounds sceneBounds(const Scene& scene, const Pose& pose) {
             }
         }
         for (size_t v = 0; v < positions.size(); ++v)
-            if (used[v] && std::isfinite(positions[v].x) && std::isfinite(positions[v].y) && std::isfinite(positions[v].z))
+            if (used[v] && std::isfinite(positions[v].x) && std::isfinite(positions[v].y) &&
+                std::isfinite(positions[v].z))
                 bounds.add(positions[v]);
     }
     return bounds;

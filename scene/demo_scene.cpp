@@ -42,7 +42,9 @@ struct SphereVertex {
     float uv[2];
 };
 
-float radiusAt(float y) { return 0.45f - 0.1f * y; }
+float radiusAt(float y) {
+    return 0.45f - 0.1f * y;
+}
 
 template <typename T>
 ByteView toBytes(const std::vector<T>& items) {
@@ -136,7 +138,8 @@ Mesh makeTentacle() {
             vertices.push_back(c);
             const uint16_t first = static_cast<uint16_t>(base + (row - range.firstRow) * ring);
             for (int s = 0; s < kSegments; ++s) {
-                const uint16_t i0 = static_cast<uint16_t>(first + s), i1 = static_cast<uint16_t>(first + s + 1);
+                const uint16_t i0 = static_cast<uint16_t>(first + s),
+                               i1 = static_cast<uint16_t>(first + s + 1);
                 if (normalY < 0.0f) {
                     indices.insert(indices.end(), {centre, i1, i0});
                 } else {
@@ -156,11 +159,16 @@ Mesh makeTentacle() {
     stream.count = static_cast<uint32_t>(vertices.size());
     stream.bytes = toBytes(vertices);
     stream.attributes = {
-        {Semantic::Position, 0, ComponentType::Float32, 3, false, Swizzle::Identity, offsetof(TentacleVertex, position)},
-        {Semantic::Normal, 0, ComponentType::Float32, 3, false, Swizzle::Identity, offsetof(TentacleVertex, normal)},
-        {Semantic::TexCoord, 0, ComponentType::Float32, 2, false, Swizzle::Identity, offsetof(TentacleVertex, uv)},
-        {Semantic::BoneIndices, 0, ComponentType::UInt8, 2, false, Swizzle::Identity, offsetof(TentacleVertex, bones)},
-        {Semantic::BoneWeights, 0, ComponentType::Float32, 2, false, Swizzle::Identity, offsetof(TentacleVertex, weights)},
+        {Semantic::Position, 0, ComponentType::Float32, 3, false, Swizzle::Identity,
+         offsetof(TentacleVertex, position)},
+        {Semantic::Normal, 0, ComponentType::Float32, 3, false, Swizzle::Identity,
+         offsetof(TentacleVertex, normal)},
+        {Semantic::TexCoord, 0, ComponentType::Float32, 2, false, Swizzle::Identity,
+         offsetof(TentacleVertex, uv)},
+        {Semantic::BoneIndices, 0, ComponentType::UInt8, 2, false, Swizzle::Identity,
+         offsetof(TentacleVertex, bones)},
+        {Semantic::BoneWeights, 0, ComponentType::Float32, 2, false, Swizzle::Identity,
+         offsetof(TentacleVertex, weights)},
     };
     mesh.streams.push_back(std::move(stream));
     mesh.vertexCount = static_cast<uint32_t>(vertices.size());
@@ -186,7 +194,8 @@ Mesh makeBlob() {
         const float phi = kPi * float(i) / float(kStacks);
         for (int j = 0; j <= kSlices; ++j) {
             const float theta = 2.0f * kPi * float(j) / float(kSlices);
-            const glm::vec3 n(std::sin(phi) * std::cos(theta), std::cos(phi), -std::sin(phi) * std::sin(theta));
+            const glm::vec3 n(std::sin(phi) * std::cos(theta), std::cos(phi),
+                              -std::sin(phi) * std::sin(theta));
             SphereVertex v{};
             for (int k = 0; k < 3; ++k) {
                 v.position[k] = kRadius * n[k];
@@ -205,8 +214,8 @@ Mesh makeBlob() {
         for (int j = 0; j < kSlices; ++j) {
             const uint16_t a = static_cast<uint16_t>(i * (kSlices + 1) + j);
             const uint16_t b = static_cast<uint16_t>(a + kSlices + 1);
-            indices.insert(indices.end(), {a, b, static_cast<uint16_t>(a + 1), static_cast<uint16_t>(a + 1), b,
-                                           static_cast<uint16_t>(b + 1)});
+            indices.insert(indices.end(), {a, b, static_cast<uint16_t>(a + 1), static_cast<uint16_t>(a + 1),
+                                           b, static_cast<uint16_t>(b + 1)});
         }
     Mesh mesh;
     mesh.name = "blob";
@@ -215,9 +224,12 @@ Mesh makeBlob() {
     stream.count = static_cast<uint32_t>(vertices.size());
     stream.bytes = toBytes(vertices);
     stream.attributes = {
-        {Semantic::Position, 0, ComponentType::Float32, 3, false, Swizzle::Identity, offsetof(SphereVertex, position)},
-        {Semantic::Normal, 0, ComponentType::Float32, 3, false, Swizzle::Identity, offsetof(SphereVertex, normal)},
-        {Semantic::TexCoord, 0, ComponentType::Float32, 2, false, Swizzle::Identity, offsetof(SphereVertex, uv)},
+        {Semantic::Position, 0, ComponentType::Float32, 3, false, Swizzle::Identity,
+         offsetof(SphereVertex, position)},
+        {Semantic::Normal, 0, ComponentType::Float32, 3, false, Swizzle::Identity,
+         offsetof(SphereVertex, normal)},
+        {Semantic::TexCoord, 0, ComponentType::Float32, 2, false, Swizzle::Identity,
+         offsetof(SphereVertex, uv)},
     };
     mesh.streams.push_back(std::move(stream));
     mesh.vertexCount = static_cast<uint32_t>(vertices.size());
@@ -234,7 +246,8 @@ Mesh makeBlob() {
     bulge.stream.stride = 12;
     bulge.stream.count = mesh.vertexCount;
     bulge.stream.bytes = toBytes(deltas);
-    bulge.stream.attributes = {{Semantic::Position, 0, ComponentType::Float32, 3, false, Swizzle::Identity, 0}};
+    bulge.stream.attributes = {
+        {Semantic::Position, 0, ComponentType::Float32, 3, false, Swizzle::Identity, 0}};
     mesh.morphTargets.push_back(std::move(bulge));
     mesh.defaultMorphWeights = {0.0f};
     return mesh;
@@ -308,9 +321,11 @@ Scene makeDemoScene() {
     scene.nodes[tentacle].materials = {0};
     scene.nodes[blobNode].materials = {1};
     addNode(scene, "key_point", -1, NodeKind::Light, 0, glm::vec3(2.5f, 4.0f, 3.0f));
-    addNode(scene, "fill_sun", -1, NodeKind::Light, 1, glm::vec3(0.0f), lookAlong(glm::vec3(-1.0f, -2.0f, -1.5f)));
+    addNode(scene, "fill_sun", -1, NodeKind::Light, 1, glm::vec3(0.0f),
+            lookAlong(glm::vec3(-1.0f, -2.0f, -1.5f)));
     const glm::vec3 eye(0.8f, 1.8f, 7.5f);
-    addNode(scene, "front_camera", -1, NodeKind::Camera, 0, eye, lookAlong(glm::vec3(0.6f, 1.4f, 0.0f) - eye));
+    addNode(scene, "front_camera", -1, NodeKind::Camera, 0, eye,
+            lookAlong(glm::vec3(0.6f, 1.4f, 0.0f) - eye));
 
     Skin skeleton;
     skeleton.name = "tentacle_skeleton";
@@ -347,7 +362,8 @@ Scene makeDemoScene() {
             const float phase = 2.0f * kPi * t / kClipSeconds;
             const float bend = 0.2f * std::sin(phase + 0.5f - 0.55f * float(b)) + 0.06f;
             const float twist = 0.15f * std::cos(phase - 0.4f * float(b));
-            const glm::quat q = glm::angleAxis(bend, glm::vec3(0, 0, 1)) * glm::angleAxis(twist, glm::vec3(1, 0, 0));
+            const glm::quat q =
+                glm::angleAxis(bend, glm::vec3(0, 0, 1)) * glm::angleAxis(twist, glm::vec3(1, 0, 0));
             track.times.push_back(t);
             track.values.insert(track.values.end(), {q.x, q.y, q.z, q.w});
         }

@@ -14,7 +14,9 @@ size_t findInterval(const std::vector<float>& times, float t) {
     return i == 0 ? 0 : std::min(i - 1, times.size() - 2);
 }
 
-glm::quat quatAt(const float* v) { return glm::quat(v[3], v[0], v[1], v[2]); }
+glm::quat quatAt(const float* v) {
+    return glm::quat(v[3], v[0], v[1], v[2]);
+}
 
 void storeQuat(const glm::quat& q, float* out) {
     out[0] = q.x;
@@ -69,8 +71,10 @@ void tcbTangents(const Track& tr, bool haveParams, size_t k, size_t c, float& in
     const float cont = haveParams ? tr.continuity[k] : 0.0f;
     const float b = haveParams ? tr.bias[k] : 0.0f;
     const float dIn = p - prev, dOut = next - p;
-    const float src = 0.5f * (1 - t) * (1 + cont) * (1 + b) * dIn + 0.5f * (1 - t) * (1 - cont) * (1 - b) * dOut;
-    const float dst = 0.5f * (1 - t) * (1 - cont) * (1 + b) * dIn + 0.5f * (1 - t) * (1 + cont) * (1 - b) * dOut;
+    const float src =
+        0.5f * (1 - t) * (1 + cont) * (1 + b) * dIn + 0.5f * (1 - t) * (1 - cont) * (1 - b) * dOut;
+    const float dst =
+        0.5f * (1 - t) * (1 - cont) * (1 + b) * dIn + 0.5f * (1 - t) * (1 + cont) * (1 - b) * dOut;
     // Keys at uneven intervals: adjust so the curve's speed is continuous across the key.
     const float hPrev = k > 0 ? tr.times[k] - tr.times[k - 1] : 0.0f;
     const float hNext = k + 1 < n ? tr.times[k + 1] - tr.times[k] : 0.0f;
@@ -130,16 +134,19 @@ void sampleTrack(const Track& track, float seconds, float* out) {
             }
             for (size_t c = 0; c < comps; ++c) {
                 const float c0 = haveValues ? track.outValues[k * comps + c] : a[c] + (b[c] - a[c]) / 3.0f;
-                const float c1 = haveValues ? track.inValues[(k + 1) * comps + c] : b[c] - (b[c] - a[c]) / 3.0f;
+                const float c1 =
+                    haveValues ? track.inValues[(k + 1) * comps + c] : b[c] - (b[c] - a[c]) / 3.0f;
                 out[c] = cubicBezier(a[c], c0, c1, b[c], s);
             }
             if (track.channel == Channel::Rotation && comps == 4) storeQuat(glm::normalize(quatAt(out)), out);
             return;
         }
         case Interpolation::Tcb: {
-            const bool haveParams = track.tension.size() >= n && track.continuity.size() >= n && track.bias.size() >= n;
+            const bool haveParams =
+                track.tension.size() >= n && track.continuity.size() >= n && track.bias.size() >= n;
             const float u2 = u * u, u3 = u2 * u;
-            const float h00 = 2 * u3 - 3 * u2 + 1, h10 = u3 - 2 * u2 + u, h01 = -2 * u3 + 3 * u2, h11 = u3 - u2;
+            const float h00 = 2 * u3 - 3 * u2 + 1, h10 = u3 - 2 * u2 + u, h01 = -2 * u3 + 3 * u2,
+                        h11 = u3 - u2;
             for (size_t c = 0; c < comps; ++c) {
                 float outTangent = 0.0f, inTangent = 0.0f, unused = 0.0f;
                 tcbTangents(track, haveParams, k, c, unused, outTangent);
@@ -161,12 +168,17 @@ namespace {
 uint32_t requiredComponents(Channel channel) {
     switch (channel) {
         case Channel::Translation:
-        case Channel::Scale: return 3;
-        case Channel::Rotation: return 4;
-        case Channel::Matrix: return 16;
+        case Channel::Scale:
+            return 3;
+        case Channel::Rotation:
+            return 4;
+        case Channel::Matrix:
+            return 16;
         case Channel::CameraFov:
-        case Channel::Visibility: return 1;
-        default: return 0;
+        case Channel::Visibility:
+            return 1;
+        default:
+            return 0;
     }
 }
 
@@ -187,7 +199,8 @@ void evaluatePose(const Scene& scene, int clip, float seconds, Pose& pose) {
         pose.visible[i] = node.visible ? 1 : 0;
         std::vector<float>& weights = pose.morphWeights[i];
         weights.clear();
-        if (node.kind == NodeKind::Mesh && node.object >= 0 && static_cast<size_t>(node.object) < scene.meshes.size()) {
+        if (node.kind == NodeKind::Mesh && node.object >= 0 &&
+            static_cast<size_t>(node.object) < scene.meshes.size()) {
             const Mesh& mesh = scene.meshes[node.object];
             if (!mesh.morphTargets.empty()) {
                 weights.assign(mesh.morphTargets.size(), 0.0f);
@@ -195,7 +208,8 @@ void evaluatePose(const Scene& scene, int clip, float seconds, Pose& pose) {
                     weights[t] = mesh.defaultMorphWeights[t];
             }
         }
-        if (node.kind == NodeKind::Camera && node.object >= 0 && static_cast<size_t>(node.object) < scene.cameras.size())
+        if (node.kind == NodeKind::Camera && node.object >= 0 &&
+            static_cast<size_t>(node.object) < scene.cameras.size())
             pose.cameraFov[i] = scene.cameras[node.object].yfov;
     }
 
@@ -267,7 +281,8 @@ void evaluatePose(const Scene& scene, int clip, float seconds, Pose& pose) {
             if (done[node]) continue;
             const int32_t p = scene.nodes[node].parent;
             const glm::mat4 local = pose.local[node].toMatrix();
-            pose.world[node] = (p >= 0 && static_cast<size_t>(p) < count && done[p]) ? pose.world[p] * local : local;
+            pose.world[node] =
+                (p >= 0 && static_cast<size_t>(p) < count && done[p]) ? pose.world[p] * local : local;
             pose.objectWorld[node] = pose.world[node] * scene.nodes[node].objectTransform;
             done[node] = 1;
         }
@@ -283,7 +298,9 @@ void skinPalette(const Scene& scene, const Pose& pose, int node, std::vector<glm
     palette.resize(skin.joints.size());
     for (size_t j = 0; j < skin.joints.size(); ++j) {
         const int32_t joint = skin.joints[j];
-        const glm::mat4 world = joint >= 0 && static_cast<size_t>(joint) < pose.world.size() ? pose.world[joint] : glm::mat4(1.0f);
+        const glm::mat4 world = joint >= 0 && static_cast<size_t>(joint) < pose.world.size()
+                                    ? pose.world[joint]
+                                    : glm::mat4(1.0f);
         palette[j] = j < skin.inverseBind.size() ? world * skin.inverseBind[j] : world;
     }
 }

@@ -14,7 +14,7 @@ struct Pose {
     std::vector<glm::mat4> world;        // parent world * local
     std::vector<glm::mat4> objectWorld;  // world * Node::objectTransform (what a node's object uses)
     std::vector<std::vector<float>> morphWeights;  // per node; empty when its mesh has no targets
-    std::vector<float> cameraFov;        // per node; the camera's fov, animated or not (0 for non-cameras)
+    std::vector<float> cameraFov;  // per node; the camera's fov, animated or not (0 for non-cameras)
     std::vector<uint8_t> visible;
 
     // Scratch space of evaluatePose, kept here so that a reused Pose allocates nothing per frame.

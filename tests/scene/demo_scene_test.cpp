@@ -19,7 +19,8 @@ int countKind(const Scene& scene, NodeKind kind) {
 
 int meshNode(const Scene& scene, bool skinned) {
     for (size_t i = 0; i < scene.nodes.size(); ++i)
-        if (scene.nodes[i].kind == NodeKind::Mesh && (scene.nodes[i].skin >= 0) == skinned) return static_cast<int>(i);
+        if (scene.nodes[i].kind == NodeKind::Mesh && (scene.nodes[i].skin >= 0) == skinned)
+            return static_cast<int>(i);
     return -1;
 }
 
@@ -91,7 +92,8 @@ TEST(DemoScene, SkinnedMeshHasTwoBatchesOfBatchLocalBones) {
             for (int k = 0; k < 3; ++k) {
                 const uint16_t v = idx[3 * t + k];
                 ASSERT_LT(v, mesh.vertexCount);
-                EXPECT_TRUE(batchOf[v] < 0 || batchOf[v] == static_cast<int>(b)) << "vertex " << v << " in two batches";
+                EXPECT_TRUE(batchOf[v] < 0 || batchOf[v] == static_cast<int>(b))
+                    << "vertex " << v << " in two batches";
                 batchOf[v] = static_cast<int>(b);
             }
     }
@@ -103,7 +105,8 @@ TEST(DemoScene, SkinnedMeshHasTwoBatchesOfBatchLocalBones) {
         EXPECT_LE(n, 4);
         float sum = 0.0f;
         for (int k = 0; k < n; ++k) {
-            EXPECT_LT(static_cast<size_t>(i4[k]), mesh.boneBatches[batchOf[v]].bones.size()) << "vertex " << v;
+            EXPECT_LT(static_cast<size_t>(i4[k]), mesh.boneBatches[batchOf[v]].bones.size())
+                << "vertex " << v;
             sum += w4[k];
         }
         EXPECT_NEAR(sum, 1.0f, 1e-6f);
@@ -170,7 +173,8 @@ TEST(DemoScene, RestPaletteIsIdentityAndRestShapeIsStraight) {
     worldVertices(scene, pose, node, bent);
     ASSERT_EQ(bent.size(), rest.size());
     float maxShift = 0.0f;
-    for (size_t i = 0; i < bent.size(); ++i) maxShift = std::max(maxShift, glm::length(glm::vec2(bent[i].x, bent[i].z)));
+    for (size_t i = 0; i < bent.size(); ++i)
+        maxShift = std::max(maxShift, glm::length(glm::vec2(bent[i].x, bent[i].z)));
     EXPECT_GT(maxShift, 1.0f);
 }
 

@@ -69,7 +69,8 @@ TEST(SampleTrack, StepHoldsTheEarlierKey) {
 }
 
 TEST(SampleTrack, LinearInterpolatesEachComponent) {
-    Track t = scalarTrack(Interpolation::Linear, {0.0f, 2.0f, 3.0f}, {1.0f, 2.0f, 3.0f, 5.0f, 6.0f, 7.0f, 0.0f, 0.0f, 0.0f});
+    Track t = scalarTrack(Interpolation::Linear, {0.0f, 2.0f, 3.0f},
+                          {1.0f, 2.0f, 3.0f, 5.0f, 6.0f, 7.0f, 0.0f, 0.0f, 0.0f});
     t.components = 3;
     float v[3];
     sampleTrack(t, 0.5f, v);  // a quarter of the way from key 0 to key 1
@@ -89,7 +90,8 @@ TEST(SampleTrack, ClampsOutsideTheKeysAndHandlesZeroAndOneKey) {
     EXPECT_EQ(sample1(t, 2.0f), 8.0f);
     EXPECT_EQ(sample1(t, 100.0f), 8.0f);
     EXPECT_EQ(sample1(t, NAN), 4.0f);
-    for (Interpolation i : {Interpolation::Step, Interpolation::Linear, Interpolation::Bezier, Interpolation::Tcb}) {
+    for (Interpolation i :
+         {Interpolation::Step, Interpolation::Linear, Interpolation::Bezier, Interpolation::Tcb}) {
         const Track one = scalarTrack(i, {0.5f}, {7.0f});
         EXPECT_EQ(sample1(one, 0.0f), 7.0f);
         EXPECT_EQ(sample1(one, 3.0f), 7.0f);
@@ -121,7 +123,8 @@ TEST(SampleTrack, SlerpTakesTheShortestPath) {
     expectQuat(&glm::vec4(q.x, q.y, q.z, q.w)[0], glm::angleAxis(kPi / 4, glm::vec3(0, 0, 1)));
 
     // 270 degrees about +Z is -90 degrees the short way: halfway is -45 degrees.
-    const Track longWay = rotationTrack(glm::quat(1, 0, 0, 0), glm::angleAxis(1.5f * kPi, glm::vec3(0, 0, 1)));
+    const Track longWay =
+        rotationTrack(glm::quat(1, 0, 0, 0), glm::angleAxis(1.5f * kPi, glm::vec3(0, 0, 1)));
     sampleTrack(longWay, 0.5f, v);
     q = glm::quat(v[3], v[0], v[1], v[2]);
     if (q.w < 0) q = -q;
@@ -305,7 +308,8 @@ TEST(EvaluatePose, MatrixChannelReplacesTrs) {
     scene.nodes[1].parent = 0;
     scene.nodes[1].local.translation = glm::vec3(1, 0, 0);
     const glm::mat4 a = glm::translate(glm::mat4(1.0f), glm::vec3(0, 2, 0));
-    const glm::mat4 b = glm::translate(glm::mat4(1.0f), glm::vec3(0, 4, 0)) * glm::scale(glm::mat4(1.0f), glm::vec3(3.0f));
+    const glm::mat4 b =
+        glm::translate(glm::mat4(1.0f), glm::vec3(0, 4, 0)) * glm::scale(glm::mat4(1.0f), glm::vec3(3.0f));
     Track t;
     t.node = 0;
     t.channel = Channel::Matrix;
