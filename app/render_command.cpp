@@ -73,6 +73,11 @@ int runRender(const RenderRequest& request) {
     }
     std::printf("%s: wrote %dx%d (%u draw calls, %u triangles)\n", request.output.c_str(), request.width,
                 request.height, stats.drawCalls, stats.triangles);
+    if (stats.glErrors > 0) {
+        // Builds with GL checks treat any GL error as a failure (our bug, printed with its call site).
+        std::fprintf(stderr, "esview: %u GL errors while drawing\n", stats.glErrors);
+        return kExitBadInput;
+    }
     return kExitOk;
 }
 

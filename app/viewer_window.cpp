@@ -40,7 +40,7 @@ struct ViewerState {
     Playback playback;
     Pose pose;
     FrameStats stats;
-    Bounds restBounds;
+    Bounds frameBounds;
     // Mouse drag tracking.
     bool rotating = false, panning = false;
     double lastX = 0.0, lastY = 0.0;
@@ -52,7 +52,23 @@ void glfwErrorCallback(int code, const char* description) {
 }
 
 void frameScene(ViewerState& s) {
-    if (s.restBounds.valid()) Renderer::frameBounds(s.view.orbit, s.restBounds.min, s.restBounds.max);
+    if (s.frameBounds.valid()) Renderer::frameBounds(s.view.orbit, s.frameBounds.min, s.frameBounds.max);
+}
+
+// The box the camera frames: the rest pose and a few times of the clip, so the animated scene
+// stays in view while it plays.
+Bounds playbackBounds(const Scene& scene, int clip) {
+    Pose pose;
+    evaluatePose(scene, -1, 0.0f, pose);
+    Bounds bounds = sceneBounds(scene, pose);
+    if (clip < 0) return bounds;
+    const Clip& c = scene.animation.clips[clip];
+    constexpr int kSamples = 8;
+    for (int i = 0; i <= kSamples; ++i) {
+        evaluatePose(scene, clip, c.start + c.duration() * float(i) / kSamples, pose);
+        bounds.add(sceneBounds(scene, pose));
+    }
+    return bounds;
 }
 
 float clipDuration(const Scene& scene, int clip) {
@@ -147,6 +163,7 @@ void drawPanel(ViewerState& s) {
                 if (ImGui::Selectable(scene.animation.clips[i].name.c_str(), p.clip == int(i))) {
                     p.clip = int(i);
                     p.seconds = 0.0f;
+                    s.frameBounds = playbackBounds(scene, p.clip);
                 }
             ImGui::EndCombo();
         }
@@ -241,8 +258,7 @@ int runViewer(const ViewerOptions& options) {
             ImGui_ImplOpenGL3_Init(options.gles2 ? "#version 100" : "#version 300 es");
 
             s.playback.clip = s.scene->animation.clips.empty() ? -1 : 0;
-            evaluatePose(*s.scene, -1, 0.0f, s.pose);
-            s.restBounds = sceneBounds(*s.scene, s.pose);
+            s.frameBounds = playbackBounds(*s.scene, s.playback.clip);
             frameScene(s);
 
             double last = glfwGetTime();
