@@ -43,7 +43,24 @@ inline void deleteRenderbuffer(GLuint n) { glDeleteRenderbuffers(1, &n); }
 inline void deleteProgram(GLuint n) { glDeleteProgram(n); }
 inline void deleteShader(GLuint n) { glDeleteShader(n); }
 
+// Vertex arrays come from ES 3.0 or from OES_vertex_array_object on ES 2.0; the renderer picks
+// the entry points once (see selectVertexArrayApi) and the handle deletes through the same choice.
+struct VertexArrayApi {
+    PFNGLGENVERTEXARRAYSPROC gen = nullptr;
+    PFNGLBINDVERTEXARRAYPROC bind = nullptr;
+    PFNGLDELETEVERTEXARRAYSPROC remove = nullptr;
+    bool available() const { return gen && bind && remove; }
+};
+inline VertexArrayApi& vertexArrayApi() {
+    static VertexArrayApi api;
+    return api;
+}
+inline void deleteVertexArray(GLuint n) {
+    if (vertexArrayApi().remove) vertexArrayApi().remove(1, &n);
+}
+
 using Buffer = Handle<deleteBuffer>;
+using VertexArray = Handle<deleteVertexArray>;
 using Texture = Handle<deleteTexture>;
 using Framebuffer = Handle<deleteFramebuffer>;
 using Renderbuffer = Handle<deleteRenderbuffer>;
@@ -54,6 +71,12 @@ inline Buffer makeBuffer() {
     GLuint n = 0;
     glGenBuffers(1, &n);
     return Buffer(n);
+}
+
+inline VertexArray makeVertexArray() {
+    GLuint n = 0;
+    vertexArrayApi().gen(1, &n);
+    return VertexArray(n);
 }
 
 }  // namespace esv::gl

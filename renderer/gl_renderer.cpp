@@ -50,6 +50,7 @@ struct GpuMesh {
     GLenum indexType = 0;    // 0 = non-indexed triangle list
     uint32_t indexSize = 0;
     gl::Buffer edges;        // GL_LINES indices for wireframe, built on first use
+    gl::VertexArray vao[2];  // attribute setup without and with skin inputs, made on first draw
     uint32_t edgeCount = 0;
     std::vector<uint32_t> triangleList;  // kept only to build edges lazily
     std::vector<GpuSubmesh> submeshes;
@@ -62,6 +63,8 @@ struct GpuMesh {
 struct CpuNode {
     gl::Buffer positions;
     gl::Buffer normals;
+    gl::VertexArray vao;
+    bool normalsBound = false;
 };
 
 uint32_t readIndex(const IndexData& data, uint32_t i) {
@@ -148,6 +151,17 @@ public:
         return true;
     }
 
+    RendererInfo info() const override {
+        RendererInfo i;
+        i.es3 = m_caps.es3;
+        i.vertexArrays = m_caps.vao;
+        i.uintIndices = m_caps.uintIndices;
+        i.maxVertexUniformVectors = m_caps.maxVertexUniformVectors;
+        i.maxVertexAttribs = m_caps.maxVertexAttribs;
+        i.paletteCapacity = std::min(paletteCapacity(m_caps.maxVertexUniformVectors, kReservedVertexVectors), 256);
+        return i;
+    }
+
     FrameStats draw(const Scene& scene, const Pose& pose, const ViewSettings& view, int width, int height) override {
         FrameStats stats;
         glViewport(0, 0, width, height);
@@ -183,6 +197,7 @@ public:
         for (const Item& item : transparent) drawNode(scene, pose, view, item.node, stats);
         glDisable(GL_BLEND);
         glDepthMask(GL_TRUE);
+        if (m_caps.vao) gl::vertexArrayApi().bind(0);
         for (GLuint i = 0; i < kLocationCount; ++i) glDisableVertexAttribArray(i);
         glBindBuffer(GL_ARRAY_BUFFER, 0);
         glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
@@ -431,6 +446,24 @@ private:
                                       reinterpret_cast<const void*>(uintptr_t(b.offset)));
             }
         }
+    }
+
+    // Binds the mesh's attribute setup: its VAO (made and filled on first use) where vertex arrays
+    // exist, plain pointers otherwise. Current values of disabled attributes are context state
+    // (not VAO state), so they are set on every draw.
+    void bindMesh(GpuMesh& gpu, bool skinned) {
+        if (m_caps.vao) {
+            gl::VertexArray& vao = gpu.vao[skinned ? 1 : 0];
+            if (!vao) {
+                vao = gl::makeVertexArray();
+                gl::vertexArrayApi().bind(vao.get());
+                bindStreams(gpu, skinned);
+            } else {
+                gl::vertexArrayApi().bind(vao.get());
+            }
+        } else {
+            bindStreams(gpu, skinned);
+        }
         // Missing skin inputs read as zero weights (the shader then uses the model matrix).
         if (skinned) glVertexAttrib4f(kLocBoneWeights, 0, 0, 0, 0);
         glVertexAttrib4f(kLocColor, 1, 1, 1, 1);
@@ -526,23 +559,33 @@ private:
             // Reference path: world-space positions and normals from the CPU, drawn with identity matrices.
             CpuNode& c = m_cpuNodes[cpuIt->second];
             worldVertices(scene, pose, static_cast<int>(n), m_positions, gpu.hasNormal ? &m_normals : nullptr);
-            for (GLuint i = 0; i < kLocationCount; ++i) glDisableVertexAttribArray(i);
+            const bool setup = !m_caps.vao || !c.vao;
+            if (m_caps.vao) {
+                if (!c.vao) c.vao = gl::makeVertexArray();
+                gl::vertexArrayApi().bind(c.vao.get());
+            }
+            if (setup)
+                for (GLuint i = 0; i < kLocationCount; ++i) glDisableVertexAttribArray(i);
             glBindBuffer(GL_ARRAY_BUFFER, c.positions.get());
             glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(m_positions.size() * sizeof(glm::vec3)), m_positions.data(), GL_STREAM_DRAW);
-            glEnableVertexAttribArray(kLocPosition);
-            glVertexAttribPointer(kLocPosition, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+            if (setup) {
+                glEnableVertexAttribArray(kLocPosition);
+                glVertexAttribPointer(kLocPosition, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+            }
             if (gpu.hasNormal) {
                 glBindBuffer(GL_ARRAY_BUFFER, c.normals.get());
                 glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(m_normals.size() * sizeof(glm::vec3)), m_normals.data(), GL_STREAM_DRAW);
-                glEnableVertexAttribArray(kLocNormal);
-                glVertexAttribPointer(kLocNormal, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+                if (setup) {
+                    glEnableVertexAttribArray(kLocNormal);
+                    glVertexAttribPointer(kLocNormal, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+                }
             }
             glVertexAttrib4f(kLocColor, 1, 1, 1, 1);
             const glm::mat4 identity(1.0f);
             glUniformMatrix4fv(p->model, 1, GL_FALSE, glm::value_ptr(identity));
             glUniformMatrix4fv(p->positionUnpack, 1, GL_FALSE, glm::value_ptr(identity));
         } else {
-            bindStreams(gpu, gpuSkinned);
+            bindMesh(gpu, gpuSkinned);
             glUniformMatrix4fv(p->model, 1, GL_FALSE, glm::value_ptr(pose.objectWorld[n]));
             glUniformMatrix4fv(p->positionUnpack, 1, GL_FALSE, glm::value_ptr(mesh.positionUnpack));
         }
@@ -631,6 +674,15 @@ std::unique_ptr<Renderer> Renderer::create(const RendererOptions& options, std::
     // ES2 mode enforces the ES 2.0 minimums even where the driver grants more (llvmpipe grants 3.2).
     caps.es3 = contextEs3 && !options.gles2;
     caps.uintIndices = caps.es3 || hasExtension("GL_OES_element_index_uint");
+    gl::VertexArrayApi& vao = gl::vertexArrayApi();
+    if (caps.es3) {
+        vao = {glad_glGenVertexArrays, glad_glBindVertexArray, glad_glDeleteVertexArrays};
+    } else if (hasExtension("GL_OES_vertex_array_object")) {
+        vao = {glad_glGenVertexArraysOES, glad_glBindVertexArrayOES, glad_glDeleteVertexArraysOES};
+    } else {
+        vao = {};
+    }
+    caps.vao = vao.available();
     GLint vectors = 128, attribs = 8;
     glGetIntegerv(GL_MAX_VERTEX_UNIFORM_VECTORS, &vectors);
     glGetIntegerv(GL_MAX_VERTEX_ATTRIBS, &attribs);

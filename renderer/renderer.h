@@ -27,6 +27,16 @@ struct FrameStats {
     uint32_t glErrors = 0;
 };
 
+// What the renderer found in the context and decided from it (shown by the panel, asserted by tests).
+struct RendererInfo {
+    bool es3 = false;           // ES 3.0 features in use (false in ES2 mode)
+    bool vertexArrays = false;  // VAOs (ES3, or OES_vertex_array_object in ES2 mode)
+    bool uintIndices = false;   // 32-bit indices (ES3, or OES_element_index_uint)
+    int maxVertexUniformVectors = 0;  // as enforced (128 in ES2 mode)
+    int maxVertexAttribs = 0;
+    int paletteCapacity = 0;    // bones per draw
+};
+
 class Renderer {
 public:
     virtual ~Renderer() = default;
@@ -38,6 +48,8 @@ public:
     // Uploads a validated scene (vertex streams as stored, one buffer per stream). Replaces any
     // previous scene. Conversions it must make are appended to `report`.
     virtual bool setScene(const Scene& scene, std::vector<ReportLine>& report, std::string& error) = 0;
+
+    virtual RendererInfo info() const = 0;
 
     // Draws the scene at `pose` into the currently bound framebuffer of width x height pixels.
     virtual FrameStats draw(const Scene& scene, const Pose& pose, const ViewSettings& view, int width,

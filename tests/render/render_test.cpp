@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <glad/gles2.h>
+
 #include "app/egl_context.h"
 #include "common/image_compare.h"
 #include "common/test_paths.h"
@@ -160,6 +162,50 @@ TEST_F(DemoRender, GpuSkinningMatchesCpuReference) {
         }
         ASSERT_GT(inside, positions.size() / 2);
         EXPECT_GE(double(covered) / double(inside), 0.995) << (gles2 ? "ES2" : "ES3");
+    }
+}
+
+// What the renderer takes from the context: ES3 uses vertex arrays and 32-bit indices; ES2 mode
+// enforces the ES 2.0 minimums and uses extensions only where the context lists them.
+TEST(RendererCaps, Es3AndEs2ModeChooseTheirFeatures) {
+    for (bool gles2 : {false, true}) {
+        esv::EglContext context;
+        std::string error;
+        ASSERT_TRUE(context.create(gles2 ? 2 : 3, error)) << error;
+        esv::RendererOptions options;
+        options.gles2 = gles2;
+        auto renderer = esv::Renderer::create(options, error);
+        ASSERT_NE(renderer, nullptr) << error;
+        const esv::RendererInfo info = renderer->info();
+        const std::string extensions = reinterpret_cast<const char*>(glGetString(GL_EXTENSIONS));
+        auto listed = [&](const std::string& name) { return (" " + extensions + " ").find(" " + name + " ") != std::string::npos; };
+        if (gles2) {
+            EXPECT_FALSE(info.es3);
+            EXPECT_EQ(info.maxVertexUniformVectors, 128);
+            EXPECT_EQ(info.maxVertexAttribs, 8);
+            EXPECT_EQ(info.paletteCapacity, esv::paletteCapacity(128, 16));
+            EXPECT_EQ(info.vertexArrays, listed("GL_OES_vertex_array_object"));
+            EXPECT_EQ(info.uintIndices, listed("GL_OES_element_index_uint"));
+        } else {
+            EXPECT_TRUE(info.es3);
+            EXPECT_TRUE(info.vertexArrays);
+            EXPECT_TRUE(info.uintIndices);
+            EXPECT_GE(info.maxVertexUniformVectors, 256);
+        }
+        // The demo draws cleanly through whichever attribute path was chosen.
+        esv::Scene scene = esv::makeDemoScene();
+        std::vector<esv::ReportLine> report;
+        ASSERT_TRUE(renderer->setScene(scene, report, error)) << error;
+        esv::OffscreenTarget target;
+        ASSERT_TRUE(target.create(64, 64, error)) << error;
+        target.bind();
+        esv::Pose pose;
+        esv::evaluatePose(scene, 0, 0.25f, pose);
+        for (int frame = 0; frame < 2; ++frame) {
+            const esv::FrameStats stats = renderer->draw(scene, pose, {}, 64, 64);
+            EXPECT_EQ(stats.glErrors, 0u);
+            EXPECT_EQ(stats.drawCalls, 3u);
+        }
     }
 }
 
