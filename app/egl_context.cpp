@@ -1,5 +1,10 @@
 #include "app/egl_context.h"
 
+#include <cstring>
+
+#include <dlfcn.h>
+#include <link.h>
+
 #include <glad/egl.h>
 #include <glad/gles2.h>
 
@@ -25,6 +30,22 @@ EGLDisplay openDisplay() {
 }
 
 }  // namespace
+
+void keepGraphicsDriversLoaded() {
+#if defined(__SANITIZE_ADDRESS__)
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, size_t, void*) {
+            const char* path = info->dlpi_name;
+            // RTLD_NOLOAD: only objects already mapped; RTLD_NODELETE: later dlclose calls keep them.
+            if (path && *path && (std::strstr(path, "/dri/") || std::strstr(path, "gallium") ||
+                                  std::strstr(path, "mesa") || std::strstr(path, "LLVM") ||
+                                  std::strstr(path, "glapi")))
+                dlopen(path, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+            return 0;
+        },
+        nullptr);
+#endif
+}
 
 bool EglContext::create(int major, std::string& error) {
     if (!gladLoaderLoadEGL(EGL_NO_DISPLAY)) {
@@ -69,6 +90,7 @@ bool EglContext::create(int major, std::string& error) {
         error = "the GLES entry points could not be loaded";
         return false;
     }
+    keepGraphicsDriversLoaded();
     return true;
 }
 

@@ -6,6 +6,11 @@
 
 namespace esv {
 
+// Sanitizer builds only: marks the graphics driver libraries loaded so far as never unloaded, so
+// LeakSanitizer can name the driver frames of allocations the driver itself never frees (and
+// tests/lsan.supp can suppress them by library). Does nothing in other builds.
+void keepGraphicsDriversLoaded();
+
 class EglContext {
 public:
     EglContext() = default;

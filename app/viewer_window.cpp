@@ -15,6 +15,7 @@
 #include <imgui_impl_opengl3.h>
 
 #include "app/commands.h"
+#include "app/egl_context.h"
 #include "app/render_command.h"
 #include "app/scene_source.h"
 #include "renderer/renderer.h"
@@ -237,6 +238,7 @@ int runViewer(const ViewerOptions& options) {
         glfwTerminate();
         return kExitBadInput;
     }
+    keepGraphicsDriversLoaded();
 
     int exitCode = kExitOk;
     {
