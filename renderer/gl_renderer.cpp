@@ -516,17 +516,11 @@ private:
         }
     }
 
-    void drawNode(const Scene& scene, const Pose& pose, const ViewSettings& view, size_t n, FrameStats& stats) {
-        const Node& node = scene.nodes[n];
+    ShaderFeatures featuresFor(const Scene& scene, const Node& node, const GpuMesh& gpu, ViewMode mode, bool cpu,
+                               bool gpuSkinned) const {
         const Mesh& mesh = scene.meshes[node.object];
-        GpuMesh& gpu = m_meshes[node.object];
-        if (gpu.triangles == 0 || gpu.streams.empty()) return;
-        auto cpuIt = m_cpuNodeIndex.find(n);
-        const bool cpu = cpuIt != m_cpuNodeIndex.end();
-        const bool gpuSkinned = !cpu && node.skin >= 0 && gpu.hasSkin;
-
         ShaderFeatures f;
-        f.mode = view.mode;
+        f.mode = mode;
         f.normal = gpu.hasNormal;
         f.color = gpu.hasColor && !cpu;
         f.uv = gpu.hasUv && !cpu;
@@ -539,6 +533,138 @@ private:
             f.boneCount = std::min(m_paletteCapacity, (f.boneCount + 7) / 8 * 8);
             f.influences = std::max(1, gpu.influences);
         }
+        return f;
+    }
+
+    // The palette of batch `b` (or the whole skin when the mesh has no batches) into m_bones.
+    void batchPalette(const Mesh& mesh, const std::vector<glm::mat4>& palette, size_t b) {
+        if (mesh.boneBatches.empty()) {
+            m_bones = palette;
+            return;
+        }
+        const BoneBatch& batch = mesh.boneBatches[b];
+        m_bones.assign(batch.bones.size(), glm::mat4(1.0f));
+        for (size_t i = 0; i < batch.bones.size(); ++i)
+            if (batch.bones[i] >= 0 && size_t(batch.bones[i]) < palette.size()) m_bones[i] = palette[batch.bones[i]];
+    }
+
+    bool captureVertices(const Scene& scene, const Pose& pose, int n, std::vector<glm::vec3>& positions,
+                         std::vector<glm::vec3>& normals, std::string& error) override {
+        if (!m_caps.es3) {
+            error = "capturing vertices needs transform feedback (ES3)";
+            return false;
+        }
+        if (n < 0 || size_t(n) >= scene.nodes.size() || scene.nodes[n].kind != NodeKind::Mesh || scene.nodes[n].object < 0) {
+            error = "node " + std::to_string(n) + " is not a mesh instance";
+            return false;
+        }
+        if (m_cpuNodeIndex.count(size_t(n))) {
+            error = "node '" + scene.nodes[n].name + "' is drawn from CPU-computed vertices";
+            return false;
+        }
+        const Node& node = scene.nodes[n];
+        const Mesh& mesh = scene.meshes[node.object];
+        GpuMesh& gpu = m_meshes[node.object];
+        const bool gpuSkinned = node.skin >= 0 && gpu.hasSkin;
+        ShaderFeatures f = featuresFor(scene, node, gpu, ViewMode::Unlit, false, gpuSkinned);
+        f.capture = true;
+        const MeshProgram* p = m_programs.get(f, error);
+        if (!p) return false;
+        const uint32_t count = mesh.vertexCount;
+        const float nan = std::nanf("");
+        positions.assign(count, glm::vec3(nan));
+        normals.assign(count, glm::vec3(nan));
+        if (count == 0) return true;
+
+        // Which batch owns each vertex: the first whose triangles use it (as the CPU reference does).
+        const size_t batches = gpuSkinned && !mesh.boneBatches.empty() ? mesh.boneBatches.size() : 1;
+        std::vector<int32_t> owner(count, -1);
+        for (size_t b = 0; b < batches; ++b) {
+            uint32_t first = 0, triangles = gpu.triangles;
+            if (gpuSkinned && !mesh.boneBatches.empty()) {
+                first = std::min(mesh.boneBatches[b].firstTriangle, gpu.triangles);
+                triangles = std::min(mesh.boneBatches[b].triangleCount, gpu.triangles - first);
+            }
+            for (size_t i = size_t(first) * 3; i < size_t(first + triangles) * 3 && i < gpu.triangleList.size(); ++i) {
+                const uint32_t v = gpu.triangleList[i];
+                if (v < count && owner[v] < 0) owner[v] = int32_t(b);
+            }
+        }
+
+        glUseProgram(p->program.get());
+        glUniformMatrix4fv(p->viewProjection, 1, GL_FALSE, glm::value_ptr(glm::mat4(1.0f)));
+        glUniformMatrix4fv(p->model, 1, GL_FALSE, glm::value_ptr(pose.objectWorld[n]));
+        glUniformMatrix4fv(p->positionUnpack, 1, GL_FALSE, glm::value_ptr(mesh.positionUnpack));
+        bindMesh(gpu, gpuSkinned);
+        std::vector<glm::mat4> palette;
+        if (gpuSkinned) skinPalette(scene, pose, n, palette);
+
+        // Draws need a complete framebuffer even with rasterisation off (a surfaceless context has none).
+        GLint previousFramebuffer = 0;
+        glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previousFramebuffer);
+        gl::Framebuffer scratchFramebuffer;
+        gl::Renderbuffer scratchColor;
+        if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+            GLuint name = 0;
+            glGenFramebuffers(1, &name);
+            scratchFramebuffer = gl::Framebuffer(name);
+            glGenRenderbuffers(1, &name);
+            scratchColor = gl::Renderbuffer(name);
+            glBindRenderbuffer(GL_RENDERBUFFER, scratchColor.get());
+            glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 1, 1);
+            glBindFramebuffer(GL_FRAMEBUFFER, scratchFramebuffer.get());
+            glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, scratchColor.get());
+        }
+
+        gl::Buffer feedback = gl::makeBuffer();
+        glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, feedback.get());
+        const GLsizeiptr bytes = GLsizeiptr(count) * 6 * sizeof(float);
+        glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, bytes, nullptr, GL_STREAM_READ);
+        glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, feedback.get());
+        glEnable(GL_RASTERIZER_DISCARD);
+        uint32_t errors = 0;
+        for (size_t b = 0; b < batches; ++b) {
+            if (gpuSkinned) {
+                batchPalette(mesh, palette, b);
+                if (!m_bones.empty())
+                    glUniformMatrix4fv(p->bones, static_cast<GLsizei>(std::min<size_t>(m_bones.size(), f.boneCount)),
+                                       GL_FALSE, glm::value_ptr(m_bones[0]));
+            }
+            // Every vertex through this batch's palette; only the vertices it owns are kept.
+            glBeginTransformFeedback(GL_POINTS);
+            glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(count));
+            glEndTransformFeedback();
+            const float* data = static_cast<const float*>(glMapBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, bytes, GL_MAP_READ_BIT));
+            if (!data) {
+                error = "the transform feedback buffer cannot be mapped";
+                break;
+            }
+            for (uint32_t v = 0; v < count; ++v)
+                if (owner[v] == int32_t(b)) {
+                    positions[v] = glm::vec3(data[6 * size_t(v)], data[6 * size_t(v) + 1], data[6 * size_t(v) + 2]);
+                    normals[v] = glm::vec3(data[6 * size_t(v) + 3], data[6 * size_t(v) + 4], data[6 * size_t(v) + 5]);
+                }
+            glUnmapBuffer(GL_TRANSFORM_FEEDBACK_BUFFER);
+        }
+        glDisable(GL_RASTERIZER_DISCARD);
+        glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
+        glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
+        gl::vertexArrayApi().bind(0);
+        glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previousFramebuffer));
+        if (!checkGl("transform feedback capture", errors)) error = "GL errors while capturing vertices";
+        return error.empty();
+    }
+
+    void drawNode(const Scene& scene, const Pose& pose, const ViewSettings& view, size_t n, FrameStats& stats) {
+        const Node& node = scene.nodes[n];
+        const Mesh& mesh = scene.meshes[node.object];
+        GpuMesh& gpu = m_meshes[node.object];
+        if (gpu.triangles == 0 || gpu.streams.empty()) return;
+        auto cpuIt = m_cpuNodeIndex.find(n);
+        const bool cpu = cpuIt != m_cpuNodeIndex.end();
+        const bool gpuSkinned = !cpu && node.skin >= 0 && gpu.hasSkin;
+
+        ShaderFeatures f = featuresFor(scene, node, gpu, view.mode, cpu, gpuSkinned);
         if (view.mode == ViewMode::Weights && !gpuSkinned) f.mode = ViewMode::Shaded;
         std::string error;
         const MeshProgram* p = m_programs.get(f, error);
@@ -604,12 +730,8 @@ private:
                 const BoneBatch& batch = mesh.boneBatches[b];
                 first = batch.firstTriangle;
                 count = std::min(batch.triangleCount, gpu.triangles - std::min(first, gpu.triangles));
-                m_bones.assign(batch.bones.size(), glm::mat4(1.0f));
-                for (size_t i = 0; i < batch.bones.size(); ++i)
-                    if (batch.bones[i] >= 0 && size_t(batch.bones[i]) < palette.size()) m_bones[i] = palette[batch.bones[i]];
-            } else if (gpuSkinned) {
-                m_bones = palette;
             }
+            if (gpuSkinned) batchPalette(mesh, palette, b);
             if (gpuSkinned && !m_bones.empty())
                 glUniformMatrix4fv(p->bones, static_cast<GLsizei>(std::min<size_t>(m_bones.size(), f.boneCount)), GL_FALSE,
                                    glm::value_ptr(m_bones[0]));

@@ -55,6 +55,15 @@ public:
     virtual FrameStats draw(const Scene& scene, const Pose& pose, const ViewSettings& view, int width,
                             int height) = 0;
 
+    // The world-space position and normal the GPU computes for every vertex of mesh node `node` at
+    // `pose` (unpack matrix and skinning, same buffers, attribute setup, palettes and shader as
+    // drawing), read back through transform feedback. Each vertex is taken from the first bone
+    // batch whose triangles use it; vertices no triangle uses are NaN. Normals are not normalised.
+    // Returns false with `error` when the context cannot capture (ES2 mode) or the node is drawn
+    // from CPU-computed vertices.
+    virtual bool captureVertices(const Scene& scene, const Pose& pose, int node, std::vector<glm::vec3>& positions,
+                                 std::vector<glm::vec3>& normals, std::string& error) = 0;
+
     // Frames the orbit camera on the box min..max: target at its centre, distance so that the
     // box's bounding sphere fits the vertical field of view.
     static void frameBounds(OrbitCamera& orbit, const glm::vec3& min, const glm::vec3& max);

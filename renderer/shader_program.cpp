@@ -6,6 +6,7 @@ namespace esv {
 
 uint64_t ShaderFeatures::key() const {
     uint64_t k = static_cast<uint64_t>(mode);
+    k = k << 1 | uint64_t(capture);
     k = k << 1 | uint64_t(skinned);
     k = k << 1 | uint64_t(normal);
     k = k << 1 | uint64_t(color);
@@ -112,6 +113,14 @@ const MeshProgram* ProgramCache::get(const ShaderFeatures& features, std::string
     glBindAttribLocation(prog, kLocUv, "a_uv");
     glBindAttribLocation(prog, kLocBoneIndices, "a_boneIndices");
     glBindAttribLocation(prog, kLocBoneWeights, "a_boneWeights");
+    if (features.capture) {
+        if (m_version != GlslVersion::Es300) {
+            error = "transform feedback needs GLSL ES 3.00";
+            return nullptr;
+        }
+        static const char* const kVaryings[] = {"v_worldPosition", "v_normal"};
+        glTransformFeedbackVaryings(prog, 2, kVaryings, GL_INTERLEAVED_ATTRIBS);
+    }
     glLinkProgram(prog);
     GLint ok = 0;
     glGetProgramiv(prog, GL_LINK_STATUS, &ok);

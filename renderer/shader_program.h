@@ -21,6 +21,8 @@ struct ShaderFeatures {
     bool color = false;
     bool uv = false;
     ViewMode mode = ViewMode::Shaded;
+    // Transform feedback of the vertex stage's world position and normal (ES 3.00 only).
+    bool capture = false;
 
     uint64_t key() const;
 };

@@ -26,6 +26,16 @@ VARYING_OUT vec4 v_color;
 VARYING_OUT vec2 v_uv;
 VARYING_OUT float v_weight;
 
+// The inverse transpose of the upper 3x3 up to a positive scale: its cofactor matrix (columns are
+// cross products of the other two columns), sign-corrected by the determinant so mirrored
+// transforms keep normals outward. Exact for non-uniform scale and shear, and free of inverse(),
+// which GLSL ES 1.00 lacks.
+mat3 normalMatrix(mat4 m) {
+    vec3 c0 = m[0].xyz, c1 = m[1].xyz, c2 = m[2].xyz;
+    mat3 cofactor = mat3(cross(c1, c2), cross(c2, c0), cross(c0, c1));
+    return dot(c0, cross(c1, c2)) < 0.0 ? -cofactor : cofactor;
+}
+
 void main() {
     vec4 position = u_positionUnpack * vec4(a_position, 1.0);
 #ifdef HAS_NORMAL
@@ -54,8 +64,7 @@ void main() {
 #endif
     vec4 world = model * position;
     v_worldPosition = world.xyz;
-    // Inverse-transpose is approximated by the matrix itself (rotation + uniform scale); normalised in the fragment stage.
-    v_normal = mat3(model[0].xyz, model[1].xyz, model[2].xyz) * normal;
+    v_normal = normalMatrix(model) * normal;  // normalised in the fragment stage
 #ifdef HAS_COLOR
     v_color = a_color;
 #else

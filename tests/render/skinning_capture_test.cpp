@@ -1,0 +1,121 @@
+// GPU skinning against the CPU reference: the positions and normals the vertex shader computes
+// (captured with transform feedback from the buffers, attribute setup and palettes used for
+// drawing) must match scene/cpu_reference at several frames, for the demo and for the skinned
+// sample PODs (interleaved float, fixed point, non-interleaved, several bone batches).
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include <glm/gtc/matrix_transform.hpp>
+#include <gtest/gtest.h>
+
+#include "app/egl_context.h"
+#include "common/test_paths.h"
+#include "loaders/load.h"
+#include "renderer/renderer.h"
+#include "scene/cpu_reference.h"
+#include "scene/demo_scene.h"
+#include "scene/sampler.h"
+
+namespace {
+
+struct Errors {
+    double maxPosition = 0.0;  // world units
+    double maxNormalAngle = 0.0;  // radians
+    size_t compared = 0;
+};
+
+// Captures every skinned mesh instance of `scene` at `seconds` of clip 0 and compares it with the
+// CPU reference. Positions are compared against the scene's size.
+Errors compareAt(esv::Renderer& renderer, const esv::Scene& scene, float seconds) {
+    Errors e;
+    esv::Pose pose;
+    esv::evaluatePose(scene, scene.animation.clips.empty() ? -1 : 0, seconds, pose);
+    for (size_t n = 0; n < scene.nodes.size(); ++n) {
+        const esv::Node& node = scene.nodes[n];
+        if (node.kind != esv::NodeKind::Mesh || node.object < 0 || node.skin < 0) continue;
+        if (!scene.meshes[node.object].morphTargets.empty()) continue;  // morphs: CPU path for now
+        std::vector<glm::vec3> gpuPositions, gpuNormals, cpuPositions, cpuNormals;
+        std::string error;
+        EXPECT_TRUE(renderer.captureVertices(scene, pose, int(n), gpuPositions, gpuNormals, error)) << error;
+        esv::worldVertices(scene, pose, int(n), cpuPositions, &cpuNormals);
+        EXPECT_EQ(gpuPositions.size(), cpuPositions.size());
+        for (size_t v = 0; v < std::min(gpuPositions.size(), cpuPositions.size()); ++v) {
+            if (std::isnan(gpuPositions[v].x)) continue;  // used by no triangle
+            ++e.compared;
+            e.maxPosition = std::max(e.maxPosition, double(glm::length(gpuPositions[v] - cpuPositions[v])));
+            if (v < cpuNormals.size() && glm::length(cpuNormals[v]) > 0.0f && glm::length(gpuNormals[v]) > 0.0f) {
+                const float c = glm::dot(glm::normalize(gpuNormals[v]), glm::normalize(cpuNormals[v]));
+                e.maxNormalAngle = std::max(e.maxNormalAngle, double(std::acos(std::min(1.0f, c))));
+            }
+        }
+    }
+    return e;
+}
+
+float sceneSize(const esv::Scene& scene) {
+    esv::Pose pose;
+    esv::evaluatePose(scene, -1, 0.0f, pose);
+    const esv::Bounds b = esv::sceneBounds(scene, pose);
+    return glm::length(b.max - b.min);
+}
+
+void checkScene(const esv::Scene& scene, const std::string& name) {
+    esv::EglContext context;
+    std::string error;
+    ASSERT_TRUE(context.create(3, error)) << error;
+    esv::RendererOptions options;
+    options.checkErrors = true;
+    auto renderer = esv::Renderer::create(options, error);
+    ASSERT_NE(renderer, nullptr) << error;
+    std::vector<esv::ReportLine> report;
+    ASSERT_TRUE(renderer->setScene(scene, report, error)) << error;
+    const float size = sceneSize(scene);
+    ASSERT_GT(size, 0.0f);
+    const float duration = scene.animation.clips.empty() ? 0.0f : scene.animation.clips[0].duration();
+    size_t compared = 0;
+    double worstPosition = 0.0, worstAngle = 0.0;
+    for (float t : {0.0f, 0.31f * duration, 0.67f * duration, duration}) {
+        const Errors e = compareAt(*renderer, scene, t);
+        compared += e.compared;
+        worstPosition = std::max(worstPosition, e.maxPosition / size);
+        worstAngle = std::max(worstAngle, e.maxNormalAngle);
+        EXPECT_LT(e.maxPosition, 1e-4 * size) << name << " at " << t << " s";
+        EXPECT_LT(e.maxNormalAngle, 0.01) << name << " at " << t << " s";
+    }
+    EXPECT_GT(compared, 0u) << name << ": no skinned vertex was compared";
+    std::printf("%s: %zu vertices compared, max position error %.2e of the model size, max normal angle %.2e rad\n",
+                name.c_str(), compared, worstPosition, worstAngle);
+}
+
+TEST(SkinningCapture, DemoMatchesCpuReference) { checkScene(esv::makeDemoScene(), "demo"); }
+
+TEST(SkinningCapture, SkinnedPodSamplesMatchCpuReference) {
+    ESVIEW_REQUIRE_MODELS("pod");
+    for (const char* file : {"cocos3d/cocos3d_man.pod", "cocos3d/cocos3d_mallet.pod", "oolong/oolong_model_fixed.pod",
+                             "oolong/oolong_model_float_noninterleaved.pod"}) {
+        esv::LoadResult r = esv::loadSceneFile((esv::test::modelsDir() / "pod" / file).string());
+        ASSERT_NE(r.scene, nullptr) << file;
+        checkScene(*r.scene, file);
+    }
+}
+
+TEST(SkinningCapture, Es2ModeSaysItCannotCapture) {
+    esv::EglContext context;
+    std::string error;
+    ASSERT_TRUE(context.create(2, error)) << error;
+    esv::RendererOptions options;
+    options.gles2 = true;
+    auto renderer = esv::Renderer::create(options, error);
+    ASSERT_NE(renderer, nullptr) << error;
+    esv::Scene scene = esv::makeDemoScene();
+    std::vector<esv::ReportLine> report;
+    ASSERT_TRUE(renderer->setScene(scene, report, error)) << error;
+    esv::Pose pose;
+    esv::evaluatePose(scene, 0, 0.0f, pose);
+    std::vector<glm::vec3> p, n;
+    EXPECT_FALSE(renderer->captureVertices(scene, pose, 1, p, n, error));
+    EXPECT_NE(error.find("ES3"), std::string::npos) << error;
+}
+
+}  // namespace
