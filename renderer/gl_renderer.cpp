@@ -44,8 +44,19 @@ struct GpuSubmesh {
     uint32_t materialSlot = 0;
 };
 
+// One morph target's stream, uploaded as stored; indices of its position/normal bindings in `plan`.
+struct GpuMorph {
+    gl::Buffer buffer;
+    BindingPlan plan;
+    int position = -1;
+    int normal = -1;
+    bool relative = true;
+};
+
 struct GpuMesh {
     std::vector<GpuStream> streams;
+    std::vector<GpuMorph> morphs;
+    bool morphNormals = false;  // every target carries normals and the mesh has normals
     gl::Buffer indices;      // triangle list indices (stored, or expanded from strips)
     GLenum indexType = 0;    // 0 = non-indexed triangle list
     uint32_t indexSize = 0;
@@ -112,7 +123,7 @@ public:
     bool setScene(const Scene& scene, std::vector<ReportLine>& report, std::string& error) override {
         m_meshes.clear();
         m_cpuNodes.clear();
-        m_cpuNodeIndex.clear();
+        m_paletteOnCpu.clear();
         m_meshes.resize(scene.meshes.size());
         VertexCaps vcaps;
         vcaps.es3 = m_caps.es3;
@@ -123,26 +134,19 @@ public:
             const Node& node = scene.nodes[n];
             if (node.kind != NodeKind::Mesh || node.object < 0) continue;
             const Mesh& mesh = scene.meshes[node.object];
-            bool cpu = !mesh.morphTargets.empty();
             if (node.skin >= 0 && m_meshes[node.object].hasSkin) {
                 size_t needed = mesh.boneBatches.empty() ? scene.skins[node.skin].joints.size() : mesh.maxBonesPerBatch;
                 for (const BoneBatch& b : mesh.boneBatches) needed = std::max(needed, b.bones.size());
                 if (needed > size_t(m_paletteCapacity)) {
-                    cpu = true;
+                    m_paletteOnCpu.insert(n);
                     report.push_back({Severity::Warning, "node '" + node.name + "': " + std::to_string(needed) +
                                                              " bones per batch exceed the palette of " +
                                                              std::to_string(m_paletteCapacity) +
                                                              " matrices; skinned on the CPU"});
                 }
             }
-            if (cpu) {
-                m_cpuNodeIndex[n] = m_cpuNodes.size();
-                CpuNode c;
-                c.positions = gl::makeBuffer();
-                c.normals = gl::makeBuffer();
-                m_cpuNodes.push_back(std::move(c));
-            }
         }
+        m_morphSlots = std::max(0, std::min(m_caps.maxVertexAttribs - int(kLocMorphBase), 2 * kMaxGpuMorphTargets));
         uint32_t errors = 0;
         if (!checkGl("scene upload", errors)) {
             error = "GL errors while uploading the scene";
@@ -198,7 +202,7 @@ public:
         glDisable(GL_BLEND);
         glDepthMask(GL_TRUE);
         if (m_caps.vao) gl::vertexArrayApi().bind(0);
-        for (GLuint i = 0; i < kLocationCount; ++i) glDisableVertexAttribArray(i);
+        for (GLuint i = 0; i < attributeLimit(); ++i) glDisableVertexAttribArray(i);
         glBindBuffer(GL_ARRAY_BUFFER, 0);
         glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
         checkGl("frame end", stats.glErrors);
@@ -232,6 +236,31 @@ private:
                 if (b.semantic == Semantic::BoneIndices) gpu.influences = std::max(gpu.influences, b.size);
             }
             gpu.streams.push_back(std::move(gs));
+        }
+        gpu.morphNormals = gpu.hasNormal && !mesh.morphTargets.empty();
+        for (const MorphTarget& target : mesh.morphTargets) {
+            GpuMorph gm;
+            gm.relative = target.relative;
+            gm.plan = planBindings(target.stream, vcaps);
+            VertexStream converted;
+            const VertexStream* source = &target.stream;
+            if (gm.plan.needsConversion) {
+                converted = convertToFloat(target.stream);
+                gm.plan = planBindings(converted, vcaps);
+                source = &converted;
+                report.push_back({Severity::Warning, "mesh '" + mesh.name + "': morph target '" + target.name +
+                                                         "' was converted to float32 once for this context"});
+            }
+            for (size_t a = 0; a < gm.plan.attributes.size(); ++a) {
+                if (gm.plan.attributes[a].semantic == Semantic::Position && gm.position < 0) gm.position = int(a);
+                if (gm.plan.attributes[a].semantic == Semantic::Normal && gm.normal < 0) gm.normal = int(a);
+            }
+            gpu.morphNormals &= gm.normal >= 0;
+            gm.buffer = gl::makeBuffer();
+            glBindBuffer(GL_ARRAY_BUFFER, gm.buffer.get());
+            glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(size_t(source->stride) * source->count),
+                         source->bytes.data, GL_STATIC_DRAW);
+            gpu.morphs.push_back(std::move(gm));
         }
         const VertexAttribute* weights = findAttribute(mesh, Semantic::BoneWeights, 0, nullptr);
         gpu.hasSkin = gpu.influences > 0 && weights;
@@ -425,8 +454,12 @@ private:
         }
     }
 
+    GLuint attributeLimit() const {
+        return GLuint(std::min(m_caps.maxVertexAttribs, int(kLocMorphBase) + 2 * kMaxGpuMorphTargets));
+    }
+
     void bindStreams(const GpuMesh& gpu, bool skinned) {
-        for (GLuint i = 0; i < kLocationCount; ++i) glDisableVertexAttribArray(i);
+        for (GLuint i = 0; i < attributeLimit(); ++i) glDisableVertexAttribArray(i);
         for (const GpuStream& s : gpu.streams) {
             glBindBuffer(GL_ARRAY_BUFFER, s.buffer.get());
             for (const AttributeBinding& b : s.plan.attributes) {
@@ -516,6 +549,50 @@ private:
         }
     }
 
+    // The targets of node `n` with a non-zero weight at `pose` (at most kMaxGpuMorphTargets are
+    // blended on the GPU; more at once send the node down the CPU path for that frame).
+    void activeMorphs(const Pose& pose, size_t n, const GpuMesh& gpu, std::vector<int>& active) const {
+        active.clear();
+        if (gpu.morphs.empty() || n >= pose.morphWeights.size()) return;
+        const std::vector<float>& w = pose.morphWeights[n];
+        for (size_t t = 0; t < gpu.morphs.size() && t < w.size(); ++t)
+            if (w[t] != 0.0f && gpu.morphs[t].position >= 0) active.push_back(int(t));
+    }
+
+    int morphCapacity(const GpuMesh& gpu) const {
+        return std::min(kMaxGpuMorphTargets, gpu.morphNormals ? m_morphSlots / 2 : m_morphSlots);
+    }
+
+    // Points the morph attribute locations at the active targets' buffers (and turns the other
+    // morph locations off), then sets the weights. Called after bindMesh on every draw.
+    void bindMorphs(const GpuMesh& gpu, const std::vector<int>& active, const Pose& pose, size_t n,
+                    const ShaderFeatures& f, const MeshProgram& p) {
+        const int targets = f.morphTargets;
+        std::vector<bool> used(attributeLimit(), false);
+        glm::vec4 weights(0.0f), absolute(0.0f);
+        for (int i = 0; i < targets; ++i) {
+            const GpuMorph& m = gpu.morphs[active[i]];
+            weights[i] = pose.morphWeights[n][active[i]];
+            absolute[i] = m.relative ? 0.0f : 1.0f;
+            glBindBuffer(GL_ARRAY_BUFFER, m.buffer.get());
+            auto point = [&](GLuint loc, const AttributeBinding& b) {
+                if (loc >= used.size()) return;
+                used[loc] = true;
+                glEnableVertexAttribArray(loc);
+                glVertexAttribPointer(loc, std::min(b.size, 3), b.glType, b.normalized ? GL_TRUE : GL_FALSE,
+                                      static_cast<GLsizei>(m.plan.stride), reinterpret_cast<const void*>(uintptr_t(b.offset)));
+            };
+            point(morphPositionLocation(i), m.plan.attributes[m.position]);
+            if (f.morphNormals) point(morphNormalLocation(targets, i), m.plan.attributes[m.normal]);
+        }
+        for (GLuint loc = kLocMorphBase; loc < used.size(); ++loc)
+            if (!used[loc]) glDisableVertexAttribArray(loc);
+        if (targets > 0) {
+            glUniform4fv(p.morphWeights, 1, glm::value_ptr(weights));
+            glUniform4fv(p.morphAbsolute, 1, glm::value_ptr(absolute));
+        }
+    }
+
     ShaderFeatures featuresFor(const Scene& scene, const Node& node, const GpuMesh& gpu, ViewMode mode, bool cpu,
                                bool gpuSkinned) const {
         const Mesh& mesh = scene.meshes[node.object];
@@ -558,7 +635,9 @@ private:
             error = "node " + std::to_string(n) + " is not a mesh instance";
             return false;
         }
-        if (m_cpuNodeIndex.count(size_t(n))) {
+        std::vector<int> active;
+        activeMorphs(pose, size_t(n), m_meshes[scene.nodes[n].object], active);
+        if (m_paletteOnCpu.count(size_t(n)) || int(active.size()) > morphCapacity(m_meshes[scene.nodes[n].object])) {
             error = "node '" + scene.nodes[n].name + "' is drawn from CPU-computed vertices";
             return false;
         }
@@ -568,6 +647,8 @@ private:
         const bool gpuSkinned = node.skin >= 0 && gpu.hasSkin;
         ShaderFeatures f = featuresFor(scene, node, gpu, ViewMode::Unlit, false, gpuSkinned);
         f.capture = true;
+        f.morphTargets = int(active.size());
+        f.morphNormals = f.morphTargets > 0 && gpu.morphNormals;
         const MeshProgram* p = m_programs.get(f, error);
         if (!p) return false;
         const uint32_t count = mesh.vertexCount;
@@ -596,6 +677,7 @@ private:
         glUniformMatrix4fv(p->model, 1, GL_FALSE, glm::value_ptr(pose.objectWorld[n]));
         glUniformMatrix4fv(p->positionUnpack, 1, GL_FALSE, glm::value_ptr(mesh.positionUnpack));
         bindMesh(gpu, gpuSkinned);
+        bindMorphs(gpu, active, pose, size_t(n), f, *p);
         std::vector<glm::mat4> palette;
         if (gpuSkinned) skinPalette(scene, pose, n, palette);
 
@@ -660,11 +742,19 @@ private:
         const Mesh& mesh = scene.meshes[node.object];
         GpuMesh& gpu = m_meshes[node.object];
         if (gpu.triangles == 0 || gpu.streams.empty()) return;
-        auto cpuIt = m_cpuNodeIndex.find(n);
-        const bool cpu = cpuIt != m_cpuNodeIndex.end();
+        activeMorphs(pose, n, gpu, m_active);
+        const bool morphsOnCpu = int(m_active.size()) > morphCapacity(gpu);
+        if (morphsOnCpu && m_reported.insert(0x8000000000000000ull | n).second)
+            std::fprintf(stderr, "esview: node '%s': %zu morph targets active at once exceed the %d the GPU path blends; blended on the CPU\n",
+                         node.name.c_str(), m_active.size(), morphCapacity(gpu));
+        const bool cpu = morphsOnCpu || m_paletteOnCpu.count(n) > 0;
         const bool gpuSkinned = !cpu && node.skin >= 0 && gpu.hasSkin;
 
         ShaderFeatures f = featuresFor(scene, node, gpu, view.mode, cpu, gpuSkinned);
+        if (!cpu) {
+            f.morphTargets = int(m_active.size());
+            f.morphNormals = f.morphTargets > 0 && gpu.morphNormals;
+        }
         if (view.mode == ViewMode::Weights && !gpuSkinned) f.mode = ViewMode::Shaded;
         std::string error;
         const MeshProgram* p = m_programs.get(f, error);
@@ -683,7 +773,11 @@ private:
 
         if (cpu) {
             // Reference path: world-space positions and normals from the CPU, drawn with identity matrices.
-            CpuNode& c = m_cpuNodes[cpuIt->second];
+            CpuNode& c = m_cpuNodes[n];
+            if (!c.positions) {
+                c.positions = gl::makeBuffer();
+                c.normals = gl::makeBuffer();
+            }
             worldVertices(scene, pose, static_cast<int>(n), m_positions, gpu.hasNormal ? &m_normals : nullptr);
             const bool setup = !m_caps.vao || !c.vao;
             if (m_caps.vao) {
@@ -691,7 +785,7 @@ private:
                 gl::vertexArrayApi().bind(c.vao.get());
             }
             if (setup)
-                for (GLuint i = 0; i < kLocationCount; ++i) glDisableVertexAttribArray(i);
+                for (GLuint i = 0; i < attributeLimit(); ++i) glDisableVertexAttribArray(i);
             glBindBuffer(GL_ARRAY_BUFFER, c.positions.get());
             glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(m_positions.size() * sizeof(glm::vec3)), m_positions.data(), GL_STREAM_DRAW);
             if (setup) {
@@ -712,6 +806,7 @@ private:
             glUniformMatrix4fv(p->positionUnpack, 1, GL_FALSE, glm::value_ptr(identity));
         } else {
             bindMesh(gpu, gpuSkinned);
+            bindMorphs(gpu, m_active, pose, n, f, *p);
             glUniformMatrix4fv(p->model, 1, GL_FALSE, glm::value_ptr(pose.objectWorld[n]));
             glUniformMatrix4fv(p->positionUnpack, 1, GL_FALSE, glm::value_ptr(mesh.positionUnpack));
         }
@@ -759,8 +854,10 @@ private:
     Caps m_caps;
     ProgramCache m_programs;
     std::vector<GpuMesh> m_meshes;
-    std::vector<CpuNode> m_cpuNodes;
-    std::map<size_t, size_t> m_cpuNodeIndex;
+    std::map<size_t, CpuNode> m_cpuNodes;  // nodes drawn from CPU-computed vertices, made on first use
+    std::set<size_t> m_paletteOnCpu;       // skinned nodes whose palette exceeds the budget
+    int m_morphSlots = 0;                  // vertex attributes left for morph targets
+    std::vector<int> m_active;
     int m_paletteCapacity = 0;
     glm::mat4 m_view{1.0f}, m_projection{1.0f};
     glm::vec3 m_eye{0.0f};

@@ -7,6 +7,8 @@ namespace esv {
 uint64_t ShaderFeatures::key() const {
     uint64_t k = static_cast<uint64_t>(mode);
     k = k << 1 | uint64_t(capture);
+    k = k << 3 | uint64_t(morphTargets & 7);
+    k = k << 1 | uint64_t(morphNormals);
     k = k << 1 | uint64_t(skinned);
     k = k << 1 | uint64_t(normal);
     k = k << 1 | uint64_t(color);
@@ -33,6 +35,10 @@ std::string header(const ShaderFeatures& f, GlslVersion version, bool vertex) {
     if (f.skinned) {
         s += "#define SKINNED 1\n#define BONE_COUNT " + std::to_string(f.boneCount) + "\n";
         s += "#define INFLUENCES " + std::to_string(f.influences) + "\n";
+    }
+    if (f.morphTargets > 0) {
+        s += "#define MORPH_TARGETS " + std::to_string(f.morphTargets) + "\n";
+        if (f.morphNormals) s += "#define MORPH_NORMALS 1\n";
     }
     if (f.normal) s += "#define HAS_NORMAL 1\n";
     if (f.color) s += "#define HAS_COLOR 1\n";
@@ -75,23 +81,28 @@ std::vector<ShaderFeatures> allShaderPermutations(int maxBones) {
     std::vector<ShaderFeatures> all;
     for (int mode = 0; mode < static_cast<int>(ViewMode::Count); ++mode)
         for (int bits = 0; bits < 8; ++bits)
-            for (int skin = 0; skin < 2; ++skin) {
-                ShaderFeatures f;
-                f.mode = static_cast<ViewMode>(mode);
-                f.normal = bits & 1;
-                f.color = bits & 2;
-                f.uv = bits & 4;
-                f.skinned = skin;
-                if (f.skinned) {
-                    for (int influences = 1; influences <= 4; ++influences) {
-                        f.influences = influences;
-                        f.boneCount = maxBones;
+            for (int skin = 0; skin < 2; ++skin)
+                for (int morph = 0; morph <= 2 * kMaxGpuMorphTargets; ++morph) {
+                    ShaderFeatures f;
+                    f.mode = static_cast<ViewMode>(mode);
+                    f.normal = bits & 1;
+                    f.color = bits & 2;
+                    f.uv = bits & 4;
+                    f.skinned = skin;
+                    // 0: no morphs; 1..4: position targets; 5..8: position and normal targets.
+                    f.morphTargets = morph <= kMaxGpuMorphTargets ? morph : morph - kMaxGpuMorphTargets;
+                    f.morphNormals = morph > kMaxGpuMorphTargets;
+                    if (f.morphNormals && !f.normal) continue;  // never requested
+                    if (f.skinned) {
+                        for (int influences = 1; influences <= 4; ++influences) {
+                            f.influences = influences;
+                            f.boneCount = maxBones;
+                            all.push_back(f);
+                        }
+                    } else {
                         all.push_back(f);
                     }
-                } else {
-                    all.push_back(f);
                 }
-            }
     return all;
 }
 
@@ -113,6 +124,11 @@ const MeshProgram* ProgramCache::get(const ShaderFeatures& features, std::string
     glBindAttribLocation(prog, kLocUv, "a_uv");
     glBindAttribLocation(prog, kLocBoneIndices, "a_boneIndices");
     glBindAttribLocation(prog, kLocBoneWeights, "a_boneWeights");
+    for (int t = 0; t < features.morphTargets; ++t) {
+        glBindAttribLocation(prog, morphPositionLocation(t), ("a_morphPosition" + std::to_string(t)).c_str());
+        if (features.morphNormals)
+            glBindAttribLocation(prog, morphNormalLocation(features.morphTargets, t), ("a_morphNormal" + std::to_string(t)).c_str());
+    }
     if (features.capture) {
         if (m_version != GlslVersion::Es300) {
             error = "transform feedback needs GLSL ES 3.00";
@@ -146,6 +162,8 @@ const MeshProgram* ProgramCache::get(const ShaderFeatures& features, std::string
     p.lightAttenuation = glGetUniformLocation(prog, "u_lightAttenuation");
     p.lightSpot = glGetUniformLocation(prog, "u_lightSpot");
     p.flatColor = glGetUniformLocation(prog, "u_flatColor");
+    p.morphWeights = glGetUniformLocation(prog, "u_morphWeights");
+    p.morphAbsolute = glGetUniformLocation(prog, "u_morphAbsolute");
     return &m_programs.emplace(features.key(), std::move(p)).first->second;
 }
 

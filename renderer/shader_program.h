@@ -23,6 +23,9 @@ struct ShaderFeatures {
     ViewMode mode = ViewMode::Shaded;
     // Transform feedback of the vertex stage's world position and normal (ES 3.00 only).
     bool capture = false;
+    // Morph targets blended in the vertex stage from extra attributes (0 = none, up to kMaxGpuMorphTargets).
+    int morphTargets = 0;
+    bool morphNormals = false;  // each target also carries a normal attribute
 
     uint64_t key() const;
 };
@@ -44,8 +47,15 @@ enum AttributeLocation : uint32_t {
     kLocUv = 3,
     kLocBoneIndices = 4,
     kLocBoneWeights = 5,
-    kLocationCount = 6
+    kLocationCount = 6,
+    // Morph target attributes follow: positions at kLocMorphBase + i, then normals at
+    // kLocMorphBase + targets + i (see morphPositionLocation / morphNormalLocation).
+    kLocMorphBase = 6
 };
+
+constexpr int kMaxGpuMorphTargets = 4;
+inline uint32_t morphPositionLocation(int target) { return kLocMorphBase + uint32_t(target); }
+inline uint32_t morphNormalLocation(int targets, int target) { return kLocMorphBase + uint32_t(targets + target); }
 
 struct MeshProgram {
     gl::Program program;
@@ -53,6 +63,7 @@ struct MeshProgram {
     int ambient = -1, diffuse = -1, specular = -1, emissive = -1, shininess = -1, eye = -1;
     int lightCount = -1, lightPosition = -1, lightColor = -1, lightAttenuation = -1, lightSpot = -1;
     int flatColor = -1;
+    int morphWeights = -1, morphAbsolute = -1;
 };
 
 class ProgramCache {

@@ -1,5 +1,6 @@
 // Mesh vertex stage. Prepended by the renderer: version line, prelude (ATTRIBUTE/VARYING_OUT),
-// and feature defines: SKINNED, BONE_COUNT, INFLUENCES, HAS_NORMAL, HAS_COLOR, HAS_UV.
+// and feature defines: SKINNED, BONE_COUNT, INFLUENCES, HAS_NORMAL, HAS_COLOR, HAS_UV,
+// MORPH_TARGETS (1..4), MORPH_NORMALS.
 ATTRIBUTE vec3 a_position;
 #ifdef HAS_NORMAL
 ATTRIBUTE vec3 a_normal;
@@ -14,6 +15,35 @@ ATTRIBUTE vec2 a_uv;
 ATTRIBUTE vec4 a_boneIndices;
 ATTRIBUTE vec4 a_boneWeights;
 uniform mat4 u_bones[BONE_COUNT];
+#endif
+
+#ifdef MORPH_TARGETS
+// Target i adds weight_i * (target_i - absolute_i * base) in stored space, before the unpack
+// matrix: relative targets are deltas, absolute targets blend from the base toward themselves.
+uniform vec4 u_morphWeights;
+uniform vec4 u_morphAbsolute;  // 1.0 for absolute targets, 0.0 for relative ones
+ATTRIBUTE vec3 a_morphPosition0;
+#if MORPH_TARGETS > 1
+ATTRIBUTE vec3 a_morphPosition1;
+#endif
+#if MORPH_TARGETS > 2
+ATTRIBUTE vec3 a_morphPosition2;
+#endif
+#if MORPH_TARGETS > 3
+ATTRIBUTE vec3 a_morphPosition3;
+#endif
+#ifdef MORPH_NORMALS
+ATTRIBUTE vec3 a_morphNormal0;
+#if MORPH_TARGETS > 1
+ATTRIBUTE vec3 a_morphNormal1;
+#endif
+#if MORPH_TARGETS > 2
+ATTRIBUTE vec3 a_morphNormal2;
+#endif
+#if MORPH_TARGETS > 3
+ATTRIBUTE vec3 a_morphNormal3;
+#endif
+#endif
 #endif
 
 uniform mat4 u_model;           // identity for skinned draws: the palette is already in world space
@@ -37,12 +67,39 @@ mat3 normalMatrix(mat4 m) {
 }
 
 void main() {
-    vec4 position = u_positionUnpack * vec4(a_position, 1.0);
+    vec3 stored = a_position;
 #ifdef HAS_NORMAL
     vec3 normal = a_normal;
 #else
     vec3 normal = vec3(0.0, 0.0, 1.0);
 #endif
+#ifdef MORPH_TARGETS
+    vec3 base = a_position;
+    stored += u_morphWeights.x * (a_morphPosition0 - u_morphAbsolute.x * base);
+#if MORPH_TARGETS > 1
+    stored += u_morphWeights.y * (a_morphPosition1 - u_morphAbsolute.y * base);
+#endif
+#if MORPH_TARGETS > 2
+    stored += u_morphWeights.z * (a_morphPosition2 - u_morphAbsolute.z * base);
+#endif
+#if MORPH_TARGETS > 3
+    stored += u_morphWeights.w * (a_morphPosition3 - u_morphAbsolute.w * base);
+#endif
+#if defined(MORPH_NORMALS) && defined(HAS_NORMAL)
+    vec3 baseNormal = a_normal;
+    normal += u_morphWeights.x * (a_morphNormal0 - u_morphAbsolute.x * baseNormal);
+#if MORPH_TARGETS > 1
+    normal += u_morphWeights.y * (a_morphNormal1 - u_morphAbsolute.y * baseNormal);
+#endif
+#if MORPH_TARGETS > 2
+    normal += u_morphWeights.z * (a_morphNormal2 - u_morphAbsolute.z * baseNormal);
+#endif
+#if MORPH_TARGETS > 3
+    normal += u_morphWeights.w * (a_morphNormal3 - u_morphAbsolute.w * baseNormal);
+#endif
+#endif
+#endif
+    vec4 position = u_positionUnpack * vec4(stored, 1.0);
     mat4 model = u_model;
     v_weight = 1.0;
 #ifdef SKINNED
