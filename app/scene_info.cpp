@@ -87,7 +87,17 @@ nlohmann::json sceneInfoJson(const Scene& scene, const Pose& pose, const Resolve
             if (t >= 0 && static_cast<size_t>(t) < scene.textures.size())
                 textures[textureSlotName(static_cast<TextureSlot>(s))] = scene.textures[t].path;
         }
-        materials.push_back({{"name", m.name}, {"textures", std::move(textures)}});
+        auto rgb = [](const glm::vec3& c) { return nlohmann::json::array({c.r, c.g, c.b}); };
+        nlohmann::json material = {{"name", m.name},         {"textures", std::move(textures)},
+                                   {"ambient", rgb(m.ambient)}, {"diffuse", rgb(m.diffuse)},
+                                   {"specular", rgb(m.specular)}, {"emissive", rgb(m.emissive)},
+                                   {"shininess", m.shininess}, {"opacity", m.opacity},
+                                   {"blend", m.blend.enabled}, {"two_sided", m.twoSided}};
+        if (m.model == ShadingModel::MetalRough) {
+            material["metallic"] = m.metallic;
+            material["roughness"] = m.roughness;
+        }
+        materials.push_back(std::move(material));
     }
     j["materials"] = std::move(materials);
 
@@ -96,7 +106,18 @@ nlohmann::json sceneInfoJson(const Scene& scene, const Pose& pose, const Resolve
     j["textures"] = std::move(textures);
 
     nlohmann::json lights = nlohmann::json::array();
-    for (const Light& l : scene.lights) lights.push_back({{"name", l.name}, {"type", lightTypeName(l.type)}});
+    for (const Light& l : scene.lights) {
+        nlohmann::json light = {{"name", l.name},
+                                {"type", lightTypeName(l.type)},
+                                {"color", {l.color.r, l.color.g, l.color.b}},
+                                {"intensity", l.intensity},
+                                {"attenuation", {l.constantAttenuation, l.linearAttenuation, l.quadraticAttenuation}}};
+        if (l.type == LightType::Spot) {
+            light["falloff_angle"] = l.outerCone;
+            light["falloff_exponent"] = l.falloffExponent;
+        }
+        lights.push_back(std::move(light));
+    }
     j["lights"] = std::move(lights);
     j["cameras"] = scene.cameras.size();
     j["skins"] = scene.skins.size();

@@ -7,6 +7,9 @@
 
 namespace esv::pod {
 
+// Material shininess: POD 0..1 fraction x 128 = the scene model's Blinn-Phong exponent.
+constexpr float kPodShininessScale = 128.0f;
+
 // A tag is two little-endian uint32: the block id (bit 31 set on the end tag) and the length of
 // the data that follows (0 for containers and end tags).
 constexpr uint32_t kEndTagBit = 0x80000000u;

@@ -38,6 +38,7 @@
 #include "loaders/pod/pod_format.h"
 
 namespace esv {
+
 namespace {
 
 // Caps on what one load reports, so that a corrupt file cannot flood the output.
@@ -786,7 +787,9 @@ private:
         if (reals(L[pod::MaterialAmbient], join(w, pod::MaterialAmbient), v, 3)) m.ambient = glm::make_vec3(v);
         if (reals(L[pod::MaterialDiffuse], join(w, pod::MaterialDiffuse), v, 3)) m.diffuse = glm::make_vec3(v);
         if (reals(L[pod::MaterialSpecular], join(w, pod::MaterialSpecular), v, 3)) m.specular = glm::make_vec3(v);
-        if (reals(L[pod::MaterialShininess], join(w, pod::MaterialShininess), v, 1)) m.shininess = v[0];
+        // POD stores shininess as a 0..1 fraction (the exporter's glossiness); the scene model holds
+        // a Blinn-Phong exponent, which fixed-function GL and PowerVR-era engines got by x128.
+        if (reals(L[pod::MaterialShininess], join(w, pod::MaterialShininess), v, 1)) m.shininess = v[0] * pod::kPodShininessScale;
         m.effectFile = leafString(L[pod::EffectFileName]);
         m.effectName = leafString(L[pod::EffectName]);
 

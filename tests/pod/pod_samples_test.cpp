@@ -393,7 +393,7 @@ TEST(PodSamples, FixedPointNumbersAreConverted) {
     EXPECT_FLOAT_EQ(s.cameras[0].farZ, 4000.0f);
     EXPECT_FLOAT_EQ(s.cameras[0].nearZ, 10.0f);
     EXPECT_NEAR(s.materials[0].diffuse.r, 0.5372467f, 1e-6f);
-    EXPECT_FLOAT_EQ(s.materials[0].shininess, 0.25f);
+    EXPECT_FLOAT_EQ(s.materials[0].shininess, 0.25f * 128.0f);  // 0.25 in the file, x128 as an exponent
     EXPECT_NEAR(s.nodes[0].local.translation.y, -1159.2992f, 1e-3f);
     // Vertex data keeps its own type: fixed 16.16 positions, byte UVs in the second channel.
     bool secondUv = false;
