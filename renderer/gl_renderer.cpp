@@ -438,6 +438,7 @@ private:
             }
             m_lightSpot[i] = light.type == LightType::Spot ? glm::vec4(forward, std::cos(light.outerCone))
                                                            : glm::vec4(0.0f, 0.0f, -1.0f, -2.0f);
+            m_lightSpotExponent[i] = light.type == LightType::Spot ? light.falloffExponent : 0.0f;
         }
         if (m_lightCount == 0 && view.headlight) {
             // Nothing is ever black by accident: a headlight from the eye and a dim fill from above.
@@ -449,6 +450,7 @@ private:
             for (int i = 0; i < 2; ++i) {
                 m_lightAttenuation[i] = glm::vec3(1, 0, 0);
                 m_lightSpot[i] = glm::vec4(0, 0, -1, -2);
+                m_lightSpotExponent[i] = 0.0f;
             }
             m_lightCount = 2;
         }
@@ -770,6 +772,7 @@ private:
         glUniform3fv(p->lightColor, kMaxLights, glm::value_ptr(m_lightColor[0]));
         glUniform3fv(p->lightAttenuation, kMaxLights, glm::value_ptr(m_lightAttenuation[0]));
         glUniform4fv(p->lightSpot, kMaxLights, glm::value_ptr(m_lightSpot[0]));
+        glUniform1fv(p->lightSpotExponent, kMaxLights, m_lightSpotExponent);
 
         if (cpu) {
             // Reference path: world-space positions and normals from the CPU, drawn with identity matrices.
@@ -866,6 +869,7 @@ private:
     glm::vec3 m_lightColor[kMaxLights]{};
     glm::vec3 m_lightAttenuation[kMaxLights]{};
     glm::vec4 m_lightSpot[kMaxLights]{};
+    float m_lightSpotExponent[kMaxLights]{};
     std::vector<glm::mat4> m_bones;
     std::vector<glm::vec3> m_positions, m_normals;
     std::set<uint64_t> m_reported;

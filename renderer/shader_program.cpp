@@ -161,6 +161,7 @@ const MeshProgram* ProgramCache::get(const ShaderFeatures& features, std::string
     p.lightColor = glGetUniformLocation(prog, "u_lightColor");
     p.lightAttenuation = glGetUniformLocation(prog, "u_lightAttenuation");
     p.lightSpot = glGetUniformLocation(prog, "u_lightSpot");
+    p.lightSpotExponent = glGetUniformLocation(prog, "u_lightSpotExponent");
     p.flatColor = glGetUniformLocation(prog, "u_flatColor");
     p.morphWeights = glGetUniformLocation(prog, "u_morphWeights");
     p.morphAbsolute = glGetUniformLocation(prog, "u_morphAbsolute");

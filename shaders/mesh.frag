@@ -19,6 +19,7 @@ uniform vec4 u_lightPosition[MAX_LIGHTS];   // w = 0: direction the light travel
 uniform vec3 u_lightColor[MAX_LIGHTS];
 uniform vec3 u_lightAttenuation[MAX_LIGHTS]; // constant, linear, quadratic
 uniform vec4 u_lightSpot[MAX_LIGHTS];       // spot direction, cos(outer cone); cos = -2 for no cone
+uniform float u_lightSpotExponent[MAX_LIGHTS];  // POD falloff exponent: cos(angle)^e inside the cone
 uniform vec4 u_flatColor;                   // batches and wireframe modes
 
 vec3 shade(vec3 n, vec3 baseColor) {
@@ -39,6 +40,7 @@ vec3 shade(vec3 n, vec3 baseColor) {
             if (u_lightSpot[i].w > -1.5) {
                 float c = dot(-toLight, normalize(u_lightSpot[i].xyz));
                 attenuation *= smoothstep(u_lightSpot[i].w, mix(u_lightSpot[i].w, 1.0, 0.2), c);
+                if (u_lightSpotExponent[i] > 0.0) attenuation *= pow(max(c, 0.0), u_lightSpotExponent[i]);
             }
         }
         float diffuse = max(dot(n, toLight), 0.0);
