@@ -78,23 +78,6 @@ struct CpuNode {
     bool normalsBound = false;
 };
 
-uint32_t readIndex(const IndexData& data, uint32_t i) {
-    const uint8_t* p = data.bytes.data;
-    switch (data.type) {
-        case ComponentType::UInt8: return p[i];
-        case ComponentType::UInt16: {
-            uint16_t v;
-            std::memcpy(&v, p + 2 * size_t(i), 2);
-            return v;
-        }
-        default: {
-            uint32_t v;
-            std::memcpy(&v, p + 4 * size_t(i), 4);
-            return v;
-        }
-    }
-}
-
 bool checkGl(const char* where, uint32_t& errors) {
 #ifdef ESVIEW_GL_CHECKS
     bool ok = true;
@@ -269,64 +252,14 @@ private:
         // Triangle list: the stored indices when every submesh is a list, else expanded once.
         bool allLists = true;
         for (const Submesh& s : mesh.submeshes) allLists &= s.primitive == Primitive::Triangles;
-        std::vector<uint32_t> expanded;
-        uint32_t triangle = 0;
-        for (const Submesh& s : mesh.submeshes) {
+        std::vector<uint32_t> expanded, starts;
+        expandTriangles(mesh, expanded, &starts);
+        const uint32_t triangle = static_cast<uint32_t>(expanded.size() / 3);
+        for (size_t i = 0; i < mesh.submeshes.size(); ++i) {
             GpuSubmesh g;
-            g.firstTriangle = triangle;
-            g.materialSlot = s.materialSlot;
-            auto idx = [&](uint32_t i) { return mesh.indices.count ? readIndex(mesh.indices, i) : i; };
-            auto emit = [&](uint32_t a, uint32_t b, uint32_t c) {
-                expanded.insert(expanded.end(), {a, b, c});
-                ++g.triangleCount;
-            };
-            const uint32_t end = s.firstIndex + s.indexCount;
-            switch (s.primitive) {
-                case Primitive::Triangles:
-                    for (uint32_t i = s.firstIndex; i + 2 < end; i += 3) emit(idx(i), idx(i + 1), idx(i + 2));
-                    break;
-                case Primitive::TriangleStrip: {
-                    std::vector<uint32_t> lengths = s.stripLengths;
-                    if (lengths.empty()) {
-                        // Restart indices split an OpenGEX strip into runs.
-                        const uint32_t restart = mesh.indices.type == ComponentType::UInt8    ? 0xFFu
-                                                 : mesh.indices.type == ComponentType::UInt16 ? 0xFFFFu
-                                                                                               : 0xFFFFFFFFu;
-                        uint32_t runStart = s.firstIndex;
-                        for (uint32_t i = s.firstIndex; i <= end; ++i)
-                            if (i == end || (s.primitiveRestart && mesh.indices.count && idx(i) == restart)) {
-                                const uint32_t n = i - runStart;
-                                for (uint32_t t = 0; t + 2 < n; ++t) {
-                                    const uint32_t a = idx(runStart + t), b = idx(runStart + t + 1), c = idx(runStart + t + 2);
-                                    (t & 1) ? emit(b, a, c) : emit(a, b, c);
-                                }
-                                runStart = i + 1;
-                            }
-                    } else {
-                        uint32_t start = s.firstIndex;
-                        for (uint32_t len : lengths) {
-                            for (uint32_t t = 0; t < len; ++t) {
-                                const uint32_t a = idx(start + t), b = idx(start + t + 1), c = idx(start + t + 2);
-                                (t & 1) ? emit(b, a, c) : emit(a, b, c);
-                            }
-                            start += len + 2;
-                        }
-                    }
-                    break;
-                }
-                case Primitive::TriangleFan:
-                    for (uint32_t i = s.firstIndex + 1; i + 1 < end; ++i) emit(idx(s.firstIndex), idx(i), idx(i + 1));
-                    break;
-                case Primitive::Quads:
-                    for (uint32_t i = s.firstIndex; i + 3 < end; i += 4) {
-                        emit(idx(i), idx(i + 1), idx(i + 2));
-                        emit(idx(i), idx(i + 2), idx(i + 3));
-                    }
-                    break;
-                default:
-                    break;  // points, lines, patches, NURBS: reported by the loader, not drawn here
-            }
-            triangle += g.triangleCount;
+            g.firstTriangle = starts[i];
+            g.triangleCount = (i + 1 < starts.size() ? starts[i + 1] : triangle) - starts[i];
+            g.materialSlot = mesh.submeshes[i].materialSlot;
             gpu.submeshes.push_back(g);
         }
         gpu.triangles = triangle;

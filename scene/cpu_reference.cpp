@@ -175,58 +175,6 @@ uint32_t meshIndex(const Mesh& mesh, uint64_t i) {
     }
 }
 
-// The mesh's triangles as vertex index triples, in the order BoneBatch::firstTriangle counts them:
-// submesh by submesh, strips, fans and quads expanded like triangleCount() does.
-void expandTriangles(const Mesh& mesh, std::vector<uint32_t>& triangles) {
-    triangles.clear();
-    for (const Submesh& s : mesh.submeshes) {
-        const uint64_t first = s.firstIndex;
-        switch (s.primitive) {
-            case Primitive::Triangles:
-                for (uint64_t i = 0; i + 3 <= s.indexCount; i += 3)
-                    triangles.insert(triangles.end(),
-                                     {meshIndex(mesh, first + i), meshIndex(mesh, first + i + 1),
-                                      meshIndex(mesh, first + i + 2)});
-                break;
-            case Primitive::Quads:
-                for (uint64_t i = 0; i + 4 <= s.indexCount; i += 4) {
-                    const uint32_t q0 = meshIndex(mesh, first + i), q1 = meshIndex(mesh, first + i + 1);
-                    const uint32_t q2 = meshIndex(mesh, first + i + 2), q3 = meshIndex(mesh, first + i + 3);
-                    triangles.insert(triangles.end(), {q0, q1, q2, q0, q2, q3});
-                }
-                break;
-            case Primitive::TriangleStrip: {
-                // POD strips: consecutive runs of len + 2 indices, no degenerate joins (notes 6).
-                uint64_t start = first;
-                auto run = [&](uint64_t len) {
-                    for (uint64_t t = 0; t < len; ++t) {
-                        uint32_t v0 = meshIndex(mesh, start + t), v1 = meshIndex(mesh, start + t + 1);
-                        const uint32_t v2 = meshIndex(mesh, start + t + 2);
-                        if (t & 1) std::swap(v0, v1);  // keep the winding of every other triangle
-                        triangles.insert(triangles.end(), {v0, v1, v2});
-                    }
-                    start += len + 2;
-                };
-                if (s.stripLengths.empty()) {
-                    if (s.indexCount >= 3) run(s.indexCount - 2);
-                } else {
-                    for (uint32_t len : s.stripLengths) run(len);
-                }
-                break;
-            }
-            case Primitive::TriangleFan: {
-                const uint32_t centre = meshIndex(mesh, first);
-                for (uint64_t t = 0; t + 3 <= s.indexCount; ++t)
-                    triangles.insert(triangles.end(), {centre, meshIndex(mesh, first + t + 1),
-                                                       meshIndex(mesh, first + t + 2)});
-                break;
-            }
-            default:
-                break;
-        }
-    }
-}
-
 // Per-vertex batch lookup for batch-local bone indices: the batch whose triangle range covers a
 // triangle using the vertex (the exporter gives each vertex to exactly one batch; notes 5).
 void vertexBatches(const Mesh& mesh, std::vector<int32_t>& batchOf) {
@@ -254,6 +202,72 @@ glm::vec3 safeNormalize(const glm::vec3& v) {
 }
 
 }  // namespace
+
+void expandTriangles(const Mesh& mesh, std::vector<uint32_t>& triangles, std::vector<uint32_t>* submeshStart) {
+    triangles.clear();
+    if (submeshStart) submeshStart->clear();
+    const uint32_t restart = mesh.indices.type == ComponentType::UInt8    ? 0xFFu
+                             : mesh.indices.type == ComponentType::UInt16 ? 0xFFFFu
+                                                                          : 0xFFFFFFFFu;
+    for (const Submesh& s : mesh.submeshes) {
+        if (submeshStart) submeshStart->push_back(static_cast<uint32_t>(triangles.size() / 3));
+        const uint64_t first = s.firstIndex;
+        switch (s.primitive) {
+            case Primitive::Triangles:
+                for (uint64_t i = 0; i + 3 <= s.indexCount; i += 3)
+                    triangles.insert(triangles.end(),
+                                     {meshIndex(mesh, first + i), meshIndex(mesh, first + i + 1),
+                                      meshIndex(mesh, first + i + 2)});
+                break;
+            case Primitive::Quads:
+                for (uint64_t i = 0; i + 4 <= s.indexCount; i += 4) {
+                    const uint32_t q0 = meshIndex(mesh, first + i), q1 = meshIndex(mesh, first + i + 1);
+                    const uint32_t q2 = meshIndex(mesh, first + i + 2), q3 = meshIndex(mesh, first + i + 3);
+                    triangles.insert(triangles.end(), {q0, q1, q2, q0, q2, q3});
+                }
+                break;
+            case Primitive::TriangleStrip: {
+                // POD strips: consecutive runs of len + 2 indices, no degenerate joins (notes 6);
+                // restart strips (OpenGEX): runs between all-ones indices.
+                auto run = [&](uint64_t start, uint64_t len) {
+                    for (uint64_t t = 0; t < len; ++t) {
+                        uint32_t v0 = meshIndex(mesh, start + t), v1 = meshIndex(mesh, start + t + 1);
+                        const uint32_t v2 = meshIndex(mesh, start + t + 2);
+                        if (t & 1) std::swap(v0, v1);  // keep the winding of every other triangle
+                        triangles.insert(triangles.end(), {v0, v1, v2});
+                    }
+                };
+                if (!s.stripLengths.empty()) {
+                    uint64_t start = first;
+                    for (uint32_t len : s.stripLengths) {
+                        run(start, len);
+                        start += uint64_t(len) + 2;
+                    }
+                } else if (s.primitiveRestart && mesh.indices.count > 0) {
+                    uint64_t runStart = first;
+                    for (uint64_t i = first; i <= first + s.indexCount; ++i)
+                        if (i == first + s.indexCount || meshIndex(mesh, i) == restart) {
+                            if (i - runStart >= 3) run(runStart, i - runStart - 2);
+                            runStart = i + 1;
+                        }
+                } else if (s.indexCount >= 3) {
+                    run(first, s.indexCount - 2);
+                }
+                break;
+            }
+            case Primitive::TriangleFan: {
+                const uint32_t centre = meshIndex(mesh, first);
+                for (uint64_t t = 0; t + 3 <= s.indexCount; ++t)
+                    triangles.insert(triangles.end(), {centre, meshIndex(mesh, first + t + 1),
+                                                       meshIndex(mesh, first + t + 2)});
+                break;
+            }
+            default:
+                break;
+        }
+    }
+}
+
 
 void worldVertices(const Scene& scene, const Pose& pose, int node, std::vector<glm::vec3>& positions,
                    std::vector<glm::vec3>* normals) {

@@ -34,6 +34,12 @@ int readAttribute(const VertexStream& stream, const VertexAttribute& attribute, 
 const VertexAttribute* findAttribute(const Mesh& mesh, Semantic semantic, uint8_t set,
                                      const VertexStream** stream);
 
+// The mesh's triangles as a list of vertex indices (3 per triangle): lists as stored, strips
+// (POD lengths, restart indices, or one run), fans and quads expanded with their winding kept;
+// points, lines, patches and NURBS contribute none. `submeshStart`, when given, receives each
+// submesh's first triangle. Bone batch triangle ranges index this list.
+void expandTriangles(const Mesh& mesh, std::vector<uint32_t>& triangles, std::vector<uint32_t>* submeshStart = nullptr);
+
 // Positions (and normals, when `normals` is non-null and the mesh has them) of mesh instance `node`
 // in world space at `pose`: unpack matrix, morph targets, skinning (or the node's object world matrix).
 void worldVertices(const Scene& scene, const Pose& pose, int node, std::vector<glm::vec3>& positions,
