@@ -7,6 +7,7 @@
 #include "app/commands.h"
 #include "app/egl_context.h"
 #include "renderer/renderer.h"
+#include "scene/skin_batches.h"
 #include "scene/cpu_reference.h"
 #include "scene/sampler.h"
 
@@ -44,6 +45,8 @@ int runRender(const RenderRequest& request) {
     RendererOptions options;
     options.gles2 = request.gles2;
     std::unique_ptr<Renderer> renderer = Renderer::create(options, error);
+    // Batches over this context's palette are split here, so GPU and CPU paths see the same mesh.
+    if (renderer) rebatchScene(scene, uint32_t(renderer->info().paletteCapacity));
     if (!renderer || !renderer->setScene(scene, scene.report, error)) {
         std::fprintf(stderr, "esview: %s\n", error.c_str());
         return kExitBadInput;

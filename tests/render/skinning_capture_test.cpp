@@ -16,6 +16,7 @@
 #include "scene/cpu_reference.h"
 #include "scene/demo_scene.h"
 #include "scene/sampler.h"
+#include "scene/skin_batches.h"
 
 namespace {
 
@@ -98,6 +99,24 @@ TEST(SkinningCapture, SkinnedPodSamplesMatchCpuReference) {
         ASSERT_NE(r.scene, nullptr) << file;
         checkScene(*r.scene, file);
     }
+}
+
+// A character re-batched to a palette smaller than its file's batches (9 bones -> 6): more batches,
+// vertices duplicated on their borders, and the GPU still skins exactly like the CPU reference.
+TEST(SkinningCapture, RebatchedCharacterMatchesCpuReference) {
+    ESVIEW_REQUIRE_MODELS("pod");
+    esv::LoadResult r = esv::loadSceneFile((esv::test::modelsDir() / "pod" / "cocos3d/cocos3d_man.pod").string());
+    ASSERT_NE(r.scene, nullptr);
+    esv::Scene& scene = *r.scene;
+    size_t batchesBefore = 0, batchesAfter = 0;
+    for (const esv::Mesh& m : scene.meshes) batchesBefore += m.boneBatches.size();
+    esv::rebatchScene(scene, 6);
+    for (const esv::Mesh& m : scene.meshes) {
+        batchesAfter += m.boneBatches.size();
+        EXPECT_LE(m.maxBonesPerBatch, 6u) << m.name;
+    }
+    EXPECT_GT(batchesAfter, batchesBefore);
+    checkScene(scene, "cocos3d_man re-batched to 6 bones");
 }
 
 TEST(SkinningCapture, Es2ModeSaysItCannotCapture) {
