@@ -117,6 +117,8 @@ int runCommandLine(int argc, char** argv) {
         return parseViewMode(s.c_str(), m) ? std::string() : std::string("unknown mode '" + s + "'");
     });
     renderCmd->add_flag("--gles2", render.gles2, "Render with OpenGL ES 2.0 limits and features enforced");
+    renderCmd->add_flag("--skeleton", render.skeleton, "Draw the skeleton (bones as lines, joints as points) over the scene");
+    renderCmd->add_flag("--normal-lines", render.normalLines, "Draw each vertex normal as a short line");
 
     CLI::App* check = app.add_subcommand("check", "Validate a file; list every problem with its byte offset or line");
     check->add_option("FILE", file, "Model file")->required();

@@ -60,6 +60,8 @@ int runRender(const RenderRequest& request) {
     Pose pose;
     ViewSettings view;
     view.mode = request.mode;
+    view.showSkeleton = request.skeleton;
+    view.showNormalLines = request.normalLines;
     view.camera = request.camera;
     // The orbit camera frames the scene as it is drawn at the chosen time.
     evaluatePose(scene, time.clip, time.seconds, pose);

@@ -17,6 +17,8 @@ struct RenderRequest {
     int camera = -1;
     ViewMode mode = ViewMode::Shaded;
     bool gles2 = false;
+    bool skeleton = false;
+    bool normalLines = false;
 };
 
 // Renders as asked; returns an ExitCode (1 when the input is bad or the PNG cannot be written).

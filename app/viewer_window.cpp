@@ -196,6 +196,9 @@ void drawPanel(ViewerState& s) {
         }
         ImGui::SliderFloat("fov", &s.view.orbit.yfov, 0.1f, 2.5f, "%.2f rad");
         ImGui::Checkbox("headlight", &s.view.headlight);
+        ImGui::Checkbox("skeleton", &s.view.showSkeleton);
+        ImGui::SameLine();
+        ImGui::Checkbox("normal lines", &s.view.showNormalLines);
         if (ImGui::Button("Frame scene (F)")) frameScene(s);
     }
     if (ImGui::CollapsingHeader("Import report")) {

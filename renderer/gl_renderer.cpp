@@ -1,6 +1,7 @@
 // The GLES renderer: uploads a validated scene as stored and draws one call per
 // (mesh node, submesh, bone batch). See renderer.h for the contract.
 #include <algorithm>
+#include <cstddef>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -182,6 +183,7 @@ public:
         }
         std::sort(transparent.begin(), transparent.end(), [](const Item& a, const Item& b) { return a.depth < b.depth; });
         for (const Item& item : transparent) drawNode(scene, pose, view, item.node, stats);
+        if (view.showSkeleton || view.showNormalLines) drawOverlay(scene, pose, view, stats);
         glDisable(GL_BLEND);
         glDepthMask(GL_TRUE);
         if (m_caps.vao) gl::vertexArrayApi().bind(0);
@@ -672,6 +674,85 @@ private:
         return error.empty();
     }
 
+    // Skeleton (lines parent -> child between joints, joint markers) and normal lines, from the
+    // CPU pose, drawn with the overlay program after the scene.
+    void drawOverlay(const Scene& scene, const Pose& pose, const ViewSettings& view, FrameStats& stats) {
+        if (!m_overlay.program) {
+            std::string error;
+            if (!buildOverlayProgram(m_caps.es3 ? GlslVersion::Es300 : GlslVersion::Es100, m_overlay, error)) {
+                if (m_reported.insert(0x4000000000000000ull).second) std::fprintf(stderr, "esview: %s\n", error.c_str());
+                return;
+            }
+            m_overlayBuffer = gl::makeBuffer();
+        }
+        struct OverlayVertex {
+            glm::vec3 position;
+            glm::vec4 color;
+        };
+        std::vector<OverlayVertex> lines, points, normals;
+        if (view.showSkeleton) {
+            std::vector<uint8_t> joint(scene.nodes.size(), 0);
+            for (const Skin& skin : scene.skins)
+                for (int32_t j : skin.joints)
+                    if (j >= 0 && size_t(j) < joint.size()) joint[j] = 1;
+            for (size_t n = 0; n < scene.nodes.size(); ++n)
+                if (scene.nodes[n].kind == NodeKind::Bone) joint[n] = 1;
+            const glm::vec4 bone(1.0f, 0.85f, 0.2f, 1.0f), marker(1.0f, 0.35f, 0.1f, 1.0f);
+            for (size_t n = 0; n < scene.nodes.size(); ++n) {
+                if (!joint[n]) continue;
+                const glm::vec3 p(pose.world[n][3]);
+                points.push_back({p, marker});
+                const int32_t parent = scene.nodes[n].parent;
+                if (parent >= 0 && joint[parent]) {
+                    lines.push_back({glm::vec3(pose.world[parent][3]), bone});
+                    lines.push_back({p, bone});
+                }
+            }
+        }
+        if (view.showNormalLines) {
+            const float length = 0.015f * view.orbit.distance;
+            const glm::vec4 color(0.3f, 0.9f, 1.0f, 1.0f);
+            for (size_t n = 0; n < scene.nodes.size(); ++n) {
+                const Node& node = scene.nodes[n];
+                if (node.kind != NodeKind::Mesh || node.object < 0 || !pose.visible[n]) continue;
+                worldVertices(scene, pose, int(n), m_positions, &m_normals);
+                for (size_t v = 0; v < m_positions.size() && v < m_normals.size(); ++v) {
+                    normals.push_back({m_positions[v], color});
+                    normals.push_back({m_positions[v] + length * m_normals[v], color});
+                }
+            }
+        }
+        glUseProgram(m_overlay.program.get());
+        glUniformMatrix4fv(m_overlay.viewProjection, 1, GL_FALSE, glm::value_ptr(m_projection * m_view));
+        glUniform1f(m_overlay.pointSize, 7.0f);
+        if (m_caps.vao) gl::vertexArrayApi().bind(0);
+        for (GLuint i = 0; i < attributeLimit(); ++i) glDisableVertexAttribArray(i);
+        glBindBuffer(GL_ARRAY_BUFFER, m_overlayBuffer.get());
+        glEnableVertexAttribArray(kLocPosition);
+        glEnableVertexAttribArray(kLocColor);
+        glDisable(GL_CULL_FACE);
+        glDisable(GL_BLEND);
+        auto drawSet = [&](const std::vector<OverlayVertex>& set, GLenum primitive, bool depth) {
+            if (set.empty()) return;
+            if (depth) {
+                glEnable(GL_DEPTH_TEST);
+            } else {
+                glDisable(GL_DEPTH_TEST);
+            }
+            glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(set.size() * sizeof(OverlayVertex)), set.data(), GL_STREAM_DRAW);
+            glVertexAttribPointer(kLocPosition, 3, GL_FLOAT, GL_FALSE, sizeof(OverlayVertex), nullptr);
+            glVertexAttribPointer(kLocColor, 4, GL_FLOAT, GL_FALSE, sizeof(OverlayVertex),
+                                  reinterpret_cast<const void*>(offsetof(OverlayVertex, color)));
+            glDrawArrays(primitive, 0, static_cast<GLsizei>(set.size()));
+            ++stats.drawCalls;
+            checkGl("overlay draw", stats.glErrors);
+        };
+        drawSet(normals, GL_LINES, true);
+        drawSet(lines, GL_LINES, false);  // the skeleton shows through the skin
+        drawSet(points, GL_POINTS, false);
+        glEnable(GL_DEPTH_TEST);
+    }
+
     void drawNode(const Scene& scene, const Pose& pose, const ViewSettings& view, size_t n, FrameStats& stats) {
         const Node& node = scene.nodes[n];
         const Mesh& mesh = scene.meshes[node.object];
@@ -794,6 +875,8 @@ private:
     std::set<size_t> m_paletteOnCpu;       // skinned nodes whose palette exceeds the budget
     int m_morphSlots = 0;                  // vertex attributes left for morph targets
     std::vector<int> m_active;
+    OverlayProgram m_overlay;
+    gl::Buffer m_overlayBuffer;
     int m_paletteCapacity = 0;
     glm::mat4 m_view{1.0f}, m_projection{1.0f};
     glm::vec3 m_eye{0.0f};

@@ -77,6 +77,36 @@ std::string assembleFragmentShader(const ShaderFeatures& features, GlslVersion v
     return header(features, version, false) + kShaderMeshFrag;
 }
 
+std::string assembleOverlayShader(bool vertex, GlslVersion version) {
+    return header(ShaderFeatures(), version, vertex) + (vertex ? kShaderOverlayVert : kShaderOverlayFrag);
+}
+
+bool buildOverlayProgram(GlslVersion version, OverlayProgram& out, std::string& error) {
+    gl::Shader vs = compile(GL_VERTEX_SHADER, assembleOverlayShader(true, version), error);
+    if (!vs) return false;
+    gl::Shader fs = compile(GL_FRAGMENT_SHADER, assembleOverlayShader(false, version), error);
+    if (!fs) return false;
+    out.program = gl::Program(glCreateProgram());
+    const GLuint prog = out.program.get();
+    glAttachShader(prog, vs.get());
+    glAttachShader(prog, fs.get());
+    glBindAttribLocation(prog, kLocPosition, "a_position");
+    glBindAttribLocation(prog, kLocColor, "a_color");
+    glLinkProgram(prog);
+    GLint ok = 0;
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[2048] = {};
+        glGetProgramInfoLog(prog, sizeof log, nullptr, log);
+        error = std::string("overlay program does not link: ") + log;
+        out.program.reset();
+        return false;
+    }
+    out.viewProjection = glGetUniformLocation(prog, "u_viewProjection");
+    out.pointSize = glGetUniformLocation(prog, "u_pointSize");
+    return true;
+}
+
 std::vector<ShaderFeatures> allShaderPermutations(int maxBones) {
     std::vector<ShaderFeatures> all;
     for (int mode = 0; mode < static_cast<int>(ViewMode::Count); ++mode)

@@ -36,6 +36,9 @@ enum class GlslVersion : uint8_t { Es100, Es300 };
 std::string assembleVertexShader(const ShaderFeatures& features, GlslVersion version);
 std::string assembleFragmentShader(const ShaderFeatures& features, GlslVersion version);
 
+// The overlay program's stages (lines and points over the scene; no permutations).
+std::string assembleOverlayShader(bool vertex, GlslVersion version);
+
 // Every permutation the renderer can request for palettes up to `maxBones` (used by the tests).
 std::vector<ShaderFeatures> allShaderPermutations(int maxBones);
 
@@ -65,6 +68,13 @@ struct MeshProgram {
     int flatColor = -1;
     int morphWeights = -1, morphAbsolute = -1;
 };
+
+struct OverlayProgram {
+    gl::Program program;
+    int viewProjection = -1, pointSize = -1;
+};
+// Compiles and links the overlay program (attributes: a_position at kLocPosition, a_color at kLocColor).
+bool buildOverlayProgram(GlslVersion version, OverlayProgram& out, std::string& error);
 
 class ProgramCache {
 public:

@@ -34,7 +34,8 @@ struct ViewSettings {
     ViewMode mode = ViewMode::Shaded;
     int camera = -1;  // index into Scene::cameras; -1 = the orbit camera
     OrbitCamera orbit;
-    bool showSkeleton = false;
+    bool showSkeleton = false;  // bones as lines from parent to child, joints as points, over the scene
+    bool showNormalLines = false;  // each vertex normal as a short line (CPU-skinned positions)
     int weightBone = -1;  // Weights mode: joint to show, -1 = all
     glm::vec4 clearColor{0.18f, 0.19f, 0.22f, 1.0f};
     bool headlight = true;  // add a headlight and fill when the scene has no lights

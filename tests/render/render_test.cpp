@@ -119,6 +119,39 @@ TEST_F(DemoRender, DebugViewsMatchGolden) {
     }
 }
 
+// The skeleton overlay: bone lines and joint markers drawn over the skin at the posed joints.
+TEST_F(DemoRender, SkeletonOverlayMatchesGoldenAndMarksEveryJoint) {
+    esv::ViewSettings view;
+    view.showSkeleton = true;
+    view.showNormalLines = true;
+    for (bool gles2 : {false, true}) {
+        Rendered r = render(*s_scene, 0.5f, view, gles2);
+        expectClean(r);
+        EXPECT_EQ(r.stats.drawCalls, 3u + 3u);  // scene + normal lines, bone lines, joint points
+        if (gles2 && std::getenv("ESVIEW_UPDATE_GOLDEN")) continue;
+        EXPECT_EQ(esv::test::matchGolden("demo_skeleton", r.image, kTolerance, kMaxFraction), "") << (gles2 ? "ES2" : "ES3");
+        // Each joint's projected position carries the marker colour (orange: red high, blue low).
+        esv::Pose pose;
+        esv::evaluatePose(*s_scene, 0, 0.5f, pose);
+        esv::Bounds bounds = esv::sceneBounds(*s_scene, pose);
+        esv::ViewSettings framed = view;
+        esv::Renderer::frameBounds(framed.orbit, bounds.min, bounds.max);
+        glm::mat4 v, p;
+        esv::Renderer::orbitMatrices(framed.orbit, 1.0f, v, p);
+        int joints = 0;
+        for (int32_t j : s_scene->skins[0].joints) {
+            const glm::vec4 clip = p * v * pose.world[j][3];
+            const int x = int((clip.x / clip.w * 0.5f + 0.5f) * kSize), y = int((0.5f - clip.y / clip.w * 0.5f) * kSize);
+            if (x < 0 || y < 0 || x >= kSize || y >= kSize) continue;
+            const uint8_t* px = &r.image.rgba[(size_t(y) * kSize + x) * 4];
+            EXPECT_GT(px[0], 200) << "joint " << j;
+            EXPECT_LT(px[2], 80) << "joint " << j;
+            ++joints;
+        }
+        EXPECT_EQ(joints, 6);
+    }
+}
+
 TEST_F(DemoRender, FileCameraMatchesGolden) {
     esv::ViewSettings view;
     view.camera = 0;

@@ -45,6 +45,13 @@ TEST(ShaderPermutations, EveryPermutationCompilesForBothVersions) {
             std::ofstream(paths.back()) << esv::assembleFragmentShader(f, version);
         }
     }
+    for (esv::GlslVersion version : {esv::GlslVersion::Es100, esv::GlslVersion::Es300}) {
+        const std::string name = std::string("overlay") + (version == esv::GlslVersion::Es100 ? "_100" : "_300");
+        paths.push_back((dir / (name + ".vert")).string());
+        std::ofstream(paths.back()) << esv::assembleOverlayShader(true, version);
+        paths.push_back((dir / (name + ".frag")).string());
+        std::ofstream(paths.back()) << esv::assembleOverlayShader(false, version);
+    }
     // Batches keep each command line well under the system's argument limit.
     constexpr size_t kBatch = 400;
     for (size_t first = 0; first < paths.size(); first += kBatch) {
