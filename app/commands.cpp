@@ -112,11 +112,13 @@ int runCommandLine(int argc, char** argv) {
     addTimeOptions(renderCmd, time);
     renderCmd->add_option("--camera", render.camera, "File camera index (default: an orbit camera framing the scene)");
     std::string mode = "shaded";
-    renderCmd->add_option("--mode", mode, "shaded|wireframe|normals|weights|batches|uv|unlit")->check([](const std::string& s) {
+    renderCmd->add_option("--mode", mode, "shaded|wireframe|normals|weights|batches|uv|unlit|colors")->check([](const std::string& s) {
         ViewMode m;
         return parseViewMode(s.c_str(), m) ? std::string() : std::string("unknown mode '" + s + "'");
     });
     renderCmd->add_flag("--gles2", render.gles2, "Render with OpenGL ES 2.0 limits and features enforced");
+    renderCmd->add_option("--weight-bone", render.weightBone, "Weights mode: node index of the joint whose weights to show")
+        ->check(CLI::NonNegativeNumber);
     renderCmd->add_flag("--skeleton", render.skeleton, "Draw the skeleton (bones as lines, joints as points) over the scene");
     renderCmd->add_flag("--normal-lines", render.normalLines, "Draw each vertex normal as a short line");
 

@@ -61,6 +61,7 @@ int runRender(const RenderRequest& request) {
     ViewSettings view;
     view.mode = request.mode;
     view.showSkeleton = request.skeleton;
+    view.weightBone = request.weightBone;
     view.showNormalLines = request.normalLines;
     view.camera = request.camera;
     // The orbit camera frames the scene as it is drawn at the chosen time.

@@ -18,6 +18,7 @@ struct RenderRequest {
     ViewMode mode = ViewMode::Shaded;
     bool gles2 = false;
     bool skeleton = false;
+    int weightBone = -1;
     bool normalLines = false;
 };
 

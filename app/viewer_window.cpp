@@ -185,6 +185,17 @@ void drawPanel(ViewerState& s) {
         const char* modes[static_cast<size_t>(ViewMode::Count)];
         for (size_t i = 0; i < static_cast<size_t>(ViewMode::Count); ++i) modes[i] = viewModeName(static_cast<ViewMode>(i));
         if (ImGui::Combo("mode", &mode, modes, static_cast<int>(ViewMode::Count))) s.view.mode = static_cast<ViewMode>(mode);
+        if (s.view.mode == ViewMode::Weights) {
+            const std::string current = s.view.weightBone >= 0 ? scene.nodes[s.view.weightBone].name : "strongest influence";
+            if (ImGui::BeginCombo("bone", current.c_str())) {
+                if (ImGui::Selectable("strongest influence", s.view.weightBone < 0)) s.view.weightBone = -1;
+                for (size_t n = 0; n < scene.nodes.size(); ++n)
+                    if (scene.nodes[n].kind == NodeKind::Bone &&
+                        ImGui::Selectable((std::to_string(n) + ": " + scene.nodes[n].name).c_str(), s.view.weightBone == int(n)))
+                        s.view.weightBone = int(n);
+                ImGui::EndCombo();
+            }
+        }
         std::string cameraLabel = s.view.camera < 0 ? "orbit" : scene.cameras[s.view.camera].name;
         if (ImGui::BeginCombo("camera", cameraLabel.c_str())) {
             if (ImGui::Selectable("orbit", s.view.camera < 0)) s.view.camera = -1;

@@ -844,6 +844,25 @@ private:
                 count = std::min(batch.triangleCount, gpu.triangles - std::min(first, gpu.triangles));
             }
             if (gpuSkinned) batchPalette(mesh, palette, b);
+            if (gpuSkinned && view.mode == ViewMode::Weights) {
+                // The selected joint's index in this draw's palette (-2 when the batch lacks it).
+                float local = -1.0f;
+                if (view.weightBone >= 0) {
+                    local = -2.0f;
+                    const Skin& skin = scene.skins[node.skin];
+                    for (size_t j = 0; j < skin.joints.size(); ++j) {
+                        if (skin.joints[j] != view.weightBone) continue;
+                        if (mesh.boneBatches.empty()) {
+                            local = float(j);
+                        } else {
+                            const std::vector<int32_t>& bones = mesh.boneBatches[b].bones;
+                            for (size_t i = 0; i < bones.size(); ++i)
+                                if (bones[i] == int32_t(j)) local = float(i);
+                        }
+                    }
+                }
+                glUniform1f(p->weightBone, local);
+            }
             if (gpuSkinned && !m_bones.empty())
                 glUniformMatrix4fv(p->bones, static_cast<GLsizei>(std::min<size_t>(m_bones.size(), f.boneCount)), GL_FALSE,
                                    glm::value_ptr(m_bones[0]));

@@ -44,7 +44,7 @@ std::string header(const ShaderFeatures& f, GlslVersion version, bool vertex) {
     if (f.color) s += "#define HAS_COLOR 1\n";
     if (f.uv) s += "#define HAS_UV 1\n";
     static constexpr const char* kModeDefines[] = {"MODE_SHADED", "MODE_WIREFRAME", "MODE_NORMALS", "MODE_WEIGHTS",
-                                                   "MODE_BATCHES", "MODE_UV", "MODE_UNLIT"};
+                                                   "MODE_BATCHES", "MODE_UV", "MODE_UNLIT", "MODE_COLORS"};
     static_assert(sizeof(kModeDefines) / sizeof(kModeDefines[0]) == static_cast<size_t>(ViewMode::Count));
     s += std::string("#define ") + kModeDefines[static_cast<size_t>(f.mode)] + " 1\n";
     s += "#line 1\n";
@@ -193,6 +193,7 @@ const MeshProgram* ProgramCache::get(const ShaderFeatures& features, std::string
     p.lightSpot = glGetUniformLocation(prog, "u_lightSpot");
     p.lightSpotExponent = glGetUniformLocation(prog, "u_lightSpotExponent");
     p.flatColor = glGetUniformLocation(prog, "u_flatColor");
+    p.weightBone = glGetUniformLocation(prog, "u_weightBone");
     p.morphWeights = glGetUniformLocation(prog, "u_morphWeights");
     p.morphAbsolute = glGetUniformLocation(prog, "u_morphAbsolute");
     return &m_programs.emplace(features.key(), std::move(p)).first->second;

@@ -66,6 +66,7 @@ struct MeshProgram {
     int ambient = -1, diffuse = -1, specular = -1, emissive = -1, shininess = -1, eye = -1;
     int lightCount = -1, lightPosition = -1, lightColor = -1, lightAttenuation = -1, lightSpot = -1, lightSpotExponent = -1;
     int flatColor = -1;
+    int weightBone = -1;
     int morphWeights = -1, morphAbsolute = -1;
 };
 

@@ -1,5 +1,5 @@
 // Mesh fragment stage: Blinn-Phong with up to MAX_LIGHTS lights, plus the debug view modes.
-// Defines: MODE_SHADED, MODE_UNLIT, MODE_NORMALS, MODE_WEIGHTS, MODE_BATCHES, MODE_UV, MODE_WIREFRAME.
+// Defines: MODE_SHADED, MODE_UNLIT, MODE_COLORS, MODE_NORMALS, MODE_WEIGHTS, MODE_BATCHES, MODE_UV, MODE_WIREFRAME.
 #define MAX_LIGHTS 4
 
 VARYING_IN vec3 v_worldPosition;
@@ -67,6 +67,8 @@ void main() {
     result = vec4(mix(vec3(0.15), vec3(0.9), checker) * vec3(fract(v_uv), 1.0) + vec3(0.05), 1.0);
 #elif defined(MODE_BATCHES) || defined(MODE_WIREFRAME)
     result = vec4(shade(n, u_flatColor.rgb) * 0.8 + u_flatColor.rgb * 0.2, 1.0);
+#elif defined(MODE_COLORS)
+    result = v_color;
 #elif defined(MODE_UNLIT)
     result = vec4(u_diffuse.rgb * v_color.rgb, u_diffuse.a * v_color.a);
 #else

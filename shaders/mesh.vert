@@ -15,6 +15,9 @@ ATTRIBUTE vec2 a_uv;
 ATTRIBUTE vec4 a_boneIndices;
 ATTRIBUTE vec4 a_boneWeights;
 uniform mat4 u_bones[BONE_COUNT];
+#ifdef MODE_WEIGHTS
+uniform float u_weightBone;  // palette index whose weight to show; -1: the strongest influence; -2: a joint not in this batch
+#endif
 #endif
 
 #ifdef MORPH_TARGETS
@@ -106,6 +109,7 @@ void main() {
     mat4 skin = mat4(0.0);
     float total = 0.0;
     float strongest = 0.0;
+    float selected = 0.0;
     for (int i = 0; i < INFLUENCES; ++i) {
         float w = a_boneWeights[i];
         // ES 1.00 has no integer attributes: indices arrive as floats.
@@ -114,10 +118,17 @@ void main() {
             skin += w * u_bones[bone];
             total += w;
             strongest = max(strongest, w);
+#ifdef MODE_WEIGHTS
+            if (abs(float(bone) - u_weightBone) < 0.5) selected += w;
+#endif
         }
     }
     if (total > 0.0) model = skin;
     v_weight = strongest;
+#ifdef MODE_WEIGHTS
+    if (u_weightBone > -1.5) v_weight = u_weightBone >= 0.0 ? selected : strongest;
+    else v_weight = 0.0;
+#endif
 #endif
     vec4 world = model * position;
     v_worldPosition = world.xyz;

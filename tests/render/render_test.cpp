@@ -152,6 +152,40 @@ TEST_F(DemoRender, SkeletonOverlayMatchesGoldenAndMarksEveryJoint) {
     }
 }
 
+// Weights of one joint: red where that bone owns the vertex, blue elsewhere (the strongest-influence
+// view is red almost everywhere on a chain). Vertex colours mode shows the mesh's colours.
+TEST_F(DemoRender, SingleBoneWeightsAndVertexColours) {
+    esv::ViewSettings all;
+    all.mode = esv::ViewMode::Weights;
+    esv::ViewSettings one = all;
+    one.weightBone = s_scene->skins[0].joints[3];
+    for (bool gles2 : {false, true}) {
+        Rendered a = render(*s_scene, 0.5f, all, gles2);
+        Rendered o = render(*s_scene, 0.5f, one, gles2);
+        expectClean(a);
+        expectClean(o);
+        auto count = [](const Image& image, bool red) {
+            size_t n = 0;
+            for (size_t i = 0; i < image.rgba.size(); i += 4) {
+                const int r = image.rgba[i], b = image.rgba[i + 2];
+                n += red ? (r > 150 && b < 100) : (b > 150 && r < 100);
+            }
+            return n;
+        };
+        // One bone of six owns a fraction of what the strongest-influence view paints red.
+        EXPECT_GT(count(o.image, true), 20u);
+        EXPECT_LT(count(o.image, true) * 2, count(a.image, true));
+        EXPECT_GT(count(o.image, false), count(a.image, false));
+        if (gles2 && std::getenv("ESVIEW_UPDATE_GOLDEN")) continue;
+        EXPECT_EQ(esv::test::matchGolden("demo_weights_bone3", o.image, kTolerance, kMaxFraction), "") << (gles2 ? "ES2" : "ES3");
+    }
+    esv::ViewSettings colours;
+    colours.mode = esv::ViewMode::VertexColors;
+    Rendered c = render(*s_scene, 0.5f, colours, false);
+    expectClean(c);
+    EXPECT_EQ(esv::test::matchGolden("demo_colors", c.image, kTolerance, kMaxFraction), "");
+}
+
 TEST_F(DemoRender, FileCameraMatchesGolden) {
     esv::ViewSettings view;
     view.camera = 0;
