@@ -3,7 +3,7 @@
 // peak heap in use during one load. The reader keeps vertex payloads in the file buffer, so the
 // goal is a load at no less than half the memcpy throughput and a peak under 1.2 x file + 16 MiB.
 //
-// The file is generated in memory with the test fixture builder until the POD writer exists.
+// The file is built as a scene and written with the POD writer (loaders/pod/pod_writer.h).
 #include <malloc.h>
 
 #include <atomic>
@@ -18,7 +18,8 @@
 #include <benchmark/benchmark.h>
 
 #include "loaders/load.h"
-#include "tests/pod/pod_bytes.h"
+#include "loaders/pod/pod_writer.h"
+#include "scene/sampler.h"
 
 // --- heap accounting: current and peak bytes through the global allocation functions ----------
 namespace {
@@ -55,8 +56,6 @@ void operator delete[](void* p, size_t) noexcept { operator delete(p); }
 namespace esv {
 namespace {
 
-using test::PodBytes;
-
 constexpr uint32_t kMeshes = 84;
 constexpr uint32_t kVerticesPerMesh = 20000;  // stride 52: ~1 MB of vertices per mesh
 constexpr uint32_t kTrianglesPerMesh = 36000;
@@ -65,11 +64,17 @@ constexpr uint32_t kBatches = 4;
 constexpr uint32_t kBones = 24;   // bone nodes, shared by all meshes
 constexpr uint32_t kFrames = 60;  // every bone animates T, R, S
 
-// Many skinned meshes, interleaved position/normal/uv/bone indices (UByte x4)/weights (float x4).
-std::shared_ptr<const std::vector<uint8_t>> makeLargePod() {
-    PodBytes b;
-    b.version().open(pod::Scene);
-    b.counts(0, 0, kMeshes, kMeshes + kBones, kMeshes, 0, 0, kFrames).u32(pod::Fps, 30);
+template <typename T>
+ByteView bytesOf(const std::vector<T>& items) {
+    std::vector<uint8_t> bytes(items.size() * sizeof(T));
+    std::memcpy(bytes.data(), items.data(), bytes.size());
+    return makeOwnedBytes(std::move(bytes));
+}
+
+// Many skinned meshes, interleaved position/normal/uv/bone indices (UByte x4)/weights (float x4),
+// sharing one vertex and one index buffer in memory (the file holds a copy per mesh).
+Scene makeLargeScene() {
+    Scene scene;
     const uint32_t stride = 12 + 12 + 8 + 4 + 16;
     std::vector<uint8_t> inter(size_t(kVerticesPerMesh) * stride);
     for (uint32_t v = 0; v < kVerticesPerMesh; ++v) {
@@ -81,51 +86,110 @@ std::shared_ptr<const std::vector<uint8_t>> makeLargePod() {
         const float weights[4] = {0.75f, 0.25f, 0, 0};
         std::memcpy(p + 36, weights, 16);
     }
-    std::vector<uint8_t> indices(size_t(kTrianglesPerMesh) * 3 * 2);
-    for (uint32_t i = 0; i < kTrianglesPerMesh * 3; ++i) {
-        const uint16_t v = static_cast<uint16_t>((i / 3 + i % 3) % kVerticesPerMesh);
-        indices[2 * i] = uint8_t(v);
-        indices[2 * i + 1] = uint8_t(v >> 8);
+    std::vector<uint16_t> indices(size_t(kTrianglesPerMesh) * 3);
+    for (uint32_t i = 0; i < kTrianglesPerMesh * 3; ++i) indices[i] = static_cast<uint16_t>((i / 3 + i % 3) % kVerticesPerMesh);
+
+    Mesh mesh;
+    VertexStream stream;
+    stream.bytes = bytesOf(inter);
+    stream.stride = stride;
+    stream.count = kVerticesPerMesh;
+    stream.attributes = {
+        {Semantic::Position, 0, ComponentType::Float32, 3, false, Swizzle::Identity, 0},
+        {Semantic::Normal, 0, ComponentType::Float32, 3, false, Swizzle::Identity, 12},
+        {Semantic::TexCoord, 0, ComponentType::Float32, 2, false, Swizzle::Identity, 24},
+        {Semantic::BoneIndices, 0, ComponentType::UInt8, 4, false, Swizzle::Identity, 32},
+        {Semantic::BoneWeights, 0, ComponentType::Float32, 4, false, Swizzle::Identity, 36},
+    };
+    mesh.streams.push_back(stream);
+    mesh.vertexCount = kVerticesPerMesh;
+    mesh.indices.type = ComponentType::UInt16;
+    mesh.indices.count = kTrianglesPerMesh * 3;
+    mesh.indices.bytes = bytesOf(indices);
+    Submesh sub;
+    sub.indexCount = mesh.indices.count;
+    mesh.submeshes.push_back(sub);
+    // Batch b uses bones (5b + k) % 24; the skin's joints are the distinct bones in that order.
+    Skin skin;
+    std::vector<int32_t> jointOf(kBones, -1);
+    for (uint32_t b = 0; b < kBatches; ++b) {
+        BoneBatch batch;
+        for (uint32_t k = 0; k < kBonesPerBatch; ++k) {
+            const uint32_t bone = (b * 5 + k) % kBones;
+            if (jointOf[bone] < 0) {
+                jointOf[bone] = static_cast<int32_t>(skin.joints.size());
+                skin.joints.push_back(static_cast<int32_t>(kMeshes + bone));
+            }
+            batch.bones.push_back(jointOf[bone]);
+        }
+        batch.firstTriangle = b * (kTrianglesPerMesh / kBatches);
+        batch.triangleCount = kTrianglesPerMesh / kBatches;
+        mesh.boneBatches.push_back(batch);
     }
-    std::vector<uint32_t> batchBones, batchCounts, batchOffsets;
-    for (uint32_t bb = 0; bb < kBatches; ++bb) {
-        for (uint32_t k = 0; k < kBonesPerBatch; ++k) batchBones.push_back(kMeshes + (bb * 5 + k) % kBones);
-        batchCounts.push_back(kBonesPerBatch);
-        batchOffsets.push_back(bb * (kTrianglesPerMesh / kBatches));
-    }
+    mesh.boneIndicesBatchLocal = true;
+    mesh.maxBonesPerBatch = kBonesPerBatch;
+    scene.meshes.assign(kMeshes, mesh);
+
     for (uint32_t m = 0; m < kMeshes; ++m) {
-        b.open(pod::MeshBlock);
-        b.u32(pod::NumVertices, kVerticesPerMesh).u32(pod::NumFaces, kTrianglesPerMesh).u32(pod::NumUvwChannels, 1).u32(pod::NumStrips, 0);
-        b.leaf(pod::InterleavedDataList, inter.data(), inter.size());
-        b.u32(pod::MaxNumBonesPerBatch, kBonesPerBatch).u32(pod::NumBoneBatches, kBatches);
-        b.u32s(pod::BoneBatchIndexList, batchBones).u32s(pod::NumBoneIndicesPerBatch, batchCounts).u32s(pod::BoneOffsetPerBatch, batchOffsets);
-        b.dataList(pod::VertexIndexList, 3, 1, 2, indices);
-        b.dataList(pod::VertexList, 1, 3, stride, PodBytes::words({0}));
-        b.dataList(pod::NormalList, 1, 3, stride, PodBytes::words({12}));
-        b.dataList(pod::UvwList, 1, 2, stride, PodBytes::words({24}));
-        b.dataList(pod::BoneIndexList, 10, 4, stride, PodBytes::words({32}));
-        b.dataList(pod::BoneWeightList, 1, 4, stride, PodBytes::words({36}));
-        b.close(pod::MeshBlock);
-    }
-    for (uint32_t m = 0; m < kMeshes; ++m) {
-        b.open(pod::NodeBlock).i32(pod::NodeIndex, int32_t(m)).str(pod::NodeName, "mesh " + std::to_string(m));
-        b.i32(pod::NodeMaterialIndex, -1).i32(pod::NodeParentIndex, -1).f32s(pod::AnimationPosition, {float(m), 0, 0});
-        b.close(pod::NodeBlock);
-    }
-    std::vector<float> pos, rot, scale;
-    for (uint32_t f = 0; f < kFrames; ++f) {
-        pos.insert(pos.end(), {0, 1, float(f) * 0.01f});
-        rot.insert(rot.end(), {0, 0, 0, 1});
-        scale.insert(scale.end(), {1, 1, 1, 0, 0, 0, 0});
+        Node n;
+        n.name = "mesh " + std::to_string(m);
+        n.kind = NodeKind::Mesh;
+        n.object = static_cast<int32_t>(m);
+        n.materials = {-1};
+        n.skin = static_cast<int32_t>(m);
+        n.local.translation = {float(m), 0.0f, 0.0f};
+        scene.nodes.push_back(n);
     }
     for (uint32_t k = 0; k < kBones; ++k) {
-        b.open(pod::NodeBlock).i32(pod::NodeIndex, -1).str(pod::NodeName, "bone " + std::to_string(k));
-        b.i32(pod::NodeParentIndex, k == 0 ? -1 : int32_t(kMeshes + k - 1));
-        b.u32(pod::AnimationFlags, 7).f32s(pod::AnimationPosition, pos).f32s(pod::AnimationRotation, rot).f32s(pod::AnimationScale, scale);
-        b.close(pod::NodeBlock);
+        Node n;
+        n.name = "bone " + std::to_string(k);
+        n.kind = NodeKind::Bone;
+        n.parent = k == 0 ? -1 : static_cast<int32_t>(kMeshes + k - 1);
+        n.local.translation = {0.0f, 1.0f, 0.0f};
+        scene.nodes.push_back(n);
     }
-    b.close(pod::Scene);
-    return b.shared();
+    // POD binds skins at frame 0: inverse binds from the rest pose, one skin per mesh node.
+    Pose rest;
+    evaluatePose(scene, -1, 0.0f, rest);
+    for (uint32_t m = 0; m < kMeshes; ++m) {
+        Skin s = skin;
+        for (int32_t j : s.joints) s.inverseBind.push_back(glm::inverse(rest.world[j]) * rest.world[m]);
+        scene.skins.push_back(std::move(s));
+    }
+    Clip clip;
+    clip.name = "Take 001";
+    clip.end = float(kFrames - 1) / 30.0f;
+    for (uint32_t k = 0; k < kBones; ++k) {
+        Track t, r, s;
+        t.node = r.node = s.node = static_cast<int32_t>(kMeshes + k);
+        t.channel = Channel::Translation;
+        r.channel = Channel::Rotation;
+        r.components = 4;
+        s.channel = Channel::Scale;
+        for (uint32_t f = 0; f < kFrames; ++f) {
+            const float time = float(f) / 30.0f;
+            t.times.push_back(time), r.times.push_back(time), s.times.push_back(time);
+            t.values.insert(t.values.end(), {0.0f, 1.0f, float(f) * 0.01f});
+            r.values.insert(r.values.end(), {0.0f, 0.0f, 0.0f, 1.0f});
+            s.values.insert(s.values.end(), {1.0f, 1.0f, 1.0f});
+        }
+        clip.tracks.push_back(std::move(t));
+        clip.tracks.push_back(std::move(r));
+        clip.tracks.push_back(std::move(s));
+    }
+    scene.animation.clips.push_back(std::move(clip));
+    scene.animation.frames = kFrames;
+    return scene;
+}
+
+std::shared_ptr<const std::vector<uint8_t>> makeLargePod() {
+    std::vector<uint8_t> bytes;
+    std::string error;
+    if (!writePod(makeLargeScene(), PodWriteOptions{}, bytes, error)) {
+        std::fprintf(stderr, "the synthetic scene could not be written: %s\n", error.c_str());
+        std::exit(1);
+    }
+    return std::make_shared<const std::vector<uint8_t>>(std::move(bytes));
 }
 
 const std::shared_ptr<const std::vector<uint8_t>>& largePod() {
