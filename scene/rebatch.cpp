@@ -157,7 +157,9 @@ public:
                     if (m_mesh.boneIndicesBatchLocal)
                         joint = batch && static_cast<size_t>(local) < batch->bones.size() ? batch->bones[local] : -1;
                 }
-                if (joint < 0 || (m_options.skinJoints > 0 && static_cast<size_t>(joint) >= m_options.skinJoints)) {
+                // A non-finite weight would turn the whole vertex into NaN; it names no usable bone.
+                if (joint < 0 || !std::isfinite(w) ||
+                    (m_options.skinJoints > 0 && static_cast<size_t>(joint) >= m_options.skinJoints)) {
                     ++m_report.invalidInfluences;
                     continue;
                 }
@@ -329,21 +331,27 @@ RebatchResult rebatchBones(const Mesh& mesh, uint32_t maxBonesPerBatch, const Re
         mesh.boneIndicesBatchLocal ? vertexBatches(mesh, triangles) : std::vector<int32_t>();
     std::vector<Influences> influences(mesh.vertexCount);
     std::vector<uint8_t> used(mesh.vertexCount, 0);
-    int32_t maxJoint = -1;
+    std::vector<int32_t> joints;  // every joint used, sorted; influences then hold dense ids into it
     for (uint32_t v : triangles.corners) {
         if (used[v]) continue;
         used[v] = 1;
         const BoneBatch* batch = !batchOf.empty() && batchOf[v] >= 0 ? &mesh.boneBatches[batchOf[v]] : nullptr;
         influences[v] = reader.read(v, batch);
-        for (uint8_t k = 0; k < influences[v].count; ++k) maxJoint = std::max(maxJoint, influences[v].joint[k]);
+        joints.insert(joints.end(), influences[v].joint, influences[v].joint + influences[v].count);
     }
+    std::sort(joints.begin(), joints.end());
+    joints.erase(std::unique(joints.begin(), joints.end()), joints.end());
+    for (size_t v = 0; v < influences.size(); ++v)
+        for (uint8_t k = 0; k < influences[v].count; ++k)
+            influences[v].joint[k] = static_cast<int32_t>(
+                std::lower_bound(joints.begin(), joints.end(), influences[v].joint[k]) - joints.begin());
     uint32_t usedVertices = 0;
     for (uint8_t u : used) usedVertices += u;
     report.droppedVertices = mesh.vertexCount - usedVertices;
 
     // Greedy batching. Per joint: its local index in the batch stamped with the batch number; per
     // source vertex: its output copy stamped likewise, so nothing is cleared between batches.
-    std::vector<uint32_t> jointBatch(size_t(maxJoint + 1), kNone), jointLocal(size_t(maxJoint + 1), 0);
+    std::vector<uint32_t> jointBatch(joints.size(), kNone), jointLocal(joints.size(), 0);
     std::vector<uint32_t> vertexBatch(mesh.vertexCount, kNone), vertexCopy(mesh.vertexCount, 0);
     std::vector<uint32_t> source;               // output vertex -> source vertex
     std::vector<uint16_t> localIndices;         // output vertex -> 4 local bone indices
@@ -381,7 +389,7 @@ RebatchResult rebatchBones(const Mesh& mesh, uint32_t maxBonesPerBatch, const Re
         for (uint32_t i = 0; i < freshCount; ++i) {
             jointBatch[fresh[i]] = current;
             jointLocal[fresh[i]] = static_cast<uint32_t>(batch.bones.size());
-            batch.bones.push_back(fresh[i]);
+            batch.bones.push_back(joints[fresh[i]]);
         }
         ++batch.triangleCount;
         for (int k = 0; k < 3; ++k) {

@@ -713,6 +713,35 @@ TEST(RebatchBones, WeightRoundingIsNotRenormalisedButRealErrorsAre) {
     EXPECT_EQ(w[0], 86 / 255.0f);  // kept as stored
 }
 
+TEST(RebatchBones, NonFiniteWeightsAndJointsOutsideTheSkinAreDropped) {
+    std::vector<Vtx> v(3);
+    v[0].influences = {{0, std::nanf("")}, {1, 1.0f}};
+    v[1].influences = {{9, 0.5f}, {2, 0.5f}};  // joint 9 of an 8-joint skin
+    v[2].influences = {{3, 1.0f}};
+    v[1].p = {1, 0, 0};
+    v[2].p = {0, 1, 0};
+    Mesh mesh = buildMesh(v, {});
+    mesh.submeshes.push_back(submesh(Primitive::Triangles, 0, 3, 0));
+    RebatchOptions options;
+    options.skinJoints = 8;
+    RebatchResult r = rebatchBones(mesh, 7, options);  // the skin is over the budget: rewritten
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_TRUE(r.summary.changed);
+    EXPECT_EQ(r.summary.invalidInfluences, 2u);
+    EXPECT_EQ(r.summary.weightsRenormalised, 1u);  // vertex 1 keeps 0.5 of its weight
+    ASSERT_EQ(r.mesh.boneBatches.size(), 1u);
+    EXPECT_EQ(r.mesh.boneBatches[0].bones, (std::vector<int32_t>{1, 2, 3}));
+    const VertexStream* ws = nullptr;
+    const VertexAttribute* wa = findAttribute(r.mesh, Semantic::BoneWeights, 0, &ws);
+    ASSERT_NE(wa, nullptr);
+    float w[4];
+    for (uint32_t i = 0; i < 3; ++i) {
+        readAttribute(*ws, *wa, i, w);
+        EXPECT_EQ(w[0], 1.0f) << "vertex " << i;
+        EXPECT_EQ(w[1], 0.0f) << "vertex " << i;
+    }
+}
+
 TEST(RebatchBones, MeshesThatFitAreReturnedUnchanged) {
     // POD batches of at most 24 bones under a budget of 32.
     const Mesh pod = podChainMesh(100, 6, 20);
