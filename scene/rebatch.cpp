@@ -53,7 +53,8 @@ struct TriangleList {
 bool listTriangles(const Mesh& mesh, TriangleList& out, std::string& error) {
     const bool indexed = mesh.indices.count > 0;
     const ComponentType type = mesh.indices.type;
-    if (indexed && type != ComponentType::UInt8 && type != ComponentType::UInt16 && type != ComponentType::UInt32) {
+    if (indexed && type != ComponentType::UInt8 && type != ComponentType::UInt16 &&
+        type != ComponentType::UInt32) {
         error = std::string("index type ") + componentTypeName(type) + " is not an unsigned integer";
         return false;
     }
@@ -74,9 +75,9 @@ bool listTriangles(const Mesh& mesh, TriangleList& out, std::string& error) {
     for (size_t c = 0; c < out.corners.size(); ++c)
         if (out.corners[c] >= mesh.vertexCount) {
             error = "triangle " + std::to_string(c / 3) + " names vertex " +
-                    (out.corners[c] == UINT32_MAX ? std::string("outside the index data")
-                                                  : std::to_string(out.corners[c]) + " of " +
-                                                        std::to_string(mesh.vertexCount));
+                    (out.corners[c] == UINT32_MAX
+                         ? std::string("outside the index data")
+                         : std::to_string(out.corners[c]) + " of " + std::to_string(mesh.vertexCount));
             return false;
         }
     return true;
@@ -130,7 +131,8 @@ public:
         for (int set = 0; set <= maxSet; ++set) {
             InfluenceSet s;
             s.indices = findAttribute(mesh, Semantic::BoneIndices, static_cast<uint8_t>(set), &s.indexStream);
-            s.weights = findAttribute(mesh, Semantic::BoneWeights, static_cast<uint8_t>(set), &s.weightStream);
+            s.weights =
+                findAttribute(mesh, Semantic::BoneWeights, static_cast<uint8_t>(set), &s.weightStream);
             if (s.indices && s.weights) m_sets.push_back(s);
         }
     }
@@ -155,7 +157,9 @@ public:
                     const int local = static_cast<int>(idx[k]);
                     joint = local;
                     if (m_mesh.boneIndicesBatchLocal)
-                        joint = batch && static_cast<size_t>(local) < batch->bones.size() ? batch->bones[local] : -1;
+                        joint = batch && static_cast<size_t>(local) < batch->bones.size()
+                                    ? batch->bones[local]
+                                    : -1;
                 }
                 // A non-finite weight would turn the whole vertex into NaN; it names no usable bone.
                 if (joint < 0 || !std::isfinite(w) ||
@@ -172,13 +176,15 @@ public:
             }
         }
         // Merged influences may cancel to zero; they then name no bone.
-        pairs.erase(std::remove_if(pairs.begin(), pairs.end(), [](const Pair& p) { return p.weight == 0.0f; }),
-                    pairs.end());
+        pairs.erase(
+            std::remove_if(pairs.begin(), pairs.end(), [](const Pair& p) { return p.weight == 0.0f; }),
+            pairs.end());
         size_t n = pairs.size();
         bool normalise = false;
         if (n > kMaxInfluences) {
-            std::stable_sort(pairs.begin(), pairs.end(),
-                             [](const Pair& a, const Pair& b) { return std::fabs(a.weight) > std::fabs(b.weight); });
+            std::stable_sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) {
+                return std::fabs(a.weight) > std::fabs(b.weight);
+            });
             n = kMaxInfluences;
             ++m_report.influencesReduced;
             normalise = true;
@@ -235,17 +241,20 @@ std::vector<int32_t> vertexBatches(const Mesh& mesh, const TriangleList& triangl
     return batchOf;
 }
 
-bool checkStream(const VertexStream& stream, uint32_t vertexCount, const std::string& where, std::string& error) {
+bool checkStream(const VertexStream& stream, uint32_t vertexCount, const std::string& where,
+                 std::string& error) {
     if (vertexCount == 0) return true;
     if (stream.count < vertexCount) {
-        error = where + " holds " + std::to_string(stream.count) + " vertices, the mesh has " + std::to_string(vertexCount);
+        error = where + " holds " + std::to_string(stream.count) + " vertices, the mesh has " +
+                std::to_string(vertexCount);
         return false;
     }
     for (const VertexAttribute& a : stream.attributes) {
         const uint64_t needed = uint64_t(vertexCount - 1) * stream.stride + a.offset + attributeBytes(a);
         if (needed > stream.bytes.size) {
-            error = where + " / " + semanticName(a.semantic) + ": " + std::to_string(vertexCount) + " vertices need " +
-                    std::to_string(needed) + " bytes, the stream holds " + std::to_string(stream.bytes.size);
+            error = where + " / " + semanticName(a.semantic) + ": " + std::to_string(vertexCount) +
+                    " vertices need " + std::to_string(needed) + " bytes, the stream holds " +
+                    std::to_string(stream.bytes.size);
             return false;
         }
     }
@@ -266,7 +275,8 @@ VertexStream remapStream(const VertexStream& stream, const std::vector<uint32_t>
     // The last vertex may end before the stride does; copy only what the stream holds.
     for (size_t i = 0; i < source.size(); ++i) {
         const size_t from = size_t(source[i]) * stream.stride;
-        const size_t length = from < stream.bytes.size ? std::min<size_t>(stream.stride, stream.bytes.size - from) : 0;
+        const size_t length =
+            from < stream.bytes.size ? std::min<size_t>(stream.stride, stream.bytes.size - from) : 0;
         std::memcpy(bytes.data() + i * out.stride, stream.bytes.data + from, length);
     }
     out.bytes = makeOwnedBytes(std::move(bytes));
@@ -315,9 +325,11 @@ RebatchResult rebatchBones(const Mesh& mesh, uint32_t maxBonesPerBatch, const Re
 
     std::string error;
     for (size_t i = 0; i < mesh.streams.size(); ++i)
-        if (!checkStream(mesh.streams[i], mesh.vertexCount, "stream " + std::to_string(i), error)) return fail(error);
+        if (!checkStream(mesh.streams[i], mesh.vertexCount, "stream " + std::to_string(i), error))
+            return fail(error);
     for (size_t i = 0; i < mesh.morphTargets.size(); ++i)
-        if (!checkStream(mesh.morphTargets[i].stream, mesh.vertexCount, "morph target " + std::to_string(i), error))
+        if (!checkStream(mesh.morphTargets[i].stream, mesh.vertexCount, "morph target " + std::to_string(i),
+                         error))
             return fail(error);
     TriangleList triangles;
     if (!listTriangles(mesh, triangles, error)) return fail(error);
@@ -335,7 +347,8 @@ RebatchResult rebatchBones(const Mesh& mesh, uint32_t maxBonesPerBatch, const Re
     for (uint32_t v : triangles.corners) {
         if (used[v]) continue;
         used[v] = 1;
-        const BoneBatch* batch = !batchOf.empty() && batchOf[v] >= 0 ? &mesh.boneBatches[batchOf[v]] : nullptr;
+        const BoneBatch* batch =
+            !batchOf.empty() && batchOf[v] >= 0 ? &mesh.boneBatches[batchOf[v]] : nullptr;
         influences[v] = reader.read(v, batch);
         joints.insert(joints.end(), influences[v].joint, influences[v].joint + influences[v].count);
     }
@@ -353,8 +366,8 @@ RebatchResult rebatchBones(const Mesh& mesh, uint32_t maxBonesPerBatch, const Re
     // source vertex: its output copy stamped likewise, so nothing is cleared between batches.
     std::vector<uint32_t> jointBatch(joints.size(), kNone), jointLocal(joints.size(), 0);
     std::vector<uint32_t> vertexBatch(mesh.vertexCount, kNone), vertexCopy(mesh.vertexCount, 0);
-    std::vector<uint32_t> source;               // output vertex -> source vertex
-    std::vector<uint16_t> localIndices;         // output vertex -> 4 local bone indices
+    std::vector<uint32_t> source;        // output vertex -> source vertex
+    std::vector<uint16_t> localIndices;  // output vertex -> 4 local bone indices
     std::vector<uint32_t> outCorners(triangles.corners.size());
     std::vector<BoneBatch> batches;
     source.reserve(usedVertices);
@@ -370,7 +383,8 @@ RebatchResult rebatchBones(const Mesh& mesh, uint32_t maxBonesPerBatch, const Re
                 for (uint8_t i = 0; i < in.count; ++i) {
                     const int32_t j = in.joint[i];
                     if (jointBatch[j] == batchNumber) continue;
-                    if (std::find(fresh, fresh + freshCount, j) == fresh + freshCount) fresh[freshCount++] = j;
+                    if (std::find(fresh, fresh + freshCount, j) == fresh + freshCount)
+                        fresh[freshCount++] = j;
                 }
             }
         };
@@ -383,7 +397,8 @@ RebatchResult rebatchBones(const Mesh& mesh, uint32_t maxBonesPerBatch, const Re
             gather(current);
             if (freshCount > maxBonesPerBatch)
                 return fail("triangle " + std::to_string(t) + " uses " + std::to_string(freshCount) +
-                            " bones, more than the budget of " + std::to_string(maxBonesPerBatch) + " per batch");
+                            " bones, more than the budget of " + std::to_string(maxBonesPerBatch) +
+                            " per batch");
         }
         BoneBatch& batch = batches[current];
         for (uint32_t i = 0; i < freshCount; ++i) {
@@ -477,7 +492,8 @@ RebatchResult rebatchBones(const Mesh& mesh, uint32_t maxBonesPerBatch, const Re
             if (host) {
                 const Influences& in = influences[source[v]];
                 for (uint32_t i = 0; i < slots; ++i) {
-                    storeLE(dst + indexOffset + i * indexSize, localIndices[v * kMaxInfluences + i], indexSize);
+                    storeLE(dst + indexOffset + i * indexSize, localIndices[v * kMaxInfluences + i],
+                            indexSize);
                     storeFloat(dst + weightOffset + i * 4, i < in.count ? in.weight[i] : 0.0f);
                 }
             }
@@ -526,7 +542,8 @@ size_t rebatchSceneBones(Scene& scene, uint32_t maxBonesPerBatch) {
     std::vector<int64_t> joints(scene.meshes.size(), -1);
     std::vector<uint8_t> skinned(scene.meshes.size(), 0);
     for (const Node& n : scene.nodes) {
-        if (n.kind != NodeKind::Mesh || n.object < 0 || static_cast<size_t>(n.object) >= scene.meshes.size()) continue;
+        if (n.kind != NodeKind::Mesh || n.object < 0 || static_cast<size_t>(n.object) >= scene.meshes.size())
+            continue;
         if (n.skin < 0 || static_cast<size_t>(n.skin) >= scene.skins.size()) continue;
         const int64_t count = static_cast<int64_t>(scene.skins[n.skin].joints.size());
         skinned[n.object] = 1;
@@ -546,17 +563,20 @@ size_t rebatchSceneBones(Scene& scene, uint32_t maxBonesPerBatch) {
         if (!r.summary.changed) continue;
         const RebatchSummary& rep = r.summary;
         const std::string name = "mesh '" + r.mesh.name + "': ";
-        scene.info(name + "re-batched for " + std::to_string(maxBonesPerBatch) + " bones per batch: " +
-                   std::to_string(rep.batchesBefore) + " -> " + std::to_string(rep.batchesAfter) + " batches, " +
-                   std::to_string(rep.verticesBefore) + " -> " + std::to_string(rep.verticesAfter) + " vertices (" +
+        scene.info(name + "re-batched for " + std::to_string(maxBonesPerBatch) +
+                   " bones per batch: " + std::to_string(rep.batchesBefore) + " -> " +
+                   std::to_string(rep.batchesAfter) + " batches, " + std::to_string(rep.verticesBefore) +
+                   " -> " + std::to_string(rep.verticesAfter) + " vertices (" +
                    std::to_string(rep.duplicatedVertices) + " duplicated)");
         if (rep.influencesReduced > 0)
             scene.warn(name + std::to_string(rep.influencesReduced) +
                        " vertices had more than 4 bone influences; kept the 4 strongest");
         if (rep.weightsRenormalised > 0)
-            scene.warn(name + std::to_string(rep.weightsRenormalised) + " vertices had bone weights not summing to 1; renormalised");
+            scene.warn(name + std::to_string(rep.weightsRenormalised) +
+                       " vertices had bone weights not summing to 1; renormalised");
         if (rep.invalidInfluences > 0)
-            scene.warn(name + std::to_string(rep.invalidInfluences) + " bone influences named no bone; dropped");
+            scene.warn(name + std::to_string(rep.invalidInfluences) +
+                       " bone influences named no bone; dropped");
         if (rep.adjacencyDropped) scene.info(name + "adjacency data dropped by re-batching");
         scene.meshes[m] = std::move(r.mesh);
         ++rewritten;

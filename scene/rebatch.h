@@ -27,17 +27,17 @@ struct RebatchOptions {
 // What rebatchBones did. Vertex counts are of the mesh's vertex list; influence counts are of the
 // vertices that triangles use (each counted once, before duplication).
 struct RebatchSummary {
-    bool changed = false;           // false: the mesh already fitted and was returned as it was
-    uint32_t triangles = 0;         // drawn triangles, the same before and after
+    bool changed = false;    // false: the mesh already fitted and was returned as it was
+    uint32_t triangles = 0;  // drawn triangles, the same before and after
     uint32_t batchesBefore = 0, batchesAfter = 0;
-    uint32_t largestBatch = 0;      // bones in the largest output batch
+    uint32_t largestBatch = 0;  // bones in the largest output batch
     uint32_t verticesBefore = 0, verticesAfter = 0;
     uint32_t duplicatedVertices = 0;  // output vertices beyond the first copy of each source vertex
     uint32_t droppedVertices = 0;     // source vertices no triangle uses (not written)
     uint32_t influencesReduced = 0;   // vertices with more than 4 non-zero influences, cut to the 4 strongest
-    uint32_t weightsRenormalised = 0; // vertices whose stored weights did not sum to 1
-    uint32_t invalidInfluences = 0;   // non-zero influences naming no bone of their batch or skin, dropped
-    bool adjacencyDropped = false;    // Mesh::adjacency referred to the old vertices and was not kept
+    uint32_t weightsRenormalised = 0;  // vertices whose stored weights did not sum to 1
+    uint32_t invalidInfluences = 0;    // non-zero influences naming no bone of their batch or skin, dropped
+    bool adjacencyDropped = false;     // Mesh::adjacency referred to the old vertices and was not kept
 };
 
 struct RebatchResult {

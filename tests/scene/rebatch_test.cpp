@@ -80,8 +80,10 @@ Mesh buildMesh(const std::vector<Vtx>& verts, const Layout& layout) {
         {Semantic::Normal, 0, ComponentType::Int8, 3, true, Swizzle::Identity, 12},
         {Semantic::TexCoord, 0, ComponentType::UInt16, 2, true, Swizzle::Identity, 15},
         {Semantic::Color, 0, ComponentType::UInt8, 4, true, Swizzle::BGRA, 19},
-        {Semantic::BoneIndices, 0, layout.boneIndexType, layout.boneComponents, false, Swizzle::Identity, idxOffset},
-        {Semantic::BoneWeights, 0, layout.weightType, layout.boneComponents, normW, Swizzle::Identity, wOffset},
+        {Semantic::BoneIndices, 0, layout.boneIndexType, layout.boneComponents, false, Swizzle::Identity,
+         idxOffset},
+        {Semantic::BoneWeights, 0, layout.weightType, layout.boneComponents, normW, Swizzle::Identity,
+         wOffset},
     };
     std::vector<uint8_t> b0(size_t(s0.stride) * verts.size(), 0xAB);
     VertexStream s1;
@@ -97,7 +99,8 @@ Mesh buildMesh(const std::vector<Vtx>& verts, const Layout& layout) {
         const Vtx& v = verts[i];
         const size_t at = i * s0.stride;
         put(b0, at, &v.p, 12);
-        for (int c = 0; c < 3; ++c) b0[at + 12 + c] = static_cast<uint8_t>(static_cast<int8_t>(std::lround(v.n[c] * 127.0f)));
+        for (int c = 0; c < 3; ++c)
+            b0[at + 12 + c] = static_cast<uint8_t>(static_cast<int8_t>(std::lround(v.n[c] * 127.0f)));
         for (int c = 0; c < 2; ++c) {
             const uint16_t u = static_cast<uint16_t>(std::lround(std::clamp(v.uv[c], 0.0f, 1.0f) * 65535.0f));
             put(b0, at + 15 + 2 * c, &u, 2);
@@ -105,9 +108,11 @@ Mesh buildMesh(const std::vector<Vtx>& verts, const Layout& layout) {
         put(b0, at + 19, v.color, 4);
         for (uint32_t k = 0; k < layout.boneComponents; ++k) {
             const bool has = k < v.influences.size();
-            putComponent(b0, at + idxOffset + k * indexSize, layout.boneIndexType, has ? float(v.influences[k].first) : 0.0f);
+            putComponent(b0, at + idxOffset + k * indexSize, layout.boneIndexType,
+                         has ? float(v.influences[k].first) : 0.0f);
             const float w = has ? v.influences[k].second : 0.0f;
-            putComponent(b0, at + wOffset + k * weightSize, layout.weightType, normW ? std::round(w * 255.0f) : w);
+            putComponent(b0, at + wOffset + k * weightSize, layout.weightType,
+                         normW ? std::round(w * 255.0f) : w);
         }
         if (layout.secondSet) {
             const size_t at1 = i * s1.stride;
@@ -181,14 +186,16 @@ Vtx tubeVertex(int ring, int segment, int segments, int bones) {
 }
 
 // Vertices of rings [ring0, ring1] and the triangles of the bands between them (quads split in two).
-void tube(int ring0, int ring1, int segments, int bones, std::vector<Vtx>& verts, std::vector<uint32_t>& tris) {
+void tube(int ring0, int ring1, int segments, int bones, std::vector<Vtx>& verts,
+          std::vector<uint32_t>& tris) {
     const uint32_t base = static_cast<uint32_t>(verts.size());
     for (int r = ring0; r <= ring1; ++r)
         for (int s = 0; s < segments; ++s) verts.push_back(tubeVertex(r, s, segments, bones));
     auto at = [&](int r, int s) { return base + uint32_t((r - ring0) * segments + (s % segments)); };
     for (int r = ring0; r < ring1; ++r)
         for (int s = 0; s < segments; ++s)
-            tris.insert(tris.end(), {at(r, s), at(r + 1, s), at(r + 1, s + 1), at(r, s), at(r + 1, s + 1), at(r, s + 1)});
+            tris.insert(tris.end(),
+                        {at(r, s), at(r + 1, s), at(r + 1, s + 1), at(r, s), at(r + 1, s + 1), at(r, s + 1)});
 }
 
 // The whole tube as one batch-less triangle list with global joint indices.
@@ -227,7 +234,8 @@ Mesh podChainMesh(int bones, int segments, int bandRings) {
     setIndices(mesh, tris, ComponentType::UInt16);
     mesh.submeshes.push_back(submesh(Primitive::Triangles, 0, static_cast<uint32_t>(tris.size()), 0));
     mesh.boneIndicesBatchLocal = true;
-    for (const BoneBatch& b : batches) mesh.maxBonesPerBatch = std::max<uint32_t>(mesh.maxBonesPerBatch, uint32_t(b.bones.size()));
+    for (const BoneBatch& b : batches)
+        mesh.maxBonesPerBatch = std::max<uint32_t>(mesh.maxBonesPerBatch, uint32_t(b.bones.size()));
     mesh.boneBatches = std::move(batches);
     return mesh;
 }
@@ -254,7 +262,8 @@ Scene chainScene(int bones, Mesh mesh) {
     Skin skin;
     for (int i = 0; i < bones; ++i) {
         skin.joints.push_back(i);
-        skin.inverseBind.push_back(glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, -float(i) * kBoneLength, 0.0f)));
+        skin.inverseBind.push_back(
+            glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, -float(i) * kBoneLength, 0.0f)));
     }
     scene.skins.push_back(skin);
     scene.meshes.push_back(std::move(mesh));
@@ -301,7 +310,8 @@ void expectSameSkinning(const Scene& before, const Scene& after, int node, const
     float worst = 0.0f, worstNormal = 0.0f;
     for (size_t c = 0; c < t0.size(); ++c) {
         worst = std::max(worst, glm::length(p0[t0[c]] - p1[t1[c]]));
-        if (!n0.empty() && !n1.empty()) worstNormal = std::max(worstNormal, glm::length(n0[t0[c]] - n1[t1[c]]));
+        if (!n0.empty() && !n1.empty())
+            worstNormal = std::max(worstNormal, glm::length(n0[t0[c]] - n1[t1[c]]));
     }
     EXPECT_LT(worst, tolerance) << "model size " << glm::length(box.max - box.min);
     EXPECT_LT(worstNormal, 1e-4f);
@@ -331,7 +341,8 @@ void expectWellBatched(const Mesh& out, uint32_t budget) {
             for (int k = 0; k < 3; ++k) {
                 int32_t& owner = batchOf[tris[t * 3 + k]];
                 if (owner < 0) owner = static_cast<int32_t>(b);
-                ASSERT_EQ(owner, static_cast<int32_t>(b)) << "vertex " << tris[t * 3 + k] << " shared by two batches";
+                ASSERT_EQ(owner, static_cast<int32_t>(b))
+                    << "vertex " << tris[t * 3 + k] << " shared by two batches";
             }
     }
     EXPECT_EQ(size_t(next) * 3, tris.size());
@@ -486,7 +497,8 @@ TEST(RebatchBones, StripsFansQuadsAndRestartsBecomeTriangleLists) {
     // 2: quads over rings 20..25.
     Submesh quads = submesh(Primitive::Quads, static_cast<uint32_t>(indices.size()), 0, 0);
     for (int r = 20; r < 25; ++r)
-        for (int s = 0; s < segments; ++s) indices.insert(indices.end(), {at(r, s), at(r + 1, s), at(r + 1, s + 1), at(r, s + 1)});
+        for (int s = 0; s < segments; ++s)
+            indices.insert(indices.end(), {at(r, s), at(r + 1, s), at(r + 1, s + 1), at(r, s + 1)});
     quads.indexCount = static_cast<uint32_t>(indices.size()) - quads.firstIndex;
     mesh.submeshes.push_back(quads);
     // 3: an empty lines submesh (draws nothing) keeps its place.
@@ -501,12 +513,14 @@ TEST(RebatchBones, StripsFansQuadsAndRestartsBecomeTriangleLists) {
     Submesh list = submesh(Primitive::Triangles, static_cast<uint32_t>(indices.size()), 0, 4);
     for (int r = 26; r < bones; ++r)
         for (int s = 0; s < segments; ++s)
-            indices.insert(indices.end(), {at(r, s), at(r + 1, s), at(r + 1, s + 1), at(r, s), at(r + 1, s + 1), at(r, s + 1)});
+            indices.insert(indices.end(), {at(r, s), at(r + 1, s), at(r + 1, s + 1), at(r, s),
+                                           at(r + 1, s + 1), at(r, s + 1)});
     list.indexCount = static_cast<uint32_t>(indices.size()) - list.firstIndex;
     mesh.submeshes.push_back(list);
     setIndices(mesh, indices, ComponentType::UInt16);
 
-    const uint32_t perSubmesh[] = {10 * 2 * segments, 10 * 2 * segments, 5 * 2 * segments, 0, segments, 4 * 2 * segments};
+    const uint32_t perSubmesh[] = {10 * 2 * segments, 10 * 2 * segments, 5 * 2 * segments, 0,
+                                   segments,          4 * 2 * segments};
     const Scene before = chainScene(bones, mesh);
     RebatchResult r = rebatchBones(mesh, 8);
     ASSERT_TRUE(r.ok) << r.error;
@@ -567,8 +581,11 @@ TEST(RebatchBones, MorphTargetsFollowDuplicatedVertices) {
         target.relative = t == 0;
         target.stream.stride = t == 0 ? 24 : 12;
         target.stream.count = mesh.vertexCount;
-        target.stream.attributes.push_back({Semantic::Position, 0, ComponentType::Float32, 3, false, Swizzle::Identity, 0});
-        if (t == 0) target.stream.attributes.push_back({Semantic::Normal, 0, ComponentType::Float32, 3, false, Swizzle::Identity, 12});
+        target.stream.attributes.push_back(
+            {Semantic::Position, 0, ComponentType::Float32, 3, false, Swizzle::Identity, 0});
+        if (t == 0)
+            target.stream.attributes.push_back(
+                {Semantic::Normal, 0, ComponentType::Float32, 3, false, Swizzle::Identity, 12});
         std::vector<uint8_t> bytes(size_t(target.stream.stride) * mesh.vertexCount);
         float base[4];
         for (uint32_t v = 0; v < mesh.vertexCount; ++v) {
@@ -690,8 +707,8 @@ TEST(RebatchBones, WeightRoundingIsNotRenormalisedButRealErrorsAre) {
     layout.weightType = ComponentType::UInt8;  // normalised bytes
     std::vector<Vtx> v(3);
     v[0].influences = {{0, 86 / 255.0f}, {1, 85 / 255.0f}, {2, 85 / 255.0f}};  // 256/255: rounding
-    v[1].influences = {{0, 128 / 255.0f}, {1, 127 / 255.0f}};                   // exactly 1
-    v[2].influences = {{1, 0.5f}, {2, 0.3f}};                                    // 0.8
+    v[1].influences = {{0, 128 / 255.0f}, {1, 127 / 255.0f}};                  // exactly 1
+    v[2].influences = {{1, 0.5f}, {2, 0.3f}};                                  // 0.8
     v[1].p = {1, 0, 0};
     v[2].p = {0, 1, 0};
     Mesh mesh = buildMesh(v, layout);
@@ -774,9 +791,10 @@ TEST(RebatchBones, MeshesThatFitAreReturnedUnchanged) {
     // A mesh without skinning.
     Mesh rigid = chainMesh(20, 6);
     for (VertexStream& s : rigid.streams)
-        s.attributes.erase(std::remove_if(s.attributes.begin(), s.attributes.end(),
-                                          [](const VertexAttribute& a) { return a.semantic == Semantic::BoneIndices; }),
-                           s.attributes.end());
+        s.attributes.erase(
+            std::remove_if(s.attributes.begin(), s.attributes.end(),
+                           [](const VertexAttribute& a) { return a.semantic == Semantic::BoneIndices; }),
+            s.attributes.end());
     EXPECT_TRUE(fitsBoneBudget(rigid, 1));
     r = rebatchBones(rigid, 1);
     ASSERT_TRUE(r.ok);
