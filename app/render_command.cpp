@@ -7,7 +7,7 @@
 #include "app/commands.h"
 #include "app/egl_context.h"
 #include "renderer/renderer.h"
-#include "scene/skin_batches.h"
+#include "scene/rebatch.h"
 #include "scene/cpu_reference.h"
 #include "scene/sampler.h"
 
@@ -46,7 +46,7 @@ int runRender(const RenderRequest& request) {
     options.gles2 = request.gles2;
     std::unique_ptr<Renderer> renderer = Renderer::create(options, error);
     // Batches over this context's palette are split here, so GPU and CPU paths see the same mesh.
-    if (renderer) rebatchScene(scene, uint32_t(renderer->info().paletteCapacity));
+    if (renderer) rebatchSceneBones(scene, uint32_t(renderer->info().paletteCapacity));
     if (!renderer || !renderer->setScene(scene, scene.report, error)) {
         std::fprintf(stderr, "esview: %s\n", error.c_str());
         return kExitBadInput;

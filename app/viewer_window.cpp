@@ -21,7 +21,7 @@
 #include "renderer/renderer.h"
 #include "scene/cpu_reference.h"
 #include "scene/sampler.h"
-#include "scene/skin_batches.h"
+#include "scene/rebatch.h"
 
 namespace esv {
 namespace {
@@ -264,7 +264,7 @@ int runViewer(const ViewerOptions& options) {
         std::string error;
         s.renderer = Renderer::create(ropts, error);
         // Batches over this context's palette are split here, so GPU and CPU paths see the same mesh.
-        if (s.renderer) rebatchScene(*s.scene, uint32_t(s.renderer->info().paletteCapacity));
+        if (s.renderer) rebatchSceneBones(*s.scene, uint32_t(s.renderer->info().paletteCapacity));
         if (!s.renderer || !s.renderer->setScene(*s.scene, s.scene->report, error)) {
             std::fprintf(stderr, "esview: %s\n", error.c_str());
             exitCode = kExitBadInput;

@@ -2,8 +2,6 @@
 // fits a palette budget (ES2 guarantees 128 vertex uniform vectors; a 4x3 palette entry costs 3)
 // and every vertex has at most 4 influences (several BoneIndices/BoneWeights sets merged, the
 // strongest kept, weights renormalised). Pure CPU, no GL; the output is an ordinary Mesh.
-// skin_batches.h re-batches too, keeping bone indices in their stored type but ignoring influence
-// sets past 0; this module is the one that also reduces influences.
 #pragma once
 
 #include <cstddef>
