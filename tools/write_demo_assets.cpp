@@ -18,7 +18,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "usage: %s [ASSETS_DIR]\n", argv[0]);
         return 2;
     }
-    const std::filesystem::path dir = argc == 2 ? std::filesystem::path(argv[1]) : std::filesystem::path(ESVIEW_ASSETS_DIR);
+    const std::filesystem::path dir =
+        argc == 2 ? std::filesystem::path(argv[1]) : std::filesystem::path(ESVIEW_ASSETS_DIR);
     esv::PodWriteOptions options;
     options.dropMorphTargets = true;  // tests/pod/pod_writer_test.cpp checks the asset with the same options
     std::vector<uint8_t> bytes;

@@ -43,15 +43,23 @@ __attribute__((noinline)) void* operator new(size_t n) {
     noteAlloc(p);
     return p;
 }
-void* operator new[](size_t n) { return operator new(n); }
+void* operator new[](size_t n) {
+    return operator new(n);
+}
 // Not inlined: GCC would otherwise see free() paired with new at the call sites.
 __attribute__((noinline)) void operator delete(void* p) noexcept {
     noteFree(p);
     std::free(p);
 }
-void operator delete[](void* p) noexcept { operator delete(p); }
-void operator delete(void* p, size_t) noexcept { operator delete(p); }
-void operator delete[](void* p, size_t) noexcept { operator delete(p); }
+void operator delete[](void* p) noexcept {
+    operator delete(p);
+}
+void operator delete(void* p, size_t) noexcept {
+    operator delete(p);
+}
+void operator delete[](void* p, size_t) noexcept {
+    operator delete(p);
+}
 
 namespace esv {
 namespace {
@@ -79,7 +87,8 @@ Scene makeLargeScene() {
     std::vector<uint8_t> inter(size_t(kVerticesPerMesh) * stride);
     for (uint32_t v = 0; v < kVerticesPerMesh; ++v) {
         uint8_t* p = inter.data() + size_t(v) * stride;
-        const float values[8] = {float(v % 200), float(v / 200), float(v % 7), 0, 0, 1, float(v % 200) / 200.0f, float(v / 200) / 100.0f};
+        const float values[8] = {float(v % 200),          float(v / 200),         float(v % 7), 0, 0, 1,
+                                 float(v % 200) / 200.0f, float(v / 200) / 100.0f};
         std::memcpy(p, values, 32);
         const uint8_t bones[4] = {uint8_t(v % kBonesPerBatch), uint8_t((v + 1) % kBonesPerBatch), 0, 0};
         std::memcpy(p + 32, bones, 4);
@@ -87,7 +96,8 @@ Scene makeLargeScene() {
         std::memcpy(p + 36, weights, 16);
     }
     std::vector<uint16_t> indices(size_t(kTrianglesPerMesh) * 3);
-    for (uint32_t i = 0; i < kTrianglesPerMesh * 3; ++i) indices[i] = static_cast<uint16_t>((i / 3 + i % 3) % kVerticesPerMesh);
+    for (uint32_t i = 0; i < kTrianglesPerMesh * 3; ++i)
+        indices[i] = static_cast<uint16_t>((i / 3 + i % 3) % kVerticesPerMesh);
 
     Mesh mesh;
     VertexStream stream;
@@ -241,8 +251,8 @@ public:
 int main(int argc, char** argv) {
     benchmark::Initialize(&argc, argv);
     const size_t fileBytes = esv::largePod()->size();
-    std::printf("synthetic POD: %.1f MB, %u skinned interleaved meshes of %u vertices\n", fileBytes / 1e6, esv::kMeshes,
-                esv::kVerticesPerMesh);
+    std::printf("synthetic POD: %.1f MB, %u skinned interleaved meshes of %u vertices\n", fileBytes / 1e6,
+                esv::kMeshes, esv::kVerticesPerMesh);
 
     // Peak heap of one load, the file buffer (already resident) included.
     const size_t before = g_current.load();
@@ -250,7 +260,8 @@ int main(int argc, char** argv) {
     {
         esv::LoadResult r = esv::loadSceneMemory(esv::largePod(), "large.pod", {});
         if (!r.scene) {
-            std::fprintf(stderr, "the synthetic POD did not load: %s\n", r.problems.empty() ? "?" : r.problems[0].format().c_str());
+            std::fprintf(stderr, "the synthetic POD did not load: %s\n",
+                         r.problems.empty() ? "?" : r.problems[0].format().c_str());
             return 1;
         }
     }
@@ -266,9 +277,13 @@ int main(int argc, char** argv) {
         if (name.rfind("BM_LoadPod", 0) == 0) load = bps;
     }
     if (copy > 0 && load > 0)
-        std::printf("load throughput %.2f GB/s, memcpy %.2f GB/s: ratio %.2f (goal >= 0.5)\n", load / 1e9, copy / 1e9, load / copy);
+        std::printf("load throughput %.2f GB/s, memcpy %.2f GB/s: ratio %.2f (goal >= 0.5)\n", load / 1e9,
+                    copy / 1e9, load / copy);
     const double mib = 1024.0 * 1024.0;
-    std::printf("peak heap during load (file buffer included): %.1f MiB = file + %.1f MiB (goal: under 1.2 x file + 16 MiB = %.1f MiB)\n",
-                peakDuringLoad / mib, (double(peakDuringLoad) - double(fileBytes)) / mib, (1.2 * fileBytes + 16 * mib) / mib);
+    std::printf(
+        "peak heap during load (file buffer included): %.1f MiB = file + %.1f MiB (goal: under 1.2 x file + "
+        "16 MiB = %.1f MiB)\n",
+        peakDuringLoad / mib, (double(peakDuringLoad) - double(fileBytes)) / mib,
+        (1.2 * fileBytes + 16 * mib) / mib);
     return 0;
 }

@@ -37,8 +37,12 @@ namespace {
 
 constexpr uint32_t kMaxFrames = 1u << 20;  // a sanity cap: POD stores every frame of every channel
 
-std::string num(uint64_t v) { return std::to_string(v); }
-std::string quoted(const std::string& s) { return "\"" + s + "\""; }
+std::string num(uint64_t v) {
+    return std::to_string(v);
+}
+std::string quoted(const std::string& s) {
+    return "\"" + s + "\"";
+}
 
 // ---------------------------------------------------------------------------------------------
 // Output
@@ -84,12 +88,14 @@ public:
     void str(uint32_t id, const std::string& s) { raw(id, s.c_str(), s.size() + 1); }
     // Vertex or index data stored little-endian in `bytes`; on big-endian output every field of
     // every whole element (`stride` bytes apart) is reversed.
-    void data(uint32_t id, std::vector<uint8_t>& bytes, uint32_t stride, const std::vector<SwapField>& fields) {
+    void data(uint32_t id, std::vector<uint8_t>& bytes, uint32_t stride,
+              const std::vector<SwapField>& fields) {
         if (m_big && stride > 0) {
             for (size_t base = 0; base + stride <= bytes.size(); base += stride)
                 for (const SwapField& f : fields)
                     for (uint32_t k = 0; k < f.count; ++k)
-                        std::reverse(bytes.begin() + base + f.offset + k * f.unit, bytes.begin() + base + f.offset + (k + 1) * f.unit);
+                        std::reverse(bytes.begin() + base + f.offset + k * f.unit,
+                                     bytes.begin() + base + f.offset + (k + 1) * f.unit);
         }
         raw(id, bytes.data(), bytes.size());
     }
@@ -107,28 +113,45 @@ private:
 // POD attribute list per semantic (the reader's kVertexLists, with the UVW lists before colours).
 uint32_t listOf(Semantic s) {
     switch (s) {
-        case Semantic::Position: return pod::VertexList;
-        case Semantic::Normal: return pod::NormalList;
-        case Semantic::Tangent: return pod::TangentList;
-        case Semantic::Binormal: return pod::BinormalList;
-        case Semantic::TexCoord: return pod::UvwList;
-        case Semantic::Color: return pod::VertexColourList;
-        case Semantic::BoneIndices: return pod::BoneIndexList;
-        case Semantic::BoneWeights: return pod::BoneWeightList;
-        default: return 0;
+        case Semantic::Position:
+            return pod::VertexList;
+        case Semantic::Normal:
+            return pod::NormalList;
+        case Semantic::Tangent:
+            return pod::TangentList;
+        case Semantic::Binormal:
+            return pod::BinormalList;
+        case Semantic::TexCoord:
+            return pod::UvwList;
+        case Semantic::Color:
+            return pod::VertexColourList;
+        case Semantic::BoneIndices:
+            return pod::BoneIndexList;
+        case Semantic::BoneWeights:
+            return pod::BoneWeightList;
+        default:
+            return 0;
     }
 }
 // Order in which the reader lists a mesh's attributes: lists 6006-6009, the UVW lists, 6011-6013.
 int listRank(Semantic s) {
     switch (s) {
-        case Semantic::Position: return 0;
-        case Semantic::Normal: return 1;
-        case Semantic::Tangent: return 2;
-        case Semantic::Binormal: return 3;
-        case Semantic::TexCoord: return 4;
-        case Semantic::Color: return 5;
-        case Semantic::BoneIndices: return 6;
-        default: return 7;
+        case Semantic::Position:
+            return 0;
+        case Semantic::Normal:
+            return 1;
+        case Semantic::Tangent:
+            return 2;
+        case Semantic::Binormal:
+            return 3;
+        case Semantic::TexCoord:
+            return 4;
+        case Semantic::Color:
+            return 5;
+        case Semantic::BoneIndices:
+            return 6;
+        default:
+            return 7;
     }
 }
 
@@ -161,14 +184,25 @@ bool podTypeOf(const VertexAttribute& a, bool packedBytes, uint32_t& type, uint3
         return true;
     };
     switch (a.type) {
-        case ComponentType::Float32: return plain(DT::Float);
-        case ComponentType::Float16: return plain(DT::Float16);
-        case ComponentType::Fixed16_16: return plain(DT::Fixed16_16);
-        case ComponentType::Int32: return plain(DT::Int);
-        case ComponentType::UInt32: return plain(DT::UnsignedInt);
-        case ComponentType::Int16: type = static_cast<uint32_t>(norm ? DT::ShortNorm : DT::Short); return true;
-        case ComponentType::UInt16: type = static_cast<uint32_t>(norm ? DT::UnsignedShortNorm : DT::UnsignedShort); return true;
-        case ComponentType::Int8: type = static_cast<uint32_t>(norm ? DT::ByteNorm : DT::Byte); return true;
+        case ComponentType::Float32:
+            return plain(DT::Float);
+        case ComponentType::Float16:
+            return plain(DT::Float16);
+        case ComponentType::Fixed16_16:
+            return plain(DT::Fixed16_16);
+        case ComponentType::Int32:
+            return plain(DT::Int);
+        case ComponentType::UInt32:
+            return plain(DT::UnsignedInt);
+        case ComponentType::Int16:
+            type = static_cast<uint32_t>(norm ? DT::ShortNorm : DT::Short);
+            return true;
+        case ComponentType::UInt16:
+            type = static_cast<uint32_t>(norm ? DT::UnsignedShortNorm : DT::UnsignedShort);
+            return true;
+        case ComponentType::Int8:
+            type = static_cast<uint32_t>(norm ? DT::ByteNorm : DT::Byte);
+            return true;
         case ComponentType::UInt8:
             if (packedBytes && a.components == 4) {
                 type = static_cast<uint32_t>(norm ? DT::Abgr : DT::UByte4);
@@ -244,8 +278,10 @@ struct SlotDef {
     Channel channel;
 };
 constexpr SlotDef kSlotDefs[kSlots] = {
-    {pod::AnimationPosition, pod::AnimationPositionIndex, pod::kHasPositionAnimation, 3, 3, Channel::Translation},
-    {pod::AnimationRotation, pod::AnimationRotationIndex, pod::kHasRotationAnimation, 4, 4, Channel::Rotation},
+    {pod::AnimationPosition, pod::AnimationPositionIndex, pod::kHasPositionAnimation, 3, 3,
+     Channel::Translation},
+    {pod::AnimationRotation, pod::AnimationRotationIndex, pod::kHasRotationAnimation, 4, 4,
+     Channel::Rotation},
     {pod::AnimationScale, pod::AnimationScaleIndex, pod::kHasScaleAnimation, 3, 7, Channel::Scale},
     {pod::AnimationMatrix, pod::AnimationMatrixIndex, pod::kHasMatrixAnimation, 16, 16, Channel::Matrix},
 };
@@ -349,7 +385,8 @@ private:
     // --- planning ------------------------------------------------------------------------------
 
     bool plan() {
-        return planScene() && planNodes() && planAnimation() && planMeshes() && planMaterials() && planLightsAndCameras();
+        return planScene() && planNodes() && planAnimation() && planMeshes() && planMaterials() &&
+               planLightsAndCameras();
     }
 
     bool planScene() {
@@ -357,11 +394,13 @@ private:
         if (s.up != UpAxis::Y) return fail("scene", "a Z-up scene: POD has no up axis (Y up is assumed)");
         const float fps = s.animation.fps;
         if (!(fps >= 1.0f && fps <= 4294967295.0f) || fps != std::floor(fps))
-            return fail("scene", "FPS " + std::to_string(fps) + " is not a whole number of frames per second (POD stores an integer)");
+            return fail("scene", "FPS " + std::to_string(fps) +
+                                     " is not a whole number of frames per second (POD stores an integer)");
         m_fps = fps;
         if (!(std::isfinite(s.metersPerUnit) && s.metersPerUnit > 0.0f))
             return fail("scene", "units " + std::to_string(s.metersPerUnit) + " is not a positive length");
-        if (s.nodes.size() > 0x7FFFFFFFu || s.meshes.size() > 0x7FFFFFFFu) return fail("scene", "too many objects for POD");
+        if (s.nodes.size() > 0x7FFFFFFFu || s.meshes.size() > 0x7FFFFFFFu)
+            return fail("scene", "too many objects for POD");
         return true;
     }
 
@@ -375,17 +414,21 @@ private:
             const Node& n = s.nodes[i];
             const std::string w = nodeName(i);
             if (!n.visible) return fail(w, "a hidden node: POD has no visibility");
-            if (n.parent < -1 || n.parent >= static_cast<int32_t>(count) || n.parent == static_cast<int32_t>(i))
+            if (n.parent < -1 || n.parent >= static_cast<int32_t>(count) ||
+                n.parent == static_cast<int32_t>(i))
                 return fail(w, "parent " + std::to_string(n.parent) + " is not a node of the scene");
-            if (n.skin >= 0 && n.kind != NodeKind::Mesh) return fail(w, "a skin on a node that shows no mesh");
+            if (n.skin >= 0 && n.kind != NodeKind::Mesh)
+                return fail(w, "a skin on a node that shows no mesh");
             if (n.skin < -1 || n.skin >= static_cast<int32_t>(s.skins.size()))
                 return fail(w, "skin " + std::to_string(n.skin) + " out of range");
             switch (n.kind) {
                 case NodeKind::Mesh:
                     if (n.object < 0 || n.object >= static_cast<int32_t>(s.meshes.size()))
                         return fail(w, "mesh " + std::to_string(n.object) + " out of range");
-                    if (n.materials.size() > 1) return fail(w, num(n.materials.size()) + " materials; a POD mesh node has one");
-                    if (!n.materials.empty() && (n.materials[0] < -1 || n.materials[0] >= static_cast<int32_t>(s.materials.size())))
+                    if (n.materials.size() > 1)
+                        return fail(w, num(n.materials.size()) + " materials; a POD mesh node has one");
+                    if (!n.materials.empty() &&
+                        (n.materials[0] < -1 || n.materials[0] >= static_cast<int32_t>(s.materials.size())))
                         return fail(w, "material " + std::to_string(n.materials[0]) + " out of range");
                     group[0].push_back(static_cast<int32_t>(i));
                     break;
@@ -393,7 +436,8 @@ private:
                     if (n.object < 0 || n.object >= static_cast<int32_t>(s.lights.size()))
                         return fail(w, "light " + std::to_string(n.object) + " out of range");
                     if (lightNode[n.object] >= 0)
-                        return fail(w, "light " + num(n.object) + " is shown by two nodes; POD places each light on one node");
+                        return fail(w, "light " + num(n.object) +
+                                           " is shown by two nodes; POD places each light on one node");
                     lightNode[n.object] = static_cast<int32_t>(i);
                     group[1].push_back(static_cast<int32_t>(i));
                     break;
@@ -401,7 +445,8 @@ private:
                     if (n.object < 0 || n.object >= static_cast<int32_t>(s.cameras.size()))
                         return fail(w, "camera " + std::to_string(n.object) + " out of range");
                     if (cameraNode[n.object] >= 0)
-                        return fail(w, "camera " + num(n.object) + " is shown by two nodes; POD places each camera on one node");
+                        return fail(w, "camera " + num(n.object) +
+                                           " is shown by two nodes; POD places each camera on one node");
                     cameraNode[n.object] = static_cast<int32_t>(i);
                     group[2].push_back(static_cast<int32_t>(i));
                     break;
@@ -411,16 +456,20 @@ private:
             }
         }
         for (size_t l = 0; l < lightNode.size(); ++l)
-            if (lightNode[l] < 0) return fail("light " + num(l), "no node shows it; POD places each light on its own node");
+            if (lightNode[l] < 0)
+                return fail("light " + num(l), "no node shows it; POD places each light on its own node");
         for (size_t c = 0; c < cameraNode.size(); ++c)
-            if (cameraNode[c] < 0) return fail("camera " + num(c), "no node shows it; POD places each camera on its own node");
+            if (cameraNode[c] < 0)
+                return fail("camera " + num(c), "no node shows it; POD places each camera on its own node");
         m_meshNodes = static_cast<uint32_t>(group[0].size());
         for (const auto& g : group) m_order.insert(m_order.end(), g.begin(), g.end());
         m_newIndex.assign(count, -1);
         for (size_t k = 0; k < m_order.size(); ++k) m_newIndex[m_order[k]] = static_cast<int32_t>(k);
         bool reordered = false;
-        for (size_t k = 0; k < m_order.size(); ++k) reordered = reordered || m_order[k] != static_cast<int32_t>(k);
-        if (reordered) note("nodes reordered as POD wants them: mesh nodes, light nodes, camera nodes, then the rest");
+        for (size_t k = 0; k < m_order.size(); ++k)
+            reordered = reordered || m_order[k] != static_cast<int32_t>(k);
+        if (reordered)
+            note("nodes reordered as POD wants them: mesh nodes, light nodes, camera nodes, then the rest");
 
         // Object transforms: identity, or (cameras and lights) the reader's rotation about X, or a
         // rotation that can be folded into the node and undone for its children.
@@ -431,12 +480,20 @@ private:
             const bool object = n.kind == NodeKind::Light || n.kind == NodeKind::Camera;
             const glm::mat4 fold = object ? n.objectTransform * glm::inverse(podObject) : n.objectTransform;
             if (nearlyIdentity(fold, 1e-5f)) continue;
-            if (!object) return fail(nodeName(i), "an object transform on a node that shows no camera or light; POD has none");
+            if (!object)
+                return fail(nodeName(i),
+                            "an object transform on a node that shows no camera or light; POD has none");
             const glm::mat3 r(fold);
-            const bool rotation = nearlyIdentity(glm::mat4(glm::transpose(r) * r), 1e-4f) && std::fabs(glm::determinant(r) - 1.0f) < 1e-4f &&
-                                  std::fabs(fold[0][3]) + std::fabs(fold[1][3]) + std::fabs(fold[2][3]) + std::fabs(fold[3][0]) +
-                                          std::fabs(fold[3][1]) + std::fabs(fold[3][2]) + std::fabs(fold[3][3] - 1.0f) < 1e-5f;
-            if (!rotation) return fail(nodeName(i), "the object transform is not a rotation; POD can only fold a rotation into the node");
+            const bool rotation = nearlyIdentity(glm::mat4(glm::transpose(r) * r), 1e-4f) &&
+                                  std::fabs(glm::determinant(r) - 1.0f) < 1e-4f &&
+                                  std::fabs(fold[0][3]) + std::fabs(fold[1][3]) + std::fabs(fold[2][3]) +
+                                          std::fabs(fold[3][0]) + std::fabs(fold[3][1]) +
+                                          std::fabs(fold[3][2]) + std::fabs(fold[3][3] - 1.0f) <
+                                      1e-5f;
+            if (!rotation)
+                return fail(
+                    nodeName(i),
+                    "the object transform is not a rotation; POD can only fold a rotation into the node");
             const glm::quat q = glm::normalize(glm::quat_cast(r));
             m_adjust[i].post = q;
             m_adjust[i].hasPost = true;
@@ -467,7 +524,8 @@ private:
                 const int32_t p = m_scene.nodes[at].parent;
                 if (p < 0) break;
                 at = static_cast<size_t>(p);
-                if (state[at] == 1) return fail(nodeName(at), "the node is its own ancestor (a parent cycle)");
+                if (state[at] == 1)
+                    return fail(nodeName(at), "the node is its own ancestor (a parent cycle)");
             }
             for (size_t w : walk) state[w] = 2;
         }
@@ -481,10 +539,12 @@ private:
         const Clip* clip = nullptr;
         if (m_o.clip >= 0) {
             if (static_cast<size_t>(m_o.clip) >= clips.size())
-                return fail("animation", "clip " + std::to_string(m_o.clip) + " does not exist (" + num(clips.size()) + " clips)");
+                return fail("animation", "clip " + std::to_string(m_o.clip) + " does not exist (" +
+                                             num(clips.size()) + " clips)");
             clip = &clips[m_o.clip];
         } else if (clips.size() > 1) {
-            return fail("animation", num(clips.size()) + " clips; POD holds one (choose it with PodWriteOptions::clip)");
+            return fail("animation",
+                        num(clips.size()) + " clips; POD holds one (choose it with PodWriteOptions::clip)");
         } else if (!clips.empty()) {
             clip = &clips[0];
         }
@@ -494,22 +554,34 @@ private:
         bool anyTrack = false;
         if (clip) {
             if (clip->start != 0.0f)
-                return fail("clip " + quoted(clip->name), "starts at " + std::to_string(clip->start) + " s; POD animation starts at frame 0");
+                return fail("clip " + quoted(clip->name), "starts at " + std::to_string(clip->start) +
+                                                              " s; POD animation starts at frame 0");
             bool dropped = false;
             for (size_t t = 0; t < clip->tracks.size(); ++t) {
                 const Track& tr = clip->tracks[t];
                 const std::string w = "clip " + quoted(clip->name) + " / track " + num(t);
-                if (tr.node < 0 || static_cast<size_t>(tr.node) >= s.nodes.size()) return fail(w, "node " + std::to_string(tr.node) + " out of range");
+                if (tr.node < 0 || static_cast<size_t>(tr.node) >= s.nodes.size())
+                    return fail(w, "node " + std::to_string(tr.node) + " out of range");
                 TrackPlan* plan = nullptr;
                 uint32_t need = 0;
                 switch (tr.channel) {
-                    case Channel::Translation: plan = &m_anim[tr.node].slot[kT], need = 3; break;
-                    case Channel::Rotation: plan = &m_anim[tr.node].slot[kR], need = 4; break;
-                    case Channel::Scale: plan = &m_anim[tr.node].slot[kS], need = 3; break;
-                    case Channel::Matrix: plan = &m_anim[tr.node].slot[kM], need = 16; break;
+                    case Channel::Translation:
+                        plan = &m_anim[tr.node].slot[kT], need = 3;
+                        break;
+                    case Channel::Rotation:
+                        plan = &m_anim[tr.node].slot[kR], need = 4;
+                        break;
+                    case Channel::Scale:
+                        plan = &m_anim[tr.node].slot[kS], need = 3;
+                        break;
+                    case Channel::Matrix:
+                        plan = &m_anim[tr.node].slot[kM], need = 16;
+                        break;
                     case Channel::CameraFov: {
                         const Node& n = s.nodes[tr.node];
-                        if (n.kind != NodeKind::Camera) return fail(w, "a field of view track on " + nodeName(tr.node) + ", which shows no camera");
+                        if (n.kind != NodeKind::Camera)
+                            return fail(w, "a field of view track on " + nodeName(tr.node) +
+                                               ", which shows no camera");
                         plan = &m_fov[n.object];
                         need = 1;
                         break;
@@ -518,26 +590,36 @@ private:
                         if (!m_o.dropMorphTargets) return fail(w, "morph weights: POD has no morph targets");
                         dropped = true;
                         continue;
-                    default: return fail(w, std::string(channelName(tr.channel)) + " tracks have no POD block");
+                    default:
+                        return fail(w, std::string(channelName(tr.channel)) + " tracks have no POD block");
                 }
-                if (plan->track) return fail(w, "a second " + std::string(channelName(tr.channel)) + " track for " + nodeName(tr.node));
+                if (plan->track)
+                    return fail(w, "a second " + std::string(channelName(tr.channel)) + " track for " +
+                                       nodeName(tr.node));
                 if (tr.components != need || tr.values.size() < tr.times.size() * need)
-                    return fail(w, num(tr.components) + " floats per key; " + channelName(tr.channel) + " keys hold " + num(need));
+                    return fail(w, num(tr.components) + " floats per key; " + channelName(tr.channel) +
+                                       " keys hold " + num(need));
                 if (tr.times.empty()) continue;
                 plan->track = &tr;
                 anyTrack = true;
                 for (size_t k = 0; k < tr.times.size(); ++k) {
                     const double f = double(tr.times[k]) * m_fps;
-                    if (!(f >= 0.0 && f < double(kMaxFrames))) return fail(w, "key time " + std::to_string(tr.times[k]) + " s is outside 0 to " + num(kMaxFrames) + " frames");
+                    if (!(f >= 0.0 && f < double(kMaxFrames)))
+                        return fail(w, "key time " + std::to_string(tr.times[k]) + " s is outside 0 to " +
+                                           num(kMaxFrames) + " frames");
                     lastFrame = std::max<uint64_t>(lastFrame, static_cast<uint64_t>(std::ceil(f - 1e-3)));
                 }
             }
             if (dropped) note("morph weight tracks dropped (POD has no morph targets)");
-            if (anyTrack) lastFrame = std::max<uint64_t>(lastFrame, static_cast<uint64_t>(std::max(0.0, std::ceil(double(clip->end) * m_fps - 1e-3))));
+            if (anyTrack)
+                lastFrame = std::max<uint64_t>(
+                    lastFrame,
+                    static_cast<uint64_t>(std::max(0.0, std::ceil(double(clip->end) * m_fps - 1e-3))));
         }
         uint64_t clipFrames = s.animation.frames;
         if (anyTrack) clipFrames = std::max<uint64_t>(clipFrames, lastFrame + 1);
-        if (clipFrames > kMaxFrames) return fail("animation", num(clipFrames) + " frames; this writer stops at " + num(kMaxFrames));
+        if (clipFrames > kMaxFrames)
+            return fail("animation", num(clipFrames) + " frames; this writer stops at " + num(kMaxFrames));
         m_clipFrames = static_cast<uint32_t>(clipFrames);
 
         for (size_t n = 0; n < s.nodes.size(); ++n) {
@@ -545,7 +627,9 @@ private:
             const bool trs = a.slot[kT].track || a.slot[kR].track || a.slot[kS].track;
             a.useMatrix = s.nodes[n].local.useMatrix || a.slot[kM].track;
             if (a.useMatrix && trs)
-                return fail(nodeName(n), "translation, rotation or scale tracks on a node with a matrix; POD nodes have one or the other");
+                return fail(nodeName(n),
+                            "translation, rotation or scale tracks on a node with a matrix; POD nodes have "
+                            "one or the other");
             for (int k = 0; k < kSlots; ++k)
                 if (a.slot[k].track && !planTrack(a.slot[k], nodeName(n))) return false;
         }
@@ -574,12 +658,18 @@ private:
         }
         if (differs) {
             if (!m_o.restFrame)
-                return fail(first, "the rest pose differs from the clip at time 0, and POD's rest and bind pose is frame 0");
+                return fail(
+                    first,
+                    "the rest pose differs from the clip at time 0, and POD's rest and bind pose is frame 0");
             m_shift = 1;
-            note("the rest pose is frame 0 and the clip starts at frame 1 (the rest pose differs from the clip's start: " + first + ")");
+            note(
+                "the rest pose is frame 0 and the clip starts at frame 1 (the rest pose differs from the "
+                "clip's start: " +
+                first + ")");
         }
         m_frames = m_clipFrames + m_shift;
-        if (m_frames > kMaxFrames) return fail("animation", num(m_frames) + " frames; this writer stops at " + num(kMaxFrames));
+        if (m_frames > kMaxFrames)
+            return fail("animation", num(m_frames) + " frames; this writer stops at " + num(kMaxFrames));
         return true;
     }
 
@@ -587,7 +677,8 @@ private:
     bool planTrack(TrackPlan& p, const std::string& owner) {
         const Track& t = *p.track;
         const std::string w = owner + " / " + channelName(t.channel) + " track";
-        const bool podInterpolation = t.channel == Channel::Matrix ? t.interpolation == Interpolation::Step : t.interpolation == Interpolation::Linear;
+        const bool podInterpolation = t.channel == Channel::Matrix ? t.interpolation == Interpolation::Step
+                                                                   : t.interpolation == Interpolation::Linear;
         p.keyOfFrame.assign(m_clipFrames, -1);
         bool offFrame = false;
         for (size_t k = 0; k < t.times.size(); ++k) {
@@ -598,14 +689,19 @@ private:
                 continue;
             }
             int32_t& slot = p.keyOfFrame[static_cast<size_t>(frame)];
-            if (slot >= 0 && !m_o.bakeAnimation) return fail(w, "two keys on frame " + num(static_cast<uint64_t>(frame)));
+            if (slot >= 0 && !m_o.bakeAnimation)
+                return fail(w, "two keys on frame " + num(static_cast<uint64_t>(frame)));
             slot = static_cast<int32_t>(k);
         }
         if (offFrame || (!podInterpolation && t.times.size() > 1)) {
             if (!m_o.bakeAnimation) {
-                return fail(w, offFrame ? "keys between frames; POD stores one value per frame (set bakeAnimation to sample the track)"
-                                        : std::string(t.channel == Channel::Matrix ? "interpolated matrices" : "non-linear interpolation") +
-                                              "; POD interpolates translation, rotation, scale and FOV linearly and steps matrices (set bakeAnimation to sample the track)");
+                return fail(w, offFrame
+                                   ? "keys between frames; POD stores one value per frame (set bakeAnimation "
+                                     "to sample the track)"
+                                   : std::string(t.channel == Channel::Matrix ? "interpolated matrices"
+                                                                              : "non-linear interpolation") +
+                                         "; POD interpolates translation, rotation, scale and FOV linearly "
+                                         "and steps matrices (set bakeAnimation to sample the track)");
             }
             p.keyOfFrame.assign(m_clipFrames, -1);  // sample every frame
             note(w + " sampled at every frame");
@@ -618,9 +714,15 @@ private:
     void restValue(size_t n, int slot, float* out) const {
         const Transform& l = m_scene.nodes[n].local;
         switch (slot) {
-            case kT: std::memcpy(out, &l.translation[0], 12); break;
-            case kR: out[0] = l.rotation.x, out[1] = l.rotation.y, out[2] = l.rotation.z, out[3] = l.rotation.w; break;
-            case kS: std::memcpy(out, &l.scale[0], 12); break;
+            case kT:
+                std::memcpy(out, &l.translation[0], 12);
+                break;
+            case kR:
+                out[0] = l.rotation.x, out[1] = l.rotation.y, out[2] = l.rotation.z, out[3] = l.rotation.w;
+                break;
+            case kS:
+                std::memcpy(out, &l.scale[0], 12);
+                break;
             default: {
                 const glm::mat4 m = l.toMatrix();
                 std::memcpy(out, glm::value_ptr(m), 64);
@@ -668,7 +770,9 @@ private:
                 if (a.hasPost) {
                     const float big = std::max({std::fabs(v[0]), std::fabs(v[1]), std::fabs(v[2])});
                     if (std::fabs(v[0] - v[1]) > 1e-6f * big || std::fabs(v[0] - v[2]) > 1e-6f * big)
-                        return fail(nodeName(n), "non-uniform scale on a camera or light node whose object transform must be folded in");
+                        return fail(nodeName(n),
+                                    "non-uniform scale on a camera or light node whose object transform must "
+                                    "be folded in");
                 }
                 for (int i = 0; i < 3; ++i) out.push_back(real(v[i]));
                 for (int i = 0; i < 4; ++i) out.push_back(real(0.0f));  // floats 3-6 are never used (notes 4)
@@ -728,18 +832,23 @@ private:
         const Mesh& m = m_scene.meshes[index];
         const std::string w = "mesh " + num(index) + (m.name.empty() ? "" : " " + quoted(m.name));
         if (!m.morphTargets.empty()) {
-            if (!m_o.dropMorphTargets) return fail(w, "morph targets: POD has none (set dropMorphTargets to leave them out)");
+            if (!m_o.dropMorphTargets)
+                return fail(w, "morph targets: POD has none (set dropMorphTargets to leave them out)");
             note(w + ": " + num(m.morphTargets.size()) + " morph targets dropped");
         }
-        if (m.submeshes.size() > 1) return fail(w, num(m.submeshes.size()) + " submeshes; a POD mesh draws one primitive list with one material");
+        if (m.submeshes.size() > 1)
+            return fail(w, num(m.submeshes.size()) +
+                               " submeshes; a POD mesh draws one primitive list with one material");
         for (const VertexStream& st : m.streams) {
             if (st.count != m.vertexCount)
-                return fail(w, "a stream of " + num(st.count) + " vertices in a mesh of " + num(m.vertexCount));
+                return fail(w,
+                            "a stream of " + num(st.count) + " vertices in a mesh of " + num(m.vertexCount));
             for (const VertexAttribute& a : st.attributes) {
                 const std::string aw = w + " / " + semanticName(a.semantic) + " " + num(a.set);
                 AttrPlan ap{&st, &a, listOf(a.semantic), 0, 0, 0, 1, 1, 0};
                 if (!ap.list) return fail(aw, "no POD attribute list holds this semantic");
-                if (a.set != 0 && a.semantic != Semantic::TexCoord) return fail(aw, "POD holds one set of this attribute");
+                if (a.set != 0 && a.semantic != Semantic::TexCoord)
+                    return fail(aw, "POD holds one set of this attribute");
                 std::string why;
                 if (!podTypeOf(a, m_o.packedBytes, ap.podType, ap.n, why)) return fail(aw, why);
                 ap.size = static_cast<uint32_t>(isPacked(a.type) ? 4 : componentSize(a.type) * a.components);
@@ -749,10 +858,13 @@ private:
                 if (m.vertexCount > 0) {
                     const uint64_t need = uint64_t(st.stride) * (m.vertexCount - 1) + a.offset + ap.size;
                     if (need > st.bytes.size || (m.vertexCount > 1 && st.stride < ap.size))
-                        return fail(aw, num(m.vertexCount) + " vertices of stride " + num(st.stride) + " need " + num(need) + " bytes, the stream holds " + num(st.bytes.size));
+                        return fail(aw, num(m.vertexCount) + " vertices of stride " + num(st.stride) +
+                                            " need " + num(need) + " bytes, the stream holds " +
+                                            num(st.bytes.size));
                 }
                 for (const AttrPlan& other : p.attrs)
-                    if (other.attr->semantic == a.semantic && other.attr->set == a.set) return fail(aw, "the attribute appears twice");
+                    if (other.attr->semantic == a.semantic && other.attr->set == a.set)
+                        return fail(aw, "the attribute appears twice");
                 p.attrs.push_back(ap);
             }
         }
@@ -762,12 +874,16 @@ private:
         });
         for (const AttrPlan& a : p.attrs)
             if (a.attr->semantic == Semantic::TexCoord) {
-                if (a.attr->set != p.uvSets) return fail(w, "texture coordinate sets must be numbered 0, 1, 2... (POD numbers its UVW lists in order)");
+                if (a.attr->set != p.uvSets)
+                    return fail(w,
+                                "texture coordinate sets must be numbered 0, 1, 2... (POD numbers its UVW "
+                                "lists in order)");
                 ++p.uvSets;
             }
         bool positions = false;
         for (const AttrPlan& a : p.attrs) positions = positions || a.attr->semantic == Semantic::Position;
-        if (m.vertexCount > 0 && !positions) return fail(w, num(m.vertexCount) + " vertices but no positions");
+        if (m.vertexCount > 0 && !positions)
+            return fail(w, num(m.vertexCount) + " vertices but no positions");
 
         // Layout: the stream as it is when it already suits the reader, else packed in list order.
         p.interleaved = m_o.interleave && m.vertexCount > 0 && !p.attrs.empty();
@@ -775,8 +891,8 @@ private:
             const VertexStream* only = p.attrs.front().stream;
             bool asIs = only->stride > 0;
             for (const AttrPlan& a : p.attrs)
-                asIs = asIs && a.stream == only && a.attr->offset % a.align == 0 && only->stride % a.align == 0 &&
-                       uint64_t(a.attr->offset) + a.size <= only->stride;
+                asIs = asIs && a.stream == only && a.attr->offset % a.align == 0 &&
+                       only->stride % a.align == 0 && uint64_t(a.attr->offset) + a.size <= only->stride;
             if (asIs) {
                 p.verbatim = only;
                 p.stride = only->stride;
@@ -796,54 +912,80 @@ private:
         // Primitive and indices (6001-6005, 6021).
         Submesh sub;
         if (!m.submeshes.empty()) sub = m.submeshes[0];
-        if (sub.firstIndex != 0) return fail(w, "the submesh starts at index " + num(sub.firstIndex) + "; POD draws a mesh's indices from the first");
+        if (sub.firstIndex != 0)
+            return fail(w, "the submesh starts at index " + num(sub.firstIndex) +
+                               "; POD draws a mesh's indices from the first");
         if (sub.primitiveRestart) return fail(w, "primitive restart: POD has none");
         if (sub.frontFaceCW) return fail(w, "clockwise front faces: POD has no winding flag");
-        if (sub.materialSlot != 0) return fail(w, "material slot " + num(sub.materialSlot) + "; POD mesh nodes have one material");
+        if (sub.materialSlot != 0)
+            return fail(w, "material slot " + num(sub.materialSlot) + "; POD mesh nodes have one material");
         p.indexCount = sub.indexCount;
         switch (sub.primitive) {
-            case Primitive::Triangles: break;
-            case Primitive::Points: p.meshType = 1; break;
-            case Primitive::Lines: p.meshType = 2; break;
-            case Primitive::Patches: p.meshType = 3; break;
-            case Primitive::Nurbs: p.meshType = 4; break;
+            case Primitive::Triangles:
+                break;
+            case Primitive::Points:
+                p.meshType = 1;
+                break;
+            case Primitive::Lines:
+                p.meshType = 2;
+                break;
+            case Primitive::Patches:
+                p.meshType = 3;
+                break;
+            case Primitive::Nurbs:
+                p.meshType = 4;
+                break;
             case Primitive::TriangleStrip: {
                 p.strips = sub.stripLengths;
                 if (p.strips.empty()) {
-                    if (sub.indexCount < 3) return fail(w, "a triangle strip of " + num(sub.indexCount) + " indices");
+                    if (sub.indexCount < 3)
+                        return fail(w, "a triangle strip of " + num(sub.indexCount) + " indices");
                     p.strips.push_back(sub.indexCount - 2);
-                    note(w + ": the triangle strip is written as one strip of " + num(sub.indexCount - 2) + " triangles");
+                    note(w + ": the triangle strip is written as one strip of " + num(sub.indexCount - 2) +
+                         " triangles");
                 }
                 uint64_t indices = 0, faces = 0;
                 for (uint32_t len : p.strips) indices += uint64_t(len) + 2, faces += len;
                 if (indices != sub.indexCount)
-                    return fail(w, "strips of " + num(indices) + " indices in a submesh of " + num(sub.indexCount));
+                    return fail(
+                        w, "strips of " + num(indices) + " indices in a submesh of " + num(sub.indexCount));
                 if (faces > 0xFFFFFFFFull) return fail(w, "too many strip triangles");
                 p.numFaces = static_cast<uint32_t>(faces);
                 break;
             }
-            default: return fail(w, std::string("a ") + primitiveName(sub.primitive) + " submesh: POD has triangle lists and strips (and points, lines, patches, NURBS)");
+            default:
+                return fail(
+                    w, std::string("a ") + primitiveName(sub.primitive) +
+                           " submesh: POD has triangle lists and strips (and points, lines, patches, NURBS)");
         }
         if (sub.primitive != Primitive::TriangleStrip) {
             if (sub.indexCount % 3 != 0)
-                return fail(w, num(sub.indexCount) + " indices; POD counts " + primitiveName(sub.primitive) + " in faces of 3");
+                return fail(w, num(sub.indexCount) + " indices; POD counts " + primitiveName(sub.primitive) +
+                                   " in faces of 3");
             p.numFaces = sub.indexCount / 3;
         }
         p.indexed = m.indices.count > 0;
         if (p.indexed) {
-            if (m.indices.type != ComponentType::UInt8 && m.indices.type != ComponentType::UInt16 && m.indices.type != ComponentType::UInt32)
+            if (m.indices.type != ComponentType::UInt8 && m.indices.type != ComponentType::UInt16 &&
+                m.indices.type != ComponentType::UInt32)
                 return fail(w, std::string(componentTypeName(m.indices.type)) + " indices");
             const size_t size = componentSize(m.indices.type);
             if (m.indices.count < p.indexCount || m.indices.bytes.size / size < p.indexCount)
                 return fail(w, "the submesh uses " + num(p.indexCount) + " indices, the index data holds " +
                                    num(std::min<uint64_t>(m.indices.count, m.indices.bytes.size / size)));
-            p.indexType = m.indices.type == ComponentType::UInt32 ? ComponentType::UInt32 : ComponentType::UInt16;
-            if (m.indices.type == ComponentType::UInt8) note(w + ": 8-bit indices widened to 16 bits (POD has 16- and 32-bit indices)");
-            if (m.indices.count > p.indexCount) note(w + ": " + num(m.indices.count - p.indexCount) + " indices the submesh does not use are left out");
+            p.indexType =
+                m.indices.type == ComponentType::UInt32 ? ComponentType::UInt32 : ComponentType::UInt16;
+            if (m.indices.type == ComponentType::UInt8)
+                note(w + ": 8-bit indices widened to 16 bits (POD has 16- and 32-bit indices)");
+            if (m.indices.count > p.indexCount)
+                note(w + ": " + num(m.indices.count - p.indexCount) +
+                     " indices the submesh does not use are left out");
         } else if (p.indexCount > m.vertexCount) {
-            return fail(w, "a non-indexed submesh of " + num(p.indexCount) + " vertices in a mesh of " + num(m.vertexCount));
+            return fail(w, "a non-indexed submesh of " + num(p.indexCount) + " vertices in a mesh of " +
+                               num(m.vertexCount));
         }
-        if (!nearlyIdentity(m.positionUnpack, 0.0f) && !positions) return fail(w, "an unpack matrix without positions");
+        if (!nearlyIdentity(m.positionUnpack, 0.0f) && !positions)
+            return fail(w, "an unpack matrix without positions");
         return true;
     }
 
@@ -855,15 +997,18 @@ private:
         std::vector<size_t> instances;
         bool anySkin = false, allSkins = true;
         for (size_t n = 0; n < s.nodes.size(); ++n) {
-            if (s.nodes[n].kind != NodeKind::Mesh || s.nodes[n].object != static_cast<int32_t>(index)) continue;
+            if (s.nodes[n].kind != NodeKind::Mesh || s.nodes[n].object != static_cast<int32_t>(index))
+                continue;
             instances.push_back(n);
             anySkin = anySkin || s.nodes[n].skin >= 0;
             allSkins = allSkins && s.nodes[n].skin >= 0;
         }
         if (m.boneBatches.empty() && !anySkin) return true;
         if (!allSkins || instances.empty())
-            return fail(w, m.boneBatches.empty() || instances.empty() ? "bone batches, but no node shows the mesh with a skin (POD batches name bone nodes)"
-                                                                      : "skinned and unskinned instances; POD skins every node of a mesh with bone batches");
+            return fail(
+                w, m.boneBatches.empty() || instances.empty()
+                       ? "bone batches, but no node shows the mesh with a skin (POD batches name bone nodes)"
+                       : "skinned and unskinned instances; POD skins every node of a mesh with bone batches");
         std::vector<BoneBatch> batches = m.boneBatches;
         const Skin& first = s.skins[s.nodes[instances[0]].skin];
         if (batches.empty()) {
@@ -872,14 +1017,18 @@ private:
             for (size_t j = 0; j < first.joints.size(); ++j) all.bones.push_back(static_cast<int32_t>(j));
             all.triangleCount = p.numFaces;
             batches.push_back(all);
-            note(w + ": skinned without bone batches; written as one batch of its " + num(first.joints.size()) + " joints");
+            note(w + ": skinned without bone batches; written as one batch of its " +
+                 num(first.joints.size()) + " joints");
         } else if (!m.boneIndicesBatchLocal) {
             bool identity = batches.size() == 1;
-            for (size_t k = 0; identity && k < batches[0].bones.size(); ++k) identity = batches[0].bones[k] == static_cast<int32_t>(k);
-            if (!identity) return fail(w, "bone batches whose vertex bone indices are not local to the batch");
+            for (size_t k = 0; identity && k < batches[0].bones.size(); ++k)
+                identity = batches[0].bones[k] == static_cast<int32_t>(k);
+            if (!identity)
+                return fail(w, "bone batches whose vertex bone indices are not local to the batch");
         }
         uint32_t maxBones = m.maxBonesPerBatch;
-        for (const BoneBatch& b : batches) maxBones = std::max<uint32_t>(maxBones, static_cast<uint32_t>(b.bones.size()));
+        for (const BoneBatch& b : batches)
+            maxBones = std::max<uint32_t>(maxBones, static_cast<uint32_t>(b.bones.size()));
         if (maxBones == 0) return fail(w, "bone batches without bones");
         p.maxBones = maxBones;
         for (size_t b = 0; b < batches.size(); ++b) {
@@ -887,8 +1036,10 @@ private:
             const uint64_t end = uint64_t(batch.firstTriangle) + batch.triangleCount;
             const uint64_t expected = b + 1 < batches.size() ? batches[b + 1].firstTriangle : p.numFaces;
             if (end != expected)
-                return fail(w + " / bone batch " + num(b), "covers triangles " + num(batch.firstTriangle) + " to " + num(end) + "; POD batches run from one offset to the next (or to the " +
-                                                               num(p.numFaces) + " faces)");
+                return fail(w + " / bone batch " + num(b),
+                            "covers triangles " + num(batch.firstTriangle) + " to " + num(end) +
+                                "; POD batches run from one offset to the next (or to the " +
+                                num(p.numFaces) + " faces)");
             p.batchOffsets.push_back(batch.firstTriangle);
             p.batchCounts.push_back(static_cast<uint32_t>(batch.bones.size()));
             for (uint32_t k = 0; k < maxBones; ++k) {
@@ -898,11 +1049,16 @@ private:
                     int32_t agreed = -1;
                     for (size_t inst : instances) {
                         const Skin& skin = s.skins[s.nodes[inst].skin];
-                        if (joint < 0 || static_cast<size_t>(joint) >= skin.joints.size() || skin.joints[joint] < 0 ||
+                        if (joint < 0 || static_cast<size_t>(joint) >= skin.joints.size() ||
+                            skin.joints[joint] < 0 ||
                             static_cast<size_t>(skin.joints[joint]) >= s.nodes.size())
-                            return fail(w + " / bone batch " + num(b), "bone " + std::to_string(joint) + " is not a joint of the skin of " + nodeName(inst));
+                            return fail(w + " / bone batch " + num(b), "bone " + std::to_string(joint) +
+                                                                           " is not a joint of the skin of " +
+                                                                           nodeName(inst));
                         if (agreed >= 0 && skin.joints[joint] != agreed)
-                            return fail(w, "instances whose skins name different bone nodes; POD batches name one node per bone");
+                            return fail(w,
+                                        "instances whose skins name different bone nodes; POD batches name "
+                                        "one node per bone");
                         agreed = skin.joints[joint];
                     }
                     boneNode = m_newIndex[agreed];
@@ -917,11 +1073,15 @@ private:
                 for (int32_t joint : batch.bones) {
                     const int32_t jointNode = skin.joints[joint];
                     const glm::mat4 expected = glm::inverse(rest.world[jointNode]) * rest.world[inst];
-                    const glm::mat4 given = static_cast<size_t>(joint) < skin.inverseBind.size() ? skin.inverseBind[joint] : glm::mat4(1.0f);
+                    const glm::mat4 given = static_cast<size_t>(joint) < skin.inverseBind.size()
+                                                ? skin.inverseBind[joint]
+                                                : glm::mat4(1.0f);
                     if (!nearlyEqual(given, expected))
                         return fail("skin " + num(s.nodes[inst].skin) + " of " + nodeName(inst),
-                                    "the inverse bind matrix of joint " + num(joint) + " (" + nodeName(jointNode) +
-                                        ") is not inverse(bone world) * mesh node world at the rest pose; POD binds skins at frame 0");
+                                    "the inverse bind matrix of joint " + num(joint) + " (" +
+                                        nodeName(jointNode) +
+                                        ") is not inverse(bone world) * mesh node world at the rest pose; "
+                                        "POD binds skins at frame 0");
                 }
         }
         return true;
@@ -932,7 +1092,8 @@ private:
     bool planMaterials() {
         const Scene& s = m_scene;
         for (size_t t = 0; t < s.textures.size(); ++t) {
-            if (!s.textures[t].embedded.empty()) return fail("texture " + num(t), "an embedded image; POD refers to texture files by name");
+            if (!s.textures[t].embedded.empty())
+                return fail("texture " + num(t), "an embedded image; POD refers to texture files by name");
             if (s.textures[t].path.empty()) return fail("texture " + num(t), "no file name");
         }
         for (size_t i = 0; i < s.materials.size(); ++i) {
@@ -940,33 +1101,48 @@ private:
             const std::string w = "material " + num(i) + " " + quoted(m.name);
             if (m.model == ShadingModel::Unlit) return fail(w, "an unlit material: POD has no such model");
             const bool pbr = m.model == ShadingModel::MetalRough;
-            if (!pbr && (m.metallic != 0.0f || m.roughness != 1.0f || m.ior != 1.5f || m.reflectivity != 0.0f))
-                return fail(w, "metal/rough values on a classic material; POD's PBR blocks would make it a metal/rough material");
+            if (!pbr &&
+                (m.metallic != 0.0f || m.roughness != 1.0f || m.ior != 1.5f || m.reflectivity != 0.0f))
+                return fail(w,
+                            "metal/rough values on a classic material; POD's PBR blocks would make it a "
+                            "metal/rough material");
             if (m.twoSided) return fail(w, "two-sided: POD has no such flag");
             if (m.alphaCutoff != 0.0f) return fail(w, "an alpha cutoff: POD has none");
             if (!m.vertexColors) return fail(w, "vertex colours switched off: POD has no such flag");
             if (m.emissive != glm::vec3(0.0f)) {
-                if (!pbr) return fail(w, "an emissive colour on a classic material; POD's emission block (3036) makes it metal/rough");
+                if (!pbr)
+                    return fail(w,
+                                "an emissive colour on a classic material; POD's emission block (3036) makes "
+                                "it metal/rough");
                 int big = 0;
                 for (int c = 1; c < 3; ++c)
                     if (std::fabs(m.diffuse[c]) > std::fabs(m.diffuse[big])) big = c;
                 const float k = m.diffuse[big] != 0.0f ? m.emissive[big] / m.diffuse[big] : 0.0f;
                 const glm::vec3 back = m.diffuse * k;
                 for (int c = 0; c < 3; ++c)
-                    if (!(std::fabs(back[c] - m.emissive[c]) <= 1e-6f * std::max(1.0f, std::fabs(m.emissive[c]))))
-                        return fail(w, "an emissive colour that is not a multiple of the diffuse colour; POD stores emission as an amount of the base colour");
+                    if (!(std::fabs(back[c] - m.emissive[c]) <=
+                          1e-6f * std::max(1.0f, std::fabs(m.emissive[c]))))
+                        return fail(w,
+                                    "an emissive colour that is not a multiple of the diffuse colour; POD "
+                                    "stores emission as an amount of the base colour");
             }
             for (size_t slot = 0; slot < m.textures.size(); ++slot) {
                 const TextureRef& r = m.textures[slot];
                 if (r.texture < 0) continue;
-                const std::string tw = w + " / " + textureSlotName(static_cast<TextureSlot>(slot)) + " texture";
-                if (r.texture >= static_cast<int32_t>(s.textures.size())) return fail(tw, "texture " + num(r.texture) + " out of range");
-                if (r.uvSet != 0) return fail(tw, "texture coordinate set " + num(r.uvSet) + "; POD textures use set 0");
-                if (r.wrapS != Wrap::Repeat || r.wrapT != Wrap::Repeat) return fail(tw, "a wrap mode other than repeat; POD has none");
+                const std::string tw =
+                    w + " / " + textureSlotName(static_cast<TextureSlot>(slot)) + " texture";
+                if (r.texture >= static_cast<int32_t>(s.textures.size()))
+                    return fail(tw, "texture " + num(r.texture) + " out of range");
+                if (r.uvSet != 0)
+                    return fail(tw, "texture coordinate set " + num(r.uvSet) + "; POD textures use set 0");
+                if (r.wrapS != Wrap::Repeat || r.wrapT != Wrap::Repeat)
+                    return fail(tw, "a wrap mode other than repeat; POD has none");
                 bool block = false;
-                for (const TextureBlock& b : kTextureBlocks) block = block || (static_cast<size_t>(b.slot) == slot && (pbr || !b.pbr));
+                for (const TextureBlock& b : kTextureBlocks)
+                    block = block || (static_cast<size_t>(b.slot) == slot && (pbr || !b.pbr));
                 if (!block)
-                    return fail(tw, pbr || (static_cast<TextureSlot>(slot) != TextureSlot::Metallic && static_cast<TextureSlot>(slot) != TextureSlot::Roughness)
+                    return fail(tw, pbr || (static_cast<TextureSlot>(slot) != TextureSlot::Metallic &&
+                                            static_cast<TextureSlot>(slot) != TextureSlot::Roughness)
                                         ? "no POD texture block reads into this slot"
                                         : "a metallic or roughness texture makes a POD material metal/rough");
             }
@@ -985,19 +1161,24 @@ private:
             const Light& l = s.lights[i];
             const std::string w = "light " + num(i) + " " + quoted(l.name);
             if (l.type != LightType::Point && l.type != LightType::Directional && l.type != LightType::Spot)
-                return fail(w, std::string("a ") + lightTypeName(l.type) + " light: POD has point, directional and spot lights");
+                return fail(w, std::string("a ") + lightTypeName(l.type) +
+                                   " light: POD has point, directional and spot lights");
             if (l.range != 0.0f) return fail(w, "a range: POD lights reach infinitely far");
-            if (l.innerCone != 0.0f) return fail(w, "an inner cone angle: POD spot lights have a falloff angle and exponent only");
+            if (l.innerCone != 0.0f)
+                return fail(w, "an inner cone angle: POD spot lights have a falloff angle and exponent only");
             if (!l.enabled) return fail(w, "switched off: POD has no such flag");
-            if (l.targetNode < -1 || l.targetNode >= static_cast<int32_t>(s.nodes.size())) return fail(w, "target node out of range");
+            if (l.targetNode < -1 || l.targetNode >= static_cast<int32_t>(s.nodes.size()))
+                return fail(w, "target node out of range");
             if (l.intensity != 1.0f) note(w + ": intensity folded into the colour");
         }
         for (size_t i = 0; i < s.cameras.size(); ++i) {
             const Camera& c = s.cameras[i];
             const std::string w = "camera " + num(i) + " " + quoted(c.name);
             if (c.orthographic) return fail(w, "an orthographic camera: POD cameras are perspective");
-            if (c.aspect != 0.0f) return fail(w, "a fixed aspect ratio: POD cameras take it from the viewport");
-            if (c.targetNode < -1 || c.targetNode >= static_cast<int32_t>(s.nodes.size())) return fail(w, "target node out of range");
+            if (c.aspect != 0.0f)
+                return fail(w, "a fixed aspect ratio: POD cameras take it from the viewport");
+            if (c.targetNode < -1 || c.targetNode >= static_cast<int32_t>(s.nodes.size()))
+                return fail(w, "target node out of range");
         }
         return true;
     }
@@ -1025,7 +1206,8 @@ private:
         k.u32(pod::Fps, static_cast<uint32_t>(m_fps));
         k.u32(pod::SceneFlags, m_o.fixedPoint ? pod::kSceneFlagFixedPoint : 0u);
         k.u32(pod::Units, real(s.metersPerUnit, false));
-        if (!m_o.sceneUserData.empty()) k.raw(pod::SceneUserData, m_o.sceneUserData.data(), m_o.sceneUserData.size());
+        if (!m_o.sceneUserData.empty())
+            k.raw(pod::SceneUserData, m_o.sceneUserData.data(), m_o.sceneUserData.size());
         for (size_t i = 0; i < s.cameras.size(); ++i) camera(k, i);
         for (const Light& l : s.lights) light(k, l);
         for (const Material& m : s.materials) material(k, m);
@@ -1141,13 +1323,16 @@ private:
             std::vector<uint8_t> bytes;
             std::vector<SwapField> fields;
             if (p.verbatim) {
-                const size_t size = std::min<uint64_t>(p.verbatim->bytes.size, uint64_t(p.stride) * m.vertexCount);
+                const size_t size =
+                    std::min<uint64_t>(p.verbatim->bytes.size, uint64_t(p.stride) * m.vertexCount);
                 bytes.assign(p.verbatim->bytes.data, p.verbatim->bytes.data + size);
             } else {
                 bytes.assign(size_t(p.stride) * m.vertexCount, 0);
                 for (const AttrPlan& a : p.attrs)
                     for (uint32_t v = 0; v < m.vertexCount; ++v)
-                        std::memcpy(bytes.data() + size_t(v) * p.stride + a.offset, a.stream->bytes.data + size_t(v) * a.stream->stride + a.attr->offset, a.size);
+                        std::memcpy(bytes.data() + size_t(v) * p.stride + a.offset,
+                                    a.stream->bytes.data + size_t(v) * a.stream->stride + a.attr->offset,
+                                    a.size);
             }
             for (const AttrPlan& a : p.attrs)
                 if (a.unit > 1) fields.push_back({a.offset, a.unit, a.size / a.unit});
@@ -1160,12 +1345,14 @@ private:
             k.words(pod::NumBoneIndicesPerBatch, p.batchCounts);
             k.words(pod::BoneOffsetPerBatch, p.batchOffsets);
         }
-        if (m.positionUnpack != glm::mat4(1.0f)) reals(k, pod::UnpackMatrix, glm::value_ptr(m.positionUnpack), 16);
+        if (m.positionUnpack != glm::mat4(1.0f))
+            reals(k, pod::UnpackMatrix, glm::value_ptr(m.positionUnpack), 16);
         if (p.meshType != 0) k.u32(pod::MeshType, p.meshType);
 
         // Index list: 16- or 32-bit, never interleaved.
         const uint32_t isize = static_cast<uint32_t>(componentSize(p.indexType));
-        const uint32_t itype = static_cast<uint32_t>(p.indexType == ComponentType::UInt32 ? pod::DataType::UnsignedInt : pod::DataType::UnsignedShort);
+        const uint32_t itype = static_cast<uint32_t>(
+            p.indexType == ComponentType::UInt32 ? pod::DataType::UnsignedInt : pod::DataType::UnsignedShort);
         k.open(pod::VertexIndexList);
         k.u32(pod::DataBlockType, itype);
         k.u32(pod::DataBlockComponents, p.indexed ? 1 : 0);
@@ -1174,7 +1361,8 @@ private:
             std::vector<uint8_t> bytes;
             if (m.indices.type == ComponentType::UInt8) {
                 bytes.resize(size_t(p.indexCount) * 2);
-                for (uint32_t i = 0; i < p.indexCount; ++i) bytes[2 * i] = m.indices.bytes.data[i], bytes[2 * i + 1] = 0;
+                for (uint32_t i = 0; i < p.indexCount; ++i)
+                    bytes[2 * i] = m.indices.bytes.data[i], bytes[2 * i + 1] = 0;
             } else {
                 bytes.assign(m.indices.bytes.data, m.indices.bytes.data + size_t(p.indexCount) * isize);
             }
@@ -1193,7 +1381,9 @@ private:
             } else if (a) {
                 std::vector<uint8_t> bytes(size_t(a->size) * m.vertexCount);
                 for (uint32_t v = 0; v < m.vertexCount; ++v)
-                    std::memcpy(bytes.data() + size_t(v) * a->size, a->stream->bytes.data + size_t(v) * a->stream->stride + a->attr->offset, a->size);
+                    std::memcpy(bytes.data() + size_t(v) * a->size,
+                                a->stream->bytes.data + size_t(v) * a->stream->stride + a->attr->offset,
+                                a->size);
                 std::vector<SwapField> fields;
                 if (a->unit > 1) fields.push_back({0, a->unit, a->size / a->unit});
                 k.data(pod::DataBlockData, bytes, a->size, fields);
@@ -1230,9 +1420,13 @@ private:
     bool node(Sink& k, size_t n) {
         const Node& nd = m_scene.nodes[n];
         k.open(pod::NodeBlock);
-        k.i32(pod::NodeIndex, nd.kind == NodeKind::Mesh || nd.kind == NodeKind::Light || nd.kind == NodeKind::Camera ? nd.object : -1);
+        k.i32(pod::NodeIndex,
+              nd.kind == NodeKind::Mesh || nd.kind == NodeKind::Light || nd.kind == NodeKind::Camera
+                  ? nd.object
+                  : -1);
         k.str(pod::NodeName, nd.name);
-        k.i32(pod::NodeMaterialIndex, nd.kind == NodeKind::Mesh && !nd.materials.empty() ? nd.materials[0] : -1);
+        k.i32(pod::NodeMaterialIndex,
+              nd.kind == NodeKind::Mesh && !nd.materials.empty() ? nd.materials[0] : -1);
         k.i32(pod::NodeParentIndex, remap(nd.parent));
         const NodeAnim& a = m_anim[n];
         uint32_t flags = 0;
@@ -1289,8 +1483,8 @@ private:
 
 }  // namespace
 
-bool writePod(const Scene& scene, const PodWriteOptions& options, std::vector<uint8_t>& out, std::string& error,
-              std::vector<std::string>* notes) {
+bool writePod(const Scene& scene, const PodWriteOptions& options, std::vector<uint8_t>& out,
+              std::string& error, std::vector<std::string>* notes) {
     Writer writer(scene, options, notes);
     return writer.run(out, error);
 }

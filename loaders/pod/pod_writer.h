@@ -45,7 +45,7 @@ struct PodWriteOptions {
 // `out` emptied) when the scene holds something POD cannot express: see loaders/pod/README.md,
 // "Writer". Lossless changes the writer made (indices widened, a rest frame added, morph targets
 // dropped on request) are appended to `notes` when given. Never throws except std::bad_alloc.
-bool writePod(const Scene& scene, const PodWriteOptions& options, std::vector<uint8_t>& out, std::string& error,
-              std::vector<std::string>* notes = nullptr);
+bool writePod(const Scene& scene, const PodWriteOptions& options, std::vector<uint8_t>& out,
+              std::string& error, std::vector<std::string>* notes = nullptr);
 
 }  // namespace esv

@@ -34,7 +34,8 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-std::vector<uint8_t> writeOk(const Scene& scene, const PodWriteOptions& options = {}, std::vector<std::string>* notes = nullptr) {
+std::vector<uint8_t> writeOk(const Scene& scene, const PodWriteOptions& options = {},
+                             std::vector<std::string>* notes = nullptr) {
     std::vector<uint8_t> out;
     std::string error;
     EXPECT_TRUE(writePod(scene, options, out, error, notes)) << error;
@@ -86,8 +87,12 @@ bool near(float a, float b, float tolerance) {
 void expectNearVec(const float* a, const float* b, size_t n, float tolerance, const std::string& what) {
     for (size_t i = 0; i < n; ++i) EXPECT_NEARLY(a[i], b[i], tolerance) << what << " [" << i << "]";
 }
-void expectNear(const glm::vec3& a, const glm::vec3& b, float tol, const std::string& what) { expectNearVec(&a[0], &b[0], 3, tol, what); }
-void expectNear(const glm::vec4& a, const glm::vec4& b, float tol, const std::string& what) { expectNearVec(&a[0], &b[0], 4, tol, what); }
+void expectNear(const glm::vec3& a, const glm::vec3& b, float tol, const std::string& what) {
+    expectNearVec(&a[0], &b[0], 3, tol, what);
+}
+void expectNear(const glm::vec4& a, const glm::vec4& b, float tol, const std::string& what) {
+    expectNearVec(&a[0], &b[0], 4, tol, what);
+}
 void expectNear(const glm::mat4& a, const glm::mat4& b, float tol, const std::string& what) {
     expectNearVec(glm::value_ptr(a), glm::value_ptr(b), 16, tol, what);
 }
@@ -162,8 +167,10 @@ void expectSameScene(const Scene& a, const Scene& b, float tol, bool objectNames
             expectNear(x.local.matrix, y.local.matrix, tol, "matrix");
         } else {
             expectNear(x.local.translation, y.local.translation, tol, "translation");
-            expectNear(glm::vec4(x.local.rotation.x, x.local.rotation.y, x.local.rotation.z, x.local.rotation.w),
-                       glm::vec4(y.local.rotation.x, y.local.rotation.y, y.local.rotation.z, y.local.rotation.w), tol, "rotation");
+            expectNear(
+                glm::vec4(x.local.rotation.x, x.local.rotation.y, x.local.rotation.z, x.local.rotation.w),
+                glm::vec4(y.local.rotation.x, y.local.rotation.y, y.local.rotation.z, y.local.rotation.w),
+                tol, "rotation");
             expectNear(x.local.scale, y.local.scale, tol, "scale");
         }
         expectNear(x.objectTransform, y.objectTransform, 1e-6f, "object transform");
@@ -182,21 +189,24 @@ void expectSameScene(const Scene& a, const Scene& b, float tol, bool objectNames
         EXPECT_EQ(attributes, attributesB);
         for (const VertexStream& s : x.streams)
             for (const VertexAttribute& va : s.attributes) {
-                const std::string what = std::string(semanticName(va.semantic)) + " " + std::to_string(va.set);
+                const std::string what =
+                    std::string(semanticName(va.semantic)) + " " + std::to_string(va.set);
                 const VertexAttribute* vb = findAttribute(y, va.semantic, va.set, nullptr);
                 ASSERT_NE(vb, nullptr) << what;
                 EXPECT_EQ(va.type, vb->type) << what;
                 EXPECT_EQ(va.components, vb->components) << what;
                 EXPECT_EQ(va.normalized, vb->normalized) << what;
                 EXPECT_EQ(va.swizzle, vb->swizzle) << what;
-                const std::vector<float> va1 = attributeValues(x, va.semantic, va.set), vb1 = attributeValues(y, va.semantic, va.set);
+                const std::vector<float> va1 = attributeValues(x, va.semantic, va.set),
+                                         vb1 = attributeValues(y, va.semantic, va.set);
                 ASSERT_EQ(va1.size(), vb1.size()) << what;
                 size_t differ = 0;
                 for (size_t k = 0; k < va1.size(); ++k) differ += near(va1[k], vb1[k], 0.0f) ? 0 : 1;
                 EXPECT_EQ(differ, 0u) << what << ": values differ";
             }
         EXPECT_EQ(x.indices.count, y.indices.count);
-        EXPECT_EQ(x.indices.count > 0 ? x.indices.type : ComponentType::UInt16, y.indices.count > 0 ? y.indices.type : ComponentType::UInt16);
+        EXPECT_EQ(x.indices.count > 0 ? x.indices.type : ComponentType::UInt16,
+                  y.indices.count > 0 ? y.indices.type : ComponentType::UInt16);
         EXPECT_EQ(indexValues(x), indexValues(y));
         ASSERT_EQ(x.submeshes.size(), y.submeshes.size());
         for (size_t s = 0; s < x.submeshes.size(); ++s) {
@@ -230,7 +240,8 @@ void expectSameScene(const Scene& a, const Scene& b, float tol, bool objectNames
             float big = 1.0f;
             for (int c = 0; c < 4; ++c)
                 for (int r = 0; r < 4; ++r) big = std::max(big, std::fabs(m[c][r]));
-            expectNear(m, b.skins[i].inverseBind[j], std::max(tol, 1e-5f * big), "inverse bind " + std::to_string(j));
+            expectNear(m, b.skins[i].inverseBind[j], std::max(tol, 1e-5f * big),
+                       "inverse bind " + std::to_string(j));
         }
     }
 
@@ -261,7 +272,8 @@ void expectSameScene(const Scene& a, const Scene& b, float tol, bool objectNames
         EXPECT_EQ(x.alphaCutoff, y.alphaCutoff);
         EXPECT_EQ(x.vertexColors, y.vertexColors);
         for (size_t t = 0; t < x.textures.size(); ++t) {
-            EXPECT_EQ(x.textures[t].texture, y.textures[t].texture) << textureSlotName(static_cast<TextureSlot>(t));
+            EXPECT_EQ(x.textures[t].texture, y.textures[t].texture)
+                << textureSlotName(static_cast<TextureSlot>(t));
             EXPECT_EQ(x.textures[t].uvSet, y.textures[t].uvSet);
             EXPECT_EQ(x.textures[t].wrapS, y.textures[t].wrapS);
         }
@@ -333,7 +345,8 @@ void expectSameBoundsThroughTheClip(const Scene& a, const Scene& b, float relati
     if (a.animation.clips.empty()) return;
     const float end = a.animation.clips[0].end;
     for (float f : {0.0f, 0.2f, 0.37f, 0.5f, 0.81f, 1.0f}) {
-        expectSameBounds(boundsAt(a, 0, f * end), boundsAt(b, 0, f * end), relative, "t = " + std::to_string(f * end));
+        expectSameBounds(boundsAt(a, 0, f * end), boundsAt(b, 0, f * end), relative,
+                         "t = " + std::to_string(f * end));
     }
 }
 
@@ -404,8 +417,8 @@ struct AttrData {
 uint32_t elementSize(const VertexAttribute& a) {
     return static_cast<uint32_t>(isPacked(a.type) ? 4 : componentSize(a.type) * a.components);
 }
-AttrData attr(Semantic semantic, ComponentType type, uint8_t components, bool normalized = false, uint8_t set = 0,
-              Swizzle swizzle = Swizzle::Identity) {
+AttrData attr(Semantic semantic, ComponentType type, uint8_t components, bool normalized = false,
+              uint8_t set = 0, Swizzle swizzle = Swizzle::Identity) {
     AttrData d;
     d.attr.semantic = semantic;
     d.attr.set = set;
@@ -430,7 +443,9 @@ VertexStream interleave(std::vector<AttrData> attrs, uint32_t count) {
     for (const AttrData& a : attrs) {
         const uint32_t size = elementSize(a.attr);
         EXPECT_EQ(a.bytes.size(), size_t(size) * count) << semanticName(a.attr.semantic);
-        for (uint32_t v = 0; v < count; ++v) std::memcpy(bytes.data() + size_t(v) * cursor + a.attr.offset, a.bytes.data() + size_t(v) * size, size);
+        for (uint32_t v = 0; v < count; ++v)
+            std::memcpy(bytes.data() + size_t(v) * cursor + a.attr.offset, a.bytes.data() + size_t(v) * size,
+                        size);
     }
     s.bytes = makeOwnedBytes(std::move(bytes));
     return s;
@@ -460,13 +475,15 @@ Grid makeGrid(int n) {
             const float x = float(j) / n * 4.0f - 2.0f, z = float(i) / n * 3.0f - 1.0f;
             const float y = 0.5f * std::sin(x) * std::cos(z);
             g.positions.push_back({x, y, z});
-            g.normals.push_back(glm::normalize(glm::vec3(-0.5f * std::cos(x) * std::cos(z), 1.0f, 0.5f * std::sin(x) * std::sin(z))));
+            g.normals.push_back(glm::normalize(
+                glm::vec3(-0.5f * std::cos(x) * std::cos(z), 1.0f, 0.5f * std::sin(x) * std::sin(z))));
             g.uvs.push_back({float(j) / n, float(i) / n});
         }
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j) {
             const uint16_t a = uint16_t(i * (n + 1) + j), b = uint16_t(a + n + 1);
-            g.triangles.insert(g.triangles.end(), {a, b, uint16_t(a + 1), uint16_t(a + 1), b, uint16_t(b + 1)});
+            g.triangles.insert(g.triangles.end(),
+                               {a, b, uint16_t(a + 1), uint16_t(a + 1), b, uint16_t(b + 1)});
         }
     return g;
 }
@@ -541,13 +558,14 @@ Scene gridScene(std::vector<AttrData> attrs, uint32_t vertices, const std::vecto
 
 Scene floatGridScene(int n = 6) {
     Grid g = makeGrid(n);
-    return gridScene({floats3(Semantic::Position, g.positions), floats3(Semantic::Normal, g.normals), floats2(Semantic::TexCoord, g.uvs)},
+    return gridScene({floats3(Semantic::Position, g.positions), floats3(Semantic::Normal, g.normals),
+                      floats2(Semantic::TexCoord, g.uvs)},
                      static_cast<uint32_t>(g.positions.size()), g.triangles);
 }
 
 // Write, read back clean, compare, and write again: the same bytes.
-std::unique_ptr<Scene> roundTrip(const Scene& scene, const PodWriteOptions& options = {}, float tol = 0.0f, bool objectNames = false,
-                                 std::vector<uint8_t>* written = nullptr) {
+std::unique_ptr<Scene> roundTrip(const Scene& scene, const PodWriteOptions& options = {}, float tol = 0.0f,
+                                 bool objectNames = false, std::vector<uint8_t>* written = nullptr) {
     std::vector<uint8_t> bytes = writeOk(scene, options);
     std::unique_ptr<Scene> back = readClean(bytes);
     if (!back) return back;
@@ -595,7 +613,8 @@ TEST(PodWriter, EverySampleFileRoundTrips) {
             if (!a.animation.clips.empty()) {
                 // Between frames too: the tracks interpolate the same way.
                 const float frame = 1.0f / a.animation.fps;
-                expectSameBounds(boundsAt(a, 0, 2.5f * frame), boundsAt(*b, 0, 2.5f * frame), 1e-6f, "frame 2.5");
+                expectSameBounds(boundsAt(a, 0, 2.5f * frame), boundsAt(*b, 0, 2.5f * frame), 1e-6f,
+                                 "frame 2.5");
             }
             // write -> read -> write gives the same bytes.
             EXPECT_TRUE(writeOk(*b, options) == bytes);
@@ -704,12 +723,14 @@ TEST(PodWriter, PackedPositionsWithAnUnpackMatrix) {
     AttrData packed = attr(Semantic::Position, ComponentType::Int16, 3, true);
     for (const glm::vec3& p : g.positions) {
         const glm::vec3 q = (p - centre) / half * 32767.0f;
-        putAll<int16_t>(packed.bytes, {int16_t(std::lround(q.x)), int16_t(std::lround(q.y)), int16_t(std::lround(q.z))});
+        putAll<int16_t>(packed.bytes,
+                        {int16_t(std::lround(q.x)), int16_t(std::lround(q.y)), int16_t(std::lround(q.z))});
     }
     const uint32_t count = static_cast<uint32_t>(g.positions.size());
     Scene quantised = gridScene({packed, floats3(Semantic::Normal, g.normals)}, count, g.triangles);
     quantised.meshes[0].positionUnpack = glm::scale(glm::translate(glm::mat4(1.0f), centre), half);
-    Scene original = gridScene({floats3(Semantic::Position, g.positions), floats3(Semantic::Normal, g.normals)}, count, g.triangles);
+    Scene original = gridScene(
+        {floats3(Semantic::Position, g.positions), floats3(Semantic::Normal, g.normals)}, count, g.triangles);
 
     std::vector<uint8_t> bytes;
     std::unique_ptr<Scene> b = roundTrip(quantised, {}, 0.0f, false, &bytes);
@@ -737,7 +758,8 @@ TEST(PodWriter, Dec3nNormals) {
         for (int c = 0; c < 3; ++c) word |= (uint32_t(std::lround(n[c] * 511.0f)) & 0x3FFu) << (10 * c);
         put(dec.bytes, &word, 4);
     }
-    Scene s = gridScene({floats3(Semantic::Position, g.positions), dec}, static_cast<uint32_t>(g.positions.size()), g.triangles);
+    Scene s = gridScene({floats3(Semantic::Position, g.positions), dec},
+                        static_cast<uint32_t>(g.positions.size()), g.triangles);
     std::vector<uint8_t> bytes;
     std::unique_ptr<Scene> b = roundTrip(s, {}, 0.0f, false, &bytes);
     ASSERT_TRUE(b);
@@ -755,7 +777,8 @@ TEST(PodWriter, RgbaAndArgbColoursReadBackAsTheSameRgba) {
     Grid g = makeGrid(3);
     const uint32_t count = static_cast<uint32_t>(g.positions.size());
     std::vector<std::array<uint8_t, 4>> rgba;
-    for (uint32_t v = 0; v < count; ++v) rgba.push_back({uint8_t(v * 13), uint8_t(255 - v * 7), uint8_t(v * 29 + 5), uint8_t(100 + v)});
+    for (uint32_t v = 0; v < count; ++v)
+        rgba.push_back({uint8_t(v * 13), uint8_t(255 - v * 7), uint8_t(v * 29 + 5), uint8_t(100 + v)});
     // POD RGBA: R in the top byte of a little-endian word, memory a,b,g,r.
     AttrData podRgba = attr(Semantic::Color, ComponentType::UInt8, 4, true, 0, Swizzle::ABGR);
     // POD ARGB / D3DCOLOR: memory b,g,r,a.
@@ -768,8 +791,10 @@ TEST(PodWriter, RgbaAndArgbColoursReadBackAsTheSameRgba) {
         putAll<uint8_t>(plain.bytes, {c[0], c[1], c[2], c[3]});
     }
     Scene s = gridScene({floats3(Semantic::Position, g.positions), podRgba}, count, g.triangles);
-    s.meshes.push_back(gridScene({floats3(Semantic::Position, g.positions), podArgb}, count, g.triangles).meshes[0]);
-    s.meshes.push_back(gridScene({floats3(Semantic::Position, g.positions), plain}, count, g.triangles).meshes[0]);
+    s.meshes.push_back(
+        gridScene({floats3(Semantic::Position, g.positions), podArgb}, count, g.triangles).meshes[0]);
+    s.meshes.push_back(
+        gridScene({floats3(Semantic::Position, g.positions), plain}, count, g.triangles).meshes[0]);
     for (int m = 1; m <= 2; ++m) {
         Node n = s.nodes[0];
         n.name = "grid " + std::to_string(m);
@@ -786,12 +811,15 @@ TEST(PodWriter, RgbaAndArgbColoursReadBackAsTheSameRgba) {
         std::vector<uint8_t> bytes;
         std::unique_ptr<Scene> b = roundTrip(s, options, 0.0f, false, &bytes);
         ASSERT_TRUE(b);
-        EXPECT_EQ(listTypes(bytes, pod::VertexColourList), (std::vector<uint32_t>{4, 5, packedBytes ? 18u : 15u}));
+        EXPECT_EQ(listTypes(bytes, pod::VertexColourList),
+                  (std::vector<uint32_t>{4, 5, packedBytes ? 18u : 15u}));
         for (size_t m = 0; m < 3; ++m) {
             const std::vector<float> values = attributeValues(b->meshes[m], Semantic::Color, 0);
             ASSERT_EQ(values.size(), size_t(count) * 4);
             for (uint32_t v = 0; v < count; ++v)
-                for (int c = 0; c < 4; ++c) EXPECT_FLOAT_EQ(values[v * 4 + c], rgba[v][c] / 255.0f) << "mesh " << m << " vertex " << v;
+                for (int c = 0; c < 4; ++c)
+                    EXPECT_FLOAT_EQ(values[v * 4 + c], rgba[v][c] / 255.0f)
+                        << "mesh " << m << " vertex " << v;
         }
     }
 }
@@ -807,11 +835,13 @@ TEST(PodWriter, EveryComponentTypeTheReaderMaps) {
         uint8_t components;
         uint32_t podType;
     };
-    const Kind kinds[] = {{ComponentType::Float32, false, 2, 1},    {ComponentType::Int32, false, 2, 2},     {ComponentType::UInt16, false, 2, 3},
-                          {ComponentType::Fixed16_16, false, 2, 9}, {ComponentType::UInt8, false, 2, 10},    {ComponentType::Int16, false, 2, 11},
-                          {ComponentType::Int16, true, 2, 12},      {ComponentType::Int8, false, 2, 13},     {ComponentType::Int8, true, 2, 14},
-                          {ComponentType::UInt8, true, 2, 15},      {ComponentType::UInt16, true, 2, 16},    {ComponentType::UInt32, false, 2, 17},
-                          {ComponentType::Float16, false, 2, 19},   {ComponentType::UInt8, false, 4, 7}};
+    const Kind kinds[] = {{ComponentType::Float32, false, 2, 1},  {ComponentType::Int32, false, 2, 2},
+                          {ComponentType::UInt16, false, 2, 3},   {ComponentType::Fixed16_16, false, 2, 9},
+                          {ComponentType::UInt8, false, 2, 10},   {ComponentType::Int16, false, 2, 11},
+                          {ComponentType::Int16, true, 2, 12},    {ComponentType::Int8, false, 2, 13},
+                          {ComponentType::Int8, true, 2, 14},     {ComponentType::UInt8, true, 2, 15},
+                          {ComponentType::UInt16, true, 2, 16},   {ComponentType::UInt32, false, 2, 17},
+                          {ComponentType::Float16, false, 2, 19}, {ComponentType::UInt8, false, 4, 7}};
     std::vector<uint32_t> expectedUvTypes;
     uint8_t set = 0;
     for (const Kind& k : kinds) {
@@ -858,14 +888,16 @@ TEST(PodWriter, FixedPointSceneAndFixedVertexData) {
             const int32_t v = static_cast<int32_t>(std::lround(p[c] * 65536.0f));
             put(fixedPositions.bytes, &v, 4);
         }
-    Scene s = gridScene({fixedPositions, floats3(Semantic::Normal, g.normals)}, static_cast<uint32_t>(g.positions.size()), g.triangles);
+    Scene s = gridScene({fixedPositions, floats3(Semantic::Normal, g.normals)},
+                        static_cast<uint32_t>(g.positions.size()), g.triangles);
     s.nodes[0].local.rotation = glm::normalize(glm::quat(0.9f, 0.1f, 0.3f, -0.2f));
     s.nodes[0].local.scale = {1.5f, 2.0f, 0.75f};
     PodWriteOptions options;
     options.fixedPoint = true;
     std::vector<uint8_t> bytes = writeOk(s, options);
     EXPECT_EQ(words(bytes, leaves(bytes, pod::SceneFlags).at(0)), (std::vector<uint32_t>{1}));
-    EXPECT_EQ(words(bytes, leaves(bytes, pod::FieldOfView).at(0)), (std::vector<uint32_t>{uint32_t(std::lround(0.8 * 65536.0))}));
+    EXPECT_EQ(words(bytes, leaves(bytes, pod::FieldOfView).at(0)),
+              (std::vector<uint32_t>{uint32_t(std::lround(0.8 * 65536.0))}));
     EXPECT_EQ(words(bytes, leaves(bytes, pod::FarPlane).at(0)), (std::vector<uint32_t>{250u << 16}));
     EXPECT_EQ(listTypes(bytes, pod::VertexList), (std::vector<uint32_t>{9}));
     std::unique_ptr<Scene> b = readClean(bytes);
@@ -908,7 +940,8 @@ Scene skinnedColumn(bool batches) {
         }
         for (int q = 0; q < 3; ++q) {
             const uint16_t v = uint16_t(base + q * 2);
-            triangles.insert(triangles.end(), {v, uint16_t(v + 1), uint16_t(v + 2), uint16_t(v + 1), uint16_t(v + 3), uint16_t(v + 2)});
+            triangles.insert(triangles.end(), {v, uint16_t(v + 1), uint16_t(v + 2), uint16_t(v + 1),
+                                               uint16_t(v + 3), uint16_t(v + 2)});
         }
         base = uint16_t(base + 8);
     }
@@ -949,7 +982,8 @@ Scene skinnedColumn(bool batches) {
         t.channel = Channel::Rotation;
         t.components = 4;
         for (int f = 0; f < frames; ++f) {
-            const glm::quat q = glm::angleAxis(0.1f * float(f) * float(b + 1) * (f == 0 ? 0.0f : 1.0f), glm::vec3(0, 0, 1));
+            const glm::quat q =
+                glm::angleAxis(0.1f * float(f) * float(b + 1) * (f == 0 ? 0.0f : 1.0f), glm::vec3(0, 0, 1));
             t.times.push_back(float(f) / 30.0f);
             t.values.insert(t.values.end(), {q.x, q.y, q.z, q.w});
         }
@@ -968,7 +1002,8 @@ TEST(PodWriter, BoneBatchesAndTheirSkin) {
     ASSERT_TRUE(b);
     EXPECT_EQ(b->skins.at(0).name, "grid");  // POD skins are named after their mesh node
     // Batch bone lists hold node indices, padded to the maximum; offsets in triangles.
-    EXPECT_EQ(words(bytes, leaves(bytes, pod::BoneBatchIndexList).at(0)), (std::vector<uint32_t>{4, 5, 5, 6}));
+    EXPECT_EQ(words(bytes, leaves(bytes, pod::BoneBatchIndexList).at(0)),
+              (std::vector<uint32_t>{4, 5, 5, 6}));
     EXPECT_EQ(words(bytes, leaves(bytes, pod::NumBoneIndicesPerBatch).at(0)), (std::vector<uint32_t>{2, 2}));
     EXPECT_EQ(words(bytes, leaves(bytes, pod::BoneOffsetPerBatch).at(0)), (std::vector<uint32_t>{0, 6}));
     EXPECT_EQ(words(bytes, leaves(bytes, pod::MaxNumBonesPerBatch).at(0)), (std::vector<uint32_t>{2}));
@@ -982,7 +1017,8 @@ TEST(PodWriter, BoneBatchesAndTheirSkin) {
         worldVertices(s, pa, 0, va);
         worldVertices(*b, pb, 0, vb);
         ASSERT_EQ(va.size(), vb.size());
-        for (size_t v = 0; v < va.size(); ++v) expectNear(va[v], vb[v], 1e-5f, "vertex " + std::to_string(v) + " at " + std::to_string(t));
+        for (size_t v = 0; v < va.size(); ++v)
+            expectNear(va[v], vb[v], 1e-5f, "vertex " + std::to_string(v) + " at " + std::to_string(t));
     }
     // The animation bends the column: the bounds move.
     EXPECT_GT(glm::length(boundsAt(*b, 0, 0.5f).max - boundsAt(*b, 0, 0.0f).max), 0.1f);
@@ -996,7 +1032,8 @@ TEST(PodWriter, BoneBatchesAndTheirSkin) {
     ASSERT_EQ(c->meshes[0].boneBatches.size(), 1u);
     EXPECT_EQ(c->meshes[0].boneBatches[0].bones, (std::vector<int32_t>{0, 1, 2}));
     EXPECT_EQ(c->skins.at(0).joints, (std::vector<int32_t>{4, 5, 6}));
-    for (float t : {0.0f, 0.3f, 0.5f}) expectSameBounds(boundsAt(flat, 0, t), boundsAt(*c, 0, t), 1e-5f, "one batch");
+    for (float t : {0.0f, 0.3f, 0.5f})
+        expectSameBounds(boundsAt(flat, 0, t), boundsAt(*c, 0, t), 1e-5f, "one batch");
 }
 
 TEST(PodWriter, IndexedAnimationStoresEachValueOnce) {
@@ -1049,7 +1086,8 @@ TEST(PodWriter, IndexedAnimationStoresEachValueOnce) {
     ASSERT_TRUE(a && b);
     EXPECT_LT(indexed.size(), plain.size());
     // 3 distinct positions, 2 rotations, 2 scales, 2 matrices; one float offset per frame.
-    const auto position = leaves(indexed, pod::AnimationPosition), positionIndex = leaves(indexed, pod::AnimationPositionIndex);
+    const auto position = leaves(indexed, pod::AnimationPosition),
+               positionIndex = leaves(indexed, pod::AnimationPositionIndex);
     ASSERT_EQ(positionIndex.size(), 1u);
     EXPECT_EQ(words(indexed, positionIndex[0]).size(), size_t(frames));
     EXPECT_EQ(words(indexed, positionIndex[0])[3], 3u);  // frame 3 repeats frame 1: offset 3 floats
@@ -1086,7 +1124,8 @@ TEST(PodWriter, BigEndianFileIsRefusedWithOneClearLine) {
         ASSERT_EQ(lt[i].id, bt[i].id);
         ASSERT_EQ(lt[i].length, bt[i].length);
         const uint32_t id = lt[i].id;
-        const bool text = id == pod::Version || id == pod::History || id == pod::NodeName || id == pod::MaterialName || id == pod::TextureName;
+        const bool text = id == pod::Version || id == pod::History || id == pod::NodeName ||
+                          id == pod::MaterialName || id == pod::TextureName;
         if (lt[i].end || text || id == pod::InterleavedDataList) continue;
         if (id == pod::DataBlockData && inIndexList) continue;  // 16-bit indices: checked below
         EXPECT_EQ(words(little, lt[i]), words(big, bt[i], true)) << "block " << id;
@@ -1233,7 +1272,8 @@ TEST(PodWriter, ObjectTransformsAreFoldedIntoCameraAndLightNodes) {
     Scene s = floatGridScene(2);
     for (Node& n : s.nodes) {
         n.objectTransform = glm::mat4(1.0f);
-        if (n.kind == NodeKind::Camera) n.local.rotation = glm::angleAxis(0.3f, glm::normalize(glm::vec3(1, 2, 0)));
+        if (n.kind == NodeKind::Camera)
+            n.local.rotation = glm::angleAxis(0.3f, glm::normalize(glm::vec3(1, 2, 0)));
     }
     Node child;
     child.name = "camera child";
@@ -1251,7 +1291,8 @@ TEST(PodWriter, ObjectTransformsAreFoldedIntoCameraAndLightNodes) {
     evaluatePose(*b, -1, 0.0f, pb);
     for (size_t i = 0; i < s.nodes.size(); ++i) {
         expectNear(pa.objectWorld[i], pb.objectWorld[i], 1e-5f, "object world of node " + std::to_string(i));
-        expectNear(b->nodes[i].objectTransform, i == 1 || i == 2 ? kPodObject : glm::mat4(1.0f), 0.0f, "reader's object transform");
+        expectNear(b->nodes[i].objectTransform, i == 1 || i == 2 ? kPodObject : glm::mat4(1.0f), 0.0f,
+                   "reader's object transform");
     }
     expectSameBounds(boundsAt(s, -1, 0), boundsAt(*b, -1, 0), 1e-5f, "rest");
 }
@@ -1284,19 +1325,41 @@ TEST(PodWriter, RefusesWhatPodCannotExpress) {
         const char* message;
     };
     const Case cases[] = {
-        {"morph target", [](Scene& s, PodWriteOptions&) { s.meshes[0].morphTargets.resize(1); }, "morph targets"},
-        {"two submeshes", [](Scene& s, PodWriteOptions&) { s.meshes[0].submeshes.push_back(s.meshes[0].submeshes[0]); }, "2 submeshes"},
-        {"fan", [](Scene& s, PodWriteOptions&) { s.meshes[0].submeshes[0].primitive = Primitive::TriangleFan; }, "triangle_fan"},
-        {"restart", [](Scene& s, PodWriteOptions&) { s.meshes[0].submeshes[0].primitiveRestart = true; }, "primitive restart"},
-        {"double", [](Scene& s, PodWriteOptions&) { s.meshes[0].streams[0].attributes[1].type = ComponentType::Float64; }, "float64"},
-        {"normalised float", [](Scene& s, PodWriteOptions&) { s.meshes[0].streams[0].attributes[1].normalized = true; }, "normalised float32"},
-        {"uv set 1 without 0", [](Scene& s, PodWriteOptions&) { s.meshes[0].streams[0].attributes[2].set = 1; }, "numbered 0, 1, 2"},
-        {"colour set 1", [](Scene& s, PodWriteOptions&) { s.meshes[0].streams[0].attributes[1].semantic = Semantic::Color, s.meshes[0].streams[0].attributes[1].set = 1; }, "one set"},
-        {"ambient light", [](Scene& s, PodWriteOptions&) { s.lights[0].type = LightType::Ambient; }, "ambient light"},
+        {"morph target", [](Scene& s, PodWriteOptions&) { s.meshes[0].morphTargets.resize(1); },
+         "morph targets"},
+        {"two submeshes",
+         [](Scene& s, PodWriteOptions&) { s.meshes[0].submeshes.push_back(s.meshes[0].submeshes[0]); },
+         "2 submeshes"},
+        {"fan",
+         [](Scene& s, PodWriteOptions&) { s.meshes[0].submeshes[0].primitive = Primitive::TriangleFan; },
+         "triangle_fan"},
+        {"restart", [](Scene& s, PodWriteOptions&) { s.meshes[0].submeshes[0].primitiveRestart = true; },
+         "primitive restart"},
+        {"double",
+         [](Scene& s, PodWriteOptions&) {
+             s.meshes[0].streams[0].attributes[1].type = ComponentType::Float64;
+         },
+         "float64"},
+        {"normalised float",
+         [](Scene& s, PodWriteOptions&) { s.meshes[0].streams[0].attributes[1].normalized = true; },
+         "normalised float32"},
+        {"uv set 1 without 0",
+         [](Scene& s, PodWriteOptions&) { s.meshes[0].streams[0].attributes[2].set = 1; },
+         "numbered 0, 1, 2"},
+        {"colour set 1",
+         [](Scene& s, PodWriteOptions&) {
+             s.meshes[0].streams[0].attributes[1].semantic = Semantic::Color,
+             s.meshes[0].streams[0].attributes[1].set = 1;
+         },
+         "one set"},
+        {"ambient light", [](Scene& s, PodWriteOptions&) { s.lights[0].type = LightType::Ambient; },
+         "ambient light"},
         {"light range", [](Scene& s, PodWriteOptions&) { s.lights[0].range = 10.0f; }, "range"},
-        {"ortho camera", [](Scene& s, PodWriteOptions&) { s.cameras[0].orthographic = true; }, "orthographic"},
+        {"ortho camera", [](Scene& s, PodWriteOptions&) { s.cameras[0].orthographic = true; },
+         "orthographic"},
         {"two clips", [](Scene& s, PodWriteOptions&) { s.animation.clips.resize(2); }, "2 clips"},
-        {"bezier", [](Scene& s, PodWriteOptions&) {
+        {"bezier",
+         [](Scene& s, PodWriteOptions&) {
              Clip c;
              Track t;
              t.node = 3;
@@ -1306,8 +1369,10 @@ TEST(PodWriter, RefusesWhatPodCannotExpress) {
              c.tracks.push_back(t);
              c.end = 1.0f;
              s.animation.clips.push_back(c);
-         }, "non-linear interpolation"},
-        {"keys between frames", [](Scene& s, PodWriteOptions&) {
+         },
+         "non-linear interpolation"},
+        {"keys between frames",
+         [](Scene& s, PodWriteOptions&) {
              Clip c;
              Track t;
              t.node = 3;
@@ -1316,8 +1381,10 @@ TEST(PodWriter, RefusesWhatPodCannotExpress) {
              c.tracks.push_back(t);
              c.end = 1.0f;
              s.animation.clips.push_back(c);
-         }, "keys between frames"},
-        {"rest frame off", [](Scene& s, PodWriteOptions& o) {
+         },
+         "keys between frames"},
+        {"rest frame off",
+         [](Scene& s, PodWriteOptions& o) {
              o.restFrame = false;
              Clip c;
              Track t;
@@ -1326,8 +1393,10 @@ TEST(PodWriter, RefusesWhatPodCannotExpress) {
              t.values = {9.0f, 0, 0};
              c.tracks.push_back(t);
              s.animation.clips.push_back(c);
-         }, "rest pose differs"},
-        {"visibility", [](Scene& s, PodWriteOptions&) {
+         },
+         "rest pose differs"},
+        {"visibility",
+         [](Scene& s, PodWriteOptions&) {
              Clip c;
              Track t;
              t.node = 3;
@@ -1337,16 +1406,36 @@ TEST(PodWriter, RefusesWhatPodCannotExpress) {
              t.values = {1.0f};
              c.tracks.push_back(t);
              s.animation.clips.push_back(c);
-         }, "visibility tracks"},
+         },
+         "visibility tracks"},
         {"hidden node", [](Scene& s, PodWriteOptions&) { s.nodes[3].visible = false; }, "hidden"},
-        {"two materials", [](Scene& s, PodWriteOptions&) { s.nodes[0].materials = {0, 0}; }, "2 materials"},
-        {"object transform", [](Scene& s, PodWriteOptions&) { s.nodes[0].objectTransform = glm::scale(glm::mat4(1.0f), glm::vec3(2.0f)); }, "object transform"},
-        {"camera twice", [](Scene& s, PodWriteOptions&) { s.nodes[3].kind = NodeKind::Camera, s.nodes[3].object = 0; }, "shown by two nodes"},
+        {"two materials",
+         [](Scene& s, PodWriteOptions&) {
+             s.nodes[0].materials = {0, 0};
+         },
+         "2 materials"},
+        {"object transform",
+         [](Scene& s, PodWriteOptions&) {
+             s.nodes[0].objectTransform = glm::scale(glm::mat4(1.0f), glm::vec3(2.0f));
+         },
+         "object transform"},
+        {"camera twice",
+         [](Scene& s, PodWriteOptions&) { s.nodes[3].kind = NodeKind::Camera, s.nodes[3].object = 0; },
+         "shown by two nodes"},
         {"unlit", [](Scene& s, PodWriteOptions&) { s.materials[0].model = ShadingModel::Unlit; }, "unlit"},
-        {"classic emissive", [](Scene& s, PodWriteOptions&) { s.materials[0].emissive = glm::vec3(1.0f); }, "emissive"},
-        {"occlusion", [](Scene& s, PodWriteOptions&) { s.materials[0].texture(TextureSlot::Occlusion).texture = 0; }, "no POD texture block"},
-        {"clamp", [](Scene& s, PodWriteOptions&) { s.materials[0].texture(TextureSlot::Diffuse).wrapS = Wrap::Clamp; }, "wrap mode"},
-        {"embedded", [](Scene& s, PodWriteOptions&) { s.textures[0].embedded = makeOwnedBytes({1, 2, 3}); }, "embedded"},
+        {"classic emissive", [](Scene& s, PodWriteOptions&) { s.materials[0].emissive = glm::vec3(1.0f); },
+         "emissive"},
+        {"occlusion",
+         [](Scene& s, PodWriteOptions&) { s.materials[0].texture(TextureSlot::Occlusion).texture = 0; },
+         "no POD texture block"},
+        {"clamp",
+         [](Scene& s, PodWriteOptions&) { s.materials[0].texture(TextureSlot::Diffuse).wrapS = Wrap::Clamp; },
+         "wrap mode"},
+        {"embedded",
+         [](Scene& s, PodWriteOptions&) {
+             s.textures[0].embedded = makeOwnedBytes({1, 2, 3});
+         },
+         "embedded"},
         {"z up", [](Scene& s, PodWriteOptions&) { s.up = UpAxis::Z; }, "Z-up"},
         {"fps", [](Scene& s, PodWriteOptions&) { s.animation.fps = 29.97f; }, "whole number"},
         {"parent cycle", [](Scene& s, PodWriteOptions&) { s.nodes[3].parent = 0; }, "cycle"},
@@ -1405,7 +1494,8 @@ Scene demoWithoutMorphs() {
         m.defaultMorphWeights.clear();
     }
     for (Clip& c : s.animation.clips)
-        c.tracks.erase(std::remove_if(c.tracks.begin(), c.tracks.end(), [](const Track& t) { return t.channel == Channel::MorphWeights; }),
+        c.tracks.erase(std::remove_if(c.tracks.begin(), c.tracks.end(),
+                                      [](const Track& t) { return t.channel == Channel::MorphWeights; }),
                        c.tracks.end());
     return s;
 }
@@ -1449,9 +1539,12 @@ TEST(PodWriter, DemoSceneRoundTrip) {
     // Clip time t reads back at t + 1/30 s.
     const float frame = 1.0f / demo.animation.fps;
     for (float t : {0.0f, 0.25f, 0.5f, 0.7f, 1.0f, 1.33f, 1.5f, 2.0f})
-        expectSameBounds(boundsAt(expected, 0, t), boundsAt(*b, 0, t + frame), 1e-5f, "t = " + std::to_string(t));
+        expectSameBounds(boundsAt(expected, 0, t), boundsAt(*b, 0, t + frame), 1e-5f,
+                         "t = " + std::to_string(t));
     // Where the demo's morph weight is 0, the demo itself.
-    for (float t : {0.0f, 2.0f}) expectSameBounds(boundsAt(demo, 0, t), boundsAt(*b, 0, t + frame), 1e-5f, "demo t = " + std::to_string(t));
+    for (float t : {0.0f, 2.0f})
+        expectSameBounds(boundsAt(demo, 0, t), boundsAt(*b, 0, t + frame), 1e-5f,
+                         "demo t = " + std::to_string(t));
     // The skinned tentacle vertex by vertex, and where lights and the camera look.
     for (float t : {0.0f, 0.6f, 1.3f}) {
         Pose pa, pb;
@@ -1465,9 +1558,12 @@ TEST(PodWriter, DemoSceneRoundTrip) {
         for (size_t v = 0; v < va.size(); ++v) worst = std::max(worst, glm::length(va[v] - vb[v]));
         EXPECT_LT(worst, 1e-5f) << "t = " << t;
         for (const char* name : {"key_point", "fill_sun", "front_camera"}) {
-            const glm::mat4 &wa = pa.objectWorld[nodeNamed(expected, name)], &wb = pb.objectWorld[nodeNamed(*b, name)];
-            expectNear(glm::vec3(wa * glm::vec4(0, 0, -1, 0)), glm::vec3(wb * glm::vec4(0, 0, -1, 0)), 1e-5f, std::string(name) + " forward");
-            expectNear(glm::vec3(wa * glm::vec4(0, 1, 0, 0)), glm::vec3(wb * glm::vec4(0, 1, 0, 0)), 1e-5f, std::string(name) + " up");
+            const glm::mat4 &wa = pa.objectWorld[nodeNamed(expected, name)],
+                            &wb = pb.objectWorld[nodeNamed(*b, name)];
+            expectNear(glm::vec3(wa * glm::vec4(0, 0, -1, 0)), glm::vec3(wb * glm::vec4(0, 0, -1, 0)), 1e-5f,
+                       std::string(name) + " forward");
+            expectNear(glm::vec3(wa * glm::vec4(0, 1, 0, 0)), glm::vec3(wb * glm::vec4(0, 1, 0, 0)), 1e-5f,
+                       std::string(name) + " up");
             expectNear(glm::vec3(wa[3]), glm::vec3(wb[3]), 1e-5f, std::string(name) + " position");
         }
     }
