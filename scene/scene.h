@@ -16,27 +16,10 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include "scene/bytes.h"
+#include "scene/image.h"
+
 namespace esv {
-
-// ---------------------------------------------------------------------------------------------
-// Bytes
-
-// A read-only view into a shared buffer. `owner` keeps the memory alive; `data`/`size` select
-// the part that belongs to this view. An empty view has size 0 and may have no owner.
-struct ByteView {
-    std::shared_ptr<const std::vector<uint8_t>> owner;
-    const uint8_t* data = nullptr;
-    size_t size = 0;
-
-    bool empty() const { return size == 0; }
-    const uint8_t* begin() const { return data; }
-    const uint8_t* end() const { return data + size; }
-    // A sub-view [offset, offset + length) of this view; the caller guarantees it is in range.
-    ByteView sub(size_t offset, size_t length) const { return ByteView{owner, data + offset, length}; }
-};
-
-// Makes a view that owns `bytes` (moved into a new shared buffer).
-ByteView makeOwnedBytes(std::vector<uint8_t> bytes);
 
 // ---------------------------------------------------------------------------------------------
 // Vertex streams
@@ -278,11 +261,17 @@ struct Material {
     const TextureRef& texture(TextureSlot s) const { return textures[static_cast<size_t>(s)]; }
 };
 
-// A texture as referenced by the file. Image data is resolved and decoded elsewhere.
+// A texture as referenced by the file. The image is found, read and (where the GPU lacks the
+// codec) decoded by loaders/textures (prepareSceneTextures) before the renderer uploads it.
 struct Texture {
     std::string name;
     std::string path;  // as written in the file (may be relative, any case, another extension)
     ByteView embedded;  // AWD embeds images; empty otherwise
+    // Filled by prepareSceneTextures: the file found (empty when embedded or missing), the image
+    // (a checker placeholder when missing or unreadable), and whether it is that placeholder.
+    std::string resolvedPath;
+    Image image;
+    bool placeholder = false;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,64 @@
+#include "loaders/textures/decode.h"
+
+namespace esv {
+
+bool decodeSurface(const Image& image, uint32_t level, uint32_t face, std::vector<uint8_t>& rgba, std::string& error) {
+    if (level >= image.levels || face >= image.faces || size_t(level) * image.faces + face >= image.surfaces.size()) {
+        error = "no surface for level " + std::to_string(level) + " face " + std::to_string(face);
+        return false;
+    }
+    const uint32_t w = image.levelWidth(level), h = image.levelHeight(level);
+    const ByteView& bytes = image.surface(level, face);
+    const size_t expected = surfaceSize(image.format, w, h, image.blockWidth, image.blockHeight);
+    if (bytes.size != expected) {
+        error = std::string(pixelFormatName(image.format)) + " surface of " + std::to_string(w) + "x" +
+                std::to_string(h) + " has " + std::to_string(bytes.size) + " bytes, expected " +
+                std::to_string(expected);
+        return false;
+    }
+    rgba.resize(size_t(w) * h * 4);
+    switch (image.format) {
+    case PixelFormat::Rgba8: std::copy(bytes.begin(), bytes.end(), rgba.begin()); return true;
+    case PixelFormat::Pvrtc1_2bpp_Rgb:
+    case PixelFormat::Pvrtc1_2bpp_Rgba: decodePvrtc1(bytes.data, w, h, true, rgba.data()); return true;
+    case PixelFormat::Pvrtc1_4bpp_Rgb:
+    case PixelFormat::Pvrtc1_4bpp_Rgba: decodePvrtc1(bytes.data, w, h, false, rgba.data()); return true;
+    case PixelFormat::Etc1_Rgb:
+    case PixelFormat::Etc2_Rgb:
+    case PixelFormat::Etc2_Rgb_A1:
+    case PixelFormat::Etc2_Rgba:
+    case PixelFormat::Eac_R11:
+    case PixelFormat::Eac_R11_Signed:
+    case PixelFormat::Eac_Rg11:
+    case PixelFormat::Eac_Rg11_Signed: decodeEtc(image.format, bytes.data, w, h, rgba.data()); return true;
+    case PixelFormat::Astc:
+        decodeAstc(bytes.data, w, h, image.blockWidth, image.blockHeight, image.srgb, rgba.data());
+        return true;
+    case PixelFormat::Bc1_Rgb:
+    case PixelFormat::Bc1_Rgba:
+    case PixelFormat::Bc2:
+    case PixelFormat::Bc3: decodeBc(image.format, bytes.data, w, h, rgba.data()); return true;
+    case PixelFormat::Count: break;
+    }
+    error = "unknown pixel format";
+    return false;
+}
+
+bool decodeImage(const Image& image, Image& decoded, std::string& error) {
+    decoded = image;
+    if (image.format == PixelFormat::Rgba8) return true;
+    decoded.format = PixelFormat::Rgba8;
+    decoded.surfaces.clear();
+    decoded.surfaces.reserve(image.surfaces.size());
+    for (uint32_t level = 0; level < image.levels; ++level) {
+        for (uint32_t face = 0; face < image.faces; ++face) {
+            std::vector<uint8_t> rgba;
+            if (!decodeSurface(image, level, face, rgba, error)) return false;
+            decoded.surfaces.push_back(makeOwnedBytes(std::move(rgba)));
+        }
+    }
+    decoded.notes.push_back(std::string(pixelFormatName(image.format)) + " decoded to RGBA8 in software");
+    return true;
+}
+
+}  // namespace esv

@@ -1,0 +1,24 @@
+// Reading image files into scene Images, the container chosen by magic bytes, never by extension
+// (several sample ".bmp" files are PNGs): stb_image (PNG, JPEG, TGA, BMP, GIF, PSD, HDR, PIC, PNM),
+// PVR version 3 and the legacy version 2 container, DDS. Every read is bounds-checked; a bad
+// file is a one-line error, never a crash or an unbounded allocation.
+#pragma once
+
+#include <string>
+
+#include "scene/image.h"
+
+namespace esv {
+
+// Reads an image held in `bytes`. Compressed surfaces are views into `bytes` (no copy);
+// uncompressed pixel formats (RGB565, RGBA4444, LA88, L8, A8, channel orders, ...) are converted
+// to RGBA8 with a note in image.notes. Returns false with `error` (one line, with the byte offset
+// where it applies; `name` is not repeated in it) when the data is not a readable image.
+bool readImage(const ByteView& bytes, Image& image, std::string& error);
+
+// Container readers behind readImage (exposed for tests and the fuzzer).
+bool readPvr(const ByteView& bytes, Image& image, std::string& error);  // version 2 or 3
+bool readDds(const ByteView& bytes, Image& image, std::string& error);
+bool readWithStb(const ByteView& bytes, Image& image, std::string& error);
+
+}  // namespace esv

@@ -1,0 +1,2 @@
+// Stub: being written.
+#include "loaders/textures/image_reader.h"

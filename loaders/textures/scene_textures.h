@@ -1,0 +1,17 @@
+// Turning a scene's texture references into images the renderer can upload.
+#pragma once
+
+#include <functional>
+
+#include "scene/scene.h"
+
+namespace esv {
+
+// For every Scene::textures entry: resolve the file (or take the embedded bytes), read it, and
+// decode compressed formats the GPU cannot take (`gpuSupports(format)` false) to RGBA8, once. A
+// missing or unreadable texture gets the checker placeholder and one warning in scene.report that
+// names what was searched or what was wrong; conversions get an info line. Returns the number of
+// textures that are placeholders.
+int prepareSceneTextures(Scene& scene, const std::function<bool(PixelFormat)>& gpuSupports);
+
+}  // namespace esv
