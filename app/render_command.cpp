@@ -6,6 +6,7 @@
 
 #include "app/commands.h"
 #include "app/egl_context.h"
+#include "loaders/textures/scene_textures.h"
 #include "renderer/renderer.h"
 #include "scene/rebatch.h"
 #include "scene/cpu_reference.h"
@@ -46,7 +47,11 @@ int runRender(const RenderRequest& request) {
     options.gles2 = request.gles2;
     std::unique_ptr<Renderer> renderer = Renderer::create(options, error);
     // Batches over this context's palette are split here, so GPU and CPU paths see the same mesh.
-    if (renderer) rebatchSceneBones(scene, uint32_t(renderer->info().paletteCapacity));
+    if (renderer) {
+        const RendererInfo info = renderer->info();
+        rebatchSceneBones(scene, uint32_t(info.paletteCapacity));
+        prepareSceneTextures(scene, [&](PixelFormat f) { return info.supports(f); });
+    }
     if (!renderer || !renderer->setScene(scene, scene.report, error)) {
         std::fprintf(stderr, "esview: %s\n", error.c_str());
         return kExitBadInput;

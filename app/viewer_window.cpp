@@ -16,6 +16,7 @@
 
 #include "app/commands.h"
 #include "app/egl_context.h"
+#include "loaders/textures/scene_textures.h"
 #include "app/render_command.h"
 #include "app/scene_source.h"
 #include "renderer/renderer.h"
@@ -264,7 +265,11 @@ int runViewer(const ViewerOptions& options) {
         std::string error;
         s.renderer = Renderer::create(ropts, error);
         // Batches over this context's palette are split here, so GPU and CPU paths see the same mesh.
-        if (s.renderer) rebatchSceneBones(*s.scene, uint32_t(s.renderer->info().paletteCapacity));
+        if (s.renderer) {
+            const RendererInfo info = s.renderer->info();
+            rebatchSceneBones(*s.scene, uint32_t(info.paletteCapacity));
+            prepareSceneTextures(*s.scene, [&](PixelFormat f) { return info.supports(f); });
+        }
         if (!s.renderer || !s.renderer->setScene(*s.scene, s.scene->report, error)) {
             std::fprintf(stderr, "esview: %s\n", error.c_str());
             exitCode = kExitBadInput;

@@ -15,7 +15,9 @@
 #include "renderer/gl_objects.h"
 #include "renderer/renderer.h"
 #include "renderer/shader_program.h"
+#include "renderer/textures.h"
 #include "scene/cpu_reference.h"
+#include "scene/tangents.h"
 
 namespace esv {
 namespace {
@@ -58,6 +60,7 @@ struct GpuMesh {
     std::vector<GpuStream> streams;
     std::vector<GpuMorph> morphs;
     bool morphNormals = false;  // every target carries normals and the mesh has normals
+    gl::Buffer tangents;     // vec4 per vertex, made when a material normal-maps the mesh
     gl::Buffer indices;      // triangle list indices (stored, or expanded from strips)
     GLenum indexType = 0;    // 0 = non-indexed triangle list
     uint32_t indexSize = 0;
@@ -77,6 +80,22 @@ struct CpuNode {
     gl::Buffer normals;
     gl::VertexArray vao;
     bool normalsBound = false;
+};
+
+// A light as the shader takes it, with what is needed to rank it for a draw.
+struct LightSlot {
+    glm::vec4 position{0.0f};     // w = 0: direction of travel; w = 1: position
+    glm::vec4 color{0.0f};        // rgb, w: spot falloff exponent
+    glm::vec3 attenuation{1, 0, 0};
+    glm::vec4 spot{0, 0, -1, -2};
+    float luminance = 0.0f;
+
+    // Irradiance estimate at `p` used to pick the strongest lights of a draw.
+    float strengthAt(const glm::vec3& p) const {
+        if (position.w == 0.0f) return luminance;
+        const float d = glm::length(glm::vec3(position) - p);
+        return luminance / std::max(attenuation.x + attenuation.y * d + attenuation.z * d * d, 1e-6f);
+    }
 };
 
 bool checkGl(const char* where, uint32_t& errors) {
@@ -102,7 +121,10 @@ const glm::vec3 kBatchColors[] = {{0.9f, 0.3f, 0.25f}, {0.25f, 0.75f, 0.35f}, {0
 class GlRenderer final : public Renderer {
 public:
     GlRenderer(const RendererOptions& options, const Caps& caps)
-        : m_options(options), m_caps(caps), m_programs(caps.es3 ? GlslVersion::Es300 : GlslVersion::Es100) {}
+        : m_options(options),
+          m_caps(caps),
+          m_programs(caps.es3 ? GlslVersion::Es300 : GlslVersion::Es100, caps.maxVertexAttribs),
+          m_textureSupport(detectTextureSupport(caps.es3)) {}
 
     bool setScene(const Scene& scene, std::vector<ReportLine>& report, std::string& error) override {
         m_meshes.clear();
@@ -131,6 +153,25 @@ public:
             }
         }
         m_morphSlots = std::max(0, std::min(m_caps.maxVertexAttribs - int(kLocMorphBase), 2 * kMaxGpuMorphTargets));
+        uploadTextures(scene, report);
+        // Tangent frames for meshes some material normal-maps.
+        for (const Node& node : scene.nodes) {
+            if (node.kind != NodeKind::Mesh || node.object < 0) continue;
+            GpuMesh& gpu = m_meshes[node.object];
+            if (gpu.tangents || !gpu.hasNormal || !gpu.hasUv) continue;
+            bool normalMapped = false;
+            for (int32_t m : node.materials)
+                normalMapped |= m >= 0 && normalMapOf(scene.materials[m]) >= 0;
+            if (!normalMapped) continue;
+            std::vector<glm::vec4> tangents;
+            std::string source;
+            const Mesh& mesh = scene.meshes[node.object];
+            if (!computeTangents(mesh, tangents, &source)) continue;
+            gpu.tangents = gl::makeBuffer();
+            glBindBuffer(GL_ARRAY_BUFFER, gpu.tangents.get());
+            glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(tangents.size() * sizeof(glm::vec4)), tangents.data(), GL_STATIC_DRAW);
+            report.push_back({Severity::Info, "mesh '" + mesh.name + "': tangent frames for normal mapping from " + source});
+        }
         uint32_t errors = 0;
         if (!checkGl("scene upload", errors)) {
             error = "GL errors while uploading the scene";
@@ -147,6 +188,11 @@ public:
         i.maxVertexUniformVectors = m_caps.maxVertexUniformVectors;
         i.maxVertexAttribs = m_caps.maxVertexAttribs;
         i.paletteCapacity = std::min(paletteCapacity(m_caps.maxVertexUniformVectors, kReservedVertexVectors), 256);
+        i.compressedFormats = m_textureSupport.native;
+        i.npotTextures = m_textureSupport.npot;
+        i.maxTextureSize = m_textureSupport.maxSize;
+        i.textureBytes = 0;
+        for (const GpuTexture& t : m_textures) i.textureBytes += t.gpuBytes;
         return i;
     }
 
@@ -355,44 +401,60 @@ private:
     }
 
     void collectLights(const Scene& scene, const Pose& pose, const ViewSettings& view) {
-        m_lightCount = 0;
-        for (size_t n = 0; n < scene.nodes.size() && m_lightCount < kMaxLights; ++n) {
+        m_lights.clear();
+        for (size_t n = 0; n < scene.nodes.size(); ++n) {
             const Node& node = scene.nodes[n];
             if (node.kind != NodeKind::Light || node.object < 0) continue;
             const Light& light = scene.lights[node.object];
             if (!light.enabled || light.type == LightType::Ambient) continue;
             const glm::mat4& world = pose.objectWorld[n];
             const glm::vec3 forward = -glm::normalize(glm::vec3(world[2]));  // lights shine down their -Z
-            const int i = m_lightCount++;
-            m_lightColor[i] = light.color * light.intensity;
-            m_lightAttenuation[i] = glm::vec3(light.constantAttenuation, light.linearAttenuation, light.quadraticAttenuation);
-            if (light.type == LightType::Directional) {
-                m_lightPosition[i] = glm::vec4(forward, 0.0f);
-            } else {
-                m_lightPosition[i] = glm::vec4(glm::vec3(world[3]), 1.0f);
-            }
-            m_lightSpot[i] = light.type == LightType::Spot ? glm::vec4(forward, std::cos(light.outerCone))
-                                                           : glm::vec4(0.0f, 0.0f, -1.0f, -2.0f);
-            m_lightSpotExponent[i] = light.type == LightType::Spot ? light.falloffExponent : 0.0f;
+            LightSlot slot;
+            const glm::vec3 color = light.color * light.intensity;
+            slot.color = glm::vec4(color, light.type == LightType::Spot ? light.falloffExponent : 0.0f);
+            slot.attenuation = glm::vec3(light.constantAttenuation, light.linearAttenuation, light.quadraticAttenuation);
+            slot.position = light.type == LightType::Directional ? glm::vec4(forward, 0.0f)
+                                                                 : glm::vec4(glm::vec3(world[3]), 1.0f);
+            slot.spot = light.type == LightType::Spot ? glm::vec4(forward, std::cos(light.outerCone))
+                                                      : glm::vec4(0.0f, 0.0f, -1.0f, -2.0f);
+            slot.luminance = glm::dot(color, glm::vec3(0.2126f, 0.7152f, 0.0722f));
+            m_lights.push_back(slot);
         }
-        if (m_lightCount == 0 && view.headlight) {
+        if (m_lights.empty() && view.headlight) {
             // Nothing is ever black by accident: a headlight from the eye and a dim fill from above.
             const glm::mat4 inverseView = glm::inverse(m_view);
-            m_lightPosition[0] = glm::vec4(-glm::normalize(glm::vec3(inverseView[2])), 0.0f);
-            m_lightColor[0] = glm::vec3(0.85f);
-            m_lightPosition[1] = glm::vec4(glm::normalize(glm::vec3(0.3f, -1.0f, 0.2f)), 0.0f);
-            m_lightColor[1] = glm::vec3(0.3f);
-            for (int i = 0; i < 2; ++i) {
-                m_lightAttenuation[i] = glm::vec3(1, 0, 0);
-                m_lightSpot[i] = glm::vec4(0, 0, -1, -2);
-                m_lightSpotExponent[i] = 0.0f;
-            }
-            m_lightCount = 2;
+            LightSlot head, fill;
+            head.position = glm::vec4(-glm::normalize(glm::vec3(inverseView[2])), 0.0f);
+            head.color = glm::vec4(glm::vec3(0.85f), 0.0f);
+            fill.position = glm::vec4(glm::normalize(glm::vec3(0.3f, -1.0f, 0.2f)), 0.0f);
+            fill.color = glm::vec4(glm::vec3(0.3f), 0.0f);
+            m_lights = {head, fill};
+            m_defaultLights = true;
+        } else {
+            m_defaultLights = false;
+        }
+    }
+
+    // The (at most kMaxLights) strongest lights at `p` into the uniform arrays.
+    void selectLights(const glm::vec3& p) {
+        m_order.resize(m_lights.size());
+        for (size_t i = 0; i < m_order.size(); ++i) m_order[i] = i;
+        if (m_lights.size() > size_t(kMaxLights))
+            std::stable_sort(m_order.begin(), m_order.end(), [&](size_t a, size_t b) {
+                return m_lights[a].strengthAt(p) > m_lights[b].strengthAt(p);
+            });
+        m_lightCount = int(std::min<size_t>(m_lights.size(), kMaxLights));
+        for (int i = 0; i < kMaxLights; ++i) {
+            const LightSlot slot = i < m_lightCount ? m_lights[m_order[i]] : LightSlot();
+            m_lightPosition[i] = slot.position;
+            m_lightColor[i] = slot.color;
+            m_lightAttenuation[i] = slot.attenuation;
+            m_lightSpot[i] = slot.spot;
         }
     }
 
     GLuint attributeLimit() const {
-        return GLuint(std::min(m_caps.maxVertexAttribs, int(kLocMorphBase) + 2 * kMaxGpuMorphTargets));
+        return GLuint(std::min(m_caps.maxVertexAttribs, int(kLocMorphBase) + 2 * kMaxGpuMorphTargets + 1));
     }
 
     void bindStreams(const GpuMesh& gpu, bool skinned) {
@@ -439,11 +501,99 @@ private:
         glVertexAttrib4f(kLocColor, 1, 1, 1, 1);
     }
 
+    static const Material& materialOf(const Scene& scene, const Node& node, uint32_t slot) {
+        static const Material fallback;
+        if (slot < node.materials.size() && node.materials[slot] >= 0) return scene.materials[node.materials[slot]];
+        return fallback;
+    }
+
+    // The texture a material normal-maps with (its normal map, else its bump map), or -1.
+    static int32_t normalMapOf(const Material& m) {
+        const int32_t normal = m.texture(TextureSlot::Normal).texture;
+        return normal >= 0 ? normal : m.texture(TextureSlot::Bump).texture;
+    }
+
+    void uploadTextures(const Scene& scene, std::vector<ReportLine>& report) {
+        m_textures.clear();
+        m_textures.resize(scene.textures.size());
+        std::vector<std::string> notes;
+        std::string error;
+        auto neutral = [&](GpuTexture& t, uint8_t r, uint8_t g, uint8_t b) {
+            Image image;
+            image.width = image.height = 1;
+            image.container = "neutral";
+            image.surfaces.push_back(makeOwnedBytes({r, g, b, 255}));
+            notes.clear();
+            uploadTexture(image, m_textureSupport, t, notes, error);
+        };
+        if (!m_white.texture) {
+            neutral(m_white, 255, 255, 255);
+            neutral(m_flatNormal, 128, 128, 255);
+        }
+        for (size_t i = 0; i < scene.textures.size(); ++i) {
+            const Texture& texture = scene.textures[i];
+            const std::string label = "texture '" + (texture.name.empty() ? texture.path : texture.name) + "'";
+            Image checker;
+            const Image* image = &texture.image;
+            if (image->empty()) {
+                // Not prepared (prepareSceneTextures was not run): drawn as if the material had no map.
+                report.push_back({Severity::Warning, label + ": no image was prepared for it; drawn untextured"});
+                continue;
+            } else if (isCompressed(image->format) && !m_textureSupport.supports(image->format)) {
+                checker = makeCheckerImage();
+                image = &checker;
+                report.push_back({Severity::Warning, label + ": " + pixelFormatName(texture.image.format) +
+                                                         " is not supported by this context and was not decoded; a "
+                                                         "checker is shown"});
+            }
+            notes.clear();
+            if (!uploadTexture(*image, m_textureSupport, m_textures[i], notes, error)) {
+                report.push_back({Severity::Warning, label + ": " + error + "; a checker is shown"});
+                checker = makeCheckerImage();
+                notes.clear();
+                uploadTexture(checker, m_textureSupport, m_textures[i], notes, error);
+            }
+            for (const std::string& note : notes) report.push_back({Severity::Info, label + ": " + note});
+        }
+    }
+
+    // Binds `texture` (or the neutral `fallback`) on `unit` with the reference's wrap modes.
+    void bindTexture(int unit, const TextureRef& ref, GpuTexture& fallback, GLenum target = GL_TEXTURE_2D) {
+        glActiveTexture(GLenum(GL_TEXTURE0 + unit));
+        GpuTexture* t = &fallback;
+        if (ref.texture >= 0 && size_t(ref.texture) < m_textures.size() && m_textures[ref.texture].texture &&
+            m_textures[ref.texture].target == target)
+            t = &m_textures[ref.texture];
+        glBindTexture(t->target, t->texture.get());
+        applyWrap(*t, ref.wrapS, ref.wrapT);
+    }
+
+    void bindMaterialTextures(const Material& m, const ShaderFeatures& f) {
+        const TextureRef none;
+        if (f.textured) {
+            const bool pbr = f.metalRough;
+            bindTexture(kUnitDiffuse, m.texture(TextureSlot::Diffuse), m_white);
+            bindTexture(kUnitSpecular, m.texture(pbr ? TextureSlot::Metallic : TextureSlot::Specular), m_white);
+            bindTexture(kUnitEmissive, m.texture(TextureSlot::Emissive), m_white);
+            bindTexture(kUnitOpacity, m.texture(pbr ? TextureSlot::Roughness : TextureSlot::Opacity), m_white);
+        }
+        if (f.normalMap) {
+            TextureRef ref = m.texture(TextureSlot::Normal);
+            if (ref.texture < 0) ref = m.texture(TextureSlot::Bump);
+            bindTexture(kUnitNormal, ref, m_flatNormal);
+        }
+        if (f.reflection == 1) bindTexture(kUnitReflection, m.texture(TextureSlot::Reflection), m_white);
+        if (f.reflection == 2)
+            bindTexture(kUnitReflectionCube, m.texture(TextureSlot::Reflection), m_white, GL_TEXTURE_CUBE_MAP);
+        glActiveTexture(GL_TEXTURE0);
+    }
+
     void setMaterial(const Scene& scene, const Node& node, uint32_t slot, const MeshProgram& p, int batch) {
-        Material fallback;
-        const Material* m = &fallback;
-        if (slot < node.materials.size() && node.materials[slot] >= 0) m = &scene.materials[node.materials[slot]];
-        glUniform3fv(p.ambient, 1, glm::value_ptr(m->ambient * scene.ambient + (m_lightCount == 0 ? glm::vec3(0.2f) : glm::vec3(0.0f))));
+        const Material* m = &materialOf(scene, node, slot);
+        glUniform3fv(p.ambient, 1, glm::value_ptr(m->ambient * scene.ambient + (m_lights.empty() ? glm::vec3(0.2f) : glm::vec3(0.0f))));
+        // Reflectivity: the material's, or half strength when it has a reflection map but no value.
+        const float reflectivity = m->reflectivity > 0.0f ? m->reflectivity : 0.5f;
+        glUniform4f(p.surface, m->metallic, m->roughness, reflectivity, m->alphaCutoff);
         glm::vec4 diffuse(m->diffuse, m->opacity);
         glUniform4fv(p.diffuse, 1, glm::value_ptr(diffuse));
         glUniform3fv(p.specular, 1, glm::value_ptr(m->specular));
@@ -497,7 +647,10 @@ private:
     }
 
     int morphCapacity(const GpuMesh& gpu) const {
-        return std::min(kMaxGpuMorphTargets, gpu.morphNormals ? m_morphSlots / 2 : m_morphSlots);
+        // A normal-mapped mesh gives the top of the morph range to its tangent attribute.
+        int slots = m_morphSlots;
+        if (gpu.tangents) slots = std::min(slots, int(tangentLocation(m_caps.maxVertexAttribs)) - int(kLocMorphBase));
+        return std::min(kMaxGpuMorphTargets, gpu.morphNormals ? slots / 2 : slots);
     }
 
     // Points the morph attribute locations at the active targets' buffers (and turns the other
@@ -531,14 +684,26 @@ private:
     }
 
     ShaderFeatures featuresFor(const Scene& scene, const Node& node, const GpuMesh& gpu, ViewMode mode, bool cpu,
-                               bool gpuSkinned) const {
+                               bool gpuSkinned, const Material* material = nullptr) const {
         const Mesh& mesh = scene.meshes[node.object];
         ShaderFeatures f;
         f.mode = mode;
         f.normal = gpu.hasNormal;
-        f.color = gpu.hasColor && !cpu;
-        f.uv = gpu.hasUv && !cpu;
+        f.color = gpu.hasColor;
+        f.uv = gpu.hasUv;
         f.skinned = gpuSkinned;
+        if (material && f.uv && (mode == ViewMode::Shaded || mode == ViewMode::Unlit)) {
+            const Material& m = *material;
+            f.textured = true;
+            if (mode == ViewMode::Shaded) {
+                f.metalRough = m.model == ShadingModel::MetalRough;
+                // Normal maps need the tangent stream; the CPU path has no skinned tangents.
+                f.normalMap = !cpu && gpu.tangents && f.normal && normalMapOf(m) >= 0;
+                const int32_t reflection = m.texture(TextureSlot::Reflection).texture;
+                if (reflection >= 0 && size_t(reflection) < m_textures.size())
+                    f.reflection = m_textures[reflection].target == GL_TEXTURE_CUBE_MAP ? 2 : f.metalRough ? 0 : 1;
+            }
+        }
         if (gpuSkinned) {
             f.boneCount = std::max(1, std::min<int>(m_paletteCapacity, std::max<int>(mesh.maxBonesPerBatch, 8)));
             for (const BoneBatch& b : mesh.boneBatches) f.boneCount = std::max<int>(f.boneCount, int(b.bones.size()));
@@ -753,6 +918,53 @@ private:
         glEnable(GL_DEPTH_TEST);
     }
 
+    // Binds the attributes of the CPU path: world-space positions and normals computed on the CPU
+    // (drawn with identity matrices), colours and UVs from the stored streams.
+    void bindCpuVertices(const Scene& scene, const Pose& pose, size_t n, GpuMesh& gpu) {
+        CpuNode& c = m_cpuNodes[n];
+        if (!c.positions) {
+            c.positions = gl::makeBuffer();
+            c.normals = gl::makeBuffer();
+        }
+        worldVertices(scene, pose, static_cast<int>(n), m_positions, gpu.hasNormal ? &m_normals : nullptr);
+        const bool setup = !m_caps.vao || !c.vao;
+        if (m_caps.vao) {
+            if (!c.vao) c.vao = gl::makeVertexArray();
+            gl::vertexArrayApi().bind(c.vao.get());
+        }
+        if (setup) {
+            for (GLuint i = 0; i < attributeLimit(); ++i) glDisableVertexAttribArray(i);
+            for (const GpuStream& s : gpu.streams) {
+                glBindBuffer(GL_ARRAY_BUFFER, s.buffer.get());
+                for (const AttributeBinding& b : s.plan.attributes) {
+                    if (b.set != 0 || (b.semantic != Semantic::Color && b.semantic != Semantic::TexCoord)) continue;
+                    const GLuint loc = b.semantic == Semantic::Color ? kLocColor : kLocUv;
+                    glEnableVertexAttribArray(loc);
+                    glVertexAttribPointer(loc, b.size, b.glType, b.normalized ? GL_TRUE : GL_FALSE,
+                                          static_cast<GLsizei>(s.plan.stride),
+                                          reinterpret_cast<const void*>(uintptr_t(b.offset)));
+                }
+            }
+        }
+        glBindBuffer(GL_ARRAY_BUFFER, c.positions.get());
+        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(m_positions.size() * sizeof(glm::vec3)), m_positions.data(),
+                     GL_STREAM_DRAW);
+        if (setup) {
+            glEnableVertexAttribArray(kLocPosition);
+            glVertexAttribPointer(kLocPosition, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+        }
+        if (gpu.hasNormal) {
+            glBindBuffer(GL_ARRAY_BUFFER, c.normals.get());
+            glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(m_normals.size() * sizeof(glm::vec3)), m_normals.data(),
+                         GL_STREAM_DRAW);
+            if (setup) {
+                glEnableVertexAttribArray(kLocNormal);
+                glVertexAttribPointer(kLocNormal, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+            }
+        }
+        if (!gpu.hasColor) glVertexAttrib4f(kLocColor, 1, 1, 1, 1);
+    }
+
     void drawNode(const Scene& scene, const Pose& pose, const ViewSettings& view, size_t n, FrameStats& stats) {
         const Node& node = scene.nodes[n];
         const Mesh& mesh = scene.meshes[node.object];
@@ -766,115 +978,88 @@ private:
         const bool cpu = morphsOnCpu || m_paletteOnCpu.count(n) > 0;
         const bool gpuSkinned = !cpu && node.skin >= 0 && gpu.hasSkin;
 
-        ShaderFeatures f = featuresFor(scene, node, gpu, view.mode, cpu, gpuSkinned);
-        if (!cpu) {
-            f.morphTargets = int(m_active.size());
-            f.morphNormals = f.morphTargets > 0 && gpu.morphNormals;
-        }
-        if (view.mode == ViewMode::Weights && !gpuSkinned) f.mode = ViewMode::Shaded;
-        std::string error;
-        const MeshProgram* p = m_programs.get(f, error);
-        if (!p) {
-            if (m_reported.insert(f.key()).second) std::fprintf(stderr, "esview: %s\n", error.c_str());
-            return;
-        }
-        glUseProgram(p->program.get());
-        glUniformMatrix4fv(p->viewProjection, 1, GL_FALSE, glm::value_ptr(m_projection * m_view));
-        glUniform3fv(p->eye, 1, glm::value_ptr(m_eye));
-        glUniform1i(p->lightCount, m_lightCount);
-        glUniform4fv(p->lightPosition, kMaxLights, glm::value_ptr(m_lightPosition[0]));
-        glUniform3fv(p->lightColor, kMaxLights, glm::value_ptr(m_lightColor[0]));
-        glUniform3fv(p->lightAttenuation, kMaxLights, glm::value_ptr(m_lightAttenuation[0]));
-        glUniform4fv(p->lightSpot, kMaxLights, glm::value_ptr(m_lightSpot[0]));
-        glUniform1fv(p->lightSpotExponent, kMaxLights, m_lightSpotExponent);
-
+        // Vertex inputs, shared by every program this node draws with (locations are fixed).
         if (cpu) {
-            // Reference path: world-space positions and normals from the CPU, drawn with identity matrices.
-            CpuNode& c = m_cpuNodes[n];
-            if (!c.positions) {
-                c.positions = gl::makeBuffer();
-                c.normals = gl::makeBuffer();
-            }
-            worldVertices(scene, pose, static_cast<int>(n), m_positions, gpu.hasNormal ? &m_normals : nullptr);
-            const bool setup = !m_caps.vao || !c.vao;
-            if (m_caps.vao) {
-                if (!c.vao) c.vao = gl::makeVertexArray();
-                gl::vertexArrayApi().bind(c.vao.get());
-            }
-            if (setup)
-                for (GLuint i = 0; i < attributeLimit(); ++i) glDisableVertexAttribArray(i);
-            glBindBuffer(GL_ARRAY_BUFFER, c.positions.get());
-            glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(m_positions.size() * sizeof(glm::vec3)), m_positions.data(), GL_STREAM_DRAW);
-            if (setup) {
-                glEnableVertexAttribArray(kLocPosition);
-                glVertexAttribPointer(kLocPosition, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
-            }
-            if (gpu.hasNormal) {
-                glBindBuffer(GL_ARRAY_BUFFER, c.normals.get());
-                glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(m_normals.size() * sizeof(glm::vec3)), m_normals.data(), GL_STREAM_DRAW);
-                if (setup) {
-                    glEnableVertexAttribArray(kLocNormal);
-                    glVertexAttribPointer(kLocNormal, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
-                }
-            }
-            glVertexAttrib4f(kLocColor, 1, 1, 1, 1);
-            const glm::mat4 identity(1.0f);
-            glUniformMatrix4fv(p->model, 1, GL_FALSE, glm::value_ptr(identity));
-            glUniformMatrix4fv(p->positionUnpack, 1, GL_FALSE, glm::value_ptr(identity));
+            bindCpuVertices(scene, pose, n, gpu);
         } else {
             bindMesh(gpu, gpuSkinned);
-            bindMorphs(gpu, m_active, pose, n, f, *p);
-            glUniformMatrix4fv(p->model, 1, GL_FALSE, glm::value_ptr(pose.objectWorld[n]));
-            glUniformMatrix4fv(p->positionUnpack, 1, GL_FALSE, glm::value_ptr(mesh.positionUnpack));
         }
-
         const bool wire = view.mode == ViewMode::Wireframe;
         if (wire && !gpu.edges) buildEdges(gpu);
         glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, wire ? gpu.edges.get() : gpu.indices.get());
+        selectLights(glm::vec3(pose.objectWorld[n][3]));
 
-        // Bone batches split the triangle list; a mesh without batches is one range.
         std::vector<glm::mat4> palette;
         if (gpuSkinned) skinPalette(scene, pose, static_cast<int>(n), palette);
+        // Bone batches split the triangle list; a mesh without batches is one range.
         const size_t batches = gpuSkinned && !mesh.boneBatches.empty() ? mesh.boneBatches.size() : 1;
-        for (size_t b = 0; b < batches; ++b) {
-            uint32_t first = 0, count = gpu.triangles;
-            if (gpuSkinned && !mesh.boneBatches.empty()) {
-                const BoneBatch& batch = mesh.boneBatches[b];
-                first = batch.firstTriangle;
-                count = std::min(batch.triangleCount, gpu.triangles - std::min(first, gpu.triangles));
+        const GLuint tangentLoc = tangentLocation(m_caps.maxVertexAttribs);
+
+        // Materials follow submeshes: one program per submesh's material, then one draw per batch range.
+        for (const GpuSubmesh& s : gpu.submeshes) {
+            const Material& material = materialOf(scene, node, s.materialSlot);
+            ShaderFeatures f = featuresFor(scene, node, gpu, view.mode, cpu, gpuSkinned, &material);
+            if (!cpu) {
+                f.morphTargets = int(m_active.size());
+                f.morphNormals = f.morphTargets > 0 && gpu.morphNormals;
             }
-            if (gpuSkinned) batchPalette(mesh, palette, b);
-            if (gpuSkinned && view.mode == ViewMode::Weights) {
-                // The selected joint's index in this draw's palette (-2 when the batch lacks it).
-                float local = -1.0f;
-                if (view.weightBone >= 0) {
-                    local = -2.0f;
-                    const Skin& skin = scene.skins[node.skin];
-                    for (size_t j = 0; j < skin.joints.size(); ++j) {
-                        if (skin.joints[j] != view.weightBone) continue;
-                        if (mesh.boneBatches.empty()) {
-                            local = float(j);
-                        } else {
-                            const std::vector<int32_t>& bones = mesh.boneBatches[b].bones;
-                            for (size_t i = 0; i < bones.size(); ++i)
-                                if (bones[i] == int32_t(j)) local = float(i);
-                        }
+            if (view.mode == ViewMode::Weights && !gpuSkinned) f.mode = ViewMode::Shaded;
+            std::string error;
+            const MeshProgram* p = m_programs.get(f, error);
+            if (!p) {
+                if (m_reported.insert(f.key()).second) std::fprintf(stderr, "esview: %s\n", error.c_str());
+                continue;
+            }
+            glUseProgram(p->program.get());
+            glUniformMatrix4fv(p->viewProjection, 1, GL_FALSE, glm::value_ptr(m_projection * m_view));
+            glUniform3fv(p->eye, 1, glm::value_ptr(m_eye));
+            glUniform1i(p->lightCount, m_lightCount);
+            glUniform4fv(p->lightPosition, kMaxLights, glm::value_ptr(m_lightPosition[0]));
+            glUniform4fv(p->lightColor, kMaxLights, glm::value_ptr(m_lightColor[0]));
+            glUniform3fv(p->lightAttenuation, kMaxLights, glm::value_ptr(m_lightAttenuation[0]));
+            glUniform4fv(p->lightSpot, kMaxLights, glm::value_ptr(m_lightSpot[0]));
+            if (cpu) {
+                const glm::mat4 identity(1.0f);
+                glUniformMatrix4fv(p->model, 1, GL_FALSE, glm::value_ptr(identity));
+                glUniformMatrix4fv(p->positionUnpack, 1, GL_FALSE, glm::value_ptr(identity));
+            } else {
+                bindMorphs(gpu, m_active, pose, n, f, *p);
+                glUniformMatrix4fv(p->model, 1, GL_FALSE, glm::value_ptr(pose.objectWorld[n]));
+                glUniformMatrix4fv(p->positionUnpack, 1, GL_FALSE, glm::value_ptr(mesh.positionUnpack));
+                if (tangentLoc < GLuint(m_caps.maxVertexAttribs)) {
+                    if (f.normalMap) {
+                        glBindBuffer(GL_ARRAY_BUFFER, gpu.tangents.get());
+                        glEnableVertexAttribArray(tangentLoc);
+                        glVertexAttribPointer(tangentLoc, 4, GL_FLOAT, GL_FALSE, 0, nullptr);
+                    } else if (gpu.tangents) {
+                        glDisableVertexAttribArray(tangentLoc);
                     }
                 }
-                glUniform1f(p->weightBone, local);
             }
-            if (gpuSkinned && !m_bones.empty())
-                glUniformMatrix4fv(p->bones, static_cast<GLsizei>(std::min<size_t>(m_bones.size(), f.boneCount)), GL_FALSE,
-                                   glm::value_ptr(m_bones[0]));
-            // Materials follow submeshes; batches and submeshes both cut the same triangle list.
-            for (const GpuSubmesh& s : gpu.submeshes) {
+            bindMaterialTextures(material, f);
+
+            for (size_t b = 0; b < batches; ++b) {
+                uint32_t first = 0, count = gpu.triangles;
+                if (gpuSkinned && !mesh.boneBatches.empty()) {
+                    const BoneBatch& batch = mesh.boneBatches[b];
+                    first = batch.firstTriangle;
+                    count = std::min(batch.triangleCount, gpu.triangles - std::min(first, gpu.triangles));
+                }
                 const uint32_t lo = std::max(first, s.firstTriangle);
                 const uint32_t hi = std::min(first + count, s.firstTriangle + s.triangleCount);
                 if (lo >= hi) continue;
+                if (gpuSkinned) {
+                    batchPalette(mesh, palette, b);
+                    if (!m_bones.empty())
+                        glUniformMatrix4fv(p->bones, static_cast<GLsizei>(std::min<size_t>(m_bones.size(), f.boneCount)),
+                                           GL_FALSE, glm::value_ptr(m_bones[0]));
+                }
+                if (gpuSkinned && view.mode == ViewMode::Weights) glUniform1f(p->weightBone, weightBoneLocal(scene, node, mesh, b, view.weightBone));
                 setMaterial(scene, node, s.materialSlot, *p, view.mode == ViewMode::Batches ? int(b) : int(b) + 3);
                 if (wire) {
-                    glDrawElements(GL_LINES, static_cast<GLsizei>((hi - lo) * 6), gpu.indexType == GL_UNSIGNED_INT ? GL_UNSIGNED_INT : GL_UNSIGNED_SHORT,
-                                   reinterpret_cast<const void*>(uintptr_t(lo) * 6 * (gpu.indexType == GL_UNSIGNED_INT ? 4 : 2)));
+                    const GLenum type = gpu.indexType == GL_UNSIGNED_INT ? GL_UNSIGNED_INT : GL_UNSIGNED_SHORT;
+                    glDrawElements(GL_LINES, static_cast<GLsizei>((hi - lo) * 6), type,
+                                   reinterpret_cast<const void*>(uintptr_t(lo) * 6 * (type == GL_UNSIGNED_INT ? 4 : 2)));
                 } else {
                     glDrawElements(GL_TRIANGLES, static_cast<GLsizei>((hi - lo) * 3), gpu.indexType,
                                    reinterpret_cast<const void*>(uintptr_t(lo) * 3 * gpu.indexSize));
@@ -884,6 +1069,24 @@ private:
                 checkGl("glDrawElements", stats.glErrors);
             }
         }
+    }
+
+    // The selected joint's index in batch b's palette (-1: strongest influence; -2: not in this batch).
+    static float weightBoneLocal(const Scene& scene, const Node& node, const Mesh& mesh, size_t b, int weightBone) {
+        if (weightBone < 0) return -1.0f;
+        float local = -2.0f;
+        const Skin& skin = scene.skins[node.skin];
+        for (size_t j = 0; j < skin.joints.size(); ++j) {
+            if (skin.joints[j] != weightBone) continue;
+            if (mesh.boneBatches.empty()) {
+                local = float(j);
+            } else {
+                const std::vector<int32_t>& bones = mesh.boneBatches[b].bones;
+                for (size_t i = 0; i < bones.size(); ++i)
+                    if (bones[i] == int32_t(j)) local = float(i);
+            }
+        }
+        return local;
     }
 
     RendererOptions m_options;
@@ -901,10 +1104,15 @@ private:
     glm::vec3 m_eye{0.0f};
     int m_lightCount = 0;
     glm::vec4 m_lightPosition[kMaxLights]{};
-    glm::vec3 m_lightColor[kMaxLights]{};
+    glm::vec4 m_lightColor[kMaxLights]{};
     glm::vec3 m_lightAttenuation[kMaxLights]{};
     glm::vec4 m_lightSpot[kMaxLights]{};
-    float m_lightSpotExponent[kMaxLights]{};
+    std::vector<LightSlot> m_lights;  // every enabled light this frame (or the default pair)
+    std::vector<size_t> m_order;
+    bool m_defaultLights = false;
+    TextureFormatSupport m_textureSupport;
+    std::vector<GpuTexture> m_textures;  // one per Scene::textures entry
+    GpuTexture m_white, m_flatNormal;  // neutral maps for units a material leaves empty
     std::vector<glm::mat4> m_bones;
     std::vector<glm::vec3> m_positions, m_normals;
     std::set<uint64_t> m_reported;

@@ -3,6 +3,7 @@
 // current (and glad loaded) on the calling thread for every call.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,6 +36,15 @@ struct RendererInfo {
     int maxVertexUniformVectors = 0;  // as enforced (128 in ES2 mode)
     int maxVertexAttribs = 0;
     int paletteCapacity = 0;    // bones per draw
+    // Compressed formats sampled natively (others must be decoded before setScene).
+    std::array<bool, static_cast<size_t>(PixelFormat::Count)> compressedFormats{};
+    bool npotTextures = false;  // wrap and mipmaps on any size (ES3)
+    int maxTextureSize = 0;
+    size_t textureBytes = 0;    // texture memory of the current scene, as uploaded
+
+    bool supports(PixelFormat f) const {
+        return f == PixelFormat::Rgba8 || compressedFormats[static_cast<size_t>(f)];
+    }
 };
 
 class Renderer {

@@ -15,6 +15,10 @@ uint64_t ShaderFeatures::key() const {
     k = k << 1 | uint64_t(uv);
     k = k << 3 | uint64_t(influences & 7);
     k = k << 16 | uint64_t(boneCount & 0xFFFF);
+    k = k << 1 | uint64_t(textured);
+    k = k << 1 | uint64_t(normalMap);
+    k = k << 2 | uint64_t(reflection & 3);
+    k = k << 1 | uint64_t(metalRough);
     return k;
 }
 
@@ -32,21 +36,33 @@ std::string header(const ShaderFeatures& f, GlslVersion version, bool vertex) {
                     : "#define VARYING_IN varying\n#define FRAG_COLOR gl_FragColor\n";
     }
     s += "#define FRONT_FACING gl_FrontFacing\n";
-    if (f.skinned) {
-        s += "#define SKINNED 1\n#define BONE_COUNT " + std::to_string(f.boneCount) + "\n";
-        s += "#define INFLUENCES " + std::to_string(f.influences) + "\n";
+    s += version == GlslVersion::Es300 ? "#define TEXTURE_2D texture\n#define TEXTURE_CUBE texture\n"
+                                       : "#define TEXTURE_2D texture2D\n#define TEXTURE_CUBE textureCube\n";
+    // Each stage gets only the defines it reads, so its source is a function of those alone.
+    if (f.normalMap) s += "#define NORMAL_MAP 1\n";
+    if (vertex) {
+        if (f.skinned) {
+            s += "#define SKINNED 1\n#define BONE_COUNT " + std::to_string(f.boneCount) + "\n";
+            s += "#define INFLUENCES " + std::to_string(f.influences) + "\n";
+        }
+        if (f.morphTargets > 0) {
+            s += "#define MORPH_TARGETS " + std::to_string(f.morphTargets) + "\n";
+            if (f.morphNormals) s += "#define MORPH_NORMALS 1\n";
+        }
+        if (f.normal) s += "#define HAS_NORMAL 1\n";
+        if (f.color) s += "#define HAS_COLOR 1\n";
+        if (f.uv) s += "#define HAS_UV 1\n";
+        if (f.mode == ViewMode::Weights) s += "#define MODE_WEIGHTS 1\n";
+    } else {
+        static constexpr const char* kModeDefines[] = {"MODE_SHADED", "MODE_WIREFRAME", "MODE_NORMALS",
+                                                       "MODE_WEIGHTS", "MODE_BATCHES", "MODE_UV",
+                                                       "MODE_UNLIT",  "MODE_COLORS"};
+        static_assert(sizeof(kModeDefines) / sizeof(kModeDefines[0]) == static_cast<size_t>(ViewMode::Count));
+        s += std::string("#define ") + kModeDefines[static_cast<size_t>(f.mode)] + " 1\n";
+        if (f.textured) s += "#define TEXTURED 1\n";
+        s += "#define REFLECTION_MAP " + std::to_string(int(f.reflection)) + "\n";
+        if (f.metalRough) s += "#define METAL_ROUGH 1\n";
     }
-    if (f.morphTargets > 0) {
-        s += "#define MORPH_TARGETS " + std::to_string(f.morphTargets) + "\n";
-        if (f.morphNormals) s += "#define MORPH_NORMALS 1\n";
-    }
-    if (f.normal) s += "#define HAS_NORMAL 1\n";
-    if (f.color) s += "#define HAS_COLOR 1\n";
-    if (f.uv) s += "#define HAS_UV 1\n";
-    static constexpr const char* kModeDefines[] = {"MODE_SHADED", "MODE_WIREFRAME", "MODE_NORMALS", "MODE_WEIGHTS",
-                                                   "MODE_BATCHES", "MODE_UV", "MODE_UNLIT", "MODE_COLORS"};
-    static_assert(sizeof(kModeDefines) / sizeof(kModeDefines[0]) == static_cast<size_t>(ViewMode::Count));
-    s += std::string("#define ") + kModeDefines[static_cast<size_t>(f.mode)] + " 1\n";
     s += "#line 1\n";
     return s;
 }
@@ -109,12 +125,12 @@ bool buildOverlayProgram(GlslVersion version, OverlayProgram& out, std::string& 
 
 std::vector<ShaderFeatures> allShaderPermutations(int maxBones) {
     std::vector<ShaderFeatures> all;
-    for (int mode = 0; mode < static_cast<int>(ViewMode::Count); ++mode)
-        for (int bits = 0; bits < 8; ++bits)
-            for (int skin = 0; skin < 2; ++skin)
-                for (int morph = 0; morph <= 2 * kMaxGpuMorphTargets; ++morph) {
+    // Vertex sources: skinning, morphs, attributes, the tangent frame, the weights view, capture.
+    for (int bits = 0; bits < 8; ++bits)
+        for (int skin = 0; skin < 2; ++skin)
+            for (int morph = 0; morph <= 2 * kMaxGpuMorphTargets; ++morph)
+                for (int extra = 0; extra < 8; ++extra) {
                     ShaderFeatures f;
-                    f.mode = static_cast<ViewMode>(mode);
                     f.normal = bits & 1;
                     f.color = bits & 2;
                     f.uv = bits & 4;
@@ -122,7 +138,14 @@ std::vector<ShaderFeatures> allShaderPermutations(int maxBones) {
                     // 0: no morphs; 1..4: position targets; 5..8: position and normal targets.
                     f.morphTargets = morph <= kMaxGpuMorphTargets ? morph : morph - kMaxGpuMorphTargets;
                     f.morphNormals = morph > kMaxGpuMorphTargets;
-                    if (f.morphNormals && !f.normal) continue;  // never requested
+                    f.normalMap = extra & 1;
+                    f.mode = (extra & 2) ? ViewMode::Weights : ViewMode::Shaded;
+                    f.capture = extra & 4;
+                    if (f.morphNormals && !f.normal) continue;               // never requested
+                    if (f.normalMap && !(f.normal && f.uv)) continue;        // needs both
+                    if (f.mode == ViewMode::Weights && !f.skinned) continue;  // drawn shaded instead
+                    if (f.capture && (f.normalMap || f.mode != ViewMode::Shaded)) continue;
+                    if (f.normalMap) f.textured = true;
                     if (f.skinned) {
                         for (int influences = 1; influences <= 4; ++influences) {
                             f.influences = influences;
@@ -133,6 +156,23 @@ std::vector<ShaderFeatures> allShaderPermutations(int maxBones) {
                         all.push_back(f);
                     }
                 }
+    // Fragment sources: every mode; material variants in the shaded mode, textures in unlit.
+    for (int mode = 0; mode < static_cast<int>(ViewMode::Count); ++mode)
+        for (int material = 0; material < 24; ++material) {
+            ShaderFeatures f;
+            f.mode = static_cast<ViewMode>(mode);
+            f.normal = f.uv = true;
+            f.textured = material & 1;
+            f.normalMap = material & 2;
+            f.metalRough = material & 4;
+            f.reflection = uint8_t(material / 8);
+            if (f.normalMap && !f.textured) continue;
+            const bool shaded = f.mode == ViewMode::Shaded;
+            if (!shaded && (f.normalMap || f.metalRough || f.reflection)) continue;
+            if (!shaded && f.textured && f.mode != ViewMode::Unlit) continue;
+            if (f.metalRough && f.reflection == 1) continue;  // metal/rough takes cube maps or the gradient
+            all.push_back(f);
+        }
     return all;
 }
 
@@ -154,6 +194,7 @@ const MeshProgram* ProgramCache::get(const ShaderFeatures& features, std::string
     glBindAttribLocation(prog, kLocUv, "a_uv");
     glBindAttribLocation(prog, kLocBoneIndices, "a_boneIndices");
     glBindAttribLocation(prog, kLocBoneWeights, "a_boneWeights");
+    if (features.normalMap) glBindAttribLocation(prog, tangentLocation(m_maxVertexAttribs), "a_tangent");
     for (int t = 0; t < features.morphTargets; ++t) {
         glBindAttribLocation(prog, morphPositionLocation(t), ("a_morphPosition" + std::to_string(t)).c_str());
         if (features.morphNormals)
@@ -191,8 +232,21 @@ const MeshProgram* ProgramCache::get(const ShaderFeatures& features, std::string
     p.lightColor = glGetUniformLocation(prog, "u_lightColor");
     p.lightAttenuation = glGetUniformLocation(prog, "u_lightAttenuation");
     p.lightSpot = glGetUniformLocation(prog, "u_lightSpot");
-    p.lightSpotExponent = glGetUniformLocation(prog, "u_lightSpotExponent");
     p.flatColor = glGetUniformLocation(prog, "u_flatColor");
+    p.surface = glGetUniformLocation(prog, "u_surface");
+    // Samplers never change unit: set once at link time.
+    glUseProgram(prog);
+    static constexpr struct {
+        const char* name;
+        int unit;
+    } kSamplers[] = {{"u_diffuseMap", kUnitDiffuse},   {"u_specularMap", kUnitSpecular},
+                     {"u_normalMap", kUnitNormal},     {"u_emissiveMap", kUnitEmissive},
+                     {"u_opacityMap", kUnitOpacity},   {"u_reflectionMap", kUnitReflection},
+                     {"u_reflectionCube", kUnitReflectionCube}};
+    for (const auto& sampler : kSamplers) {
+        const GLint location = glGetUniformLocation(prog, sampler.name);
+        if (location >= 0) glUniform1i(location, sampler.unit);
+    }
     p.weightBone = glGetUniformLocation(prog, "u_weightBone");
     p.morphWeights = glGetUniformLocation(prog, "u_morphWeights");
     p.morphAbsolute = glGetUniformLocation(prog, "u_morphAbsolute");

@@ -26,6 +26,12 @@ struct ShaderFeatures {
     // Morph targets blended in the vertex stage from extra attributes (0 = none, up to kMaxGpuMorphTargets).
     int morphTargets = 0;
     bool morphNormals = false;  // each target also carries a normal attribute
+    // Material maps (shaded and unlit modes): sampled from units 0-4, neutral 1x1 textures where
+    // the material has none, so one define covers every combination of maps.
+    bool textured = false;
+    bool normalMap = false;   // tangent-space normal map; needs the a_tangent attribute
+    uint8_t reflection = 0;   // 0 none, 1 lat-long 2D map, 2 cube map
+    bool metalRough = false;  // metal/rough model instead of the classic one
 
     uint64_t key() const;
 };
@@ -39,7 +45,10 @@ std::string assembleFragmentShader(const ShaderFeatures& features, GlslVersion v
 // The overlay program's stages (lines and points over the scene; no permutations).
 std::string assembleOverlayShader(bool vertex, GlslVersion version);
 
-// Every permutation the renderer can request for palettes up to `maxBones` (used by the tests).
+// Permutations covering every source the renderer can request for palettes up to `maxBones`
+// (used by the tests). Each stage's source depends only on the features that stage reads, so the
+// list holds every distinct vertex source (with fragment features at defaults) and every distinct
+// fragment source (with vertex features at defaults): compiling both sets covers every program.
 std::vector<ShaderFeatures> allShaderPermutations(int maxBones);
 
 // Attribute locations bound by semantic before linking (ES 1.00 has no layout qualifiers).
@@ -57,6 +66,23 @@ enum AttributeLocation : uint32_t {
 };
 
 constexpr int kMaxGpuMorphTargets = 4;
+// The tangent attribute takes the last location the morph range would use (so normal-mapped
+// meshes keep fewer morph slots: one in ES2's 8 attributes, all four with 16).
+inline uint32_t tangentLocation(int maxVertexAttribs) {
+    const int last = int(kLocMorphBase) + 2 * kMaxGpuMorphTargets;
+    return uint32_t((maxVertexAttribs < last + 1 ? maxVertexAttribs : last + 1) - 1);
+}
+// Texture units of the material maps.
+enum TextureUnit : int {
+    kUnitDiffuse = 0,
+    kUnitSpecular = 1,  // metal/rough: metallic
+    kUnitNormal = 2,
+    kUnitEmissive = 3,
+    kUnitOpacity = 4,   // metal/rough: roughness
+    kUnitReflection = 5,
+    kUnitReflectionCube = 6,
+    kUnitCount = 7
+};
 inline uint32_t morphPositionLocation(int target) { return kLocMorphBase + uint32_t(target); }
 inline uint32_t morphNormalLocation(int targets, int target) { return kLocMorphBase + uint32_t(targets + target); }
 
@@ -64,8 +90,9 @@ struct MeshProgram {
     gl::Program program;
     int model = -1, viewProjection = -1, positionUnpack = -1, bones = -1;
     int ambient = -1, diffuse = -1, specular = -1, emissive = -1, shininess = -1, eye = -1;
-    int lightCount = -1, lightPosition = -1, lightColor = -1, lightAttenuation = -1, lightSpot = -1, lightSpotExponent = -1;
+    int lightCount = -1, lightPosition = -1, lightColor = -1, lightAttenuation = -1, lightSpot = -1;
     int flatColor = -1;
+    int surface = -1;
     int weightBone = -1;
     int morphWeights = -1, morphAbsolute = -1;
 };
@@ -79,12 +106,13 @@ bool buildOverlayProgram(GlslVersion version, OverlayProgram& out, std::string& 
 
 class ProgramCache {
 public:
-    explicit ProgramCache(GlslVersion version) : m_version(version) {}
+    ProgramCache(GlslVersion version, int maxVertexAttribs) : m_version(version), m_maxVertexAttribs(maxVertexAttribs) {}
     // The linked program for `features`, compiled on first use; null with `error` set on failure.
     const MeshProgram* get(const ShaderFeatures& features, std::string& error);
 
 private:
     GlslVersion m_version;
+    int m_maxVertexAttribs;
     std::map<uint64_t, MeshProgram> m_programs;
 };
 

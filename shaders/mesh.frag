@@ -1,5 +1,9 @@
-// Mesh fragment stage: Blinn-Phong with up to MAX_LIGHTS lights, plus the debug view modes.
-// Defines: MODE_SHADED, MODE_UNLIT, MODE_COLORS, MODE_NORMALS, MODE_WEIGHTS, MODE_BATCHES, MODE_UV, MODE_WIREFRAME.
+// Mesh fragment stage: the classic model (Blinn-Phong: ambient, diffuse, specular with shininess,
+// emission, opacity) or the metal/rough model (GGX with a hemispherical image-based ambient), up to
+// MAX_LIGHTS lights, plus the debug view modes.
+// Defines: MODE_SHADED, MODE_UNLIT, MODE_COLORS, MODE_NORMALS, MODE_WEIGHTS, MODE_BATCHES, MODE_UV,
+// MODE_WIREFRAME; TEXTURED (material maps sampled; units without a map hold a neutral 1x1 texture),
+// NORMAL_MAP, REFLECTION_MAP (1: lat-long 2D map, 2: cube map), METAL_ROUGH.
 #define MAX_LIGHTS 4
 
 VARYING_IN vec3 v_worldPosition;
@@ -7,53 +11,151 @@ VARYING_IN vec3 v_normal;
 VARYING_IN vec4 v_color;
 VARYING_IN vec2 v_uv;
 VARYING_IN float v_weight;
+#ifdef NORMAL_MAP
+VARYING_IN vec4 v_tangent;
+#endif
 
 uniform vec3 u_ambient;         // material ambient * scene ambient
-uniform vec4 u_diffuse;         // rgb + opacity
+uniform vec4 u_diffuse;         // rgb + opacity (metal/rough: base colour + opacity)
 uniform vec3 u_specular;
 uniform vec3 u_emissive;
 uniform float u_shininess;
+uniform vec4 u_surface;         // metallic, roughness, reflectivity, alpha cutoff (0 = no test)
 uniform vec3 u_eye;
 uniform int u_lightCount;
 uniform vec4 u_lightPosition[MAX_LIGHTS];   // w = 0: direction the light travels; w = 1: position
-uniform vec3 u_lightColor[MAX_LIGHTS];
+uniform vec4 u_lightColor[MAX_LIGHTS];      // rgb, w: POD falloff exponent (cos(angle)^w inside the cone)
 uniform vec3 u_lightAttenuation[MAX_LIGHTS]; // constant, linear, quadratic
 uniform vec4 u_lightSpot[MAX_LIGHTS];       // spot direction, cos(outer cone); cos = -2 for no cone
-uniform float u_lightSpotExponent[MAX_LIGHTS];  // POD falloff exponent: cos(angle)^e inside the cone
 uniform vec4 u_flatColor;                   // batches and wireframe modes
 
-vec3 shade(vec3 n, vec3 baseColor) {
-    vec3 color = u_ambient * baseColor + u_emissive;
+#ifdef TEXTURED
+uniform sampler2D u_diffuseMap;   // unit 0: diffuse / base colour
+uniform sampler2D u_specularMap;  // unit 1: specular colour (metal/rough: metallic in .b, as glTF packs it)
+uniform sampler2D u_emissiveMap;  // unit 3
+uniform sampler2D u_opacityMap;   // unit 4: opacity in .r (metal/rough: roughness in .g)
+#endif
+#ifdef NORMAL_MAP
+uniform sampler2D u_normalMap;    // unit 2: tangent-space normal
+#endif
+#if REFLECTION_MAP == 1
+uniform sampler2D u_reflectionMap;  // unit 5: lat-long environment
+#elif REFLECTION_MAP == 2
+uniform samplerCube u_reflectionCube;  // unit 6
+#endif
+
+const float PI = 3.14159265;
+
+// The environment seen along `dir`: the reflection map when the material has one, else a soft
+// sky-over-ground gradient (the image-based ambient that keeps metals from going black).
+vec3 environment(vec3 dir) {
+#if REFLECTION_MAP == 1
+    vec2 uv = vec2(atan(dir.x, -dir.z) / (2.0 * PI) + 0.5, acos(clamp(dir.y, -1.0, 1.0)) / PI);
+    return TEXTURE_2D(u_reflectionMap, uv).rgb;
+#elif REFLECTION_MAP == 2
+    return TEXTURE_CUBE(u_reflectionCube, dir).rgb;
+#else
+    float up = clamp(dir.y * 0.5 + 0.5, 0.0, 1.0);
+    return mix(vec3(0.22, 0.2, 0.18), vec3(0.75, 0.8, 0.9), up);
+#endif
+}
+
+// Light i's direction (towards the light) and attenuation at the fragment.
+float lightAt(int i, out vec3 toLight) {
+    float attenuation = 1.0;
+    if (u_lightPosition[i].w == 0.0) {
+        toLight = -normalize(u_lightPosition[i].xyz);
+    } else {
+        vec3 d = u_lightPosition[i].xyz - v_worldPosition;
+        float dist = length(d);
+        toLight = d / max(dist, 1e-6);
+        vec3 a = u_lightAttenuation[i];
+        attenuation = 1.0 / max(a.x + a.y * dist + a.z * dist * dist, 1e-6);
+        if (u_lightSpot[i].w > -1.5) {
+            float c = dot(-toLight, normalize(u_lightSpot[i].xyz));
+            attenuation *= smoothstep(u_lightSpot[i].w, mix(u_lightSpot[i].w, 1.0, 0.2), c);
+            if (u_lightColor[i].w > 0.0) attenuation *= pow(max(c, 0.0), u_lightColor[i].w);
+        }
+    }
+    return attenuation;
+}
+
+vec3 shadeClassic(vec3 n, vec3 baseColor, vec3 specularColor) {
+    vec3 color = u_ambient * baseColor;
     vec3 viewDir = normalize(u_eye - v_worldPosition);
     for (int i = 0; i < MAX_LIGHTS; ++i) {
         if (i >= u_lightCount) break;
         vec3 toLight;
-        float attenuation = 1.0;
-        if (u_lightPosition[i].w == 0.0) {
-            toLight = -normalize(u_lightPosition[i].xyz);
-        } else {
-            vec3 d = u_lightPosition[i].xyz - v_worldPosition;
-            float dist = length(d);
-            toLight = d / max(dist, 1e-6);
-            vec3 a = u_lightAttenuation[i];
-            attenuation = 1.0 / max(a.x + a.y * dist + a.z * dist * dist, 1e-6);
-            if (u_lightSpot[i].w > -1.5) {
-                float c = dot(-toLight, normalize(u_lightSpot[i].xyz));
-                attenuation *= smoothstep(u_lightSpot[i].w, mix(u_lightSpot[i].w, 1.0, 0.2), c);
-                if (u_lightSpotExponent[i] > 0.0) attenuation *= pow(max(c, 0.0), u_lightSpotExponent[i]);
-            }
-        }
+        float attenuation = lightAt(i, toLight);
         float diffuse = max(dot(n, toLight), 0.0);
         vec3 halfway = normalize(toLight + viewDir);
         float specular = diffuse > 0.0 && u_shininess > 0.0 ? pow(max(dot(n, halfway), 0.0), u_shininess) : 0.0;
-        color += attenuation * u_lightColor[i] * (diffuse * baseColor + specular * u_specular);
+        color += attenuation * u_lightColor[i].rgb * (diffuse * baseColor + specular * specularColor);
     }
     return color;
 }
 
+#ifdef METAL_ROUGH
+// Cook-Torrance with GGX distribution, Smith-Schlick visibility and Schlick Fresnel; the ambient
+// term is the environment through Karis' analytic fit of the split-sum BRDF (mobile-friendly).
+vec3 shadeMetalRough(vec3 n, vec3 baseColor, float metallic, float roughness) {
+    vec3 v = normalize(u_eye - v_worldPosition);
+    float nv = max(dot(n, v), 1e-4);
+    vec3 f0 = mix(vec3(0.04), baseColor, metallic);
+    vec3 diffuseColor = baseColor * (1.0 - metallic);
+    float a = max(roughness * roughness, 0.002);
+    float a2 = a * a;
+    float k = a * 0.5;
+    vec3 color = vec3(0.0);
+    for (int i = 0; i < MAX_LIGHTS; ++i) {
+        if (i >= u_lightCount) break;
+        vec3 l;
+        float attenuation = lightAt(i, l);
+        float nl = max(dot(n, l), 0.0);
+        if (nl <= 0.0) continue;
+        vec3 h = normalize(l + v);
+        float nh = max(dot(n, h), 0.0);
+        float vh = max(dot(v, h), 0.0);
+        float d = a2 / (PI * pow(nh * nh * (a2 - 1.0) + 1.0, 2.0));
+        float vis = 1.0 / ((nl * (1.0 - k) + k) * (nv * (1.0 - k) + k));
+        vec3 f = f0 + (1.0 - f0) * pow(1.0 - vh, 5.0);
+        // Light colour scaled so a white light on a white Lambert surface gives white, as in the classic model.
+        color += attenuation * u_lightColor[i].rgb * nl * (diffuseColor * (1.0 - f) + PI * 0.25 * d * vis * f);
+    }
+    const vec4 c0 = vec4(-1.0, -0.0275, -0.572, 0.022);
+    const vec4 c1 = vec4(1.0, 0.0425, 1.04, -0.04);
+    vec4 r = roughness * c0 + c1;
+    float a004 = min(r.x * r.x, exp2(-9.28 * nv)) * r.x + r.y;
+    vec2 ab = vec2(-1.04, 1.04) * a004 + r.zw;
+    vec3 reflected = reflect(-v, n);
+    // Rough surfaces see a blurrier environment: blend toward the hemisphere average.
+    vec3 specularEnv = mix(environment(reflected), environment(n), roughness);
+    vec3 ambientScale = u_ambient + vec3(0.35);
+    color += ambientScale * (diffuseColor * environment(n) + specularEnv * (f0 * ab.x + ab.y));
+    return color;
+}
+#endif
+
 void main() {
     vec3 n = normalize(v_normal);
+#ifdef NORMAL_MAP
+    vec3 t = v_tangent.xyz - n * dot(n, v_tangent.xyz);
+    if (dot(t, t) > 1e-12) {
+        t = normalize(t);
+        vec3 b = cross(n, t) * (v_tangent.w < 0.0 ? -1.0 : 1.0);
+        vec3 m = TEXTURE_2D(u_normalMap, v_uv).xyz * 2.0 - 1.0;
+        n = normalize(t * m.x + b * m.y + n * m.z);
+    }
+#endif
     if (!FRONT_FACING) n = -n;
+    vec4 base = u_diffuse * v_color;
+#ifdef TEXTURED
+    base *= TEXTURE_2D(u_diffuseMap, v_uv);
+#ifndef METAL_ROUGH
+    base.a *= TEXTURE_2D(u_opacityMap, v_uv).r;
+#endif
+#endif
+    if (u_surface.w > 0.0 && base.a < u_surface.w) discard;
     vec4 result;
 #if defined(MODE_NORMALS)
     result = vec4(n * 0.5 + 0.5, 1.0);
@@ -66,14 +168,35 @@ void main() {
     float checker = mod(cell.x + cell.y, 2.0);
     result = vec4(mix(vec3(0.15), vec3(0.9), checker) * vec3(fract(v_uv), 1.0) + vec3(0.05), 1.0);
 #elif defined(MODE_BATCHES) || defined(MODE_WIREFRAME)
-    result = vec4(shade(n, u_flatColor.rgb) * 0.8 + u_flatColor.rgb * 0.2, 1.0);
+    result = vec4(shadeClassic(n, u_flatColor.rgb, u_specular) * 0.8 + u_flatColor.rgb * 0.2, 1.0);
 #elif defined(MODE_COLORS)
     result = v_color;
 #elif defined(MODE_UNLIT)
-    result = vec4(u_diffuse.rgb * v_color.rgb, u_diffuse.a * v_color.a);
+    result = base;
 #else
-    vec3 base = u_diffuse.rgb * v_color.rgb;
-    result = vec4(shade(n, base), u_diffuse.a * v_color.a);
+    vec3 emissive = u_emissive;
+#ifdef TEXTURED
+    emissive *= TEXTURE_2D(u_emissiveMap, v_uv).rgb;
+#endif
+#ifdef METAL_ROUGH
+    float metallic = u_surface.x;
+    float roughness = u_surface.y;
+#ifdef TEXTURED
+    metallic *= TEXTURE_2D(u_specularMap, v_uv).b;
+    roughness *= TEXTURE_2D(u_opacityMap, v_uv).g;
+#endif
+    vec3 color = shadeMetalRough(n, base.rgb, clamp(metallic, 0.0, 1.0), clamp(roughness, 0.03, 1.0));
+#else
+    vec3 specularColor = u_specular;
+#ifdef TEXTURED
+    specularColor *= TEXTURE_2D(u_specularMap, v_uv).rgb;
+#endif
+    vec3 color = shadeClassic(n, base.rgb, specularColor);
+#if REFLECTION_MAP > 0
+    color = mix(color, environment(reflect(normalize(v_worldPosition - u_eye), n)) * base.rgb, u_surface.z);
+#endif
+#endif
+    result = vec4(color + emissive, base.a);
 #endif
     FRAG_COLOR = result;
 }

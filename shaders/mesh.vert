@@ -1,6 +1,6 @@
 // Mesh vertex stage. Prepended by the renderer: version line, prelude (ATTRIBUTE/VARYING_OUT),
 // and feature defines: SKINNED, BONE_COUNT, INFLUENCES, HAS_NORMAL, HAS_COLOR, HAS_UV,
-// MORPH_TARGETS (1..4), MORPH_NORMALS.
+// MORPH_TARGETS (1..4), MORPH_NORMALS, NORMAL_MAP (tangent frame for tangent-space maps).
 ATTRIBUTE vec3 a_position;
 #ifdef HAS_NORMAL
 ATTRIBUTE vec3 a_normal;
@@ -10,6 +10,10 @@ ATTRIBUTE vec4 a_color;
 #endif
 #ifdef HAS_UV
 ATTRIBUTE vec2 a_uv;
+#endif
+#ifdef NORMAL_MAP
+ATTRIBUTE vec4 a_tangent;  // xyz tangent, w handedness: bitangent = w * cross(normal, tangent)
+VARYING_OUT vec4 v_tangent;
 #endif
 #ifdef SKINNED
 ATTRIBUTE vec4 a_boneIndices;
@@ -133,6 +137,11 @@ void main() {
     vec4 world = model * position;
     v_worldPosition = world.xyz;
     v_normal = normalMatrix(model) * normal;  // normalised in the fragment stage
+#ifdef NORMAL_MAP
+    // Tangents follow the surface: transformed by the model (or skin) matrix itself.
+    v_tangent = vec4(mat3(model[0].xyz, model[1].xyz, model[2].xyz) * a_tangent.xyz,
+                     a_tangent.w * sign(dot(model[0].xyz, cross(model[1].xyz, model[2].xyz))));
+#endif
 #ifdef HAS_COLOR
     v_color = a_color;
 #else

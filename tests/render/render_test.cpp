@@ -12,6 +12,7 @@
 #include "common/image_compare.h"
 #include "common/test_paths.h"
 #include "loaders/load.h"
+#include "loaders/textures/scene_textures.h"
 #include "renderer/binding_plan.h"
 #include "renderer/renderer.h"
 #include "scene/cpu_reference.h"
@@ -45,16 +46,21 @@ Rendered render(const esv::Scene& scene, float seconds, esv::ViewSettings view, 
     auto renderer = esv::Renderer::create(options, error);
     EXPECT_NE(renderer, nullptr) << error;
     if (!renderer) return out;
+    // Textures as the app prepares them for this context (decoded where it lacks the codec).
+    esv::Scene prepared = scene;
+    const esv::RendererInfo info = renderer->info();
+    if (std::getenv("ESVIEW_TEST_TEXTURES"))
+        esv::prepareSceneTextures(prepared, [&](esv::PixelFormat f) { return info.supports(f); });
     std::vector<esv::ReportLine> report;
-    EXPECT_TRUE(renderer->setScene(scene, report, error)) << error;
+    EXPECT_TRUE(renderer->setScene(prepared, report, error)) << error;
     esv::OffscreenTarget target;
     EXPECT_TRUE(target.create(kSize, kSize, error)) << error;
     esv::Pose pose;
-    esv::evaluatePose(scene, seconds < 0.0f ? -1 : 0, std::max(seconds, 0.0f), pose);
-    esv::Bounds bounds = esv::sceneBounds(scene, pose);
+    esv::evaluatePose(prepared, seconds < 0.0f ? -1 : 0, std::max(seconds, 0.0f), pose);
+    esv::Bounds bounds = esv::sceneBounds(prepared, pose);
     if (view.camera < 0) esv::Renderer::frameBounds(view.orbit, bounds.min, bounds.max);
     target.bind();
-    out.stats = renderer->draw(scene, pose, view, kSize, kSize);
+    out.stats = renderer->draw(prepared, pose, view, kSize, kSize);
     target.read(out.image.rgba);
     out.image.width = out.image.height = kSize;
     return out;

@@ -1,0 +1,221 @@
+#include "renderer/textures.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace esv {
+namespace {
+
+bool hasExtension(const char* list, const char* name) {
+    if (!list) return false;
+    const size_t len = std::strlen(name);
+    for (const char* p = std::strstr(list, name); p; p = std::strstr(p + len, name))
+        if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0')) return true;
+    return false;
+}
+
+bool powerOfTwo(uint32_t v) {
+    return v && !(v & (v - 1));
+}
+
+// The GL internal format of a compressed surface (0 when GL has no enum for it).
+GLenum compressedEnum(const Image& image) {
+    const bool srgb = image.srgb;
+    switch (image.format) {
+        case PixelFormat::Pvrtc1_2bpp_Rgb:
+            return GL_COMPRESSED_RGB_PVRTC_2BPPV1_IMG;
+        case PixelFormat::Pvrtc1_2bpp_Rgba:
+            return GL_COMPRESSED_RGBA_PVRTC_2BPPV1_IMG;
+        case PixelFormat::Pvrtc1_4bpp_Rgb:
+            return GL_COMPRESSED_RGB_PVRTC_4BPPV1_IMG;
+        case PixelFormat::Pvrtc1_4bpp_Rgba:
+            return GL_COMPRESSED_RGBA_PVRTC_4BPPV1_IMG;
+        case PixelFormat::Etc1_Rgb:
+            return GL_ETC1_RGB8_OES;
+        case PixelFormat::Etc2_Rgb:
+            return srgb ? GL_COMPRESSED_SRGB8_ETC2 : GL_COMPRESSED_RGB8_ETC2;
+        case PixelFormat::Etc2_Rgb_A1:
+            return srgb ? GL_COMPRESSED_SRGB8_PUNCHTHROUGH_ALPHA1_ETC2
+                        : GL_COMPRESSED_RGB8_PUNCHTHROUGH_ALPHA1_ETC2;
+        case PixelFormat::Etc2_Rgba:
+            return srgb ? GL_COMPRESSED_SRGB8_ALPHA8_ETC2_EAC : GL_COMPRESSED_RGBA8_ETC2_EAC;
+        case PixelFormat::Eac_R11:
+            return GL_COMPRESSED_R11_EAC;
+        case PixelFormat::Eac_R11_Signed:
+            return GL_COMPRESSED_SIGNED_R11_EAC;
+        case PixelFormat::Eac_Rg11:
+            return GL_COMPRESSED_RG11_EAC;
+        case PixelFormat::Eac_Rg11_Signed:
+            return GL_COMPRESSED_SIGNED_RG11_EAC;
+        case PixelFormat::Astc: {
+            struct Size {
+                uint32_t w, h;
+                GLenum linear, srgb;
+            };
+            static constexpr Size kSizes[] = {
+                {4, 4, GL_COMPRESSED_RGBA_ASTC_4x4_KHR, GL_COMPRESSED_SRGB8_ALPHA8_ASTC_4x4_KHR},
+                {5, 4, GL_COMPRESSED_RGBA_ASTC_5x4_KHR, GL_COMPRESSED_SRGB8_ALPHA8_ASTC_5x4_KHR},
+                {5, 5, GL_COMPRESSED_RGBA_ASTC_5x5_KHR, GL_COMPRESSED_SRGB8_ALPHA8_ASTC_5x5_KHR},
+                {6, 5, GL_COMPRESSED_RGBA_ASTC_6x5_KHR, GL_COMPRESSED_SRGB8_ALPHA8_ASTC_6x5_KHR},
+                {6, 6, GL_COMPRESSED_RGBA_ASTC_6x6_KHR, GL_COMPRESSED_SRGB8_ALPHA8_ASTC_6x6_KHR},
+                {8, 5, GL_COMPRESSED_RGBA_ASTC_8x5_KHR, GL_COMPRESSED_SRGB8_ALPHA8_ASTC_8x5_KHR},
+                {8, 6, GL_COMPRESSED_RGBA_ASTC_8x6_KHR, GL_COMPRESSED_SRGB8_ALPHA8_ASTC_8x6_KHR},
+                {8, 8, GL_COMPRESSED_RGBA_ASTC_8x8_KHR, GL_COMPRESSED_SRGB8_ALPHA8_ASTC_8x8_KHR},
+                {10, 5, GL_COMPRESSED_RGBA_ASTC_10x5_KHR, GL_COMPRESSED_SRGB8_ALPHA8_ASTC_10x5_KHR},
+                {10, 6, GL_COMPRESSED_RGBA_ASTC_10x6_KHR, GL_COMPRESSED_SRGB8_ALPHA8_ASTC_10x6_KHR},
+                {10, 8, GL_COMPRESSED_RGBA_ASTC_10x8_KHR, GL_COMPRESSED_SRGB8_ALPHA8_ASTC_10x8_KHR},
+                {10, 10, GL_COMPRESSED_RGBA_ASTC_10x10_KHR, GL_COMPRESSED_SRGB8_ALPHA8_ASTC_10x10_KHR},
+                {12, 10, GL_COMPRESSED_RGBA_ASTC_12x10_KHR, GL_COMPRESSED_SRGB8_ALPHA8_ASTC_12x10_KHR},
+                {12, 12, GL_COMPRESSED_RGBA_ASTC_12x12_KHR, GL_COMPRESSED_SRGB8_ALPHA8_ASTC_12x12_KHR},
+            };
+            for (const Size& s : kSizes)
+                if (s.w == image.blockWidth && s.h == image.blockHeight) return srgb ? s.srgb : s.linear;
+            return 0;
+        }
+        case PixelFormat::Bc1_Rgb:
+            return GL_COMPRESSED_RGB_S3TC_DXT1_EXT;
+        case PixelFormat::Bc1_Rgba:
+            return GL_COMPRESSED_RGBA_S3TC_DXT1_EXT;
+        case PixelFormat::Bc2:
+            return GL_COMPRESSED_RGBA_S3TC_DXT3_EXT;
+        case PixelFormat::Bc3:
+            return GL_COMPRESSED_RGBA_S3TC_DXT5_EXT;
+        case PixelFormat::Rgba8:
+        case PixelFormat::Count:
+            break;
+    }
+    return 0;
+}
+
+GLenum wrapEnum(Wrap w) {
+    switch (w) {
+        case Wrap::Clamp:
+            return GL_CLAMP_TO_EDGE;
+        case Wrap::Mirror:
+            return GL_MIRRORED_REPEAT;
+        default:
+            return GL_REPEAT;
+    }
+}
+
+}  // namespace
+
+TextureFormatSupport detectTextureSupport(bool es3) {
+    TextureFormatSupport s;
+    const char* list = reinterpret_cast<const char*>(glGetString(GL_EXTENSIONS));
+    auto set = [&](std::initializer_list<PixelFormat> formats, bool on) {
+        for (PixelFormat f : formats)
+            s.native[static_cast<size_t>(f)] = s.native[static_cast<size_t>(f)] || on;
+    };
+    set({PixelFormat::Pvrtc1_2bpp_Rgb, PixelFormat::Pvrtc1_2bpp_Rgba, PixelFormat::Pvrtc1_4bpp_Rgb,
+         PixelFormat::Pvrtc1_4bpp_Rgba},
+        hasExtension(list, "GL_IMG_texture_compression_pvrtc"));
+    set({PixelFormat::Etc1_Rgb}, es3 || hasExtension(list, "GL_OES_compressed_ETC1_RGB8_texture"));
+    set({PixelFormat::Etc2_Rgb, PixelFormat::Etc2_Rgb_A1, PixelFormat::Etc2_Rgba, PixelFormat::Eac_R11,
+         PixelFormat::Eac_R11_Signed, PixelFormat::Eac_Rg11, PixelFormat::Eac_Rg11_Signed},
+        es3);
+    set({PixelFormat::Astc}, hasExtension(list, "GL_KHR_texture_compression_astc_ldr"));
+    const bool s3tc = hasExtension(list, "GL_EXT_texture_compression_s3tc");
+    set({PixelFormat::Bc1_Rgb, PixelFormat::Bc1_Rgba},
+        s3tc || hasExtension(list, "GL_EXT_texture_compression_dxt1"));
+    set({PixelFormat::Bc2}, s3tc || hasExtension(list, "GL_ANGLE_texture_compression_dxt3"));
+    set({PixelFormat::Bc3}, s3tc || hasExtension(list, "GL_ANGLE_texture_compression_dxt5"));
+    s.npot = es3;
+    GLint size = 2048;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &size);
+    s.maxSize = size;
+    return s;
+}
+
+bool uploadTexture(const Image& image, const TextureFormatSupport& support, GpuTexture& out,
+                   std::vector<std::string>& notes, std::string& error) {
+    if (image.empty() || image.width == 0 || image.height == 0) {
+        error = "empty image";
+        return false;
+    }
+    const bool compressed = isCompressed(image.format);
+    const GLenum internal = compressed ? compressedEnum(image) : GLenum(GL_RGBA);
+    if (compressed && (!support.supports(image.format) || internal == 0)) {
+        error = std::string(pixelFormatName(image.format)) +
+                " is not supported by this context (decode it first)";
+        return false;
+    }
+    if (int(std::max(image.width, image.height)) > support.maxSize) {
+        error = std::to_string(image.width) + "x" + std::to_string(image.height) +
+                " exceeds GL_MAX_TEXTURE_SIZE " + std::to_string(support.maxSize);
+        return false;
+    }
+    const bool pot = powerOfTwo(image.width) && powerOfTwo(image.height);
+    out.clampOnly = !support.npot && !pot;
+    if (out.clampOnly)
+        notes.push_back(std::to_string(image.width) + "x" + std::to_string(image.height) +
+                        " is not a power of two: clamped, no mipmaps (ES2 rules)");
+    // The stored chain is used when it is complete (down to 1x1) or when ES3 can cap the level.
+    uint32_t fullChain = 1;
+    for (uint32_t w = image.width, h = image.height; w > 1 || h > 1;
+         w = std::max(w / 2, 1u), h = std::max(h / 2, 1u))
+        ++fullChain;
+    uint32_t levels = std::min(image.levels, fullChain);
+    if (levels > 1 && levels < fullChain && !support.npot) {
+        notes.push_back("incomplete mip chain (" + std::to_string(levels) + " of " +
+                        std::to_string(fullChain) + " levels): level 0 only");
+        levels = 1;
+    }
+    if (out.clampOnly) levels = 1;
+
+    out.target = image.isCube() ? GL_TEXTURE_CUBE_MAP : GL_TEXTURE_2D;
+    out.width = image.width;
+    out.height = image.height;
+    GLuint name = 0;
+    glGenTextures(1, &name);
+    out.texture = gl::Texture(name);
+    glBindTexture(out.target, name);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    out.gpuBytes = 0;
+    for (uint32_t level = 0; level < levels; ++level) {
+        const uint32_t w = image.levelWidth(level), h = image.levelHeight(level);
+        for (uint32_t face = 0; face < image.faces; ++face) {
+            const ByteView& bytes = image.surface(level, face);
+            const GLenum target =
+                image.isCube() ? GLenum(GL_TEXTURE_CUBE_MAP_POSITIVE_X + face) : GLenum(GL_TEXTURE_2D);
+            if (compressed) {
+                glCompressedTexImage2D(target, GLint(level), internal, GLsizei(w), GLsizei(h), 0,
+                                       GLsizei(bytes.size), bytes.data);
+            } else {
+                glTexImage2D(target, GLint(level), GL_RGBA, GLsizei(w), GLsizei(h), 0, GL_RGBA,
+                             GL_UNSIGNED_BYTE, bytes.data);
+            }
+            out.gpuBytes += bytes.size;
+        }
+    }
+    out.mipmapped = levels > 1;
+    uint32_t usedLevels = levels;
+    if (levels == 1 && !compressed && !out.clampOnly && (pot || support.npot)) {
+        glGenerateMipmap(out.target);
+        out.mipmapped = true;
+        usedLevels = fullChain;
+        out.gpuBytes += out.gpuBytes / 3;
+        notes.push_back("mipmaps generated");
+    }
+    // ES3 can sample a partial stored chain by capping the level range.
+    if (support.npot) glTexParameteri(out.target, GL_TEXTURE_MAX_LEVEL, GLint(usedLevels - 1));
+    glTexParameteri(out.target, GL_TEXTURE_MIN_FILTER, out.mipmapped ? GL_LINEAR_MIPMAP_LINEAR : GL_LINEAR);
+    glTexParameteri(out.target, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    out.wrapS = out.wrapT = Wrap::Count;
+    applyWrap(out, image.isCube() ? Wrap::Clamp : Wrap::Repeat, image.isCube() ? Wrap::Clamp : Wrap::Repeat);
+    return true;
+}
+
+void applyWrap(GpuTexture& texture, Wrap s, Wrap t) {
+    if (texture.clampOnly || texture.target == GL_TEXTURE_CUBE_MAP) s = t = Wrap::Clamp;
+    if (s != texture.wrapS) {
+        glTexParameteri(texture.target, GL_TEXTURE_WRAP_S, GLint(wrapEnum(s)));
+        texture.wrapS = s;
+    }
+    if (t != texture.wrapT) {
+        glTexParameteri(texture.target, GL_TEXTURE_WRAP_T, GLint(wrapEnum(t)));
+        texture.wrapT = t;
+    }
+}
+
+}  // namespace esv

@@ -1,0 +1,46 @@
+// Texture upload: compressed surfaces go to the GPU as stored when the context has the codec;
+// everything else arrives as RGBA8 (decoded once by loaders/textures before setScene).
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "renderer/gl_objects.h"
+#include "scene/scene.h"
+
+namespace esv {
+
+// Which compressed formats this context samples natively (ES3 core adds ETC2/EAC; ES2 mode never
+// counts ES3 core formats).
+struct TextureFormatSupport {
+    std::array<bool, static_cast<size_t>(PixelFormat::Count)> native{};
+    bool npot = false;  // full non-power-of-two support (ES3): wrap modes and mipmaps on any size
+    int maxSize = 2048;
+
+    bool supports(PixelFormat f) const { return native[static_cast<size_t>(f)]; }
+};
+
+// Reads the context's extensions (call with a current context).
+TextureFormatSupport detectTextureSupport(bool es3);
+
+struct GpuTexture {
+    gl::Texture texture;
+    GLenum target = GL_TEXTURE_2D;
+    uint32_t width = 0, height = 0;
+    bool mipmapped = false;
+    bool clampOnly = false;                         // ES2 non-power-of-two: clamp to edge, no mipmaps
+    Wrap wrapS = Wrap::Count, wrapT = Wrap::Count;  // as last set on the texture object
+    size_t gpuBytes = 0;
+};
+
+// Uploads `image`. Mip levels come from the image when it has a usable chain, are generated for
+// RGBA8 images otherwise (where the size allows). Notes on what was done go to `notes`.
+bool uploadTexture(const Image& image, const TextureFormatSupport& support, GpuTexture& out,
+                   std::vector<std::string>& notes, std::string& error);
+
+// Sets the wrap modes a material asks for (clamped where the texture forbids repeat). The texture
+// must be bound to its target on the active unit.
+void applyWrap(GpuTexture& texture, Wrap s, Wrap t);
+
+}  // namespace esv
