@@ -1,15 +1,128 @@
-// Stub: being written.
+// Scene texture preparation: find, read and (where the GPU lacks the codec) decode every image a
+// scene references, once per file; anything that fails becomes the checker placeholder with one
+// warning that says why.
 #include "loaders/textures/scene_textures.h"
+
+#include <filesystem>
+#include <map>
+#include <system_error>
+
+#include "loaders/load.h"
+#include "loaders/textures/decode.h"
+#include "loaders/textures/image_reader.h"
+#include "loaders/textures/texture_lookup.h"
 
 namespace esv {
 
-int prepareSceneTextures(Scene& scene, const std::function<bool(PixelFormat)>& gpuSupports) {
-    (void)gpuSupports;
-    for (Texture& t : scene.textures) {
-        t.image = makeCheckerImage();
-        t.placeholder = true;
+namespace {
+
+std::string join(const std::vector<std::string>& parts, const char* separator) {
+    std::string out;
+    for (size_t i = 0; i < parts.size(); ++i) {
+        if (i) out += separator;
+        out += parts[i];
     }
-    return int(scene.textures.size());
+    return out;
+}
+
+std::string formatLabel(const Image& image) {
+    std::string name = pixelFormatName(image.format);
+    if (image.format == PixelFormat::Astc)
+        name += " " + std::to_string(image.blockWidth) + "x" + std::to_string(image.blockHeight);
+    return name;
+}
+
+// A key that is the same for two spellings of one file.
+std::string fileKey(const std::string& path) {
+    std::error_code ec;
+    const std::filesystem::path canonical = std::filesystem::weakly_canonical(path, ec);
+    return ec ? path : canonical.string();
+}
+
+std::string baseName(std::string name) {
+    for (char& c : name)
+        if (c == '\\') c = '/';
+    const size_t slash = name.rfind('/');
+    return slash == std::string::npos ? name : name.substr(slash + 1);
+}
+
+}  // namespace
+
+int prepareSceneTextures(Scene& scene, const std::function<bool(PixelFormat)>& gpuSupports) {
+    std::map<std::string, size_t> firstByFile;  // file key -> the texture that read it
+    int placeholders = 0;
+    for (size_t i = 0; i < scene.textures.size(); ++i) {
+        Texture& tex = scene.textures[i];
+        const std::string label =
+            "texture " + std::to_string(i) + " '" + (tex.name.empty() ? tex.path : tex.name) + "'";
+        tex.resolvedPath.clear();
+        tex.placeholder = false;
+        tex.image = Image{};
+        auto fail = [&](const std::string& why) {
+            tex.image = makeCheckerImage();
+            tex.placeholder = true;
+            ++placeholders;
+            scene.warn(label + ": " + why + "; showing a checker placeholder");
+        };
+
+        Image image;
+        std::string error;
+        if (!tex.embedded.empty()) {
+            if (!readImage(tex.embedded, image, error)) {
+                fail("embedded image: " + error);
+                continue;
+            }
+        } else {
+            if (tex.path.empty()) {
+                fail("no file name");
+                continue;
+            }
+            std::vector<std::string> searched;
+            const std::string path = resolveTexturePath(scene.sourcePath, tex.path, &searched);
+            if (path.empty()) {
+                fail("'" + tex.path + "' not found; searched " + join(searched, ", "));
+                continue;
+            }
+            tex.resolvedPath = path;
+            const std::string key = fileKey(path);
+            const auto seen = firstByFile.find(key);
+            if (seen != firstByFile.end()) {
+                // Surfaces are shared views, so the copy costs no pixel data.
+                const Texture& first = scene.textures[seen->second];
+                if (first.placeholder) {
+                    fail(path + ": unreadable (see texture " + std::to_string(seen->second) + ")");
+                } else {
+                    tex.image = first.image;
+                    scene.info(label + ": same file as texture " + std::to_string(seen->second));
+                }
+                continue;
+            }
+            firstByFile.emplace(key, i);
+            if (baseName(path) != baseName(tex.path)) scene.info(label + ": found as " + path);
+            auto bytes = readWholeFile(path, error);
+            if (!bytes) {
+                fail(path + ": " + error);
+                continue;
+            }
+            const ByteView view{bytes, bytes->data(), bytes->size()};
+            if (!readImage(view, image, error)) {
+                fail(path + ": " + error);
+                continue;
+            }
+        }
+        for (const std::string& note : image.notes) scene.info(label + ": " + note);
+        if (isCompressed(image.format) && gpuSupports && !gpuSupports(image.format)) {
+            Image decoded;
+            if (!decodeImage(image, decoded, error)) {
+                fail(formatLabel(image) + " could not be decoded: " + error);
+                continue;
+            }
+            scene.info(label + ": " + formatLabel(image) + " decoded to RGBA8 in software (no GPU support)");
+            image = std::move(decoded);
+        }
+        tex.image = std::move(image);
+    }
+    return placeholders;
 }
 
 }  // namespace esv
