@@ -130,7 +130,8 @@ vec3 shadeMetalRough(vec3 n, vec3 baseColor, float metallic, float roughness) {
     vec3 reflected = reflect(-v, n);
     // Rough surfaces see a blurrier environment: blend toward the hemisphere average.
     vec3 specularEnv = mix(environment(reflected), environment(n), roughness);
-    vec3 ambientScale = u_ambient + vec3(0.35);
+    // The environment lights the surface at 0.6 of a unit light, plus the scene's ambient.
+    vec3 ambientScale = u_ambient + vec3(0.6);
     color += ambientScale * (diffuseColor * environment(n) + specularEnv * (f0 * ab.x + ab.y));
     return color;
 }

@@ -1,0 +1,309 @@
+// Materials, textures and lights on a synthetic quad, checked pixel by pixel in ES3 and ES2 mode:
+// texture sampling and wrap modes, alpha test, compressed upload, tangent-space normal maps, the
+// metal/rough model's image-based ambient, and the choice of the strongest four lights.
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <glad/gles2.h>
+#include <glm/gtx/quaternion.hpp>
+
+#include "app/egl_context.h"
+#include "renderer/renderer.h"
+#include "scene/sampler.h"
+#include "scene/scene.h"
+
+namespace {
+
+constexpr int kSize = 64;
+
+struct QuadVertex {
+    float position[3];
+    float normal[3];
+    float uv[2];
+};
+
+// A 2x2 quad in the XY plane facing +Z, UVs 0..uvScale, one material (index 0), one mesh node.
+esv::Scene quadScene(float uvScale = 1.0f) {
+    esv::Scene scene;
+    scene.format = "test";
+    const QuadVertex vertices[4] = {{{-1, -1, 0}, {0, 0, 1}, {0, uvScale}},
+                                    {{1, -1, 0}, {0, 0, 1}, {uvScale, uvScale}},
+                                    {{1, 1, 0}, {0, 0, 1}, {uvScale, 0}},
+                                    {{-1, 1, 0}, {0, 0, 1}, {0, 0}}};
+    std::vector<uint8_t> bytes(sizeof vertices);
+    std::memcpy(bytes.data(), vertices, sizeof vertices);
+    esv::Mesh mesh;
+    mesh.name = "quad";
+    mesh.vertexCount = 4;
+    esv::VertexStream stream;
+    stream.bytes = esv::makeOwnedBytes(std::move(bytes));
+    stream.stride = sizeof(QuadVertex);
+    stream.count = 4;
+    stream.attributes = {{esv::Semantic::Position, 0, esv::ComponentType::Float32, 3, false, esv::Swizzle::Identity, 0},
+                         {esv::Semantic::Normal, 0, esv::ComponentType::Float32, 3, false, esv::Swizzle::Identity, 12},
+                         {esv::Semantic::TexCoord, 0, esv::ComponentType::Float32, 2, false, esv::Swizzle::Identity, 24}};
+    mesh.streams.push_back(stream);
+    const uint16_t indices[6] = {0, 1, 2, 0, 2, 3};
+    std::vector<uint8_t> indexBytes(sizeof indices);
+    std::memcpy(indexBytes.data(), indices, sizeof indices);
+    mesh.indices.type = esv::ComponentType::UInt16;
+    mesh.indices.count = 6;
+    mesh.indices.bytes = esv::makeOwnedBytes(std::move(indexBytes));
+    esv::Submesh sub;
+    sub.indexCount = 6;
+    mesh.submeshes.push_back(sub);
+    scene.meshes.push_back(mesh);
+    esv::Material material;
+    material.name = "quad";
+    material.diffuse = glm::vec3(1.0f);
+    material.ambient = glm::vec3(0.0f);
+    scene.materials.push_back(material);
+    esv::Node node;
+    node.name = "quad";
+    node.kind = esv::NodeKind::Mesh;
+    node.object = 0;
+    node.materials = {0};
+    scene.nodes.push_back(node);
+    return scene;
+}
+
+esv::Image rgbaImage(uint32_t w, uint32_t h, const std::vector<uint8_t>& rgba) {
+    esv::Image image;
+    image.width = w;
+    image.height = h;
+    image.container = "test";
+    image.surfaces.push_back(esv::makeOwnedBytes(rgba));
+    return image;
+}
+
+int addTexture(esv::Scene& scene, esv::Image image) {
+    esv::Texture t;
+    t.name = "t" + std::to_string(scene.textures.size());
+    t.image = std::move(image);
+    scene.textures.push_back(t);
+    return int(scene.textures.size()) - 1;
+}
+
+void addLight(esv::Scene& scene, esv::LightType type, const glm::vec3& color, const glm::vec3& position,
+              const glm::vec3& direction = glm::vec3(0, 0, -1)) {
+    esv::Light light;
+    light.type = type;
+    light.color = color;
+    scene.lights.push_back(light);
+    esv::Node node;
+    node.name = "light" + std::to_string(scene.lights.size());
+    node.kind = esv::NodeKind::Light;
+    node.object = int(scene.lights.size()) - 1;
+    node.local.translation = position;
+    // Lights shine down their -Z: rotate -Z onto `direction`.
+    node.local.rotation = glm::rotation(glm::vec3(0, 0, -1), glm::normalize(direction));
+    scene.nodes.push_back(node);
+}
+
+struct Frame {
+    std::vector<uint8_t> rgba;
+    esv::FrameStats stats;
+    esv::RendererInfo info;
+    std::vector<esv::ReportLine> report;
+
+    // Pixel at (x, y) counted from the top left.
+    glm::ivec4 at(int x, int y) const {
+        const uint8_t* p = &rgba[(size_t(y) * kSize + x) * 4];
+        return glm::ivec4(p[0], p[1], p[2], p[3]);
+    }
+};
+
+// Renders the quad head-on (orbit camera on +Z, the quad filling the middle of the frame).
+Frame render(const esv::Scene& scene, bool gles2, esv::ViewMode mode = esv::ViewMode::Shaded) {
+    Frame out;
+    esv::EglContext context;
+    std::string error;
+    EXPECT_TRUE(context.create(gles2 ? 2 : 3, error)) << error;
+    esv::RendererOptions options;
+    options.gles2 = gles2;
+    options.checkErrors = true;
+    auto renderer = esv::Renderer::create(options, error);
+    EXPECT_NE(renderer, nullptr) << error;
+    if (!renderer) return out;
+    EXPECT_TRUE(renderer->setScene(scene, out.report, error)) << error;
+    out.info = renderer->info();
+    esv::OffscreenTarget target;
+    EXPECT_TRUE(target.create(kSize, kSize, error)) << error;
+    esv::Pose pose;
+    esv::evaluatePose(scene, -1, 0.0f, pose);
+    esv::ViewSettings view;
+    view.mode = mode;
+    view.clearColor = glm::vec4(0, 0, 0, 1);
+    view.orbit.target = glm::vec3(0.0f);
+    view.orbit.yaw = 0.0f;
+    view.orbit.pitch = 0.0f;
+    view.orbit.distance = 3.0f;  // the 2x2 quad spans about 60% of the 45 degree view
+    target.bind();
+    out.stats = renderer->draw(scene, pose, view, kSize, kSize);
+    EXPECT_EQ(out.stats.glErrors, 0u);
+    target.read(out.rgba);
+    return out;
+}
+
+void expectNear(const glm::ivec4& actual, const glm::ivec4& expected, int tolerance, const char* what) {
+    for (int c = 0; c < 4; ++c)
+        EXPECT_NEAR(actual[c], expected[c], tolerance) << what << " channel " << c << " (" << actual.r << ", "
+                                                       << actual.g << ", " << actual.b << ", " << actual.a << ")";
+}
+
+// The four texels of a 2x2 texture land in the four quadrants of the quad.
+TEST(MaterialRender, DiffuseTextureTexelsLandInTheirQuadrants) {
+    esv::Scene scene = quadScene();
+    // 4x4 texels, each quadrant 2x2 of one colour, so linear filtering leaves a plateau in each.
+    const uint8_t colours[4][4] = {{255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 255}, {255, 255, 255, 255}};
+    std::vector<uint8_t> rgba;
+    for (int y = 0; y < 4; ++y)
+        for (int x = 0; x < 4; ++x) rgba.insert(rgba.end(), colours[(y / 2) * 2 + x / 2], colours[(y / 2) * 2 + x / 2] + 4);
+    const int t = addTexture(scene, rgbaImage(4, 4, rgba));
+    scene.materials[0].texture(esv::TextureSlot::Diffuse).texture = t;
+    for (bool gles2 : {false, true}) {
+        Frame f = render(scene, gles2, esv::ViewMode::Unlit);
+        // The quad spans pixels 6..58; row 0 of the texture (v = 0) is at the top of the quad.
+        expectNear(f.at(19, 19), {255, 0, 0, 255}, 3, "top left red");
+        expectNear(f.at(45, 19), {0, 255, 0, 255}, 3, "top right green");
+        expectNear(f.at(19, 45), {0, 0, 255, 255}, 3, "bottom left blue");
+        expectNear(f.at(45, 45), {255, 255, 255, 255}, 3, "bottom right white");
+        expectNear(f.at(2, 2), {0, 0, 0, 255}, 0, "background");
+    }
+}
+
+// UVs 0..2: repeat shows the texture twice across the quad, clamp stretches the edge texels.
+TEST(MaterialRender, WrapModesFollowTheMaterial) {
+    esv::Scene scene = quadScene(2.0f);
+    // 4x1 texture: red, green, blue, white columns.
+    const int t = addTexture(scene, rgbaImage(4, 1, {255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255}));
+    esv::TextureRef& ref = scene.materials[0].texture(esv::TextureSlot::Diffuse);
+    ref.texture = t;
+    for (bool gles2 : {false, true}) {
+        ref.wrapS = ref.wrapT = esv::Wrap::Repeat;
+        Frame repeat = render(scene, gles2, esv::ViewMode::Unlit);
+        // The quad spans pixels 6..58, so u = 2 * (x - 6) / 52: x = 34 gives u ~ 1.1, which repeats to
+        // 0.1 (the red column) and clamps to 1 (the white edge).
+        expectNear(repeat.at(34, 32), {255, 0, 0, 255}, 40, "repeat wraps to red");
+        ref.wrapS = ref.wrapT = esv::Wrap::Clamp;
+        Frame clamp = render(scene, gles2, esv::ViewMode::Unlit);
+        expectNear(clamp.at(34, 32), {255, 255, 255, 255}, 40, "clamp holds the white edge");
+        expectNear(clamp.at(48, 32), {255, 255, 255, 255}, 3, "clamp far side");
+    }
+}
+
+TEST(MaterialRender, AlphaTestDiscardsBelowTheCutoff) {
+    esv::Scene scene = quadScene();
+    // Left two columns opaque, right two alpha 0 (two texels each, so filtering leaves plateaus).
+    std::vector<uint8_t> rgba;
+    for (int y = 0; y < 4; ++y)
+        for (int x = 0; x < 4; ++x) rgba.insert(rgba.end(), {255, 255, 0, uint8_t(x < 2 ? 255 : 0)});
+    const int t = addTexture(scene, rgbaImage(4, 4, rgba));
+    scene.materials[0].texture(esv::TextureSlot::Diffuse).texture = t;
+    scene.materials[0].alphaCutoff = 0.5f;
+    for (bool gles2 : {false, true}) {
+        Frame f = render(scene, gles2, esv::ViewMode::Unlit);
+        expectNear(f.at(19, 32), {255, 255, 0, 255}, 3, "opaque half drawn");
+        expectNear(f.at(45, 32), {0, 0, 0, 255}, 0, "transparent half discarded");
+    }
+}
+
+// A BC1 block of solid red uploads as stored where the context has S3TC, and the renderer says so.
+TEST(MaterialRender, CompressedTextureUploadsAsStored) {
+    esv::Scene scene = quadScene();
+    esv::Image image;
+    image.format = esv::PixelFormat::Bc1_Rgb;
+    image.width = image.height = 4;
+    image.container = "test";
+    // c0 = c1 = pure red in 565, every index 0.
+    image.surfaces.push_back(esv::makeOwnedBytes({0x00, 0xF8, 0x00, 0xF8, 0, 0, 0, 0}));
+    scene.materials[0].texture(esv::TextureSlot::Diffuse).texture = addTexture(scene, image);
+    for (bool gles2 : {false, true}) {
+        Frame f = render(scene, gles2, esv::ViewMode::Unlit);
+        if (!f.info.supports(esv::PixelFormat::Bc1_Rgb)) {
+            // Not decoded before setScene: a warning and an untextured (white) draw.
+            expectNear(f.at(32, 32), {255, 255, 255, 255}, 3, "untextured");
+            continue;
+        }
+        expectNear(f.at(32, 32), {255, 0, 0, 255}, 3, "BC1 red");
+        EXPECT_GT(f.info.textureBytes, 0u);
+    }
+}
+
+TEST(MaterialRender, Es2ModeNeverUsesEs3CompressedFormats) {
+    esv::Scene scene = quadScene();
+    Frame es2 = render(scene, true);
+    Frame es3 = render(scene, false);
+    EXPECT_FALSE(es2.info.supports(esv::PixelFormat::Etc2_Rgba));
+    EXPECT_FALSE(es2.info.npotTextures);
+    EXPECT_TRUE(es3.info.supports(esv::PixelFormat::Etc2_Rgba));
+    EXPECT_TRUE(es3.info.supports(esv::PixelFormat::Etc1_Rgb));
+    EXPECT_TRUE(es3.info.npotTextures);
+}
+
+// A flat normal map shades like no map; one tilted toward +U brightens the side a light from +X hits.
+TEST(MaterialRender, NormalMapTiltsTheShadingNormal) {
+    esv::Scene scene = quadScene();
+    scene.materials[0].diffuse = glm::vec3(1.0f);
+    // A directional light travelling along -X and -Z at 60 degrees from the normal.
+    addLight(scene, esv::LightType::Directional, glm::vec3(1.0f), glm::vec3(0, 0, 2),
+             glm::vec3(-std::sin(1.047f), 0.0f, -std::cos(1.047f)));
+    Frame none = render(scene, false);
+    const int flat = addTexture(scene, rgbaImage(1, 1, {128, 128, 255, 255}));
+    const int tilted = addTexture(scene, rgbaImage(1, 1, {218, 128, 218, 255}));  // ~45 degrees toward +U
+    scene.materials[0].texture(esv::TextureSlot::Normal).texture = flat;
+    for (bool gles2 : {false, true}) {
+        Frame f = render(scene, gles2);
+        expectNear(f.at(32, 32), none.at(32, 32), 3, "flat normal map");
+        bool computed = false;
+        for (const esv::ReportLine& line : f.report) computed |= line.text.find("computed from UV set 0") != std::string::npos;
+        EXPECT_TRUE(computed) << "tangents are computed from the UVs and reported";
+    }
+    scene.materials[0].texture(esv::TextureSlot::Normal).texture = tilted;
+    for (bool gles2 : {false, true}) {
+        Frame f = render(scene, gles2);
+        // cos(60) = 0.5 without the map; tilted 45 degrees toward the light: cos(15) ~ 0.97.
+        EXPECT_GT(f.at(32, 32).r, none.at(32, 32).r + 60) << (gles2 ? "ES2" : "ES3");
+    }
+}
+
+// With no light reaching it, a metal still shows the environment through the image-based ambient.
+TEST(MaterialRender, MetalRoughMetalsAreNotBlack) {
+    esv::Scene scene = quadScene();
+    esv::Material& m = scene.materials[0];
+    m.model = esv::ShadingModel::MetalRough;
+    m.diffuse = glm::vec3(0.9f, 0.6f, 0.2f);  // gold-ish base colour
+    m.metallic = 1.0f;
+    m.roughness = 0.4f;
+    // A light behind the quad: no direct light on the front face.
+    addLight(scene, esv::LightType::Directional, glm::vec3(1.0f), glm::vec3(0, 0, -2), glm::vec3(0, 0, 1));
+    for (bool gles2 : {false, true}) {
+        Frame f = render(scene, gles2);
+        const glm::ivec4 p = f.at(32, 32);
+        EXPECT_GT(p.r, 40) << "metal lit by the environment";
+        EXPECT_GT(p.r, p.b) << "tinted by the base colour (F0 = base for metals)";
+        m.metallic = 0.0f;
+        Frame dielectric = render(scene, gles2);
+        EXPECT_GT(dielectric.at(32, 32).r, 20) << "dielectric diffuse ambient";
+        m.metallic = 1.0f;
+    }
+}
+
+// Five point lights: four dim blue ones listed first, one bright red one last and closest. The
+// draw takes the strongest four at the object, so the red light is among them.
+TEST(MaterialRender, StrongestFourLightsAreChosen) {
+    esv::Scene scene = quadScene();
+    for (int i = 0; i < 4; ++i)
+        addLight(scene, esv::LightType::Point, glm::vec3(0.0f, 0.0f, 0.15f), glm::vec3(-3.0f + 2.0f * i, 0.0f, 6.0f));
+    addLight(scene, esv::LightType::Point, glm::vec3(1.0f, 0.0f, 0.0f), glm::vec3(0.0f, 0.0f, 1.0f));
+    for (bool gles2 : {false, true}) {
+        Frame f = render(scene, gles2);
+        EXPECT_GT(f.at(32, 32).r, 150) << "the red light is one of the four drawn";
+        EXPECT_GT(f.at(32, 32).b, 10) << "three blue lights are drawn too";
+    }
+}
+
+}  // namespace
