@@ -569,10 +569,9 @@ private:
     }
 
     void bindMaterialTextures(const Material& m, const ShaderFeatures& f) {
-        const TextureRef none;
-        if (f.textured) {
+        if (f.textured) bindTexture(kUnitDiffuse, m.texture(TextureSlot::Diffuse), m_white);
+        if (f.materialMaps) {
             const bool pbr = f.metalRough;
-            bindTexture(kUnitDiffuse, m.texture(TextureSlot::Diffuse), m_white);
             bindTexture(kUnitSpecular, m.texture(pbr ? TextureSlot::Metallic : TextureSlot::Specular), m_white);
             bindTexture(kUnitEmissive, m.texture(TextureSlot::Emissive), m_white);
             bindTexture(kUnitOpacity, m.texture(pbr ? TextureSlot::Roughness : TextureSlot::Opacity), m_white);
@@ -694,14 +693,21 @@ private:
         f.skinned = gpuSkinned;
         if (material && f.uv && (mode == ViewMode::Shaded || mode == ViewMode::Unlit)) {
             const Material& m = *material;
-            f.textured = true;
+            auto has = [&](TextureSlot slot) { return m.texture(slot).texture >= 0; };
+            f.textured = has(TextureSlot::Diffuse);
             if (mode == ViewMode::Shaded) {
                 f.metalRough = m.model == ShadingModel::MetalRough;
+                f.materialMaps = f.metalRough ? has(TextureSlot::Metallic) || has(TextureSlot::Roughness) ||
+                                                    has(TextureSlot::Emissive)
+                                              : has(TextureSlot::Specular) || has(TextureSlot::Emissive) ||
+                                                    has(TextureSlot::Opacity);
                 // Normal maps need the tangent stream; the CPU path has no skinned tangents.
                 f.normalMap = !cpu && gpu.tangents && f.normal && normalMapOf(m) >= 0;
                 const int32_t reflection = m.texture(TextureSlot::Reflection).texture;
                 if (reflection >= 0 && size_t(reflection) < m_textures.size())
                     f.reflection = m_textures[reflection].target == GL_TEXTURE_CUBE_MAP ? 2 : f.metalRough ? 0 : 1;
+                // The maps ride on the diffuse sampler's define (a white texture when it is absent).
+                f.textured |= f.materialMaps || f.normalMap;
             }
         }
         if (gpuSkinned) {

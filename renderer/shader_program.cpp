@@ -19,6 +19,7 @@ uint64_t ShaderFeatures::key() const {
     k = k << 1 | uint64_t(normalMap);
     k = k << 2 | uint64_t(reflection & 3);
     k = k << 1 | uint64_t(metalRough);
+    k = k << 1 | uint64_t(materialMaps);
     return k;
 }
 
@@ -60,6 +61,7 @@ std::string header(const ShaderFeatures& f, GlslVersion version, bool vertex) {
         static_assert(sizeof(kModeDefines) / sizeof(kModeDefines[0]) == static_cast<size_t>(ViewMode::Count));
         s += std::string("#define ") + kModeDefines[static_cast<size_t>(f.mode)] + " 1\n";
         if (f.textured) s += "#define TEXTURED 1\n";
+        if (f.materialMaps) s += "#define MATERIAL_MAPS 1\n";
         s += "#define REFLECTION_MAP " + std::to_string(int(f.reflection)) + "\n";
         if (f.metalRough) s += "#define METAL_ROUGH 1\n";
     }
@@ -158,15 +160,17 @@ std::vector<ShaderFeatures> allShaderPermutations(int maxBones) {
                 }
     // Fragment sources: every mode; material variants in the shaded mode, textures in unlit.
     for (int mode = 0; mode < static_cast<int>(ViewMode::Count); ++mode)
-        for (int material = 0; material < 24; ++material) {
+        for (int material = 0; material < 48; ++material) {
             ShaderFeatures f;
             f.mode = static_cast<ViewMode>(mode);
             f.normal = f.uv = true;
             f.textured = material & 1;
             f.normalMap = material & 2;
             f.metalRough = material & 4;
-            f.reflection = uint8_t(material / 8);
-            if (f.normalMap && !f.textured) continue;
+            f.reflection = uint8_t((material / 8) % 3);
+            f.materialMaps = material >= 24;
+            if ((f.normalMap || f.materialMaps) && !f.textured) continue;
+            if (f.materialMaps && f.mode != ViewMode::Shaded) continue;
             const bool shaded = f.mode == ViewMode::Shaded;
             if (!shaded && (f.normalMap || f.metalRough || f.reflection)) continue;
             if (!shaded && f.textured && f.mode != ViewMode::Unlit) continue;

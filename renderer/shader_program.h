@@ -26,9 +26,11 @@ struct ShaderFeatures {
     // Morph targets blended in the vertex stage from extra attributes (0 = none, up to kMaxGpuMorphTargets).
     int morphTargets = 0;
     bool morphNormals = false;  // each target also carries a normal attribute
-    // Material maps (shaded and unlit modes): sampled from units 0-4, neutral 1x1 textures where
-    // the material has none, so one define covers every combination of maps.
+    // Material maps (shaded and unlit modes): `textured` samples the diffuse map (unit 0),
+    // `materialMaps` the specular, emissive and opacity maps (units 1, 3, 4); a neutral 1x1 texture
+    // stands in for a map the material lacks, so two defines cover every combination.
     bool textured = false;
+    bool materialMaps = false;
     bool normalMap = false;   // tangent-space normal map; needs the a_tangent attribute
     uint8_t reflection = 0;   // 0 none, 1 lat-long 2D map, 2 cube map
     bool metalRough = false;  // metal/rough model instead of the classic one

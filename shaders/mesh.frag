@@ -2,8 +2,9 @@
 // emission, opacity) or the metal/rough model (GGX with a hemispherical image-based ambient), up to
 // MAX_LIGHTS lights, plus the debug view modes.
 // Defines: MODE_SHADED, MODE_UNLIT, MODE_COLORS, MODE_NORMALS, MODE_WEIGHTS, MODE_BATCHES, MODE_UV,
-// MODE_WIREFRAME; TEXTURED (material maps sampled; units without a map hold a neutral 1x1 texture),
-// NORMAL_MAP, REFLECTION_MAP (1: lat-long 2D map, 2: cube map), METAL_ROUGH.
+// MODE_WIREFRAME; TEXTURED (the diffuse / base colour map; a neutral 1x1 texture when the material
+// has none), MATERIAL_MAPS (specular, emissive and opacity maps, neutral where absent), NORMAL_MAP,
+// REFLECTION_MAP (1: lat-long 2D map, 2: cube map), METAL_ROUGH.
 #define MAX_LIGHTS 4
 
 VARYING_IN vec3 v_worldPosition;
@@ -31,6 +32,8 @@ uniform vec4 u_flatColor;                   // batches and wireframe modes
 
 #ifdef TEXTURED
 uniform sampler2D u_diffuseMap;   // unit 0: diffuse / base colour
+#endif
+#ifdef MATERIAL_MAPS
 uniform sampler2D u_specularMap;  // unit 1: specular colour (metal/rough: metallic in .b, as glTF packs it)
 uniform sampler2D u_emissiveMap;  // unit 3
 uniform sampler2D u_opacityMap;   // unit 4: opacity in .r (metal/rough: roughness in .g)
@@ -152,9 +155,9 @@ void main() {
     vec4 base = u_diffuse * v_color;
 #ifdef TEXTURED
     base *= TEXTURE_2D(u_diffuseMap, v_uv);
-#ifndef METAL_ROUGH
-    base.a *= TEXTURE_2D(u_opacityMap, v_uv).r;
 #endif
+#if defined(MATERIAL_MAPS) && !defined(METAL_ROUGH)
+    base.a *= TEXTURE_2D(u_opacityMap, v_uv).r;
 #endif
     if (u_surface.w > 0.0 && base.a < u_surface.w) discard;
     vec4 result;
@@ -176,20 +179,20 @@ void main() {
     result = base;
 #else
     vec3 emissive = u_emissive;
-#ifdef TEXTURED
+#ifdef MATERIAL_MAPS
     emissive *= TEXTURE_2D(u_emissiveMap, v_uv).rgb;
 #endif
 #ifdef METAL_ROUGH
     float metallic = u_surface.x;
     float roughness = u_surface.y;
-#ifdef TEXTURED
+#ifdef MATERIAL_MAPS
     metallic *= TEXTURE_2D(u_specularMap, v_uv).b;
     roughness *= TEXTURE_2D(u_opacityMap, v_uv).g;
 #endif
     vec3 color = shadeMetalRough(n, base.rgb, clamp(metallic, 0.0, 1.0), clamp(roughness, 0.03, 1.0));
 #else
     vec3 specularColor = u_specular;
-#ifdef TEXTURED
+#ifdef MATERIAL_MAPS
     specularColor *= TEXTURE_2D(u_specularMap, v_uv).rgb;
 #endif
     vec3 color = shadeClassic(n, base.rgb, specularColor);
