@@ -49,8 +49,7 @@ Rendered render(const esv::Scene& scene, float seconds, esv::ViewSettings view, 
     // Textures as the app prepares them for this context (decoded where it lacks the codec).
     esv::Scene prepared = scene;
     const esv::RendererInfo info = renderer->info();
-    if (std::getenv("ESVIEW_TEST_TEXTURES"))
-        esv::prepareSceneTextures(prepared, [&](esv::PixelFormat f) { return info.supports(f); });
+    esv::prepareSceneTextures(prepared, [&](esv::PixelFormat f) { return info.supports(f); });
     std::vector<esv::ReportLine> report;
     EXPECT_TRUE(renderer->setScene(prepared, report, error)) << error;
     esv::OffscreenTarget target;
