@@ -121,6 +121,8 @@ int runCommandLine(int argc, char** argv) {
         ->check(CLI::NonNegativeNumber);
     renderCmd->add_flag("--skeleton", render.skeleton, "Draw the skeleton (bones as lines, joints as points) over the scene");
     renderCmd->add_flag("--normal-lines", render.normalLines, "Draw each vertex normal as a short line");
+    renderCmd->add_flag("--tangent-lines", render.tangentLines,
+                        "Draw each vertex tangent as a short line (the file's or computed from UVs)");
 
     CLI::App* check = app.add_subcommand("check", "Validate a file; list every problem with its byte offset or line");
     check->add_option("FILE", file, "Model file")->required();

@@ -68,6 +68,7 @@ int runRender(const RenderRequest& request) {
     view.showSkeleton = request.skeleton;
     view.weightBone = request.weightBone;
     view.showNormalLines = request.normalLines;
+    view.showTangentLines = request.tangentLines;
     view.camera = request.camera;
     // The orbit camera frames the scene as it is drawn at the chosen time.
     evaluatePose(scene, time.clip, time.seconds, pose);

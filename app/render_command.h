@@ -20,6 +20,7 @@ struct RenderRequest {
     bool skeleton = false;
     int weightBone = -1;
     bool normalLines = false;
+    bool tangentLines = false;
 };
 
 // Renders as asked; returns an ExitCode (1 when the input is bad or the PNG cannot be written).

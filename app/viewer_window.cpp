@@ -211,6 +211,8 @@ void drawPanel(ViewerState& s) {
         ImGui::Checkbox("skeleton", &s.view.showSkeleton);
         ImGui::SameLine();
         ImGui::Checkbox("normal lines", &s.view.showNormalLines);
+        ImGui::SameLine();
+        ImGui::Checkbox("tangent lines", &s.view.showTangentLines);
         if (ImGui::Button("Frame scene (F)")) frameScene(s);
     }
     if (ImGui::CollapsingHeader("Import report")) {

@@ -229,7 +229,7 @@ public:
         }
         std::sort(transparent.begin(), transparent.end(), [](const Item& a, const Item& b) { return a.depth < b.depth; });
         for (const Item& item : transparent) drawNode(scene, pose, view, item.node, stats);
-        if (view.showSkeleton || view.showNormalLines) drawOverlay(scene, pose, view, stats);
+        if (view.showSkeleton || view.showNormalLines || view.showTangentLines) drawOverlay(scene, pose, view, stats);
         glDisable(GL_BLEND);
         glDepthMask(GL_TRUE);
         if (m_caps.vao) gl::vertexArrayApi().bind(0);
@@ -880,16 +880,21 @@ private:
                 }
             }
         }
-        if (view.showNormalLines) {
+        if (view.showNormalLines || view.showTangentLines) {
             const float length = 0.015f * view.orbit.distance;
-            const glm::vec4 color(0.3f, 0.9f, 1.0f, 1.0f);
+            const glm::vec4 normalColor(0.3f, 0.9f, 1.0f, 1.0f), tangentColor(1.0f, 0.45f, 0.3f, 1.0f);
+            std::vector<glm::vec3> tangents;
             for (size_t n = 0; n < scene.nodes.size(); ++n) {
                 const Node& node = scene.nodes[n];
                 if (node.kind != NodeKind::Mesh || node.object < 0 || !pose.visible[n]) continue;
-                worldVertices(scene, pose, int(n), m_positions, &m_normals);
-                for (size_t v = 0; v < m_positions.size() && v < m_normals.size(); ++v) {
-                    normals.push_back({m_positions[v], color});
-                    normals.push_back({m_positions[v] + length * m_normals[v], color});
+                worldVertices(scene, pose, int(n), m_positions, &m_normals, view.showTangentLines ? &tangents : nullptr);
+                for (size_t v = 0; view.showNormalLines && v < m_positions.size() && v < m_normals.size(); ++v) {
+                    normals.push_back({m_positions[v], normalColor});
+                    normals.push_back({m_positions[v] + length * m_normals[v], normalColor});
+                }
+                for (size_t v = 0; v < m_positions.size() && v < tangents.size(); ++v) {
+                    normals.push_back({m_positions[v], tangentColor});
+                    normals.push_back({m_positions[v] + length * tangents[v], tangentColor});
                 }
             }
         }

@@ -37,6 +37,7 @@ struct ViewSettings {
     OrbitCamera orbit;
     bool showSkeleton = false;  // bones as lines from parent to child, joints as points, over the scene
     bool showNormalLines = false;  // each vertex normal as a short line (CPU-skinned positions)
+    bool showTangentLines = false;  // each vertex tangent as a short line (file's or computed from UVs)
     int weightBone = -1;  // Weights mode: node index of the joint whose weights to show; -1 = strongest influence
     glm::vec4 clearColor{0.18f, 0.19f, 0.22f, 1.0f};
     bool headlight = true;  // add a headlight and fill when the scene has no lights

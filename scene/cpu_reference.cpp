@@ -1,4 +1,5 @@
 #include "scene/cpu_reference.h"
+#include "scene/tangents.h"
 
 #include <algorithm>
 #include <cmath>
@@ -270,9 +271,10 @@ void expandTriangles(const Mesh& mesh, std::vector<uint32_t>& triangles, std::ve
 
 
 void worldVertices(const Scene& scene, const Pose& pose, int node, std::vector<glm::vec3>& positions,
-                   std::vector<glm::vec3>* normals) {
+                   std::vector<glm::vec3>* normals, std::vector<glm::vec3>* tangents) {
     positions.clear();
     if (normals) normals->clear();
+    if (tangents) tangents->clear();
     if (node < 0 || static_cast<size_t>(node) >= scene.nodes.size()) return;
     const Node& n = scene.nodes[node];
     if (n.kind != NodeKind::Mesh || n.object < 0 || static_cast<size_t>(n.object) >= scene.meshes.size())
@@ -287,6 +289,14 @@ void worldVertices(const Scene& scene, const Pose& pose, int node, std::vector<g
     const uint32_t count = mesh.vertexCount;
     positions.resize(count);
     if (nrmAttr) normals->resize(count);
+    if (tangents) {
+        std::vector<glm::vec4> frames;
+        if (computeTangents(mesh, frames) && frames.size() == count) {
+            tangents->resize(count);
+            for (uint32_t i = 0; i < count; ++i) (*tangents)[i] = glm::vec3(frames[i]);
+        }
+    }
+    const bool haveTangents = tangents && !tangents->empty();
     float v[4];
     for (uint32_t i = 0; i < count; ++i) {
         readAttribute(*posStream, *posAttr, i, v);
@@ -352,6 +362,7 @@ void worldVertices(const Scene& scene, const Pose& pose, int node, std::vector<g
         for (uint32_t i = 0; i < count; ++i) {
             positions[i] = glm::vec3(world * glm::vec4(positions[i], 1.0f));
             if (nrmAttr) (*normals)[i] = safeNormalize(normalMatrix * (*normals)[i]);
+            if (haveTangents) (*tangents)[i] = safeNormalize(glm::mat3(world) * (*tangents)[i]);
         }
         return;
     }
@@ -388,6 +399,7 @@ void worldVertices(const Scene& scene, const Pose& pose, int node, std::vector<g
             const glm::mat3 normalMatrix = glm::transpose(glm::inverse(glm::mat3(m)));
             (*normals)[i] = safeNormalize(normalMatrix * (*normals)[i]);
         }
+        if (haveTangents) (*tangents)[i] = safeNormalize(glm::mat3(m) * (*tangents)[i]);
     }
 }
 

@@ -42,8 +42,10 @@ void expandTriangles(const Mesh& mesh, std::vector<uint32_t>& triangles, std::ve
 
 // Positions (and normals, when `normals` is non-null and the mesh has them) of mesh instance `node`
 // in world space at `pose`: unpack matrix, morph targets, skinning (or the node's object world matrix).
+// `tangents`, when non-null, receives unit world-space tangents (the file's or computed from UV set
+// 0, see computeTangents; morph targets do not move them), or stays empty when there are none.
 void worldVertices(const Scene& scene, const Pose& pose, int node, std::vector<glm::vec3>& positions,
-                   std::vector<glm::vec3>* normals = nullptr);
+                   std::vector<glm::vec3>* normals = nullptr, std::vector<glm::vec3>* tangents = nullptr);
 
 // World-space box of every visible mesh instance at `pose`, after morphing and skinning.
 Bounds sceneBounds(const Scene& scene, const Pose& pose);

@@ -124,6 +124,24 @@ TEST_F(DemoRender, DebugViewsMatchGolden) {
     }
 }
 
+// Tangent lines: one more overlay draw, and the tangent colour (orange-red) shows beside the normals.
+TEST_F(DemoRender, TangentLinesAreDrawn) {
+    esv::ViewSettings view;
+    view.showTangentLines = true;
+    for (bool gles2 : {false, true}) {
+        Rendered plain = render(*s_scene, 0.5f, {}, gles2);
+        Rendered r = render(*s_scene, 0.5f, view, gles2);
+        expectClean(r);
+        EXPECT_EQ(r.stats.drawCalls, plain.stats.drawCalls + 1);
+        int tangentPixels = 0;
+        for (size_t i = 0; i + 3 < r.image.rgba.size(); i += 4) {
+            const uint8_t* p = &r.image.rgba[i];
+            if (p[0] > 200 && p[1] > 90 && p[1] < 140 && p[2] > 50 && p[2] < 100) ++tangentPixels;
+        }
+        EXPECT_GT(tangentPixels, 50) << (gles2 ? "ES2" : "ES3");
+    }
+}
+
 // The skeleton overlay: bone lines and joint markers drawn over the skin at the posed joints.
 TEST_F(DemoRender, SkeletonOverlayMatchesGoldenAndMarksEveryJoint) {
     esv::ViewSettings view;
