@@ -61,6 +61,10 @@ struct GpuMesh {
     std::vector<GpuMorph> morphs;
     bool morphNormals = false;  // every target carries normals and the mesh has normals
     gl::Buffer tangents;     // vec4 per vertex, made when a material normal-maps the mesh
+    // ES3, more targets than the attribute path holds: every target's deltas in one float texture.
+    gl::Texture morphDeltas;
+    int morphRows = 0, morphWidth = 0;
+    bool morphTextureNormals = false;
     gl::Buffer indices;      // triangle list indices (stored, or expanded from strips)
     GLenum indexType = 0;    // 0 = non-indexed triangle list
     uint32_t indexSize = 0;
@@ -293,6 +297,9 @@ private:
                          source->bytes.data, GL_STATIC_DRAW);
             gpu.morphs.push_back(std::move(gm));
         }
+        if (m_caps.es3 && mesh.morphTargets.size() > size_t(kMaxGpuMorphTargets) &&
+            mesh.morphTargets.size() <= size_t(kMaxTextureMorphTargets))
+            uploadMorphTexture(mesh, gpu, report);
         const VertexAttribute* weights = findAttribute(mesh, Semantic::BoneWeights, 0, nullptr);
         gpu.hasSkin = gpu.influences > 0 && weights;
         if (gpu.hasSkin) gpu.influences = std::min({gpu.influences, int(weights->components), 4});
@@ -345,6 +352,82 @@ private:
                 report.push_back({Severity::Info, "mesh '" + mesh.name + "': strips expanded to a triangle list once for drawing"});
         }
         return true;
+    }
+
+    // Every target's position (and normal) deltas in stored space, one RGBA32F texel per vertex.
+    void uploadMorphTexture(const Mesh& mesh, GpuMesh& gpu, std::vector<ReportLine>& report) {
+        const uint32_t count = mesh.vertexCount;
+        if (count == 0) return;
+        GLint maxSize = 2048;
+        glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxSize);
+        const int width = int(std::min<uint32_t>(count, uint32_t(std::min(maxSize, 4096))));
+        const int rows = int((count + uint32_t(width) - 1) / uint32_t(width));
+        const VertexStream *baseP = nullptr, *baseN = nullptr;
+        const VertexAttribute* bp = findAttribute(mesh, Semantic::Position, 0, &baseP);
+        const VertexAttribute* bn = findAttribute(mesh, Semantic::Normal, 0, &baseN);
+        bool normals = bn != nullptr;
+        for (const MorphTarget& t : mesh.morphTargets) {
+            bool has = false;
+            for (const VertexAttribute& a : t.stream.attributes) has |= a.semantic == Semantic::Normal;
+            normals &= has;
+        }
+        const int targets = int(mesh.morphTargets.size());
+        const int height = rows * targets * (normals ? 2 : 1);
+        if (!bp || height > maxSize) return;
+        std::vector<float> texels(size_t(width) * size_t(height) * 4, 0.0f);
+        for (int t = 0; t < targets; ++t) {
+            const MorphTarget& target = mesh.morphTargets[t];
+            const VertexAttribute *tp = nullptr, *tn = nullptr;
+            for (const VertexAttribute& a : target.stream.attributes) {
+                if (a.semantic == Semantic::Position && !tp) tp = &a;
+                if (a.semantic == Semantic::Normal && !tn) tn = &a;
+            }
+            for (uint32_t v = 0; v < count && v < target.stream.count; ++v) {
+                float value[4], base[4];
+                for (int kind = 0; kind < (normals ? 2 : 1); ++kind) {
+                    const VertexAttribute* a = kind == 0 ? tp : tn;
+                    if (!a) continue;
+                    readAttribute(target.stream, *a, v, value);
+                    if (!target.relative) {
+                        readAttribute(kind == 0 ? *baseP : *baseN, kind == 0 ? *bp : *bn, v, base);
+                        for (int c = 0; c < 3; ++c) value[c] -= base[c];
+                    }
+                    const size_t row = size_t(kind) * size_t(rows) * targets + size_t(t) * rows + v / uint32_t(width);
+                    float* texel = &texels[(row * size_t(width) + v % uint32_t(width)) * 4];
+                    for (int c = 0; c < 3; ++c) texel[c] = value[c];
+                }
+            }
+        }
+        GLuint name = 0;
+        glGenTextures(1, &name);
+        gpu.morphDeltas = gl::Texture(name);
+        glBindTexture(GL_TEXTURE_2D, name);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, width, height, 0, GL_RGBA, GL_FLOAT, texels.data());
+        gpu.morphRows = rows;
+        gpu.morphWidth = width;
+        gpu.morphTextureNormals = normals;
+        report.push_back({Severity::Info, "mesh '" + mesh.name + "': " + std::to_string(targets) +
+                                              " morph targets blended on the GPU from a " + std::to_string(width) +
+                                              "x" + std::to_string(height) + " texture of deltas"});
+    }
+
+    // Sets the texture path's uniforms: weights of every target (by index) and the layout.
+    void bindMorphTexture(const GpuMesh& gpu, const Pose& pose, size_t n, const MeshProgram& p) {
+        glm::vec4 weights[kMaxTextureMorphTargets / 4] = {};
+        const std::vector<float>& w = pose.morphWeights[n];
+        for (size_t t = 0; t < w.size() && t < size_t(kMaxTextureMorphTargets); ++t) weights[t / 4][int(t % 4)] = w[t];
+        glUniform4fv(p.morphTextureWeights, kMaxTextureMorphTargets / 4, glm::value_ptr(weights[0]));
+        glUniform4i(p.morphLayout, int(gpu.morphs.size()), gpu.morphRows, gpu.morphWidth, gpu.morphTextureNormals ? 1 : 0);
+        glActiveTexture(GL_TEXTURE0 + kUnitMorphDeltas);
+        glBindTexture(GL_TEXTURE_2D, gpu.morphDeltas.get());
+        glActiveTexture(GL_TEXTURE0);
+    }
+
+    // True when node n's active targets go through the texture of deltas this frame.
+    bool useMorphTexture(const GpuMesh& gpu, const std::vector<int>& active) const {
+        return gpu.morphDeltas && int(active.size()) > morphCapacity(gpu);
     }
 
     void buildEdges(GpuMesh& gpu) {
@@ -745,7 +828,9 @@ private:
         }
         std::vector<int> active;
         activeMorphs(pose, size_t(n), m_meshes[scene.nodes[n].object], active);
-        if (m_paletteOnCpu.count(size_t(n)) || int(active.size()) > morphCapacity(m_meshes[scene.nodes[n].object])) {
+        const bool morphTexture = useMorphTexture(m_meshes[scene.nodes[n].object], active);
+        if (m_paletteOnCpu.count(size_t(n)) ||
+            (!morphTexture && int(active.size()) > morphCapacity(m_meshes[scene.nodes[n].object]))) {
             error = "node '" + scene.nodes[n].name + "' is drawn from CPU-computed vertices";
             return false;
         }
@@ -755,7 +840,8 @@ private:
         const bool gpuSkinned = node.skin >= 0 && gpu.hasSkin;
         ShaderFeatures f = featuresFor(scene, node, gpu, ViewMode::Unlit, false, gpuSkinned);
         f.capture = true;
-        f.morphTargets = int(active.size());
+        f.morphTexture = morphTexture;
+        f.morphTargets = morphTexture ? 0 : int(active.size());
         f.morphNormals = f.morphTargets > 0 && gpu.morphNormals;
         const MeshProgram* p = m_programs.get(f, error);
         if (!p) return false;
@@ -785,7 +871,8 @@ private:
         glUniformMatrix4fv(p->model, 1, GL_FALSE, glm::value_ptr(pose.objectWorld[n]));
         glUniformMatrix4fv(p->positionUnpack, 1, GL_FALSE, glm::value_ptr(mesh.positionUnpack));
         bindMesh(gpu, gpuSkinned);
-        bindMorphs(gpu, active, pose, size_t(n), f, *p);
+        bindMorphs(gpu, morphTexture ? std::vector<int>() : active, pose, size_t(n), f, *p);
+        if (morphTexture) bindMorphTexture(gpu, pose, size_t(n), *p);
         std::vector<glm::mat4> palette;
         if (gpuSkinned) skinPalette(scene, pose, n, palette);
 
@@ -982,7 +1069,8 @@ private:
         GpuMesh& gpu = m_meshes[node.object];
         if (gpu.triangles == 0 || gpu.streams.empty()) return;
         activeMorphs(pose, n, gpu, m_active);
-        const bool morphsOnCpu = int(m_active.size()) > morphCapacity(gpu);
+        const bool morphTexture = useMorphTexture(gpu, m_active);
+        const bool morphsOnCpu = !morphTexture && int(m_active.size()) > morphCapacity(gpu);
         if (morphsOnCpu && m_reported.insert(0x8000000000000000ull | n).second)
             std::fprintf(stderr, "esview: node '%s': %zu morph targets active at once exceed the %d the GPU path blends; blended on the CPU\n",
                          node.name.c_str(), m_active.size(), morphCapacity(gpu));
@@ -1010,7 +1098,9 @@ private:
         for (const GpuSubmesh& s : gpu.submeshes) {
             const Material& material = materialOf(scene, node, s.materialSlot);
             ShaderFeatures f = featuresFor(scene, node, gpu, view.mode, cpu, gpuSkinned, &material);
-            if (!cpu) {
+            if (!cpu && morphTexture) {
+                f.morphTexture = true;
+            } else if (!cpu) {
                 f.morphTargets = int(m_active.size());
                 f.morphNormals = f.morphTargets > 0 && gpu.morphNormals;
             }
@@ -1034,7 +1124,8 @@ private:
                 glUniformMatrix4fv(p->model, 1, GL_FALSE, glm::value_ptr(identity));
                 glUniformMatrix4fv(p->positionUnpack, 1, GL_FALSE, glm::value_ptr(identity));
             } else {
-                bindMorphs(gpu, m_active, pose, n, f, *p);
+                bindMorphs(gpu, f.morphTexture ? std::vector<int>() : m_active, pose, n, f, *p);
+                if (f.morphTexture) bindMorphTexture(gpu, pose, n, *p);
                 glUniformMatrix4fv(p->model, 1, GL_FALSE, glm::value_ptr(pose.objectWorld[n]));
                 glUniformMatrix4fv(p->positionUnpack, 1, GL_FALSE, glm::value_ptr(mesh.positionUnpack));
                 if (tangentLoc < GLuint(m_caps.maxVertexAttribs)) {

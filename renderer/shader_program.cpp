@@ -20,6 +20,7 @@ uint64_t ShaderFeatures::key() const {
     k = k << 2 | uint64_t(reflection & 3);
     k = k << 1 | uint64_t(metalRough);
     k = k << 1 | uint64_t(materialMaps);
+    k = k << 1 | uint64_t(morphTexture);
     return k;
 }
 
@@ -50,6 +51,7 @@ std::string header(const ShaderFeatures& f, GlslVersion version, bool vertex) {
             s += "#define MORPH_TARGETS " + std::to_string(f.morphTargets) + "\n";
             if (f.morphNormals) s += "#define MORPH_NORMALS 1\n";
         }
+        if (f.morphTexture) s += "#define MORPH_TEXTURE 1\n";
         if (f.normal) s += "#define HAS_NORMAL 1\n";
         if (f.color) s += "#define HAS_COLOR 1\n";
         if (f.uv) s += "#define HAS_UV 1\n";
@@ -130,7 +132,7 @@ std::vector<ShaderFeatures> allShaderPermutations(int maxBones) {
     // Vertex sources: skinning, morphs, attributes, the tangent frame, the weights view, capture.
     for (int bits = 0; bits < 8; ++bits)
         for (int skin = 0; skin < 2; ++skin)
-            for (int morph = 0; morph <= 2 * kMaxGpuMorphTargets; ++morph)
+            for (int morph = 0; morph <= 2 * kMaxGpuMorphTargets + 1; ++morph)
                 for (int extra = 0; extra < 8; ++extra) {
                     ShaderFeatures f;
                     f.normal = bits & 1;
@@ -138,8 +140,10 @@ std::vector<ShaderFeatures> allShaderPermutations(int maxBones) {
                     f.uv = bits & 4;
                     f.skinned = skin;
                     // 0: no morphs; 1..4: position targets; 5..8: position and normal targets.
-                    f.morphTargets = morph <= kMaxGpuMorphTargets ? morph : morph - kMaxGpuMorphTargets;
-                    f.morphNormals = morph > kMaxGpuMorphTargets;
+                    // The last value: every target from the texture of deltas (ES3).
+                    f.morphTexture = morph == 2 * kMaxGpuMorphTargets + 1;
+                    f.morphTargets = f.morphTexture ? 0 : morph <= kMaxGpuMorphTargets ? morph : morph - kMaxGpuMorphTargets;
+                    f.morphNormals = !f.morphTexture && morph > kMaxGpuMorphTargets;
                     f.normalMap = extra & 1;
                     f.mode = (extra & 2) ? ViewMode::Weights : ViewMode::Shaded;
                     f.capture = extra & 4;
@@ -246,7 +250,7 @@ const MeshProgram* ProgramCache::get(const ShaderFeatures& features, std::string
     } kSamplers[] = {{"u_diffuseMap", kUnitDiffuse},   {"u_specularMap", kUnitSpecular},
                      {"u_normalMap", kUnitNormal},     {"u_emissiveMap", kUnitEmissive},
                      {"u_opacityMap", kUnitOpacity},   {"u_reflectionMap", kUnitReflection},
-                     {"u_reflectionCube", kUnitReflectionCube}};
+                     {"u_reflectionCube", kUnitReflectionCube}, {"u_morphDeltas", kUnitMorphDeltas}};
     for (const auto& sampler : kSamplers) {
         const GLint location = glGetUniformLocation(prog, sampler.name);
         if (location >= 0) glUniform1i(location, sampler.unit);
@@ -254,6 +258,8 @@ const MeshProgram* ProgramCache::get(const ShaderFeatures& features, std::string
     p.weightBone = glGetUniformLocation(prog, "u_weightBone");
     p.morphWeights = glGetUniformLocation(prog, "u_morphWeights");
     p.morphAbsolute = glGetUniformLocation(prog, "u_morphAbsolute");
+    p.morphTextureWeights = glGetUniformLocation(prog, "u_morphTextureWeights");
+    p.morphLayout = glGetUniformLocation(prog, "u_morphLayout");
     return &m_programs.emplace(features.key(), std::move(p)).first->second;
 }
 

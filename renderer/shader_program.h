@@ -26,6 +26,9 @@ struct ShaderFeatures {
     // Morph targets blended in the vertex stage from extra attributes (0 = none, up to kMaxGpuMorphTargets).
     int morphTargets = 0;
     bool morphNormals = false;  // each target also carries a normal attribute
+    // ES3: every target from a texture of deltas (up to kMaxTextureMorphTargets), when more are
+    // active than the attribute path holds.
+    bool morphTexture = false;
     // Material maps (shaded and unlit modes): `textured` samples the diffuse map (unit 0),
     // `materialMaps` the specular, emissive and opacity maps (units 1, 3, 4); a neutral 1x1 texture
     // stands in for a map the material lacks, so two defines cover every combination.
@@ -68,6 +71,7 @@ enum AttributeLocation : uint32_t {
 };
 
 constexpr int kMaxGpuMorphTargets = 4;
+constexpr int kMaxTextureMorphTargets = 64;  // MORPH_TEXTURE_TARGETS in mesh.vert
 // The tangent attribute takes the last location the morph range would use (so normal-mapped
 // meshes keep fewer morph slots: one in ES2's 8 attributes, all four with 16).
 inline uint32_t tangentLocation(int maxVertexAttribs) {
@@ -83,7 +87,8 @@ enum TextureUnit : int {
     kUnitOpacity = 4,   // metal/rough: roughness
     kUnitReflection = 5,
     kUnitReflectionCube = 6,
-    kUnitCount = 7
+    kUnitMorphDeltas = 7,  // vertex stage
+    kUnitCount = 8
 };
 inline uint32_t morphPositionLocation(int target) { return kLocMorphBase + uint32_t(target); }
 inline uint32_t morphNormalLocation(int targets, int target) { return kLocMorphBase + uint32_t(targets + target); }
@@ -97,6 +102,7 @@ struct MeshProgram {
     int surface = -1;
     int weightBone = -1;
     int morphWeights = -1, morphAbsolute = -1;
+    int morphTextureWeights = -1, morphLayout = -1;
 };
 
 struct OverlayProgram {

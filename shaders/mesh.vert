@@ -1,6 +1,7 @@
 // Mesh vertex stage. Prepended by the renderer: version line, prelude (ATTRIBUTE/VARYING_OUT),
 // and feature defines: SKINNED, BONE_COUNT, INFLUENCES, HAS_NORMAL, HAS_COLOR, HAS_UV,
-// MORPH_TARGETS (1..4), MORPH_NORMALS, NORMAL_MAP (tangent frame for tangent-space maps).
+// MORPH_TARGETS (1..4), MORPH_NORMALS, MORPH_TEXTURE (GLSL ES 3.00: any number of targets from a
+// texture of deltas), NORMAL_MAP (tangent frame for tangent-space maps).
 ATTRIBUTE vec3 a_position;
 #ifdef HAS_NORMAL
 ATTRIBUTE vec3 a_normal;
@@ -51,6 +52,16 @@ ATTRIBUTE vec3 a_morphNormal2;
 ATTRIBUTE vec3 a_morphNormal3;
 #endif
 #endif
+#endif
+
+#if defined(MORPH_TEXTURE) && __VERSION__ >= 300
+// Deltas in stored space (absolute targets already less the base), RGBA32F: target t's position
+// deltas fill rows [t * rows, (t + 1) * rows), vertex v at (v % width, v / width) within them;
+// normal deltas follow all position rows when u_morphLayout.w is 1.
+#define MORPH_TEXTURE_TARGETS 64
+uniform highp sampler2D u_morphDeltas;
+uniform vec4 u_morphTextureWeights[MORPH_TEXTURE_TARGETS / 4];
+uniform ivec4 u_morphLayout;  // targets, rows per target, width, normals present
 #endif
 
 uniform mat4 u_model;           // identity for skinned draws: the palette is already in world space
@@ -105,6 +116,23 @@ void main() {
     normal += u_morphWeights.w * (a_morphNormal3 - u_morphAbsolute.w * baseNormal);
 #endif
 #endif
+#endif
+#if defined(MORPH_TEXTURE) && __VERSION__ >= 300
+    {
+        int width = u_morphLayout.z;
+        ivec2 texel = ivec2(gl_VertexID % width, gl_VertexID / width);
+        int normalBase = u_morphLayout.x * u_morphLayout.y;
+        for (int t = 0; t < MORPH_TEXTURE_TARGETS; ++t) {
+            if (t >= u_morphLayout.x) break;
+            float w = u_morphTextureWeights[t / 4][t % 4];
+            if (w == 0.0) continue;
+            stored += w * texelFetch(u_morphDeltas, texel + ivec2(0, t * u_morphLayout.y), 0).xyz;
+#ifdef HAS_NORMAL
+            if (u_morphLayout.w != 0)
+                normal += w * texelFetch(u_morphDeltas, texel + ivec2(0, normalBase + t * u_morphLayout.y), 0).xyz;
+#endif
+        }
+    }
 #endif
     vec4 position = u_positionUnpack * vec4(stored, 1.0);
     mat4 model = u_model;

@@ -42,9 +42,10 @@ esv::Scene quadScene(float uvScale = 1.0f) {
     stream.bytes = esv::makeOwnedBytes(std::move(bytes));
     stream.stride = sizeof(QuadVertex);
     stream.count = 4;
-    stream.attributes = {{esv::Semantic::Position, 0, esv::ComponentType::Float32, 3, false, esv::Swizzle::Identity, 0},
-                         {esv::Semantic::Normal, 0, esv::ComponentType::Float32, 3, false, esv::Swizzle::Identity, 12},
-                         {esv::Semantic::TexCoord, 0, esv::ComponentType::Float32, 2, false, esv::Swizzle::Identity, 24}};
+    stream.attributes = {
+        {esv::Semantic::Position, 0, esv::ComponentType::Float32, 3, false, esv::Swizzle::Identity, 0},
+        {esv::Semantic::Normal, 0, esv::ComponentType::Float32, 3, false, esv::Swizzle::Identity, 12},
+        {esv::Semantic::TexCoord, 0, esv::ComponentType::Float32, 2, false, esv::Swizzle::Identity, 24}};
     mesh.streams.push_back(stream);
     const uint16_t indices[6] = {0, 1, 2, 0, 2, 3};
     std::vector<uint8_t> indexBytes(sizeof indices);
@@ -150,18 +151,21 @@ Frame render(const esv::Scene& scene, bool gles2, esv::ViewMode mode = esv::View
 
 void expectNear(const glm::ivec4& actual, const glm::ivec4& expected, int tolerance, const char* what) {
     for (int c = 0; c < 4; ++c)
-        EXPECT_NEAR(actual[c], expected[c], tolerance) << what << " channel " << c << " (" << actual.r << ", "
-                                                       << actual.g << ", " << actual.b << ", " << actual.a << ")";
+        EXPECT_NEAR(actual[c], expected[c], tolerance)
+            << what << " channel " << c << " (" << actual.r << ", " << actual.g << ", " << actual.b << ", "
+            << actual.a << ")";
 }
 
 // The four texels of a 2x2 texture land in the four quadrants of the quad.
 TEST(MaterialRender, DiffuseTextureTexelsLandInTheirQuadrants) {
     esv::Scene scene = quadScene();
     // 4x4 texels, each quadrant 2x2 of one colour, so linear filtering leaves a plateau in each.
-    const uint8_t colours[4][4] = {{255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 255}, {255, 255, 255, 255}};
+    const uint8_t colours[4][4] = {
+        {255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 255}, {255, 255, 255, 255}};
     std::vector<uint8_t> rgba;
     for (int y = 0; y < 4; ++y)
-        for (int x = 0; x < 4; ++x) rgba.insert(rgba.end(), colours[(y / 2) * 2 + x / 2], colours[(y / 2) * 2 + x / 2] + 4);
+        for (int x = 0; x < 4; ++x)
+            rgba.insert(rgba.end(), colours[(y / 2) * 2 + x / 2], colours[(y / 2) * 2 + x / 2] + 4);
     const int t = addTexture(scene, rgbaImage(4, 4, rgba));
     scene.materials[0].texture(esv::TextureSlot::Diffuse).texture = t;
     for (bool gles2 : {false, true}) {
@@ -179,7 +183,8 @@ TEST(MaterialRender, DiffuseTextureTexelsLandInTheirQuadrants) {
 TEST(MaterialRender, WrapModesFollowTheMaterial) {
     esv::Scene scene = quadScene(2.0f);
     // 4x1 texture: red, green, blue, white columns.
-    const int t = addTexture(scene, rgbaImage(4, 1, {255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255}));
+    const int t = addTexture(
+        scene, rgbaImage(4, 1, {255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255}));
     esv::TextureRef& ref = scene.materials[0].texture(esv::TextureSlot::Diffuse);
     ref.texture = t;
     for (bool gles2 : {false, true}) {
@@ -259,7 +264,8 @@ TEST(MaterialRender, NormalMapTiltsTheShadingNormal) {
         Frame f = render(scene, gles2);
         expectNear(f.at(32, 32), none.at(32, 32), 3, "flat normal map");
         bool computed = false;
-        for (const esv::ReportLine& line : f.report) computed |= line.text.find("computed from UV set 0") != std::string::npos;
+        for (const esv::ReportLine& line : f.report)
+            computed |= line.text.find("computed from UV set 0") != std::string::npos;
         EXPECT_TRUE(computed) << "tangents are computed from the UVs and reported";
     }
     scene.materials[0].texture(esv::TextureSlot::Normal).texture = tilted;
@@ -297,7 +303,8 @@ TEST(MaterialRender, MetalRoughMetalsAreNotBlack) {
 TEST(MaterialRender, StrongestFourLightsAreChosen) {
     esv::Scene scene = quadScene();
     for (int i = 0; i < 4; ++i)
-        addLight(scene, esv::LightType::Point, glm::vec3(0.0f, 0.0f, 0.15f), glm::vec3(-3.0f + 2.0f * i, 0.0f, 6.0f));
+        addLight(scene, esv::LightType::Point, glm::vec3(0.0f, 0.0f, 0.15f),
+                 glm::vec3(-3.0f + 2.0f * i, 0.0f, 6.0f));
     addLight(scene, esv::LightType::Point, glm::vec3(1.0f, 0.0f, 0.0f), glm::vec3(0.0f, 0.0f, 1.0f));
     for (bool gles2 : {false, true}) {
         Frame f = render(scene, gles2);

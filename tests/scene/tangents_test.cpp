@@ -35,12 +35,15 @@ esv::Mesh quad(bool withFileTangents, float binormalSign = 1.0f) {
     s.bytes = esv::makeOwnedBytes(std::move(bytes));
     s.stride = sizeof(Vertex);
     s.count = 4;
-    s.attributes = {{esv::Semantic::Position, 0, esv::ComponentType::Float32, 3, false, esv::Swizzle::Identity, 0},
-                    {esv::Semantic::Normal, 0, esv::ComponentType::Float32, 3, false, esv::Swizzle::Identity, 12},
-                    {esv::Semantic::TexCoord, 0, esv::ComponentType::Float32, 2, false, esv::Swizzle::Identity, 24}};
+    s.attributes = {
+        {esv::Semantic::Position, 0, esv::ComponentType::Float32, 3, false, esv::Swizzle::Identity, 0},
+        {esv::Semantic::Normal, 0, esv::ComponentType::Float32, 3, false, esv::Swizzle::Identity, 12},
+        {esv::Semantic::TexCoord, 0, esv::ComponentType::Float32, 2, false, esv::Swizzle::Identity, 24}};
     if (withFileTangents) {
-        s.attributes.push_back({esv::Semantic::Tangent, 0, esv::ComponentType::Float32, 3, false, esv::Swizzle::Identity, 32});
-        s.attributes.push_back({esv::Semantic::Binormal, 0, esv::ComponentType::Float32, 3, false, esv::Swizzle::Identity, 44});
+        s.attributes.push_back(
+            {esv::Semantic::Tangent, 0, esv::ComponentType::Float32, 3, false, esv::Swizzle::Identity, 32});
+        s.attributes.push_back(
+            {esv::Semantic::Binormal, 0, esv::ComponentType::Float32, 3, false, esv::Swizzle::Identity, 44});
     }
     mesh.streams.push_back(s);
     const uint16_t indices[6] = {0, 1, 2, 0, 2, 3};
