@@ -205,12 +205,14 @@ void decodePvrtc1(const uint8_t* blocks, uint32_t width, uint32_t height, bool t
 
         const uint8_t* weightRow = weights.data() + size_t(y) * surfaceWidth;
         uint8_t* out = rgba + size_t(y) * width * 4;
+        // Pixel 0 lies half a word right of the last column's sample (wrapping); step through the columns.
+        uint32_t xLow = wordsX - 1, xr = wordWidth / 2;
         for (uint32_t x = 0; x < width; ++x, out += 4) {
-            const uint32_t tx = x + surfaceWidth - wordWidth / 2;
-            const uint32_t xLow = (tx / wordWidth) % wordsX, xHigh = (xLow + 1) % wordsX;
-            const int wx = int((tx % wordWidth) * xScale);
+            const uint32_t xHigh = xLow + 1 == wordsX ? 0 : xLow + 1;
+            const int wx = int(xr * xScale);
             const int* left = &column[size_t(xLow) * 8];
             const int* right = &column[size_t(xHigh) * 8];
+            if (++xr == wordWidth) xr = 0, xLow = xHigh;
             int a[4], b[4];
             for (int c = 0; c < 4; ++c) {
                 const int ca = left[c] * (8 - wx) + right[c] * wx;
