@@ -1,0 +1,49 @@
+// libFuzzer entry point: any bytes through readImage (PVR v3/v2, DDS, stb_image by magic bytes),
+// then the software decoders on what was read, when its RGBA8 result stays under 64 MiB.
+// A finding is a crash, a sanitizer report, a leak, a timeout, an allocation over -rss_limit_mb,
+// or a broken contract (trapped below).
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "loaders/textures/decode.h"
+#include "loaders/textures/image_reader.h"
+
+namespace {
+
+constexpr uint64_t kMaxDecodedBytes = 64ull << 20;
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    auto bytes = std::make_shared<const std::vector<uint8_t>>(data, data + size);
+    const esv::ByteView view{bytes, bytes->data(), bytes->size()};
+    esv::Image image;
+    std::string error;
+    if (!esv::readImage(view, image, error)) {
+        if (error.empty()) __builtin_trap();  // the contract: an image or a reason
+        return 0;
+    }
+    // A read image is consistent: one surface of exactly the format's size per (level, face).
+    if (image.levels == 0 || (image.faces != 1 && image.faces != 6)) __builtin_trap();
+    if (image.surfaces.size() != size_t(image.levels) * image.faces) __builtin_trap();
+    uint64_t decodedBytes = 0;
+    volatile uint32_t sum = 0;
+    for (uint32_t level = 0; level < image.levels; ++level) {
+        const uint32_t w = image.levelWidth(level), h = image.levelHeight(level);
+        for (uint32_t face = 0; face < image.faces; ++face) {
+            const esv::ByteView& s = image.surface(level, face);
+            if (s.size != esv::surfaceSize(image.format, w, h, image.blockWidth, image.blockHeight))
+                __builtin_trap();
+            sum = sum + s.data[0] + s.data[s.size - 1];
+            decodedBytes += uint64_t(w) * h * 4;
+        }
+    }
+    if (esv::isCompressed(image.format) && decodedBytes <= kMaxDecodedBytes) {
+        esv::Image decoded;
+        if (!esv::decodeImage(image, decoded, error)) __builtin_trap();  // readImage's images always decode
+    }
+    return 0;
+}
