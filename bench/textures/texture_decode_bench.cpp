@@ -178,10 +178,19 @@ void registerWorkload(const std::string& tag, const Workload* w) {
         ->UseRealTime();
 }
 
+// The throughput recorded for the benchmark whose name starts with `prefix` (names carry suffixes such as
+// "/real_time"), or 0 when it did not run.
+double lookup(const std::map<std::string, double>& values, const std::string& prefix) {
+    for (const auto& [name, value] : values)
+        if (name.rfind(prefix, 0) == 0) return value;
+    return 0;
+}
+
 void printSummary(const std::string& tag, const Workload& w) {
-    const double decode = g_bytesPerSecond["BM_Decode/" + tag], copy = g_bytesPerSecond["BM_Memcpy/" + tag];
-    const double inflate = g_bytesPerSecond["BM_Inflate/" + tag],
-                 pixels = g_itemsPerSecond["BM_Decode/" + tag];
+    const double decode = lookup(g_bytesPerSecond, "BM_Decode/" + tag + "/");
+    const double copy = lookup(g_bytesPerSecond, "BM_Memcpy/" + tag + "/");
+    const double inflate = lookup(g_bytesPerSecond, "BM_Inflate/" + tag + "/");
+    const double pixels = lookup(g_itemsPerSecond, "BM_Decode/" + tag + "/");
     if (decode <= 0 || copy <= 0 || inflate <= 0) return;  // filtered out
     std::printf("%s: %zu pixels, %.1f MB of RGBA8 out\n", w.name.c_str(), w.pixels, w.decoded.size() / 1e6);
     std::printf("  decode %.1f MPixel/s (%.2f ms for all levels), %.2f GB/s out\n", pixels / 1e6,
