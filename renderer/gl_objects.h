@@ -2,6 +2,7 @@
 // never leaks a buffer or program when a scene is replaced. A context must be current.
 #pragma once
 
+#include <cstring>
 #include <utility>
 
 #include <glad/gles2.h>
@@ -66,6 +67,16 @@ using Framebuffer = Handle<deleteFramebuffer>;
 using Renderbuffer = Handle<deleteRenderbuffer>;
 using Program = Handle<deleteProgram>;
 using Shader = Handle<deleteShader>;
+
+// True when the current context lists `name` in GL_EXTENSIONS (whole-word match).
+inline bool hasExtension(const char* name) {
+    const char* list = reinterpret_cast<const char*>(glGetString(GL_EXTENSIONS));
+    if (!list) return false;
+    const size_t len = std::strlen(name);
+    for (const char* p = std::strstr(list, name); p; p = std::strstr(p + len, name))
+        if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0')) return true;
+    return false;
+}
 
 inline Buffer makeBuffer() {
     GLuint n = 0;

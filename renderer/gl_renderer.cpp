@@ -1220,15 +1220,6 @@ private:
     std::set<uint64_t> m_reported;
 };
 
-bool hasExtension(const char* name) {
-    const char* list = reinterpret_cast<const char*>(glGetString(GL_EXTENSIONS));
-    if (!list) return false;
-    const size_t len = std::strlen(name);
-    for (const char* p = std::strstr(list, name); p; p = std::strstr(p + len, name))
-        if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0')) return true;
-    return false;
-}
-
 }  // namespace
 
 std::unique_ptr<Renderer> Renderer::create(const RendererOptions& options, std::string& error) {
@@ -1241,11 +1232,11 @@ std::unique_ptr<Renderer> Renderer::create(const RendererOptions& options, std::
     const bool contextEs3 = std::strstr(version, "OpenGL ES 3") != nullptr;
     // ES2 mode enforces the ES 2.0 minimums even where the driver grants more (llvmpipe grants 3.2).
     caps.es3 = contextEs3 && !options.gles2;
-    caps.uintIndices = caps.es3 || hasExtension("GL_OES_element_index_uint");
+    caps.uintIndices = caps.es3 || gl::hasExtension("GL_OES_element_index_uint");
     gl::VertexArrayApi& vao = gl::vertexArrayApi();
     if (caps.es3) {
         vao = {glad_glGenVertexArrays, glad_glBindVertexArray, glad_glDeleteVertexArrays};
-    } else if (hasExtension("GL_OES_vertex_array_object")) {
+    } else if (gl::hasExtension("GL_OES_vertex_array_object")) {
         vao = {glad_glGenVertexArraysOES, glad_glBindVertexArrayOES, glad_glDeleteVertexArraysOES};
     } else {
         vao = {};

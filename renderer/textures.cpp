@@ -6,14 +6,6 @@
 namespace esv {
 namespace {
 
-bool hasExtension(const char* list, const char* name) {
-    if (!list) return false;
-    const size_t len = std::strlen(name);
-    for (const char* p = std::strstr(list, name); p; p = std::strstr(p + len, name))
-        if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0')) return true;
-    return false;
-}
-
 bool powerOfTwo(uint32_t v) {
     return v && !(v & (v - 1));
 }
@@ -102,24 +94,23 @@ GLenum wrapEnum(Wrap w) {
 
 TextureFormatSupport detectTextureSupport(bool es3) {
     TextureFormatSupport s;
-    const char* list = reinterpret_cast<const char*>(glGetString(GL_EXTENSIONS));
     auto set = [&](std::initializer_list<PixelFormat> formats, bool on) {
         for (PixelFormat f : formats)
             s.native[static_cast<size_t>(f)] = s.native[static_cast<size_t>(f)] || on;
     };
     set({PixelFormat::Pvrtc1_2bpp_Rgb, PixelFormat::Pvrtc1_2bpp_Rgba, PixelFormat::Pvrtc1_4bpp_Rgb,
          PixelFormat::Pvrtc1_4bpp_Rgba},
-        hasExtension(list, "GL_IMG_texture_compression_pvrtc"));
-    set({PixelFormat::Etc1_Rgb}, es3 || hasExtension(list, "GL_OES_compressed_ETC1_RGB8_texture"));
+        gl::hasExtension("GL_IMG_texture_compression_pvrtc"));
+    set({PixelFormat::Etc1_Rgb}, es3 || gl::hasExtension("GL_OES_compressed_ETC1_RGB8_texture"));
     set({PixelFormat::Etc2_Rgb, PixelFormat::Etc2_Rgb_A1, PixelFormat::Etc2_Rgba, PixelFormat::Eac_R11,
          PixelFormat::Eac_R11_Signed, PixelFormat::Eac_Rg11, PixelFormat::Eac_Rg11_Signed},
         es3);
-    set({PixelFormat::Astc}, hasExtension(list, "GL_KHR_texture_compression_astc_ldr"));
-    const bool s3tc = hasExtension(list, "GL_EXT_texture_compression_s3tc");
+    set({PixelFormat::Astc}, gl::hasExtension("GL_KHR_texture_compression_astc_ldr"));
+    const bool s3tc = gl::hasExtension("GL_EXT_texture_compression_s3tc");
     set({PixelFormat::Bc1_Rgb, PixelFormat::Bc1_Rgba},
-        s3tc || hasExtension(list, "GL_EXT_texture_compression_dxt1"));
-    set({PixelFormat::Bc2}, s3tc || hasExtension(list, "GL_ANGLE_texture_compression_dxt3"));
-    set({PixelFormat::Bc3}, s3tc || hasExtension(list, "GL_ANGLE_texture_compression_dxt5"));
+        s3tc || gl::hasExtension("GL_EXT_texture_compression_dxt1"));
+    set({PixelFormat::Bc2}, s3tc || gl::hasExtension("GL_ANGLE_texture_compression_dxt3"));
+    set({PixelFormat::Bc3}, s3tc || gl::hasExtension("GL_ANGLE_texture_compression_dxt5"));
     s.npot = es3;
     GLint size = 2048;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &size);
