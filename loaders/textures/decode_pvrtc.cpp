@@ -107,7 +107,8 @@ void unpackModulation(const std::vector<uint32_t>& modulation, const std::vector
                 // 4bpp's punch-through mode (DFD "PVRTC1 2bpp color modulation"). Bit 0 is a flag: 0 =
                 // the other pixels average four neighbours; 1 = two, vertical if bit 20 (flag F) is set
                 // and horizontal otherwise. The samples whose low bit holds a flag (pixel (0,0), and
-                // (4,2) when bit 0 is set) duplicate their high bit.
+                // (4,2) when bit 0 is set) duplicate their high bit. (Imagination's PVRTDecompress weighs
+                // these samples 0, 3, 5, 8 without punch-through; the DFD's table is followed here.)
                 uint8_t mode = kInterpolateHV;
                 if (bits & 1u) {
                     mode = (bits & (1u << 20)) ? kInterpolateV : kInterpolateH;
