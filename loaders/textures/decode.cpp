@@ -20,8 +20,12 @@ bool decodeSurface(const Image& image, uint32_t level, uint32_t face, std::vecto
     switch (image.format) {
     case PixelFormat::Rgba8: std::copy(bytes.begin(), bytes.end(), rgba.begin()); return true;
     case PixelFormat::Pvrtc1_2bpp_Rgb:
-    case PixelFormat::Pvrtc1_2bpp_Rgba: decodePvrtc1(bytes.data, w, h, true, rgba.data()); return true;
     case PixelFormat::Pvrtc1_4bpp_Rgb:
+        // The RGB formats sample opaque whatever alpha the words encode, as GL does.
+        decodePvrtc1(bytes.data, w, h, image.format == PixelFormat::Pvrtc1_2bpp_Rgb, rgba.data());
+        for (size_t i = 3; i < rgba.size(); i += 4) rgba[i] = 255;
+        return true;
+    case PixelFormat::Pvrtc1_2bpp_Rgba: decodePvrtc1(bytes.data, w, h, true, rgba.data()); return true;
     case PixelFormat::Pvrtc1_4bpp_Rgba: decodePvrtc1(bytes.data, w, h, false, rgba.data()); return true;
     case PixelFormat::Etc1_Rgb:
     case PixelFormat::Etc2_Rgb:

@@ -533,5 +533,24 @@ TEST(PvrtcSamples, EveryMipLevelOfTheSdkTexturesDecodes) {
     }
 }
 
+// decodeSurface: the RGB PVRTC formats come out opaque even when the words encode translucent
+// colours (GL ignores their alpha), the RGBA formats keep it.
+TEST(PvrtcSurface, RgbFormatsDecodeOpaque) {
+    Image image;
+    image.width = image.height = 8;
+    image.container = "test";
+    // 2x2 words of zeros: translucent colours A and B with alpha 0.
+    image.surfaces.push_back(makeOwnedBytes(std::vector<uint8_t>(32, 0)));
+    std::vector<uint8_t> rgba;
+    std::string error;
+    for (PixelFormat f : {PixelFormat::Pvrtc1_4bpp_Rgb, PixelFormat::Pvrtc1_4bpp_Rgba}) {
+        image.format = f;
+        ASSERT_TRUE(decodeSurface(image, 0, 0, rgba, error)) << error;
+        ASSERT_EQ(rgba.size(), 8u * 8u * 4u);
+        for (size_t i = 3; i < rgba.size(); i += 4)
+            ASSERT_EQ(rgba[i], f == PixelFormat::Pvrtc1_4bpp_Rgb ? 255 : 0) << pixelFormatName(f) << " pixel " << i / 4;
+    }
+}
+
 }  // namespace
 }  // namespace esv
