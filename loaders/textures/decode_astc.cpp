@@ -13,7 +13,6 @@
 #include "loaders/textures/decode.h"
 
 #include <algorithm>
-#include <array>
 #include <cstring>
 
 namespace esv {
