@@ -14,6 +14,7 @@ PACKAGES=(
   xvfb xauth
   libgtest-dev libbenchmark-dev libmeshoptimizer-dev libfast-float-dev libcli11-dev nlohmann-json3-dev
   glslang-tools
+  astcenc
 )
 
 install_missing() {
