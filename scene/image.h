@@ -60,6 +60,10 @@ struct Image {
     uint32_t levels = 1;                       // mip levels present (level 0 = full size)
     bool srgb = false;
     bool premultiplied = false;
+    // Compressed surfaces whose rows the file stores bottom-up (PVR flip flag or orientation
+    // metadata): block data cannot be flipped as stored, so such images are decoded in software,
+    // which puts row 0 at the top.
+    bool bottomUp = false;
     std::string container;  // "png", "jpeg", "tga", "bmp", "gif", "psd", "hdr", "pvr2", "pvr3", "dds", "checker"
     // surfaces[level * faces + face]; each exactly surfaceSize() of that level's size.
     std::vector<ByteView> surfaces;

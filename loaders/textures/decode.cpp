@@ -1,5 +1,7 @@
 #include "loaders/textures/decode.h"
 
+#include <algorithm>
+
 namespace esv {
 
 bool decodeSurface(const Image& image, uint32_t level, uint32_t face, std::vector<uint8_t>& rgba, std::string& error) {
@@ -58,10 +60,19 @@ bool decodeImage(const Image& image, Image& decoded, std::string& error) {
         for (uint32_t face = 0; face < image.faces; ++face) {
             std::vector<uint8_t> rgba;
             if (!decodeSurface(image, level, face, rgba, error)) return false;
+            if (image.bottomUp) {
+                const size_t row = size_t(image.levelWidth(level)) * 4;
+                const uint32_t h = image.levelHeight(level);
+                for (uint32_t y = 0; y < h / 2; ++y)
+                    std::swap_ranges(rgba.begin() + ptrdiff_t(y * row), rgba.begin() + ptrdiff_t((y + 1) * row),
+                                     rgba.begin() + ptrdiff_t((h - 1 - y) * row));
+            }
             decoded.surfaces.push_back(makeOwnedBytes(std::move(rgba)));
         }
     }
-    decoded.notes.push_back(std::string(pixelFormatName(image.format)) + " decoded to RGBA8 in software");
+    decoded.notes.push_back(std::string(pixelFormatName(image.format)) + " decoded to RGBA8 in software" +
+                            (image.bottomUp ? ", rows flipped so row 0 is the top" : ""));
+    decoded.bottomUp = false;
     return true;
 }
 

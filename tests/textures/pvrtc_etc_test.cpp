@@ -552,5 +552,28 @@ TEST(PvrtcSurface, RgbFormatsDecodeOpaque) {
     }
 }
 
+// decodeImage puts the rows of a bottom-up compressed image top-down (two BC1 blocks stacked:
+// red stored first, blue second; bottom-up, blue is the top of the picture).
+TEST(DecodeImage, BottomUpImagesAreFlippedWhenDecoded) {
+    Image image;
+    image.format = PixelFormat::Bc1_Rgb;
+    image.width = 4;
+    image.height = 8;
+    image.container = "test";
+    image.bottomUp = true;
+    image.surfaces.push_back(makeOwnedBytes({0x00, 0xF8, 0x00, 0xF8, 0, 0, 0, 0,  // red
+                                             0x1F, 0x00, 0x1F, 0x00, 0, 0, 0, 0}));  // blue
+    Image decoded;
+    std::string error;
+    ASSERT_TRUE(decodeImage(image, decoded, error)) << error;
+    EXPECT_FALSE(decoded.bottomUp);
+    const uint8_t* top = decoded.surface(0).data;
+    const uint8_t* bottom = top + 7 * 4 * 4;
+    EXPECT_EQ(top[2], 255);  // blue on top
+    EXPECT_EQ(top[0], 0);
+    EXPECT_EQ(bottom[0], 255);  // red at the bottom
+    EXPECT_NE(decoded.notes.back().find("rows flipped"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace esv
