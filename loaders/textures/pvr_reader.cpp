@@ -403,6 +403,7 @@ bool readPvr3(const ByteView& bytes, Image& image, std::string& error) {
         if (rowsBottomUp)
             image.notes.push_back(
                 "orientation metadata: rows stored bottom-up (compressed data kept as stored)");
+        image.bottomUp = rowsBottomUp;
     }
     return true;
 }
@@ -631,6 +632,7 @@ bool readPvr2(const ByteView& bytes, Image& image, std::string& error) {
         if (flipped)
             image.notes.push_back(
                 "vertical flip flag: rows stored bottom-up (compressed data kept as stored)");
+        image.bottomUp = flipped;
     }
     return true;
 }

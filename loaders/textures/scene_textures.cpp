@@ -111,13 +111,15 @@ int prepareSceneTextures(Scene& scene, const std::function<bool(PixelFormat)>& g
             }
         }
         for (const std::string& note : image.notes) scene.info(label + ": " + note);
-        if (isCompressed(image.format) && gpuSupports && !gpuSupports(image.format)) {
+        // Bottom-up block data cannot be flipped as stored: decoding puts row 0 at the top.
+        if (isCompressed(image.format) && ((gpuSupports && !gpuSupports(image.format)) || image.bottomUp)) {
             Image decoded;
             if (!decodeImage(image, decoded, error)) {
                 fail(formatLabel(image) + " could not be decoded: " + error);
                 continue;
             }
-            scene.info(label + ": " + formatLabel(image) + " decoded to RGBA8 in software (no GPU support)");
+            scene.info(label + ": " + formatLabel(image) + " decoded to RGBA8 in software (" +
+                       (image.bottomUp ? "rows stored bottom-up" : "no GPU support") + ")");
             image = std::move(decoded);
         }
         tex.image = std::move(image);

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <stb_image.h>
+
 #include "common/test_paths.h"
 #include "loaders/load.h"
 #include "loaders/textures/decode.h"
@@ -1448,9 +1450,17 @@ TEST(SceneTextures, pod_textures_resolve_read_and_share) {
     EXPECT_EQ(scene->textures[1].resolvedPath, (nsdk / "MarbleNormalMap.pvr").string());
     for (const Texture& t : scene->textures) {
         EXPECT_FALSE(t.placeholder);
-        EXPECT_EQ(t.image.format, PixelFormat::Pvrtc1_4bpp_Rgba);
         EXPECT_EQ(t.image.levels, 11u);
     }
+    // The marble map stays PVRTC for the GPU; the normal map is stored bottom-up (orientation
+    // metadata), so it is decoded top-down even with GPU support.
+    EXPECT_EQ(scene->textures[0].image.format, PixelFormat::Pvrtc1_4bpp_Rgba);
+    EXPECT_EQ(scene->textures[1].image.format, PixelFormat::Rgba8);
+    EXPECT_EQ(
+        countLines(*scene, Severity::Info,
+                   "texture 1 'MarbleNormalMap.pvr': PVRTC1 4bpp RGBA decoded to RGBA8 in software (rows "
+                   "stored bottom-up)"),
+        1u);
     EXPECT_EQ(countLines(*scene, Severity::Warning, ""), warningsBefore);
     EXPECT_EQ(countLines(*scene, Severity::Info, "texture 0 'marble.pvr': found as"), 1u);
     EXPECT_EQ(countLines(*scene, Severity::Info, "texture 1 'MarbleNormalMap.pvr': orientation metadata"),
@@ -1486,6 +1496,34 @@ TEST(SceneTextures, software_decode_when_the_gpu_lacks_the_codec) {
                    "texture 0 'tex_arm.bmp': PVRTC1 4bpp RGB decoded to RGBA8 in software (no GPU support)"),
         1u);
     EXPECT_EQ(countLines(*scene, Severity::Info, "texture 1 'tex_base.bmp': found as"), 1u);
+}
+
+// cocos3d's legacy PVRTC files carry the vertical flip flag: block data cannot be flipped as
+// stored, so they are decoded (rows top-down) even when the GPU has PVRTC.
+TEST(SceneTextures, bottom_up_compressed_textures_are_decoded_top_down) {
+    ESVIEW_REQUIRE_MODELS("pod");
+    Scene scene;
+    scene.sourcePath = (test::modelsDir() / "pod/cocos3d/any.pod").string();
+    Texture t;
+    t.name = t.path = "tex_base.pvr";
+    scene.textures.push_back(t);
+    EXPECT_EQ(prepareSceneTextures(scene, [](PixelFormat) { return true; }), 0);
+    EXPECT_EQ(scene.textures[0].image.format, PixelFormat::Rgba8);
+    EXPECT_FALSE(scene.textures[0].image.bottomUp);
+    EXPECT_EQ(countLines(scene, Severity::Info, "decoded to RGBA8 in software (rows stored bottom-up)"), 1u);
+    // Top-down now: the decoded image matches the PNG of the same texture row for row.
+    int w = 0, h = 0, n = 0;
+    const std::string png = (test::modelsDir() / "pod/cocos3d/tex_base.png").string();
+    unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &n, 4);
+    ASSERT_NE(pixels, nullptr);
+    ASSERT_EQ(w, 256);
+    ASSERT_EQ(h, 256);
+    double error = 0.0;
+    const uint8_t* decoded = scene.textures[0].image.surface(0).data;
+    for (int i = 0; i < w * h * 4; ++i)
+        if (i % 4 != 3) error += std::abs(int(decoded[i]) - int(pixels[i]));
+    stbi_image_free(pixels);
+    EXPECT_LT(error / (w * h * 3), 6.0) << "mean absolute difference against the PNG";
 }
 
 TEST(SceneTextures, missing_and_unreadable_textures_get_one_warning_each) {
