@@ -10,6 +10,7 @@
 #include "app/scene_info.h"
 #include "app/scene_source.h"
 #include "app/viewer_window.h"
+#include "loaders/textures/scene_textures.h"
 
 namespace esv {
 namespace {
@@ -33,7 +34,9 @@ int runInfo(const std::string& file, bool json, const TimeSelection& selection) 
         printProblems(loaded.problems);
         return kExitBadInput;
     }
-    const Scene& scene = *loaded.scene;
+    Scene& scene = *loaded.scene;
+    // Textures are found and read (not decoded for a GPU) so missing or unreadable ones are reported.
+    prepareSceneTextures(scene, nullptr);
     ResolvedTime time;
     std::string error;
     if (!resolveTime(scene, selection, time, error)) {
@@ -65,6 +68,7 @@ int runCheck(const std::string& file) {
         std::fprintf(stderr, "%s: could not be loaded\n", file.c_str());
         return kExitBadInput;
     }
+    prepareSceneTextures(*loaded.scene, nullptr);
     size_t warnings = 0;
     for (const ReportLine& r : loaded.scene->report) {
         if (r.severity != Severity::Warning) continue;

@@ -100,6 +100,41 @@ TEST(Cli, InfoBoundsChangeWithTime) {
     for (int i = 0; i < 3; ++i) EXPECT_NEAR(c["min"][i].get<double>(), b["min"][i].get<double>(), 1e-5);
 }
 
+// Every texture a POD sample names resolves (the import report has no texture warning); a model
+// copied away from its textures reports each one missing, naming where it looked, and exits 0.
+TEST(Cli, SampleTexturesResolveAndMissingOnesAreReported) {
+    ESVIEW_REQUIRE_MODELS("pod");
+    size_t files = 0;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(esv::test::modelsDir() / "pod")) {
+        if (entry.path().extension() != ".pod") continue;
+        ++files;
+        RunResult r = run("info '" + entry.path().string() + "' --json");
+        ASSERT_EQ(r.exitCode, 0) << entry.path() << r.err;
+        const nlohmann::json info = nlohmann::json::parse(r.out);
+        for (const auto& w : info["warnings"])
+            EXPECT_EQ(w.get<std::string>().find("texture"), std::string::npos) << entry.path() << ": " << w;
+    }
+    EXPECT_GT(files, 10u);
+    const auto dir = esv::test::outputDir() / "lonely_model";
+    std::filesystem::create_directories(dir);
+    const auto copy = dir / "man.pod";
+    std::filesystem::copy_file(esv::test::modelsDir() / "pod/cocos3d/cocos3d_man.pod", copy,
+                               std::filesystem::copy_options::overwrite_existing);
+    RunResult r = run("info '" + copy.string() + "' --json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const nlohmann::json info = nlohmann::json::parse(r.out);
+    size_t missing = 0;
+    for (const auto& w : info["warnings"]) {
+        const std::string text = w.get<std::string>();
+        if (text.find("body.png") == std::string::npos && text.find("legs.png") == std::string::npos &&
+            text.find("belt.png") == std::string::npos)
+            continue;
+        ++missing;
+        EXPECT_NE(text.find(dir.string()), std::string::npos) << "names where it searched: " << text;
+    }
+    EXPECT_EQ(missing, 3u) << info["warnings"].dump();
+}
+
 TEST(Cli, MissingFileIsOneClearLine) {
     RunResult r = run("check /no/such/file.pod");
     EXPECT_EQ(r.exitCode, 1);
