@@ -512,9 +512,6 @@ private:
             fill.position = glm::vec4(glm::normalize(glm::vec3(0.3f, -1.0f, 0.2f)), 0.0f);
             fill.color = glm::vec4(glm::vec3(0.3f), 0.0f);
             m_lights = {head, fill};
-            m_defaultLights = true;
-        } else {
-            m_defaultLights = false;
         }
     }
 
@@ -1211,7 +1208,6 @@ private:
     glm::vec4 m_lightSpot[kMaxLights]{};
     std::vector<LightSlot> m_lights;  // every enabled light this frame (or the default pair)
     std::vector<size_t> m_order;
-    bool m_defaultLights = false;
     TextureFormatSupport m_textureSupport;
     std::vector<GpuTexture> m_textures;  // one per Scene::textures entry
     GpuTexture m_white, m_flatNormal;  // neutral maps for units a material leaves empty

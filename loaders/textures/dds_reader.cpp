@@ -293,12 +293,7 @@ bool readDds(const ByteView& bytes, Image& image, std::string& error) {
 
     uint32_t levels = 1;
     if (((flags & kFlagMipMapCount) || (caps & kCapsMipMap)) && mipCount > 0) levels = mipCount;
-    const uint32_t fullChain = fullChainLevels(width, height);
-    if (levels > fullChain) {
-        image.notes.push_back("mip count " + std::to_string(levels) +
-                              " is more than a full chain: clamped to " + std::to_string(fullChain));
-        levels = fullChain;
-    }
+    levels = clampToFullChain(levels, width, height, image.notes);
 
     image.width = width;
     image.height = height;

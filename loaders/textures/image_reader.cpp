@@ -204,6 +204,14 @@ uint32_t fullChainLevels(uint32_t width, uint32_t height) {
     return levels;
 }
 
+uint32_t clampToFullChain(uint64_t levels, uint32_t width, uint32_t height, std::vector<std::string>& notes) {
+    const uint32_t fullChain = fullChainLevels(width, height);
+    if (levels <= fullChain) return uint32_t(levels);
+    notes.push_back("mip count " + std::to_string(levels) + " is more than a full chain: clamped to " +
+                    std::to_string(fullChain));
+    return fullChain;
+}
+
 bool checkDimensions(uint32_t width, uint64_t widthOffset, uint32_t height, uint64_t heightOffset,
                      const char* container, std::string& error) {
     if (width == 0 || width > kMaxDimension) {

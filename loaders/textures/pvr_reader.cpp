@@ -293,12 +293,7 @@ bool readPvr3(const ByteView& bytes, Image& image, std::string& error) {
         image.notes.push_back("mip count 0 read as 1");
         mipCount = 1;
     }
-    const uint32_t fullChain = fullChainLevels(width, height);
-    if (mipCount > fullChain) {
-        image.notes.push_back("mip count " + std::to_string(mipCount) +
-                              " is more than a full chain: clamped to " + std::to_string(fullChain));
-        mipCount = fullChain;
-    }
+    mipCount = clampToFullChain(mipCount, width, height, image.notes);
     if (metaSize > r.remaining()) {
         error = atOffset(0x30, "PVR v3 metadata of " + std::to_string(metaSize) +
                                    " bytes runs past the end of the file (" + std::to_string(r.remaining()) +
@@ -594,12 +589,7 @@ bool readPvr2(const ByteView& bytes, Image& image, std::string& error) {
     if (!(flags & kPvr2FlagMipmaps) && mipCount > 0)
         image.notes.push_back("mip count " + std::to_string(mipCount) +
                               " without the mipmap flag: levels read anyway");
-    const uint32_t fullChain = fullChainLevels(width, height);
-    if (levels > fullChain) {
-        image.notes.push_back("mip count " + std::to_string(levels) +
-                              " is more than a full chain: clamped to " + std::to_string(fullChain));
-        levels = fullChain;
-    }
+    levels = clampToFullChain(levels, width, height, image.notes);
 
     image.width = width;
     image.height = height;

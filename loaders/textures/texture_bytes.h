@@ -87,6 +87,9 @@ bool sliceChain(const ChainLayout& chain, uint64_t fileSize, std::vector<Surface
 // Number of levels in a full mip chain down to 1x1 for a width x height image.
 uint32_t fullChainLevels(uint32_t width, uint32_t height);
 
+// `levels` as a header claims them, clamped to a full chain for width x height (with a note).
+uint32_t clampToFullChain(uint64_t levels, uint32_t width, uint32_t height, std::vector<std::string>& notes);
+
 // Checks width and height (0 or above kMaxDimension is an error naming the field's offset).
 bool checkDimensions(uint32_t width, uint64_t widthOffset, uint32_t height, uint64_t heightOffset,
                      const char* container, std::string& error);
