@@ -1,0 +1,77 @@
+// The stats overlay: a small translucent box in the viewport's top right corner (left of the
+// inspector) with frame times, draw counts, skinning palette use against the uniform limit and
+// texture memory. It takes no input, like the simple overlay of the Dear ImGui demo.
+#include <algorithm>
+#include <cmath>
+
+#include <imgui.h>
+
+#include "app/panels.h"
+
+namespace esv {
+namespace {
+
+const ImVec4 kOverColor(1.0f, 0.35f, 0.3f, 1.0f);
+
+// Distance of the overlay from the viewport's right edge: clear of the inspector's default column.
+constexpr float kPad = 10.0f;
+constexpr float kInspectorColumn = 330.0f + 2.0f * kPad;
+
+}  // namespace
+
+void drawStatsOverlay(ViewerState& s) {
+    if (!s.panel(PanelId::Stats)) return;
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    const float right = s.panel(PanelId::Inspector) ? kInspectorColumn : kPad;
+    const ImVec2 pos(viewport->WorkPos.x + std::max(viewport->WorkSize.x - right, kPad),
+                     viewport->WorkPos.y + kPad);
+    ImGui::SetNextWindowPos(pos, ImGuiCond_Always, ImVec2(1.0f, 0.0f));
+    ImGui::SetNextWindowBgAlpha(0.35f);
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                   ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove |
+                                   ImGuiWindowFlags_NoInputs;
+    if (!ImGui::Begin("Stats", &s.panel(PanelId::Stats), flags)) {
+        ImGui::End();
+        return;
+    }
+    const float fps = ImGui::GetIO().Framerate;
+    ImGui::Text("CPU %.2f ms   %.0f fps (%.2f ms)", s.cpuFrameMs, fps, fps > 0.0f ? 1000.0f / fps : 0.0f);
+    if (s.rendererInfo.gpuTimer && std::isfinite(s.stats.gpuMs) && s.stats.gpuMs >= 0.0f)
+        ImGui::Text("GPU %.2f ms", s.stats.gpuMs);
+    else
+        ImGui::TextDisabled("GPU n/a");
+
+    if (!s.scene) {
+        ImGui::TextDisabled("no scene");
+        ImGui::End();
+        return;
+    }
+    ImGui::Text("%u draws, %u triangles", s.stats.drawCalls, s.stats.triangles);
+    ImGui::Text("bone batches drawn %u", s.stats.boneBatchesDrawn);
+    const int limit = s.rendererInfo.maxVertexUniformVectors;
+    const int used = static_cast<int>(s.stats.paletteVectorsMax) + s.rendererInfo.reservedVertexVectors;
+    const bool over = limit > 0 && used > limit;
+    if (s.stats.paletteVectorsMax == 0)
+        ImGui::TextDisabled("uniforms: no skinned draw (limit %d)", limit);
+    else
+        ImGui::TextColored(over ? kOverColor : ImGui::GetStyleColorVec4(ImGuiCol_Text),
+                           "uniforms: palette %u + %d / %d", s.stats.paletteVectorsMax,
+                           s.rendererInfo.reservedVertexVectors, limit);
+    ImGui::Text("textures %.2f MiB", static_cast<double>(s.rendererInfo.textureBytes) / (1024.0 * 1024.0));
+    if (s.rendererInfo.es3)
+        ImGui::TextUnformatted("OpenGL ES 3.0");
+    else
+        ImGui::Text("OpenGL ES 2.0%s", s.gles2 ? " (limits enforced)" : "");
+    if (s.stats.glErrors > 0) ImGui::TextColored(kOverColor, "%u GL errors", s.stats.glErrors);
+
+    if (s.view.mode == ViewMode::SkinDiff) {
+        if (s.stats.skinDiffMax >= 0.0f)
+            ImGui::Text("skin diff max %.6g", s.stats.skinDiffMax);
+        else
+            ImGui::TextDisabled("skin diff: nothing compared");
+    }
+    ImGui::End();
+}
+
+}  // namespace esv
