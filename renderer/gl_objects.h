@@ -43,6 +43,10 @@ inline void deleteFramebuffer(GLuint n) { glDeleteFramebuffers(1, &n); }
 inline void deleteRenderbuffer(GLuint n) { glDeleteRenderbuffers(1, &n); }
 inline void deleteProgram(GLuint n) { glDeleteProgram(n); }
 inline void deleteShader(GLuint n) { glDeleteShader(n); }
+// Queries come only from GL_EXT_disjoint_timer_query (also on ES2), so they delete through its entry point.
+inline void deleteQuery(GLuint n) {
+    if (glad_glDeleteQueriesEXT) glad_glDeleteQueriesEXT(1, &n);
+}
 
 // Vertex arrays come from ES 3.0 or from OES_vertex_array_object on ES 2.0; the renderer picks
 // the entry points once (see selectVertexArrayApi) and the handle deletes through the same choice.
@@ -67,6 +71,7 @@ using Framebuffer = Handle<deleteFramebuffer>;
 using Renderbuffer = Handle<deleteRenderbuffer>;
 using Program = Handle<deleteProgram>;
 using Shader = Handle<deleteShader>;
+using Query = Handle<deleteQuery>;
 
 // True when the current context lists `name` in GL_EXTENSIONS (whole-word match).
 inline bool hasExtension(const char* name) {

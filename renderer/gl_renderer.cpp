@@ -17,6 +17,7 @@
 #include "renderer/shader_program.h"
 #include "renderer/textures.h"
 #include "scene/cpu_reference.h"
+#include "scene/skin_analysis.h"
 #include "scene/tangents.h"
 
 namespace esv {
@@ -24,12 +25,16 @@ namespace {
 
 // Uniform vectors the mesh program needs besides the palette: matrices, material, 4 lights.
 constexpr int kReservedVertexVectors = 16;
+constexpr int kVectorsPerBone = 4;  // palette entries are mat4 (u_bones in mesh.vert)
 constexpr int kMaxLights = 4;
+// Timer queries in flight: results are read a few frames late so reading never waits on the GPU.
+constexpr int kTimerQueries = 4;
 
 struct Caps {
     bool es3 = false;
     bool vao = false;
     bool uintIndices = false;
+    bool timer = false;  // GL_EXT_disjoint_timer_query
     int maxVertexUniformVectors = 128;
     int maxVertexAttribs = 8;
 };
@@ -122,6 +127,40 @@ const glm::vec3 kBatchColors[] = {{0.9f, 0.3f, 0.25f}, {0.25f, 0.75f, 0.35f}, {0
                                   {0.95f, 0.8f, 0.2f},  {0.75f, 0.35f, 0.9f},  {0.2f, 0.85f, 0.85f},
                                   {0.95f, 0.55f, 0.15f}, {0.6f, 0.6f, 0.6f}};
 
+// Debug overlay colours, chosen apart from the heat ramp and from each other.
+const glm::vec4 kEdgeColor(0.9f, 0.9f, 0.9f, 1.0f);         // wireframe overlay
+const glm::vec4 kAccentColor(1.0f, 0.2f, 0.85f, 1.0f);      // selection edges (magenta)
+const glm::vec4 kAccentTint(1.0f, 0.2f, 0.85f, 0.25f);      // selection tint, blended
+const glm::vec4 kBoneColor(1.0f, 0.85f, 0.2f, 1.0f);        // skeleton lines
+const glm::vec4 kJointColor(1.0f, 0.35f, 0.1f, 1.0f);       // skeleton joints
+const glm::vec4 kBindBoneColor(0.1f, 0.8f, 0.75f, 1.0f);    // bind-pose skeleton lines (cyan)
+const glm::vec4 kBindJointColor(0.1f, 0.6f, 0.95f, 1.0f);   // bind-pose skeleton joints
+const glm::vec4 kAxisColors[3] = {{1.0f, 0.1f, 0.1f, 1.0f}, {0.1f, 1.0f, 0.1f, 1.0f}, {0.15f, 0.3f, 1.0f, 1.0f}};
+const glm::vec3 kSkinDiffGrey(0.6f);  // SkinDiff: what is not compared
+
+// The Weights mode's ramp (mesh.frag): blue at 0, green at 0.5, red at 1.
+glm::vec3 heatColor(float w) {
+    w = std::min(std::max(w, 0.0f), 1.0f);
+    return glm::clamp(glm::vec3(2.0f * w - 0.5f, 1.0f - std::abs(2.0f * w - 1.0f), 1.5f - 2.0f * w), 0.0f, 1.0f);
+}
+
+// A redraw of a node in one flat colour over the shaded scene (overlays), instead of its view mode.
+struct FlatPass {
+    bool edges = false;  // every triangle edge as GL_LINES; else the triangles, blended by colour.a
+    glm::vec4 color{1.0f};
+};
+
+// Every joint: the skins' joints and Bone nodes.
+std::vector<uint8_t> jointNodes(const Scene& scene) {
+    std::vector<uint8_t> joint(scene.nodes.size(), 0);
+    for (const Skin& skin : scene.skins)
+        for (int32_t j : skin.joints)
+            if (j >= 0 && size_t(j) < joint.size()) joint[j] = 1;
+    for (size_t n = 0; n < scene.nodes.size(); ++n)
+        if (scene.nodes[n].kind == NodeKind::Bone) joint[n] = 1;
+    return joint;
+}
+
 class GlRenderer final : public Renderer {
 public:
     GlRenderer(const RendererOptions& options, const Caps& caps)
@@ -192,12 +231,19 @@ public:
         i.maxVertexUniformVectors = m_caps.maxVertexUniformVectors;
         i.maxVertexAttribs = m_caps.maxVertexAttribs;
         i.paletteCapacity = std::min(paletteCapacity(m_caps.maxVertexUniformVectors, kReservedVertexVectors), 256);
+        i.vectorsPerBone = kVectorsPerBone;
+        i.reservedVertexVectors = kReservedVertexVectors;
+        i.gpuTimer = m_caps.timer;
         i.compressedFormats = m_textureSupport.native;
         i.npotTextures = m_textureSupport.npot;
         i.maxTextureSize = m_textureSupport.maxSize;
         i.textureBytes = 0;
         for (const GpuTexture& t : m_textures) i.textureBytes += t.gpuBytes;
         return i;
+    }
+
+    unsigned textureObject(int index) const override {
+        return index >= 0 && size_t(index) < m_textures.size() ? m_textures[index].texture.get() : 0u;
     }
 
     FrameStats draw(const Scene& scene, const Pose& pose, const ViewSettings& view, int width, int height) override {
@@ -207,13 +253,32 @@ public:
         glClearColor(clear.r, clear.g, clear.b, clear.a);
         glClearDepthf(1.0f);
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+        // Timed from after the clear: llvmpipe returns a timestamp, not a duration, for a query begun
+        // before the context has drawn anything (and a clear is close to free on tile-based GPUs).
+        beginGpuTimer();
         glEnable(GL_DEPTH_TEST);
         glDepthFunc(GL_LEQUAL);
         glDepthMask(GL_TRUE);
         glDisable(GL_BLEND);
 
-        computeCamera(scene, pose, view, width, height);
+        cameraMatrices(scene, pose, view, width, height, m_view, m_projection);
+        m_eye = glm::vec3(glm::inverse(m_view)[3]);
+        m_forceTwoSided = view.forceTwoSided;
         collectLights(scene, pose, view);
+        if (view.mode == ViewMode::SkinDiff) {
+            const Bounds bounds = sceneBounds(scene, pose);
+            const float diagonal = bounds.valid() ? glm::length(bounds.max - bounds.min) : 0.0f;
+            m_skinDiffRange = view.skinDiffRange > 0.0f ? view.skinDiffRange : std::max(1e-3f * diagonal, 1e-12f);
+        }
+        const int highlight = view.highlightNode >= 0 && size_t(view.highlightNode) < scene.nodes.size() ? view.highlightNode : -1;
+        const bool highlightMesh = highlight >= 0 && drawable(scene, pose, size_t(highlight));
+        // Lines cannot take a polygon offset (GLES has no GL_POLYGON_OFFSET_LINE): the filled
+        // surfaces are pushed back instead, so edges drawn later at their true depth win.
+        const bool edgeOverlay = view.wireframeOverlay || highlightMesh;
+        if (edgeOverlay) {
+            glEnable(GL_POLYGON_OFFSET_FILL);
+            glPolygonOffset(1.0f, 1.0f);
+        }
 
         // Opaque first, then transparent ones back to front.
         struct Item {
@@ -222,9 +287,8 @@ public:
         };
         std::vector<Item> transparent;
         for (size_t n = 0; n < scene.nodes.size(); ++n) {
-            const Node& node = scene.nodes[n];
-            if (node.kind != NodeKind::Mesh || node.object < 0 || !pose.visible[n]) continue;
-            if (isTransparent(scene, node)) {
+            if (!drawable(scene, pose, n)) continue;
+            if (isTransparent(scene, scene.nodes[n])) {
                 glm::vec4 c = m_view * pose.objectWorld[n][3];
                 transparent.push_back({n, c.z});
                 continue;
@@ -233,13 +297,29 @@ public:
         }
         std::sort(transparent.begin(), transparent.end(), [](const Item& a, const Item& b) { return a.depth < b.depth; });
         for (const Item& item : transparent) drawNode(scene, pose, view, item.node, stats);
-        if (view.showSkeleton || view.showNormalLines || view.showTangentLines) drawOverlay(scene, pose, view, stats);
+        glDisable(GL_POLYGON_OFFSET_FILL);
+        if (view.wireframeOverlay) {
+            const FlatPass edges{true, kEdgeColor};
+            for (size_t n = 0; n < scene.nodes.size(); ++n)
+                if (drawable(scene, pose, n)) drawNode(scene, pose, view, n, stats, &edges);
+        }
+        if (highlightMesh) {
+            // A light tint over the node's visible surface, then its edges in the accent colour.
+            const FlatPass tint{false, kAccentTint}, edges{true, kAccentColor};
+            drawNode(scene, pose, view, size_t(highlight), stats, &tint);
+            drawNode(scene, pose, view, size_t(highlight), stats, &edges);
+        }
+        if (view.showSkeleton || view.showNormalLines || view.showTangentLines || view.showJointAxes ||
+            view.showBindPose || highlight >= 0 || view.influenceJoint >= 0)
+            drawOverlay(scene, pose, view, stats);
         glDisable(GL_BLEND);
         glDepthMask(GL_TRUE);
         if (m_caps.vao) gl::vertexArrayApi().bind(0);
         for (GLuint i = 0; i < attributeLimit(); ++i) glDisableVertexAttribArray(i);
         glBindBuffer(GL_ARRAY_BUFFER, 0);
         glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
+        endGpuTimer();
+        stats.gpuMs = m_gpuMs;
         checkGl("frame end", stats.glErrors);
         return stats;
     }
@@ -456,36 +536,12 @@ private:
         return false;
     }
 
-    void computeCamera(const Scene& scene, const Pose& pose, const ViewSettings& view, int width, int height) {
-        const float aspect = height > 0 ? float(width) / float(height) : 1.0f;
-        int cameraNode = -1;
-        if (view.camera >= 0)
-            for (size_t n = 0; n < scene.nodes.size(); ++n)
-                if (scene.nodes[n].kind == NodeKind::Camera && scene.nodes[n].object == view.camera) {
-                    cameraNode = static_cast<int>(n);
-                    break;
-                }
-        if (cameraNode >= 0) {
-            const Camera& cam = scene.cameras[view.camera];
-            glm::mat4 world = pose.objectWorld[cameraNode];
-            m_eye = glm::vec3(world[3]);
-            if (cam.targetNode >= 0) {
-                const glm::vec3 target(pose.world[cam.targetNode][3]);
-                m_view = glm::lookAt(m_eye, target, glm::normalize(glm::vec3(world[1])));
-            } else {
-                m_view = glm::inverse(world);
-            }
-            const float fov = pose.cameraFov[cameraNode] > 0.0f ? pose.cameraFov[cameraNode] : cam.yfov;
-            m_projection = glm::perspective(fov, cam.aspect > 0.0f ? cam.aspect : aspect, cam.nearZ, cam.farZ);
-            return;
-        }
-        orbitMatrices(view.orbit, aspect, m_view, m_projection);
-        m_eye = glm::vec3(glm::inverse(m_view)[3]);
-    }
-
+    // Every enabled light of the scene (read from Scene::lights each frame, so the panel's edits
+    // show at once) unless the view ignores them, the headlight pair when none is in use, and the
+    // camera rig on top when asked for.
     void collectLights(const Scene& scene, const Pose& pose, const ViewSettings& view) {
         m_lights.clear();
-        for (size_t n = 0; n < scene.nodes.size(); ++n) {
+        for (size_t n = 0; view.sceneLights && n < scene.nodes.size(); ++n) {
             const Node& node = scene.nodes[n];
             if (node.kind != NodeKind::Light || node.object < 0) continue;
             const Light& light = scene.lights[node.object];
@@ -503,15 +559,28 @@ private:
             slot.luminance = glm::dot(color, glm::vec3(0.2126f, 0.7152f, 0.0722f));
             m_lights.push_back(slot);
         }
+        const glm::mat3 cameraToWorld(glm::inverse(m_view));
+        auto directional = [](const glm::vec3& travel, const glm::vec3& color) {
+            LightSlot slot;
+            slot.position = glm::vec4(glm::normalize(travel), 0.0f);
+            slot.color = glm::vec4(color, 0.0f);
+            slot.luminance = glm::dot(color, glm::vec3(0.2126f, 0.7152f, 0.0722f));
+            return slot;
+        };
         if (m_lights.empty() && view.headlight) {
             // Nothing is ever black by accident: a headlight from the eye and a dim fill from above.
-            const glm::mat4 inverseView = glm::inverse(m_view);
-            LightSlot head, fill;
-            head.position = glm::vec4(-glm::normalize(glm::vec3(inverseView[2])), 0.0f);
-            head.color = glm::vec4(glm::vec3(0.85f), 0.0f);
-            fill.position = glm::vec4(glm::normalize(glm::vec3(0.3f, -1.0f, 0.2f)), 0.0f);
-            fill.color = glm::vec4(glm::vec3(0.3f), 0.0f);
-            m_lights = {head, fill};
+            m_lights.push_back(directional(-cameraToWorld[2], glm::vec3(0.85f)));
+            m_lights.push_back(directional(glm::vec3(0.3f, -1.0f, 0.2f), glm::vec3(0.3f)));
+        }
+        if (view.defaultRig) {
+            // A studio rig that turns with the camera, so it always lights the side in view.
+            // Directions towards each light in camera space (x right, y up, z towards the viewer).
+            static const struct {
+                glm::vec3 towards, color;
+            } kRig[] = {{{-0.55f, 0.6f, 0.6f}, {0.8f, 0.76f, 0.7f}},    // key: warm, upper left, in front
+                        {{0.8f, 0.05f, 0.6f}, {0.28f, 0.31f, 0.36f}},   // fill: cool, right, soft
+                        {{0.25f, 0.55f, -0.8f}, {0.6f, 0.6f, 0.6f}}};   // rim: behind, for the outline
+            for (const auto& light : kRig) m_lights.push_back(directional(-(cameraToWorld * light.towards), light.color));
         }
     }
 
@@ -667,7 +736,9 @@ private:
         glActiveTexture(GL_TEXTURE0);
     }
 
-    void setMaterial(const Scene& scene, const Node& node, uint32_t slot, const MeshProgram& p, int batch) {
+    // The material's uniforms and render state; `flat` is the colour of the batches, wireframe and
+    // SkinDiff views.
+    void setMaterial(const Scene& scene, const Node& node, uint32_t slot, const MeshProgram& p, const glm::vec3& flat) {
         const Material* m = &materialOf(scene, node, slot);
         glUniform3fv(p.ambient, 1, glm::value_ptr(m->ambient * scene.ambient + (m_lights.empty() ? glm::vec3(0.2f) : glm::vec3(0.0f))));
         // Reflectivity: the material's, or half strength when it has a reflection map but no value.
@@ -678,14 +749,8 @@ private:
         glUniform3fv(p.specular, 1, glm::value_ptr(m->specular));
         glUniform3fv(p.emissive, 1, glm::value_ptr(m->emissive));
         glUniform1f(p.shininess, m->shininess);
-        const glm::vec3 flat = kBatchColors[(batch < 0 ? 0 : batch) % 8];
         glUniform4f(p.flatColor, flat.r, flat.g, flat.b, 1.0f);
-        if (m->twoSided) {
-            glDisable(GL_CULL_FACE);
-        } else {
-            glEnable(GL_CULL_FACE);
-            glCullFace(GL_BACK);
-        }
+        setCulling(*m);
         if (m->blend.enabled || m->opacity < 1.0f) {
             glEnable(GL_BLEND);
             glDepthMask(GL_FALSE);
@@ -890,11 +955,12 @@ private:
             glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, scratchColor.get());
         }
 
-        gl::Buffer feedback = gl::makeBuffer();
-        glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, feedback.get());
+        // One buffer kept for every capture (the SkinDiff view captures each frame).
+        if (!m_feedback) m_feedback = gl::makeBuffer();
+        glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, m_feedback.get());
         const GLsizeiptr bytes = GLsizeiptr(count) * 6 * sizeof(float);
         glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, bytes, nullptr, GL_STREAM_READ);
-        glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, feedback.get());
+        glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, m_feedback.get());
         glEnable(GL_RASTERIZER_DISCARD);
         uint32_t errors = 0;
         for (size_t b = 0; b < batches; ++b) {
@@ -929,8 +995,9 @@ private:
         return error.empty();
     }
 
-    // Skeleton (lines parent -> child between joints, joint markers) and normal lines, from the
-    // CPU pose, drawn with the overlay program after the scene.
+    // Overlays from the CPU pose, drawn with the overlay program after the scene: the skeleton
+    // (lines parent -> child between joints, joint markers), its bind pose, joint axes, vertex
+    // normal and tangent lines, the selected node's axis tripod, and one joint's influence.
     void drawOverlay(const Scene& scene, const Pose& pose, const ViewSettings& view, FrameStats& stats) {
         if (!m_overlay.program) {
             std::string error;
@@ -944,47 +1011,74 @@ private:
             glm::vec3 position;
             glm::vec4 color;
         };
-        std::vector<OverlayVertex> lines, points, normals;
+        // Depth-tested lines on the surface; the rest shows through the mesh.
+        std::vector<OverlayVertex> surfaceLines, lines, points, influence, markers;
+        auto axes = [&](const glm::mat4& world, float length) {
+            const glm::vec3 origin(world[3]);
+            for (int a = 0; a < 3; ++a) {
+                const glm::vec3 axis(world[a]);
+                if (glm::dot(axis, axis) <= 0.0f) continue;
+                lines.push_back({origin, kAxisColors[a]});
+                lines.push_back({origin + length * glm::normalize(axis), kAxisColors[a]});
+            }
+        };
+        const std::vector<uint8_t> joint = jointNodes(scene);
         if (view.showSkeleton) {
-            std::vector<uint8_t> joint(scene.nodes.size(), 0);
-            for (const Skin& skin : scene.skins)
-                for (int32_t j : skin.joints)
-                    if (j >= 0 && size_t(j) < joint.size()) joint[j] = 1;
-            for (size_t n = 0; n < scene.nodes.size(); ++n)
-                if (scene.nodes[n].kind == NodeKind::Bone) joint[n] = 1;
-            const glm::vec4 bone(1.0f, 0.85f, 0.2f, 1.0f), marker(1.0f, 0.35f, 0.1f, 1.0f);
             for (size_t n = 0; n < scene.nodes.size(); ++n) {
                 if (!joint[n]) continue;
                 const glm::vec3 p(pose.world[n][3]);
-                points.push_back({p, marker});
+                points.push_back({p, kJointColor});
                 const int32_t parent = scene.nodes[n].parent;
                 if (parent >= 0 && joint[parent]) {
-                    lines.push_back({glm::vec3(pose.world[parent][3]), bone});
-                    lines.push_back({p, bone});
+                    lines.push_back({glm::vec3(pose.world[parent][3]), kBoneColor});
+                    lines.push_back({p, kBoneColor});
                 }
             }
+        }
+        if (view.showBindPose) bindPoseSkeleton(scene, [&](const glm::vec3& a, const glm::vec3* b) {
+            if (b) {
+                lines.push_back({a, kBindBoneColor});
+                lines.push_back({*b, kBindBoneColor});
+            } else {
+                points.push_back({a, kBindJointColor});
+            }
+        });
+        if (view.showJointAxes)
+            for (size_t n = 0; n < scene.nodes.size(); ++n)
+                if (joint[n]) axes(pose.world[n], 0.05f * view.orbit.distance);
+        if (view.highlightNode >= 0 && size_t(view.highlightNode) < scene.nodes.size())
+            axes(pose.world[view.highlightNode], 0.12f * view.orbit.distance);
+        if (view.influenceJoint >= 0 && size_t(view.influenceJoint) < scene.nodes.size()) {
+            for (size_t n = 0; n < scene.nodes.size(); ++n) {
+                if (!drawable(scene, pose, n) || scene.nodes[n].skin < 0) continue;
+                jointInfluences(scene, int(n), view.influenceJoint, m_influences);
+                if (m_influences.empty()) continue;
+                worldVertices(scene, pose, int(n), m_positions);
+                for (const VertexInfluence& v : m_influences)
+                    if (v.vertex < m_positions.size())
+                        influence.push_back({m_positions[v.vertex], glm::vec4(heatColor(v.weight), 1.0f)});
+            }
+            markers.push_back({glm::vec3(pose.world[view.influenceJoint][3]), kJointColor});
         }
         if (view.showNormalLines || view.showTangentLines) {
             const float length = 0.015f * view.orbit.distance;
             const glm::vec4 normalColor(0.3f, 0.9f, 1.0f, 1.0f), tangentColor(1.0f, 0.45f, 0.3f, 1.0f);
             std::vector<glm::vec3> tangents;
             for (size_t n = 0; n < scene.nodes.size(); ++n) {
-                const Node& node = scene.nodes[n];
-                if (node.kind != NodeKind::Mesh || node.object < 0 || !pose.visible[n]) continue;
+                if (!drawable(scene, pose, n)) continue;
                 worldVertices(scene, pose, int(n), m_positions, &m_normals, view.showTangentLines ? &tangents : nullptr);
                 for (size_t v = 0; view.showNormalLines && v < m_positions.size() && v < m_normals.size(); ++v) {
-                    normals.push_back({m_positions[v], normalColor});
-                    normals.push_back({m_positions[v] + length * m_normals[v], normalColor});
+                    surfaceLines.push_back({m_positions[v], normalColor});
+                    surfaceLines.push_back({m_positions[v] + length * m_normals[v], normalColor});
                 }
                 for (size_t v = 0; v < m_positions.size() && v < tangents.size(); ++v) {
-                    normals.push_back({m_positions[v], tangentColor});
-                    normals.push_back({m_positions[v] + length * tangents[v], tangentColor});
+                    surfaceLines.push_back({m_positions[v], tangentColor});
+                    surfaceLines.push_back({m_positions[v] + length * tangents[v], tangentColor});
                 }
             }
         }
         glUseProgram(m_overlay.program.get());
         glUniformMatrix4fv(m_overlay.viewProjection, 1, GL_FALSE, glm::value_ptr(m_projection * m_view));
-        glUniform1f(m_overlay.pointSize, 7.0f);
         if (m_caps.vao) gl::vertexArrayApi().bind(0);
         for (GLuint i = 0; i < attributeLimit(); ++i) glDisableVertexAttribArray(i);
         glBindBuffer(GL_ARRAY_BUFFER, m_overlayBuffer.get());
@@ -992,13 +1086,15 @@ private:
         glEnableVertexAttribArray(kLocColor);
         glDisable(GL_CULL_FACE);
         glDisable(GL_BLEND);
-        auto drawSet = [&](const std::vector<OverlayVertex>& set, GLenum primitive, bool depth) {
+        glDepthMask(GL_TRUE);
+        auto drawSet = [&](const std::vector<OverlayVertex>& set, GLenum primitive, bool depth, float pointSize) {
             if (set.empty()) return;
             if (depth) {
                 glEnable(GL_DEPTH_TEST);
             } else {
                 glDisable(GL_DEPTH_TEST);
             }
+            glUniform1f(m_overlay.pointSize, pointSize);
             glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(set.size() * sizeof(OverlayVertex)), set.data(), GL_STREAM_DRAW);
             glVertexAttribPointer(kLocPosition, 3, GL_FLOAT, GL_FALSE, sizeof(OverlayVertex), nullptr);
             glVertexAttribPointer(kLocColor, 4, GL_FLOAT, GL_FALSE, sizeof(OverlayVertex),
@@ -1007,10 +1103,41 @@ private:
             ++stats.drawCalls;
             checkGl("overlay draw", stats.glErrors);
         };
-        drawSet(normals, GL_LINES, true);
-        drawSet(lines, GL_LINES, false);  // the skeleton shows through the skin
-        drawSet(points, GL_POINTS, false);
+        drawSet(surfaceLines, GL_LINES, true, 1.0f);
+        drawSet(lines, GL_LINES, false, 1.0f);
+        drawSet(points, GL_POINTS, false, 7.0f);
+        drawSet(influence, GL_POINTS, false, 5.0f);
+        drawSet(markers, GL_POINTS, false, 13.0f);
         glEnable(GL_DEPTH_TEST);
+    }
+
+    // Calls emit(joint, &parent) for every bone and emit(joint, nullptr) for every joint of every
+    // skin in its bind pose: joint j's world bind matrix is inverse(inverseBind[j]), the matrix at
+    // which the skin leaves the stored vertices where they are. POD folds the mesh node's frame-0
+    // world matrix into inverseBind (scene.h, Skin), so there the stored vertices, and with them the
+    // bind skeleton, are placed by that matrix: the rest pose's, which is frame 0 for POD.
+    template <typename Emit>
+    void bindPoseSkeleton(const Scene& scene, Emit&& emit) {
+        const bool pod = scene.format == "pod";
+        if (pod) evaluatePose(scene, -1, 0.0f, m_restPose);
+        for (size_t s = 0; s < scene.skins.size(); ++s) {
+            const Skin& skin = scene.skins[s];
+            glm::mat4 placement(1.0f);
+            if (pod)
+                for (size_t n = 0; n < scene.nodes.size(); ++n)
+                    if (scene.nodes[n].skin == int32_t(s)) {
+                        placement = m_restPose.world[n];
+                        break;
+                    }
+            std::map<int32_t, glm::vec3> bind;  // joint node -> bind position
+            for (size_t j = 0; j < skin.joints.size() && j < skin.inverseBind.size(); ++j)
+                bind[skin.joints[j]] = glm::vec3(placement * glm::inverse(skin.inverseBind[j])[3]);
+            for (const auto& [node, position] : bind) {
+                emit(position, nullptr);
+                const auto parent = bind.find(scene.nodes[node].parent);
+                if (parent != bind.end()) emit(position, &parent->second);
+            }
+        }
     }
 
     // Binds the attributes of the CPU path: world-space positions and normals computed on the CPU
@@ -1060,7 +1187,14 @@ private:
         if (!gpu.hasColor) glVertexAttrib4f(kLocColor, 1, 1, 1, 1);
     }
 
-    void drawNode(const Scene& scene, const Pose& pose, const ViewSettings& view, size_t n, FrameStats& stats) {
+    static bool drawable(const Scene& scene, const Pose& pose, size_t n) {
+        const Node& node = scene.nodes[n];
+        return node.kind == NodeKind::Mesh && node.object >= 0 && pose.visible[n];
+    }
+
+    // Draws mesh node n in the view's mode, or in one flat colour when `flat` is given (overlays).
+    void drawNode(const Scene& scene, const Pose& pose, const ViewSettings& view, size_t n, FrameStats& stats,
+                  const FlatPass* flat = nullptr) {
         const Node& node = scene.nodes[n];
         const Mesh& mesh = scene.meshes[node.object];
         GpuMesh& gpu = m_meshes[node.object];
@@ -1073,6 +1207,9 @@ private:
                          node.name.c_str(), m_active.size(), morphCapacity(gpu));
         const bool cpu = morphsOnCpu || m_paletteOnCpu.count(n) > 0;
         const bool gpuSkinned = !cpu && node.skin >= 0 && gpu.hasSkin;
+        const bool skinDiff = !flat && view.mode == ViewMode::SkinDiff;
+        // Instances that cannot be compared fall through and draw grey.
+        if (skinDiff && gpuSkinned && drawSkinDiff(scene, pose, n, stats)) return;
 
         // Vertex inputs, shared by every program this node draws with (locations are fixed).
         if (cpu) {
@@ -1080,7 +1217,7 @@ private:
         } else {
             bindMesh(gpu, gpuSkinned);
         }
-        const bool wire = view.mode == ViewMode::Wireframe;
+        const bool wire = flat ? flat->edges : view.mode == ViewMode::Wireframe;
         if (wire && !gpu.edges) buildEdges(gpu);
         glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, wire ? gpu.edges.get() : gpu.indices.get());
         selectLights(glm::vec3(pose.objectWorld[n][3]));
@@ -1090,18 +1227,22 @@ private:
         // Bone batches split the triangle list; a mesh without batches is one range.
         const size_t batches = gpuSkinned && !mesh.boneBatches.empty() ? mesh.boneBatches.size() : 1;
         const GLuint tangentLoc = tangentLocation(m_caps.maxVertexAttribs);
+        // Flat passes are unlit and ignore the material's maps; SkinDiff shades what it does not
+        // compare in flat grey.
+        const ViewMode mode = flat ? ViewMode::Unlit : skinDiff ? ViewMode::Batches : view.mode;
 
         // Materials follow submeshes: one program per submesh's material, then one draw per batch range.
         for (const GpuSubmesh& s : gpu.submeshes) {
             const Material& material = materialOf(scene, node, s.materialSlot);
-            ShaderFeatures f = featuresFor(scene, node, gpu, view.mode, cpu, gpuSkinned, &material);
+            ShaderFeatures f = featuresFor(scene, node, gpu, mode, cpu, gpuSkinned, flat ? nullptr : &material);
+            if (flat) f.color = false;  // one colour, not modulated by vertex colours
             if (!cpu && morphTexture) {
                 f.morphTexture = true;
             } else if (!cpu) {
                 f.morphTargets = int(m_active.size());
                 f.morphNormals = f.morphTargets > 0 && gpu.morphNormals;
             }
-            if (view.mode == ViewMode::Weights && !gpuSkinned) f.mode = ViewMode::Shaded;
+            if (f.mode == ViewMode::Weights && !gpuSkinned) f.mode = ViewMode::Shaded;
             std::string error;
             const MeshProgram* p = m_programs.get(f, error);
             if (!p) {
@@ -1149,12 +1290,21 @@ private:
                 if (lo >= hi) continue;
                 if (gpuSkinned) {
                     batchPalette(mesh, palette, b);
-                    if (!m_bones.empty())
-                        glUniformMatrix4fv(p->bones, static_cast<GLsizei>(std::min<size_t>(m_bones.size(), f.boneCount)),
-                                           GL_FALSE, glm::value_ptr(m_bones[0]));
+                    const size_t uploaded = std::min<size_t>(m_bones.size(), size_t(f.boneCount));
+                    if (uploaded > 0)
+                        glUniformMatrix4fv(p->bones, static_cast<GLsizei>(uploaded), GL_FALSE, glm::value_ptr(m_bones[0]));
+                    ++stats.boneBatchesDrawn;
+                    stats.paletteVectorsMax = std::max(stats.paletteVectorsMax, uint32_t(uploaded) * kVectorsPerBone);
                 }
-                if (gpuSkinned && view.mode == ViewMode::Weights) glUniform1f(p->weightBone, weightBoneLocal(scene, node, mesh, b, view.weightBone));
-                setMaterial(scene, node, s.materialSlot, *p, view.mode == ViewMode::Batches ? int(b) : int(b) + 3);
+                if (gpuSkinned && f.mode == ViewMode::Weights) glUniform1f(p->weightBone, weightBoneLocal(scene, node, mesh, b, view.weightBone));
+                if (flat) {
+                    setFlat(*p, *flat, material);
+                } else {
+                    const glm::vec3 flatColor = skinDiff ? kSkinDiffGrey
+                                                : view.mode == ViewMode::Batches ? kBatchColors[b % 8]
+                                                                                 : kBatchColors[(b + 3) % 8];
+                    setMaterial(scene, node, s.materialSlot, *p, flatColor);
+                }
                 if (wire) {
                     const GLenum type = gpu.indexType == GL_UNSIGNED_INT ? GL_UNSIGNED_INT : GL_UNSIGNED_SHORT;
                     glDrawElements(GL_LINES, static_cast<GLsizei>((hi - lo) * 6), type,
@@ -1168,6 +1318,99 @@ private:
                 checkGl("glDrawElements", stats.glErrors);
             }
         }
+    }
+
+    // Culling as the material asks, unless the view forces every material two-sided.
+    void setCulling(const Material& m) const {
+        if (m.twoSided || m_forceTwoSided) {
+            glDisable(GL_CULL_FACE);
+        } else {
+            glEnable(GL_CULL_FACE);
+            glCullFace(GL_BACK);
+        }
+    }
+
+    // State of a flat overlay pass: its colour (alpha-blended below 1), no alpha test, and no depth
+    // writes, so overlays never hide each other.
+    void setFlat(const MeshProgram& p, const FlatPass& flat, const Material& m) const {
+        glUniform4fv(p.diffuse, 1, glm::value_ptr(flat.color));
+        glUniform4f(p.surface, 0.0f, 0.0f, 0.0f, 0.0f);
+        setCulling(m);
+        glDepthMask(GL_FALSE);
+        if (flat.color.a < 1.0f) {
+            glEnable(GL_BLEND);
+            glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+            glBlendEquation(GL_FUNC_ADD);
+        } else {
+            glDisable(GL_BLEND);
+        }
+    }
+
+    // SkinDiff view of GPU-skinned node n: captures what the vertex stage computes (transform
+    // feedback, ES3), compares each vertex with the CPU reference and draws the reference surface
+    // coloured by the difference over m_skinDiffRange. False when the node cannot be captured.
+    bool drawSkinDiff(const Scene& scene, const Pose& pose, size_t n, FrameStats& stats) {
+        if (!m_caps.es3) return false;
+        std::string error;
+        if (!captureVertices(scene, pose, int(n), m_captured, m_capturedNormals, error)) return false;
+        worldVertices(scene, pose, int(n), m_positions);
+        if (m_positions.size() != m_captured.size()) return false;
+        m_colors.resize(m_positions.size());
+        for (size_t v = 0; v < m_positions.size(); ++v) {
+            if (std::isnan(m_captured[v].x)) {  // no triangle uses it: nothing to draw or compare
+                m_colors[v] = kSkinDiffGrey;
+                continue;
+            }
+            const float d = glm::length(m_captured[v] - m_positions[v]);
+            stats.skinDiffMax = std::max(stats.skinDiffMax, d);
+            m_colors[v] = heatColor(d / m_skinDiffRange);
+        }
+        ShaderFeatures f;
+        f.mode = ViewMode::SkinDiff;
+        f.color = true;
+        const MeshProgram* p = m_programs.get(f, error);
+        if (!p) {
+            if (m_reported.insert(f.key()).second) std::fprintf(stderr, "esview: %s\n", error.c_str());
+            return false;
+        }
+        // One pair of stream buffers and one VAO serve every node, refilled per draw.
+        if (!m_skinDiffVao) {
+            m_skinDiffPositions = gl::makeBuffer();
+            m_skinDiffColors = gl::makeBuffer();
+            m_skinDiffVao = gl::makeVertexArray();
+            gl::vertexArrayApi().bind(m_skinDiffVao.get());
+            for (GLuint i = 0; i < attributeLimit(); ++i) glDisableVertexAttribArray(i);
+            glBindBuffer(GL_ARRAY_BUFFER, m_skinDiffPositions.get());
+            glEnableVertexAttribArray(kLocPosition);
+            glVertexAttribPointer(kLocPosition, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+            glBindBuffer(GL_ARRAY_BUFFER, m_skinDiffColors.get());
+            glEnableVertexAttribArray(kLocColor);
+            glVertexAttribPointer(kLocColor, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+        }
+        gl::vertexArrayApi().bind(m_skinDiffVao.get());
+        glBindBuffer(GL_ARRAY_BUFFER, m_skinDiffPositions.get());
+        glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(m_positions.size() * sizeof(glm::vec3)), m_positions.data(), GL_STREAM_DRAW);
+        glBindBuffer(GL_ARRAY_BUFFER, m_skinDiffColors.get());
+        glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(m_colors.size() * sizeof(glm::vec3)), m_colors.data(), GL_STREAM_DRAW);
+        const GpuMesh& gpu = m_meshes[scene.nodes[n].object];
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gpu.indices.get());
+        glUseProgram(p->program.get());
+        const glm::mat4 identity(1.0f);
+        glUniformMatrix4fv(p->viewProjection, 1, GL_FALSE, glm::value_ptr(m_projection * m_view));
+        glUniformMatrix4fv(p->model, 1, GL_FALSE, glm::value_ptr(identity));
+        glUniformMatrix4fv(p->positionUnpack, 1, GL_FALSE, glm::value_ptr(identity));
+        glDisable(GL_BLEND);
+        glDepthMask(GL_TRUE);
+        for (const GpuSubmesh& s : gpu.submeshes) {
+            if (s.triangleCount == 0) continue;
+            setCulling(materialOf(scene, scene.nodes[n], s.materialSlot));
+            glDrawElements(GL_TRIANGLES, GLsizei(s.triangleCount * 3), gpu.indexType,
+                           reinterpret_cast<const void*>(uintptr_t(s.firstTriangle) * 3 * gpu.indexSize));
+            ++stats.drawCalls;
+            stats.triangles += s.triangleCount;
+            checkGl("SkinDiff draw", stats.glErrors);
+        }
+        return true;
     }
 
     // The selected joint's index in batch b's palette (-1: strongest influence; -2: not in this batch).
@@ -1186,6 +1429,44 @@ private:
             }
         }
         return local;
+    }
+
+    // GPU time of the frame: one TIME_ELAPSED query per frame from a small ring; results are
+    // collected when they are ready (never waited for), the newest kept in m_gpuMs.
+    void beginGpuTimer() {
+        m_timing = false;
+        if (!m_caps.timer) return;
+        if (!m_timerQueries[0]) {
+            GLuint names[kTimerQueries] = {};
+            glGenQueriesEXT(kTimerQueries, names);
+            for (int i = 0; i < kTimerQueries; ++i) m_timerQueries[i] = gl::Query(names[i]);
+        }
+        // Reading GPU_DISJOINT also clears it: a disjoint event (clock change, power state) makes
+        // the results in flight meaningless, so they are dropped.
+        GLint disjoint = 0;
+        glGetIntegerv(GL_GPU_DISJOINT_EXT, &disjoint);
+        for (int k = 0; k < kTimerQueries; ++k) {
+            const int i = (m_timerNext + k) % kTimerQueries;  // oldest first
+            if (!m_timerPending[i]) continue;
+            GLuint available = 0;
+            glGetQueryObjectuivEXT(m_timerQueries[i].get(), GL_QUERY_RESULT_AVAILABLE_EXT, &available);
+            if (!available) break;  // later ones are not ready either
+            GLuint64 nanoseconds = 0;
+            glGetQueryObjectui64vEXT(m_timerQueries[i].get(), GL_QUERY_RESULT_EXT, &nanoseconds);
+            m_timerPending[i] = false;
+            if (!disjoint) m_gpuMs = float(double(nanoseconds) * 1e-6);
+        }
+        if (m_timerPending[m_timerNext]) return;  // every query still in flight: this frame goes untimed
+        glBeginQueryEXT(GL_TIME_ELAPSED_EXT, m_timerQueries[m_timerNext].get());
+        m_timing = true;
+    }
+
+    void endGpuTimer() {
+        if (!m_timing) return;
+        glEndQueryEXT(GL_TIME_ELAPSED_EXT);
+        m_timerPending[m_timerNext] = true;
+        m_timerNext = (m_timerNext + 1) % kTimerQueries;
+        m_timing = false;
     }
 
     RendererOptions m_options;
@@ -1214,6 +1495,21 @@ private:
     std::vector<glm::mat4> m_bones;
     std::vector<glm::vec3> m_positions, m_normals;
     std::set<uint64_t> m_reported;
+    bool m_forceTwoSided = false;  // this frame's ViewSettings::forceTwoSided
+    gl::Buffer m_feedback;         // transform feedback target of captureVertices
+    // SkinDiff: this frame's full-scale difference, the captured vertices, per-vertex colours, and
+    // the stream buffers and VAO that draw them.
+    float m_skinDiffRange = 1.0f;
+    std::vector<glm::vec3> m_captured, m_capturedNormals, m_colors;
+    gl::Buffer m_skinDiffPositions, m_skinDiffColors;
+    gl::VertexArray m_skinDiffVao;
+    std::vector<VertexInfluence> m_influences;  // influenceJoint's vertices of one node
+    Pose m_restPose;                                       // bind-pose skeleton of POD skins
+    gl::Query m_timerQueries[kTimerQueries];
+    bool m_timerPending[kTimerQueries] = {};
+    int m_timerNext = 0;
+    bool m_timing = false;
+    float m_gpuMs = -1.0f;
 };
 
 }  // namespace
@@ -1238,6 +1534,10 @@ std::unique_ptr<Renderer> Renderer::create(const RendererOptions& options, std::
         vao = {};
     }
     caps.vao = vao.available();
+    // The EXT entry points exist on ES2 as well; glad loads them only when the context lists the extension.
+    caps.timer = gl::hasExtension("GL_EXT_disjoint_timer_query") && glad_glGenQueriesEXT && glad_glBeginQueryEXT &&
+                 glad_glEndQueryEXT && glad_glGetQueryObjectuivEXT && glad_glGetQueryObjectui64vEXT &&
+                 glad_glDeleteQueriesEXT;
     GLint vectors = 128, attribs = 8;
     glGetIntegerv(GL_MAX_VERTEX_UNIFORM_VECTORS, &vectors);
     glGetIntegerv(GL_MAX_VERTEX_ATTRIBS, &attribs);
@@ -1250,14 +1550,53 @@ std::unique_ptr<Renderer> Renderer::create(const RendererOptions& options, std::
 
 void Renderer::orbitMatrices(const OrbitCamera& o, float aspect, glm::mat4& view, glm::mat4& projection) {
     const glm::vec3 dir(std::cos(o.pitch) * std::sin(o.yaw), std::sin(o.pitch), std::cos(o.pitch) * std::cos(o.yaw));
-    view = glm::lookAt(o.target + o.distance * dir, o.target, glm::vec3(0.0f, 1.0f, 0.0f));
-    projection = glm::perspective(o.yfov, aspect, std::max(o.distance * 0.01f, 1e-4f), o.distance * 100.0f);
+    const glm::vec3 eye = o.target + o.distance * dir;
+    view = glm::lookAt(eye, o.target, glm::vec3(0.0f, 1.0f, 0.0f));
+    float nearZ = std::max(o.distance * 0.01f, 1e-4f), farZ = o.distance * 100.0f;
+    if (o.sceneRadius > 0.0f) {
+        // Everything lies within the radius of the centre, so within d +- r of the eye; 1.5 r leaves
+        // room for animation beyond the framed box. The centre rather than the target, so panning
+        // cannot clip the scene. Inside the sphere near falls to 1e-3 d: nothing is clipped, at the
+        // cost of depth precision only there.
+        const float d = glm::length(eye - o.sceneCenter);
+        nearZ = std::max({d - 1.5f * o.sceneRadius, d * 1e-3f, 1e-4f});
+        farZ = std::max((d + 1.5f * o.sceneRadius) * 1.01f, nearZ * 2.0f);
+    }
+    projection = glm::perspective(o.yfov, aspect, nearZ, farZ);
 }
 
 void Renderer::frameBounds(OrbitCamera& orbit, const glm::vec3& min, const glm::vec3& max) {
     orbit.target = 0.5f * (min + max);
     const float radius = std::max(0.5f * glm::length(max - min), 1e-3f);
     orbit.distance = radius / std::sin(0.5f * orbit.yfov) * 1.05f;
+    orbit.sceneCenter = orbit.target;
+    orbit.sceneRadius = radius;
+}
+
+void Renderer::cameraMatrices(const Scene& scene, const Pose& pose, const ViewSettings& settings, int width, int height,
+                              glm::mat4& view, glm::mat4& projection) {
+    const float aspect = height > 0 ? float(width) / float(height) : 1.0f;
+    int cameraNode = -1;
+    if (settings.camera >= 0 && size_t(settings.camera) < scene.cameras.size())
+        for (size_t n = 0; n < scene.nodes.size(); ++n)
+            if (scene.nodes[n].kind == NodeKind::Camera && scene.nodes[n].object == settings.camera) {
+                cameraNode = static_cast<int>(n);
+                break;
+            }
+    if (cameraNode < 0) {
+        orbitMatrices(settings.orbit, aspect, view, projection);
+        return;
+    }
+    const Camera& cam = scene.cameras[settings.camera];
+    const glm::mat4& world = pose.objectWorld[cameraNode];
+    if (cam.targetNode >= 0) {
+        const glm::vec3 eye(world[3]), target(pose.world[cam.targetNode][3]);
+        view = glm::lookAt(eye, target, glm::normalize(glm::vec3(world[1])));
+    } else {
+        view = glm::inverse(world);
+    }
+    const float fov = pose.cameraFov[cameraNode] > 0.0f ? pose.cameraFov[cameraNode] : cam.yfov;
+    projection = glm::perspective(fov, cam.aspect > 0.0f ? cam.aspect : aspect, cam.nearZ, cam.farZ);
 }
 
 }  // namespace esv

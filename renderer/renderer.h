@@ -26,6 +26,18 @@ struct FrameStats {
     uint32_t drawCalls = 0;
     uint32_t triangles = 0;
     uint32_t glErrors = 0;
+    // Draw calls that skinned on the GPU: one per (submesh, bone batch) range, in every pass that
+    // redraws a skinned node (edge overlays included; SkinDiff draws from CPU positions, not these).
+    uint32_t boneBatchesDrawn = 0;
+    // The most palette uniform vectors one draw uploaded: vectorsPerBone x the matrices of its
+    // batch (the bones the batch names, not the program's rounded-up array size).
+    uint32_t paletteVectorsMax = 0;
+    // GPU time of an earlier frame in milliseconds (GL_EXT_disjoint_timer_query, read back without
+    // waiting, so it lags a frame or more); -1 when the context has no timer or no result is ready.
+    float gpuMs = -1.0f;
+    // SkinDiff mode: the largest |GPU - CPU| skinned position in scene units; -1 when nothing was
+    // compared (another mode, ES2 mode without transform feedback, or no GPU-skinned instance).
+    float skinDiffMax = -1.0f;
 };
 
 // What the renderer found in the context and decided from it (shown by the panel, asserted by tests).
@@ -36,6 +48,9 @@ struct RendererInfo {
     int maxVertexUniformVectors = 0;  // as enforced (128 in ES2 mode)
     int maxVertexAttribs = 0;
     int paletteCapacity = 0;    // bones per draw
+    int vectorsPerBone = 4;     // a palette entry is a mat4
+    int reservedVertexVectors = 0;  // vertex uniform vectors the mesh program keeps besides the palette
+    bool gpuTimer = false;      // FrameStats::gpuMs is measured (GL_EXT_disjoint_timer_query)
     // Compressed formats sampled natively (others must be decoded before setScene).
     std::array<bool, static_cast<size_t>(PixelFormat::Count)> compressedFormats{};
     bool npotTextures = false;  // wrap and mipmaps on any size (ES3)
@@ -61,6 +76,11 @@ public:
 
     virtual RendererInfo info() const = 0;
 
+    // The GL texture name uploaded for Scene::textures[index] (a 2D texture, or a cube map when the
+    // image is one), 0 when that texture was not uploaded; for the panel's thumbnails. Owned by the
+    // renderer and valid until the next setScene.
+    virtual unsigned textureObject(int index) const = 0;
+
     // Draws the scene at `pose` into the currently bound framebuffer of width x height pixels.
     virtual FrameStats draw(const Scene& scene, const Pose& pose, const ViewSettings& view, int width,
                             int height) = 0;
@@ -75,11 +95,21 @@ public:
                                  std::vector<glm::vec3>& normals, std::string& error) = 0;
 
     // Frames the orbit camera on the box min..max: target at its centre, distance so that the
-    // box's bounding sphere fits the vertical field of view.
+    // box's bounding sphere fits the vertical field of view; records the sphere for orbitMatrices.
     static void frameBounds(OrbitCamera& orbit, const glm::vec3& min, const glm::vec3& max);
 
-    // The view and projection matrices of the orbit camera for a viewport of `aspect` (w/h).
+    // The view and projection matrices of the orbit camera for a viewport of `aspect` (w/h). With a
+    // recorded scene sphere (sceneRadius > 0) near and far enclose it: near = max(d - 1.5 r,
+    // 1e-3 d, 1e-4) and far = (d + 1.5 r) * 1.01, d being the eye's distance to the sphere's centre;
+    // otherwise near = d / 100 and far = 100 d with d the orbit distance.
     static void orbitMatrices(const OrbitCamera& orbit, float aspect, glm::mat4& view, glm::mat4& projection);
+
+    // The view and projection draw() uses for a width x height viewport: the file camera
+    // `settings.camera` at `pose` when the scene has a node for it, else the orbit camera. World
+    // point p lands at pixel ((ndc.x + 1) / 2 * width, (1 - ndc.y) / 2 * height) from the top left,
+    // ndc = (projection * view * p).xy / w.
+    static void cameraMatrices(const Scene& scene, const Pose& pose, const ViewSettings& settings, int width,
+                               int height, glm::mat4& view, glm::mat4& projection);
 };
 
 // An offscreen RGBA8 + depth framebuffer for headless rendering and screenshots.

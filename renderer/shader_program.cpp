@@ -59,7 +59,7 @@ std::string header(const ShaderFeatures& f, GlslVersion version, bool vertex) {
     } else {
         static constexpr const char* kModeDefines[] = {"MODE_SHADED", "MODE_WIREFRAME", "MODE_NORMALS",
                                                        "MODE_WEIGHTS", "MODE_BATCHES", "MODE_UV",
-                                                       "MODE_UNLIT",  "MODE_COLORS"};
+                                                       "MODE_UNLIT",  "MODE_COLORS", "MODE_SKINDIFF"};
         static_assert(sizeof(kModeDefines) / sizeof(kModeDefines[0]) == static_cast<size_t>(ViewMode::Count));
         s += std::string("#define ") + kModeDefines[static_cast<size_t>(f.mode)] + " 1\n";
         if (f.textured) s += "#define TEXTURED 1\n";

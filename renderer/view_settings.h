@@ -16,6 +16,9 @@ enum class ViewMode : uint8_t {
     Uv,
     Unlit,
     VertexColors,
+    // Skinned instances coloured by |GPU-skinned - CPU reference| position per vertex (ES3: the
+    // GPU side comes from transform feedback); everything else, and all of ES2 mode, in grey.
+    SkinDiff,
     Count
 };
 const char* viewModeName(ViewMode mode);
@@ -29,6 +32,11 @@ struct OrbitCamera {
     float pitch = 0.35f;
     float distance = 5.0f;
     float yfov = 0.7854f;
+    // The scene's bounding sphere as Renderer::frameBounds last framed it; the near and far planes
+    // hug it (far better depth precision than fixed ratios of the distance). Radius 0 = unknown:
+    // near and far follow the distance alone.
+    glm::vec3 sceneCenter{0.0f};
+    float sceneRadius = 0.0f;
 };
 
 struct ViewSettings {
@@ -40,8 +48,24 @@ struct ViewSettings {
     bool showTangentLines = false;  // each vertex tangent as a short line (file's or computed from UVs)
     int weightBone = -1;  // Weights mode: node index of the joint whose weights to show; -1 = strongest influence
     glm::vec4 clearColor{0.18f, 0.19f, 0.22f, 1.0f};
-    bool headlight = true;  // add a headlight and fill when the scene has no lights
+    bool headlight = true;  // add a headlight and fill when no scene light is in use
     bool useSceneClearColor = false;
+
+    // Debug aids (the panel's checkboxes); the defaults draw exactly what the file asks for.
+    bool wireframeOverlay = false;  // triangle edges over the shaded scene
+    bool forceTwoSided = false;     // no back-face culling for any material
+    bool sceneLights = true;        // false: the file's lights are ignored (Scene::lights is read every frame)
+    bool defaultRig = false;        // add a key, fill and rim light fixed relative to the camera
+    // The selected node (-1 = none): mesh nodes get accent-coloured edges and a light tint, every
+    // node an RGB axis tripod at its world matrix, drawn through everything.
+    int highlightNode = -1;
+    // A joint node (-1 = none): every vertex it moves, as a point coloured by its weight (the
+    // Weights mode's blue -> red ramp), over the scene, and the joint as a large marker.
+    int influenceJoint = -1;
+    bool showJointAxes = false;  // X/Y/Z of every joint's world matrix as red/green/blue lines
+    bool showBindPose = false;   // the skeleton in its bind pose (cyan) beside the animated one
+    // SkinDiff mode: the difference (scene units) that reads red; 0 = 1e-3 of the scene's box diagonal.
+    float skinDiffRange = 0.0f;
 };
 
 }  // namespace esv

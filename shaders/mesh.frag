@@ -2,8 +2,8 @@
 // emission, opacity) or the metal/rough model (GGX with a hemispherical image-based ambient), up to
 // MAX_LIGHTS lights, plus the debug view modes.
 // Defines: MODE_SHADED, MODE_UNLIT, MODE_COLORS, MODE_NORMALS, MODE_WEIGHTS, MODE_BATCHES, MODE_UV,
-// MODE_WIREFRAME; TEXTURED (the diffuse / base colour map; a neutral 1x1 texture when the material
-// has none), MATERIAL_MAPS (specular, emissive and opacity maps, neutral where absent), NORMAL_MAP,
+// MODE_WIREFRAME, MODE_SKINDIFF; TEXTURED (the diffuse / base colour map; a neutral 1x1 texture
+// when the material has none), MATERIAL_MAPS (specular, emissive and opacity maps, neutral where absent), NORMAL_MAP,
 // REFLECTION_MAP (1: lat-long 2D map, 2: cube map), METAL_ROUGH.
 #define MAX_LIGHTS 4
 
@@ -175,6 +175,9 @@ void main() {
     result = vec4(shadeClassic(n, u_flatColor.rgb, u_specular) * 0.8 + u_flatColor.rgb * 0.2, 1.0);
 #elif defined(MODE_COLORS)
     result = v_color;
+#elif defined(MODE_SKINDIFF)
+    // The renderer's per-vertex heat colour of |GPU - CPU| skinned position, unlit so it reads exactly.
+    result = vec4(v_color.rgb, 1.0);
 #elif defined(MODE_UNLIT)
     result = base;
 #else
