@@ -182,6 +182,42 @@ uint32_t requiredComponents(Channel channel) {
     }
 }
 
+// World and object world matrices from pose.local, shared by evaluatePose and blendPoses so a
+// blended pose composes its hierarchy exactly as a sampled one does.
+void computeWorld(const Scene& scene, Pose& pose) {
+    const size_t count = scene.nodes.size();
+    pose.world.resize(count);
+    pose.objectWorld.resize(count);
+    // World matrices in any node order: walk up from each unresolved node to a resolved one or a
+    // root, then resolve that chain top-down. Every node is resolved once, so this is linear.
+    std::vector<uint8_t>& done = pose.resolved;
+    std::vector<uint32_t>& chain = pose.chain;
+    done.assign(count, 0);
+    for (size_t i = 0; i < count; ++i) {
+        if (done[i]) continue;
+        chain.clear();
+        size_t n = i;
+        // The length cap ends the walk on a parent cycle (the validator rejects those; this only
+        // keeps an unvalidated scene from looping).
+        while (!done[n] && chain.size() <= count) {
+            chain.push_back(static_cast<uint32_t>(n));
+            const int32_t p = scene.nodes[n].parent;
+            if (p < 0 || static_cast<size_t>(p) >= count) break;
+            n = static_cast<size_t>(p);
+        }
+        for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+            const size_t node = *it;
+            if (done[node]) continue;
+            const int32_t p = scene.nodes[node].parent;
+            const glm::mat4 local = pose.local[node].toMatrix();
+            pose.world[node] =
+                (p >= 0 && static_cast<size_t>(p) < count && done[p]) ? pose.world[p] * local : local;
+            pose.objectWorld[node] = pose.world[node] * scene.nodes[node].objectTransform;
+            done[node] = 1;
+        }
+    }
+}
+
 }  // namespace
 
 void evaluatePose(const Scene& scene, int clip, float seconds, Pose& pose) {
@@ -259,34 +295,105 @@ void evaluatePose(const Scene& scene, int clip, float seconds, Pose& pose) {
         }
     }
 
-    // World matrices in any node order: walk up from each unresolved node to a resolved one or a
-    // root, then resolve that chain top-down. Every node is resolved once, so this is linear.
-    std::vector<uint8_t>& done = pose.resolved;
-    std::vector<uint32_t>& chain = pose.chain;
-    done.assign(count, 0);
-    for (size_t i = 0; i < count; ++i) {
-        if (done[i]) continue;
-        chain.clear();
-        size_t n = i;
-        // The length cap ends the walk on a parent cycle (the validator rejects those; this only
-        // keeps an unvalidated scene from looping).
-        while (!done[n] && chain.size() <= count) {
-            chain.push_back(static_cast<uint32_t>(n));
-            const int32_t p = scene.nodes[n].parent;
-            if (p < 0 || static_cast<size_t>(p) >= count) break;
-            n = static_cast<size_t>(p);
-        }
-        for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-            const size_t node = *it;
-            if (done[node]) continue;
-            const int32_t p = scene.nodes[node].parent;
-            const glm::mat4 local = pose.local[node].toMatrix();
-            pose.world[node] =
-                (p >= 0 && static_cast<size_t>(p) < count && done[p]) ? pose.world[p] * local : local;
-            pose.objectWorld[node] = pose.world[node] * scene.nodes[node].objectTransform;
-            done[node] = 1;
-        }
+    computeWorld(scene, pose);
+}
+
+namespace {
+
+// Splits `m` into translation * rotation * scale, the form Transform::toMatrix builds. A mirroring
+// matrix keeps its reflection as a negative x scale. Fails on a perspective row, a zero or
+// non-finite axis, and on anything the three parts do not rebuild (shear), so the caller can fall
+// back to blending the matrix itself.
+bool decomposeTrs(const glm::mat4& m, glm::vec3& translation, glm::quat& rotation, glm::vec3& scale) {
+    constexpr float kExact = 1e-6f;
+    if (std::fabs(m[0][3]) > kExact || std::fabs(m[1][3]) > kExact || std::fabs(m[2][3]) > kExact ||
+        std::fabs(m[3][3] - 1.0f) > kExact)
+        return false;
+    const glm::vec3 c0(m[0]), c1(m[1]), c2(m[2]);
+    scale = glm::vec3(glm::length(c0), glm::length(c1), glm::length(c2));
+    if (!(scale.x > 0.0f && scale.y > 0.0f && scale.z > 0.0f) || !std::isfinite(scale.x) ||
+        !std::isfinite(scale.y) || !std::isfinite(scale.z))
+        return false;
+    if (glm::dot(glm::cross(c0, c1), c2) < 0.0f) scale.x = -scale.x;
+    rotation = glm::normalize(glm::quat_cast(glm::mat3(c0 / scale.x, c1 / scale.y, c2 / scale.z)));
+    translation = glm::vec3(m[3]);
+    Transform rebuilt;
+    rebuilt.translation = translation;
+    rebuilt.rotation = rotation;
+    rebuilt.scale = scale;
+    const glm::mat4 back = rebuilt.toMatrix();
+    const float largest = std::max({1.0f, std::fabs(scale.x), std::fabs(scale.y), std::fabs(scale.z)});
+    for (int c = 0; c < 3; ++c)
+        for (int r = 0; r < 3; ++r)
+            if (!(std::fabs(back[c][r] - m[c][r]) <= 1e-4f * largest)) return false;
+    return true;
+}
+
+Transform blendLocal(const Transform& a, const Transform& b, float w) {
+    glm::vec3 ta = a.translation, sa = a.scale, tb = b.translation, sb = b.scale;
+    glm::quat ra = a.rotation, rb = b.rotation;
+    const bool asTrs = (!a.useMatrix || decomposeTrs(a.matrix, ta, ra, sa)) &&
+                       (!b.useMatrix || decomposeTrs(b.matrix, tb, rb, sb));
+    Transform out;
+    if (!asTrs) {
+        // Element-wise is the only blend defined for every matrix; it may shear in between.
+        const glm::mat4 ma = a.toMatrix(), mb = b.toMatrix();
+        out.matrix = ma + (mb - ma) * w;
+        out.useMatrix = true;
+        return out;
     }
+    out.translation = ta + (tb - ta) * w;
+    out.scale = sa + (sb - sa) * w;
+    out.rotation = slerpShortest(ra, rb, w);
+    return out;
+}
+
+bool sizedFor(const Pose& pose, size_t count) {
+    return pose.local.size() == count && pose.morphWeights.size() == count && pose.cameraFov.size() == count &&
+           pose.visible.size() == count;
+}
+
+}  // namespace
+
+void blendPoses(const Scene& scene, const Pose& a, const Pose& b, float weight, Pose& out) {
+    const size_t count = scene.nodes.size();
+    const bool aSized = sizedFor(a, count), bSized = sizedFor(b, count);
+    if (!aSized && !bSized) {
+        evaluatePose(scene, -1, 0.0f, out);
+        return;
+    }
+    const float w = std::isnan(weight) ? 0.0f : std::clamp(weight, 0.0f, 1.0f);
+    // The end weights copy one side bit for bit (no decompose/slerp round trip).
+    const Pose* only = !bSized || w == 0.0f ? &a : !aSized || w == 1.0f ? &b : nullptr;
+    if (only) {
+        if (only != &out) {
+            out.local = only->local;
+            out.morphWeights = only->morphWeights;
+            out.cameraFov = only->cameraFov;
+            out.visible = only->visible;
+        }
+        computeWorld(scene, out);
+        return;
+    }
+    // `out` may be a or b: sizes already match then, and each element is read before it is written.
+    out.local.resize(count);
+    out.morphWeights.resize(count);
+    out.cameraFov.resize(count);
+    out.visible.resize(count);
+    for (size_t i = 0; i < count; ++i) {
+        out.local[i] = blendLocal(a.local[i], b.local[i], w);
+        const float fovA = a.cameraFov[i], fovB = b.cameraFov[i];
+        out.cameraFov[i] = fovA + (fovB - fovA) * w;
+        out.visible[i] = w < 0.5f ? a.visible[i] : b.visible[i];
+        // Both sides hold one weight per target of the node's mesh; the shorter bounds a mismatch.
+        const std::vector<float>& weightsA = a.morphWeights[i];
+        const std::vector<float>& weightsB = b.morphWeights[i];
+        const size_t targets = std::min(weightsA.size(), weightsB.size());
+        std::vector<float>& blended = out.morphWeights[i];
+        blended.resize(targets);
+        for (size_t k = 0; k < targets; ++k) blended[k] = weightsA[k] + (weightsB[k] - weightsA[k]) * w;
+    }
+    computeWorld(scene, out);
 }
 
 void skinPalette(const Scene& scene, const Pose& pose, int node, std::vector<glm::mat4>& palette) {

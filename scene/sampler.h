@@ -27,6 +27,17 @@ struct Pose {
 // animation) at `seconds` (clamped to the clip's range) into `pose`. Reuses pose's storage.
 void evaluatePose(const Scene& scene, int clip, float seconds, Pose& pose);
 
+// Blends two poses of `scene` into `out`: per node, translation and scale lerp, rotation slerps on
+// the shorter arc, morph weights and camera fov lerp, and visibility is a's below weight 0.5, b's
+// from it. A node whose local is a matrix on either side is blended as TRS after decomposing the
+// matrix (translation, per-axis scale, rotation); a matrix that is not translation * rotation *
+// scale (shear, perspective, zero scale) is blended element-wise instead and stays a matrix. World
+// matrices are then recomputed from the blended locals as evaluatePose computes them. `weight` is
+// clamped to [0, 1] (NaN reads as 0); 0 copies a and 1 copies b exactly. `out` may be a or b itself:
+// every value is read before it is written. A pose not sized to the scene's nodes (not an
+// evaluatePose result for `scene`) is not blended: out is the other pose, or the rest pose.
+void blendPoses(const Scene& scene, const Pose& a, const Pose& b, float weight, Pose& out);
+
 // Samples one track at `seconds` into `out` (track.components floats). Step, linear (shortest-path
 // slerp for rotations stored x,y,z,w), Bezier (control values, optional absolute control times) and
 // TCB interpolation; times outside the keys clamp to the first/last key. A track with no keys or

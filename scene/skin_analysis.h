@@ -1,0 +1,64 @@
+// Skinning facts for the debugger: per-vertex weight problems, which vertices each joint moves,
+// and what every bone batch costs in uniforms. Pure CPU, no GL.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "scene/scene.h"
+
+namespace esv {
+
+// One vertex influenced by a joint, with the weight (sum over the vertex's slots naming that joint).
+struct VertexInfluence {
+    uint32_t vertex = 0;
+    float weight = 0.0f;
+};
+
+// A vertex whose weights are suspect.
+struct WeightIssue {
+    int node = -1;         // mesh instance node
+    uint32_t vertex = 0;
+    float weightSum = 0.0f;
+    int influences = 0;    // non-zero weights
+    std::string what;      // "weights sum to 0.73", "negative weight -0.10", "bone index 9 outside batch of 8", ...
+};
+
+// One bone batch of one skinned mesh instance and its uniform cost. A skinned mesh without bone
+// batches has one entry with batch = -1: the whole skin as one palette over all its triangles.
+struct BatchBudget {
+    int node = -1, mesh = -1, batch = -1;
+    uint32_t bones = 0;
+    uint32_t uniformVectors = 0;  // bones * vectorsPerBone
+    uint32_t firstTriangle = 0, triangleCount = 0;
+    bool overLimit = false;       // uniformVectors + reserved > the limit
+};
+
+struct SkinAnalysis {
+    // One entry per problem (a vertex with two negative weights has two); at most kMaxIssues
+    // listed; the counts below are complete.
+    std::vector<WeightIssue> issues;
+    static constexpr size_t kMaxIssues = 1000;
+    size_t skinnedVertices = 0;
+    size_t badSums = 0;           // vertices with |sum - 1| > tolerance (+ half a step per normalised integer weight)
+    size_t negativeWeights = 0;   // weights < 0
+    size_t badIndices = 0;        // influences (weight != 0) whose index is outside the batch palette / skin joints
+    size_t maxInfluences = 0;     // largest count of non-zero weights on one vertex
+    std::vector<BatchBudget> batches;
+};
+
+// Analyses every skinned mesh instance. `vectorsPerBone` is the palette layout (4 for mat4),
+// `reservedVectors` the vertex uniforms the shader uses besides the palette, `vectorLimit`
+// GL_MAX_VERTEX_UNIFORM_VECTORS as enforced. Weights are read as stored (normalised types mapped).
+// Influences are read as the CPU skinning path (worldVertices) reads them: BoneIndices/BoneWeights
+// set 0, one slot per index component (at most 4), a slot past the stored weights taking 1 minus
+// the weights applied before it, zero weights ignored. A weight sum is over all non-zero slots.
+SkinAnalysis analyzeSkinning(const Scene& scene, int vectorsPerBone, int reservedVectors, int vectorLimit,
+                             float sumTolerance = 1e-3f);
+
+// Vertices of mesh instance `node` that joint node `joint` moves, ascending by vertex, with
+// weights > 0. Batch-local indices are resolved through the batch whose triangles use the vertex.
+void jointInfluences(const Scene& scene, int node, int joint, std::vector<VertexInfluence>& out);
+
+}  // namespace esv
