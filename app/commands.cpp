@@ -9,6 +9,7 @@
 #include "app/render_command.h"
 #include "app/scene_info.h"
 #include "app/scene_source.h"
+#include "app/viewer_script.h"
 #include "app/viewer_window.h"
 #include "loaders/textures/scene_textures.h"
 
@@ -94,6 +95,9 @@ int runCommandLine(int argc, char** argv) {
         ->check(CLI::NonNegativeNumber)->group("Scripting");
     app.add_option("--screenshot", viewer.screenshot, "Viewer: save the last frame (scene and panel) as a PNG")
         ->group("Scripting");
+    app.add_option("--script", viewer.script, "Viewer: run the commands in this file between frames (listed below)")
+        ->group("Scripting");
+    app.footer("Viewer script commands (one per line, '#' comments):\n" + scriptCommandHelp());
 
     std::string file;
     bool json = false;

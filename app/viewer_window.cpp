@@ -5,9 +5,13 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
+#include <filesystem>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <imgui.h>
@@ -16,219 +20,347 @@
 
 #include "app/commands.h"
 #include "app/egl_context.h"
-#include "loaders/textures/scene_textures.h"
+#include "app/file_browser.h"
+#include "app/panels.h"
 #include "app/render_command.h"
-#include "app/scene_source.h"
-#include "renderer/renderer.h"
-#include "scene/cpu_reference.h"
-#include "scene/sampler.h"
-#include "scene/rebatch.h"
+#include "app/scene_loader.h"
+#include "app/viewer_actions.h"
+#include "app/viewer_script.h"
+#include "app/viewer_state.h"
 
 namespace esv {
 namespace {
-
-// Playback state of the panel.
-struct Playback {
-    int clip = -1;
-    float seconds = 0.0f;  // relative to the clip's start
-    float speed = 1.0f;
-    bool playing = true;
-    bool loop = true;
-};
-
-struct ViewerState {
-    std::unique_ptr<Scene> scene;
-    std::unique_ptr<Renderer> renderer;
-    ViewSettings view;
-    Playback playback;
-    Pose pose;
-    FrameStats stats;
-    Bounds frameBounds;
-    // Mouse drag tracking.
-    bool rotating = false, panning = false;
-    double lastX = 0.0, lastY = 0.0;
-    bool keysDown[512] = {};
-};
 
 void glfwErrorCallback(int code, const char* description) {
     std::fprintf(stderr, "esview: window system error 0x%X: %s\n", code, description);
 }
 
-void frameScene(ViewerState& s) {
-    if (s.frameBounds.valid()) Renderer::frameBounds(s.view.orbit, s.frameBounds.min, s.frameBounds.max);
-}
+// Everything the frame loop owns besides the state.
+struct Viewer {
+    GLFWwindow* window = nullptr;
+    ViewerState state;
+    SceneLoader loader;
+    FileBrowser browser;
+    bool reloading = false;  // the load in flight keeps the view (reload), or frames the new scene
+    bool scripted = false;   // fixed time step, panel layout neither read nor saved
+    std::string layoutFile;  // ImGui's window layout, in the configuration folder
+    // Mouse drag tracking and keys.
+    bool rotating = false, panning = false;
+    double pressX = 0.0, pressY = 0.0, lastX = 0.0, lastY = 0.0;
+    bool leftWasDown = false;
+    bool keysDown[GLFW_KEY_LAST + 1] = {};
+    bool viewportKeys = true;  // keyboard drives the viewport (F6 hands it to the panel)
+    bool hidePanels = false;
+};
 
-// The box the camera frames: the rest pose and a few times of the clip, so the animated scene
-// stays in view while it plays.
-Bounds playbackBounds(const Scene& scene, int clip) {
-    Pose pose;
-    evaluatePose(scene, -1, 0.0f, pose);
-    Bounds bounds = sceneBounds(scene, pose);
-    if (clip < 0) return bounds;
-    const Clip& c = scene.animation.clips[clip];
-    constexpr int kSamples = 8;
-    for (int i = 0; i <= kSamples; ++i) {
-        evaluatePose(scene, clip, c.start + c.duration() * float(i) / kSamples, pose);
-        bounds.add(sceneBounds(scene, pose));
-    }
-    return bounds;
-}
+Viewer* g_viewer = nullptr;  // for GLFW callbacks (one window per process)
 
-float clipDuration(const Scene& scene, int clip) {
-    return clip >= 0 ? scene.animation.clips[clip].duration() : 0.0f;
-}
-
-void advance(ViewerState& s, float dt) {
-    Playback& p = s.playback;
-    const float duration = clipDuration(*s.scene, p.clip);
-    if (p.playing && duration > 0.0f) {
-        p.seconds += dt * p.speed;
-        if (p.loop) {
-            p.seconds = std::fmod(p.seconds, duration);
-            if (p.seconds < 0.0f) p.seconds += duration;
-        } else {
-            p.seconds = std::clamp(p.seconds, 0.0f, duration);
+// Dropped files: the first model file opens, a folder opens in the browser, anything else is a status line.
+void onDrop(GLFWwindow*, int count, const char** paths) {
+    if (!g_viewer) return;
+    ViewerState& s = g_viewer->state;
+    for (int i = 0; i < count; ++i) {
+        std::error_code ec;
+        if (std::filesystem::is_directory(paths[i], ec)) {
+            g_viewer->browser.setDirectory(paths[i]);
+            s.panel(PanelId::Browser) = true;
+            continue;
         }
+        if (isModelFileName(paths[i])) {
+            s.requestOpen = paths[i];
+            return;
+        }
+        s.status = std::string("not a model file esview opens: ") + paths[i];
     }
-    const float start = p.clip >= 0 ? s.scene->animation.clips[p.clip].start : 0.0f;
-    evaluatePose(*s.scene, p.clip, start + p.seconds, s.pose);
 }
 
-void handleInput(GLFWwindow* window, ViewerState& s, float dt) {
+void startLoad(Viewer& v, const std::string& path, bool reload) {
+    ViewerState& s = v.state;
+    v.loader.start(path, s.rendererInfo);
+    v.reloading = reload;
+    s.load.active = true;
+    s.load.path = path;
+    s.load.progress = 0.0f;
+    s.load.stage = "reading";
+    s.load.error.clear();
+}
+
+// Installs a finished load, or keeps the previous scene and shows why it failed.
+void finishLoad(Viewer& v, LoadResult& result) {
+    ViewerState& s = v.state;
+    const std::string path = v.loader.path();
+    s.load.active = false;
+    if (!result.scene) {
+        std::string text;
+        for (const Problem& p : result.problems) text += (text.empty() ? "" : "\n") + p.format();
+        s.load.error = text.empty() ? path + ": could not be loaded" : text;
+        // A reload that fails (file half-written) must not retry every frame: wait for the next change.
+        if (v.reloading) s.fileStamp = fileStamp(s.path);
+        return;
+    }
+    std::string error;
+    if (!installScene(s, std::move(result.scene), path, v.reloading, error)) {
+        s.load.error = path + ": " + error;
+        return;
+    }
+    s.load.error.clear();
+    s.status = (v.reloading ? "reloaded " : "opened ") + path;
+    if (!isDemoName(path)) {
+        addRecentFile(s.recentFiles, path);
+        saveRecentFiles(s.recentFiles);
+    }
+}
+
+// ES2 limits on or off: a new renderer, and the scene prepared again for it (textures it cannot
+// sample decoded, batches split to its palette), keeping the view.
+void recreateRenderer(Viewer& v) {
+    ViewerState& s = v.state;
+    RendererOptions options;
+    options.gles2 = s.gles2;
+    std::string error;
+    std::unique_ptr<Renderer> renderer = Renderer::create(options, error);
+    if (!renderer) {
+        s.status = "cannot switch renderer: " + error;
+        s.gles2 = !s.gles2;
+        return;
+    }
+    s.renderer = std::move(renderer);
+    s.rendererInfo = s.renderer->info();
+    if (s.path.empty()) return;
+    v.loader.start(s.path, s.rendererInfo);
+    v.loader.wait();
+    LoadResult result;
+    v.loader.poll(result);
+    v.reloading = true;
+    if (result.scene) {
+        finishLoad(v, result);
+    } else if (s.scene) {
+        // The file went away: upload what we have (the renderer reports what it cannot use).
+        s.renderer->setScene(*s.scene, s.scene->report, error);
+    }
+    s.status = s.gles2 ? "ES2 limits enforced" : "ES3 features in use";
+}
+
+bool saveScreenshot(Viewer& v, int width, int height) {
+    ViewerState& s = v.state;
+    const std::string path = s.requestScreenshot;
+    s.requestScreenshot.clear();
+    std::vector<uint8_t> rgba;
+    if (s.screenshotWidth > 0 && s.scene) {
+        OffscreenTarget target;
+        std::string error;
+        if (!target.create(s.screenshotWidth, s.screenshotHeight, error)) {
+            s.status = "screenshot: " + error;
+            return false;
+        }
+        target.bind();
+        s.renderer->draw(*s.scene, s.pose, s.view, s.screenshotWidth, s.screenshotHeight);
+        target.read(rgba);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        width = s.screenshotWidth;
+        height = s.screenshotHeight;
+    } else {
+        std::vector<uint8_t> pixels(size_t(width) * height * 4);
+        glPixelStorei(GL_PACK_ALIGNMENT, 1);
+        glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+        // GL rows run bottom-up; PNG rows top-down. The window has no use for alpha.
+        rgba.resize(pixels.size());
+        const size_t row = size_t(width) * 4;
+        for (int y = 0; y < height; ++y)
+            std::copy_n(pixels.data() + size_t(height - 1 - y) * row, row, rgba.data() + size_t(y) * row);
+        for (size_t i = 3; i < rgba.size(); i += 4) rgba[i] = 255;
+    }
+    if (!writePng(path, width, height, rgba)) {
+        s.status = "cannot write " + path;
+        return false;
+    }
+    s.status = "saved " + path;
+    return true;
+}
+
+// Mouse: left drag orbits, right/middle drag (or shift+left) pans, wheel zooms (ctrl+wheel: field of
+// view), horizontal wheel orbits; a left click without a drag picks, a double click frames it.
+void mouseInput(Viewer& v) {
     ImGuiIO& io = ImGui::GetIO();
+    ViewerState& s = v.state;
     OrbitCamera& orbit = s.view.orbit;
     double x, y;
-    glfwGetCursorPos(window, &x, &y);
+    glfwGetCursorPos(v.window, &x, &y);
+    const bool left = glfwGetMouseButton(v.window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
     if (!io.WantCaptureMouse) {
-        bool left = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
-        bool right = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS ||
-                     glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS;
-        bool shift = glfwGetKey(window, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS;
-        const double dx = x - s.lastX, dy = y - s.lastY;
-        if (left && !shift && s.rotating) {
-            orbit.yaw -= static_cast<float>(dx) * 0.01f;
-            orbit.pitch = std::clamp(orbit.pitch + static_cast<float>(dy) * 0.01f, -1.55f, 1.55f);
+        const bool right = glfwGetMouseButton(v.window, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS ||
+                           glfwGetMouseButton(v.window, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS;
+        const bool shift = io.KeyShift;
+        const double dx = x - v.lastX, dy = y - v.lastY;
+        if (left && !v.leftWasDown) {
+            v.pressX = x;
+            v.pressY = y;
+            // Clicking the 3D view gives it the keyboard.
+            ImGui::SetWindowFocus(nullptr);
+            v.viewportKeys = true;
         }
-        if ((right || (left && shift)) && s.panning) {
+        if (left && !shift && v.rotating) {
+            s.view.camera = -1;
+            orbit.yaw -= float(dx) * 0.01f;
+            orbit.pitch = std::clamp(orbit.pitch + float(dy) * 0.01f, -1.55f, 1.55f);
+        }
+        if ((right || (left && shift)) && v.panning) {
+            s.view.camera = -1;
             // Pan in the view plane, scaled so the point under the cursor follows it.
-            const float scale = orbit.distance * 0.0015f;
+            const float scale = orbit.distance * 2.0f * std::tan(0.5f * orbit.yfov) /
+                                float(std::max(s.framebufferHeight, 1));
             glm::vec3 forward(std::cos(orbit.pitch) * std::sin(orbit.yaw), std::sin(orbit.pitch),
                               std::cos(orbit.pitch) * std::cos(orbit.yaw));
             glm::vec3 rightDir = glm::normalize(glm::cross(glm::vec3(0, 1, 0), forward));
             glm::vec3 up = glm::cross(forward, rightDir);
             orbit.target += rightDir * float(dx) * scale + up * float(dy) * scale;
         }
-        s.rotating = left && !shift;
-        s.panning = right || (left && shift);
-        if (io.MouseWheel != 0.0f) orbit.distance *= std::pow(0.88f, io.MouseWheel);
+        v.rotating = left && !shift;
+        v.panning = right || (left && shift);
+        if (!left && v.leftWasDown && std::abs(x - v.pressX) < 3.0 && std::abs(y - v.pressY) < 3.0 && s.scene) {
+            const float fx = float(x) * io.DisplayFramebufferScale.x, fy = float(y) * io.DisplayFramebufferScale.y;
+            selectNode(s, pickAt(s, fx, fy));
+        }
+        if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && s.selection.node >= 0) frameSelection(s);
+        if (io.MouseWheel != 0.0f) {
+            if (io.KeyCtrl) {
+                orbit.yfov = std::clamp(orbit.yfov * std::pow(0.95f, io.MouseWheel), 0.05f, 2.6f);
+            } else {
+                orbit.distance *= std::pow(0.88f, io.MouseWheel);
+            }
+        }
+        if (io.MouseWheelH != 0.0f) orbit.yaw += io.MouseWheelH * 0.05f;
+    } else {
+        v.rotating = v.panning = false;
     }
-    s.lastX = x;
-    s.lastY = y;
-    if (!io.WantCaptureKeyboard) {
-        auto down = [window](int key) { return glfwGetKey(window, key) == GLFW_PRESS; };
-        // Edge-triggered keys: act once per press.
-        auto pressed = [&](int key) {
-            bool now = down(key);
-            bool was = s.keysDown[key & 511];
-            s.keysDown[key & 511] = now;
-            return now && !was;
-        };
-        const float turn = 1.5f * dt;
-        if (down(GLFW_KEY_LEFT)) orbit.yaw += turn;
-        if (down(GLFW_KEY_RIGHT)) orbit.yaw -= turn;
+    v.leftWasDown = left;
+    v.lastX = x;
+    v.lastY = y;
+    orbit.distance = std::max(orbit.distance, 1e-4f);
+}
+
+// Keyboard-only use: everything the mouse does has a key (embedded devices often have no pointer).
+void keyboardInput(Viewer& v, float dt) {
+    ImGuiIO& io = ImGui::GetIO();
+    ViewerState& s = v.state;
+    auto down = [&](int key) { return glfwGetKey(v.window, key) == GLFW_PRESS; };
+    auto pressed = [&](int key) {
+        const bool now = down(key);
+        const bool was = v.keysDown[key];
+        v.keysDown[key] = now;
+        return now && !was;
+    };
+    // F6 hands the keyboard to the panel (ImGui keyboard navigation) and back.
+    if (pressed(GLFW_KEY_F6)) {
+        v.viewportKeys = !v.viewportKeys;
+        if (v.viewportKeys) ImGui::SetWindowFocus(nullptr);
+        else ImGui::SetWindowFocus("esview");
+    }
+    if (io.WantTextInput || (!v.viewportKeys && io.WantCaptureKeyboard)) {
+        // Keep edge detection in step while the panel has the keys.
+        for (int key : {GLFW_KEY_SPACE, GLFW_KEY_F, GLFW_KEY_G, GLFW_KEY_R, GLFW_KEY_H, GLFW_KEY_K, GLFW_KEY_W})
+            v.keysDown[key] = down(key);
+        return;
+    }
+    if (!s.scene) return;
+    const Scene& scene = *s.scene;
+    OrbitCamera& orbit = s.view.orbit;
+    const bool shift = io.KeyShift, ctrl = io.KeyCtrl;
+    const float turn = 1.5f * dt;
+    if (!shift) {
+        if (down(GLFW_KEY_LEFT) || down(GLFW_KEY_A)) orbit.yaw += turn;
+        if (down(GLFW_KEY_RIGHT) || down(GLFW_KEY_D)) orbit.yaw -= turn;
         if (down(GLFW_KEY_UP)) orbit.pitch = std::min(orbit.pitch + turn, 1.55f);
         if (down(GLFW_KEY_DOWN)) orbit.pitch = std::max(orbit.pitch - turn, -1.55f);
-        if (down(GLFW_KEY_EQUAL) || down(GLFW_KEY_KP_ADD)) orbit.distance *= 1.0f - dt;
-        if (down(GLFW_KEY_MINUS) || down(GLFW_KEY_KP_SUBTRACT)) orbit.distance *= 1.0f + dt;
-        if (pressed(GLFW_KEY_F)) frameScene(s);
-        if (pressed(GLFW_KEY_SPACE)) s.playback.playing = !s.playback.playing;
-        if (pressed(GLFW_KEY_ESCAPE)) glfwSetWindowShouldClose(window, GLFW_TRUE);
+    } else {
+        // Shift+arrows pan.
+        const float step = orbit.distance * dt;
+        glm::vec3 forward(std::cos(orbit.pitch) * std::sin(orbit.yaw), std::sin(orbit.pitch),
+                          std::cos(orbit.pitch) * std::cos(orbit.yaw));
+        glm::vec3 rightDir = glm::normalize(glm::cross(glm::vec3(0, 1, 0), forward));
+        glm::vec3 up = glm::cross(forward, rightDir);
+        if (down(GLFW_KEY_LEFT)) orbit.target += rightDir * step;
+        if (down(GLFW_KEY_RIGHT)) orbit.target -= rightDir * step;
+        if (down(GLFW_KEY_UP)) orbit.target -= up * step;
+        if (down(GLFW_KEY_DOWN)) orbit.target += up * step;
+    }
+    if (down(GLFW_KEY_EQUAL) || down(GLFW_KEY_KP_ADD) || down(GLFW_KEY_PAGE_UP) || (down(GLFW_KEY_W) && shift))
+        orbit.distance *= 1.0f - dt;
+    if (down(GLFW_KEY_MINUS) || down(GLFW_KEY_KP_SUBTRACT) || down(GLFW_KEY_PAGE_DOWN) || (down(GLFW_KEY_S) && shift))
+        orbit.distance *= 1.0f + dt;
+    Transport& t = s.transport;
+    if (pressed(GLFW_KEY_SPACE)) {
+        if (shift) {
+            t.speed = -std::abs(t.speed == 0.0f ? 1.0f : t.speed);
+            t.playing = true;
+        } else {
+            t.playing = !t.playing;
+        }
+    }
+    if (pressed(GLFW_KEY_COMMA)) stepFrames(scene, t, -1);
+    if (pressed(GLFW_KEY_PERIOD)) stepFrames(scene, t, 1);
+    if (pressed(GLFW_KEY_LEFT_BRACKET)) stepKeys(scene, t, -1);
+    if (pressed(GLFW_KEY_RIGHT_BRACKET)) stepKeys(scene, t, 1);
+    if (pressed(GLFW_KEY_HOME)) jumpToStart(scene, t);
+    if (pressed(GLFW_KEY_END)) jumpToEnd(scene, t);
+    if (pressed(GLFW_KEY_F)) frameScene(s);
+    if (pressed(GLFW_KEY_G)) frameSelection(s);
+    if (pressed(GLFW_KEY_R) && !ctrl) resetView(s);
+    if (pressed(GLFW_KEY_F5) || (pressed(GLFW_KEY_R) && ctrl)) s.requestReload = true;
+    if (pressed(GLFW_KEY_O) && ctrl) s.panel(PanelId::Browser) = true;
+    if (pressed(GLFW_KEY_H)) v.hidePanels = !v.hidePanels;
+    if (pressed(GLFW_KEY_K)) s.view.showSkeleton = !s.view.showSkeleton;
+    if (pressed(GLFW_KEY_W) && !shift) s.view.wireframeOverlay = !s.view.wireframeOverlay;
+    if (pressed(GLFW_KEY_C)) {
+        // Cycle orbit -> camera 0 -> camera 1 ... -> orbit.
+        const int count = int(scene.cameras.size());
+        s.view.camera = s.view.camera + 1 >= count ? -1 : s.view.camera + 1;
+    }
+    if (pressed(GLFW_KEY_P)) {
+        char name[64];
+        std::snprintf(name, sizeof(name), "esview-%lld.png", static_cast<long long>(std::time(nullptr)));
+        s.requestScreenshot = name;
+        s.screenshotWidth = s.screenshotHeight = 0;
+    }
+    if (pressed(GLFW_KEY_TAB)) {
+        // Tab / Shift+Tab walk the selection through the nodes.
+        const int count = int(scene.nodes.size());
+        if (count > 0) selectNode(s, ((s.selection.node < 0 ? (shift ? 0 : -1) : s.selection.node) + (shift ? count - 1 : 1)) % count);
+    }
+    for (int m = 0; m < int(ViewMode::Count) && m < 9; ++m)
+        if (pressed(GLFW_KEY_1 + m)) s.view.mode = ViewMode(m);
+    if (pressed(GLFW_KEY_ESCAPE)) {
+        if (s.selection.node >= 0) selectNode(s, -1);
+        else glfwSetWindowShouldClose(v.window, GLFW_TRUE);
     }
     orbit.distance = std::max(orbit.distance, 1e-4f);
 }
 
-void drawPanel(ViewerState& s) {
-    const Scene& scene = *s.scene;
-    ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(330, 0), ImGuiCond_FirstUseEver);
-    ImGui::Begin("esview");
-    ImGui::Text("%s (%s)", scene.sourcePath.c_str(), scene.format.c_str());
-    ImGui::Text("%zu nodes, %zu meshes, %zu materials, %zu lights", scene.nodes.size(), scene.meshes.size(),
-                scene.materials.size(), scene.lights.size());
-    ImGui::Text("%u draws, %u triangles, %.1f fps", s.stats.drawCalls, s.stats.triangles, ImGui::GetIO().Framerate);
-
-    if (ImGui::CollapsingHeader("Animation", ImGuiTreeNodeFlags_DefaultOpen)) {
-        Playback& p = s.playback;
-        const char* current = p.clip >= 0 ? scene.animation.clips[p.clip].name.c_str() : "(rest pose)";
-        if (ImGui::BeginCombo("clip", current)) {
-            if (ImGui::Selectable("(rest pose)", p.clip < 0)) p.clip = -1;
-            for (size_t i = 0; i < scene.animation.clips.size(); ++i)
-                if (ImGui::Selectable(scene.animation.clips[i].name.c_str(), p.clip == int(i))) {
-                    p.clip = int(i);
-                    p.seconds = 0.0f;
-                    s.frameBounds = playbackBounds(scene, p.clip);
-                }
-            ImGui::EndCombo();
-        }
-        if (ImGui::Button(p.playing ? "Pause" : "Play")) p.playing = !p.playing;
-        ImGui::SameLine();
-        if (ImGui::Button("|<")) p.seconds = 0.0f;
-        ImGui::SameLine();
-        ImGui::Checkbox("loop", &p.loop);
-        const float duration = clipDuration(scene, p.clip);
-        ImGui::SliderFloat("time (s)", &p.seconds, 0.0f, std::max(duration, 1e-3f), "%.3f");
-        if (scene.animation.fps > 0.0f)
-            ImGui::Text("frame %.2f at %.0f fps", p.seconds * scene.animation.fps, scene.animation.fps);
-        ImGui::SliderFloat("speed", &p.speed, -2.0f, 2.0f, "%.2fx");
-    }
-    if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) {
-        int mode = static_cast<int>(s.view.mode);
-        const char* modes[static_cast<size_t>(ViewMode::Count)];
-        for (size_t i = 0; i < static_cast<size_t>(ViewMode::Count); ++i) modes[i] = viewModeName(static_cast<ViewMode>(i));
-        if (ImGui::Combo("mode", &mode, modes, static_cast<int>(ViewMode::Count))) s.view.mode = static_cast<ViewMode>(mode);
-        if (s.view.mode == ViewMode::Weights) {
-            const std::string current = s.view.weightBone >= 0 ? scene.nodes[s.view.weightBone].name : "strongest influence";
-            if (ImGui::BeginCombo("bone", current.c_str())) {
-                if (ImGui::Selectable("strongest influence", s.view.weightBone < 0)) s.view.weightBone = -1;
-                for (size_t n = 0; n < scene.nodes.size(); ++n)
-                    if (scene.nodes[n].kind == NodeKind::Bone &&
-                        ImGui::Selectable((std::to_string(n) + ": " + scene.nodes[n].name).c_str(), s.view.weightBone == int(n)))
-                        s.view.weightBone = int(n);
-                ImGui::EndCombo();
-            }
-        }
-        std::string cameraLabel = s.view.camera < 0 ? "orbit" : scene.cameras[s.view.camera].name;
-        if (ImGui::BeginCombo("camera", cameraLabel.c_str())) {
-            if (ImGui::Selectable("orbit", s.view.camera < 0)) s.view.camera = -1;
-            for (size_t i = 0; i < scene.cameras.size(); ++i) {
-                std::string label = std::to_string(i) + ": " + scene.cameras[i].name;
-                if (ImGui::Selectable(label.c_str(), s.view.camera == int(i))) s.view.camera = int(i);
-            }
-            ImGui::EndCombo();
-        }
-        ImGui::SliderFloat("fov", &s.view.orbit.yfov, 0.1f, 2.5f, "%.2f rad");
-        ImGui::Checkbox("headlight", &s.view.headlight);
-        ImGui::Checkbox("skeleton", &s.view.showSkeleton);
-        ImGui::SameLine();
-        ImGui::Checkbox("normal lines", &s.view.showNormalLines);
-        ImGui::SameLine();
-        ImGui::Checkbox("tangent lines", &s.view.showTangentLines);
-        if (ImGui::Button("Frame scene (F)")) frameScene(s);
-    }
-    if (ImGui::CollapsingHeader("Import report")) {
-        for (const ReportLine& r : scene.report)
-            ImGui::TextWrapped("%s%s", r.severity == Severity::Warning ? "warning: " : "", r.text.c_str());
-    }
-    ImGui::End();
+void drawPanels(Viewer& v) {
+    ViewerState& s = v.state;
+    drawViewportOverlay(s);
+    if (v.hidePanels) return;
+    drawMainPanel(s);
+    drawBrowserPanel(s, v.browser);
+    drawTreePanel(s);
+    drawInspectorPanel(s);
+    drawReportPanel(s);
+    drawSkinningPanel(s);
+    drawStatsOverlay(s);
 }
 
 }  // namespace
 
 int runViewer(const ViewerOptions& options) {
-    LoadResult loaded = openScene(options.file);
-    if (!loaded.scene) {
-        for (const Problem& p : loaded.problems) std::fprintf(stderr, "%s\n", p.format().c_str());
-        return kExitBadInput;
+    std::optional<ScriptRunner> script;
+    if (!options.script.empty()) {
+        Script parsed;
+        std::vector<std::string> errors;
+        if (!loadScript(options.script, parsed, errors)) {
+            for (const std::string& e : errors) std::fprintf(stderr, "%s\n", e.c_str());
+            return kExitBadInput;
+        }
+        script.emplace(std::move(parsed));
     }
 
     glfwSetErrorCallback(glfwErrorCallback);
@@ -241,7 +373,7 @@ int runViewer(const ViewerOptions& options) {
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, options.gles2 ? 2 : 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
     glfwWindowHint(GLFW_DEPTH_BITS, 24);
-    std::string title = "esview - " + loaded.scene->sourcePath;
+    const std::string title = "esview - " + options.file;
     GLFWwindow* window = glfwCreateWindow(options.width, options.height, title.c_str(), nullptr, nullptr);
     if (!window) {
         std::fprintf(stderr, "esview: cannot create a GLES window\n");
@@ -249,7 +381,8 @@ int runViewer(const ViewerOptions& options) {
         return kExitBadInput;
     }
     glfwMakeContextCurrent(window);
-    glfwSwapInterval(options.maxFrames > 0 ? 0 : 1);
+    const bool scripted = options.maxFrames > 0 || script.has_value();
+    glfwSwapInterval(scripted ? 0 : 1);
     if (!gladLoadGLES2(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress))) {
         std::fprintf(stderr, "esview: cannot load the GLES entry points\n");
         glfwDestroyWindow(window);
@@ -260,79 +393,149 @@ int runViewer(const ViewerOptions& options) {
 
     int exitCode = kExitOk;
     {
-        ViewerState s;
-        s.scene = std::move(loaded.scene);
+        auto viewer = std::make_unique<Viewer>();
+        Viewer& v = *viewer;
+        ViewerState& s = v.state;
+        v.window = window;
+        v.scripted = scripted;
+        g_viewer = &v;
+        s.gles2 = options.gles2;
         RendererOptions ropts;
         ropts.gles2 = options.gles2;
         std::string error;
         s.renderer = Renderer::create(ropts, error);
-        // Batches over this context's palette are split here, so GPU and CPU paths see the same mesh.
-        if (s.renderer) {
-            const RendererInfo info = s.renderer->info();
-            rebatchSceneBones(*s.scene, uint32_t(info.paletteCapacity));
-            prepareSceneTextures(*s.scene, [&](PixelFormat f) { return info.supports(f); });
-        }
-        if (!s.renderer || !s.renderer->setScene(*s.scene, s.scene->report, error)) {
+        if (!s.renderer) {
             std::fprintf(stderr, "esview: %s\n", error.c_str());
             exitCode = kExitBadInput;
         } else {
+            s.rendererInfo = s.renderer->info();
+            s.recentFiles = loadRecentFiles();
+            std::error_code ec;
+            const std::filesystem::path start = std::filesystem::path(options.file).parent_path();
+            v.browser.setDirectory(!start.empty() && std::filesystem::is_directory(start, ec) ? start.string() : ".");
+
             IMGUI_CHECKVERSION();
             ImGui::CreateContext();
-            ImGui::GetIO().IniFilename = options.maxFrames > 0 ? nullptr : "esview-imgui.ini";
+            ImGuiIO& io = ImGui::GetIO();
+            v.layoutFile = scripted ? std::string() : configFilePath("imgui.ini");
+            io.IniFilename = v.layoutFile.empty() ? nullptr : v.layoutFile.c_str();
+            io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
             ImGui::StyleColorsDark();
             ImGui_ImplGlfw_InitForOpenGL(window, true);
             ImGui_ImplOpenGL3_Init(options.gles2 ? "#version 100" : "#version 300 es");
+            glfwSetDropCallback(window, onDrop);
 
-            s.playback.clip = s.scene->animation.clips.empty() ? -1 : 0;
-            s.frameBounds = playbackBounds(*s.scene, s.playback.clip);
-            frameScene(s);
+            startLoad(v, options.file, false);
+            ScriptHost host;
+            host.drop = [&](const std::vector<std::string>& paths) {
+                // Through the callback GLFW calls, exactly as a real drop.
+                std::vector<const char*> pointers;
+                for (const std::string& p : paths) pointers.push_back(p.c_str());
+                GLFWdropfun callback = glfwSetDropCallback(window, nullptr);
+                glfwSetDropCallback(window, callback);
+                if (callback) callback(window, int(pointers.size()), pointers.data());
+            };
+            host.browse = [&](const std::string& dir, std::string& err) {
+                if (!v.browser.setDirectory(dir)) {
+                    err = v.browser.error();
+                    return false;
+                }
+                s.panel(PanelId::Browser) = true;
+                return true;
+            };
 
             double last = glfwGetTime();
-            std::vector<uint8_t> pixels;
-            for (int frame = 0; !glfwWindowShouldClose(window); ++frame) {
+            for (int frame = 0; !glfwWindowShouldClose(window) && !s.requestQuit; ++frame) {
                 glfwPollEvents();
                 const double now = glfwGetTime();
-                // Test runs step at a fixed rate so screenshots do not depend on timing.
-                const float dt = options.maxFrames > 0 ? 1.0f / 30.0f : static_cast<float>(now - last);
+                // Scripted runs step at a fixed rate so screenshots do not depend on timing.
+                const float dt = scripted ? 1.0f / 30.0f : float(std::min(now - last, 0.25));
                 last = now;
+                const auto cpuStart = std::chrono::steady_clock::now();
+
+                // Loading: finished work, new requests, the file changing on disk.
+                LoadResult result;
+                if (v.loader.poll(result)) {
+                    finishLoad(v, result);
+                    if (!s.scene) {
+                        // The first file could not be opened: nothing to show.
+                        std::fprintf(stderr, "%s\n", s.load.error.c_str());
+                        exitCode = kExitBadInput;
+                        break;
+                    }
+                }
+                if (s.load.active) v.loader.progress(s.load.progress, s.load.stage);
+                if (s.requestRecreateRenderer) {
+                    s.requestRecreateRenderer = false;
+                    recreateRenderer(v);
+                }
+                if (!s.requestOpen.empty()) {
+                    startLoad(v, s.requestOpen, false);
+                    s.requestOpen.clear();
+                } else if (s.requestReload) {
+                    if (!s.path.empty()) startLoad(v, s.path, true);
+                } else if (s.watchFile && s.scene && !s.load.active && !isDemoName(s.path) && (scripted || frame % 15 == 0)) {
+                    const int64_t stamp = fileStamp(s.path);
+                    if (stamp != 0 && stamp != s.fileStamp) {
+                        s.fileStamp = stamp;
+                        startLoad(v, s.path, true);
+                    }
+                }
+                s.requestReload = false;
 
                 ImGui_ImplOpenGL3_NewFrame();
                 ImGui_ImplGlfw_NewFrame();
                 ImGui::NewFrame();
-                handleInput(window, s, dt);
-                advance(s, dt);
-                drawPanel(s);
+                if (s.scene) {
+                    mouseInput(v);
+                    keyboardInput(v, dt);
+                    advanceTransport(*s.scene, s.transport, dt);
+                }
+                if (script) {
+                    script->runFrame(s, host);
+                    if (script->failed()) {
+                        std::fprintf(stderr, "%s\n", script->error().c_str());
+                        exitCode = kExitBadInput;
+                    }
+                }
+                if (s.scene) updatePose(s);
+                drawPanels(v);
                 ImGui::Render();
 
                 int width, height;
                 glfwGetFramebufferSize(window, &width, &height);
+                s.framebufferWidth = width;
+                s.framebufferHeight = height;
                 glBindFramebuffer(GL_FRAMEBUFFER, 0);
-                s.stats = s.renderer->draw(*s.scene, s.pose, s.view, width, height);
+                if (s.scene) {
+                    s.stats = s.renderer->draw(*s.scene, s.pose, s.view, width, height);
+                } else {
+                    glViewport(0, 0, width, height);
+                    glClearColor(s.view.clearColor.r, s.view.clearColor.g, s.view.clearColor.b, 1.0f);
+                    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+                }
                 ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+                s.cpuFrameMs = std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - cpuStart).count();
 
                 const bool lastFrame = options.maxFrames > 0 && frame + 1 >= options.maxFrames;
-                if (lastFrame && !options.screenshot.empty()) {
-                    pixels.resize(size_t(width) * height * 4);
-                    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-                    glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
-                    // GL rows run bottom-up; PNG rows top-down.
-                    std::vector<uint8_t> flipped(pixels.size());
-                    const size_t row = size_t(width) * 4;
-                    for (int y = 0; y < height; ++y)
-                        std::copy_n(pixels.data() + size_t(height - 1 - y) * row, row, flipped.data() + size_t(y) * row);
-                    if (!writePng(options.screenshot, width, height, flipped)) {
-                        std::fprintf(stderr, "esview: cannot write %s\n", options.screenshot.c_str());
-                        exitCode = kExitBadInput;
+                if (lastFrame && !options.screenshot.empty()) s.requestScreenshot = options.screenshot;
+                if (!s.requestScreenshot.empty()) {
+                    if (!saveScreenshot(v, width, height)) {
+                        std::fprintf(stderr, "esview: %s\n", s.status.c_str());
+                        if (scripted) exitCode = kExitBadInput;
                     }
                 }
                 glfwSwapBuffers(window);
                 if (lastFrame) break;
             }
+            // A load still running finishes before its scene is dropped.
+            v.loader.wait();
             ImGui_ImplOpenGL3_Shutdown();
             ImGui_ImplGlfw_Shutdown();
             ImGui::DestroyContext();
         }
         s.renderer.reset();  // GL objects go while the context is current
+        g_viewer = nullptr;
     }
     glfwDestroyWindow(window);
     glfwTerminate();

@@ -375,8 +375,8 @@ struct Clip {
     std::string name;
     float start = 0.0f;  // seconds
     float end = 0.0f;    // seconds
-    float fps = 0.0f;    // the clip's own frame rate; 0 = use Animation::fps
     std::vector<Track> tracks;
+    float fps = 0.0f;    // the clip's own frame rate; 0 = use Animation::fps
     float duration() const { return end - start; }
 };
 

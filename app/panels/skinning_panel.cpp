@@ -336,8 +336,8 @@ void drawMorphs(ViewerState& s) {
 
 void drawSkinningPanel(ViewerState& s) {
     if (!s.panel(PanelId::Skinning)) return;
-    ImGui::SetNextWindowPos(ImVec2(360, 300), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(570, 260), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowPos(ImVec2(360, 440), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(570, 270), ImGuiCond_FirstUseEver);
     if (!ImGui::Begin("Skinning", &s.panel(PanelId::Skinning))) {
         ImGui::End();
         return;

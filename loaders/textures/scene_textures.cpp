@@ -48,10 +48,12 @@ std::string baseName(std::string name) {
 
 }  // namespace
 
-int prepareSceneTextures(Scene& scene, const std::function<bool(PixelFormat)>& gpuSupports) {
+int prepareSceneTextures(Scene& scene, const std::function<bool(PixelFormat)>& gpuSupports,
+                         const std::function<void(size_t, size_t)>& progress) {
     std::map<std::string, size_t> firstByFile;  // file key -> the texture that read it
     int placeholders = 0;
     for (size_t i = 0; i < scene.textures.size(); ++i) {
+        if (progress) progress(i, scene.textures.size());
         Texture& tex = scene.textures[i];
         const std::string label =
             "texture " + std::to_string(i) + " '" + (tex.name.empty() ? tex.path : tex.name) + "'";

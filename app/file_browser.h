@@ -1,0 +1,51 @@
+// The file browser's model: a folder listing filtered to the formats esview opens, and the list of
+// recently opened files kept between runs. The ImGui drawing is in panels (drawBrowserPanel).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace esv {
+
+struct BrowserEntry {
+    std::string name;
+    bool directory = false;
+    uintmax_t size = 0;
+};
+
+class FileBrowser {
+public:
+    // Lists `directory` (made absolute); on failure keeps the old listing and sets error().
+    bool setDirectory(const std::string& directory);
+    void refresh() { setDirectory(m_directory); }
+    void up();
+    const std::string& directory() const { return m_directory; }
+    // Folders first, then files, each sorted case-insensitively; hidden entries (leading dot) left out.
+    // Files are the supported model formats unless showAll.
+    const std::vector<BrowserEntry>& entries() const { return m_entries; }
+    const std::string& error() const { return m_error; }
+
+    bool showAll = false;
+    std::string nameFilter;  // case-insensitive substring applied by the panel
+
+private:
+    std::string m_directory;
+    std::vector<BrowserEntry> m_entries;
+    std::string m_error;
+};
+
+// True for the extensions esview opens: .pod, .ogex, .awd, .pof (any case).
+bool isModelFileName(const std::string& name);
+
+// Recently opened files, most recent first, kept in <config>/recent.txt where <config> is
+// $ESVIEW_CONFIG_DIR, else $XDG_CONFIG_HOME/esview, else ~/.config/esview.
+std::vector<std::string> loadRecentFiles();
+void saveRecentFiles(const std::vector<std::string>& files);
+// <config>/name (see loadRecentFiles); empty when no configuration folder can be found. The folder
+// is created.
+std::string configFilePath(const std::string& name);
+// Moves `path` (made absolute) to the front, keeping at most `limit` entries.
+void addRecentFile(std::vector<std::string>& files, const std::string& path, size_t limit = 12);
+
+}  // namespace esv

@@ -1,0 +1,292 @@
+// The main window: file, animation transport with a timeline, view and render settings, panels.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include <imgui.h>
+
+#include "app/panels.h"
+#include "app/viewer_actions.h"
+
+namespace esv {
+namespace {
+
+const ImVec4 kErrorColor(1.0f, 0.42f, 0.36f, 1.0f);
+
+// A scrubbing timeline: the clip's range with a tick per key time and the playhead. Clicking or
+// dragging sets the time (and pauses, so the frame under the mouse stays).
+void timeline(ViewerState& s) {
+    const Scene& scene = *s.scene;
+    Transport& t = s.transport;
+    const float duration = transportDuration(scene, t.clip);
+    const ImVec2 size(ImGui::GetContentRegionAvail().x, 28.0f);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    ImGui::InvisibleButton("timeline", size);
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    draw->AddRectFilled(origin, ImVec2(origin.x + size.x, origin.y + size.y), IM_COL32(40, 44, 52, 255), 3.0f);
+    if (duration <= 0.0f) {
+        draw->AddText(ImVec2(origin.x + 6, origin.y + 7), IM_COL32(150, 150, 150, 255), "no animation");
+        return;
+    }
+    auto xOf = [&](float time) { return origin.x + 4.0f + (size.x - 8.0f) * (time / duration); };
+    // Frame ticks when they are far enough apart to read, key ticks always.
+    const float fps = transportFrameRate(scene, t.clip);
+    const float frames = duration * fps;
+    if (frames > 0.0f && (size.x - 8.0f) / frames >= 4.0f)
+        for (int f = 0; f <= int(frames); ++f) {
+            const float x = xOf(float(f) / fps);
+            draw->AddLine(ImVec2(x, origin.y + size.y - 5), ImVec2(x, origin.y + size.y - 1), IM_COL32(90, 96, 110, 255));
+        }
+    for (float key : clipKeyTimes(scene, t.clip)) {
+        const float x = xOf(key);
+        draw->AddLine(ImVec2(x, origin.y + 3), ImVec2(x, origin.y + 12), IM_COL32(240, 200, 80, 255), 1.5f);
+    }
+    if (ImGui::IsItemActive()) {
+        const float u = (ImGui::GetIO().MousePos.x - origin.x - 4.0f) / std::max(size.x - 8.0f, 1.0f);
+        seekTransport(scene, t, std::clamp(u, 0.0f, 1.0f) * duration);
+        t.playing = false;
+    }
+    const float x = xOf(t.time);
+    draw->AddLine(ImVec2(x, origin.y), ImVec2(x, origin.y + size.y), IM_COL32(255, 90, 70, 255), 2.0f);
+    if (ImGui::IsItemHovered()) {
+        const float u = (ImGui::GetIO().MousePos.x - origin.x - 4.0f) / std::max(size.x - 8.0f, 1.0f);
+        ImGui::SetTooltip("%.3f s (frame %.1f)", std::clamp(u, 0.0f, 1.0f) * duration,
+                          std::clamp(u, 0.0f, 1.0f) * duration * fps);
+    }
+}
+
+void clipCombo(const char* label, const Scene& scene, int& clip, bool allowRest) {
+    const char* current = clip >= 0 ? scene.animation.clips[clip].name.c_str() : (allowRest ? "(rest pose)" : "(none)");
+    if (ImGui::BeginCombo(label, current)) {
+        if (ImGui::Selectable(allowRest ? "(rest pose)" : "(none)", clip < 0)) clip = -1;
+        for (size_t i = 0; i < scene.animation.clips.size(); ++i) {
+            const Clip& c = scene.animation.clips[i];
+            char text[256];
+            std::snprintf(text, sizeof(text), "%zu: %s (%.2f s)##clip%zu", i, c.name.c_str(), c.duration(), i);
+            if (ImGui::Selectable(text, clip == int(i))) clip = int(i);
+        }
+        ImGui::EndCombo();
+    }
+}
+
+void fileSection(ViewerState& s) {
+    if (ImGui::Button("Open...")) s.panel(PanelId::Browser) = true;
+    ImGui::SameLine();
+    ImGui::BeginDisabled(s.path.empty() || s.load.active);
+    if (ImGui::Button("Reload (F5)")) s.requestReload = true;
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::Checkbox("watch", &s.watchFile);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Reload automatically when the file changes on disk");
+    ImGui::SameLine();
+    if (ImGui::BeginCombo("##recent", "Recent", ImGuiComboFlags_NoPreview)) {
+        if (s.recentFiles.empty()) ImGui::TextDisabled("(none yet)");
+        for (const std::string& f : s.recentFiles)
+            if (ImGui::Selectable(f.c_str())) s.requestOpen = f;
+        ImGui::EndCombo();
+    }
+    if (s.scene) {
+        ImGui::TextWrapped("%s", s.path.c_str());
+        ImGui::Text("%s: %zu nodes, %zu meshes, %zu materials, %zu lights, %zu cameras", s.scene->format.c_str(),
+                    s.scene->nodes.size(), s.scene->meshes.size(), s.scene->materials.size(), s.scene->lights.size(),
+                    s.scene->cameras.size());
+    }
+    if (s.load.active) {
+        char overlay[128];
+        std::snprintf(overlay, sizeof(overlay), "%s %.0f%%", s.load.stage.c_str(), 100.0f * s.load.progress);
+        ImGui::ProgressBar(s.load.progress, ImVec2(-1, 0), overlay);
+    }
+    if (!s.load.error.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+        ImGui::TextWrapped("%s", s.load.error.c_str());
+        ImGui::PopStyleColor();
+        if (ImGui::SmallButton("dismiss")) s.load.error.clear();
+    }
+}
+
+void animationSection(ViewerState& s) {
+    const Scene& scene = *s.scene;
+    Transport& t = s.transport;
+    int clip = t.clip;
+    clipCombo("clip", scene, clip, true);
+    if (clip != t.clip) selectClip(scene, t, clip);
+
+    // Transport buttons: start, key back, frame back, reverse, play/pause, frame on, key on, end.
+    if (ImGui::Button("|<")) jumpToStart(scene, t);
+    ImGui::SameLine();
+    if (ImGui::Button("<<")) stepKeys(scene, t, -1);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Previous key ([)");
+    ImGui::SameLine();
+    if (ImGui::Button("<")) stepFrames(scene, t, -1);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Previous frame (,)");
+    ImGui::SameLine();
+    const bool backwards = t.speed * float(t.direction) < 0.0f;
+    if (ImGui::Button(t.playing && backwards ? "||##rev" : "<|")) {
+        if (t.playing && backwards) {
+            t.playing = false;
+        } else {
+            t.speed = -std::abs(t.speed == 0.0f ? 1.0f : t.speed);
+            t.direction = 1;
+            t.playing = true;
+        }
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play backwards (Shift+Space)");
+    ImGui::SameLine();
+    if (ImGui::Button(t.playing && !backwards ? "||" : "|>")) {
+        if (t.playing && !backwards) {
+            t.playing = false;
+        } else {
+            t.speed = std::abs(t.speed == 0.0f ? 1.0f : t.speed);
+            t.direction = 1;
+            t.playing = true;
+        }
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play / pause (Space)");
+    ImGui::SameLine();
+    if (ImGui::Button(">")) stepFrames(scene, t, 1);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Next frame (.)");
+    ImGui::SameLine();
+    if (ImGui::Button(">>")) stepKeys(scene, t, 1);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Next key (])");
+    ImGui::SameLine();
+    if (ImGui::Button(">|")) jumpToEnd(scene, t);
+
+    timeline(s);
+    const float fps = transportFrameRate(scene, t.clip);
+    ImGui::Text("%.3f / %.3f s   frame %.2f / %.0f at %.4g fps", t.time, transportDuration(scene, t.clip),
+                transportFrame(scene, t), transportDuration(scene, t.clip) * fps, fps);
+
+    int loop = int(t.loop);
+    const char* loops[] = {"loop", "once", "ping-pong"};
+    ImGui::SetNextItemWidth(110);
+    if (ImGui::Combo("##loop", &loop, loops, 3)) t.loop = LoopMode(loop);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(-50);
+    ImGui::SliderFloat("speed", &t.speed, -4.0f, 4.0f, "%.2fx");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Negative speeds play backwards; right-click resets");
+    if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) t.speed = 1.0f;
+
+    if (scene.animation.clips.size() > 1 && ImGui::TreeNode("Blend a second clip")) {
+        int blend = t.blendClip;
+        clipCombo("blend clip", scene, blend, false);
+        if (blend != t.blendClip) {
+            t.blendClip = blend;
+            t.blendTime = 0.0f;
+            if (blend >= 0 && t.blendWeight == 0.0f) t.blendWeight = 0.5f;
+        }
+        ImGui::BeginDisabled(t.blendClip < 0);
+        ImGui::SliderFloat("weight", &t.blendWeight, 0.0f, 1.0f, "%.2f");
+        ImGui::EndDisabled();
+        ImGui::TreePop();
+    }
+}
+
+void viewSection(ViewerState& s) {
+    const Scene& scene = *s.scene;
+    int mode = static_cast<int>(s.view.mode);
+    const char* modes[static_cast<size_t>(ViewMode::Count)];
+    for (size_t i = 0; i < static_cast<size_t>(ViewMode::Count); ++i) modes[i] = viewModeName(static_cast<ViewMode>(i));
+    if (ImGui::Combo("mode", &mode, modes, static_cast<int>(ViewMode::Count))) s.view.mode = static_cast<ViewMode>(mode);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keys 1-9 switch modes");
+
+    std::string cameraLabel = s.view.camera < 0 ? "orbit" : std::to_string(s.view.camera) + ": " + scene.cameras[s.view.camera].name;
+    if (ImGui::BeginCombo("camera", cameraLabel.c_str())) {
+        if (ImGui::Selectable("orbit", s.view.camera < 0)) s.view.camera = -1;
+        for (size_t i = 0; i < scene.cameras.size(); ++i) {
+            std::string label = std::to_string(i) + ": " + scene.cameras[i].name;
+            if (ImGui::Selectable(label.c_str(), s.view.camera == int(i))) s.view.camera = int(i);
+        }
+        ImGui::EndCombo();
+    }
+    float fov = glm::degrees(s.view.orbit.yfov);
+    if (ImGui::SliderFloat("fov", &fov, 5.0f, 150.0f, "%.0f deg")) s.view.orbit.yfov = glm::radians(fov);
+    if (ImGui::Button("Frame scene (F)")) frameScene(s);
+    ImGui::SameLine();
+    ImGui::BeginDisabled(s.selection.node < 0);
+    if (ImGui::Button("Frame selection (G)")) frameSelection(s);
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (ImGui::Button("Reset (R)")) resetView(s);
+}
+
+void renderSection(ViewerState& s) {
+    ViewSettings& v = s.view;
+    ImGui::ColorEdit3("background", &v.clearColor.x, ImGuiColorEditFlags_NoInputs);
+    ImGui::SameLine();
+    ImGui::Checkbox("scene lights", &v.sceneLights);
+    ImGui::SameLine();
+    ImGui::Checkbox("default rig", &v.defaultRig);
+    ImGui::Checkbox("headlight", &v.headlight);
+    ImGui::SameLine();
+    ImGui::Checkbox("wire overlay (W)", &v.wireframeOverlay);
+    ImGui::SameLine();
+    ImGui::Checkbox("two-sided", &v.forceTwoSided);
+    ImGui::Checkbox("skeleton (K)", &v.showSkeleton);
+    ImGui::SameLine();
+    ImGui::Checkbox("axes", &v.showJointAxes);
+    ImGui::SameLine();
+    ImGui::Checkbox("bind pose", &v.showBindPose);
+    ImGui::SameLine();
+    ImGui::Checkbox("names", &s.showJointNames);
+    ImGui::Checkbox("normals", &v.showNormalLines);
+    ImGui::SameLine();
+    ImGui::Checkbox("tangents", &v.showTangentLines);
+    ImGui::SameLine();
+    bool gles2 = s.gles2;
+    if (ImGui::Checkbox("ES2 limits", &gles2)) {
+        s.gles2 = gles2;
+        s.requestRecreateRenderer = true;
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Enforce OpenGL ES 2.0: 128 vertex uniform vectors, no ES3 features (reloads the scene)");
+
+    static char shotPath[256] = "esview-screenshot.png";
+    static int shotSize[2] = {1920, 1080};
+    ImGui::SetNextItemWidth(180);
+    ImGui::InputText("##shot", shotPath, sizeof(shotPath));
+    ImGui::SameLine();
+    if (ImGui::Button("Screenshot")) {
+        s.requestScreenshot = shotPath;
+        s.screenshotWidth = s.screenshotHeight = 0;
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The window as shown, panel included (P)");
+    ImGui::SetNextItemWidth(180);
+    ImGui::InputInt2("##shotsize", shotSize);
+    ImGui::SameLine();
+    if (ImGui::Button("Offscreen")) {
+        s.requestScreenshot = shotPath;
+        s.screenshotWidth = std::clamp(shotSize[0], 1, 16384);
+        s.screenshotHeight = std::clamp(shotSize[1], 1, 16384);
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The scene alone, rendered offscreen at this size");
+}
+
+}  // namespace
+
+void drawMainPanel(ViewerState& s) {
+    if (!s.panel(PanelId::Main)) return;
+    ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(340, 340), ImGuiCond_FirstUseEver);
+    if (!ImGui::Begin("esview", nullptr)) {
+        ImGui::End();
+        return;
+    }
+    fileSection(s);
+    if (s.scene) {
+        if (ImGui::CollapsingHeader("Animation", ImGuiTreeNodeFlags_DefaultOpen)) animationSection(s);
+        if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) viewSection(s);
+        if (ImGui::CollapsingHeader("Render settings")) renderSection(s);
+    }
+    if (ImGui::CollapsingHeader("Panels")) {
+        for (size_t i = 1; i < size_t(PanelId::Count); ++i) {
+            if (i % 4 != 1) ImGui::SameLine();
+            ImGui::Checkbox(panelName(PanelId(i)), &s.panels[i]);
+        }
+        ImGui::TextDisabled("H hides all panels; F6 moves the keyboard between panel and viewport");
+    }
+    if (!s.status.empty()) ImGui::TextWrapped("%s", s.status.c_str());
+    ImGui::End();
+}
+
+}  // namespace esv

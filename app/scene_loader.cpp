@@ -1,0 +1,149 @@
+#include "app/scene_loader.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <vector>
+
+#include "app/scene_source.h"
+#include "loaders/textures/scene_textures.h"
+#include "scene/rebatch.h"
+
+namespace esv {
+namespace {
+
+// Reads `path` in 4 MiB chunks, reporting the fraction read. Same failures as readWholeFile.
+std::shared_ptr<const std::vector<uint8_t>> readWithProgress(const std::string& path, std::string& error,
+                                                             const std::function<void(float)>& report) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) {
+        error = "cannot open file";
+        return nullptr;
+    }
+    std::error_code ec;
+    const uintmax_t size = std::filesystem::file_size(path, ec);
+    if (ec) {
+        std::fclose(f);
+        error = "cannot read the file size";
+        return nullptr;
+    }
+    auto bytes = std::make_shared<std::vector<uint8_t>>();
+    try {
+        bytes->resize(size_t(size));
+    } catch (const std::bad_alloc&) {
+        std::fclose(f);
+        error = "file too large to read into memory (" + std::to_string(size) + " bytes)";
+        return nullptr;
+    }
+    constexpr size_t kChunk = size_t(4) << 20;
+    size_t done = 0;
+    while (done < bytes->size()) {
+        const size_t want = std::min(kChunk, bytes->size() - done);
+        const size_t got = std::fread(bytes->data() + done, 1, want, f);
+        done += got;
+        if (got != want) break;
+        report(float(done) / float(bytes->size()));
+    }
+    std::fclose(f);
+    if (done != bytes->size()) {
+        error = "read " + std::to_string(done) + " of " + std::to_string(bytes->size()) + " bytes";
+        return nullptr;
+    }
+    return bytes;
+}
+
+}  // namespace
+
+SceneLoader::~SceneLoader() {
+    if (m_thread.joinable()) m_thread.join();
+}
+
+void SceneLoader::setStage(float fraction, std::string stage) {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    m_fraction = fraction;
+    m_stage = std::move(stage);
+}
+
+void SceneLoader::progress(float& fraction, std::string& stage) const {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    fraction = m_fraction;
+    stage = m_stage;
+}
+
+void SceneLoader::start(const std::string& path, const RendererInfo& gpu) {
+    // One worker at a time: a newer request waits for the older worker (its result is dropped).
+    if (m_thread.joinable()) m_thread.join();
+    const uint64_t generation = ++m_generation;
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_done = false;
+        m_result = LoadResult{};
+        m_fraction = 0.0f;
+        m_stage = "reading";
+        m_path = path;
+    }
+    m_busy = true;
+    m_thread = std::thread([this, path, gpu, generation] {
+        LoadResult result;
+        if (isDemoName(path)) {
+            setStage(0.5f, "building");
+            result = openScene(path);
+        } else {
+            std::string error;
+            auto bytes = readWithProgress(path, error, [&](float f) { setStage(0.4f * f, "reading"); });
+            if (!bytes) {
+                Problem p;
+                p.file = path;
+                p.message = error;
+                result.problems.push_back(p);
+            } else {
+                setStage(0.4f, "parsing");
+                result = loadSceneMemory(bytes, path);
+            }
+        }
+        if (result.scene) {
+            Scene& scene = *result.scene;
+            setStage(0.6f, "textures");
+            prepareSceneTextures(
+                scene, [&gpu](PixelFormat f) { return gpu.supports(f); },
+                [&](size_t i, size_t n) {
+                    setStage(0.6f + 0.35f * float(i) / float(n), "textures " + std::to_string(i + 1) + "/" + std::to_string(n));
+                });
+            setStage(0.95f, "bone batches");
+            // Batches over this GPU's palette are split here, so GPU and CPU paths see the same mesh.
+            if (gpu.paletteCapacity > 0) rebatchSceneBones(scene, uint32_t(gpu.paletteCapacity));
+        }
+        std::lock_guard<std::mutex> lock(m_mutex);
+        if (generation == m_generation.load()) {
+            m_result = std::move(result);
+            m_done = true;
+            m_fraction = 1.0f;
+            m_stage = "uploading";
+        }
+        m_busy = false;
+    });
+}
+
+bool SceneLoader::poll(LoadResult& result) {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    if (!m_done) return false;
+    m_done = false;
+    result = std::move(m_result);
+    m_result = LoadResult{};
+    return true;
+}
+
+void SceneLoader::wait() {
+    if (m_thread.joinable()) m_thread.join();
+}
+
+int64_t fileStamp(const std::string& path) {
+    if (isDemoName(path)) return 0;
+    std::error_code ec;
+    const auto time = std::filesystem::last_write_time(path, ec);
+    if (ec) return 0;
+    const uintmax_t size = std::filesystem::file_size(path, ec);
+    if (ec) return 0;
+    return int64_t(time.time_since_epoch().count()) * 31 + int64_t(size);
+}
+
+}  // namespace esv

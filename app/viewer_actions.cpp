@@ -1,0 +1,313 @@
+#include "app/viewer_actions.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "app/scene_loader.h"
+
+namespace esv {
+namespace {
+
+constexpr float kNoOverride = std::numeric_limits<float>::quiet_NaN();
+
+// The box the camera frames: the rest pose and a few times of the clip, so the animated scene
+// stays in view while it plays.
+Bounds playbackBounds(const Scene& scene, int clip) {
+    Pose pose;
+    evaluatePose(scene, -1, 0.0f, pose);
+    Bounds bounds = sceneBounds(scene, pose);
+    if (clip >= 0 && size_t(clip) < scene.animation.clips.size()) {
+        const Clip& c = scene.animation.clips[clip];
+        constexpr int kSamples = 8;
+        for (int i = 0; i <= kSamples; ++i) {
+            evaluatePose(scene, clip, c.start + c.duration() * float(i) / kSamples, pose);
+            bounds.add(sceneBounds(scene, pose));
+        }
+    }
+    // Scenes with no drawable geometry (only lights, cameras, bones) frame their nodes.
+    if (!bounds.valid())
+        for (const glm::mat4& m : pose.world) bounds.add(glm::vec3(m[3]));
+    if (!bounds.valid()) bounds.add(glm::vec3(0.0f));
+    return bounds;
+}
+
+// Möller-Trumbore; returns the ray parameter or a negative value when there is no hit.
+float rayTriangle(const glm::vec3& origin, const glm::vec3& dir, const glm::vec3& a, const glm::vec3& b,
+                  const glm::vec3& c) {
+    const glm::vec3 e1 = b - a, e2 = c - a;
+    const glm::vec3 p = glm::cross(dir, e2);
+    const float det = glm::dot(e1, p);
+    if (std::abs(det) < 1e-12f) return -1.0f;
+    const float inv = 1.0f / det;
+    const glm::vec3 t = origin - a;
+    const float u = glm::dot(t, p) * inv;
+    if (u < 0.0f || u > 1.0f) return -1.0f;
+    const glm::vec3 q = glm::cross(t, e1);
+    const float v = glm::dot(dir, q) * inv;
+    if (v < 0.0f || u + v > 1.0f) return -1.0f;
+    return glm::dot(e2, q) * inv;
+}
+
+bool validNode(const ViewerState& s, int node) {
+    return s.scene && node >= 0 && size_t(node) < s.scene->nodes.size();
+}
+
+}  // namespace
+
+bool isJoint(const Scene& scene, int node) {
+    if (node < 0 || size_t(node) >= scene.nodes.size()) return false;
+    if (scene.nodes[node].kind == NodeKind::Bone) return true;
+    for (const Skin& skin : scene.skins)
+        if (std::find(skin.joints.begin(), skin.joints.end(), node) != skin.joints.end()) return true;
+    return false;
+}
+
+int findNode(const Scene& scene, const std::string& name) {
+    for (size_t i = 0; i < scene.nodes.size(); ++i)
+        if (scene.nodes[i].name == name) return int(i);
+    int index = -1;
+    const char* end = name.data() + name.size();
+    auto [ptr, ec] = std::from_chars(name.data(), end, index);
+    if (ec == std::errc() && ptr == end && index >= 0 && size_t(index) < scene.nodes.size()) return index;
+    return -1;
+}
+
+void selectNode(ViewerState& s, int node) {
+    if (!validNode(s, node)) node = -1;
+    s.selection.node = node;
+    s.view.highlightNode = node;
+    const bool joint = node >= 0 && isJoint(*s.scene, node);
+    s.selection.joint = joint ? node : -1;
+    s.view.influenceJoint = s.selection.joint;
+    if (joint) s.view.weightBone = node;
+    if (node >= 0) {
+        const Node& n = s.scene->nodes[node];
+        if (n.kind == NodeKind::Light) s.selection.light = n.object;
+        if (n.kind == NodeKind::Mesh && !n.materials.empty()) s.selection.material = n.materials[0];
+    }
+}
+
+void frameScene(ViewerState& s) {
+    if (s.bounds.valid()) Renderer::frameBounds(s.view.orbit, s.bounds.min, s.bounds.max);
+    s.view.camera = -1;
+}
+
+void frameSelection(ViewerState& s) {
+    if (!validNode(s, s.selection.node)) {
+        frameScene(s);
+        return;
+    }
+    const int node = s.selection.node;
+    Bounds box;
+    if (s.scene->nodes[node].kind == NodeKind::Mesh) {
+        std::vector<glm::vec3> positions;
+        worldVertices(*s.scene, s.pose, node, positions);
+        for (const glm::vec3& p : positions)
+            if (std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z)) box.add(p);
+    }
+    if (!box.valid()) {
+        // A point-like node: frame it with a tenth of the scene around it.
+        const glm::vec3 at(s.pose.world[node][3]);
+        const float r = s.bounds.valid() ? 0.05f * glm::length(s.bounds.max - s.bounds.min) : 1.0f;
+        box.add(at - glm::vec3(r));
+        box.add(at + glm::vec3(r));
+    }
+    const float sceneRadius = s.view.orbit.sceneRadius;
+    Renderer::frameBounds(s.view.orbit, box.min, box.max);
+    // Near/far keep covering the whole scene, not just the selection.
+    s.view.orbit.sceneRadius = std::max(sceneRadius, s.view.orbit.sceneRadius);
+    s.view.camera = -1;
+}
+
+void resetView(ViewerState& s) {
+    const OrbitCamera defaults;
+    s.view.orbit.yaw = defaults.yaw;
+    s.view.orbit.pitch = defaults.pitch;
+    s.view.orbit.yfov = defaults.yfov;
+    frameScene(s);
+}
+
+void setMorphOverride(ViewerState& s, int node, int target, float weight) {
+    if (!validNode(s, node) || target < 0) return;
+    if (s.morphOverride.size() != s.scene->nodes.size()) s.morphOverride.assign(s.scene->nodes.size(), {});
+    const Node& n = s.scene->nodes[node];
+    if (n.kind != NodeKind::Mesh || n.object < 0) return;
+    const size_t targets = s.scene->meshes[n.object].morphTargets.size();
+    if (size_t(target) >= targets) return;
+    std::vector<float>& o = s.morphOverride[node];
+    if (o.size() != targets) o.assign(targets, kNoOverride);
+    o[target] = weight;
+}
+
+void clearMorphOverrides(ViewerState& s) {
+    for (std::vector<float>& o : s.morphOverride) std::fill(o.begin(), o.end(), kNoOverride);
+}
+
+void updatePose(ViewerState& s) {
+    if (!s.scene) return;
+    evaluateTransport(*s.scene, s.transport, s.pose, s.scratchPose);
+    for (size_t n = 0; n < s.morphOverride.size() && n < s.pose.morphWeights.size(); ++n) {
+        std::vector<float>& weights = s.pose.morphWeights[n];
+        const std::vector<float>& o = s.morphOverride[n];
+        for (size_t t = 0; t < o.size() && t < weights.size(); ++t)
+            if (!std::isnan(o[t])) weights[t] = o[t];
+    }
+}
+
+bool installScene(ViewerState& s, std::unique_ptr<Scene> scene, const std::string& path, bool keepView,
+                  std::string& error) {
+    if (!s.renderer->setScene(*scene, scene->report, error)) {
+        if (s.scene) {
+            std::vector<ReportLine> again;  // the old scene's report already has these lines
+            std::string ignored;
+            s.renderer->setScene(*s.scene, again, ignored);
+        }
+        return false;
+    }
+    // What a reload keeps, by name so it survives an edited file.
+    std::string clipName, selectedName;
+    if (keepView && s.scene) {
+        if (s.transport.clip >= 0 && size_t(s.transport.clip) < s.scene->animation.clips.size())
+            clipName = s.scene->animation.clips[s.transport.clip].name;
+        if (validNode(s, s.selection.node)) selectedName = s.scene->nodes[s.selection.node].name;
+    }
+    const Transport oldTransport = s.transport;
+    const ViewSettings oldView = s.view;
+
+    s.scene = std::move(scene);
+    s.path = path;
+    s.fileStamp = fileStamp(path);
+    s.rendererInfo = s.renderer->info();
+    s.skin = analyzeSkinning(*s.scene, s.rendererInfo.vectorsPerBone, s.rendererInfo.reservedVertexVectors,
+                             s.rendererInfo.maxVertexUniformVectors);
+    s.morphOverride.assign(s.scene->nodes.size(), {});
+    s.selection = Selection{};
+    s.view.highlightNode = -1;
+    s.view.influenceJoint = -1;
+    s.view.weightBone = -1;
+
+    const Scene& sc = *s.scene;
+    int clip = sc.animation.clips.empty() ? -1 : 0;
+    if (keepView && !clipName.empty())
+        for (size_t i = 0; i < sc.animation.clips.size(); ++i)
+            if (sc.animation.clips[i].name == clipName) clip = int(i);
+    selectClip(sc, s.transport, clip);
+    s.bounds = playbackBounds(sc, clip);
+    if (keepView) {
+        s.transport.playing = oldTransport.playing;
+        s.transport.speed = oldTransport.speed;
+        s.transport.loop = oldTransport.loop;
+        s.transport.direction = oldTransport.direction;
+        seekTransport(sc, s.transport, oldTransport.time);
+        s.view = oldView;
+        s.view.highlightNode = -1;
+        s.view.influenceJoint = -1;
+        s.view.weightBone = -1;
+        if (s.view.camera >= int(sc.cameras.size())) s.view.camera = -1;
+        if (!selectedName.empty()) selectNode(s, findNode(sc, selectedName));
+    } else {
+        s.view.camera = -1;
+        frameScene(s);
+    }
+    updatePose(s);
+    ++s.loadsCompleted;
+    return true;
+}
+
+unsigned textureObject(const ViewerState& s, int index) {
+    if (!s.renderer || !s.scene || index < 0 || size_t(index) >= s.scene->textures.size()) return 0;
+    return s.renderer->textureObject(index);
+}
+
+bool projectToScreen(const ViewerState& s, const glm::vec3& world, glm::vec2& pixel) {
+    if (!s.scene || s.framebufferWidth <= 0 || s.framebufferHeight <= 0) return false;
+    glm::mat4 view, projection;
+    Renderer::cameraMatrices(*s.scene, s.pose, s.view, s.framebufferWidth, s.framebufferHeight, view, projection);
+    const glm::vec4 clip = projection * view * glm::vec4(world, 1.0f);
+    if (clip.w <= 1e-6f) return false;
+    const glm::vec3 ndc = glm::vec3(clip) / clip.w;
+    pixel.x = (ndc.x * 0.5f + 0.5f) * float(s.framebufferWidth);
+    pixel.y = (0.5f - ndc.y * 0.5f) * float(s.framebufferHeight);
+    return true;
+}
+
+int pickAt(const ViewerState& s, float x, float y, float radiusPx) {
+    if (!s.scene || s.framebufferWidth <= 0 || s.framebufferHeight <= 0) return -1;
+    const Scene& scene = *s.scene;
+    if (s.view.showSkeleton) {
+        int best = -1;
+        float bestDistance = radiusPx;
+        for (size_t n = 0; n < scene.nodes.size(); ++n) {
+            if (!isJoint(scene, int(n))) continue;
+            glm::vec2 p;
+            if (!projectToScreen(s, glm::vec3(s.pose.world[n][3]), p)) continue;
+            const float d = glm::length(p - glm::vec2(x, y));
+            if (d <= bestDistance) {
+                bestDistance = d;
+                best = int(n);
+            }
+        }
+        if (best >= 0) return best;
+    }
+    glm::mat4 view, projection;
+    Renderer::cameraMatrices(scene, s.pose, s.view, s.framebufferWidth, s.framebufferHeight, view, projection);
+    const glm::mat4 inverse = glm::inverse(projection * view);
+    const float nx = 2.0f * x / float(s.framebufferWidth) - 1.0f;
+    const float ny = 1.0f - 2.0f * y / float(s.framebufferHeight);
+    glm::vec4 nearPoint = inverse * glm::vec4(nx, ny, -1.0f, 1.0f);
+    glm::vec4 farPoint = inverse * glm::vec4(nx, ny, 1.0f, 1.0f);
+    const glm::vec3 origin = glm::vec3(nearPoint) / nearPoint.w;
+    const glm::vec3 dir = glm::normalize(glm::vec3(farPoint) / farPoint.w - origin);
+
+    int best = -1;
+    float bestT = std::numeric_limits<float>::max();
+    std::vector<glm::vec3> positions;
+    std::vector<uint32_t> triangles;
+    for (size_t n = 0; n < scene.nodes.size(); ++n) {
+        const Node& node = scene.nodes[n];
+        if (node.kind != NodeKind::Mesh || node.object < 0 || !s.pose.visible[n]) continue;
+        worldVertices(scene, s.pose, int(n), positions);
+        expandTriangles(scene.meshes[node.object], triangles);
+        for (size_t t = 0; t + 2 < triangles.size(); t += 3) {
+            if (triangles[t] >= positions.size() || triangles[t + 1] >= positions.size() ||
+                triangles[t + 2] >= positions.size())
+                continue;
+            const float hit = rayTriangle(origin, dir, positions[triangles[t]], positions[triangles[t + 1]],
+                                          positions[triangles[t + 2]]);
+            if (hit > 0.0f && hit < bestT) {
+                bestT = hit;
+                best = int(n);
+            }
+        }
+    }
+    return best;
+}
+
+const char* panelName(PanelId id) {
+    switch (id) {
+        case PanelId::Main: return "main";
+        case PanelId::Browser: return "browser";
+        case PanelId::Tree: return "tree";
+        case PanelId::Inspector: return "inspector";
+        case PanelId::Report: return "report";
+        case PanelId::Stats: return "stats";
+        case PanelId::Skinning: return "skinning";
+        case PanelId::Count: break;
+    }
+    return "?";
+}
+
+bool parsePanelName(const std::string& name, PanelId& id) {
+    for (size_t i = 0; i < size_t(PanelId::Count); ++i)
+        if (name == panelName(PanelId(i))) {
+            id = PanelId(i);
+            return true;
+        }
+    return false;
+}
+
+}  // namespace esv

@@ -1,0 +1,49 @@
+// What the panel, the keyboard, the mouse and scripts do to the viewer state. Each action is one
+// function so every way of driving the viewer behaves the same.
+#pragma once
+
+#include <string>
+
+#include "app/viewer_state.h"
+
+namespace esv {
+
+// True for nodes that are skin joints or Bone nodes.
+bool isJoint(const Scene& scene, int node);
+
+// Node index by exact name, or by index when `name` is a number; -1 when none.
+int findNode(const Scene& scene, const std::string& name);
+
+// Selects `node` (-1 clears). Selecting a joint also shows its influences (view.influenceJoint);
+// every selection highlights the node in the viewport (view.highlightNode).
+void selectNode(ViewerState& s, int node);
+
+// Orbit camera: fit the whole scene (all clip samples), the selected node, or the default angle.
+void frameScene(ViewerState& s);
+void frameSelection(ViewerState& s);
+void resetView(ViewerState& s);
+
+// Morph weight override of `target` of mesh node `node`; NaN returns it to the animation.
+void setMorphOverride(ViewerState& s, int node, int target, float weight);
+void clearMorphOverrides(ViewerState& s);
+
+// Evaluates the transport at its time into s.pose and applies the morph overrides.
+void updatePose(ViewerState& s);
+
+// Uploads a freshly loaded scene and makes it current: keeps camera, view settings, clip (by name),
+// time and selection (by name) when `keepView` (reload), else frames it and starts the first clip.
+// When the upload fails the previous scene stays (re-uploaded) and `error` says why.
+bool installScene(ViewerState& s, std::unique_ptr<Scene> scene, const std::string& path, bool keepView,
+                  std::string& error);
+
+// The GL texture object the renderer made for scene texture `index` (0 when none), for thumbnails.
+unsigned textureObject(const ViewerState& s, int index);
+
+// Viewport picking at framebuffer pixel (x, y), y down: the joint whose marker is within
+// `radiusPx` (when the skeleton is shown) or else the nearest mesh node hit by the ray; -1 = none.
+int pickAt(const ViewerState& s, float x, float y, float radiusPx = 8.0f);
+
+// Projects a world point to framebuffer pixels (y down); false when behind the camera.
+bool projectToScreen(const ViewerState& s, const glm::vec3& world, glm::vec2& pixel);
+
+}  // namespace esv

@@ -1,0 +1,100 @@
+// Everything the viewer window shows and edits, in one plain struct: the open document, the
+// renderer, view settings, transport, selection, panels and pending requests. The ImGui panels,
+// the keyboard and mouse, and scripts all read and edit this state (through viewer_actions.h for
+// anything with side effects), so a script can do whatever a person can do with the panel.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/transport.h"
+#include "renderer/renderer.h"
+#include "renderer/view_settings.h"
+#include "scene/cpu_reference.h"
+#include "scene/sampler.h"
+#include "scene/scene.h"
+#include "scene/skin_analysis.h"
+
+namespace esv {
+
+class SceneLoader;
+
+// Windows of the panel; each can be shown or hidden (View menu, `panel NAME on|off`).
+enum class PanelId : uint8_t {
+    Main,       // file, transport, render settings
+    Browser,    // file browser
+    Tree,       // scene tree
+    Inspector,  // the selected node, mesh, material, texture, light
+    Report,     // import report
+    Stats,      // stats overlay
+    Skinning,   // bone batches, weight issues, morph sliders
+    Count
+};
+const char* panelName(PanelId id);
+bool parsePanelName(const std::string& name, PanelId& id);
+
+struct Selection {
+    int node = -1;      // any node
+    int joint = -1;     // a skin joint or bone node whose influences are shown (-1: none)
+    int material = -1;  // inspector focus when picked from a list
+    int texture = -1;
+    int light = -1;
+};
+
+// State of the load in flight (or the last one's error).
+struct LoadStatus {
+    bool active = false;
+    std::string path;
+    float progress = 0.0f;  // 0..1
+    std::string stage;      // "reading", "parsing", "textures 3/12", ...
+    std::string error;      // last failed load, shown until the next load starts; empty = none
+};
+
+struct ViewerState {
+    // The open document. `path` is what was opened (a file path or "demo").
+    std::unique_ptr<Scene> scene;
+    std::string path;
+    int64_t fileStamp = 0;  // modification time + size of `path` when loaded, for hot reload
+    int loadsCompleted = 0;  // scenes installed so far (first open, reloads, opens)
+    bool watchFile = true;
+
+    std::unique_ptr<Renderer> renderer;
+    RendererInfo rendererInfo;
+    bool gles2 = false;  // ES2 limits enforced by the renderer (switching recreates it)
+
+    ViewSettings view;
+    Transport transport;
+    Pose pose, scratchPose;
+    // Per node: morph weights set by the panel or scripts; NaN = follow the animation.
+    std::vector<std::vector<float>> morphOverride;
+
+    Selection selection;
+    SkinAnalysis skin;
+    Bounds bounds;  // rest pose plus samples of the current clip: what "frame scene" fits
+
+    FrameStats stats;
+    float cpuFrameMs = 0.0f;  // update + draw submission of the last frame
+    int framebufferWidth = 0, framebufferHeight = 0;
+
+    std::array<bool, static_cast<size_t>(PanelId::Count)> panels{true, false, true, true, false, true, false};
+    bool showJointNames = false;  // joint names drawn over the viewport next to the skeleton
+    LoadStatus load;
+    std::vector<std::string> recentFiles;  // most recent first
+    std::string status;                    // one line at the bottom of the main panel
+
+    // Requests the frame loop carries out at a safe point (between frames).
+    std::string requestOpen;        // path to open
+    bool requestReload = false;
+    bool requestRecreateRenderer = false;  // after `gles2` changed
+    std::string requestScreenshot;         // PNG path
+    int screenshotWidth = 0, screenshotHeight = 0;  // 0: the window (panel included); else offscreen scene
+    bool requestQuit = false;
+
+    bool panel(PanelId id) const { return panels[static_cast<size_t>(id)]; }
+    bool& panel(PanelId id) { return panels[static_cast<size_t>(id)]; }
+};
+
+}  // namespace esv

@@ -1,0 +1,237 @@
+// Viewer scripts and the file browser's model: parsing (every bad line named), running commands
+// against a viewer state without a window, listing folders and the recent-files list.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "app/file_browser.h"
+#include "app/viewer_actions.h"
+#include "app/viewer_script.h"
+#include "common/test_paths.h"
+#include "scene/demo_scene.h"
+
+namespace {
+
+using esv::Script;
+using esv::ScriptRunner;
+
+TEST(ViewerScript, ParsesCommandsWithLineNumbersQuotesAndComments) {
+    Script script;
+    std::vector<std::string> errors;
+    ASSERT_TRUE(esv::parseScript("# a capture\n\nopen \"my model.pod\"\r\nclip 0  # first clip\ntime 0.5\n"
+                                 "screenshot out.png 640x480\nquit\n",
+                                 "s.txt", script, errors))
+        << errors[0];
+    ASSERT_EQ(script.commands.size(), 5u);
+    EXPECT_EQ(script.commands[0].name, "open");
+    EXPECT_EQ(script.commands[0].args, std::vector<std::string>{"my model.pod"});
+    EXPECT_EQ(script.commands[0].line, 3);
+    EXPECT_EQ(script.commands[1].args, std::vector<std::string>{"0"});
+    EXPECT_EQ(script.commands[3].args.size(), 2u);
+    EXPECT_EQ(script.commands[4].line, 7);
+}
+
+TEST(ViewerScript, EveryBadLineIsAnErrorNamingFileAndLine) {
+    Script script;
+    std::vector<std::string> errors;
+    EXPECT_FALSE(esv::parseScript("play\nexplode now\ntime soon\nwait\npanel tree maybe\nscreenshot a.png 0x5\n"
+                                  "open \"unclosed\nspeed -2\n",
+                                  "cap.txt", script, errors));
+    ASSERT_EQ(errors.size(), 6u);
+    EXPECT_EQ(errors[0], "cap.txt:2: unknown command 'explode'");
+    EXPECT_EQ(errors[1], "cap.txt:3: time: argument 1 'soon' is not a number");
+    EXPECT_EQ(errors[2].rfind("cap.txt:4: expected: wait FRAMES", 0), 0u) << errors[2];
+    EXPECT_EQ(errors[3], "cap.txt:5: panel: argument 2 'maybe' is not on or off");
+    EXPECT_EQ(errors[4], "cap.txt:6: screenshot: argument 2 '0x5' is not a size WxH");
+    EXPECT_EQ(errors[5], "cap.txt:7: unclosed quote");
+    // The good lines are kept (play and speed), so a caller could still report what it would run.
+    ASSERT_EQ(script.commands.size(), 2u);
+    EXPECT_EQ(script.commands[1].line, 8);
+}
+
+TEST(ViewerScript, MissingScriptFileIsOneError) {
+    Script script;
+    std::vector<std::string> errors;
+    EXPECT_FALSE(esv::loadScript("/nonexistent/script.txt", script, errors));
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_NE(errors[0].find("/nonexistent/script.txt"), std::string::npos);
+}
+
+TEST(ViewerScript, HelpListsEveryCommandOfTheIssue) {
+    const std::string help = esv::scriptCommandHelp();
+    for (const char* c : {"open PATH", "clip NAME|INDEX", "time SECONDS", "frame N", "play", "pause", "speed X",
+                          "mode NAME", "select NODE", "morph INDEX WEIGHT", "camera INDEX|orbit", "panel NAME on|off",
+                          "wait FRAMES", "screenshot PATH", "quit"})
+        EXPECT_NE(help.find(c), std::string::npos) << c;
+}
+
+// A state with the demo scene but no renderer: commands that only edit state can run.
+esv::ViewerState demoState() {
+    esv::ViewerState s;
+    s.scene = std::make_unique<esv::Scene>(esv::makeDemoScene());
+    s.path = "demo";
+    s.morphOverride.assign(s.scene->nodes.size(), {});
+    esv::selectClip(*s.scene, s.transport, 0);
+    esv::updatePose(s);
+    return s;
+}
+
+
+TEST(ViewerScript, CommandsEditTheStateLikeThePanel) {
+    esv::ViewerState s = demoState();
+    const esv::Scene& scene = *s.scene;
+    Script script;
+    std::vector<std::string> errors;
+    ASSERT_TRUE(esv::parseScript("pause\nframe 12\nmode weights\nset skeleton on\nset background 1 0 0\n"
+                                 "panel report on\nspeed -0.5\nloop pingpong\nmorph 0 0.75\ncamera orbit\nwait 2\n"
+                                 "select 3\nlight 0 off\n",
+                                 "t.txt", script, errors));
+    ScriptRunner runner(std::move(script));
+    esv::ScriptHost host;
+    runner.runFrame(s, host);  // runs up to the wait
+    EXPECT_FALSE(runner.failed()) << runner.error();
+    EXPECT_FALSE(runner.finished());
+    EXPECT_FALSE(s.transport.playing);
+    EXPECT_NEAR(s.transport.time, 12.0f / esv::transportFrameRate(scene, 0), 1e-5f);
+    EXPECT_EQ(s.view.mode, esv::ViewMode::Weights);
+    EXPECT_TRUE(s.view.showSkeleton);
+    EXPECT_EQ(s.view.clearColor, glm::vec4(1, 0, 0, 1));
+    EXPECT_TRUE(s.panel(esv::PanelId::Report));
+    EXPECT_EQ(s.transport.speed, -0.5f);
+    EXPECT_EQ(s.transport.loop, esv::LoopMode::PingPong);
+    esv::updatePose(s);
+    int morphed = -1;
+    for (size_t n = 0; n < s.pose.morphWeights.size(); ++n)
+        if (!s.pose.morphWeights[n].empty()) morphed = int(n);
+    ASSERT_GE(morphed, 0);
+    EXPECT_EQ(s.pose.morphWeights[morphed][0], 0.75f);
+    runner.runFrame(s, host);  // first waited frame
+    EXPECT_EQ(s.selection.node, -1);
+    runner.runFrame(s, host);
+    EXPECT_TRUE(runner.finished());
+    EXPECT_EQ(s.selection.node, 3);
+    EXPECT_EQ(s.view.highlightNode, 3);
+    ASSERT_FALSE(scene.lights.empty());
+    EXPECT_FALSE(s.scene->lights[0].enabled);
+
+    // The override follows the animation again after "anim".
+    ASSERT_TRUE(esv::parseScript("morph 0 anim\n", "t.txt", script, errors));
+    ScriptRunner again(std::move(script));
+    again.runFrame(s, host);
+    esv::updatePose(s);
+    esv::Pose reference;
+    esv::evaluatePose(scene, 0, scene.animation.clips[0].start + s.transport.time, reference);
+    EXPECT_EQ(s.pose.morphWeights[morphed][0], reference.morphWeights[morphed][0]);
+}
+
+TEST(ViewerScript, RuntimeErrorsNameTheLineAndStopTheScript) {
+    esv::ViewerState s = demoState();
+    Script script;
+    std::vector<std::string> errors;
+    ASSERT_TRUE(esv::parseScript("pause\n\nselect no_such_node\nmode unlit\n", "r.txt", script, errors));
+    ScriptRunner runner(std::move(script));
+    esv::ScriptHost host;
+    runner.runFrame(s, host);
+    ASSERT_TRUE(runner.failed());
+    EXPECT_EQ(runner.error(), "r.txt:3: select: no node named 'no_such_node'");
+    EXPECT_TRUE(s.requestQuit);
+    EXPECT_EQ(s.view.mode, esv::ViewMode::Shaded) << "commands after the failing one must not run";
+
+    for (const char* bad : {"clip nope", "camera 7", "morph 5 1", "mode sepia", "panel sideways on", "set glow on",
+                            "light 9 on", "fit everything", "loop twice"}) {
+        esv::ViewerState t = demoState();
+        ASSERT_TRUE(esv::parseScript(bad, "b.txt", script, errors)) << bad;
+        ScriptRunner r(std::move(script));
+        r.runFrame(t, host);
+        EXPECT_TRUE(r.failed()) << bad;
+        EXPECT_EQ(r.error().rfind("b.txt:1: ", 0), 0u) << r.error();
+    }
+}
+
+TEST(ViewerScript, OpenAndScreenshotWaitForTheWindow) {
+    esv::ViewerState s = demoState();
+    Script script;
+    std::vector<std::string> errors;
+    ASSERT_TRUE(esv::parseScript("open other.pod\nscreenshot a.png 320x200\nquit\n", "o.txt", script, errors));
+    ScriptRunner runner(std::move(script));
+    esv::ScriptHost host;
+    runner.runFrame(s, host);
+    EXPECT_EQ(s.requestOpen, "other.pod");
+    EXPECT_TRUE(s.requestScreenshot.empty()) << "the screenshot must wait for the load";
+    // The window starts the load and clears the request; while it runs the script waits.
+    s.requestOpen.clear();
+    s.load.active = true;
+    runner.runFrame(s, host);
+    EXPECT_TRUE(s.requestScreenshot.empty());
+    s.load.active = false;
+    runner.runFrame(s, host);
+    EXPECT_EQ(s.requestScreenshot, "a.png");
+    EXPECT_EQ(s.screenshotWidth, 320);
+    EXPECT_EQ(s.screenshotHeight, 200);
+    EXPECT_FALSE(s.requestQuit) << "quit comes a frame after the screenshot";
+    runner.runFrame(s, host);
+    EXPECT_TRUE(s.requestQuit);
+}
+
+TEST(ViewerScript, StateJsonHasWhatTestsRead) {
+    esv::ViewerState s = demoState();
+    esv::selectNode(s, 2);
+    const nlohmann::json j = nlohmann::json::parse(esv::viewerStateJson(s));
+    EXPECT_EQ(j["path"], "demo");
+    EXPECT_EQ(j["format"], "demo");
+    EXPECT_EQ(j["clip_index"], 0);
+    EXPECT_EQ(j["selected"], s.scene->nodes[2].name);
+    EXPECT_EQ(j["mode"], "shaded");
+    EXPECT_TRUE(j["panels"]["main"].get<bool>());
+}
+
+TEST(FileBrowser, ListsFoldersFirstThenModelFilesSortedIgnoringCase) {
+    namespace fs = std::filesystem;
+    const fs::path dir = esv::test::outputDir() / "browser_listing";
+    fs::remove_all(dir);
+    fs::create_directories(dir / "zeta");
+    fs::create_directories(dir / "Alpha");
+    fs::create_directories(dir / ".hidden");
+    for (const char* f : {"b.POD", "a.ogex", "c.awd", "d.pof", "notes.txt", "image.png", ".secret.pod"})
+        std::ofstream(dir / f) << "x";
+    esv::FileBrowser browser;
+    ASSERT_TRUE(browser.setDirectory(dir.string())) << browser.error();
+    std::vector<std::string> names;
+    for (const esv::BrowserEntry& e : browser.entries()) names.push_back(e.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"Alpha", "zeta", "a.ogex", "b.POD", "c.awd", "d.pof"}));
+    EXPECT_TRUE(browser.entries()[0].directory);
+    EXPECT_EQ(browser.entries()[2].size, 1u);
+    browser.showAll = true;
+    browser.refresh();
+    EXPECT_EQ(browser.entries().size(), 8u);
+    browser.setDirectory((dir / "zeta").string());
+    browser.up();
+    EXPECT_EQ(fs::path(browser.directory()), dir);
+    EXPECT_FALSE(browser.setDirectory((dir / "missing").string()));
+    EXPECT_FALSE(browser.error().empty());
+    EXPECT_EQ(fs::path(browser.directory()), dir) << "a failed change keeps the listing";
+}
+
+TEST(FileBrowser, RecentFilesMoveToTheFrontAndPersist) {
+    const std::filesystem::path dir = esv::test::outputDir() / "recent_config";
+    std::filesystem::remove_all(dir);
+    setenv("ESVIEW_CONFIG_DIR", dir.c_str(), 1);
+    std::vector<std::string> recent;
+    esv::addRecentFile(recent, "/m/a.pod");
+    esv::addRecentFile(recent, "/m/b.pod");
+    esv::addRecentFile(recent, "/m/a.pod");
+    EXPECT_EQ(recent, (std::vector<std::string>{"/m/a.pod", "/m/b.pod"}));
+    for (int i = 0; i < 20; ++i) esv::addRecentFile(recent, "/m/" + std::to_string(i) + ".pod", 5);
+    EXPECT_EQ(recent.size(), 5u);
+    EXPECT_EQ(recent.front(), "/m/19.pod");
+    esv::saveRecentFiles(recent);
+    EXPECT_EQ(esv::loadRecentFiles(), recent);
+    unsetenv("ESVIEW_CONFIG_DIR");
+}
+
+}  // namespace

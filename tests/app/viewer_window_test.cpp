@@ -1,0 +1,256 @@
+// The viewer window driven by scripts under Xvfb: a skinned POD session (clip, time, modes, a bone
+// selected, a morph slider moved) compared with reference screenshots, panel included; hot reload;
+// dropped files through GLFW's drop callback; a load error that keeps the previous scene; script
+// errors. State is read back from the script's `dump` JSON.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "common/image_compare.h"
+#include "common/test_paths.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct RunResult {
+    int exitCode = -1;
+    std::string err;
+};
+
+std::string readFile(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+fs::path workDir(const std::string& name) {
+    const fs::path dir = esv::test::outputDir() / ("viewer_" + name);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+#define JOINT_NAME "uB_BoneA011"  // a joint of cocos3d_man that moves the right hand
+
+#define ESVIEW_REQUIRE_XVFB() \
+    if (std::string(XVFB_RUN).empty()) GTEST_SKIP() << "xvfb-run not installed"
+
+// Runs the viewer in `dir` on `file` with `script` (written to dir/script.txt) in a 1280x720 Xvfb
+// screen. Paths relative to `dir` keep the panel's text (and so the reference images) independent of
+// where the repository is checked out. The recent-files list goes to `dir`, not the user's
+// configuration.
+RunResult runViewer(const fs::path& dir, const std::string& file, const std::string& script,
+                    const std::string& extra = "") {
+    const fs::path scriptPath = dir / "script.txt";
+    std::ofstream(scriptPath) << script;
+    const fs::path errPath = dir / "stderr.txt";
+    const std::string cmd = "cd '" + dir.string() + "' && ESVIEW_CONFIG_DIR='" + dir.string() + "' " + std::string(XVFB_RUN) +
+                            " -a -s '-screen 0 1280x720x24' '" + std::string(ESVIEW_BINARY) + "' '" + file +
+                            "' --script '" + scriptPath.string() + "' " + extra + " >/dev/null 2>'" + errPath.string() + "'";
+    const int status = std::system(cmd.c_str());
+    RunResult r;
+    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.err = readFile(errPath);
+    return r;
+}
+
+nlohmann::json readJson(const fs::path& path) {
+    const std::string text = readFile(path);
+    if (text.empty()) return nlohmann::json::object();
+    return nlohmann::json::parse(text);
+}
+
+esv::test::Image loadImage(const fs::path& path) {
+    esv::test::Image image;
+    EXPECT_TRUE(esv::test::loadPng(path.string(), image)) << path;
+    return image;
+}
+
+// Fraction of pixels in the box whose colour is "reddish" (the error banner's background).
+double reddishFraction(const esv::test::Image& image, int x0, int y0, int x1, int y1) {
+    size_t red = 0, total = 0;
+    for (int y = y0; y < y1; ++y)
+        for (int x = x0; x < x1; ++x, ++total) {
+            const uint8_t* p = &image.rgba[(size_t(y) * image.width + x) * 4];
+            red += p[0] > 60 && p[0] > 2 * p[1] && p[0] > 2 * p[2];
+        }
+    return total ? double(red) / double(total) : 0.0;
+}
+
+esv::test::Image crop(const esv::test::Image& image, int x0, int y0, int x1, int y1) {
+    esv::test::Image out;
+    out.width = x1 - x0;
+    out.height = y1 - y0;
+    for (int y = y0; y < y1; ++y)
+        out.rgba.insert(out.rgba.end(), image.rgba.begin() + (size_t(y) * image.width + x0) * 4,
+                        image.rgba.begin() + (size_t(y) * image.width + x1) * 4);
+    return out;
+}
+
+std::string demoPod() { return (esv::test::sourceDir() / "assets" / "demo.pod").string(); }
+
+TEST(ViewerWindow, SkinnedPodSessionMatchesReferenceScreenshots) {
+    ESVIEW_REQUIRE_XVFB();
+    ESVIEW_REQUIRE_MODELS("pod/cocos3d/cocos3d_man.pod");
+    const fs::path dir = workDir("session");
+    fs::create_directory_symlink(esv::test::modelsDir() / "pod" / "cocos3d", dir / "cocos3d");
+    const std::string man = "cocos3d/cocos3d_man.pod";
+    const std::string d = dir.string() + "/";
+    // The stats overlay shows frame times, which differ run to run: it stays off for the references.
+    RunResult r = runViewer(dir, man,
+                            "panel stats off\n"
+                            "clip \"Take 001\"\npause\nframe 8\nset skeleton on\nwait 3\n"
+                            "screenshot " + d + "man_shaded.png\n"
+                            "mode weights\nselect " JOINT_NAME "\npanel skinning on\npanel tree off\nwait 3\n"
+                            "screenshot " + d + "man_weights.png\n"
+                            "dump " + d + "man.json\n"
+                            "open demo\npause\ntime 0.5\nmorph 0 1.0\nmode shaded\nselect blob\npanel skinning off\nwait 3\n"
+                            "screenshot " + d + "demo_morph.png\n"
+                            "dump " + d + "demo.json\nquit\n");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+
+    const nlohmann::json man_ = readJson(dir / "man.json");
+    EXPECT_EQ(man_["clip"], "Take 001");
+    EXPECT_NEAR(man_["frame"].get<double>(), 8.0, 1e-3);
+    EXPECT_EQ(man_["mode"], "weights");
+    EXPECT_EQ(man_["selected"], JOINT_NAME);
+    EXPECT_GE(man_["joint"].get<int>(), 0);
+    EXPECT_FALSE(man_["playing"].get<bool>());
+    const nlohmann::json demo = readJson(dir / "demo.json");
+    EXPECT_EQ(demo["path"], "demo");
+    EXPECT_EQ(demo["loads"], 2);
+    bool morphAtOne = false;
+    for (const auto& [node, weights] : demo["morph_weights"].items()) morphAtOne |= weights[0].get<double>() == 1.0;
+    EXPECT_TRUE(morphAtOne) << demo["morph_weights"].dump();
+
+    for (const char* shot : {"man_shaded", "man_weights", "demo_morph"}) {
+        const esv::test::Image image = loadImage(dir / (std::string(shot) + ".png"));
+        ASSERT_EQ(image.width, 1280);
+        ASSERT_EQ(image.height, 720);
+        // Text rasterises identically on llvmpipe; the tolerance covers shading rounding.
+        const std::string mismatch = esv::test::matchGolden(std::string("viewer_") + shot, image, 12, 0.004);
+        EXPECT_TRUE(mismatch.empty()) << mismatch;
+    }
+    // Switching to weights mode must change the scene, and the morph must change the demo's blob:
+    // guard against references that would accept anything.
+    const esv::test::CompareResult modes =
+        esv::test::compareImages(loadImage(dir / "man_shaded.png"), loadImage(dir / "man_weights.png"), 12);
+    EXPECT_GT(modes.differingFraction, 0.02);
+}
+
+TEST(ViewerWindow, HotReloadKeepsCameraClipAndTime) {
+    ESVIEW_REQUIRE_XVFB();
+    const fs::path dir = workDir("reload");
+    const fs::path model = dir / "model.pod";
+    fs::copy_file(demoPod(), model);
+    const std::string d = dir.string() + "/";
+    RunResult r = runViewer(dir, model.string(),
+                            "pause\ntime 0.75\norbit 40 20 6\nset skeleton on\nwait 2\ndump " + d + "before.json\n"
+                            "touch " + model.string() + "\nwait 4\ndump " + d + "after.json\nquit\n");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const nlohmann::json before = readJson(dir / "before.json"), after = readJson(dir / "after.json");
+    EXPECT_EQ(before["loads"], 1);
+    EXPECT_EQ(after["loads"], 2) << "touching the file must reload it";
+    EXPECT_EQ(after["path"], model.string());
+    EXPECT_EQ(after["clip"], before["clip"]);
+    EXPECT_NEAR(after["time"].get<double>(), 0.75, 1e-5);
+    EXPECT_FALSE(after["playing"].get<bool>());
+    EXPECT_EQ(after["orbit"], before["orbit"]);
+    EXPECT_EQ(after["load_error"], "");
+}
+
+TEST(ViewerWindow, ReloadKeyCommandAndDroppedFilesOpenThroughTheDropCallback) {
+    ESVIEW_REQUIRE_XVFB();
+    const fs::path dir = workDir("drop");
+    const fs::path other = dir / "other.pod";
+    fs::copy_file(demoPod(), other);
+    std::ofstream(dir / "notes.txt") << "not a model";
+    const std::string d = dir.string() + "/";
+    RunResult r = runViewer(dir, "demo",
+                            "drop " + d + "notes.txt\nwait 1\ndump " + d + "text.json\n"
+                            "drop " + d + "other.pod\ndump " + d + "dropped.json\n"
+                            "reload\ndump " + d + "reloaded.json\n"
+                            "drop " + dir.string() + "\nwait 1\ndump " + d + "folder.json\nquit\n");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const nlohmann::json text = readJson(dir / "text.json");
+    EXPECT_EQ(text["path"], "demo");
+    EXPECT_NE(text["status"].get<std::string>().find("not a model file"), std::string::npos) << text["status"];
+    const nlohmann::json dropped = readJson(dir / "dropped.json");
+    EXPECT_EQ(dropped["path"], other.string());
+    EXPECT_EQ(dropped["loads"], 2);
+    EXPECT_EQ(dropped["format"], "pod");
+    EXPECT_EQ(dropped["recent"][0], other.string()) << "opened files go to the recent list";
+    EXPECT_EQ(readJson(dir / "reloaded.json")["loads"], 3);
+    const nlohmann::json folder = readJson(dir / "folder.json");
+    EXPECT_TRUE(folder["panels"]["browser"].get<bool>()) << "a dropped folder opens the browser";
+    EXPECT_EQ(folder["path"], other.string());
+    EXPECT_TRUE(fs::exists(dir / "recent.txt"));
+}
+
+TEST(ViewerWindow, LoadErrorKeepsThePreviousSceneAndShowsTheMessage) {
+    ESVIEW_REQUIRE_XVFB();
+    const fs::path dir = workDir("error");
+    // A POD cut short inside its first block.
+    const std::string bytes = readFile(demoPod());
+    const fs::path broken = dir / "broken.pod";
+    std::ofstream(broken, std::ios::binary) << bytes.substr(0, 300);
+    fs::copy_file(demoPod(), dir / "demo.pod");
+    RunResult r = runViewer(dir, "demo.pod",
+                            "panel stats off\npause\ntime 0.5\nwait 2\nscreenshot before.png\n"
+                            "open broken.pod\nwait 3\nscreenshot error.png\ndump state.json\nquit\n");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const nlohmann::json state = readJson(dir / "state.json");
+    EXPECT_EQ(state["path"], "demo.pod") << "the previous scene stays";
+    EXPECT_EQ(state["loads"], 1);
+    EXPECT_EQ(state["load_error"], "broken.pod: offset 0x32: scene: the file ends before the block's end tag");
+    EXPECT_GT(state["draw_calls"].get<int>(), 0);
+    const esv::test::Image before = loadImage(dir / "before.png"), shown = loadImage(dir / "error.png");
+    // The banner sits at the bottom centre; the scene between the panels is unchanged.
+    EXPECT_GT(reddishFraction(shown, 440, 650, 840, 700), 0.3);
+    EXPECT_LT(reddishFraction(before, 440, 650, 840, 700), 0.05);
+    EXPECT_LT(esv::test::compareImages(crop(shown, 350, 0, 930, 630), crop(before, 350, 0, 930, 630), 8).differingFraction,
+              0.002);
+    const std::string mismatch = esv::test::matchGolden("viewer_load_error", shown, 12, 0.004);
+    EXPECT_TRUE(mismatch.empty()) << mismatch;
+}
+
+TEST(ViewerWindow, ScriptErrorsNameTheLineAndExitOne) {
+    ESVIEW_REQUIRE_XVFB();
+    const fs::path dir = workDir("script_errors");
+    RunResult parse = runViewer(dir, "demo", "pause\nfly away\n");
+    EXPECT_EQ(parse.exitCode, 1);
+    EXPECT_EQ(parse.err, (dir / "script.txt").string() + ":2: unknown command 'fly'\n");
+    RunResult runtime = runViewer(dir, "demo", "pause\nselect nobody\nquit\n");
+    EXPECT_EQ(runtime.exitCode, 1);
+    EXPECT_EQ(runtime.err, (dir / "script.txt").string() + ":2: select: no node named 'nobody'\n");
+}
+
+TEST(ViewerWindow, Es2LimitsSwitchReloadsTheSceneForTheNewRenderer) {
+    ESVIEW_REQUIRE_XVFB();
+    const fs::path dir = workDir("es2");
+    const std::string d = dir.string() + "/";
+    RunResult r = runViewer(dir, demoPod(),
+                            "pause\nset gles2 on\nwait 2\ndump " + d + "es2.json\nscreenshot " + d + "es2.png 320x240\n"
+                            "set gles2 off\nwait 2\ndump " + d + "es3.json\nquit\n");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const nlohmann::json es2 = readJson(dir / "es2.json"), es3 = readJson(dir / "es3.json");
+    EXPECT_TRUE(es2["gles2"].get<bool>());
+    EXPECT_EQ(es2["loads"], 2);
+    EXPECT_GT(es2["draw_calls"].get<int>(), 0);
+    EXPECT_FALSE(es3["gles2"].get<bool>());
+    EXPECT_EQ(es3["loads"], 3);
+    const esv::test::Image offscreen = loadImage(dir / "es2.png");
+    EXPECT_EQ(offscreen.width, 320);
+    EXPECT_EQ(offscreen.height, 240);
+}
+
+}  // namespace
