@@ -120,7 +120,7 @@ int runCommandLine(int argc, char** argv) {
     addTimeOptions(renderCmd, time);
     renderCmd->add_option("--camera", render.camera, "File camera index (default: an orbit camera framing the scene)");
     std::string mode = "shaded";
-    renderCmd->add_option("--mode", mode, "shaded|wireframe|normals|weights|batches|uv|unlit|colors")->check([](const std::string& s) {
+    renderCmd->add_option("--mode", mode, "shaded|wireframe|normals|weights|batches|uv|unlit|colors|skindiff")->check([](const std::string& s) {
         ViewMode m;
         return parseViewMode(s.c_str(), m) ? std::string() : std::string("unknown mode '" + s + "'");
     });

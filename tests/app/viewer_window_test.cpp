@@ -253,4 +253,43 @@ TEST(ViewerWindow, Es2LimitsSwitchReloadsTheSceneForTheNewRenderer) {
     EXPECT_EQ(offscreen.height, 240);
 }
 
+TEST(ViewerWindow, ClickingTheViewportSelectsMeshesAndJoints) {
+    ESVIEW_REQUIRE_XVFB();
+    const fs::path dir = workDir("pick");
+    // The demo at 0.5 s, framed as the viewer frames it (the view of the viewer_demo_morph reference):
+    // the blob's centre is near (745, 480), a tentacle joint marker at (551, 354), nothing at (150, 600).
+    RunResult r = runViewer(dir, "demo",
+                            "pause\ntime 0.5\nwait 1\nclick 745 480\ndump blob.json\n"
+                            "click 551 354\ndump no_skeleton.json\n"
+                            "set skeleton on\nclick 551 354\ndump joint.json\n"
+                            "click 1200 80\ndump nothing.json\nquit\n");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(readJson(dir / "blob.json")["selected"], "blob");
+    // Without the skeleton shown, the same pixel hits the tentacle's surface.
+    EXPECT_EQ(readJson(dir / "no_skeleton.json")["selected"], "tentacle");
+    const nlohmann::json joint = readJson(dir / "joint.json");
+    EXPECT_GE(joint["joint"].get<int>(), 0);
+    EXPECT_EQ(joint["joint"], joint["selected_index"]);
+    EXPECT_TRUE(readJson(dir / "nothing.json")["selected"].is_null());
+}
+
+TEST(ViewerWindow, FileBrowserListsModelsOfAFolder) {
+    ESVIEW_REQUIRE_XVFB();
+    const fs::path dir = workDir("browser");
+    fs::create_directories(dir / "models" / "sub");
+    fs::copy_file(demoPod(), dir / "models" / "walk.pod");
+    std::ofstream(dir / "models" / "readme.txt") << "x";
+    std::ofstream(dir / "models" / "level.ogex") << "x";
+    RunResult r = runViewer(dir, "demo",
+                            "panel stats off\npanel tree off\npanel inspector off\nbrowse models\nwait 3\n"
+                            "screenshot browser.png\ndump state.json\nquit\n");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(readJson(dir / "state.json")["panels"]["browser"].get<bool>());
+    // The listing (folders first, model files only, sizes); the rows above it show absolute paths
+    // that depend on where the repository is checked out.
+    const std::string mismatch =
+        esv::test::matchGolden("viewer_browser", crop(loadImage(dir / "browser.png"), 360, 150, 880, 520), 12, 0.004);
+    EXPECT_TRUE(mismatch.empty()) << mismatch;
+}
+
 }  // namespace
