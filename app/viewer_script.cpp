@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include <imgui.h>
 #include <nlohmann/json.hpp>
 
 #include "app/scene_loader.h"
@@ -55,6 +56,9 @@ const std::vector<CommandSpec>& commandSpecs() {
                 "                             wireframe-overlay, two-sided, scene-lights, default-rig, headlight (on|off),\n"
                 "                             gles2 on|off, fov DEGREES, background R G B (0..1)", 2, 4, {Arg::Text}},
         {"light", "light INDEX on|off         switch one of the file's lights", 2, 2, {Arg::Integer, Arg::OnOff}},
+        {"press", "press KEY[+KEY] [FRAMES]   hold keys as if typed (a-z, 0-9, f1-f12, space, left, right, up, down,\n"
+                  "                             home, end, pageup, pagedown, tab, escape, enter, comma, period, [, ],\n"
+                  "                             plus, minus, shift, ctrl) for FRAMES frames (default 1)", 1, 2, {Arg::Text, Arg::Integer}},
         {"wait", "wait FRAMES                let frames pass", 1, 1, {Arg::Integer}},
         {"screenshot", "screenshot PATH [WxH]      save the window (panel included) or the scene offscreen at WxH", 1, 2, {Arg::Text, Arg::Size}},
         {"touch", "touch PATH                 mark a file modified (hot reload picks it up)", 1, 1, {Arg::Text}},
@@ -347,6 +351,16 @@ bool ScriptRunner::execute(ViewerState& s, ScriptHost& host, const ScriptCommand
         return true;
     }
     if (name == "browse") return host.browse(a[0], error);
+    if (name == "press") {
+        const int frames = a.size() > 1 ? std::max(1, integer(1)) : 1;
+        if (!host.press || !host.press(a[0], frames, error)) {
+            if (error.empty()) error = "no keyboard";
+            return false;
+        }
+        // The keys are read at the start of the next frames; what follows runs after them.
+        m_wait = frames;
+        return true;
+    }
     if (name == "panel") {
         PanelId id;
         if (!parsePanelName(a[0], id)) {
@@ -568,6 +582,10 @@ std::string viewerStateJson(const ViewerState& s) {
     j["load_error"] = s.load.error;
     j["status"] = s.status;
     j["gles2"] = s.gles2;
+    // Whether the keyboard goes to a panel (ImGui navigation) rather than the viewport.
+    j["keyboard_to_panel"] = ImGui::GetCurrentContext() != nullptr && ImGui::GetIO().WantCaptureKeyboard;
+    j["skeleton"] = s.view.showSkeleton;
+    j["wireframe_overlay"] = s.view.wireframeOverlay;
     j["mode"] = viewModeName(s.view.mode);
     j["camera"] = s.view.camera;
     j["orbit"] = {{"yaw_deg", glm::degrees(s.view.orbit.yaw)},

@@ -36,6 +36,8 @@ std::string scriptCommandHelp();
 struct ScriptHost {
     std::function<void(const std::vector<std::string>&)> drop;  // as if the files were dropped on the window
     std::function<bool(const std::string&, std::string&)> browse;  // show the file browser at a folder
+    // Holds keys ("f", "shift+space", "left") down for `frames` frames, read like the keyboard.
+    std::function<bool(const std::string&, int, std::string&)> press;
 };
 
 // Runs a parsed script over the frames of the viewer.

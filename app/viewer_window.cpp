@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -49,7 +50,8 @@ struct Viewer {
     double pressX = 0.0, pressY = 0.0, lastX = 0.0, lastY = 0.0;
     bool leftWasDown = false;
     bool keysDown[GLFW_KEY_LAST + 1] = {};
-    bool viewportKeys = true;  // keyboard drives the viewport (F6 hands it to the panel)
+    // Keys a script holds down (GLFW key -> frames left), read exactly like real keys.
+    std::map<int, int> scriptKeys;
     bool hidePanels = false;
 };
 
@@ -197,7 +199,6 @@ void mouseInput(Viewer& v) {
             v.pressY = y;
             // Clicking the 3D view gives it the keyboard.
             ImGui::SetWindowFocus(nullptr);
-            v.viewportKeys = true;
         }
         if (left && !shift && v.rotating) {
             s.view.camera = -1;
@@ -243,29 +244,29 @@ void mouseInput(Viewer& v) {
 void keyboardInput(Viewer& v, float dt) {
     ImGuiIO& io = ImGui::GetIO();
     ViewerState& s = v.state;
-    auto down = [&](int key) { return glfwGetKey(v.window, key) == GLFW_PRESS; };
+    auto down = [&](int key) { return glfwGetKey(v.window, key) == GLFW_PRESS || v.scriptKeys.count(key) > 0; };
     auto pressed = [&](int key) {
         const bool now = down(key);
         const bool was = v.keysDown[key];
         v.keysDown[key] = now;
         return now && !was;
     };
-    // F6 hands the keyboard to the panel (ImGui keyboard navigation) and back.
+    // The keyboard drives the viewport unless a panel window has focus (clicked, or F6): then ImGui
+    // navigates the panel with it. F6 moves the focus between the main panel and the viewport.
     if (pressed(GLFW_KEY_F6)) {
-        v.viewportKeys = !v.viewportKeys;
-        if (v.viewportKeys) ImGui::SetWindowFocus(nullptr);
+        if (io.WantCaptureKeyboard) ImGui::SetWindowFocus(nullptr);
         else ImGui::SetWindowFocus("esview");
+        return;
     }
-    if (io.WantTextInput || (!v.viewportKeys && io.WantCaptureKeyboard)) {
+    if (io.WantCaptureKeyboard || io.WantTextInput) {
         // Keep edge detection in step while the panel has the keys.
-        for (int key : {GLFW_KEY_SPACE, GLFW_KEY_F, GLFW_KEY_G, GLFW_KEY_R, GLFW_KEY_H, GLFW_KEY_K, GLFW_KEY_W})
-            v.keysDown[key] = down(key);
+        for (int key = GLFW_KEY_SPACE; key <= GLFW_KEY_LAST; ++key) v.keysDown[key] = down(key);
         return;
     }
     if (!s.scene) return;
     const Scene& scene = *s.scene;
     OrbitCamera& orbit = s.view.orbit;
-    const bool shift = io.KeyShift, ctrl = io.KeyCtrl;
+    const bool shift = io.KeyShift || down(GLFW_KEY_LEFT_SHIFT), ctrl = io.KeyCtrl || down(GLFW_KEY_LEFT_CONTROL);
     const float turn = 1.5f * dt;
     if (!shift) {
         if (down(GLFW_KEY_LEFT) || down(GLFW_KEY_A)) orbit.yaw += turn;
@@ -305,8 +306,9 @@ void keyboardInput(Viewer& v, float dt) {
     if (pressed(GLFW_KEY_END)) jumpToEnd(scene, t);
     if (pressed(GLFW_KEY_F)) frameScene(s);
     if (pressed(GLFW_KEY_G)) frameSelection(s);
-    if (pressed(GLFW_KEY_R) && !ctrl) resetView(s);
-    if (pressed(GLFW_KEY_F5) || (pressed(GLFW_KEY_R) && ctrl)) s.requestReload = true;
+    const bool r = pressed(GLFW_KEY_R);
+    if (r && !ctrl) resetView(s);
+    if (pressed(GLFW_KEY_F5) || (r && ctrl)) s.requestReload = true;
     if (pressed(GLFW_KEY_O) && ctrl) s.panel(PanelId::Browser) = true;
     if (pressed(GLFW_KEY_H)) v.hidePanels = !v.hidePanels;
     if (pressed(GLFW_KEY_K)) s.view.showSkeleton = !s.view.showSkeleton;
@@ -334,6 +336,25 @@ void keyboardInput(Viewer& v, float dt) {
         else glfwSetWindowShouldClose(v.window, GLFW_TRUE);
     }
     orbit.distance = std::max(orbit.distance, 1e-4f);
+}
+
+// GLFW key for a script's key name: a-z, 0-9, f1-f12, and the names below.
+int keyFromName(const std::string& name) {
+    if (name.size() == 1 && name[0] >= 'a' && name[0] <= 'z') return GLFW_KEY_A + (name[0] - 'a');
+    if (name.size() == 1 && name[0] >= '0' && name[0] <= '9') return GLFW_KEY_0 + (name[0] - '0');
+    if (name.size() >= 2 && name[0] == 'f' && name.find_first_not_of("0123456789", 1) == std::string::npos) {
+        const int n = std::atoi(name.c_str() + 1);
+        if (n >= 1 && n <= 12) return GLFW_KEY_F1 + n - 1;
+    }
+    static const std::map<std::string, int> kNames = {
+        {"space", GLFW_KEY_SPACE}, {"left", GLFW_KEY_LEFT}, {"right", GLFW_KEY_RIGHT}, {"up", GLFW_KEY_UP},
+        {"down", GLFW_KEY_DOWN}, {"home", GLFW_KEY_HOME}, {"end", GLFW_KEY_END}, {"pageup", GLFW_KEY_PAGE_UP},
+        {"pagedown", GLFW_KEY_PAGE_DOWN}, {"tab", GLFW_KEY_TAB}, {"escape", GLFW_KEY_ESCAPE}, {"enter", GLFW_KEY_ENTER},
+        {"comma", GLFW_KEY_COMMA}, {"period", GLFW_KEY_PERIOD}, {"[", GLFW_KEY_LEFT_BRACKET},
+        {"]", GLFW_KEY_RIGHT_BRACKET}, {"plus", GLFW_KEY_EQUAL}, {"minus", GLFW_KEY_MINUS},
+        {"shift", GLFW_KEY_LEFT_SHIFT}, {"ctrl", GLFW_KEY_LEFT_CONTROL}};
+    auto it = kNames.find(name);
+    return it == kNames.end() ? -1 : it->second;
 }
 
 void drawPanels(Viewer& v) {
@@ -435,6 +456,25 @@ int runViewer(const ViewerOptions& options) {
                 glfwSetDropCallback(window, callback);
                 if (callback) callback(window, int(pointers.size()), pointers.data());
             };
+            host.press = [&](const std::string& keys, int frames, std::string& err) {
+                // "shift+space": every part is held for the same frames.
+                std::vector<int> codes;
+                size_t from = 0;
+                while (from <= keys.size()) {
+                    const size_t plus = keys.find('+', from);
+                    const std::string part = keys.substr(from, plus == std::string::npos ? std::string::npos : plus - from);
+                    const int code = keyFromName(part);
+                    if (code < 0) {
+                        err = "unknown key '" + part + "'";
+                        return false;
+                    }
+                    codes.push_back(code);
+                    if (plus == std::string::npos) break;
+                    from = plus + 1;
+                }
+                for (int code : codes) v.scriptKeys[code] = std::max(frames, 1);
+                return true;
+            };
             host.browse = [&](const std::string& dir, std::string& err) {
                 if (!v.browser.setDirectory(dir)) {
                     err = v.browser.error();
@@ -489,6 +529,10 @@ int runViewer(const ViewerOptions& options) {
                 if (s.scene) {
                     mouseInput(v);
                     keyboardInput(v, dt);
+                }
+                for (auto it = v.scriptKeys.begin(); it != v.scriptKeys.end();)
+                    it = --it->second <= 0 ? v.scriptKeys.erase(it) : std::next(it);
+                if (s.scene) {
                     advanceTransport(*s.scene, s.transport, dt);
                 }
                 if (script) {
@@ -500,6 +544,8 @@ int runViewer(const ViewerOptions& options) {
                 }
                 if (s.scene) updatePose(s);
                 drawPanels(v);
+                // New windows take the focus when they first appear; the keyboard starts on the viewport.
+                if (frame == 1) ImGui::SetWindowFocus(nullptr);
                 ImGui::Render();
 
                 int width, height;

@@ -292,4 +292,38 @@ TEST(ViewerWindow, FileBrowserListsModelsOfAFolder) {
     EXPECT_TRUE(mismatch.empty()) << mismatch;
 }
 
+TEST(ViewerWindow, KeyboardAloneDrivesCameraTransportModesAndPanels) {
+    ESVIEW_REQUIRE_XVFB();
+    const fs::path dir = workDir("keys");
+    RunResult r = runViewer(dir, "demo",
+                            "pause\nwait 2\ndump k0.json\n"
+                            "press right 15\ndump k1.json\n"
+                            "press period\ndump k1b.json\n"
+                            "press 2\npress k\npress w\npress tab\npress c\npress shift+space\ndump k2.json\n"
+                            // ImGui takes the focus change into account a frame later.
+                            "press f6\nwait 1\ndump k3.json\npress right 15\ndump k4.json\n"
+                            "press f6\nwait 1\npress escape\ndump k5.json\nquit\n");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const nlohmann::json k0 = readJson(dir / "k0.json"), k1 = readJson(dir / "k1.json");
+    EXPECT_FALSE(k0["keyboard_to_panel"].get<bool>()) << "the keyboard starts on the viewport";
+    // Right arrow orbits at 1.5 rad/s: 15 frames at the scripted 30 fps turn the camera by 0.75 rad.
+    EXPECT_NEAR(k0["orbit"]["yaw_deg"].get<double>() - k1["orbit"]["yaw_deg"].get<double>(), 42.97, 0.05);
+    EXPECT_NEAR(readJson(dir / "k1b.json")["frame"].get<double>() - k1["frame"].get<double>(), 1.0, 1e-3)
+        << "'.' steps one frame";
+    const nlohmann::json k2 = readJson(dir / "k2.json");
+    EXPECT_EQ(k2["mode"], "wireframe");
+    EXPECT_TRUE(k2["skeleton"].get<bool>());
+    EXPECT_TRUE(k2["wireframe_overlay"].get<bool>());
+    EXPECT_EQ(k2["selected_index"], 0) << "tab selects the first node";
+    EXPECT_EQ(k2["camera"], 0);
+    EXPECT_TRUE(k2["playing"].get<bool>());
+    EXPECT_LT(k2["speed"].get<double>(), 0.0) << "shift+space plays backwards";
+    const nlohmann::json k3 = readJson(dir / "k3.json"), k4 = readJson(dir / "k4.json");
+    EXPECT_TRUE(k3["keyboard_to_panel"].get<bool>()) << "F6 hands the keyboard to the panel";
+    EXPECT_EQ(k4["orbit"], k3["orbit"]) << "arrows navigate the panel, not the camera";
+    const nlohmann::json k5 = readJson(dir / "k5.json");
+    EXPECT_FALSE(k5["keyboard_to_panel"].get<bool>());
+    EXPECT_TRUE(k5["selected"].is_null()) << "escape clears the selection first";
+}
+
 }  // namespace
