@@ -115,6 +115,15 @@ bool splitWords(const std::string& line, std::vector<std::string>& words) {
     return true;
 }
 
+// Clip by exact name, else by index; -1 when neither names one.
+int findClip(const Scene& scene, const std::string& text) {
+    const auto& clips = scene.animation.clips;
+    for (size_t i = 0; i < clips.size(); ++i)
+        if (clips[i].name == text) return int(i);
+    int index;
+    return parseInt(text, index) && index >= 0 && size_t(index) < clips.size() ? index : -1;
+}
+
 // The mesh node a `morph` command edits: the selection when it has targets, else the first that has.
 int morphNode(const ViewerState& s) {
     const Scene& scene = *s.scene;
@@ -395,13 +404,12 @@ bool ScriptRunner::execute(ViewerState& s, ScriptHost& host, const ScriptCommand
     const Scene& scene = *s.scene;
     Transport& t = s.transport;
     if (name == "clip") {
-        int clip = -2;
-        if (a[0] == "rest") clip = -1;
-        for (size_t i = 0; clip == -2 && i < scene.animation.clips.size(); ++i)
-            if (scene.animation.clips[i].name == a[0]) clip = int(i);
-        int index;
-        if (clip == -2 && parseInt(a[0], index) && index >= 0 && size_t(index) < scene.animation.clips.size()) clip = index;
-        if (clip == -2) {
+        const int clip = findClip(scene, a[0]);
+        if (clip < 0 && a[0] == "rest") {
+            selectClip(scene, t, -1);
+            return true;
+        }
+        if (clip < 0) {
             error = "no clip '" + a[0] + "' (" + std::to_string(scene.animation.clips.size()) + " clips)";
             return false;
         }
@@ -466,10 +474,7 @@ bool ScriptRunner::execute(ViewerState& s, ScriptHost& host, const ScriptCommand
             error = "expected: blend CLIP WEIGHT | off";
             return false;
         }
-        int clip = -1, index;
-        for (size_t i = 0; i < scene.animation.clips.size(); ++i)
-            if (scene.animation.clips[i].name == a[0]) clip = int(i);
-        if (clip < 0 && parseInt(a[0], index) && index >= 0 && size_t(index) < scene.animation.clips.size()) clip = index;
+        const int clip = findClip(scene, a[0]);
         if (clip < 0) {
             error = "no clip '" + a[0] + "'";
             return false;

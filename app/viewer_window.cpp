@@ -180,6 +180,15 @@ bool saveScreenshot(Viewer& v, int width, int height) {
     return true;
 }
 
+// Moves the orbit target in the view plane: `right` along the screen's x, `up` along its y (scene units).
+void panOrbit(OrbitCamera& orbit, float right, float up) {
+    const glm::vec3 forward(std::cos(orbit.pitch) * std::sin(orbit.yaw), std::sin(orbit.pitch),
+                            std::cos(orbit.pitch) * std::cos(orbit.yaw));
+    const glm::vec3 rightDir = glm::normalize(glm::cross(glm::vec3(0, 1, 0), forward));
+    const glm::vec3 upDir = glm::cross(forward, rightDir);
+    orbit.target += rightDir * right + upDir * up;
+}
+
 // Mouse: left drag orbits, right/middle drag (or shift+left) pans, wheel zooms (ctrl+wheel: field of
 // view), horizontal wheel orbits; a left click without a drag picks, a double click frames it.
 void mouseInput(Viewer& v) {
@@ -210,11 +219,7 @@ void mouseInput(Viewer& v) {
             // Pan in the view plane, scaled so the point under the cursor follows it.
             const float scale = orbit.distance * 2.0f * std::tan(0.5f * orbit.yfov) /
                                 float(std::max(s.framebufferHeight, 1));
-            glm::vec3 forward(std::cos(orbit.pitch) * std::sin(orbit.yaw), std::sin(orbit.pitch),
-                              std::cos(orbit.pitch) * std::cos(orbit.yaw));
-            glm::vec3 rightDir = glm::normalize(glm::cross(glm::vec3(0, 1, 0), forward));
-            glm::vec3 up = glm::cross(forward, rightDir);
-            orbit.target += rightDir * float(dx) * scale + up * float(dy) * scale;
+            panOrbit(orbit, float(dx) * scale, float(dy) * scale);
         }
         v.rotating = left && !shift;
         v.panning = right || (left && shift);
@@ -276,14 +281,8 @@ void keyboardInput(Viewer& v, float dt) {
     } else {
         // Shift+arrows pan.
         const float step = orbit.distance * dt;
-        glm::vec3 forward(std::cos(orbit.pitch) * std::sin(orbit.yaw), std::sin(orbit.pitch),
-                          std::cos(orbit.pitch) * std::cos(orbit.yaw));
-        glm::vec3 rightDir = glm::normalize(glm::cross(glm::vec3(0, 1, 0), forward));
-        glm::vec3 up = glm::cross(forward, rightDir);
-        if (down(GLFW_KEY_LEFT)) orbit.target += rightDir * step;
-        if (down(GLFW_KEY_RIGHT)) orbit.target -= rightDir * step;
-        if (down(GLFW_KEY_UP)) orbit.target -= up * step;
-        if (down(GLFW_KEY_DOWN)) orbit.target += up * step;
+        panOrbit(orbit, (down(GLFW_KEY_LEFT) ? step : 0.0f) - (down(GLFW_KEY_RIGHT) ? step : 0.0f),
+                 (down(GLFW_KEY_DOWN) ? step : 0.0f) - (down(GLFW_KEY_UP) ? step : 0.0f));
     }
     if (down(GLFW_KEY_EQUAL) || down(GLFW_KEY_KP_ADD) || down(GLFW_KEY_PAGE_UP) || (down(GLFW_KEY_W) && shift))
         orbit.distance *= 1.0f - dt;
