@@ -143,7 +143,9 @@ int64_t fileStamp(const std::string& path) {
     if (ec) return 0;
     const uintmax_t size = std::filesystem::file_size(path, ec);
     if (ec) return 0;
-    return int64_t(time.time_since_epoch().count()) * 31 + int64_t(size);
+    // Unsigned arithmetic: the mix may wrap, and 0 stays reserved for "unreadable".
+    const uint64_t mixed = uint64_t(time.time_since_epoch().count()) * 31u + uint64_t(size);
+    return mixed == 0 ? 1 : int64_t(mixed & 0x7fffffffffffffffull);
 }
 
 }  // namespace esv
