@@ -185,6 +185,7 @@ bool installScene(ViewerState& s, std::unique_ptr<Scene> scene, const std::strin
     s.skin = analyzeSkinning(*s.scene, s.rendererInfo.vectorsPerBone, s.rendererInfo.reservedVertexVectors,
                              s.rendererInfo.maxVertexUniformVectors);
     s.morphOverride.assign(s.scene->nodes.size(), {});
+    s.timelineClip = -2;
     s.selection = Selection{};
     s.view.highlightNode = -1;
     s.view.influenceJoint = -1;

@@ -73,6 +73,9 @@ struct ViewerState {
 
     Selection selection;
     SkinAnalysis skin;
+    // Key times of the clip the timeline shows (clipKeyTimes sorts every track's keys: once per clip).
+    std::vector<float> timelineKeys;
+    int timelineClip = -2;  // -2: not computed for this scene
     Bounds bounds;  // rest pose plus samples of the current clip: what "frame scene" fits
 
     FrameStats stats;

@@ -38,7 +38,11 @@ void timeline(ViewerState& s) {
             const float x = xOf(float(f) / fps);
             draw->AddLine(ImVec2(x, origin.y + size.y - 5), ImVec2(x, origin.y + size.y - 1), IM_COL32(90, 96, 110, 255));
         }
-    for (float key : clipKeyTimes(scene, t.clip)) {
+    if (s.timelineClip != t.clip) {
+        s.timelineKeys = clipKeyTimes(scene, t.clip);
+        s.timelineClip = t.clip;
+    }
+    for (float key : s.timelineKeys) {
         const float x = xOf(key);
         draw->AddLine(ImVec2(x, origin.y + 3), ImVec2(x, origin.y + 12), IM_COL32(240, 200, 80, 255), 1.5f);
     }
