@@ -99,6 +99,26 @@ int32_t signExtend(uint32_t value, int bits) {
 
 }  // namespace
 
+float quantizationHalfStep(const VertexAttribute& a) {
+    if (!a.normalized) return 0.0f;
+    switch (a.type) {
+        case ComponentType::Int8:
+            return 0.5f / 127.0f;
+        case ComponentType::UInt8:
+            return 0.5f / 255.0f;
+        case ComponentType::Int16:
+            return 0.5f / 32767.0f;
+        case ComponentType::UInt16:
+            return 0.5f / 65535.0f;
+        case ComponentType::Int2_10_10_10:
+            return 0.5f / 511.0f;
+        case ComponentType::UInt2_10_10_10:
+            return 0.5f / 1023.0f;
+        default:
+            return 0.0f;
+    }
+}
+
 int readAttribute(const VertexStream& stream, const VertexAttribute& attribute, uint32_t vertex,
                   float out[4]) {
     out[0] = out[1] = out[2] = 0.0f;

@@ -30,6 +30,11 @@ struct Bounds {
 // count. The stream must have been validated (the read is in range).
 int readAttribute(const VertexStream& stream, const VertexAttribute& attribute, uint32_t vertex, float out[4]);
 
+// Half a step of a normalised integer attribute type (0 for floats and unnormalised types): the
+// rounding a stored value may carry. Weight-sum checks allow it per stored weight, so quantised
+// weights summing to 254/255 pass.
+float quantizationHalfStep(const VertexAttribute& attribute);
+
 // Finds the first attribute with `semantic`/`set` among the mesh's streams; nullptr if absent.
 const VertexAttribute* findAttribute(const Mesh& mesh, Semantic semantic, uint8_t set,
                                      const VertexStream** stream);

@@ -98,27 +98,6 @@ struct InfluenceSet {
     const VertexAttribute* weights = nullptr;
 };
 
-// Half a step of a normalised integer type (0 for floats): the rounding a stored weight may carry.
-float halfStep(const VertexAttribute& a) {
-    if (!a.normalized) return 0.0f;
-    switch (a.type) {
-        case ComponentType::Int8:
-            return 0.5f / 127.0f;
-        case ComponentType::UInt8:
-            return 0.5f / 255.0f;
-        case ComponentType::Int16:
-            return 0.5f / 32767.0f;
-        case ComponentType::UInt16:
-            return 0.5f / 65535.0f;
-        case ComponentType::Int2_10_10_10:
-            return 0.5f / 511.0f;
-        case ComponentType::UInt2_10_10_10:
-            return 0.5f / 1023.0f;
-        default:
-            return 0.0f;
-    }
-}
-
 class InfluenceReader {
 public:
     InfluenceReader(const Mesh& mesh, const RebatchOptions& options, RebatchSummary& report)
@@ -146,7 +125,7 @@ public:
         for (const InfluenceSet& s : m_sets) {
             const int influences = readAttribute(*s.indexStream, *s.indices, v, idx);
             const int weightCount = readAttribute(*s.weightStream, *s.weights, v, wts);
-            tolerance += halfStep(*s.weights) * static_cast<float>(weightCount);
+            tolerance += quantizationHalfStep(*s.weights) * static_cast<float>(weightCount);
             float total = 0.0f;
             for (int k = 0; k < influences; ++k) {
                 // As the reference: a missing stored weight takes what the earlier ones left.

@@ -11,29 +11,6 @@ namespace {
 
 constexpr int kMaxSlots = 4;  // one vec4 of indices per vertex, as the CPU path and the shaders read
 
-// Half a step of a normalised integer type (0 for floats): the rounding a stored weight may carry,
-// allowed on top of the sum tolerance as rebatchBones allows it, so quantised weights that sum to
-// 254/255 are not reported.
-float halfStep(const VertexAttribute& a) {
-    if (!a.normalized) return 0.0f;
-    switch (a.type) {
-        case ComponentType::Int8:
-            return 0.5f / 127.0f;
-        case ComponentType::UInt8:
-            return 0.5f / 255.0f;
-        case ComponentType::Int16:
-            return 0.5f / 32767.0f;
-        case ComponentType::UInt16:
-            return 0.5f / 65535.0f;
-        case ComponentType::Int2_10_10_10:
-            return 0.5f / 511.0f;
-        case ComponentType::UInt2_10_10_10:
-            return 0.5f / 1023.0f;
-        default:
-            return 0.0f;
-    }
-}
-
 // Bytes one vertex of `a` occupies in its stream.
 size_t attributeBytes(const VertexAttribute& a) {
     return isPacked(a.type) ? 4 : componentSize(a.type) * std::clamp<size_t>(a.components, 1, 4);
@@ -243,7 +220,7 @@ SkinAnalysis analyzeSkinning(const Scene& scene, int vectorsPerBone, int reserve
         if (!reader.skinned()) continue;
 
         const float tolerance =
-            sumTolerance + halfStep(reader.weightAttribute()) * static_cast<float>(reader.weightComponents());
+            sumTolerance + quantizationHalfStep(reader.weightAttribute()) * static_cast<float>(reader.weightComponents());
         Slot slots[kMaxSlots];
         result.skinnedVertices += reader.vertices();
         for (uint32_t v = 0; v < reader.vertices(); ++v) {

@@ -13,6 +13,7 @@
 #include <imgui.h>
 
 #include "app/panels.h"
+#include "app/panels/panel_window.h"
 #include "app/viewer_actions.h"
 
 namespace esv {
@@ -916,18 +917,9 @@ void drawLists(ViewerState& s, bool open) {
 }  // namespace
 
 void drawInspectorPanel(ViewerState& s) {
-    if (!s.panel(PanelId::Inspector)) return;
-    ImGui::SetNextWindowPos(ImVec2(940, 10), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(330, 700), ImGuiCond_FirstUseEver);
-    if (!ImGui::Begin("Inspector", &s.panel(PanelId::Inspector), ImGuiWindowFlags_HorizontalScrollbar)) {
-        ImGui::End();
+    if (!beginScenePanel(s, PanelId::Inspector, "Inspector", ImVec2(940, 10), ImVec2(330, 700),
+                         ImGuiWindowFlags_HorizontalScrollbar))
         return;
-    }
-    if (!s.scene) {
-        ImGui::TextDisabled("No scene loaded.");
-        ImGui::End();
-        return;
-    }
     // Room for the longest labels ("quadratic att.") next to the fields in the narrow column.
     ImGui::PushItemWidth(-ImGui::GetFontSize() * 8.0f);
     const int n = s.selection.node;

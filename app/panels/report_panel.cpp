@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include "app/panels.h"
+#include "app/panels/panel_window.h"
 
 namespace esv {
 namespace {
@@ -34,18 +35,7 @@ const char* prefix(Severity severity) {
 }  // namespace
 
 void drawReportPanel(ViewerState& s) {
-    if (!s.panel(PanelId::Report)) return;
-    ImGui::SetNextWindowPos(ImVec2(360, 570), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(570, 140), ImGuiCond_FirstUseEver);
-    if (!ImGui::Begin("Import report", &s.panel(PanelId::Report))) {
-        ImGui::End();
-        return;
-    }
-    if (!s.scene) {
-        ImGui::TextDisabled("No scene loaded.");
-        ImGui::End();
-        return;
-    }
+    if (!beginScenePanel(s, PanelId::Report, "Import report", ImVec2(360, 570), ImVec2(570, 140))) return;
     const std::vector<ReportLine>& report = s.scene->report;
     ReportState& st = reportState();
 

@@ -13,6 +13,7 @@
 #include <imgui.h>
 
 #include "app/panels.h"
+#include "app/panels/panel_window.h"
 #include "app/viewer_actions.h"
 
 namespace esv {
@@ -335,18 +336,7 @@ void drawMorphs(ViewerState& s) {
 }  // namespace
 
 void drawSkinningPanel(ViewerState& s) {
-    if (!s.panel(PanelId::Skinning)) return;
-    ImGui::SetNextWindowPos(ImVec2(360, 440), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(570, 270), ImGuiCond_FirstUseEver);
-    if (!ImGui::Begin("Skinning", &s.panel(PanelId::Skinning))) {
-        ImGui::End();
-        return;
-    }
-    if (!s.scene) {
-        ImGui::TextDisabled("No scene loaded.");
-        ImGui::End();
-        return;
-    }
+    if (!beginScenePanel(s, PanelId::Skinning, "Skinning", ImVec2(360, 440), ImVec2(570, 270))) return;
     std::vector<int> joints;
     collectJoints(*s.scene, joints);
     drawSummary(s);

@@ -10,6 +10,7 @@
 #include <imgui.h>
 
 #include "app/panels.h"
+#include "app/panels/panel_window.h"
 #include "app/viewer_actions.h"
 
 namespace esv {
@@ -237,18 +238,9 @@ void drawContextMenu(ViewerState& s, TreeState& st) {
 }  // namespace
 
 void drawTreePanel(ViewerState& s) {
-    if (!s.panel(PanelId::Tree)) return;
-    ImGui::SetNextWindowPos(ImVec2(10, 360), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(330, 350), ImGuiCond_FirstUseEver);
-    if (!ImGui::Begin("Scene", &s.panel(PanelId::Tree))) {
-        ImGui::End();
+    if (!beginScenePanel(s, PanelId::Tree, "Scene", ImVec2(10, 360), ImVec2(330, 350), 0,
+                         "No scene loaded. Open a file from the main panel."))
         return;
-    }
-    if (!s.scene) {
-        ImGui::TextDisabled("No scene loaded. Open a file from the main panel.");
-        ImGui::End();
-        return;
-    }
     const Scene& scene = *s.scene;
     TreeState& st = treeState();
     if (st.scene != &scene || st.nodeCount != scene.nodes.size()) {
