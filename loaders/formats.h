@@ -9,5 +9,7 @@ namespace esv {
 
 LoadResult loadPod(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path,
                    const LoadOptions& options);
+LoadResult loadOpenGex(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path,
+                       const LoadOptions& options);
 
 }  // namespace esv

@@ -98,6 +98,8 @@ LoadResult loadSceneMemory(std::shared_ptr<const std::vector<uint8_t>> bytes, co
             result = loadPod(bytes, path, options);
             break;
         case FileFormat::OpenGex:
+            result = loadOpenGex(bytes, path, options);
+            break;
         case FileFormat::Awd:
         case FileFormat::Pof:
             result.problems.push_back({path, -1, 0, 0, "",

@@ -1,0 +1,2 @@
+// OpenDDL parser: implementation in progress.
+#include "loaders/opengex/openddl/openddl.h"

@@ -1,0 +1,222 @@
+// OpenDDL (Open Data Description Language, OpenGEX 3.0 spec Appendix A): a parser that builds a
+// tree of structures from text, usable on its own. It knows nothing of OpenGEX: derived
+// structures of any identifier are kept with their names, properties and substructures, and a
+// derivative format (loaders/opengex) interprets them.
+//
+// Speed: the text is read once by a hand-written scanner that does not allocate per token;
+// numbers are converted with fast_float straight into typed arrays (one growing vector per
+// primitive structure), identifiers and names are views into the source buffer.
+//
+// Safety: every structure and element comes from at least one byte of text, so memory is bounded
+// by a small multiple of the input size; nesting deeper than ParseOptions::maxDepth is an error;
+// the scanner never reads outside the buffer.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace esv::ddl {
+
+// The 16 primitive data types (Table A.1).
+enum class DataType : uint8_t {
+    Bool,
+    Int8,
+    Int16,
+    Int32,
+    Int64,
+    UInt8,
+    UInt16,
+    UInt32,
+    UInt64,
+    Half,    // stored as IEEE binary16 bit patterns (uint16_t)
+    Float,   // float32
+    Double,  // float64
+    String,
+    Ref,
+    Type,
+    Base64,
+    Count
+};
+
+// Canonical (OpenDDL 3) long name: "bool", "int8", ..., "uint8", ..., "half", "float", "double",
+// "string", "ref", "type", "base64".
+const char* dataTypeName(DataType type);
+// Parses any accepted spelling of a type identifier: long names, short names ("i32", "u8", "f",
+// "f16", "h", "d", "s", "r", "t", "z", "b", ...) and older names ("unsigned_int32", "float32",
+// "float64", "float16", ...). Returns false when `text` names no primitive type.
+bool parseDataType(std::string_view text, DataType& out);
+// Bytes per element in PrimitiveData::bytes for numeric, bool and half types (bool: 1 byte, 0/1);
+// 0 for string, ref, type and base64.
+size_t elementSize(DataType type);
+
+// A structure name: an identifier with its scope. Views into the source text.
+struct Name {
+    std::string_view identifier;
+    bool global = false;  // '$' (true) or '%' (false)
+};
+
+// A reference (A.6): a path of names, the first possibly global, the rest local. Empty = null.
+struct Reference {
+    std::vector<Name> names;
+    bool isNull() const { return names.empty(); }
+    std::string toString() const;  // "$a%b%c" or "null"
+};
+
+// Where something is in the source: byte offset. Line and column are computed on demand by
+// Document::locate (they are not tracked per token).
+using Offset = uint64_t;
+
+// The value of a property (A.8). Properties carry no declared type in the text; the literal's
+// lexical kind is kept and the derivative format asks for the type it expects with the as*()
+// helpers, which report a mismatch by returning false.
+enum class LiteralKind : uint8_t {
+    Bool,     // true / false
+    Integer,  // decimal, hex, octal, binary or character literal, optionally signed
+    Float,    // decimal float with a fraction or exponent
+    String,
+    Ref,      // a name path or null
+    Type,     // a primitive type identifier
+    Count
+};
+
+struct PropertyValue {
+    LiteralKind kind = LiteralKind::Integer;
+    bool boolean = false;
+    bool negative = false;     // Integer: a leading minus sign
+    uint64_t magnitude = 0;    // Integer: absolute value (or the bit pattern of a hex literal)
+    double number = 0.0;       // Float (and Integer converted)
+    std::string text;          // String, with escapes resolved (UTF-8)
+    Reference ref;
+    DataType type = DataType::Bool;
+
+    // true/false, or the integers 0 and 1 (A.3.1).
+    bool asBool(bool& out) const;
+    // A non-negative integer that fits.
+    bool asUInt64(uint64_t& out) const;
+    bool asUInt32(uint32_t& out) const;
+    // Integer or float literal.
+    bool asDouble(double& out) const;
+    bool asString(std::string_view& out) const;
+    bool asRef(const Reference*& out) const;
+    bool asType(DataType& out) const;
+};
+
+struct Property {
+    std::string_view identifier;
+    PropertyValue value;
+    Offset offset = 0;  // of the property identifier
+};
+
+// The data of a primitive structure (A.7).
+struct PrimitiveData {
+    DataType type = DataType::Float;
+    uint32_t arraySize = 0;  // 0 = flat list; N = subarrays of N elements each
+    bool hasStates = false;  // '*' after the array size
+
+    // Numeric, bool and half elements, packed little-endian in the declared type (int8 one byte,
+    // float four, half the binary16 bits). A hex/octal/binary literal given for a float type is
+    // the bit pattern of the value (A.3.3). elementCount() = bytes.size() / elementSize(type).
+    std::vector<uint8_t> bytes;
+    std::vector<std::string> strings;          // String (escapes resolved, concatenations joined)
+    std::vector<Reference> refs;               // Ref
+    std::vector<DataType> types;               // Type
+    std::vector<std::vector<uint8_t>> blobs;   // Base64, decoded
+    // Data states: (subarray index, state identifier) where a state identifier precedes a
+    // subarray. The state before the first entry is the derivative format's initial state.
+    std::vector<std::pair<uint32_t, std::string_view>> states;
+
+    size_t elementCount() const;
+    // Number of subarrays (elementCount() / arraySize), or elementCount() for flat data.
+    size_t subarrayCount() const;
+
+    // Typed view of the elements when `type` matches T's DataType exactly (bool -> uint8_t,
+    // half -> uint16_t); null otherwise.
+    template <class T>
+    const T* as() const;
+};
+
+struct Structure {
+    // As written: a derived structure's identifier ("GeometryNode"), or a primitive type's
+    // spelling ("float", "unsigned_int32", "f32").
+    std::string_view identifier;
+    bool primitive = false;
+    bool hasName = false;
+    Name name;
+    std::vector<Property> properties;   // derived structures only
+    std::vector<Structure*> children;   // derived structures only, in file order
+    Structure* parent = nullptr;        // null at the top level
+    PrimitiveData data;                 // primitive structures only
+    Offset offset = 0;                  // of the structure identifier
+    Offset endOffset = 0;               // just past the closing brace
+
+    // The first property with this identifier (duplicates are kept in order).
+    const Property* property(std::string_view id) const;
+    // Children whose identifier is `id`, in order (derived structures only).
+    std::vector<const Structure*> childrenNamed(std::string_view id) const;
+    // The first child with identifier `id`, or null.
+    const Structure* child(std::string_view id) const;
+    // The first primitive child, or null.
+    const Structure* firstPrimitive() const;
+};
+
+struct ParseOptions {
+    uint32_t maxDepth = 128;  // nesting of structures (derived or primitive) beyond this is an error
+};
+
+struct ParseError {
+    Offset offset = 0;
+    int line = 0;    // 1-based
+    int column = 0;  // 1-based, in bytes
+    std::string message;  // what was found and what was expected, e.g. "expected '}' or ',' after a float value, found 'x'"
+};
+
+class Document {
+public:
+    Document() = default;
+    Document(const Document&) = delete;
+    Document& operator=(const Document&) = delete;
+    Document(Document&&) = default;
+    Document& operator=(Document&&) = default;
+
+    // Parses the whole text. On failure returns false and sets `error` (the first error; parsing
+    // stops there). `source` is kept alive by the document: names and identifiers view into it.
+    bool parse(std::shared_ptr<const std::vector<uint8_t>> source, ParseError& error,
+               const ParseOptions& options = {});
+
+    // Top-level structures in file order.
+    const std::vector<Structure*>& roots() const { return m_roots; }
+    std::vector<Structure*>& roots() { return m_roots; }
+
+    // Structure with global name `$identifier`, or null.
+    const Structure* findGlobal(std::string_view identifier) const;
+
+    // Resolves a reference found in `context` (the structure holding the property, or the
+    // primitive structure holding the ref data). A path starting with a global name starts at
+    // that structure; one starting with a local name is looked up among the siblings of
+    // `context`, then among the siblings of each of its ancestors in turn, up to the top level.
+    // Each further local name selects a child of the structure found so far. Null when unresolved
+    // or when the reference is null.
+    const Structure* resolve(const Reference& ref, const Structure* context) const;
+
+    // 1-based line and column of a byte offset in the source (a line index is built on first use).
+    void locate(Offset offset, int& line, int& column) const;
+
+    size_t structureCount() const { return m_arena.size(); }
+
+private:
+    std::shared_ptr<const std::vector<uint8_t>> m_source;
+    std::deque<Structure> m_arena;
+    std::vector<Structure*> m_roots;
+    // Global names, sorted for binary search after parsing.
+    std::vector<std::pair<std::string_view, Structure*>> m_globals;
+    mutable std::vector<Offset> m_lineStarts;
+
+    friend class Parser;
+};
+
+}  // namespace esv::ddl
