@@ -59,11 +59,13 @@ struct GpuMorph {
     int position = -1;
     int normal = -1;
     bool relative = true;
+    bool isBase = false;  // the mesh's own base arrays (OpenGEX): no delta, its weight scales the base
 };
 
 struct GpuMesh {
     std::vector<GpuStream> streams;
     std::vector<GpuMorph> morphs;
+    bool morphBaseWeighted = false;  // Mesh::morphBaseWeighted
     bool morphNormals = false;  // every target carries normals and the mesh has normals
     gl::Buffer tangents;     // vec4 per vertex, made when a material normal-maps the mesh
     // ES3, more targets than the attribute path holds: every target's deltas in one float texture.
@@ -353,9 +355,11 @@ private:
             gpu.streams.push_back(std::move(gs));
         }
         gpu.morphNormals = gpu.hasNormal && !mesh.morphTargets.empty();
+        gpu.morphBaseWeighted = mesh.morphBaseWeighted;
         for (const MorphTarget& target : mesh.morphTargets) {
             GpuMorph gm;
             gm.relative = target.relative;
+            gm.isBase = target.isBase;
             gm.plan = planBindings(target.stream, vcaps);
             VertexStream converted;
             const VertexStream* source = &target.stream;
@@ -500,6 +504,7 @@ private:
         for (size_t t = 0; t < w.size() && t < size_t(kMaxTextureMorphTargets); ++t) weights[t / 4][int(t % 4)] = w[t];
         glUniform4fv(p.morphTextureWeights, kMaxTextureMorphTargets / 4, glm::value_ptr(weights[0]));
         glUniform4i(p.morphLayout, int(gpu.morphs.size()), gpu.morphRows, gpu.morphWidth, gpu.morphTextureNormals ? 1 : 0);
+        if (p.morphBaseScale >= 0) glUniform1f(p.morphBaseScale, morphBaseScaleOf(gpu, w));
         glActiveTexture(GL_TEXTURE0 + kUnitMorphDeltas);
         glBindTexture(GL_TEXTURE_2D, gpu.morphDeltas.get());
         glActiveTexture(GL_TEXTURE0);
@@ -786,8 +791,20 @@ private:
         active.clear();
         if (gpu.morphs.empty() || n >= pose.morphWeights.size()) return;
         const std::vector<float>& w = pose.morphWeights[n];
+        // The base target adds nothing; it only matters when it makes the base scale other than 1.
+        const bool baseScaled = morphBaseScaleOf(gpu, w) != 1.0f;
         for (size_t t = 0; t < gpu.morphs.size() && t < w.size(); ++t)
-            if (w[t] != 0.0f && gpu.morphs[t].position >= 0) active.push_back(int(t));
+            if (w[t] != 0.0f && gpu.morphs[t].position >= 0 && (!gpu.morphs[t].isBase || baseScaled))
+                active.push_back(int(t));
+    }
+
+    // Same as morphBaseScale(mesh, weights), from the uploaded targets.
+    static float morphBaseScaleOf(const GpuMesh& gpu, const std::vector<float>& w) {
+        if (!gpu.morphBaseWeighted) return 1.0f;
+        float sum = 0.0f;
+        for (size_t t = 0; t < gpu.morphs.size() && t < w.size(); ++t)
+            if (!gpu.morphs[t].relative) sum += w[t];
+        return sum;
     }
 
     int morphCapacity(const GpuMesh& gpu) const {
@@ -825,6 +842,7 @@ private:
             glUniform4fv(p.morphWeights, 1, glm::value_ptr(weights));
             glUniform4fv(p.morphAbsolute, 1, glm::value_ptr(absolute));
         }
+        if (p.morphBaseScale >= 0) glUniform1f(p.morphBaseScale, morphBaseScaleOf(gpu, pose.morphWeights[n]));
     }
 
     ShaderFeatures featuresFor(const Scene& scene, const Node& node, const GpuMesh& gpu, ViewMode mode, bool cpu,

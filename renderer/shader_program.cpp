@@ -258,6 +258,7 @@ const MeshProgram* ProgramCache::get(const ShaderFeatures& features, std::string
     p.weightBone = glGetUniformLocation(prog, "u_weightBone");
     p.morphWeights = glGetUniformLocation(prog, "u_morphWeights");
     p.morphAbsolute = glGetUniformLocation(prog, "u_morphAbsolute");
+    p.morphBaseScale = glGetUniformLocation(prog, "u_morphBaseScale");
     p.morphTextureWeights = glGetUniformLocation(prog, "u_morphTextureWeights");
     p.morphLayout = glGetUniformLocation(prog, "u_morphLayout");
     return &m_programs.emplace(features.key(), std::move(p)).first->second;

@@ -101,7 +101,7 @@ struct MeshProgram {
     int flatColor = -1;
     int surface = -1;
     int weightBone = -1;
-    int morphWeights = -1, morphAbsolute = -1;
+    int morphWeights = -1, morphAbsolute = -1, morphBaseScale = -1;
     int morphTextureWeights = -1, morphLayout = -1;
 };
 

@@ -331,6 +331,16 @@ void worldVertices(const Scene& scene, const Pose& pose, int node, std::vector<g
     const std::vector<float>* weights =
         static_cast<size_t>(node) < pose.morphWeights.size() ? &pose.morphWeights[node] : nullptr;
     if (weights && !weights->empty()) {
+        const float baseScale = morphBaseScale(mesh, *weights);
+        if (baseScale != 1.0f) {
+            // Scaled in stored space, like the shader: the unpack matrix is applied afterwards.
+            for (uint32_t i = 0; i < count; ++i) {
+                readAttribute(*posStream, *posAttr, i, v);
+                positions[i] = glm::vec3(mesh.positionUnpack *
+                                         glm::vec4(baseScale * v[0], baseScale * v[1], baseScale * v[2], 1.0f));
+                if (nrmAttr) (*normals)[i] *= baseScale;
+            }
+        }
         for (size_t t = 0; t < mesh.morphTargets.size() && t < weights->size(); ++t) {
             const float w = (*weights)[t];
             if (w == 0.0f) continue;
@@ -389,29 +399,45 @@ void worldVertices(const Scene& scene, const Pose& pose, int node, std::vector<g
 
     std::vector<int32_t> batchOf;
     if (mesh.boneIndicesBatchLocal) vertexBatches(mesh, batchOf);
+    // Influence sets beyond the first (OpenGEX vertices with more than 4 bones) add their terms to
+    // the same sum: the reference path follows the file's formula with every influence.
+    struct InfluenceSet {
+        const VertexStream *indexStream, *weightStream;
+        const VertexAttribute *indices, *weights;
+    };
+    std::vector<InfluenceSet> sets{{idxStream, wStream, idxAttr, wAttr}};
+    for (uint8_t set = 1; set < 16; ++set) {
+        InfluenceSet extra{};
+        extra.indices = findAttribute(mesh, Semantic::BoneIndices, set, &extra.indexStream);
+        extra.weights = findAttribute(mesh, Semantic::BoneWeights, set, &extra.weightStream);
+        if (!extra.indices || !extra.weights) break;
+        sets.push_back(extra);
+    }
     float idx[4], wts[4];
     for (uint32_t i = 0; i < count; ++i) {
-        const int influences = readAttribute(*idxStream, *idxAttr, i, idx);
-        const int weightCount = readAttribute(*wStream, *wAttr, i, wts);
         glm::mat4 m(0.0f);
         float total = 0.0f;
-        for (int k = 0; k < influences && k < 4; ++k) {
-            // A single stored weight with more indices: the remaining weight goes to the last bone.
-            float w = k < weightCount ? wts[k] : 1.0f - total;
-            if (w == 0.0f) continue;
-            // Indices arrive as floats (GLSL ES 1.00 has no integer attributes); a value no int can
-            // hold names no bone, and converting it would be undefined.
-            if (!(idx[k] >= 0.0f && idx[k] < 65536.0f)) continue;
-            const int local = static_cast<int>(idx[k]);
-            int joint = local;
-            if (mesh.boneIndicesBatchLocal) {
-                const int32_t b = batchOf.empty() ? -1 : batchOf[i];
-                if (b < 0 || static_cast<size_t>(local) >= mesh.boneBatches[b].bones.size()) continue;
-                joint = mesh.boneBatches[b].bones[local];
+        for (size_t set = 0; set < sets.size(); ++set) {
+            const int influences = readAttribute(*sets[set].indexStream, *sets[set].indices, i, idx);
+            const int weightCount = readAttribute(*sets[set].weightStream, *sets[set].weights, i, wts);
+            for (int k = 0; k < influences && k < 4; ++k) {
+                // A single stored weight with more indices: the remaining weight goes to the last bone.
+                float w = k < weightCount ? wts[k] : set == 0 ? 1.0f - total : 0.0f;
+                if (w == 0.0f) continue;
+                // Indices arrive as floats (GLSL ES 1.00 has no integer attributes); a value no int can
+                // hold names no bone, and converting it would be undefined.
+                if (!(idx[k] >= 0.0f && idx[k] < 65536.0f)) continue;
+                const int local = static_cast<int>(idx[k]);
+                int joint = local;
+                if (mesh.boneIndicesBatchLocal) {
+                    const int32_t b = batchOf.empty() ? -1 : batchOf[i];
+                    if (b < 0 || static_cast<size_t>(local) >= mesh.boneBatches[b].bones.size()) continue;
+                    joint = mesh.boneBatches[b].bones[local];
+                }
+                if (joint < 0 || static_cast<size_t>(joint) >= palette.size()) continue;
+                m += w * palette[joint];
+                total += w;
             }
-            if (joint < 0 || static_cast<size_t>(joint) >= palette.size()) continue;
-            m += w * palette[joint];
-            total += w;
         }
         if (total == 0.0f) m = pose.objectWorld[node];
         positions[i] = glm::vec3(m * glm::vec4(positions[i], 1.0f));

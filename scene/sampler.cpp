@@ -43,19 +43,34 @@ float cubicBezier(float p0, float p1, float p2, float p3, float s) {
     return r * r * r * p0 + 3.0f * r * r * s * p1 + 3.0f * r * s * s * p2 + s * s * s * p3;
 }
 
-// Solves the Bezier time curve x(s) = t for s in [0,1] by bisection: x is monotonic when both
-// control times lie inside [t0, t1], and bisection cannot diverge where Newton steps could.
+// Solves the Bezier time curve x(s) = t for s in [0,1]: Newton's method from the linear guess
+// (the OpenGEX spec's method), kept inside a shrinking bisection bracket so a flat spot or a step
+// out of [0,1] cannot diverge. x is monotonic when both control times lie inside [t0, t1].
 float solveBezierParameter(float t0, float c0, float c1, float t1, float t) {
+    const float h = t1 - t0;
+    if (!(h > 0.0f)) return 0.0f;
+    // x(s) - t = a s^3 + b s^2 + c s + d
+    const float a = t1 - 3.0f * c1 + 3.0f * c0 - t0;
+    const float b = 3.0f * (c1 - 2.0f * c0 + t0);
+    const float c = 3.0f * (c0 - t0);
+    const float d = t0 - t;
     float lo = 0.0f, hi = 1.0f;
-    for (int i = 0; i < 40; ++i) {
-        const float mid = 0.5f * (lo + hi);
-        if (cubicBezier(t0, c0, c1, t1, mid) < t) {
-            lo = mid;
+    float s = std::clamp((t - t0) / h, 0.0f, 1.0f);
+    for (int i = 0; i < 32; ++i) {
+        const float f = ((a * s + b) * s + c) * s + d;
+        if (std::fabs(f) <= 1e-7f * h) break;
+        if (f < 0.0f) {
+            lo = s;
         } else {
-            hi = mid;
+            hi = s;
         }
+        const float df = (3.0f * a * s + 2.0f * b) * s + c;
+        float next = df != 0.0f ? s - f / df : -1.0f;
+        if (!(next > lo && next < hi)) next = 0.5f * (lo + hi);
+        if (next == s) break;
+        s = next;
     }
-    return 0.5f * (lo + hi);
+    return s;
 }
 
 // Kochanek-Bartels tangents at key k for one component, scaled for non-uniform key spacing. Keys
@@ -79,7 +94,7 @@ void tcbTangents(const Track& tr, bool haveParams, size_t k, size_t c, float& in
     const float hPrev = k > 0 ? tr.times[k] - tr.times[k - 1] : 0.0f;
     const float hNext = k + 1 < n ? tr.times[k + 1] - tr.times[k] : 0.0f;
     float inScale = 1.0f, outScale = 1.0f;
-    if (hPrev > 0.0f && hNext > 0.0f) {
+    if (tr.tcbSpacingAdjust && hPrev > 0.0f && hNext > 0.0f) {
         inScale = 2.0f * hPrev / (hPrev + hNext);
         outScale = 2.0f * hNext / (hPrev + hNext);
     }
@@ -107,7 +122,13 @@ void sampleTrack(const Track& track, float seconds, float* out) {
     const size_t k = findInterval(track.times, seconds);
     const float t0 = track.times[k], t1 = track.times[k + 1];
     const float h = t1 - t0;
-    const float u = h > 0.0f ? (seconds - t0) / h : 0.0f;
+    float u = h > 0.0f ? (seconds - t0) / h : 0.0f;
+    if (track.outTimes.size() >= n && track.inTimes.size() >= n) {
+        // Control times outside the key interval would make time run backwards on the curve.
+        const float c0 = std::clamp(track.outTimes[k], t0, t1);
+        const float c1 = std::clamp(track.inTimes[k + 1], t0, t1);
+        u = solveBezierParameter(t0, c0, c1, t1, seconds);
+    }
     const float* a = track.values.data() + k * comps;
     const float* b = a + comps;
 
@@ -125,13 +146,7 @@ void sampleTrack(const Track& track, float seconds, float* out) {
         case Interpolation::Bezier: {
             // Without control values the curve degenerates to a straight line (controls at thirds).
             const bool haveValues = track.outValues.size() >= n * comps && track.inValues.size() >= n * comps;
-            float s = u;
-            if (track.outTimes.size() >= n && track.inTimes.size() >= n) {
-                // Control times outside the key interval would make time run backwards on the curve.
-                const float c0 = std::clamp(track.outTimes[k], t0, t1);
-                const float c1 = std::clamp(track.inTimes[k + 1], t0, t1);
-                s = solveBezierParameter(t0, c0, c1, t1, seconds);
-            }
+            const float s = u;
             for (size_t c = 0; c < comps; ++c) {
                 const float c0 = haveValues ? track.outValues[k * comps + c] : a[c] + (b[c] - a[c]) / 3.0f;
                 const float c1 =
@@ -176,16 +191,58 @@ uint32_t requiredComponents(Channel channel) {
             return 16;
         case Channel::CameraFov:
         case Channel::Visibility:
+        case Channel::MorphWeight:
             return 1;
         default:
             return 0;
     }
 }
 
+// Copies every node's element values into the pose, where element tracks overwrite them.
+void copyElements(const Scene& scene, Pose& pose) {
+    const size_t count = scene.nodes.size();
+    pose.elementOffset.resize(count);
+    pose.elementsChanged.assign(count, 0);
+    size_t total = 0;
+    for (size_t i = 0; i < count; ++i) {
+        pose.elementOffset[i] = static_cast<uint32_t>(total);
+        total += scene.nodes[i].elements.size();
+    }
+    pose.elementValues.resize(total * 16);
+    for (size_t i = 0; i < count; ++i) {
+        const std::vector<TransformElement>& elements = scene.nodes[i].elements;
+        for (size_t e = 0; e < elements.size(); ++e)
+            std::memcpy(&pose.elementValues[(pose.elementOffset[i] + e) * 16], elements[e].value.data(),
+                        16 * sizeof(float));
+    }
+}
+
+// A node's local (node elements) and object (object elements) transforms from element values
+// (16 floats per element), each the product of its elements in file order.
+void composeElements(const Node& node, const float* values, Transform& local, glm::mat4& object) {
+    glm::mat4 nodePart(1.0f), objectPart(1.0f);
+    for (size_t e = 0; e < node.elements.size(); ++e) {
+        const glm::mat4 m = TransformElement::toMatrix(node.elements[e].kind, values + e * 16);
+        if (node.elements[e].object) {
+            objectPart = objectPart * m;
+        } else {
+            nodePart = nodePart * m;
+        }
+    }
+    local = Transform{};
+    local.matrix = nodePart;
+    local.useMatrix = true;
+    object = objectPart;
+}
+
 // World and object world matrices from pose.local, shared by evaluatePose and blendPoses so a
 // blended pose composes its hierarchy exactly as a sampled one does.
 void computeWorld(const Scene& scene, Pose& pose) {
     const size_t count = scene.nodes.size();
+    if (pose.objectLocal.size() != count) {
+        pose.objectLocal.resize(count);
+        for (size_t i = 0; i < count; ++i) pose.objectLocal[i] = scene.nodes[i].objectTransform;
+    }
     pose.world.resize(count);
     pose.objectWorld.resize(count);
     // World matrices in any node order: walk up from each unresolved node to a resolved one or a
@@ -212,7 +269,7 @@ void computeWorld(const Scene& scene, Pose& pose) {
             const glm::mat4 local = pose.local[node].toMatrix();
             pose.world[node] =
                 (p >= 0 && static_cast<size_t>(p) < count && done[p]) ? pose.world[p] * local : local;
-            pose.objectWorld[node] = pose.world[node] * scene.nodes[node].objectTransform;
+            pose.objectWorld[node] = pose.world[node] * pose.objectLocal[node];
             done[node] = 1;
         }
     }
@@ -228,10 +285,13 @@ void evaluatePose(const Scene& scene, int clip, float seconds, Pose& pose) {
     pose.morphWeights.resize(count);
     pose.cameraFov.assign(count, 0.0f);
     pose.visible.resize(count);
+    pose.objectLocal.resize(count);
+    bool elementsCopied = false;
 
     for (size_t i = 0; i < count; ++i) {
         const Node& node = scene.nodes[i];
         pose.local[i] = node.local;
+        pose.objectLocal[i] = node.objectTransform;
         pose.visible[i] = node.visible ? 1 : 0;
         std::vector<float>& weights = pose.morphWeights[i];
         weights.clear();
@@ -240,8 +300,9 @@ void evaluatePose(const Scene& scene, int clip, float seconds, Pose& pose) {
             const Mesh& mesh = scene.meshes[node.object];
             if (!mesh.morphTargets.empty()) {
                 weights.assign(mesh.morphTargets.size(), 0.0f);
-                for (size_t t = 0; t < weights.size() && t < mesh.defaultMorphWeights.size(); ++t)
-                    weights[t] = mesh.defaultMorphWeights[t];
+                const std::vector<float>& defaults =
+                    node.morphWeights.empty() ? mesh.defaultMorphWeights : node.morphWeights;
+                for (size_t t = 0; t < weights.size() && t < defaults.size(); ++t) weights[t] = defaults[t];
             }
         }
         if (node.kind == NodeKind::Camera && node.object >= 0 &&
@@ -257,6 +318,11 @@ void evaluatePose(const Scene& scene, int clip, float seconds, Pose& pose) {
             if (track.node < 0 || static_cast<size_t>(track.node) >= count || track.components == 0) continue;
             // A track with too few floats for its channel would leave parts of the value unset.
             if (track.components < requiredComponents(track.channel)) continue;
+            const Node& target = scene.nodes[track.node];
+            if (track.channel == Channel::Element &&
+                (track.element >= target.elements.size() ||
+                 track.components < elementComponents(target.elements[track.element].kind)))
+                continue;
             if (value.size() < track.components) value.resize(track.components);
             sampleTrack(track, t, value.data());
             Transform& local = pose.local[track.node];
@@ -289,10 +355,31 @@ void evaluatePose(const Scene& scene, int clip, float seconds, Pose& pose) {
                 case Channel::Visibility:
                     pose.visible[track.node] = value[0] > 0.5f ? 1 : 0;
                     break;
+                case Channel::MorphWeight: {
+                    std::vector<float>& w = pose.morphWeights[track.node];
+                    if (track.element < w.size()) w[track.element] = value[0];
+                    break;
+                }
+                case Channel::Element: {
+                    if (!elementsCopied) {
+                        copyElements(scene, pose);
+                        elementsCopied = true;
+                    }
+                    const uint32_t comps = elementComponents(target.elements[track.element].kind);
+                    float* dst = &pose.elementValues[(size_t(pose.elementOffset[track.node]) + track.element) * 16];
+                    std::memcpy(dst, value.data(), comps * sizeof(float));
+                    pose.elementsChanged[track.node] = 1;
+                    break;
+                }
                 default:
                     break;
             }
         }
+    }
+    if (elementsCopied) {
+        for (size_t i = 0; i < count; ++i)
+            if (pose.elementsChanged[i]) composeElements(scene.nodes[i], &pose.elementValues[size_t(pose.elementOffset[i]) * 16],
+                                                         pose.local[i], pose.objectLocal[i]);
     }
 
     computeWorld(scene, pose);
@@ -368,6 +455,7 @@ void blendPoses(const Scene& scene, const Pose& a, const Pose& b, float weight, 
     if (only) {
         if (only != &out) {
             out.local = only->local;
+            out.objectLocal = only->objectLocal;
             out.morphWeights = only->morphWeights;
             out.cameraFov = only->cameraFov;
             out.visible = only->visible;
@@ -380,8 +468,13 @@ void blendPoses(const Scene& scene, const Pose& a, const Pose& b, float weight, 
     out.morphWeights.resize(count);
     out.cameraFov.resize(count);
     out.visible.resize(count);
+    const bool objectsSized = a.objectLocal.size() == count && b.objectLocal.size() == count;
+    out.objectLocal.resize(count);
     for (size_t i = 0; i < count; ++i) {
         out.local[i] = blendLocal(a.local[i], b.local[i], w);
+        // Object transforms (OpenGEX) blend element-wise: they are usually a fixed pivot.
+        out.objectLocal[i] = objectsSized ? a.objectLocal[i] + (b.objectLocal[i] - a.objectLocal[i]) * w
+                                          : scene.nodes[i].objectTransform;
         const float fovA = a.cameraFov[i], fovB = b.cameraFov[i];
         out.cameraFov[i] = fovA + (fovB - fovA) * w;
         out.visible[i] = w < 0.5f ? a.visible[i] : b.visible[i];

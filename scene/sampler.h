@@ -12,7 +12,8 @@ namespace esv {
 struct Pose {
     std::vector<Transform> local;
     std::vector<glm::mat4> world;        // parent world * local
-    std::vector<glm::mat4> objectWorld;  // world * Node::objectTransform (what a node's object uses)
+    std::vector<glm::mat4> objectLocal;  // the node's object transform (animated OpenGEX object elements)
+    std::vector<glm::mat4> objectWorld;  // world * objectLocal (what a node's object uses)
     std::vector<std::vector<float>> morphWeights;  // per node; empty when its mesh has no targets
     std::vector<float> cameraFov;  // per node; the camera's fov, animated or not (0 for non-cameras)
     std::vector<uint8_t> visible;
@@ -21,6 +22,9 @@ struct Pose {
     std::vector<uint8_t> resolved;
     std::vector<uint32_t> chain;
     std::vector<float> trackValues;
+    std::vector<float> elementValues;      // OpenGEX elements of all nodes, 16 floats each
+    std::vector<uint32_t> elementOffset;   // per node: its first element in elementValues / 16
+    std::vector<uint8_t> elementsChanged;  // per node: an element track touched it
 };
 
 // Evaluates `clip` (index into scene.animation.clips, -1 = rest pose: the scene as written, no

@@ -1,5 +1,8 @@
 #include "scene/scene.h"
 
+#include <cmath>
+#include <cstring>
+
 #include <glm/gtc/matrix_transform.hpp>
 
 namespace esv {
@@ -60,9 +63,91 @@ const char* nodeKindName(NodeKind kind) {
 
 const char* channelName(Channel channel) {
     static constexpr const char* kNames[] = {"translation", "rotation",   "scale",     "matrix",
-                                             "morph_weights", "camera_fov", "visibility"};
+                                             "morph_weights", "camera_fov", "visibility", "element",
+                                             "morph_weight"};
     static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<size_t>(Channel::Count));
     return kNames[static_cast<size_t>(channel)];
+}
+
+const char* elementKindName(ElementKind kind) {
+    static constexpr const char* kNames[] = {"matrix",  "translate_x", "translate_y", "translate_z", "translate",
+                                             "rotate_x", "rotate_y",   "rotate_z",    "rotate_axis", "rotate_quaternion",
+                                             "scale_x", "scale_y",     "scale_z",     "scale"};
+    static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<size_t>(ElementKind::Count));
+    return static_cast<size_t>(kind) < static_cast<size_t>(ElementKind::Count) ? kNames[static_cast<size_t>(kind)]
+                                                                                 : "unknown";
+}
+
+uint32_t elementComponents(ElementKind kind) {
+    switch (kind) {
+        case ElementKind::Matrix:
+            return 16;
+        case ElementKind::Translate:
+        case ElementKind::Scale:
+            return 3;
+        case ElementKind::RotateAxis:
+        case ElementKind::RotateQuat:
+            return 4;
+        default:
+            return 1;
+    }
+}
+
+glm::mat4 TransformElement::toMatrix(ElementKind kind, const float* v) {
+    glm::mat4 m(1.0f);
+    switch (kind) {
+        case ElementKind::Matrix:
+            std::memcpy(&m[0][0], v, 16 * sizeof(float));
+            return m;
+        case ElementKind::TranslateX:
+        case ElementKind::TranslateY:
+        case ElementKind::TranslateZ:
+            m[3][static_cast<int>(kind) - static_cast<int>(ElementKind::TranslateX)] = v[0];
+            return m;
+        case ElementKind::Translate:
+            m[3] = glm::vec4(v[0], v[1], v[2], 1.0f);
+            return m;
+        case ElementKind::RotateX:
+        case ElementKind::RotateY:
+        case ElementKind::RotateZ: {
+            glm::vec3 axis(0.0f);
+            axis[static_cast<int>(kind) - static_cast<int>(ElementKind::RotateX)] = 1.0f;
+            return glm::rotate(m, v[0], axis);
+        }
+        case ElementKind::RotateAxis: {
+            const glm::vec3 axis(v[1], v[2], v[3]);
+            const float len = glm::length(axis);
+            if (!(len > 0.0f) || !std::isfinite(len)) return m;  // no axis: no rotation
+            return glm::rotate(m, v[0], axis / len);
+        }
+        case ElementKind::RotateQuat: {
+            const glm::quat q(v[3], v[0], v[1], v[2]);
+            const float len = glm::length(q);
+            if (!(len > 0.0f) || !std::isfinite(len)) return m;
+            return glm::mat4_cast(q / len);
+        }
+        case ElementKind::ScaleX:
+        case ElementKind::ScaleY:
+        case ElementKind::ScaleZ:
+            m[static_cast<int>(kind) - static_cast<int>(ElementKind::ScaleX)]
+             [static_cast<int>(kind) - static_cast<int>(ElementKind::ScaleX)] = v[0];
+            return m;
+        case ElementKind::Scale:
+            m[0][0] = v[0];
+            m[1][1] = v[1];
+            m[2][2] = v[2];
+            return m;
+        default:
+            return m;
+    }
+}
+
+float morphBaseScale(const Mesh& mesh, const std::vector<float>& weights) {
+    if (!mesh.morphBaseWeighted) return 1.0f;
+    float sum = 0.0f;
+    for (size_t t = 0; t < mesh.morphTargets.size() && t < weights.size(); ++t)
+        if (!mesh.morphTargets[t].relative) sum += weights[t];
+    return sum;
 }
 
 glm::mat4 Transform::toMatrix() const {

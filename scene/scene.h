@@ -152,6 +152,9 @@ struct MorphTarget {
     std::string name;
     VertexStream stream;
     bool relative = true;  // true: deltas added to the base; false: absolute positions blended
+    // OpenGEX: this target is the mesh's own base arrays (morph index 0, or the lowest one). Its
+    // delta is zero; with Mesh::morphBaseWeighted its weight scales the base.
+    bool isBase = false;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -170,6 +173,10 @@ struct Mesh {
     uint32_t maxBonesPerBatch = 0;
     std::vector<MorphTarget> morphTargets;
     std::vector<float> defaultMorphWeights;  // one per target
+    // OpenGEX morphing (A = sum_i w_i M_i, the base being one of the absolute targets): the base is
+    // scaled by the sum of the weights of the absolute targets instead of being taken once. With
+    // weights that sum to one over the absolute targets this is the usual "base + deltas".
+    bool morphBaseWeighted = false;
     // Adjacency (POD 6021 etc.) kept as read; not drawn.
     ByteView adjacency;
 };
@@ -310,6 +317,40 @@ struct Camera {
 enum class NodeKind : uint8_t { Empty, Mesh, Light, Camera, Bone, Count };
 const char* nodeKindName(NodeKind kind);
 
+// One factor of an OpenGEX node transform (Transform, Translation, Rotation or Scale structure).
+// A node's local transform is the product of its node elements in file order, and its object
+// transform the product of its object elements; each element can be animated on its own.
+enum class ElementKind : uint8_t {
+    Matrix,      // 16 floats, column-major
+    TranslateX,  // 1 float (likewise Y, Z)
+    TranslateY,
+    TranslateZ,
+    Translate,   // 3 floats
+    RotateX,     // 1 float, radians (likewise Y, Z)
+    RotateY,
+    RotateZ,
+    RotateAxis,  // 4 floats: angle in radians, then the axis (normalised when used)
+    RotateQuat,  // 4 floats: x, y, z, w (normalised when used)
+    ScaleX,      // 1 float (likewise Y, Z)
+    ScaleY,
+    ScaleZ,
+    Scale,       // 3 floats
+    Count
+};
+const char* elementKindName(ElementKind kind);
+uint32_t elementComponents(ElementKind kind);
+
+struct TransformElement {
+    ElementKind kind = ElementKind::Matrix;
+    bool object = false;  // applies to the node's object only, not inherited by children
+    std::array<float, 16> value{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    std::string name;     // the file's name for it (OpenGEX local name), for tracks and the panel
+
+    // The element as a 4x4 matrix, from `values` (elementComponents(kind) floats).
+    static glm::mat4 toMatrix(ElementKind kind, const float* values);
+    glm::mat4 toMatrix() const { return toMatrix(kind, value.data()); }
+};
+
 // A local transform: either TRS (world = parent * T * R * S) or a full matrix.
 struct Transform {
     glm::vec3 translation{0.0f};
@@ -331,6 +372,12 @@ struct Node {
     Transform local;
     // Transform applied to this node's object only, not inherited by children (OpenGEX object transforms).
     glm::mat4 objectTransform{1.0f};
+    // OpenGEX transform elements. When not empty, `local` is the product of the node elements (as
+    // a matrix) and `objectTransform` that of the object elements, and Channel::Element tracks
+    // animate single elements.
+    std::vector<TransformElement> elements;
+    // Morph weights of this instance (OpenGEX MorphWeight); empty = the mesh's defaultMorphWeights.
+    std::vector<float> morphWeights;
     bool visible = true;
 };
 
@@ -345,6 +392,8 @@ enum class Channel : uint8_t {
     MorphWeights,  // one float per morph target of the node's mesh
     CameraFov,     // 1 float, radians
     Visibility,    // 1 float, > 0.5 visible
+    Element,       // Node::elements[Track::element]: elementComponents(kind) floats
+    MorphWeight,   // 1 float: the weight of morph target Track::element of the node's mesh
     Count
 };
 const char* channelName(Channel channel);
@@ -360,15 +409,22 @@ enum class Interpolation : uint8_t {
 struct Track {
     int32_t node = -1;
     Channel channel = Channel::Translation;
+    uint32_t element = 0;  // Channel::Element: index into Node::elements; MorphWeight: target index
     Interpolation interpolation = Interpolation::Linear;
     uint32_t components = 3;  // floats per key
     std::vector<float> times;   // seconds, ascending
     std::vector<float> values;  // times.size() * components
-    // Bezier: control points. inValues/outValues are times.size() * components; inTimes/outTimes
-    // are times.size() (the control point times; empty = one third of the neighbouring interval).
-    std::vector<float> inValues, outValues, inTimes, outTimes;
+    // Bezier: control values. inValues/outValues are times.size() * components.
+    std::vector<float> inValues, outValues;
+    // A Bezier time curve (OpenGEX Time curve "bezier", POD/Bezier control times): control point
+    // times, times.size() each. When present, the curve parameter between two keys solves the
+    // cubic time curve instead of being linear in time, whatever the value interpolation.
+    std::vector<float> inTimes, outTimes;
     // TCB: per key tension, continuity, bias (times.size() each).
     std::vector<float> tension, continuity, bias;
+    // TCB tangents scaled for uneven key spacing (speed continuous across a key). OpenGEX's
+    // formula uses the curve parameter as is: false.
+    bool tcbSpacingAdjust = true;
 };
 
 struct Clip {
@@ -421,5 +477,9 @@ struct Scene {
 // Number of triangles a submesh draws after strip, fan and quad expansion (0 for non-triangle primitives).
 uint32_t triangleCount(const Submesh& submesh);
 uint32_t triangleCount(const Mesh& mesh);
+
+// The factor the base positions and normals are scaled by before the targets' weighted deltas are
+// added: 1, or for Mesh::morphBaseWeighted the sum of the absolute targets' weights.
+float morphBaseScale(const Mesh& mesh, const std::vector<float>& weights);
 
 }  // namespace esv

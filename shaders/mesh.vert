@@ -54,6 +54,12 @@ ATTRIBUTE vec3 a_morphNormal3;
 #endif
 #endif
 
+#if defined(MORPH_TARGETS) || (defined(MORPH_TEXTURE) && __VERSION__ >= 300)
+// The base is scaled before the deltas are added: 1, or (OpenGEX, A = sum w_i M_i) the sum of the
+// absolute targets' weights.
+uniform float u_morphBaseScale;
+#endif
+
 #if defined(MORPH_TEXTURE) && __VERSION__ >= 300
 // Deltas in stored space (absolute targets already less the base), RGBA32F: target t's position
 // deltas fill rows [t * rows, (t + 1) * rows), vertex v at (v % width, v / width) within them;
@@ -90,6 +96,10 @@ void main() {
     vec3 normal = a_normal;
 #else
     vec3 normal = vec3(0.0, 0.0, 1.0);
+#endif
+#if defined(MORPH_TARGETS) || (defined(MORPH_TEXTURE) && __VERSION__ >= 300)
+    stored *= u_morphBaseScale;
+    normal *= u_morphBaseScale;
 #endif
 #ifdef MORPH_TARGETS
     vec3 base = a_position;
