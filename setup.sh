@@ -12,7 +12,7 @@ PACKAGES=(
   libglfw3-dev python3-glad libglm-dev libimgui-dev libstb-dev zlib1g-dev liblzma-dev
   libgles-dev libegl-dev libgl1-mesa-dri libegl-mesa0
   xvfb xauth
-  libgtest-dev libbenchmark-dev libmeshoptimizer-dev libfast-float-dev libcli11-dev nlohmann-json3-dev
+  libgtest-dev libbenchmark-dev libassimp-dev libmeshoptimizer-dev libfast-float-dev libcli11-dev nlohmann-json3-dev
   glslang-tools
   astcenc
 )
