@@ -81,6 +81,8 @@ enum class LiteralKind : uint8_t {
     String,
     Ref,      // a name path or null
     Type,     // a primitive type identifier
+    Base64,   // base64 data (A.8 allows it; only when it starts with a letter and is no keyword or
+              // type name); the decoded bytes are in `text`
     Count
 };
 
@@ -90,7 +92,7 @@ struct PropertyValue {
     bool negative = false;     // Integer: a leading minus sign
     uint64_t magnitude = 0;    // Integer: absolute value (or the bit pattern of a hex literal)
     double number = 0.0;       // Float (and Integer converted)
-    std::string text;          // String, with escapes resolved (UTF-8)
+    std::string text;          // String, with escapes resolved (UTF-8); Base64: the decoded bytes
     Reference ref;
     DataType type = DataType::Bool;
 
@@ -154,7 +156,8 @@ struct Structure {
     Offset offset = 0;                  // of the structure identifier
     Offset endOffset = 0;               // just past the closing brace
 
-    // The first property with this identifier (duplicates are kept in order).
+    // The property with this identifier; when it is given more than once, the last one, since A.8
+    // says all but the final value are ignored (duplicates are kept in `properties` in order).
     const Property* property(std::string_view id) const;
     // Children whose identifier is `id`, in order (derived structures only).
     std::vector<const Structure*> childrenNamed(std::string_view id) const;
@@ -183,8 +186,9 @@ public:
     Document(Document&&) = default;
     Document& operator=(Document&&) = default;
 
-    // Parses the whole text. On failure returns false and sets `error` (the first error; parsing
-    // stops there). `source` is kept alive by the document: names and identifiers view into it.
+    // Parses the whole text. On failure returns false, sets `error` (the first error; parsing
+    // stops there) and leaves the document without structures. `source` is kept alive by the
+    // document: names and identifiers view into it. A null source parses as empty text.
     bool parse(std::shared_ptr<const std::vector<uint8_t>> source, ParseError& error,
                const ParseOptions& options = {});
 
@@ -203,7 +207,9 @@ public:
     // or when the reference is null.
     const Structure* resolve(const Reference& ref, const Structure* context) const;
 
-    // 1-based line and column of a byte offset in the source (a line index is built on first use).
+    // 1-based line and column of a byte offset in the source (a line index is built on first use,
+    // so the first call is not safe to make from two threads at once). Offsets past the end are
+    // clamped to the end.
     void locate(Offset offset, int& line, int& column) const;
 
     size_t structureCount() const { return m_arena.size(); }
