@@ -293,17 +293,28 @@ struct Light {
     glm::vec3 color{1.0f};
     float intensity = 1.0f;
     float constantAttenuation = 1.0f, linearAttenuation = 0.0f, quadraticAttenuation = 0.0f;
-    float range = 0.0f;              // 0 = infinite
+    float range = 0.0f;              // 0 = infinite; else the distance where the light ends
+    // OpenGEX linear/smooth distance attenuation: full strength up to rangeStart, falling linearly
+    // (or by smoothstep) to zero at `range`. POD lights leave rangeStart 0 and range 0.
+    float rangeStart = 0.0f;
+    bool smoothRange = false;
+    float attenuationOffset = 0.0f;  // OpenGEX inverse curves: added after the division, then saturated
     float innerCone = 0.0f;          // radians, half angle
     float outerCone = 3.14159265f;   // radians, half angle (POD falloff angle)
     float falloffExponent = 0.0f;
+    bool smoothCone = false;         // OpenGEX smooth angular attenuation between the cones
     int32_t targetNode = -1;
     bool enabled = true;
+    bool castsShadows = true;        // kept for the panel; the renderer draws no shadows
+    std::string projectionTexture;   // OpenGEX spot projection texture (listed, not projected)
 };
 
 struct Camera {
     std::string name;
     float yfov = 0.7854f;  // radians, vertical
+    // Radians, horizontal (OpenGEX "fov"); when > 0 the vertical angle follows from the viewport's
+    // aspect ratio instead of yfov.
+    float xfov = 0.0f;
     float nearZ = 0.1f, farZ = 1000.0f;
     float aspect = 0.0f;   // 0 = from the viewport
     bool orthographic = false;

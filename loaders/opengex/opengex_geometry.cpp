@@ -1,0 +1,687 @@
+// OpenGEX geometry: GeometryObject -> Mesh (vertex arrays as streams, index arrays as submeshes,
+// levels of detail), morph targets (absolute and relative, the spec's weighted sum) and skins
+// (Skeleton bind poses, variable influence counts as fixed sets of 4).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "loaders/opengex/opengex_internal.h"
+
+namespace esv::ogex {
+namespace {
+
+std::string str(std::string_view v) { return std::string(v); }
+
+// A VertexArray attrib: the semantic and set ("texcoord" index 1, or the older "texcoord[1]").
+bool semanticOf(std::string_view attrib, uint64_t index, Semantic& semantic, uint64_t& set) {
+    set = index;
+    const size_t bracket = attrib.find('[');
+    if (bracket != std::string_view::npos && attrib.back() == ']') {
+        uint64_t n = 0;
+        for (size_t i = bracket + 1; i + 1 < attrib.size(); ++i) {
+            if (attrib[i] < '0' || attrib[i] > '9' || n > 1000) return false;
+            n = n * 10 + uint64_t(attrib[i] - '0');
+        }
+        set = n;
+        attrib = attrib.substr(0, bracket);
+    }
+    if (attrib == "position") {
+        semantic = Semantic::Position;
+    } else if (attrib == "normal") {
+        semantic = Semantic::Normal;
+    } else if (attrib == "tangent") {
+        semantic = Semantic::Tangent;
+    } else if (attrib == "bitangent") {
+        semantic = Semantic::Binormal;
+    } else if (attrib == "color") {
+        semantic = Semantic::Color;
+    } else if (attrib == "texcoord") {
+        semantic = Semantic::TexCoord;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+bool primitiveOf(std::string_view name, Primitive& p) {
+    if (name == "triangles") {
+        p = Primitive::Triangles;
+    } else if (name == "triangle_strip") {
+        p = Primitive::TriangleStrip;
+    } else if (name == "quads") {
+        p = Primitive::Quads;
+    } else if (name == "lines") {
+        p = Primitive::Lines;
+    } else if (name == "line_strip") {
+        p = Primitive::LineStrip;
+    } else if (name == "points") {
+        p = Primitive::Points;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+// Subarray size an IndexArray of this primitive must have (0 = a flat list).
+uint32_t groupSize(Primitive p) {
+    switch (p) {
+        case Primitive::Triangles:
+            return 3;
+        case Primitive::Quads:
+            return 4;
+        case Primitive::Lines:
+            return 2;
+        default:
+            return 0;
+    }
+}
+
+struct ArrayRef {
+    const Structure* array = nullptr;  // the VertexArray
+    const Structure* data = nullptr;   // its primitive
+    Semantic semantic = Semantic::Position;
+    uint8_t set = 0;
+    uint32_t morph = 0;
+    uint32_t components = 0;
+    uint32_t count = 0;  // vertices
+};
+
+// The array's values as floats, `components` per vertex.
+std::vector<float> floatsOf(Reader& r, const ArrayRef& a) {
+    std::vector<float> v;
+    r.readFloats(a.data, v);
+    v.resize(size_t(a.count) * a.components);
+    return v;
+}
+
+}  // namespace
+
+void Reader::readGeometryObject(const Structure* s) {
+    GeometryInfo info;
+    info.visible = propBool(s, "visible", true);
+    propBool(s, "shadow", true);
+    propBool(s, "motion_blur", true);
+
+    // Meshes by level of detail; Morph structures by index.
+    std::map<uint64_t, const Structure*> lods;
+    std::map<uint64_t, const Structure*> morphs;
+    for (const Structure* c : s->children) {
+        if (c->primitive) {
+            violation(c, "a GeometryObject holds no data of its own");
+            continue;
+        }
+        if (c->identifier == "Mesh") {
+            const uint64_t lod = propUInt(c, "lod", 0);
+            if (lods.count(lod)) {
+                violation(c, "a second Mesh with lod " + std::to_string(lod));
+                continue;
+            }
+            lods[lod] = c;
+        } else if (c->identifier == "Morph") {
+            const uint64_t index = propUInt(c, "index", 0);
+            if (morphs.count(index)) {
+                violation(c, "a second Morph with index " + std::to_string(index));
+                continue;
+            }
+            morphs[index] = c;
+        } else {
+            ++m_unknown;
+            ++m_unknownKinds[str(c->identifier)];
+        }
+    }
+    const std::string objectName = s->hasName ? str(s->name.identifier) : "geometry " + std::to_string(m_scene.meshes.size());
+    Mesh mesh;
+    mesh.name = objectName;
+    const int32_t meshIndex = static_cast<int32_t>(m_scene.meshes.size());
+    info.mesh = meshIndex;
+    if (lods.empty()) {
+        violation(s, "a GeometryObject must contain at least one Mesh");
+        m_scene.meshes.push_back(std::move(mesh));
+        m_geometry[s] = std::move(info);
+        return;
+    }
+    const Structure* lodMesh = lods.begin()->second;
+    if (lods.begin()->first != 0)
+        note("geometry '" + objectName + "': no lod 0 mesh; lod " + std::to_string(lods.begin()->first) + " is drawn");
+
+    // ---- vertex arrays
+    std::vector<ArrayRef> arrays;
+    const Structure* skin = nullptr;
+    std::vector<const Structure*> indexArrays;
+    Primitive primitive = Primitive::Triangles;
+    const std::string_view primitiveName = propString(lodMesh, "primitive", "triangles");
+    if (!primitiveOf(primitiveName, primitive)) {
+        violation(lodMesh, "unknown primitive \"" + str(primitiveName) + "\"");
+        m_scene.meshes.push_back(std::move(mesh));
+        m_geometry[s] = std::move(info);
+        return;
+    }
+    for (const Structure* c : lodMesh->children) {
+        if (c->primitive) {
+            violation(c, "a Mesh holds no data of its own");
+            continue;
+        }
+        if (c->identifier == "VertexArray") {
+            ArrayRef a;
+            a.array = c;
+            const std::string_view attrib = propString(c, "attrib", "");
+            uint64_t set = 0;
+            if (attrib.empty()) {
+                violation(c, "a VertexArray needs an attrib");
+                continue;
+            }
+            if (!semanticOf(attrib, propUInt(c, "index", 0), a.semantic, set)) {
+                note("geometry '" + objectName + "': vertex array \"" + str(attrib) + "\" is not one this viewer draws; ignored");
+                continue;
+            }
+            if (set > 7) {
+                violation(c, "attribute index " + std::to_string(set) + " is beyond the 8 sets this viewer reads");
+                continue;
+            }
+            a.set = static_cast<uint8_t>(set);
+            const uint64_t morph = propUInt(c, "morph", 0);
+            if (morph > std::numeric_limits<uint32_t>::max()) {
+                violation(c, "morph index " + std::to_string(morph) + " is out of range");
+                continue;
+            }
+            a.morph = static_cast<uint32_t>(morph);
+            a.data = dataOf(c, "half, float or double");
+            if (!a.data) continue;
+            const DataType t = a.data->data.type;
+            if (t != DataType::Float && t != DataType::Double && t != DataType::Half) {
+                violation(a.data, std::string("vertex arrays hold half, float or double data, found ") + ddl::dataTypeName(t));
+                continue;
+            }
+            a.components = std::max<uint32_t>(1, a.data->data.arraySize);
+            if (a.components > 4) {
+                violation(a.data, "vertex data has 1 to 4 components, found " + std::to_string(a.components));
+                continue;
+            }
+            a.count = static_cast<uint32_t>(std::min<size_t>(a.data->data.elementCount() / a.components, UINT32_MAX));
+            bool duplicate = false;
+            for (const ArrayRef& other : arrays)
+                duplicate |= other.semantic == a.semantic && other.set == a.set && other.morph == a.morph;
+            if (duplicate) {
+                violation(c, "a second \"" + str(attrib) + "\" array with index " + std::to_string(set) +
+                                 " for morph target " + std::to_string(a.morph) + " (ignored; give it another index)");
+                continue;
+            }
+            arrays.push_back(a);
+        } else if (c->identifier == "IndexArray") {
+            indexArrays.push_back(c);
+        } else if (c->identifier == "Skin") {
+            if (skin) violation(c, "a Mesh holds one Skin");
+            if (!skin) skin = c;
+        } else {
+            ++m_unknown;
+            ++m_unknownKinds[str(c->identifier)];
+        }
+    }
+    if (arrays.empty()) violation(lodMesh, "a Mesh must contain at least one VertexArray");
+
+    // Vertex count: the base position array's, else the first array's. Arrays of another length
+    // break the mesh rule and are dropped (an empty one is the common case).
+    uint32_t baseMorph = UINT32_MAX;
+    for (const ArrayRef& a : arrays) baseMorph = std::min(baseMorph, a.morph);
+    const ArrayRef* positions = nullptr;
+    for (const ArrayRef& a : arrays)
+        if (a.semantic == Semantic::Position && (!positions || a.morph < positions->morph)) positions = &a;
+    uint32_t vertexCount = positions ? positions->count : arrays.empty() ? 0 : arrays.front().count;
+    {
+        std::vector<ArrayRef> kept;
+        for (const ArrayRef& a : arrays) {
+            if (a.count != vertexCount) {
+                violation(a.array, "this array has " + std::to_string(a.count) + " vertices, the mesh " +
+                                       std::to_string(vertexCount) + "; all arrays of a mesh must match (array ignored)");
+                continue;
+            }
+            kept.push_back(a);
+        }
+        arrays = std::move(kept);
+    }
+    if (!positions) {
+        violation(lodMesh, "the mesh has no position array; it cannot be drawn");
+        vertexCount = 0;
+        arrays.clear();
+    }
+    mesh.vertexCount = vertexCount;
+    info.baseMorph = baseMorph == UINT32_MAX ? 0 : baseMorph;
+
+    // ---- morph targets: every morph index that has arrays or a Morph structure.
+    std::vector<uint32_t> morphIndices;
+    for (const ArrayRef& a : arrays)
+        if (std::find(morphIndices.begin(), morphIndices.end(), a.morph) == morphIndices.end()) morphIndices.push_back(a.morph);
+    for (const auto& [index, m] : morphs)
+        if (index <= UINT32_MAX && std::find(morphIndices.begin(), morphIndices.end(), uint32_t(index)) == morphIndices.end())
+            morphIndices.push_back(static_cast<uint32_t>(index));
+    std::sort(morphIndices.begin(), morphIndices.end());
+    const bool morphing = morphIndices.size() > 1 && vertexCount > 0;
+
+    // The base arrays (lowest morph index per attribute) become the mesh's streams, as stored:
+    // float data is moved out of the parse tree, half stays half, double is converted once.
+    size_t doubles = 0;
+    auto baseArray = [&](Semantic sem, uint8_t set, uint32_t morph) -> const ArrayRef* {
+        const ArrayRef* found = nullptr;
+        for (const ArrayRef& a : arrays)
+            if (a.semantic == sem && a.set == set) {
+                if (a.morph == morph) return &a;
+                if (!found || a.morph < found->morph) found = &a;
+            }
+        return found;
+    };
+    for (const ArrayRef& a : arrays) {
+        if (baseArray(a.semantic, a.set, info.baseMorph) != &a) continue;
+        VertexStream stream;
+        stream.count = vertexCount;
+        VertexAttribute attr;
+        attr.semantic = a.semantic;
+        attr.set = a.set;
+        attr.components = static_cast<uint8_t>(a.components);
+        const DataType t = a.data->data.type;
+        if (t == DataType::Half) {
+            attr.type = ComponentType::Float16;
+            stream.stride = 2 * a.components;
+            std::vector<uint8_t> bytes(a.data->data.bytes.begin(),
+                                       a.data->data.bytes.begin() + std::ptrdiff_t(size_t(vertexCount) * stream.stride));
+            stream.bytes = makeOwnedBytes(std::move(bytes));
+        } else if (t == DataType::Float && !morphing) {
+            attr.type = ComponentType::Float32;
+            stream.stride = 4 * a.components;
+            // Nobody else reads this array: take its bytes instead of copying them.
+            std::vector<uint8_t>& owned = const_cast<Structure*>(a.data)->data.bytes;
+            owned.resize(size_t(vertexCount) * stream.stride);
+            stream.bytes = makeOwnedBytes(std::move(owned));
+            const_cast<Structure*>(a.data)->data.bytes.clear();
+        } else {
+            if (t == DataType::Double) ++doubles;
+            attr.type = ComponentType::Float32;
+            stream.stride = 4 * a.components;
+            std::vector<float> v = floatsOf(*this, a);
+            std::vector<uint8_t> bytes(v.size() * 4);
+            if (!v.empty()) std::memcpy(bytes.data(), v.data(), bytes.size());
+            stream.bytes = makeOwnedBytes(std::move(bytes));
+        }
+        if (a.semantic == Semantic::Color) attr.normalized = false;
+        stream.attributes.push_back(attr);
+        mesh.streams.push_back(std::move(stream));
+    }
+    if (doubles) note("geometry '" + objectName + "': " + std::to_string(doubles) + " double vertex array(s) converted to float once (GLES reads no doubles)");
+
+    if (morphing) {
+        const bool hasNormals = baseArray(Semantic::Normal, 0, info.baseMorph) != nullptr;
+        bool targetNormals = false;
+        for (const ArrayRef& a : arrays) targetNormals |= a.semantic == Semantic::Normal && a.morph != info.baseMorph;
+        const bool withNormals = hasNormals && targetNormals;
+        // Values of attribute `sem` for morph target k (its own array, else the lowest-index one).
+        auto valuesFor = [&](Semantic sem, uint32_t k) {
+            const ArrayRef* a = baseArray(sem, 0, k);
+            std::vector<float> v = a ? floatsOf(*this, *a) : std::vector<float>();
+            // Positions and normals as 3 components (missing ones are 0, as the spec says).
+            std::vector<float> out(size_t(vertexCount) * 3, 0.0f);
+            if (a)
+                for (uint32_t i = 0; i < vertexCount; ++i)
+                    for (uint32_t c = 0; c < 3 && c < a->components; ++c) out[size_t(i) * 3 + c] = v[size_t(i) * a->components + c];
+            return out;
+        };
+        for (uint32_t k : morphIndices) {
+            MorphTarget target;
+            const Structure* morph = morphs.count(k) ? morphs[k] : nullptr;
+            target.name = morph ? nameOf(morph) : "";
+            if (target.name.empty()) target.name = "morph " + std::to_string(k);
+            bool hasBase = false;
+            const uint64_t base = morph ? propUInt(morph, "base", 0, &hasBase) : 0;
+            target.relative = hasBase;
+            if (hasBase) {
+                const bool baseIsTarget = base <= UINT32_MAX &&
+                                          std::find(morphIndices.begin(), morphIndices.end(), uint32_t(base)) != morphIndices.end();
+                const bool baseRelative = morphs.count(base) && morphs[base]->property("base");
+                if (!baseIsTarget || baseRelative || base == k) {
+                    violation(morph, "the base of a relative morph target must be another, absolute morph target (base " +
+                                         std::to_string(base) + ")");
+                    target.relative = false;
+                }
+            }
+            target.isBase = !target.relative && k == info.baseMorph;
+            std::vector<float> pos = valuesFor(Semantic::Position, k);
+            std::vector<float> nrm = withNormals ? valuesFor(Semantic::Normal, k) : std::vector<float>();
+            if (target.relative) {
+                // M_i = A_i - A_b(i), stored as the delta the renderer adds.
+                const std::vector<float> basePos = valuesFor(Semantic::Position, static_cast<uint32_t>(base));
+                for (size_t i = 0; i < pos.size(); ++i) pos[i] -= basePos[i];
+                if (withNormals) {
+                    const std::vector<float> baseNrm = valuesFor(Semantic::Normal, static_cast<uint32_t>(base));
+                    for (size_t i = 0; i < nrm.size(); ++i) nrm[i] -= baseNrm[i];
+                }
+            }
+            const uint32_t stride = withNormals ? 24 : 12;
+            std::vector<uint8_t> bytes(size_t(vertexCount) * stride);
+            for (uint32_t i = 0; i < vertexCount; ++i) {
+                std::memcpy(&bytes[size_t(i) * stride], &pos[size_t(i) * 3], 12);
+                if (withNormals) std::memcpy(&bytes[size_t(i) * stride + 12], &nrm[size_t(i) * 3], 12);
+            }
+            target.stream.bytes = makeOwnedBytes(std::move(bytes));
+            target.stream.stride = stride;
+            target.stream.count = vertexCount;
+            target.stream.attributes.push_back({Semantic::Position, 0, ComponentType::Float32, 3, false, Swizzle::Identity, 0});
+            if (withNormals)
+                target.stream.attributes.push_back({Semantic::Normal, 0, ComponentType::Float32, 3, false, Swizzle::Identity, 12});
+            info.morphTarget[k] = static_cast<uint32_t>(mesh.morphTargets.size());
+            mesh.morphTargets.push_back(std::move(target));
+        }
+        // No MorphWeight at all: morph target 0 weighs 1, the others 0 (spec, MorphWeight).
+        mesh.defaultMorphWeights.assign(mesh.morphTargets.size(), 0.0f);
+        auto zero = info.morphTarget.find(0);
+        mesh.defaultMorphWeights[zero != info.morphTarget.end() ? zero->second : 0] = 1.0f;
+        mesh.morphBaseWeighted = true;
+        bool tangents = false;
+        for (const ArrayRef& a : arrays) tangents |= a.morph != info.baseMorph && a.semantic != Semantic::Position && a.semantic != Semantic::Normal;
+        if (tangents) note("geometry '" + objectName + "': morph targets blend positions and normals; other morphed arrays are ignored");
+    } else {
+        for (const auto& [index, m] : morphs) note("geometry '" + objectName + "': Morph " + std::to_string(index) + " has no vertex data of its own");
+    }
+
+    // ---- index arrays: one submesh each, all in one index buffer.
+    const uint32_t group = groupSize(primitive);
+    std::vector<uint32_t> indices;
+    bool anyIndexed = !indexArrays.empty();
+    uint64_t maxIndex = 0;
+    std::vector<uint32_t> materialValues;
+    bool restartRewritten = false;
+    for (const Structure* ia : indexArrays) {
+        Submesh sub;
+        sub.primitive = primitive;
+        const uint64_t material = propUInt(ia, "material", 0);
+        bool hasRestart = false;
+        const uint64_t restart = propUInt(ia, "restart", 0, &hasRestart);
+        if (hasRestart && primitive != Primitive::TriangleStrip && primitive != Primitive::LineStrip) {
+            violation(ia, "restart applies to line_strip and triangle_strip meshes only");
+            hasRestart = false;
+        }
+        const std::string_view front = propString(ia, "front", "ccw");
+        if (front != "ccw" && front != "cw") violation(ia, "front must be \"cw\" or \"ccw\", found \"" + str(front) + "\"");
+        sub.frontFaceCW = front == "cw";
+        const Structure* d = dataOf(ia, "unsigned integer");
+        std::vector<uint64_t> values;
+        if (!readUInts(d, values)) continue;
+        const uint32_t size = std::max<uint32_t>(1, d->data.arraySize);
+        if (group ? size != group : size != 1)
+            violation(d, std::string(group ? "indices of " : "indices of a ") + str(primitiveName) + " come " +
+                             (group ? "in subarrays of " + std::to_string(group) : std::string("as a flat list")) +
+                             ", found subarrays of " + std::to_string(size));
+        sub.firstIndex = static_cast<uint32_t>(indices.size());
+        uint32_t run = 0;
+        for (uint64_t v : values) {
+            if (hasRestart && v == restart) {
+                if (primitive == Primitive::TriangleStrip) sub.stripLengths.push_back(run >= 3 ? run - 2 : 0);
+                indices.push_back(UINT32_MAX);  // the all-ones restart of the index type chosen below
+                run = 0;
+                continue;
+            }
+            if (v >= vertexCount) {
+                fail(ia, "index " + std::to_string(v) + " is out of range for " + std::to_string(vertexCount) + " vertices");
+                return;
+            }
+            maxIndex = std::max(maxIndex, v);
+            indices.push_back(static_cast<uint32_t>(v));
+            ++run;
+        }
+        if (hasRestart) {
+            sub.primitiveRestart = true;
+            if (primitive == Primitive::TriangleStrip) sub.stripLengths.push_back(run >= 3 ? run - 2 : 0);
+            restartRewritten |= restart != 0xFFFFFFFFull;
+        }
+        sub.indexCount = static_cast<uint32_t>(indices.size()) - sub.firstIndex;
+        if (group && sub.indexCount % group)
+            violation(d, std::to_string(sub.indexCount) + " indices do not make whole " + str(primitiveName));
+        // Material slots are dense: the k-th distinct material value is slot k.
+        auto slot = std::find(materialValues.begin(), materialValues.end(), material);
+        if (slot == materialValues.end()) {
+            if (material > UINT32_MAX) {
+                violation(ia, "material index " + std::to_string(material) + " is out of range");
+                continue;
+            }
+            materialValues.push_back(static_cast<uint32_t>(material));
+            slot = materialValues.end() - 1;
+        }
+        sub.materialSlot = static_cast<uint32_t>(slot - materialValues.begin());
+        mesh.submeshes.push_back(std::move(sub));
+    }
+    if (!anyIndexed && vertexCount > 0) {
+        // No IndexArray: as if one held 0 .. n-1 (spec, Mesh).
+        Submesh sub;
+        sub.primitive = primitive;
+        sub.indexCount = vertexCount;
+        mesh.submeshes.push_back(sub);
+        materialValues.push_back(0);
+        if (group && vertexCount % group) violation(lodMesh, std::to_string(vertexCount) + " vertices do not make whole " + str(primitiveName));
+    }
+    if (!indices.empty()) {
+        // The narrowest type that holds every index and keeps all-ones free for restarts.
+        const ComponentType type = maxIndex < 0xFF ? ComponentType::UInt8 : maxIndex < 0xFFFF ? ComponentType::UInt16 : ComponentType::UInt32;
+        const size_t size = componentSize(type);
+        std::vector<uint8_t> bytes(indices.size() * size);
+        for (size_t i = 0; i < indices.size(); ++i) {
+            const uint32_t v = indices[i];
+            if (type == ComponentType::UInt8) {
+                bytes[i] = static_cast<uint8_t>(v);
+            } else if (type == ComponentType::UInt16) {
+                const uint16_t h = static_cast<uint16_t>(v);
+                std::memcpy(&bytes[i * 2], &h, 2);
+            } else {
+                std::memcpy(&bytes[i * 4], &v, 4);
+            }
+        }
+        mesh.indices.type = type;
+        mesh.indices.count = static_cast<uint32_t>(indices.size());
+        mesh.indices.bytes = makeOwnedBytes(std::move(bytes));
+        if (restartRewritten) note("geometry '" + objectName + "': strip restart indices stored as all ones of the index type");
+    }
+    info.materialIndices = materialValues;
+
+    // Other levels of detail are listed, not drawn.
+    for (auto it = std::next(lods.begin()); it != lods.end(); ++it) {
+        size_t vertices = 0, lodIndices = 0;
+        const std::string_view p = propString(it->second, "primitive", "triangles");
+        if (p != primitiveName) violation(it->second, "every level of detail must use the same primitive");
+        for (const Structure* c : it->second->children) {
+            if (c->primitive) continue;
+            const Structure* d = nullptr;
+            for (const Structure* k : c->children)
+                if (k->primitive) d = k;
+            if (!d) continue;
+            if (c->identifier == "VertexArray" && propString(c, "attrib", "") == "position" && propUInt(c, "morph", 0) == 0)
+                vertices = d->data.elementCount() / std::max<uint32_t>(1, d->data.arraySize);
+            if (c->identifier == "IndexArray") lodIndices += d->data.elementCount();
+        }
+        note("geometry '" + objectName + "': lod " + std::to_string(it->first) + " (" + std::to_string(vertices) +
+             " vertices, " + std::to_string(lodIndices) + " indices) is listed, not drawn");
+    }
+    info.skin = skin;
+    m_scene.meshes.push_back(std::move(mesh));
+    m_geometry[s] = std::move(info);
+}
+
+// Skins need the bone nodes, so they are bound after the node tree is read.
+void Reader::bindSkins() {
+    // GeometryObjects in file order, so skins are numbered predictably.
+    std::vector<std::pair<const Structure*, GeometryInfo*>> skinned;
+    for (const Structure* s : m_doc.roots()) {
+        auto it = m_geometry.find(s);
+        if (it != m_geometry.end() && it->second.skin && it->second.mesh >= 0) skinned.emplace_back(s, &it->second);
+    }
+    for (auto& [object, info] : skinned) {
+        const Structure* s = info->skin;
+        Mesh& mesh = m_scene.meshes[info->mesh];
+        const Structure* skeleton = nullptr;
+        const Structure* bind = nullptr;
+        const Structure* counts = nullptr;
+        const Structure* boneIndices = nullptr;
+        const Structure* boneWeights = nullptr;
+        for (const Structure* c : s->children) {
+            if (c->primitive) {
+                violation(c, "a Skin holds no data of its own");
+                continue;
+            }
+            const Structure** slot = c->identifier == "Skeleton"          ? &skeleton
+                                     : c->identifier == "Transform"       ? &bind
+                                     : c->identifier == "BoneCountArray"  ? &counts
+                                     : c->identifier == "BoneIndexArray"  ? &boneIndices
+                                     : c->identifier == "BoneWeightArray" ? &boneWeights
+                                                                          : nullptr;
+            if (!slot) continue;
+            if (*slot) violation(c, "a Skin holds one " + str(c->identifier));
+            if (!*slot) *slot = c;
+        }
+        bool ok = true;
+        for (auto [structure, name] : {std::pair{skeleton, "Skeleton"}, std::pair{counts, "BoneCountArray"},
+                                       std::pair{boneIndices, "BoneIndexArray"}, std::pair{boneWeights, "BoneWeightArray"}})
+            if (!structure) {
+                violation(s, std::string("a Skin must contain a ") + name);
+                ok = false;
+            }
+        if (!ok) continue;
+        // Skeleton: bone references and their bind-pose transforms.
+        const Structure* refs = nullptr;
+        const Structure* bindPoses = nullptr;
+        for (const Structure* c : skeleton->children) {
+            if (c->primitive) continue;
+            if (c->identifier == "BoneRefArray") refs = c;
+            if (c->identifier == "Transform") bindPoses = c;
+        }
+        if (!refs || !bindPoses) {
+            violation(skeleton, std::string("a Skeleton must contain a ") + (!refs ? "BoneRefArray" : "Transform"));
+            continue;
+        }
+        const Structure* refData = dataOf(refs, "ref");
+        if (!refData || refData->data.type != DataType::Ref) {
+            if (refData) violation(refData, "a BoneRefArray holds ref data");
+            continue;
+        }
+        Skin skin;
+        skin.name = mesh.name;
+        for (const ddl::Reference& ref : refData->data.refs) {
+            const Structure* bone = resolveRef(refData, ref, "a bone node");
+            auto node = bone ? m_node.find(bone) : m_node.end();
+            if (bone && node == m_node.end()) violation(refData, "the bone reference " + ref.toString() + " names no node");
+            if (bone && node != m_node.end() && bone->identifier != "BoneNode")
+                violation(refData, "the bone reference " + ref.toString() + " names a " + str(bone->identifier) + ", not a BoneNode");
+            skin.joints.push_back(node != m_node.end() ? node->second : -1);
+        }
+        const Structure* poseData = dataOf(bindPoses, "float[16]");
+        std::vector<float> poses;
+        if (!readFloats(poseData, poses)) continue;
+        const uint32_t size = poseData->data.arraySize;
+        if (size != 16 && size != 12 && size != 9 && size != 6 && size != 4) {
+            violation(poseData, "bind-pose transforms are float[16], [12], [9], [6] or [4]");
+            continue;
+        }
+        if (poses.size() / size != skin.joints.size()) {
+            violation(poseData, std::to_string(poses.size() / size) + " bind-pose transforms for " +
+                                    std::to_string(skin.joints.size()) + " bones");
+            if (poses.size() / size < skin.joints.size()) continue;
+        }
+        glm::mat4 skinBind(1.0f);
+        if (bind) {
+            const Structure* d = dataOf(bind, "float[16]");
+            std::vector<float> v;
+            if (readFloats(d, v) && v.size() >= d->data.arraySize && d->data.arraySize >= 4) {
+                skinBind = expandMatrix(v.data(), d->data.arraySize);
+                if (v.size() != d->data.arraySize) violation(d, "a Skin's Transform holds one matrix");
+            }
+        }
+        // P = sum w_i M_k B_k^-1 T_bind P (spec, Skin): the palette's inverse bind is B_k^-1 T_bind.
+        bool singular = false;
+        for (size_t j = 0; j < skin.joints.size(); ++j) {
+            const glm::mat4 b = expandMatrix(&poses[j * size], size);
+            const float det = glm::determinant(b);
+            if (!(std::fabs(det) > 1e-12f) || !std::isfinite(det)) singular = true;
+            skin.inverseBind.push_back(glm::inverse(b) * skinBind);
+        }
+        if (singular) violation(poseData, "a bind-pose transform cannot be inverted");
+
+        // Influences: counts per vertex, then indices and weights back to back.
+        std::vector<uint64_t> countValues, indexValues;
+        std::vector<float> weightValues;
+        if (!readUInts(dataOf(counts, "unsigned integer"), countValues) ||
+            !readUInts(dataOf(boneIndices, "unsigned integer"), indexValues) ||
+            !readFloats(dataOf(boneWeights, "float"), weightValues))
+            continue;
+        if (countValues.size() != mesh.vertexCount) {
+            violation(counts, "the BoneCountArray has " + std::to_string(countValues.size()) + " entries, the mesh " +
+                                  std::to_string(mesh.vertexCount) + " vertices (skin ignored)");
+            continue;
+        }
+        uint64_t total = 0;
+        uint32_t most = 0;
+        for (uint64_t c : countValues) {
+            total += c;
+            most = static_cast<uint32_t>(std::min<uint64_t>(std::max<uint64_t>(most, c), 1u << 20));
+        }
+        if (indexValues.size() != total || weightValues.size() != total) {
+            violation(indexValues.size() != total ? boneIndices : boneWeights,
+                      "the bone counts sum to " + std::to_string(total) + "; the BoneIndexArray has " +
+                          std::to_string(indexValues.size()) + " entries and the BoneWeightArray " +
+                          std::to_string(weightValues.size()) + " (skin ignored)");
+            continue;
+        }
+        bool badIndex = false;
+        for (uint64_t v : indexValues)
+            if (v >= skin.joints.size()) {
+                violation(boneIndices, "bone index " + std::to_string(v) + " is beyond the skeleton's " +
+                                           std::to_string(skin.joints.size()) + " bones");
+                badIndex = true;
+                break;
+            }
+        if (badIndex) continue;
+        if (most > 64) {
+            violation(counts, "a vertex with " + std::to_string(most) + " bone influences; at most 64 are read");
+            continue;
+        }
+        // Sets of four: UInt8 or UInt16 joint indices and Float32 weights, one interleaved stream
+        // per set. The reference path sums every set (the spec's formula); the renderer keeps the 4
+        // strongest per vertex when it re-batches.
+        const uint32_t sets = std::max<uint32_t>(1, (most + 3) / 4);
+        const bool wide = skin.joints.size() > 256;
+        const uint32_t indexBytes = wide ? 8 : 4;
+        const uint32_t stride = indexBytes + 16;
+        std::vector<std::vector<uint8_t>> streams(sets, std::vector<uint8_t>(size_t(mesh.vertexCount) * stride, 0));
+        size_t cursor = 0;
+        uint32_t over4 = 0;
+        for (uint32_t v = 0; v < mesh.vertexCount; ++v) {
+            const uint32_t n = static_cast<uint32_t>(countValues[v]);
+            over4 += n > 4 ? 1 : 0;
+            for (uint32_t k = 0; k < n; ++k, ++cursor) {
+                uint8_t* at = &streams[k / 4][size_t(v) * stride];
+                const uint32_t slot = k % 4;
+                if (wide) {
+                    const uint16_t j = static_cast<uint16_t>(indexValues[cursor]);
+                    std::memcpy(at + slot * 2, &j, 2);
+                } else {
+                    at[slot] = static_cast<uint8_t>(indexValues[cursor]);
+                }
+                std::memcpy(at + indexBytes + slot * 4, &weightValues[cursor], 4);
+            }
+        }
+        for (uint32_t set = 0; set < sets; ++set) {
+            VertexStream stream;
+            stream.count = mesh.vertexCount;
+            stream.stride = stride;
+            stream.bytes = makeOwnedBytes(std::move(streams[set]));
+            stream.attributes.push_back({Semantic::BoneIndices, static_cast<uint8_t>(set),
+                                         wide ? ComponentType::UInt16 : ComponentType::UInt8, 4, false, Swizzle::Identity, 0});
+            stream.attributes.push_back({Semantic::BoneWeights, static_cast<uint8_t>(set), ComponentType::Float32, 4, false,
+                                         Swizzle::Identity, indexBytes});
+            mesh.streams.push_back(std::move(stream));
+        }
+        if (over4)
+            note("mesh '" + mesh.name + "': " + std::to_string(over4) + " vertices have more than 4 bone influences (up to " +
+                 std::to_string(most) + "); bounds use all of them, the renderer the 4 strongest");
+        const int32_t skinIndex = static_cast<int32_t>(m_scene.skins.size());
+        m_scene.skins.push_back(std::move(skin));
+        for (const auto& [node, geometry] : m_geometryNodes)
+            if (geometry == object) m_scene.nodes[m_node[node]].skin = skinIndex;
+    }
+}
+
+}  // namespace esv::ogex
