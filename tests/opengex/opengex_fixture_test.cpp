@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <ostream>
 #include <set>
 #include <string>
 #include <vector>
@@ -125,9 +126,11 @@ std::string str(const glm::vec3& v) {
 const std::vector<std::string> kValidFixtures = {
     "morph.ogex",          "curves.ogex", "clips.ogex", "primitives.ogex", "restart_value.ogex",
     "literals.ogex",       "transforms.ogex", "skin.ogex", "up_y.ogex", "up_z.ogex", "lods.ogex",
-    "lights_materials.ogex",
+    "lights_materials.ogex", "visibility.ogex", "two_component.ogex",
 };
 
+// Each fixture holds `lines.size()` independent violations: check mode reports one problem for
+// each, on its line, and no follow-on problem about structures that are themselves valid.
 struct InvalidCase {
     const char* file;
     std::vector<int> lines;  // each must carry a problem
@@ -147,6 +150,15 @@ const std::vector<InvalidCase> kInvalidFixtures = {
     {"invalid_metric_order.ogex", {9}, false},
     {"invalid_track_target.ogex", {15}, false},
     {"invalid_material_ref.ogex", {10}, false},
+    {"invalid_key_count.ogex", {15}, false},
+    {"invalid_time_order.ogex", {15}, false},
+    {"invalid_track_other_node.ogex", {21}, false},
+    {"invalid_morph_base.ogex", {19}, false},
+    {"invalid_duplicate_lod.ogex", {16}, false},
+    {"invalid_index_subarray.ogex", {14}, false},
+    {"invalid_duplicate_materialref.ogex", {11}, false},
+    {"invalid_bezier_controls.ogex", {16}, false},
+    {"invalid_tcb_keys.ogex", {15}, false},
     {"invalid_two_problems.ogex", {9, 16}, false},
 };
 
@@ -196,6 +208,8 @@ TEST_P(OpenGexValidFixture, ChecksWithoutProblems) {
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, OpenGexValidFixture, ::testing::ValuesIn(kValidFixtures), validName);
 
+void PrintTo(const InvalidCase& c, std::ostream* os) { *os << c.file; }
+
 class OpenGexInvalidFixture : public ::testing::TestWithParam<InvalidCase> {};
 
 TEST_P(OpenGexInvalidFixture, ProblemOnTheRightLine) {
@@ -215,6 +229,7 @@ TEST_P(OpenGexInvalidFixture, ProblemOnTheRightLine) {
         }
         EXPECT_TRUE(found) << "no problem on line " << line << "; got:\n" << allProblems(r);
     }
+    EXPECT_EQ(r.problems.size(), c.lines.size()) << "one problem per violation; got:\n" << allProblems(r);
     if (c.syntax) {
         LoadResult plain = loadSceneFile(fixturePath(c.file));
         EXPECT_FALSE(plain.scene) << "a syntax error must fail the load";
@@ -231,7 +246,7 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, OpenGexInvalidFixture, ::testing::ValuesIn(kI
 TEST(OpenGexMorph, Counts) {
     auto s = load("morph.ogex");
     ASSERT_TRUE(s);
-    ASSERT_EQ(s->nodes.size(), 6u);
+    ASSERT_EQ(s->nodes.size(), 8u);
     for (const Node& n : s->nodes) EXPECT_EQ(n.kind, NodeKind::Mesh) << n.name;
     ASSERT_EQ(s->meshes.size(), 1u);
     EXPECT_EQ(s->meshes[0].vertexCount, 4u);
@@ -248,6 +263,7 @@ TEST(OpenGexMorph, TargetNamesFromMorphStructures) {
     for (const MorphTarget& t : s->meshes[0].morphTargets) names.insert(t.name);
     EXPECT_TRUE(names.count("Stretch")) << "Morph (index = 1) is named \"Stretch\"";
     EXPECT_TRUE(names.count("Lift")) << "Morph (index = 2, base = 0) is named \"Lift\"";
+    EXPECT_TRUE(names.count("Bend")) << "Morph (base = 1, index = 3) is named \"Bend\"";
 }
 
 // "If a geometry node contains no morph weight data, then the weight for the morph target having
@@ -301,6 +317,16 @@ TEST(OpenGexMorph, WeightsAreNotNormalised) {
     EXPECT_TRUE(boxIs(nodeBox(*s, rest, "HalfLift"), {50, 0, 0}, {51, 1, 1.5f})) << "A0 + 0.5 (A2 - A0)";
 }
 
+// A relative target is the difference from its own base: M3 = A3 - A1 (base = 1), whatever the
+// node's other weights.
+TEST(OpenGexMorph, RelativeTargetOnAnotherBase) {
+    auto s = load("morph.ogex");
+    ASSERT_TRUE(s);
+    const Pose rest = restPose(*s);
+    EXPECT_TRUE(boxIs(nodeBox(*s, rest, "OnStretch"), {60, 0, 0}, {62, 1, 2})) << "A1 + (A3 - A1)";
+    EXPECT_TRUE(boxIs(nodeBox(*s, rest, "BendOnBase"), {70, 0, 0}, {71, 1, 1})) << "A0 + 0.5 (A3 - A1)";
+}
+
 // ---------------------------------------------------------------------------------------------
 // curves.ogex: Track interpolation. Triangle (0,0,0) (1,0,0) (0,1,0); boxes from expected.py.
 
@@ -317,7 +343,7 @@ protected:
 
 TEST_F(OpenGexCurves, ClipSpansAllKeys) {
     EXPECT_NEAR(s->animation.clips[0].duration(), 4.0f, kTol);  // keys from 0 to 4 s (TcbUneven)
-    EXPECT_EQ(s->nodes.size(), 11u);
+    EXPECT_EQ(s->nodes.size(), 12u);
     EXPECT_EQ(s->meshes.size(), 1u);
 }
 
@@ -389,6 +415,12 @@ TEST_F(OpenGexCurves, MatrixTrackInterpolatesComponentwise) {
     EXPECT_TRUE(boxIs(at("MatrixLinear", 1.0f), {1, 0, 0}, {2, 1, 0})) << "t = 1";
 }
 
+// "A structure may contain multiple Animation structures belonging to the same animation clip":
+// the tracks of both apply.
+TEST_F(OpenGexCurves, TwoAnimationStructuresOfOneClip) {
+    EXPECT_TRUE(boxIs(at("TwoAnimations", 0.5f), {1, 2, 0}, {2, 3, 0}));
+}
+
 // The track replaces one factor of the node transform R * T in place.
 TEST_F(OpenGexCurves, TrackTargetsOneTransformInOrder) {
     EXPECT_TRUE(boxIs(at("Ordered", 0.5f), {-1, 2, 0}, {0, 3, 0}));
@@ -400,15 +432,18 @@ TEST_F(OpenGexCurves, TrackTargetsOneTransformInOrder) {
 TEST(OpenGexClips, NamesDurationsAndRates) {
     auto s = load("clips.ogex");
     ASSERT_TRUE(s);
-    ASSERT_EQ(s->animation.clips.size(), 3u);
+    ASSERT_EQ(s->animation.clips.size(), 4u);
     const int idle = clipIndex(*s, "Idle"), walk = clipIndex(*s, "Walk"), spin = clipIndex(*s, "Spin");
+    const int tail = clipIndex(*s, "Tail");
     ASSERT_GE(idle, 0);
     ASSERT_GE(walk, 0);
     ASSERT_GE(spin, 0);
+    ASSERT_GE(tail, 0);
     const auto& clips = s->animation.clips;
     EXPECT_NEAR(clips[idle].duration(), 1.0f, kTol);  // begin 0, end 1000 ms
     EXPECT_NEAR(clips[walk].duration(), 2.0f, kTol);  // begin 500, end 2500 ms
     EXPECT_NEAR(clips[spin].duration(), 2.0f, kTol);  // keys 1000..3000 ms
+    EXPECT_NEAR(clips[tail].duration(), 0.75f, kTol); // begin 250 ms, end from the last key
     // Param "rate" is divided by the time metric: 0.03 / 0.001, 0.024 / 0.001.
     EXPECT_NEAR(clips[idle].fps, 30.0f, 1e-3f);
     EXPECT_NEAR(clips[walk].fps, 24.0f, 1e-3f);
@@ -433,6 +468,10 @@ TEST(OpenGexClips, BoundsWithinEachClip) {
         << "Spin +0.5: 22.5 degrees";
     EXPECT_TRUE(boxIs(nodeBox(*s, clipPose(*s, spin, 1.0f), "Spinner"), {-0.707107f, 0, 0}, {0.707107f, 0.707107f, 0}))
         << "Spin +1: 45 degrees";
+    // Tail: keys 0, 1000 ms -> 0, 8; the clip begins at 250 ms, so +0.25 s is 500 ms.
+    const int tail = clipIndex(*s, "Tail");
+    ASSERT_GE(tail, 0);
+    EXPECT_TRUE(boxIs(nodeBox(*s, clipPose(*s, tail, 0.25f), "Tailer"), {4, 0, 0}, {5, 1, 0})) << "Tail +0.25";
 }
 
 // A node with no Animation of a clip keeps its transforms as written during that clip.
@@ -446,6 +485,21 @@ TEST(OpenGexClips, NodesWithoutAnimationInAClipStayAtRest) {
     EXPECT_TRUE(boxIs(nodeBox(*s, clipPose(*s, walk, 0.5f), "Spinner"), {-1, 0, 0}, {0, 1, 0})) << "Walk";
     EXPECT_TRUE(boxIs(nodeBox(*s, clipPose(*s, spin, 0.5f), "Mover"), {0, 0, 0}, {1, 1, 0})) << "Spin";
     EXPECT_TRUE(boxIs(nodeBox(*s, clipPose(*s, idle, 0.5f), "Turner"), {0, 0, 0}, {1, 1, 0})) << "Idle";
+}
+
+// Bezier control points are times and values like the keys: the time metric applies to the
+// -control/+control times, the angle metric to the control values of a rotation.
+TEST(OpenGexClips, BezierControlPointsUseTheMetrics) {
+    auto s = load("clips.ogex");
+    ASSERT_TRUE(s);
+    const int spin = clipIndex(*s, "Spin");
+    ASSERT_GE(spin, 0);
+    EXPECT_TRUE(boxIs(nodeBox(*s, clipPose(*s, spin, 0.5f), "Eased"), {0, 0, 2.343109f}, {1, 1, 2.343109f})) << "+0.5";
+    EXPECT_TRUE(boxIs(nodeBox(*s, clipPose(*s, spin, 1.5f), "Eased"), {0, 0, 6.542252f}, {1, 1, 6.542252f})) << "+1.5";
+    EXPECT_TRUE(boxIs(nodeBox(*s, clipPose(*s, spin, 0.5f), "EasedTurn"), {-0.575808f, 0, 0}, {0.817585f, 0.817585f, 0}))
+        << "+0.5: 35.15625 degrees";
+    EXPECT_TRUE(boxIs(nodeBox(*s, clipPose(*s, spin, 1.0f), "EasedTurn"), {-0.831470f, 0, 0}, {0.555570f, 0.831470f, 0}))
+        << "+1: 56.25 degrees";
 }
 
 TEST(OpenGexClips, AngleMetricInDegrees) {
@@ -563,6 +617,25 @@ TEST(OpenGexPrimitives, RestartIndexOfAnyValue) {
     ASSERT_EQ(s->meshes.size(), 1u);
     EXPECT_EQ(triangleCount(s->meshes[0]), 3u);
     EXPECT_TRUE(boxIs(sceneBounds(*s, restPose(*s)), {0, 0, 0}, {4, 1, 0}));
+}
+
+// visible = false on the object hides its nodes unless a node says visible = true; a node's
+// visible = false hides it.
+TEST(OpenGexPrimitives, VisibleProperty) {
+    auto s = load("visibility.ogex");
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->nodes.size(), 3u);
+    EXPECT_TRUE(boxIs(sceneBounds(*s, restPose(*s)), {0, 0, 0}, {1, 1, 0}));
+}
+
+// float[2] positions: z is implicitly 0.
+TEST(OpenGexPrimitives, TwoComponentPositions) {
+    auto s = load("two_component.ogex");
+    ASSERT_TRUE(s);
+    ASSERT_EQ(s->meshes.size(), 1u);
+    EXPECT_EQ(s->meshes[0].vertexCount, 3u);
+    EXPECT_EQ(triangleCount(s->meshes[0]), 1u);
+    EXPECT_TRUE(boxIs(sceneBounds(*s, restPose(*s)), {0, 0, 2}, {3, 2, 2}));
 }
 
 // ---------------------------------------------------------------------------------------------
