@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -266,6 +268,36 @@ TEST(OpenDdl, FloatLiteralForms) {
     EXPECT_EQ(d[2], std::numeric_limits<double>::max());
     EXPECT_EQ(d[3], std::numeric_limits<double>::denorm_min());
     EXPECT_EQ(d[4], 10.01);
+}
+
+// The parser reads short literals itself and the rest with fast_float; either way each value must
+// be the nearest float or double, which glibc's strtof/strtod give too.
+TEST(OpenDdl, DecimalFloatsAreCorrectlyRounded) {
+    std::mt19937_64 rng(7);
+    std::string floats = "float {", doubles = "double {";
+    std::vector<std::string> literals;
+    for (int i = 0; i < 60000; ++i) {
+        std::string lit = (rng() & 1) ? "-" : "";
+        int digits = 1 + int(rng() % 24);
+        int point = int(rng() % (digits + 1));
+        for (int k = 0; k < digits; ++k) {
+            if (k == point) lit += '.';
+            lit += char('0' + rng() % 10);
+        }
+        if (point == digits) lit += ".5";
+        if (rng() % 8 == 0) lit += "e" + std::to_string(int(rng() % 30) - 20);  // stays below 1e35
+        literals.push_back(lit);
+        floats += (i ? ", " : "") + lit;
+        doubles += (i ? ", " : "") + lit;
+    }
+    auto f = values<float>(floats + "}");
+    auto d = values<double>(doubles + "}");
+    ASSERT_EQ(f.size(), literals.size());
+    ASSERT_EQ(d.size(), literals.size());
+    for (size_t i = 0; i < literals.size(); ++i) {
+        ASSERT_EQ(floatBits(f[i]), floatBits(std::strtof(literals[i].c_str(), nullptr))) << literals[i];
+        ASSERT_EQ(doubleBits(d[i]), doubleBits(std::strtod(literals[i].c_str(), nullptr))) << literals[i];
+    }
 }
 
 TEST(OpenDdl, FloatBitPatterns) {

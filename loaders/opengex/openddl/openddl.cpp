@@ -19,6 +19,10 @@
 #include <type_traits>
 #include <utility>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace esv::ddl {
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
@@ -37,6 +41,7 @@ enum CharClass : uint8_t {
     kHexDigit = 16,
     kPlainString = 32,  // printable ASCII that a string holds as is: [0x20-0x7E] minus " and backslash
     kPlainChar = 64,    // the same for a character literal: minus ' and backslash
+    kCountStop = 128,   // what Parser::countElements looks at: , { } ' /
 };
 
 struct CharTable {
@@ -56,6 +61,7 @@ struct CharTable {
             if ((c >= 'A' && c <= 'F') || (c >= 'a' && c <= 'f')) k |= kHexDigit;
             if (c >= 0x20 && c <= 0x7E && c != '"' && c != '\\') k |= kPlainString;
             if (c >= 0x20 && c <= 0x7E && c != '\'' && c != '\\') k |= kPlainChar;
+            if (c == ',' || c == '{' || c == '}' || c == '\'' || c == '/') k |= kCountStop;
             cls[c] = k;
             base64[c] = upper ? int8_t(c - 'A')
                         : lower ? int8_t(c - 'a' + 26)
@@ -79,6 +85,14 @@ inline bool isIdStart(char c) { return isClass(c, kIdStart); }
 inline bool isIdChar(char c) { return isClass(c, kIdChar); }
 inline bool isDigit(char c) { return uint8_t(c - '0') < 10; }
 inline int hexValue(char c) { return kChars.hex[uint8_t(c)]; }
+// Bits set in a 16-bit mask (without relying on a popcount instruction or a libgcc call).
+inline unsigned popcount16(unsigned x) {
+    x = x - ((x >> 1) & 0x5555u);
+    x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+    x = (x + (x >> 4)) & 0x0F0Fu;
+    return (x + (x >> 8)) & 0x1Fu;
+}
+
 inline bool isRadixLetter(char c) {
     char l = char(c | 0x20);
     return l == 'x' || l == 'o' || l == 'b';
@@ -162,6 +176,51 @@ uint16_t doubleToHalf(double value, bool& overflow) {
 
 enum class IntForm : uint8_t { Decimal, Radix, Char };
 
+// Exact powers of ten: up to 1e10 in a float and 1e22 in a double (5^10 < 2^24, 5^22 < 2^53).
+template <class T>
+struct Pow10;
+template <>
+struct Pow10<float> {
+    static constexpr int kMaxExact = 10;
+    static constexpr uint64_t kMaxMantissa = uint64_t(1) << 24;
+    static constexpr float kTable[] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f, 1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
+};
+template <>
+struct Pow10<double> {
+    static constexpr int kMaxExact = 22;
+    static constexpr uint64_t kMaxMantissa = uint64_t(1) << 53;
+    static constexpr double kTable[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+};
+
+// The short decimal literals that fill vertex arrays ("-3.25", "0.685881"), read without a
+// library call: digits [. digits] with no exponent whose digits, as an integer, are exactly
+// representable in T and whose fraction has at most kMaxExact digits. Then value = digits /
+// 10^fraction is one correctly rounded IEEE division of two exact values, which is the nearest T
+// to the literal (Clinger's fast path, as fast_float takes it; the default round-to-nearest mode
+// is assumed). Returns null when the literal is anything else, for fast_float to read.
+template <class T>
+inline const char* quickDecimal(const char* p, const char* end, T& out) {
+    const bool negative = *p == '-';
+    const char* q = p + (negative ? 1 : 0);
+    const char* digitsStart = q;
+    uint64_t m = 0;
+    while (q < end && isDigit(*q)) m = m * 10 + unsigned(*q++ - '0');
+    const char* intEnd = q;
+    ptrdiff_t fraction = 0;
+    if (q < end && *q == '.') {
+        const char* f = ++q;
+        while (q < end && isDigit(*q)) m = m * 10 + unsigned(*q++ - '0');
+        fraction = q - f;
+    }
+    ptrdiff_t digits = (intEnd - digitsStart) + fraction;
+    if (digits == 0 || digits > 19 || fraction > Pow10<T>::kMaxExact || m > Pow10<T>::kMaxMantissa) return nullptr;
+    if (q < end && (*q == 'e' || *q == 'E' || *q == '_')) return nullptr;
+    T value = T(m) / Pow10<T>::kTable[fraction];
+    out = negative ? -value : value;
+    return q;
+}
+
 // Appends the UTF-8 encoding of a code point (at most 0x10FFFF).
 void appendUtf8(std::string& out, uint32_t cp) {
     if (cp < 0x80) {
@@ -198,7 +257,7 @@ struct ByteSink {
     }
     void grow(size_t n) {
         size_t used = size_t(cur - bytes.data());
-        size_t want = std::max<size_t>(std::max<size_t>(bytes.size() * 2, 256), used + n);
+        size_t want = std::max<size_t>(std::max<size_t>(bytes.size() * 2, 64), used + n);
         bytes.resize(want);
         cur = bytes.data() + used;
         lim = bytes.data() + bytes.size();
@@ -439,8 +498,12 @@ private:
     // --- elements of primitive data
     template <class T>
     const char* intElement(const char* p, ByteSink& sink, DataType type);
+    template <class T>
+    __attribute__((noinline)) const char* intElementSlow(const char* p, ByteSink& sink, DataType type);
     template <class T, class Bits>
     const char* floatElement(const char* p, ByteSink& sink, DataType type);
+    template <class T, class Bits>
+    __attribute__((noinline)) const char* floatElementSlow(const char* p, ByteSink& sink, DataType type);
     const char* halfElement(const char* p, ByteSink& sink);
     const char* boolElement(const char* p, ByteSink& sink);
     const char* bitPattern(const char* p, const char* literalStart, bool negative, unsigned bits,
@@ -453,6 +516,7 @@ private:
     const char* parseData(const char* p, PrimitiveData& d, Elem&& elem);
     template <class Elem>
     const char* parseFixed(const char* p, PrimitiveData& d, Elem&& elem);
+    size_t countElements(const char* p) const;
 
     bool checkNames();
     void checkLocalNames(const std::vector<Structure*>& siblings, const Structure*& dup,
@@ -910,8 +974,29 @@ const char* Parser::readPropertyValue(const char* p, PropertyValue& value) {
 // ---------------------------------------------------------------------------------------------
 // Elements
 
+// The common case inline: an optional '-' and up to 18 decimal digits.
 template <class T>
-const char* Parser::intElement(const char* p, ByteSink& sink, DataType type) {
+inline const char* Parser::intElement(const char* p, ByteSink& sink, DataType type) {
+    const bool negative = *p == '-';
+    const char* q = p + (negative ? 1 : 0);
+    const char* digits = q;
+    if (q < m_end && isDigit(*q) && !(*q == '0' && q + 1 < m_end && isRadixLetter(q[1]))) {
+        uint64_t magnitude = 0;
+        while (q < m_end && isDigit(*q) && q - digits < 18) magnitude = magnitude * 10 + unsigned(*q++ - '0');
+        constexpr uint64_t kMax = uint64_t(std::numeric_limits<T>::max());
+        constexpr uint64_t kMinMagnitude = std::is_signed<T>::value ? kMax + 1 : 0;
+        if (!(q < m_end && (isDigit(*q) || *q == '_')) &&
+            (negative ? magnitude <= kMinMagnitude : magnitude <= kMax)) {
+            uint64_t bits = negative ? ~magnitude + 1 : magnitude;
+            std::memcpy(sink.take(sizeof(T)), &bits, sizeof(T));  // the low bytes, little-endian
+            return q;
+        }
+    }
+    return intElementSlow<T>(p, sink, type);
+}
+
+template <class T>
+const char* Parser::intElementSlow(const char* p, ByteSink& sink, DataType type) {
     const char* start = p;
     bool negative = false;
     if (*p == '-' || *p == '+') {
@@ -952,25 +1037,34 @@ const char* Parser::bitPattern(const char* p, const char* literalStart, bool neg
     return e;
 }
 
+// The common case inline: an optional '-' and a decimal literal that fast_float reads whole.
+// Everything else (signs with space, '+', bit patterns, underscores, errors) goes to
+// floatElementSlow.
 template <class T, class Bits>
-const char* Parser::floatElement(const char* p, ByteSink& sink, DataType type) {
-    const char* start = p;
-    bool negative = false;
-    if (*p == '-') {
-        // The common case: '-' right before the digits, which fast_float reads itself.
-        if (p + 1 < m_end && (isDigit(p[1]) || p[1] == '.') && !(p[1] == '0' && p + 2 < m_end && isRadixLetter(p[2]))) {
-            T value;
-            const char* e = readDecimalFloat(p, value, dataTypeName(type), start);
-            if (!e) return nullptr;
+inline const char* Parser::floatElement(const char* p, ByteSink& sink, DataType type) {
+    const char* d = p + (*p == '-' ? 1 : 0);
+    if (d < m_end && (isDigit(*d) || *d == '.') && !(*d == '0' && d + 1 < m_end && isRadixLetter(d[1]))) {
+        T value;
+        if (const char* e = quickDecimal(p, m_end, value)) {
             std::memcpy(sink.take(sizeof(T)), &value, sizeof(T));
             return e;
         }
-        p = readSign(p, negative);
-        if (!p) return nullptr;
-    } else if (*p == '+') {
-        p = readSign(p, negative);
-        if (!p) return nullptr;
+        fast_float::from_chars_result r = fast_float::from_chars(p, m_end, value);
+        if (r.ec == std::errc() && !(r.ptr < m_end && *r.ptr == '_') &&
+            std::fabs(value) <= std::numeric_limits<T>::max()) {
+            std::memcpy(sink.take(sizeof(T)), &value, sizeof(T));
+            return r.ptr;
+        }
     }
+    return floatElementSlow<T, Bits>(p, sink, type);
+}
+
+template <class T, class Bits>
+const char* Parser::floatElementSlow(const char* p, ByteSink& sink, DataType type) {
+    const char* start = p;
+    bool negative = false;
+    p = readSign(p, negative);
+    if (!p) return nullptr;
     if (p + 1 < m_end && *p == '0' && isRadixLetter(p[1])) {
         uint64_t pattern;
         p = bitPattern(p, start, negative, sizeof(T) * 8, type, pattern);
@@ -1129,9 +1223,84 @@ const char* Parser::parseData(const char* p, PrimitiveData& d, Elem&& elem) {
     }
 }
 
+// Elements in numeric or bool data that starts at `p` (just past its '{'): one more than the
+// commas before the matching '}'. Comments and character literals are stepped over as the parser
+// does, so on valid text this scan ends where the parse will, and no part of a file is scanned
+// twice; on invalid text the parse stops at the error anyway. Sizing the output once avoids the
+// copies, zero-filling and page faults of geometric growth, which cost more than the parsing.
+size_t Parser::countElements(const char* p) const {
+    size_t commas = 0;
+    size_t depth = 0;
+    // One byte of , { } ' / at `p`; false when it is the closing brace.
+    auto step = [&]() {
+        char c = *p;
+        if (c == ',') {
+            ++commas;
+            ++p;
+        } else if (c == '{') {
+            ++depth;
+            ++p;
+        } else if (c == '}') {
+            if (depth == 0) return false;
+            --depth;
+            ++p;
+        } else if (c == '\'') {
+            for (++p; p < m_end && *p != '\''; ++p)
+                if (*p == '\\' && p + 1 < m_end) ++p;
+            if (p < m_end) ++p;
+        } else if (p + 1 < m_end && p[1] == '/') {
+            const void* nl = std::memchr(p, '\n', size_t(m_end - p));
+            p = nl ? static_cast<const char*>(nl) + 1 : m_end;
+        } else if (p + 1 < m_end && p[1] == '*') {
+            const char* q = p + 2;
+            while (q + 1 < m_end && !(q[0] == '*' && q[1] == '/')) ++q;
+            p = q + 1 < m_end ? q + 2 : m_end;
+        } else {
+            ++p;
+        }
+        return true;
+    };
+#if defined(__SSE2__)
+    // 16 bytes at a time: commas are counted by mask, braces walked in order; a quote or slash
+    // hands over to step() at that byte.
+    const __m128i comma = _mm_set1_epi8(','), open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
+    const __m128i quote = _mm_set1_epi8('\''), slash = _mm_set1_epi8('/');
+    while (m_end - p >= 16) {
+        __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        unsigned commaBits = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma)));
+        unsigned openBits = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, open)));
+        unsigned closeBits = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, close)));
+        unsigned special = unsigned(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, slash))));
+        unsigned n = special ? unsigned(__builtin_ctz(special)) : 16;
+        unsigned keep = n == 16 ? 0xFFFFu : (1u << n) - 1;
+        for (unsigned braces = (openBits | closeBits) & keep; braces; braces &= braces - 1) {
+            unsigned i = unsigned(__builtin_ctz(braces));
+            if (closeBits & (1u << i)) {
+                if (depth == 0) return commas + size_t(popcount16(commaBits & ((1u << i) - 1))) + 1;
+                --depth;
+            } else {
+                ++depth;
+            }
+        }
+        commas += size_t(popcount16(commaBits & keep));
+        p += n;
+        if (n < 16 && !step()) return commas + 1;
+    }
+#endif
+    while (p < m_end) {
+        if (!isClass(*p, kCountStop)) {
+            ++p;
+            continue;
+        }
+        if (!step()) break;
+    }
+    return commas + 1;
+}
+
 template <class Elem>
 const char* Parser::parseFixed(const char* p, PrimitiveData& d, Elem&& elem) {
     ByteSink sink(d.bytes);
+    sink.grow(countElements(p) * elementSize(d.type));
     p = parseData<true>(p, d, [&](const char* q) { return elem(q, sink); });
     sink.finish();
     return p;
