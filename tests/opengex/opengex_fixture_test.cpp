@@ -126,7 +126,7 @@ std::string str(const glm::vec3& v) {
 const std::vector<std::string> kValidFixtures = {
     "morph.ogex",          "curves.ogex", "clips.ogex", "primitives.ogex", "restart_value.ogex",
     "literals.ogex",       "transforms.ogex", "skin.ogex", "up_y.ogex", "up_z.ogex", "lods.ogex",
-    "lights_materials.ogex", "visibility.ogex", "two_component.ogex",
+    "lights_materials.ogex", "visibility.ogex", "two_component.ogex", "nonindexed.ogex",
 };
 
 // Each fixture holds `lines.size()` independent violations: check mode reports one problem for
@@ -134,7 +134,7 @@ const std::vector<std::string> kValidFixtures = {
 struct InvalidCase {
     const char* file;
     std::vector<int> lines;  // each must carry a problem
-    bool syntax;             // a syntax error: loading fails in ordinary mode too
+    bool syntax;             // an OpenDDL error: loading fails in ordinary mode too
 };
 
 const std::vector<InvalidCase> kInvalidFixtures = {
@@ -159,6 +159,10 @@ const std::vector<InvalidCase> kInvalidFixtures = {
     {"invalid_duplicate_materialref.ogex", {11}, false},
     {"invalid_bezier_controls.ogex", {16}, false},
     {"invalid_tcb_keys.ogex", {15}, false},
+    {"invalid_integer_overflow.ogex", {14}, true},
+    {"invalid_duplicate_global_name.ogex", {14}, true},
+    {"invalid_duplicate_local_name.ogex", {12}, true},
+    {"invalid_property_type.ogex", {14}, false},
     {"invalid_two_problems.ogex", {9, 16}, false},
 };
 
@@ -232,7 +236,7 @@ TEST_P(OpenGexInvalidFixture, ProblemOnTheRightLine) {
     EXPECT_EQ(r.problems.size(), c.lines.size()) << "one problem per violation; got:\n" << allProblems(r);
     if (c.syntax) {
         LoadResult plain = loadSceneFile(fixturePath(c.file));
-        EXPECT_FALSE(plain.scene) << "a syntax error must fail the load";
+        EXPECT_FALSE(plain.scene) << "an OpenDDL error must fail the load";
         ASSERT_FALSE(plain.problems.empty());
         EXPECT_EQ(plain.problems.front().line, c.lines.front()) << allProblems(plain);
     }
@@ -617,6 +621,21 @@ TEST(OpenGexPrimitives, RestartIndexOfAnyValue) {
     ASSERT_EQ(s->meshes.size(), 1u);
     EXPECT_EQ(triangleCount(s->meshes[0]), 3u);
     EXPECT_TRUE(boxIs(sceneBounds(*s, restPose(*s)), {0, 0, 0}, {4, 1, 0}));
+}
+
+// Without an IndexArray the indices are 0 .. n-1 in order, for strips and quads too.
+TEST(OpenGexPrimitives, NonIndexedStripAndQuads) {
+    auto s = load("nonindexed.ogex");
+    ASSERT_TRUE(s);
+    const Mesh* strip = nodeMesh(*s, "Strip");
+    const Mesh* quads = nodeMesh(*s, "Quads");
+    ASSERT_TRUE(strip && quads);
+    EXPECT_EQ(triangleCount(*strip), 3u);
+    EXPECT_EQ(triangleCount(*quads), 4u);
+    const Pose rest = restPose(*s);
+    EXPECT_TRUE(boxIs(nodeBox(*s, rest, "Strip"), {0, 0, 0}, {2, 1, 0}));
+    EXPECT_TRUE(boxIs(nodeBox(*s, rest, "Quads"), {10, 0, 0}, {13, 1, 0}));
+    EXPECT_TRUE(boxIs(sceneBounds(*s, rest), {0, 0, 0}, {13, 1, 0}));
 }
 
 // visible = false on the object hides its nodes unless a node says visible = true; a node's
