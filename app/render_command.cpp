@@ -73,6 +73,7 @@ int runRender(const RenderRequest& request) {
     // The orbit camera frames the scene as it is drawn at the chosen time.
     evaluatePose(scene, time.clip, time.seconds, pose);
     Bounds bounds = sceneBounds(scene, pose);
+    view.orbit.zUp = scene.up == UpAxis::Z;
     if (bounds.valid()) Renderer::frameBounds(view.orbit, bounds.min, bounds.max);
 
     target.bind();

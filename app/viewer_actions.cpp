@@ -92,6 +92,7 @@ void selectNode(ViewerState& s, int node) {
 }
 
 void frameScene(ViewerState& s) {
+    if (s.scene) s.view.orbit.zUp = s.scene->up == UpAxis::Z;
     if (s.bounds.valid()) Renderer::frameBounds(s.view.orbit, s.bounds.min, s.bounds.max);
     s.view.camera = -1;
 }

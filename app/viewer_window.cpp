@@ -182,9 +182,8 @@ bool saveScreenshot(Viewer& v, int width, int height) {
 
 // Moves the orbit target in the view plane: `right` along the screen's x, `up` along its y (scene units).
 void panOrbit(OrbitCamera& orbit, float right, float up) {
-    const glm::vec3 forward(std::cos(orbit.pitch) * std::sin(orbit.yaw), std::sin(orbit.pitch),
-                            std::cos(orbit.pitch) * std::cos(orbit.yaw));
-    const glm::vec3 rightDir = glm::normalize(glm::cross(glm::vec3(0, 1, 0), forward));
+    const glm::vec3 forward = Renderer::orbitDirection(orbit);
+    const glm::vec3 rightDir = glm::normalize(glm::cross(Renderer::orbitUp(orbit), forward));
     const glm::vec3 upDir = glm::cross(forward, rightDir);
     orbit.target += rightDir * right + upDir * up;
 }

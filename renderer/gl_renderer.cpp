@@ -97,7 +97,8 @@ struct CpuNode {
 struct LightSlot {
     glm::vec4 position{0.0f};     // w = 0: direction of travel; w = 1: position
     glm::vec4 color{0.0f};        // rgb, w: spot falloff exponent
-    glm::vec3 attenuation{1, 0, 0};
+    glm::vec4 attenuation{1, 0, 0, 0};  // constant, linear, quadratic, offset
+    glm::vec4 range{0, 0, -2, 0};       // see u_lightRange in mesh.frag
     glm::vec4 spot{0, 0, -1, -2};
     float luminance = 0.0f;
 
@@ -556,7 +557,12 @@ private:
             LightSlot slot;
             const glm::vec3 color = light.color * light.intensity;
             slot.color = glm::vec4(color, light.type == LightType::Spot ? light.falloffExponent : 0.0f);
-            slot.attenuation = glm::vec3(light.constantAttenuation, light.linearAttenuation, light.quadraticAttenuation);
+            slot.attenuation = glm::vec4(light.constantAttenuation, light.linearAttenuation, light.quadraticAttenuation,
+                                         light.attenuationOffset);
+            const bool innerCone = light.openGexFalloff || light.innerCone > 0.0f;
+            slot.range = glm::vec4(light.rangeStart, light.range, innerCone ? std::cos(light.innerCone) : -2.0f,
+                                   (light.smoothRange ? 1.0f : 0.0f) + (light.openGexFalloff ? 2.0f : 0.0f) +
+                                       (light.smoothCone ? 4.0f : 0.0f) + (light.coneLinearInCosine ? 8.0f : 0.0f));
             slot.position = light.type == LightType::Directional ? glm::vec4(forward, 0.0f)
                                                                  : glm::vec4(glm::vec3(world[3]), 1.0f);
             slot.spot = light.type == LightType::Spot ? glm::vec4(forward, std::cos(light.outerCone))
@@ -603,6 +609,7 @@ private:
             m_lightPosition[i] = slot.position;
             m_lightColor[i] = slot.color;
             m_lightAttenuation[i] = slot.attenuation;
+            m_lightRange[i] = slot.range;
             m_lightSpot[i] = slot.spot;
         }
     }
@@ -1273,7 +1280,8 @@ private:
             glUniform1i(p->lightCount, m_lightCount);
             glUniform4fv(p->lightPosition, kMaxLights, glm::value_ptr(m_lightPosition[0]));
             glUniform4fv(p->lightColor, kMaxLights, glm::value_ptr(m_lightColor[0]));
-            glUniform3fv(p->lightAttenuation, kMaxLights, glm::value_ptr(m_lightAttenuation[0]));
+            glUniform4fv(p->lightAttenuation, kMaxLights, glm::value_ptr(m_lightAttenuation[0]));
+            glUniform4fv(p->lightRange, kMaxLights, glm::value_ptr(m_lightRange[0]));
             glUniform4fv(p->lightSpot, kMaxLights, glm::value_ptr(m_lightSpot[0]));
             if (cpu) {
                 const glm::mat4 identity(1.0f);
@@ -1503,7 +1511,8 @@ private:
     int m_lightCount = 0;
     glm::vec4 m_lightPosition[kMaxLights]{};
     glm::vec4 m_lightColor[kMaxLights]{};
-    glm::vec3 m_lightAttenuation[kMaxLights]{};
+    glm::vec4 m_lightAttenuation[kMaxLights]{};
+    glm::vec4 m_lightRange[kMaxLights]{};
     glm::vec4 m_lightSpot[kMaxLights]{};
     std::vector<LightSlot> m_lights;  // every enabled light this frame (or the default pair)
     std::vector<size_t> m_order;
@@ -1566,10 +1575,20 @@ std::unique_ptr<Renderer> Renderer::create(const RendererOptions& options, std::
     return std::make_unique<GlRenderer>(options, caps);
 }
 
+glm::vec3 Renderer::orbitDirection(const OrbitCamera& o) {
+    const glm::vec3 yUp(std::cos(o.pitch) * std::sin(o.yaw), std::sin(o.pitch), std::cos(o.pitch) * std::cos(o.yaw));
+    // Z up: the Y-up frame turned so that its +Y is +Z and its +Z (toward the default eye) is -Y.
+    return o.zUp ? glm::vec3(yUp.x, -yUp.z, yUp.y) : yUp;
+}
+
+glm::vec3 Renderer::orbitUp(const OrbitCamera& o) {
+    return o.zUp ? glm::vec3(0.0f, 0.0f, 1.0f) : glm::vec3(0.0f, 1.0f, 0.0f);
+}
+
 void Renderer::orbitMatrices(const OrbitCamera& o, float aspect, glm::mat4& view, glm::mat4& projection) {
-    const glm::vec3 dir(std::cos(o.pitch) * std::sin(o.yaw), std::sin(o.pitch), std::cos(o.pitch) * std::cos(o.yaw));
+    const glm::vec3 dir = orbitDirection(o);
     const glm::vec3 eye = o.target + o.distance * dir;
-    view = glm::lookAt(eye, o.target, glm::vec3(0.0f, 1.0f, 0.0f));
+    view = glm::lookAt(eye, o.target, orbitUp(o));
     float nearZ = std::max(o.distance * 0.01f, 1e-4f), farZ = o.distance * 100.0f;
     if (o.sceneRadius > 0.0f) {
         // Everything lies within the radius of the centre, so within d +- r of the eye; 1.5 r leaves
@@ -1613,8 +1632,11 @@ void Renderer::cameraMatrices(const Scene& scene, const Pose& pose, const ViewSe
     } else {
         view = glm::inverse(world);
     }
-    const float fov = pose.cameraFov[cameraNode] > 0.0f ? pose.cameraFov[cameraNode] : cam.yfov;
-    projection = glm::perspective(fov, cam.aspect > 0.0f ? cam.aspect : aspect, cam.nearZ, cam.farZ);
+    const float cameraAspect = cam.aspect > 0.0f ? cam.aspect : aspect;
+    float fov = pose.cameraFov[cameraNode] > 0.0f ? pose.cameraFov[cameraNode] : cam.yfov;
+    // A horizontal field of view (OpenGEX "fov") keeps its width: the vertical one follows the aspect.
+    if (cam.xfov > 0.0f) fov = 2.0f * std::atan(std::tan(0.5f * cam.xfov) / cameraAspect);
+    projection = glm::perspective(fov, cameraAspect, cam.nearZ, cam.farZ);
 }
 
 }  // namespace esv

@@ -97,6 +97,9 @@ public:
     // Frames the orbit camera on the box min..max: target at its centre, distance so that the
     // box's bounding sphere fits the vertical field of view; records the sphere for orbitMatrices.
     static void frameBounds(OrbitCamera& orbit, const glm::vec3& min, const glm::vec3& max);
+    // Unit vector from the orbit target toward the eye, and the up axis, in scene coordinates.
+    static glm::vec3 orbitDirection(const OrbitCamera& orbit);
+    static glm::vec3 orbitUp(const OrbitCamera& orbit);
 
     // The view and projection matrices of the orbit camera for a viewport of `aspect` (w/h). With a
     // recorded scene sphere (sceneRadius > 0) near and far enclose it: near = max(d - 1.5 r,

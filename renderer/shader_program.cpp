@@ -240,6 +240,7 @@ const MeshProgram* ProgramCache::get(const ShaderFeatures& features, std::string
     p.lightColor = glGetUniformLocation(prog, "u_lightColor");
     p.lightAttenuation = glGetUniformLocation(prog, "u_lightAttenuation");
     p.lightSpot = glGetUniformLocation(prog, "u_lightSpot");
+    p.lightRange = glGetUniformLocation(prog, "u_lightRange");
     p.flatColor = glGetUniformLocation(prog, "u_flatColor");
     p.surface = glGetUniformLocation(prog, "u_surface");
     // Samplers never change unit: set once at link time.

@@ -37,6 +37,9 @@ struct OrbitCamera {
     // near and far follow the distance alone.
     glm::vec3 sceneCenter{0.0f};
     float sceneRadius = 0.0f;
+    // The scene's up axis is +Z (OpenGEX's default): yaw turns about Z and pitch lifts toward it, so
+    // a Z-up file is seen upright without changing its coordinates.
+    bool zUp = false;
 };
 
 struct ViewSettings {

@@ -258,19 +258,21 @@ void expandTriangles(const Mesh& mesh, std::vector<uint32_t>& triangles, std::ve
                         triangles.insert(triangles.end(), {v0, v1, v2});
                     }
                 };
-                if (!s.stripLengths.empty()) {
-                    uint64_t start = first;
-                    for (uint32_t len : s.stripLengths) {
-                        run(start, len);
-                        start += uint64_t(len) + 2;
-                    }
-                } else if (s.primitiveRestart && mesh.indices.count > 0) {
+                // Restart indices first: a loader may also list the strips' lengths (for counting),
+                // but the restart markers sit between them in the index data.
+                if (s.primitiveRestart && mesh.indices.count > 0) {
                     uint64_t runStart = first;
                     for (uint64_t i = first; i <= first + s.indexCount; ++i)
                         if (i == first + s.indexCount || meshIndex(mesh, i) == restart) {
                             if (i - runStart >= 3) run(runStart, i - runStart - 2);
                             runStart = i + 1;
                         }
+                } else if (!s.stripLengths.empty()) {
+                    uint64_t start = first;
+                    for (uint32_t len : s.stripLengths) {
+                        run(start, len);
+                        start += uint64_t(len) + 2;
+                    }
                 } else if (s.indexCount >= 3) {
                     run(first, s.indexCount - 2);
                 }

@@ -303,6 +303,10 @@ struct Light {
     float outerCone = 3.14159265f;   // radians, half angle (POD falloff angle)
     float falloffExponent = 0.0f;
     bool smoothCone = false;         // OpenGEX smooth angular attenuation between the cones
+    bool coneLinearInCosine = false; // OpenGEX "cos_angle" attenuation: linear in the cosine, not the angle
+    // OpenGEX attenuation curves: inverse ones saturate after adding attenuationOffset, the inner
+    // cone is used even at 0, and falloffExponent powers the cone function (POD: cos^exponent).
+    bool openGexFalloff = false;
     int32_t targetNode = -1;
     bool enabled = true;
     bool castsShadows = true;        // kept for the panel; the renderer draws no shadows

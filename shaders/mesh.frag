@@ -26,7 +26,11 @@ uniform vec3 u_eye;
 uniform int u_lightCount;
 uniform vec4 u_lightPosition[MAX_LIGHTS];   // w = 0: direction the light travels; w = 1: position
 uniform vec4 u_lightColor[MAX_LIGHTS];      // rgb, w: POD falloff exponent (cos(angle)^w inside the cone)
-uniform vec3 u_lightAttenuation[MAX_LIGHTS]; // constant, linear, quadratic
+uniform vec4 u_lightAttenuation[MAX_LIGHTS]; // constant, linear, quadratic, offset (OpenGEX inverse curves)
+// range start, range end (0: none), cos(inner cone) (-2: the default soft edge), flags (a sum):
+// 1 smooth distance window, 2 OpenGEX curves (inverse saturated after the offset, power on the cone
+// function), 4 smooth cone, 8 cone linear in the cosine
+uniform vec4 u_lightRange[MAX_LIGHTS];
 uniform vec4 u_lightSpot[MAX_LIGHTS];       // spot direction, cos(outer cone); cos = -2 for no cone
 uniform vec4 u_flatColor;                   // batches and wireframe modes
 
@@ -63,6 +67,10 @@ vec3 environment(vec3 dir) {
 #endif
 }
 
+float lightFlag(float flags, float bit) {
+    return mod(floor(flags / bit + 0.5), 2.0);
+}
+
 // Light i's direction (towards the light) and attenuation at the fragment.
 float lightAt(int i, out vec3 toLight) {
     float attenuation = 1.0;
@@ -72,12 +80,34 @@ float lightAt(int i, out vec3 toLight) {
         vec3 d = u_lightPosition[i].xyz - v_worldPosition;
         float dist = length(d);
         toLight = d / max(dist, 1e-6);
-        vec3 a = u_lightAttenuation[i];
+        vec4 a = u_lightAttenuation[i];
+        vec4 r = u_lightRange[i];
+        bool openGex = lightFlag(r.w, 2.0) > 0.5;
         attenuation = 1.0 / max(a.x + a.y * dist + a.z * dist * dist, 1e-6);
+        if (openGex) attenuation = clamp(attenuation + a.w, 0.0, 1.0);
+        if (r.y > 0.0) {
+            float t = clamp((r.y - dist) / max(r.y - r.x, 1e-6), 0.0, 1.0);
+            if (lightFlag(r.w, 1.0) > 0.5) t = t * t * (3.0 - 2.0 * t);
+            attenuation *= t;
+        }
         if (u_lightSpot[i].w > -1.5) {
             float c = dot(-toLight, normalize(u_lightSpot[i].xyz));
-            attenuation *= smoothstep(u_lightSpot[i].w, mix(u_lightSpot[i].w, 1.0, 0.2), c);
-            if (u_lightColor[i].w > 0.0) attenuation *= pow(max(c, 0.0), u_lightColor[i].w);
+            if (r.z > -1.5) {
+                float t;
+                if (lightFlag(r.w, 8.0) > 0.5) {
+                    t = clamp((c - u_lightSpot[i].w) / max(r.z - u_lightSpot[i].w, 1e-6), 0.0, 1.0);
+                } else {
+                    float outer = acos(clamp(u_lightSpot[i].w, -1.0, 1.0));
+                    float inner = acos(clamp(r.z, -1.0, 1.0));
+                    t = clamp((outer - acos(clamp(c, -1.0, 1.0))) / max(outer - inner, 1e-6), 0.0, 1.0);
+                }
+                if (lightFlag(r.w, 4.0) > 0.5) t = t * t * (3.0 - 2.0 * t);
+                if (openGex && u_lightColor[i].w > 0.0) t = pow(t, u_lightColor[i].w);
+                attenuation *= t;
+            } else {
+                attenuation *= smoothstep(u_lightSpot[i].w, mix(u_lightSpot[i].w, 1.0, 0.2), c);
+            }
+            if (!openGex && u_lightColor[i].w > 0.0) attenuation *= pow(max(c, 0.0), u_lightColor[i].w);
         }
     }
     return attenuation;

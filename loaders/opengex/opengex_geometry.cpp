@@ -411,6 +411,7 @@ void Reader::readGeometryObject(const Structure* s) {
                              ", found subarrays of " + std::to_string(size));
         sub.firstIndex = static_cast<uint32_t>(indices.size());
         uint32_t run = 0;
+        bool badIndex = false;
         for (uint64_t v : values) {
             if (hasRestart && v == restart) {
                 if (primitive == Primitive::TriangleStrip) sub.stripLengths.push_back(run >= 3 ? run - 2 : 0);
@@ -420,11 +421,16 @@ void Reader::readGeometryObject(const Structure* s) {
             }
             if (v >= vertexCount) {
                 fail(ia, "index " + std::to_string(v) + " is out of range for " + std::to_string(vertexCount) + " vertices");
-                return;
+                badIndex = true;
+                break;
             }
             maxIndex = std::max(maxIndex, v);
             indices.push_back(static_cast<uint32_t>(v));
             ++run;
+        }
+        if (badIndex) {  // the load fails; the rest of the file is still checked
+            indices.resize(sub.firstIndex);
+            continue;
         }
         if (hasRestart) {
             sub.primitiveRestart = true;

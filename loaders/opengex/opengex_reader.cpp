@@ -713,8 +713,6 @@ void readAtten(Reader& r, const Structure* s, Light& light) {
             light.rangeStart = begin;
             light.range = end;
             light.smoothRange = curve == "smooth";
-            light.constantAttenuation = 1.0f;
-            light.linearAttenuation = light.quadraticAttenuation = 0.0f;
             if (!hasEnd) r.note("light '" + light.name + "': a " + str(curve) + " distance attenuation without an end ends at 1 unit");
         } else {
             if (!(scale > 0.0f)) {
@@ -743,6 +741,7 @@ void readAtten(Reader& r, const Structure* s, Light& light) {
         light.innerCone = std::min(innerAngle, outerAngle);
         light.outerCone = std::max(innerAngle, outerAngle);
         light.smoothCone = curve == "smooth";
+        light.coneLinearInCosine = kind == "cos_angle";
     } else {
         r.note("light '" + light.name + "': an " + str(curve) + " angular attenuation is shown as the spot's cone only");
     }
@@ -760,13 +759,15 @@ void readLightObject(Reader& r, const Structure* s) {
     } else if (type == "point") {
         light.type = LightType::Point;
     } else if (type == "spot") {
+        // Without an angular Atten a spot light has no cone (the spec defines none): full circle.
         light.type = LightType::Spot;
-        light.outerCone = 3.14159265f * 0.5f;
+        light.innerCone = light.outerCone = 3.14159265f;
     } else {
         r.violation(s, type.empty() ? "a LightObject needs a type" : "unknown light type \"" + str(type) + "\"");
         light.type = LightType::Point;
     }
     light.castsShadows = r.propBool(s, "shadow", true);
+    light.openGexFalloff = true;
     bool spectrum = false;
     for (const Structure* c : s->children) {
         if (c->primitive) {
@@ -944,6 +945,25 @@ void readNode(Reader& r, const Structure* s, int32_t parent) {
                                                            : kind == NodeKind::Light ? "a LightObject"
                                                                                      : "a CameraObject")
                                   : nullptr;
+    // MaterialRefs are checked whether or not the geometry could be read (check mode lists all).
+    std::vector<std::pair<uint64_t, int32_t>> boundMaterials;  // (material index, scene material)
+    {
+        std::vector<uint64_t> seen;
+        for (const Structure* m : materialRefs) {
+            const uint64_t slot = r.propUInt(m, "index", 0);
+            if (std::find(seen.begin(), seen.end(), slot) != seen.end())
+                r.violation(m, "a second MaterialRef with index " + std::to_string(slot));
+            seen.push_back(slot);
+            const Structure* target = r.refTarget(m, "a Material");
+            if (!target) continue;
+            auto mat = r.m_material.find(target);
+            if (mat == r.m_material.end()) {
+                r.violation(m, "a MaterialRef must name a Material");
+                continue;
+            }
+            boundMaterials.emplace_back(slot, mat->second);
+        }
+    }
     Node& n = r.m_scene.nodes[index];
     if (object) r.m_placed.insert(object);
     if (kind == NodeKind::Mesh) {
@@ -962,23 +982,11 @@ void readNode(Reader& r, const Structure* s, int32_t parent) {
             r.m_geometryNodes.emplace_back(s, object);
             // Materials by IndexArray material index.
             n.materials.assign(g.materialIndices.size(), -1);
-            std::vector<uint64_t> seen;
-            for (const Structure* m : materialRefs) {
-                const uint64_t slot = r.propUInt(m, "index", 0);
-                if (std::find(seen.begin(), seen.end(), slot) != seen.end())
-                    r.violation(m, "a second MaterialRef with index " + std::to_string(slot));
-                seen.push_back(slot);
-                const Structure* target = r.refTarget(m, "a Material");
-                if (!target) continue;
-                auto mat = r.m_material.find(target);
-                if (mat == r.m_material.end()) {
-                    r.violation(m, "a MaterialRef must name a Material");
-                    continue;
-                }
+            for (const auto& [slot, material] : boundMaterials) {
                 bool used = false;
                 for (size_t k = 0; k < g.materialIndices.size(); ++k)
                     if (g.materialIndices[k] == slot) {
-                        n.materials[k] = mat->second;
+                        n.materials[k] = material;
                         used = true;
                     }
                 if (!used) r.note("node '" + n.name + "': material index " + std::to_string(slot) + " is used by no IndexArray");
@@ -1185,6 +1193,16 @@ bool readTrack(Reader& r, const Structure* s, int32_t node, Track& track) {
             return false;
         for (float& c : track.inTimes) c *= r.m_metrics.time;
         for (float& c : track.outTimes) c *= r.m_metrics.time;
+        // Spec, Time: t(k-1) < out(k-1) < in(k) < t(k); the solver clamps what breaks this.
+        for (size_t k = 0; k < n; ++k) {
+            const bool inOk = k == 0 || (track.inTimes[k] < track.times[k] && track.inTimes[k] > track.outTimes[k - 1]);
+            const bool outOk = k + 1 == n || track.outTimes[k] > track.times[k];
+            if (!inOk || !outOk) {
+                r.violation(time, "bezier time control points of key " + std::to_string(k) +
+                                      " are out of order (each must lie between its key and the neighbouring control point)");
+                break;
+            }
+        }
     } else if (timeCurve != "linear") {
         r.violation(time, "unknown Time curve \"" + str(timeCurve) + "\"");
     }
