@@ -241,7 +241,8 @@ void Reader::readGeometryObject(const Structure* s) {
         arrays = std::move(kept);
     }
     if (!positions) {
-        violation(lodMesh, "the mesh has no position array; it cannot be drawn");
+        // Not against the spec (no attrib is required), but nothing can be drawn without positions.
+        warn(lineOf(lodMesh) + where(lodMesh) + ": the mesh has no position array; it is not drawn");
         vertexCount = 0;
         arrays.clear();
     }

@@ -752,7 +752,7 @@ void readAtten(Reader& r, const Structure* s, Light& light) {
 
 void readLightObject(Reader& r, const Structure* s) {
     Light light;
-    light.name = s->hasName ? str(s->name.identifier) : "";
+    light.name = s->hasName ? str(s->name.identifier) : "light object " + std::to_string(r.m_lightObject.size());
     const std::string_view type = r.propString(s, "type", "");
     if (type == "infinite") {
         light.type = LightType::Directional;
@@ -815,7 +815,7 @@ void readLightObject(Reader& r, const Structure* s) {
 
 void readCameraObject(Reader& r, const Structure* s) {
     Camera camera;
-    camera.name = s->hasName ? str(s->name.identifier) : "";
+    camera.name = s->hasName ? str(s->name.identifier) : "camera object " + std::to_string(r.m_cameraObject.size());
     for (const Structure* c : s->children) {
         if (c->primitive || c->identifier != "Param") {
             if (c->primitive) {

@@ -387,6 +387,9 @@ template <> struct TypeOf<double> { static constexpr DataType a = DataType::Doub
 template <class T>
 const T* PrimitiveData::as() const {
     if (type != TypeOf<T>::a && type != TypeOf<T>::b) return nullptr;
+    // Not null for an empty array of the right type, so that null only ever means a mismatch.
+    static const T kNoElements{};
+    if (bytes.empty()) return &kNoElements;
     // The vector's storage comes from operator new, aligned for any fundamental type.
     return reinterpret_cast<const T*>(bytes.data());
 }
@@ -1456,6 +1459,8 @@ bool Parser::run(Offset& errorOffset, std::string& errorMessage) {
     Structure* open = nullptr;  // the derived structure whose substructures are being read
     uint32_t depth = 0;
     const char* p = m_begin;
+    // A UTF-8 byte order mark, which some editors and exporters put first, is read as whitespace.
+    if (m_end - p >= 3 && std::memcmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3;
     for (;;) {
         p = skipSpace(p);
         if (!p) break;

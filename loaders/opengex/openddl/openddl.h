@@ -137,7 +137,8 @@ struct PrimitiveData {
     size_t subarrayCount() const;
 
     // Typed view of the elements when `type` matches T's DataType exactly (bool -> uint8_t,
-    // half -> uint16_t); null otherwise.
+    // half -> uint16_t); null otherwise, never null for a match (even with no elements). Defined
+    // for int8_t ... uint64_t, float and double.
     template <class T>
     const T* as() const;
 };
