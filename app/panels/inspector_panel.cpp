@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -184,6 +185,32 @@ void drawTransforms(const ViewerState& s, int n) {
     if (!ImGui::CollapsingHeader("Transform", ImGuiTreeNodeFlags_DefaultOpen)) return;
     if (ImGui::TreeNodeEx("local (as stored)", ImGuiTreeNodeFlags_DefaultOpen)) {
         transformText("stored", node.local);
+        ImGui::TreePop();
+    }
+    if (!node.elements.empty() && ImGui::TreeNodeEx("elements (file order)", ImGuiTreeNodeFlags_DefaultOpen)) {
+        // OpenGEX: the transform structures whose product is the local (and object) transform.
+        for (size_t e = 0; e < node.elements.size(); ++e) {
+            const TransformElement& el = node.elements[e];
+            const uint32_t comps = elementComponents(el.kind);
+            ImGui::Text("%zu %s%s%s%s", e, elementKindName(el.kind), el.object ? " (object)" : "",
+                        el.name.empty() ? "" : "  %", el.name.c_str());
+            if (comps <= 4) {
+                ImGui::SameLine();
+                std::string values;
+                char buf[32];
+                for (uint32_t c = 0; c < comps; ++c) {
+                    const bool angle = c == 0 && el.kind >= ElementKind::RotateX && el.kind <= ElementKind::RotateAxis;
+                    std::snprintf(buf, sizeof buf, c ? ", %.4g" : "%.4g", angle ? glm::degrees(el.value[c]) : el.value[c]);
+                    values += buf;
+                    if (angle) values += " deg";
+                }
+                ImGui::TextDisabled("%s", values.c_str());
+            } else {
+                glm::mat4 m;
+                std::memcpy(&m[0][0], el.value.data(), sizeof m);
+                matrixTable(("element" + std::to_string(e)).c_str(), m);
+            }
+        }
         ImGui::TreePop();
     }
     if (ImGui::TreeNodeEx("local (animated)", ImGuiTreeNodeFlags_DefaultOpen)) {
