@@ -99,6 +99,16 @@ TEST(OpenDdl, EmptyInputHasNoStructures) {
     ParseError e;
     EXPECT_TRUE(doc.parse(nullptr, e));
     EXPECT_TRUE(doc.roots().empty());
+    // A UTF-8 byte order mark first is whitespace; anywhere else it is not.
+    Document bom = parseOk("\xEF\xBB\xBFMetric {float {1}}");
+    ASSERT_EQ(bom.roots().size(), 1u);
+    EXPECT_EQ(bom.roots()[0]->offset, 3u);
+    expectError("A {}\xEF\xBB\xBF", 1, 5, "found byte 0xEF");
+    // An empty array of the right type is a valid, empty view.
+    Document empty = parseOk("float {} i16[2] {}");
+    EXPECT_NE(empty.roots()[0]->data.as<float>(), nullptr);
+    EXPECT_EQ(empty.roots()[0]->data.as<double>(), nullptr);
+    EXPECT_NE(empty.roots()[1]->data.as<int16_t>(), nullptr);
 }
 
 TEST(OpenDdl, EveryTypeSpelling) {

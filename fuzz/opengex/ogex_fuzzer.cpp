@@ -1,0 +1,98 @@
+// libFuzzer entry point: any bytes through the OpenDDL parser directly (with its tree checked for
+// consistency) and through loadSceneMemory as an OpenGEX file, in load and check mode.
+// A finding is a crash, a sanitizer report, a leak, a timeout, an allocation over -rss_limit_mb,
+// or a broken invariant below (trap).
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "loaders/load.h"
+#include "loaders/opengex/openddl/openddl.h"
+
+namespace {
+
+void check(bool ok) {
+    if (!ok) __builtin_trap();
+}
+
+// Every structure lies inside the text, its data is whole elements and subarrays, and every
+// reference either resolves to a structure of this document or to nothing.
+void checkDocument(const esv::ddl::Document& doc, size_t size) {
+    using namespace esv::ddl;
+    std::vector<const Structure*> stack(doc.roots().begin(), doc.roots().end());
+    size_t visited = 0;
+    while (!stack.empty()) {
+        const Structure* s = stack.back();
+        stack.pop_back();
+        ++visited;
+        check(s->offset < s->endOffset && s->endOffset <= size);
+        check(!s->identifier.empty());
+        if (s->hasName && s->name.global) check(doc.findGlobal(s->name.identifier) == s);
+        int line = 0, column = 0;
+        doc.locate(s->offset, line, column);
+        check(line >= 1 && column >= 1);
+        for (const Property& p : s->properties) {
+            check(p.offset >= s->offset && p.offset < s->endOffset);
+            const Reference* ref = nullptr;
+            if (p.value.asRef(ref)) {
+                const Structure* target = doc.resolve(*ref, s);
+                check(!target || target->offset < size);
+            }
+        }
+        if (s->primitive) {
+            const PrimitiveData& d = s->data;
+            check(s->children.empty() && s->properties.empty());
+            size_t es = elementSize(d.type);
+            if (es) check(d.bytes.size() % es == 0);
+            size_t n = d.elementCount();
+            if (d.arraySize) check(n % d.arraySize == 0);
+            for (const auto& state : d.states) check(state.first < d.subarrayCount());
+            if (d.type == DataType::Bool)
+                for (uint8_t b : d.bytes) check(b <= 1);
+            for (const Reference& r : d.refs) {
+                const Structure* target = doc.resolve(r, s);
+                check(!target || target->offset < size);
+                check(!r.toString().empty());
+            }
+        }
+        for (const Structure* c : s->children) {
+            check(c->parent == s && c->offset > s->offset && c->endOffset < s->endOffset);
+            stack.push_back(c);
+        }
+    }
+    check(visited == doc.structureCount());
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    auto bytes = std::make_shared<const std::vector<uint8_t>>(data, data + size);
+
+    esv::ddl::Document doc;
+    esv::ddl::ParseError error;
+    if (doc.parse(bytes, error)) {
+        checkDocument(doc, size);
+    } else {
+        check(error.offset <= size && error.line >= 1 && error.column >= 1 && !error.message.empty());
+        check(doc.roots().empty());
+    }
+
+    for (bool collectAll : {false, true}) {
+        esv::LoadOptions options;
+        options.collectAll = collectAll;
+        esv::LoadResult r = esv::loadSceneMemory(bytes, "fuzz.ogex", options);
+        if (r.scene) {
+            volatile uint32_t sum = 0;
+            for (const esv::Mesh& m : r.scene->meshes) {
+                for (const esv::VertexStream& s : m.streams)
+                    if (s.bytes.size) sum = sum + s.bytes.data[0] + s.bytes.data[s.bytes.size - 1];
+                if (m.indices.bytes.size)
+                    sum = sum + m.indices.bytes.data[0] + m.indices.bytes.data[m.indices.bytes.size - 1];
+            }
+        } else {
+            check(!r.problems.empty());  // the contract: a scene or problems
+        }
+    }
+    return 0;
+}
