@@ -186,13 +186,16 @@ void registerWorkload(const Workload& w) {
 }
 
 // Captures each benchmark's throughput, or why it was skipped, so that main can print the ratios.
+// With --benchmark_repetitions the median wins (it is reported after the repetitions).
 class RatioReporter : public benchmark::ConsoleReporter {
 public:
     void ReportRuns(const std::vector<Run>& runs) override {
         for (const Run& run : runs) {
-            if (run.error_occurred) g_errors[run.benchmark_name()] = run.error_message;
+            if (run.run_type == Run::RT_Aggregate && run.aggregate_name != "median") continue;
+            const std::string name = run.run_name.str();
+            if (run.error_occurred) g_errors[name] = run.error_message;
             auto it = run.counters.find("bytes_per_second");
-            if (it != run.counters.end()) g_bytesPerSecond[run.benchmark_name()] = it->second;
+            if (it != run.counters.end()) g_bytesPerSecond[name] = it->second;
         }
         ConsoleReporter::ReportRuns(runs);
     }
