@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 #include <glm/gtc/matrix_transform.hpp>
 
@@ -173,7 +174,6 @@ bool Reader::readUInts(const Structure* d, std::vector<uint64_t>& out) {
     if (!d) return false;
     const ddl::PrimitiveData& data = d->data;
     const size_t n = data.elementCount();
-    const size_t size = ddl::elementSize(data.type);
     const bool isSigned = data.type == DataType::Int8 || data.type == DataType::Int16 ||
                           data.type == DataType::Int32 || data.type == DataType::Int64;
     const bool isUnsigned = data.type == DataType::UInt8 || data.type == DataType::UInt16 ||
@@ -185,19 +185,33 @@ bool Reader::readUInts(const Structure* d, std::vector<uint64_t>& out) {
     if (isSigned) violation(d, std::string("expected unsigned integer data, found ") + ddl::dataTypeName(data.type));
     out.resize(n);
     const uint8_t* p = data.bytes.data();
-    for (size_t i = 0; i < n; ++i) {
-        uint64_t v = 0;
-        std::memcpy(&v, p + i * size, size);  // little-endian hosts only (as the whole project)
-        if (isSigned) {
-            const int shift = static_cast<int>(64 - 8 * size);
-            const int64_t sv = static_cast<int64_t>(v << shift) >> shift;
-            if (sv < 0) {
-                violation(d, "negative value " + std::to_string(sv) + " where a count or index is expected");
-                return false;
+    // One typed loop per width (a per-element variable-size copy costs more than the parse).
+    auto widen = [&](auto tag) {
+        using T = decltype(tag);
+        for (size_t i = 0; i < n; ++i) {
+            T v;
+            std::memcpy(&v, p + i * sizeof(T), sizeof(T));
+            if constexpr (std::is_signed_v<T>) {
+                if (v < 0) return static_cast<int64_t>(v);
             }
-            v = static_cast<uint64_t>(sv);
+            out[i] = static_cast<uint64_t>(v);
         }
-        out[i] = v;
+        return int64_t(0);
+    };
+    int64_t negative = 0;
+    switch (data.type) {
+        case DataType::UInt8: negative = widen(uint8_t()); break;
+        case DataType::UInt16: negative = widen(uint16_t()); break;
+        case DataType::UInt32: negative = widen(uint32_t()); break;
+        case DataType::UInt64: negative = widen(uint64_t()); break;
+        case DataType::Int8: negative = widen(int8_t()); break;
+        case DataType::Int16: negative = widen(int16_t()); break;
+        case DataType::Int32: negative = widen(int32_t()); break;
+        default: negative = widen(int64_t()); break;
+    }
+    if (negative < 0) {
+        violation(d, "negative value " + std::to_string(negative) + " where a count or index is expected");
+        return false;
     }
     return true;
 }
