@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <system_error>
 #include <type_traits>
@@ -453,6 +454,11 @@ private:
 
     std::string m_scratch;  // a number with its underscores removed
     std::vector<std::pair<std::string_view, const Structure*>> m_names;
+    // Children of the open structures, innermost last, each structure's from its mark on; and
+    // the properties being read. Moved into the structure once complete, at their exact size.
+    std::vector<Structure*> m_pending;
+    std::vector<size_t> m_marks;
+    std::vector<Property> m_properties;
 
     // --- errors
     std::nullptr_t fail(const char* at, std::string message);
@@ -1411,13 +1417,14 @@ const char* Parser::parseHeader(const char* p, Structure& s) {
     if (p < m_end && *p == '(') {
         p = skipSpace(p + 1);
         if (!p) return nullptr;
+        m_properties.clear();
         if (p < m_end && *p == ')') {
             p = skipSpace(p + 1);
         } else {
             for (;;) {
                 if (p >= m_end || !isIdStart(*p))
                     return fail(p, "expected a property identifier, found " + describe(p));
-                Property& prop = s.properties.emplace_back();
+                Property& prop = m_properties.emplace_back();
                 prop.offset = offsetOf(p);
                 const char* e = scanIdentifier(p);
                 prop.identifier = view(p, e);
@@ -1442,6 +1449,8 @@ const char* Parser::parseHeader(const char* p, Structure& s) {
                 }
                 if (p < m_end && *p == ')') {
                     p = skipSpace(p + 1);
+                    s.properties.assign(std::make_move_iterator(m_properties.begin()),
+                                        std::make_move_iterator(m_properties.end()));
                     break;
                 }
                 return fail(p, "expected ',' or ')' in the property list of " + std::string(s.identifier) +
@@ -1479,6 +1488,9 @@ bool Parser::run(Offset& errorOffset, std::string& errorMessage) {
                 break;
             }
             open->endOffset = offsetOf(p + 1);
+            open->children.assign(m_pending.begin() + std::ptrdiff_t(m_marks.back()), m_pending.end());
+            m_pending.resize(m_marks.back());
+            m_marks.pop_back();
             open = open->parent;
             --depth;
             ++p;
@@ -1498,7 +1510,7 @@ bool Parser::run(Offset& errorOffset, std::string& errorMessage) {
         s.identifier = view(p, e);
         s.offset = offsetOf(p);
         s.parent = open;
-        (open ? open->children : m_doc.m_roots).push_back(&s);
+        (open ? m_pending : m_doc.m_roots).push_back(&s);
         DataType type;
         if (parseDataType(s.identifier, type)) {
             s.primitive = true;
@@ -1509,6 +1521,7 @@ bool Parser::run(Offset& errorOffset, std::string& errorMessage) {
             p = parseHeader(e, s);
             if (!p) break;
             open = &s;
+            m_marks.push_back(m_pending.size());
             ++depth;
         }
         if (s.hasName && s.name.global) m_doc.m_globals.emplace_back(s.name.identifier, &s);
