@@ -297,6 +297,7 @@ void worldVertices(const Scene& scene, const Pose& pose, int node, std::vector<g
     positions.clear();
     if (normals) normals->clear();
     if (tangents) tangents->clear();
+    positions.clear();  // callers reuse the vector: nothing stale may survive an early return
     if (node < 0 || static_cast<size_t>(node) >= scene.nodes.size()) return;
     const Node& n = scene.nodes[node];
     if (n.kind != NodeKind::Mesh || n.object < 0 || static_cast<size_t>(n.object) >= scene.meshes.size())

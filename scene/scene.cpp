@@ -164,7 +164,8 @@ uint32_t triangleCount(const Submesh& submesh) {
         case Primitive::Quads:
             return submesh.indexCount / 4 * 2;
         case Primitive::TriangleStrip:
-            if (!submesh.stripLengths.empty()) {
+            // With restarts the loader lists the runs that draw (none may).
+            if (!submesh.stripLengths.empty() || submesh.primitiveRestart) {
                 uint64_t total = 0;
                 for (uint32_t len : submesh.stripLengths) total += len;
                 return static_cast<uint32_t>(total);

@@ -243,8 +243,6 @@ void Reader::readGeometryObject(const Structure* s) {
     if (!positions) {
         // Not against the spec (no attrib is required), but nothing can be drawn without positions.
         warn(lineOf(lodMesh) + where(lodMesh) + ": the mesh has no position array; it is not drawn");
-        vertexCount = 0;
-        arrays.clear();
     }
     mesh.vertexCount = vertexCount;
     info.baseMorph = baseMorph == UINT32_MAX ? 0 : baseMorph;
@@ -415,7 +413,7 @@ void Reader::readGeometryObject(const Structure* s) {
         bool badIndex = false;
         for (uint64_t v : values) {
             if (hasRestart && v == restart) {
-                if (primitive == Primitive::TriangleStrip) sub.stripLengths.push_back(run >= 3 ? run - 2 : 0);
+                if (primitive == Primitive::TriangleStrip && run >= 3) sub.stripLengths.push_back(run - 2);
                 indices.push_back(UINT32_MAX);  // the all-ones restart of the index type chosen below
                 run = 0;
                 continue;
@@ -435,7 +433,7 @@ void Reader::readGeometryObject(const Structure* s) {
         }
         if (hasRestart) {
             sub.primitiveRestart = true;
-            if (primitive == Primitive::TriangleStrip) sub.stripLengths.push_back(run >= 3 ? run - 2 : 0);
+            if (primitive == Primitive::TriangleStrip && run >= 3) sub.stripLengths.push_back(run - 2);
             restartRewritten |= restart != 0xFFFFFFFFull;
         }
         sub.indexCount = static_cast<uint32_t>(indices.size()) - sub.firstIndex;
@@ -574,6 +572,10 @@ void Reader::bindSkins() {
             if (bone && node != m_node.end() && bone->identifier != "BoneNode")
                 violation(refData, "the bone reference " + ref.toString() + " names a " + str(bone->identifier) + ", not a BoneNode");
             skin.joints.push_back(node != m_node.end() ? node->second : -1);
+        }
+        if (std::find(skin.joints.begin(), skin.joints.end(), -1) != skin.joints.end()) {
+            violation(refData, "every bone reference must name a node (skin ignored)");
+            continue;
         }
         const Structure* poseData = dataOf(bindPoses, "float[16]");
         std::vector<float> poses;
