@@ -406,6 +406,9 @@ TEST(OpenDdl, StringsEscapesAndConcatenation) {
     EXPECT_EQ(onlyData(doc).elementCount(), 8u);
     EXPECT_EQ(onlyData(doc).as<float>(), nullptr);
 
+    Document ascii = parseOk(R"(string {"\u0041\U00007A"})");
+    EXPECT_EQ(onlyData(ascii).strings[0], "Az");
+
     Document sub = parseOk(R"(s[2] {{"a", "b" "c"}, {"d", "e"}})");
     EXPECT_EQ(onlyData(sub).strings, (std::vector<std::string>{"a", "bc", "d", "e"}));
     EXPECT_EQ(onlyData(sub).subarrayCount(), 2u);
@@ -870,6 +873,11 @@ TEST(OpenDdl, StructureErrorsWithPositions) {
     expectError("Node { float {1 /* open", 1, 17, "unterminated comment");
     expectError("Node {} */", 1, 9, "expected a structure identifier, found '*'");
     expectError("Node {} /", 1, 9, "found '/'");
+    // Long tokens are cut short in messages.
+    ParseError longToken = parseFail("Node { " + std::string(200, '7') + " }");
+    EXPECT_NE(longToken.message.find("found '" + std::string(40, '7') + "...'"), std::string::npos)
+        << longToken.message;
+    EXPECT_LT(longToken.message.size(), 120u);
     expectError("Node {\r\n\tfloat {1, x}\r\n}", 2, 12, "found 'x'");
 }
 
