@@ -164,8 +164,8 @@ void expectRejected(const std::string& text, const std::string& label, const std
 // most (every one inside the Metric and first structures, and the start, middle and end of each
 // line that opens a structure rather than holding numbers; one point per such line in files over
 // 64 KiB) plus 600 (60 over 64 KiB) evenly spread ones: 1,100 to 2,300 cuts, so that the cost,
-// the sum of the cut lengths, stays bounded for files of a megabyte under ASan (about 16 s for
-// the whole binary on two cores).
+// the sum of the cut lengths, stays bounded for files of a megabyte (the whole binary takes about
+// 20 s of CPU under ASan/UBSan).
 std::vector<size_t> cutPoints(const std::string& text) {
     const size_t size = text.size();
     std::vector<size_t> cuts;
