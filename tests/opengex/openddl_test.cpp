@@ -328,6 +328,15 @@ TEST(OpenDdl, FloatBitPatterns) {
     EXPECT_EQ(d[0], 1.0);
     EXPECT_EQ(d[1], -1.0);
     EXPECT_TRUE(std::isnan(d[2]));
+    auto edge = values<float>("float {0X3f800000, 0x000000003F800000, -0x0, 0x1, 0x3F80_0000, 0x3F800000 }");
+    EXPECT_EQ(std::vector<uint32_t>({floatBits(edge[0]), floatBits(edge[1]), floatBits(edge[2]), floatBits(edge[3]),
+                                     floatBits(edge[4]), floatBits(edge[5])}),
+              (std::vector<uint32_t>{0x3F800000u, 0x3F800000u, 0x80000000u, 1u, 0x3F800000u, 0x3F800000u}));
+    auto dedge = values<double>("double {0x0000000000000000_3FF0000000000000, -0x0}");
+    EXPECT_EQ(dedge[0], 1.0);
+    EXPECT_EQ(doubleBits(dedge[1]), 0x8000000000000000ull);
+    expectError("float {0x100000000}", 1, 8, "bit pattern 0x100000000 does not fit in the 32 bits of a float");
+    expectError("float {0x3F800000g}", 1, 18, "expected ',' or '}' in a float list, found 'g'");
     expectError("float {0x1_0000_0000}", 1, 8, "bit pattern 0x1_0000_0000 does not fit in the 32 bits of a float");
     expectError("double {0x1_0000_0000_0000_0000}", 1, 9, "does not fit in the 64 bits of a double");
     expectError("half {0x10000}", 1, 7, "does not fit in the 16 bits of a half");

@@ -1046,23 +1046,40 @@ const char* Parser::bitPattern(const char* p, const char* literalStart, bool neg
     return e;
 }
 
-// The common case inline: an optional '-' and a decimal literal that fast_float reads whole.
-// Everything else (signs with space, '+', bit patterns, underscores, errors) goes to
-// floatElementSlow.
+// The common cases inline: an optional '-' and either a decimal literal read by quickDecimal or
+// fast_float, or a hexadecimal bit pattern of at most the type's width in digits, as the
+// OpenGEX exporters write them. Everything else (signs with space, '+', octal and binary,
+// underscores, errors) goes to floatElementSlow.
 template <class T, class Bits>
 inline const char* Parser::floatElement(const char* p, ByteSink& sink, DataType type) {
-    const char* d = p + (*p == '-' ? 1 : 0);
-    if (d < m_end && (isDigit(*d) || *d == '.') && !(*d == '0' && d + 1 < m_end && isRadixLetter(d[1]))) {
-        T value;
-        if (const char* e = quickDecimal(p, m_end, value)) {
-            std::memcpy(sink.take(sizeof(T)), &value, sizeof(T));
-            return e;
-        }
-        fast_float::from_chars_result r = fast_float::from_chars(p, m_end, value);
-        if (r.ec == std::errc() && !(r.ptr < m_end && *r.ptr == '_') &&
-            std::fabs(value) <= std::numeric_limits<T>::max()) {
-            std::memcpy(sink.take(sizeof(T)), &value, sizeof(T));
-            return r.ptr;
+    const bool negative = *p == '-';
+    const char* d = p + (negative ? 1 : 0);
+    if (d < m_end && (isDigit(*d) || *d == '.')) {
+        if (*d == '0' && d + 1 < m_end && isRadixLetter(d[1])) {
+            if ((d[1] | 0x20) == 'x') {
+                const char* q = d + 2;
+                const char* limit = q + std::min<ptrdiff_t>(m_end - q, ptrdiff_t(2 * sizeof(T)));
+                uint64_t bits = 0;
+                for (int v; q < limit && (v = hexValue(*q)) >= 0; ++q) bits = (bits << 4) | unsigned(v);
+                if (q > d + 2 && !(q < m_end && (hexValue(*q) >= 0 || *q == '_'))) {
+                    if (negative) bits ^= uint64_t(1) << (8 * sizeof(T) - 1);
+                    Bits b = Bits(bits);
+                    std::memcpy(sink.take(sizeof(T)), &b, sizeof(T));
+                    return q;
+                }
+            }
+        } else {
+            T value;
+            if (const char* e = quickDecimal(p, m_end, value)) {
+                std::memcpy(sink.take(sizeof(T)), &value, sizeof(T));
+                return e;
+            }
+            fast_float::from_chars_result r = fast_float::from_chars(p, m_end, value);
+            if (r.ec == std::errc() && !(r.ptr < m_end && *r.ptr == '_') &&
+                std::fabs(value) <= std::numeric_limits<T>::max()) {
+                std::memcpy(sink.take(sizeof(T)), &value, sizeof(T));
+                return r.ptr;
+            }
         }
     }
     return floatElementSlow<T, Bits>(p, sink, type);
