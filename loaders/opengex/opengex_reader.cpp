@@ -692,7 +692,7 @@ void readAtten(Reader& r, const Structure* s, Light& light) {
     }
     float begin = 0.0f, end = 1.0f, scale = 1.0f, offset = 0.0f, power = 1.0f;
     float kc = 0.0f, kl = curve == "inverse" ? 1.0f : 0.0f, kq = 1.0f;
-    bool hasBegin = false, hasEnd = false;
+    bool hasEnd = false;
     for (const Structure* c : s->children) {
         if (c->primitive || c->identifier != "Param") {
             if (c->primitive) r.violation(c, "an Atten holds only Param structures");
@@ -703,7 +703,6 @@ void readAtten(Reader& r, const Structure* s, Light& light) {
         if (!r.readFloat(c, v)) continue;
         if (attrib == "begin") {
             begin = v;
-            hasBegin = true;
         } else if (attrib == "end") {
             end = v;
             hasEnd = true;
@@ -739,7 +738,6 @@ void readAtten(Reader& r, const Structure* s, Light& light) {
             light.quadraticAttenuation = curve == "inverse_square" ? kq / (scale * scale) : 0.0f;
             light.attenuationOffset = offset;
         }
-        (void)hasBegin;
         return;
     }
     // Angular attenuation of a spot light: inner and outer half angles.
@@ -988,9 +986,7 @@ void readNode(Reader& r, const Structure* s, int32_t parent) {
         } else {
             const GeometryInfo& g = it->second;
             n.object = g.mesh;
-            bool present = false;
-            const bool visible = r.propBool(s, "visible", g.visible, &present);
-            n.visible = visible;
+            n.visible = r.propBool(s, "visible", g.visible);
             r.propBool(s, "shadow", true);
             r.propBool(s, "motion_blur", true);
             r.m_geometryNodes.emplace_back(s, object);
@@ -1040,9 +1036,7 @@ void readNode(Reader& r, const Structure* s, int32_t parent) {
         } else {
             Light light = it->second;
             if (!n.name.empty()) light.name = n.name;
-            bool present = false;
-            const bool shadow = r.propBool(s, "shadow", light.castsShadows, &present);
-            light.castsShadows = shadow;
+            light.castsShadows = r.propBool(s, "shadow", light.castsShadows);
             n.object = static_cast<int32_t>(r.m_scene.lights.size());
             r.m_scene.lights.push_back(std::move(light));
         }
