@@ -38,48 +38,9 @@
 #include <benchmark/benchmark.h>
 
 #include "bench/opengex/large_ogex.h"
+#include "bench/common/heap_tracking.h"
 #include "loaders/load.h"
 #include "loaders/opengex/openddl/openddl.h"
-
-// --- heap accounting: current and peak bytes through the global allocation functions ----------
-namespace {
-std::atomic<size_t> g_current{0};
-std::atomic<size_t> g_peak{0};
-void noteAlloc(void* p) {
-    if (!p) return;
-    size_t now = g_current.fetch_add(malloc_usable_size(p)) + malloc_usable_size(p);
-    size_t peak = g_peak.load();
-    while (now > peak && !g_peak.compare_exchange_weak(peak, now)) {
-    }
-}
-void noteFree(void* p) {
-    if (p) g_current.fetch_sub(malloc_usable_size(p));
-}
-}  // namespace
-
-__attribute__((noinline)) void* operator new(size_t n) {
-    void* p = std::malloc(n ? n : 1);
-    if (!p) throw std::bad_alloc();
-    noteAlloc(p);
-    return p;
-}
-void* operator new[](size_t n) {
-    return operator new(n);
-}
-// Not inlined: GCC would otherwise see free() paired with new at the call sites.
-__attribute__((noinline)) void operator delete(void* p) noexcept {
-    noteFree(p);
-    std::free(p);
-}
-void operator delete[](void* p) noexcept {
-    operator delete(p);
-}
-void operator delete(void* p, size_t) noexcept {
-    operator delete(p);
-}
-void operator delete[](void* p, size_t) noexcept {
-    operator delete(p);
-}
 
 namespace esv {
 namespace {
@@ -281,10 +242,10 @@ Peak measurePeak(Load&& load) {
         }
         close(fds[0]);
     }
-    const size_t before = g_current.load();
-    g_peak.store(before);
+    const size_t before = bench::heapCurrent();
+    bench::resetHeapPeak();
     peak.failure = load();
-    peak.heap = g_peak.load() - before;
+    peak.heap = bench::heapPeak() - before;
     return peak;
 }
 

@@ -4,62 +4,19 @@
 // goal is a load at no less than half the memcpy throughput and a peak under 1.2 x file + 16 MiB.
 //
 // The file is built as a scene and written with the POD writer (loaders/pod/pod_writer.h).
-#include <malloc.h>
-
-#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
-#include <new>
 #include <string>
 #include <vector>
 
 #include <benchmark/benchmark.h>
 
+#include "bench/common/heap_tracking.h"
 #include "loaders/load.h"
 #include "loaders/pod/pod_writer.h"
 #include "scene/sampler.h"
-
-// --- heap accounting: current and peak bytes through the global allocation functions ----------
-namespace {
-std::atomic<size_t> g_current{0};
-std::atomic<size_t> g_peak{0};
-void noteAlloc(void* p) {
-    if (!p) return;
-    size_t now = g_current.fetch_add(malloc_usable_size(p)) + malloc_usable_size(p);
-    size_t peak = g_peak.load();
-    while (now > peak && !g_peak.compare_exchange_weak(peak, now)) {
-    }
-}
-void noteFree(void* p) {
-    if (p) g_current.fetch_sub(malloc_usable_size(p));
-}
-}  // namespace
-
-__attribute__((noinline)) void* operator new(size_t n) {
-    void* p = std::malloc(n ? n : 1);
-    if (!p) throw std::bad_alloc();
-    noteAlloc(p);
-    return p;
-}
-void* operator new[](size_t n) {
-    return operator new(n);
-}
-// Not inlined: GCC would otherwise see free() paired with new at the call sites.
-__attribute__((noinline)) void operator delete(void* p) noexcept {
-    noteFree(p);
-    std::free(p);
-}
-void operator delete[](void* p) noexcept {
-    operator delete(p);
-}
-void operator delete(void* p, size_t) noexcept {
-    operator delete(p);
-}
-void operator delete[](void* p, size_t) noexcept {
-    operator delete(p);
-}
 
 namespace esv {
 namespace {
@@ -255,8 +212,8 @@ int main(int argc, char** argv) {
                 esv::kMeshes, esv::kVerticesPerMesh);
 
     // Peak heap of one load, the file buffer (already resident) included.
-    const size_t before = g_current.load();
-    g_peak.store(before);
+    const size_t before = esv::bench::heapCurrent();
+    esv::bench::resetHeapPeak();
     {
         esv::LoadResult r = esv::loadSceneMemory(esv::largePod(), "large.pod", {});
         if (!r.scene) {
@@ -265,7 +222,7 @@ int main(int argc, char** argv) {
             return 1;
         }
     }
-    const size_t peakDuringLoad = g_peak.load() - before + fileBytes;
+    const size_t peakDuringLoad = esv::bench::heapPeak() - before + fileBytes;
 
     esv::RatioReporter reporter;
     benchmark::RunSpecifiedBenchmarks(&reporter);
