@@ -490,6 +490,8 @@ private:
         return p;
     }
     const char* readName(const char* p, Name& name);
+    // A structure's name when one starts at p (then also the space after it); p otherwise.
+    const char* readOptionalName(const char* p, Structure& s);
     const char* readSign(const char* p, bool& negative);
     const char* readUnsigned(const char* p, uint64_t& value, bool& overflow, IntForm& form);
     const char* readRadixDigits(const char* p, unsigned bitsPerDigit, uint64_t& value, bool& overflow);
@@ -586,6 +588,14 @@ const char* Parser::skipComment(const char* p) {
         if (q[1] == '/') return q + 2;
     }
     return fail(p, "unterminated comment: '/*' without a closing '*/'");
+}
+
+const char* Parser::readOptionalName(const char* p, Structure& s) {
+    if (p >= m_end || (*p != '$' && *p != '%')) return p;
+    p = readName(p, s.name);
+    if (!p) return nullptr;
+    s.hasName = true;
+    return skipSpace(p);
 }
 
 const char* Parser::readName(const char* p, Name& name) {
@@ -1363,13 +1373,8 @@ const char* Parser::parsePrimitive(const char* p, Structure& s, DataType type) {
             if (!p) return nullptr;
         }
     }
-    if (p < m_end && (*p == '$' || *p == '%')) {
-        p = readName(p, s.name);
-        if (!p) return nullptr;
-        s.hasName = true;
-        p = skipSpace(p);
-        if (!p) return nullptr;
-    }
+    p = readOptionalName(p, s);
+    if (!p) return nullptr;
     if (p < m_end && *p == '(') return fail(p, "a primitive structure cannot have properties (A.8)");
     if (p >= m_end || *p != '{') {
         return fail(p, std::string("expected '{' to open the data of ") + dataTypeName(type) +
@@ -1424,13 +1429,8 @@ const char* Parser::parsePrimitive(const char* p, Structure& s, DataType type) {
 const char* Parser::parseHeader(const char* p, Structure& s) {
     p = skipSpace(p);
     if (!p) return nullptr;
-    if (p < m_end && (*p == '$' || *p == '%')) {
-        p = readName(p, s.name);
-        if (!p) return nullptr;
-        s.hasName = true;
-        p = skipSpace(p);
-        if (!p) return nullptr;
-    }
+    p = readOptionalName(p, s);
+    if (!p) return nullptr;
     if (p < m_end && *p == '(') {
         p = skipSpace(p + 1);
         if (!p) return nullptr;
