@@ -12,4 +12,7 @@ LoadResult loadPod(std::shared_ptr<const std::vector<uint8_t>> bytes, const std:
 LoadResult loadOpenGex(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path,
                        const LoadOptions& options);
 
+LoadResult loadAwd(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path,
+                   const LoadOptions& options);
+
 }  // namespace esv

@@ -101,6 +101,8 @@ LoadResult loadSceneMemory(std::shared_ptr<const std::vector<uint8_t>> bytes, co
             result = loadOpenGex(bytes, path, options);
             break;
         case FileFormat::Awd:
+            result = loadAwd(bytes, path, options);
+            break;
         case FileFormat::Pof:
             result.problems.push_back({path, -1, 0, 0, "",
                                        std::string("this is a ") + formatName(format) +

@@ -1,0 +1,276 @@
+#include "loaders/awd/awd_format.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include <lzma.h>
+#include <zlib.h>
+
+namespace esv::awd {
+
+const char* blockTypeName(uint8_t type) {
+    switch (type) {
+        case block::TriangleGeometry: return "TriangleGeometry";
+        case block::PrimitiveGeometry: return "PrimitiveGeometry";
+        case block::Scene: return "Scene";
+        case block::Container: return "Container";
+        case block::MeshInstance: return "MeshInstance";
+        case block::SkyBox: return "SkyBox";
+        case block::Light: return "Light";
+        case block::Camera: return "Camera";
+        case block::TextureProjector: return "TextureProjector";
+        case block::LightPicker: return "LightPicker";
+        case block::Material: return "Material";
+        case block::BitmapTexture: return "BitmapTexture";
+        case block::CubeTexture: return "CubeTexture";
+        case block::SharedMethod: return "SharedMethod";
+        case block::ShadowMethod: return "ShadowMethod";
+        case block::Skeleton: return "Skeleton";
+        case block::SkeletonPose: return "SkeletonPose";
+        case block::SkeletonAnimation: return "SkeletonAnimation";
+        case block::MeshPose: return "MeshPose";
+        case block::MeshPoseAnimation: return "MeshPoseAnimation";
+        case block::AnimationSet: return "AnimationSet";
+        case block::UVAnimation: return "UVAnimation";
+        case block::Animator: return "Animator";
+        case block::Command: return "Command";
+        case block::Namespace: return "Namespace";
+        case block::MetaData: return "MetaData";
+        default: return nullptr;
+    }
+}
+
+const char* streamTypeName(uint8_t type) {
+    switch (type) {
+        case stream::Positions: return "positions";
+        case stream::Indices: return "face indices";
+        case stream::UVs: return "UVs";
+        case stream::Normals: return "normals";
+        case stream::Tangents: return "tangents";
+        case stream::JointIndices: return "joint indices";
+        case stream::JointWeights: return "joint weights";
+        default: return nullptr;
+    }
+}
+
+const char* fieldTypeName(uint8_t type) {
+    switch (type) {
+        case field::Int8: return "int8";
+        case field::Int16: return "int16";
+        case field::Int32: return "int32";
+        case field::UInt8: return "uint8";
+        case field::UInt16: return "uint16";
+        case field::UInt32: return "uint32";
+        case field::Float32Libawd:
+        case field::Float32: return "float32";
+        case field::Float64Libawd:
+        case field::Float64: return "float64";
+        case field::Bool: return "bool";
+        case field::Color: return "color";
+        case field::BlockAddr: return "BlockAddr";
+        case field::String: return "string";
+        case field::ByteArray: return "ByteArray";
+        case field::Vector2: return "Vector2x1";
+        case field::Vector3: return "Vector3x1";
+        case field::Vector4: return "Vector4x1";
+        case field::Matrix3x2Libawd:
+        case field::Matrix3x2: return "Matrix3x2";
+        case field::Matrix3x3Libawd:
+        case field::Matrix3x3: return "Matrix3x3";
+        case field::Matrix4x3Libawd:
+        case field::Matrix4x3: return "Matrix4x3";
+        case field::Matrix4x4Libawd:
+        case field::Matrix4x4: return "Matrix4x4";
+        default: return nullptr;
+    }
+}
+
+const char* methodTypeName(uint16_t type) {
+    switch (type) {
+        case 1: return "EnvMapAmbientMethod";
+        case 51: return "DepthDiffuseMethod";
+        case 52: return "GradientDiffuseMethod";
+        case 53: return "WrapDiffuseMethod";
+        case 54: return "LightMapDiffuseMethod";
+        case 55: return "CelDiffuseMethod";
+        case 56: return "SubsurfaceScatteringDiffuseMethod";
+        case 101: return "AnisotropicSpecularMethod";
+        case 102: return "PhongSpecularMethod";
+        case 103: return "CelSpecularMethod";
+        case 104: return "FresnelSpecularMethod";
+        case 151: return "HeightMapNormalMethod";
+        case 152: return "SimpleWaterNormalMethod";
+        case 401: return "ColorMatrixMethod";
+        case 402: return "ColorTransformMethod";
+        case 403: return "EnvMapMethod";
+        case 404: return "LightMapMethod";
+        case 405: return "ProjectiveTextureMethod";
+        case 406: return "RimLightMethod";
+        case 407: return "AlphaMaskMethod";
+        case 408: return "RefractionEnvMapMethod";
+        case 409: return "OutlineMethod";
+        case 410: return "FresnelEnvMapMethod";
+        case 411: return "FogMethod";
+        case 998: return "ShadowMapMethodBlockMethod";
+        case 999: return "EffectMethodBlockMethod";
+        case 1001: return "CascadeShadowMapMethod";
+        case 1002: return "NearShadowMapMethod";
+        case 1101: return "FilteredShadowMapMethod";
+        case 1102: return "DitheredShadowMapMethod";
+        case 1103: return "SoftShadowMapMethod";
+        case 1104: return "HardShadowMapMethod";
+        default: return nullptr;
+    }
+}
+
+uint64_t decompressionLimit(uint64_t compressedSize) {
+    // Model data compresses a few times at most; 512:1 over a 32 MiB floor leaves room for
+    // unusually regular data while a few kilobytes can never ask for gigabytes.
+    constexpr uint64_t kFloor = uint64_t(32) << 20;
+    constexpr uint64_t kRatio = 512;
+    if (compressedSize > kMaxDecompressedBytes / kRatio) return kMaxDecompressedBytes;
+    return std::min(kMaxDecompressedBytes, kFloor + compressedSize * kRatio);
+}
+
+namespace {
+
+// Output grows by doubling from a size proportional to the input, so a stream that ends early
+// or fails never makes us touch more memory than it produced.
+size_t nextCapacity(size_t current, size_t inputSize, uint64_t limit) {
+    uint64_t next = current == 0 ? std::max<uint64_t>(uint64_t(inputSize) * 4, 4096) : uint64_t(current) * 2;
+    return static_cast<size_t>(std::min(next, limit));
+}
+
+}  // namespace
+
+bool inflateZlib(const uint8_t* data, size_t size, uint64_t limit, std::vector<uint8_t>& out,
+                 size_t& trailing, std::string& error) {
+    out.clear();
+    trailing = 0;
+    z_stream z{};
+    if (inflateInit(&z) != Z_OK) {
+        error = "zlib could not be initialised";
+        return false;
+    }
+    size_t produced = 0;
+    size_t consumed = 0;
+    int rc = Z_OK;
+    while (true) {
+        if (produced == out.size()) {
+            if (out.size() >= limit) {
+                inflateEnd(&z);
+                error = "the compressed body inflates to more than " + std::to_string(limit) +
+                        " bytes, the limit for a file of this size";
+                return false;
+            }
+            out.resize(nextCapacity(out.size(), size, limit));
+        }
+        // zlib counts in uInt; feed and drain at most 1 GiB per call.
+        const size_t inChunk = std::min<size_t>(size - consumed, size_t(1) << 30);
+        const size_t outChunk = std::min<size_t>(out.size() - produced, size_t(1) << 30);
+        z.next_in = const_cast<Bytef*>(data + consumed);
+        z.avail_in = static_cast<uInt>(inChunk);
+        z.next_out = out.data() + produced;
+        z.avail_out = static_cast<uInt>(outChunk);
+        rc = inflate(&z, Z_NO_FLUSH);
+        consumed += inChunk - z.avail_in;
+        produced += outChunk - z.avail_out;
+        if (rc == Z_STREAM_END) break;
+        if (rc == Z_BUF_ERROR && z.avail_out != 0) {  // no progress possible: the input ended
+            inflateEnd(&z);
+            out.clear();
+            error = "the zlib stream ends early (the file is truncated)";
+            return false;
+        }
+        if (rc != Z_OK && rc != Z_BUF_ERROR) {
+            std::string what = z.msg ? z.msg : "corrupt data";
+            inflateEnd(&z);
+            out.clear();
+            error = "zlib: " + what;
+            return false;
+        }
+    }
+    inflateEnd(&z);
+    out.resize(produced);
+    out.shrink_to_fit();
+    trailing = size - consumed;
+    return true;
+}
+
+bool inflateLzma(const uint8_t* data, size_t size, uint64_t limit, std::vector<uint8_t>& out, std::string& error) {
+    out.clear();
+    if (size < 9) {
+        error = "the LZMA body is " + std::to_string(size) + " bytes, shorter than its 9-byte header";
+        return false;
+    }
+    const uint32_t declared = uint32_t(data[0]) | uint32_t(data[1]) << 8 | uint32_t(data[2]) << 16 | uint32_t(data[3]) << 24;
+    if (declared > limit) {
+        error = "the LZMA body declares " + std::to_string(declared) + " decompressed bytes, more than the " +
+                std::to_string(limit) + " allowed for a file of this size";
+        return false;
+    }
+    // An LZMA_Alone header (properties byte, dictionary size, 64-bit size) lets liblzma stop at the
+    // declared size. The dictionary never needs to be larger than the output, so a file asking for
+    // a huge one gets no more than that.
+    uint8_t header[13];
+    header[0] = data[4];
+    uint32_t dict = uint32_t(data[5]) | uint32_t(data[6]) << 8 | uint32_t(data[7]) << 16 | uint32_t(data[8]) << 24;
+    dict = std::max<uint32_t>(4096, std::min(dict, std::max<uint32_t>(declared, 4096)));
+    for (int i = 0; i < 4; ++i) header[1 + i] = static_cast<uint8_t>(dict >> (8 * i));
+    for (int i = 0; i < 8; ++i) header[5 + i] = i < 4 ? static_cast<uint8_t>(uint64_t(declared) >> (8 * i)) : 0;
+
+    lzma_stream strm = LZMA_STREAM_INIT;
+    if (lzma_alone_decoder(&strm, uint64_t(64) << 20) != LZMA_OK) {
+        error = "liblzma could not be initialised";
+        return false;
+    }
+    auto finish = [&](bool ok, const std::string& why) {
+        lzma_end(&strm);
+        if (!ok) {
+            out.clear();
+            error = why;
+        }
+        return ok;
+    };
+    // The header first, then the payload.
+    std::vector<uint8_t> sink(16);
+    strm.next_in = header;
+    strm.avail_in = sizeof header;
+    strm.next_out = sink.data();
+    strm.avail_out = sink.size();
+    lzma_ret rc = lzma_code(&strm, LZMA_RUN);
+    if (rc != LZMA_OK && rc != LZMA_STREAM_END) return finish(false, "the LZMA properties are invalid");
+    if (strm.avail_in != 0) return finish(false, "the LZMA properties are invalid");
+    if (rc == LZMA_STREAM_END || declared == 0) {
+        out.clear();
+        return finish(true, "");
+    }
+
+    size_t produced = 0;
+    strm.next_in = data + 9;
+    strm.avail_in = size - 9;
+    while (true) {
+        if (produced == out.size()) out.resize(nextCapacity(out.size(), size, declared));
+        strm.next_out = out.data() + produced;
+        strm.avail_out = out.size() - produced;
+        rc = lzma_code(&strm, LZMA_FINISH);
+        produced = out.size() - strm.avail_out;
+        if (rc == LZMA_STREAM_END) break;
+        if (rc == LZMA_OK) {
+            if (strm.avail_out == 0) continue;  // room needed
+            return finish(false, "the LZMA data ends early (the file is truncated)");
+        }
+        if (rc == LZMA_BUF_ERROR) return finish(false, "the LZMA data ends early (the file is truncated)");
+        if (rc == LZMA_MEMLIMIT_ERROR || rc == LZMA_MEM_ERROR)
+            return finish(false, "the LZMA stream needs more memory than allowed");
+        return finish(false, "the LZMA data is corrupt");
+    }
+    if (produced != declared)
+        return finish(false, "the LZMA data holds " + std::to_string(produced) + " bytes, its header declares " +
+                                 std::to_string(declared));
+    out.resize(produced);
+    return finish(true, "");
+}
+
+}  // namespace esv::awd

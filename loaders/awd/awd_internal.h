@@ -1,0 +1,192 @@
+// Internals of the AWD reader shared by its source files (not a public interface).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "loaders/awd/awd_format.h"
+#include "loaders/byte_reader.h"
+#include "loaders/load.h"
+
+namespace esv::awd {
+
+// One numeric attribute ("property"): key, value bytes (inside the body buffer) and where they lie.
+struct Attr {
+    uint16_t key = 0;
+    uint32_t length = 0;
+    const uint8_t* value = nullptr;
+    uint64_t offset = 0;  // of the key
+};
+struct AttrList {
+    std::vector<Attr> items;
+    uint64_t offset = 0;  // of the list's length field
+    const Attr* find(uint16_t key) const {
+        const Attr* found = nullptr;
+        for (const Attr& a : items)
+            if (a.key == key) found = &a;  // the last one wins, as in Away3D
+        return found;
+    }
+};
+
+// A block as found by the first pass over the body: its header and payload.
+struct BlockEntry {
+    uint32_t id = 0;
+    uint8_t ns = 0;
+    uint8_t type = 0;
+    uint8_t flags = 0;
+    uint32_t length = 0;
+    uint64_t offset = 0;  // of the block header
+    const uint8_t* payload = nullptr;
+};
+
+// What a block read so far became: references resolve through these.
+struct BlockRef {
+    uint8_t type = 0;
+    uint64_t offset = 0;
+    int32_t index = -1;  // mesh, node, material, texture or reader-table index by type; -1 = unusable
+    std::string name;
+};
+
+// A shading, effect or shadow method: its type and properties (with block references resolved).
+struct Method {
+    uint16_t type = 0;
+    std::string name;  // of its SharedMethod / ShadowMethod block, or "" inside a material
+    AttrList props;
+    std::map<uint16_t, int32_t> textures;  // BlockAddr key -> scene texture index (2D textures)
+    std::map<uint16_t, int32_t> cubes;     // BlockAddr key -> cube texture index
+    int32_t baseShadow = -1;               // cascade / near shadow methods: their base method
+    int32_t light = -1;                    // shadow methods: the light they shadow
+};
+
+struct CubeTexture {
+    std::string name;
+    int32_t firstTexture = -1;  // six consecutive scene textures: +X, -X, +Y, -Y, +Z, -Z
+};
+struct LightPicker {
+    std::string name;
+    std::vector<int32_t> lights;  // scene light indices
+};
+struct TextureProjector {
+    std::string name;
+    int32_t texture = -1;
+    float aspect = 1.0f, fov = 60.0f;  // fov in degrees, as Away3D keeps it
+    glm::mat4 transform{1.0f};
+    int32_t parentNode = -1;
+};
+
+// Header facts that decide how numbers are read.
+struct Header {
+    uint8_t major = 0, minor = 0;
+    uint16_t flags = 0;
+    uint8_t compression = 0;
+    uint32_t bodyLength = 0;
+    bool streaming = false;
+    bool matrix64 = false, geometry64 = false, properties64 = false;
+    bool v21() const { return major == 2 && minor == 1; }
+};
+
+class Reader {
+public:
+    Reader(const std::string& path, const LoadOptions& options, Scene& scene, std::vector<Problem>& problems);
+    // Reads the whole file (kept alive by the scene's views) into the scene.
+    void run(const std::shared_ptr<const std::vector<uint8_t>>& file);
+
+    // ---- diagnostics (awd_reader.cpp)
+    // Makes the file unusable: always a problem; the load stops unless in check mode.
+    void fatal(uint64_t offset, const std::string& where, const std::string& message);
+    // A violation the reader reads around: a problem in check mode, a warning otherwise.
+    void violation(uint64_t offset, const std::string& where, const std::string& message);
+    void warn(uint64_t offset, const std::string& where, const std::string& message);
+    // An information line for the import report (capped, with a count of what was left out).
+    void info(const std::string& text);
+    bool stopped() const { return m_failed && !m_options.collectAll; }
+
+    // ---- field readers (awd_reader.cpp); each reports a block that ends inside the field
+    bool readString(ByteReader& r, std::string& out, const char* what);
+    bool readAttrs(ByteReader& r, AttrList& out, const char* what);
+    bool readUserAttrs(ByteReader& r, const char* what);
+    bool readNumber(ByteReader& r, bool wide, double& out, const char* what);
+    bool readMatrix(ByteReader& r, glm::mat4& out, const char* what);  // 4x3, column-major
+    bool ended(ByteReader& r, const char* what);  // reports a short read as fatal; true when short
+
+    // Typed property access. Floats take 4 or 8 bytes (the header's precision is checked); other
+    // types their exact size. A wrong size is a violation and yields the default.
+    double propFloat(const AttrList& list, uint16_t key, double fallback, bool wideExpected);
+    uint32_t propUInt(const AttrList& list, uint16_t key, uint32_t fallback, uint32_t size);
+    bool propBool(const AttrList& list, uint16_t key, bool fallback);
+    bool has(const AttrList& list, uint16_t key) const { return list.find(key) != nullptr; }
+    // Info lines for the keys of `list` that are not in `known`.
+    void unknownProps(const AttrList& list, std::initializer_list<uint16_t> known, const char* what);
+
+    // ---- references (awd_reader.cpp)
+    // Resolves a BlockAddr read at `offset`: 0 is null (returns nullptr, ok). A reference to a later
+    // block, to no block, or to a block of another type than `types` is fatal and names both blocks.
+    const BlockRef* resolve(uint32_t id, uint64_t offset, std::initializer_list<uint8_t> types, const char* what,
+                            bool& ok);
+
+    // Scene-wide results once every block is read: light directions, ambient, visibility, and the
+    // report's summary lines.
+    void finish();
+
+    // ---- geometry (awd_geometry.cpp)
+    void readTriangleGeometry(ByteReader& r);
+    void readPrimitiveGeometry(ByteReader& r);
+
+    // Context of the block being read.
+    std::string blockWhere() const;
+
+    const std::string& m_path;
+    const LoadOptions& m_options;
+    Scene& m_scene;
+    std::vector<Problem>& m_problems;
+
+    Header m_header;
+    std::shared_ptr<const std::vector<uint8_t>> m_body;  // owner of every view into the body
+    const uint8_t* m_bodyData = nullptr;
+    size_t m_bodySize = 0;
+    uint64_t m_bodyBase = kHeaderSize;  // file offset of body byte 0 (as if uncompressed)
+    std::shared_ptr<const std::vector<uint8_t>> m_blockOwner;  // a block's own decompressed payload
+    uint64_t m_inflatedTotal = 0;
+
+    std::vector<BlockEntry> m_entries;
+    std::unordered_map<uint32_t, size_t> m_firstEntry;  // id -> first entry with it
+    std::unordered_map<uint32_t, BlockRef> m_blocks;    // persistent blocks read so far
+    const BlockEntry* m_current = nullptr;
+    std::string m_currentName;
+    std::map<uint8_t, std::string> m_namespaces;
+
+    std::vector<CubeTexture> m_cubes;
+    std::vector<LightPicker> m_pickers;
+    std::vector<Method> m_sharedMethods;
+    std::vector<Method> m_shadowMethods;
+    std::vector<TextureProjector> m_projectors;
+    std::vector<glm::vec3> m_lightDirections;  // per scene light: Away3D's direction (directional)
+    std::vector<glm::vec3> m_lightAmbient;     // per scene light: ambient colour x level
+    std::vector<bool> m_lightPlaced;           // per scene light: put into the graph by a Command
+    std::vector<glm::vec3> m_pivots;           // per node: Away3D pivot point
+
+    // Summaries written once at the end.
+    std::map<uint8_t, size_t> m_skipped;        // animation block kinds left to part 2
+    std::map<std::string, size_t> m_unknownBlocks;
+    size_t m_float64Streams = 0, m_float64Geometries = 0;
+    std::vector<std::string> m_computedNormals;
+    std::vector<std::string> m_packedGeometries;
+    std::map<std::string, std::vector<std::string>> m_materialNotes;     // info: note -> material names
+    std::map<std::string, std::vector<std::string>> m_materialWarnings;  // warning: note -> material names
+    std::vector<std::string> m_noShadowInstances;
+    size_t m_infoLines = 0, m_infoDropped = 0;
+    size_t m_warnings = 0;
+    bool m_failed = false;
+    uint32_t m_expectedId = 1;
+};
+
+std::string quoted(const std::string& s);
+std::string hex(uint64_t v);
+
+}  // namespace esv::awd
