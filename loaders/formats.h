@@ -11,6 +11,10 @@ LoadResult loadPod(std::shared_ptr<const std::vector<uint8_t>> bytes, const std:
                    const LoadOptions& options);
 LoadResult loadOpenGex(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path,
                        const LoadOptions& options);
+// The same for text owned by anything (loadSceneFile passes a mapped file): OpenGEX keeps no view
+// into the text once the scene is built, so the text need not be a vector.
+LoadResult loadOpenGex(std::shared_ptr<const void> owner, const uint8_t* data, size_t size, const std::string& path,
+                       const LoadOptions& options);
 
 LoadResult loadAwd(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path,
                    const LoadOptions& options);

@@ -8,7 +8,10 @@
 #include <new>
 #include <sstream>
 
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "loaders/formats.h"
 
@@ -89,6 +92,58 @@ std::shared_ptr<const std::vector<uint8_t>> readWholeFile(const std::string& pat
     return bytes;
 }
 
+namespace {
+
+// What every successful load goes through: the source path is recorded and the scene validated.
+void finishLoad(LoadResult& result, const std::string& path) {
+    if (!result.scene) return;
+    result.scene->sourcePath = path;
+    std::vector<Problem> invalid;
+    validateScene(*result.scene, path, invalid);
+    if (!invalid.empty()) {
+        result.scene.reset();
+        result.problems.insert(result.problems.end(), invalid.begin(), invalid.end());
+    }
+}
+
+// A read-only private mapping of a whole regular file, unmapped when the last owner goes.
+struct MappedFile {
+    const uint8_t* data = nullptr;
+    size_t size = 0;
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
+    MappedFile(const uint8_t* d, size_t n) : data(d), size(n) {}
+    ~MappedFile() {
+        if (data) munmap(const_cast<uint8_t*>(data), size);
+    }
+};
+
+// Maps `path` when it is a non-empty regular file; null otherwise (the caller reads it instead,
+// which also words the error). The pages are populated up front: the file is read once, whole.
+// A text format whose scene keeps nothing of the text (OpenGEX) parses the mapping directly and
+// so skips the copy into a buffer and the zero-filled pages a buffer costs.
+std::shared_ptr<const MappedFile> mapWholeFile(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return nullptr;
+    struct stat info {};
+    std::shared_ptr<const MappedFile> mapped;
+    if (fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0) {
+        const size_t size = static_cast<size_t>(info.st_size);
+        void* at = mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+        if (at != MAP_FAILED) {
+            try {
+                mapped = std::make_shared<const MappedFile>(static_cast<const uint8_t*>(at), size);
+            } catch (const std::bad_alloc&) {
+                munmap(at, size);
+            }
+        }
+    }
+    ::close(fd);
+    return mapped;
+}
+
+}  // namespace
+
 LoadResult loadSceneMemory(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path,
                            const LoadOptions& options) {
     LoadResult result;
@@ -116,19 +171,32 @@ LoadResult loadSceneMemory(std::shared_ptr<const std::vector<uint8_t>> bytes, co
             return result;
         }
     }
-    if (result.scene) {
-        result.scene->sourcePath = path;
-        std::vector<Problem> invalid;
-        validateScene(*result.scene, path, invalid);
-        if (!invalid.empty()) {
-            result.scene.reset();
-            result.problems.insert(result.problems.end(), invalid.begin(), invalid.end());
-        }
-    }
+    finishLoad(result, path);
     return result;
 }
 
 LoadResult loadSceneFile(const std::string& path, const LoadOptions& options) {
+    if (auto mapped = mapWholeFile(path)) {
+        if (detectFormat(mapped->data, mapped->size, path) == FileFormat::OpenGex) {
+            const uint8_t* data = mapped->data;
+            const size_t size = mapped->size;
+            LoadResult result = loadOpenGex(std::shared_ptr<const void>(std::move(mapped)), data, size, path, options);
+            finishLoad(result, path);
+            return result;
+        }
+        // Binary formats keep views into the bytes: copy them into a buffer the scene can own
+        // (a copy, not a zero fill followed by a read).
+        std::shared_ptr<const std::vector<uint8_t>> bytes;
+        try {
+            bytes = std::make_shared<const std::vector<uint8_t>>(mapped->data, mapped->data + mapped->size);
+        } catch (const std::bad_alloc&) {
+            LoadResult result;
+            result.problems.push_back({path, -1, 0, 0, "", "cannot read the file: it is too large to load"});
+            return result;
+        }
+        mapped.reset();
+        return loadSceneMemory(std::move(bytes), path, options);
+    }
     std::string error;
     auto bytes = readWholeFile(path, error);
     if (!bytes) {

@@ -71,11 +71,42 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
     esv::ddl::Document doc;
     esv::ddl::ParseError error;
-    if (doc.parse(bytes, error)) {
+    const bool parsed = doc.parse(bytes, error);
+    if (parsed) {
         checkDocument(doc, size);
     } else {
         check(error.offset <= size && error.line >= 1 && error.column >= 1 && !error.message.empty());
         check(doc.roots().empty());
+    }
+
+    // The same text with its numeric arrays converted on a second thread: the same document or
+    // the same first error.
+    {
+        esv::ddl::ParseOptions parallelOptions;
+        parallelOptions.parallelBytes = 0;
+        parallelOptions.deferBytes = 8;
+        esv::ddl::Document parallel;
+        esv::ddl::ParseError parallelError;
+        const bool ok = parallel.parse(bytes, parallelError, parallelOptions);
+        check(ok == parsed);
+        if (ok) {
+            check(parallel.structureCount() == doc.structureCount());
+            std::vector<const esv::ddl::Structure*> a(doc.roots().begin(), doc.roots().end());
+            std::vector<const esv::ddl::Structure*> b(parallel.roots().begin(), parallel.roots().end());
+            check(a.size() == b.size());
+            while (!a.empty()) {
+                const esv::ddl::Structure* x = a.back();
+                const esv::ddl::Structure* y = b.back();
+                a.pop_back();
+                b.pop_back();
+                check(x->offset == y->offset && x->endOffset == y->endOffset && x->children.size() == y->children.size());
+                check(x->data.bytes == y->data.bytes && x->data.states == y->data.states);
+                a.insert(a.end(), x->children.begin(), x->children.end());
+                b.insert(b.end(), y->children.begin(), y->children.end());
+            }
+        } else {
+            check(parallelError.offset == error.offset && parallelError.message == error.message);
+        }
     }
 
     for (bool collectAll : {false, true}) {

@@ -387,6 +387,13 @@ void Reader::readGeometryObject(const Structure* s) {
     uint64_t maxIndex = 0;
     std::vector<uint32_t> materialValues;
     bool restartRewritten = false;
+    {
+        size_t total = 0;
+        for (const Structure* ia : indexArrays)
+            for (const Structure* k : ia->children)
+                if (k->primitive) total += k->data.elementCount();
+        indices.reserve(total);
+    }
     for (const Structure* ia : indexArrays) {
         Submesh sub;
         sub.primitive = primitive;
@@ -411,6 +418,17 @@ void Reader::readGeometryObject(const Structure* s) {
         sub.firstIndex = static_cast<uint32_t>(indices.size());
         uint32_t run = 0;
         bool badIndex = false;
+        if (!hasRestart) {
+            // The common case in one tight pass: no restarts, every index in range.
+            uint64_t most = 0;
+            for (uint64_t v : values) most = std::max(most, v);
+            if (most < vertexCount) {
+                for (uint64_t v : values) indices.push_back(static_cast<uint32_t>(v));
+                maxIndex = std::max(maxIndex, most);
+                run = static_cast<uint32_t>(values.size());
+                values.clear();
+            }
+        }
         for (uint64_t v : values) {
             if (hasRestart && v == restart) {
                 if (primitive == Primitive::TriangleStrip && run >= 3) sub.stripLengths.push_back(run - 2);

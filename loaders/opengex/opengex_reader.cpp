@@ -1404,10 +1404,17 @@ void Reader::run() {
 
 LoadResult loadOpenGex(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path,
                        const LoadOptions& options) {
+    const uint8_t* data = bytes ? bytes->data() : nullptr;
+    const size_t size = bytes ? bytes->size() : 0;
+    return loadOpenGex(std::shared_ptr<const void>(std::move(bytes)), data, size, path, options);
+}
+
+LoadResult loadOpenGex(std::shared_ptr<const void> owner, const uint8_t* data, size_t size, const std::string& path,
+                       const LoadOptions& options) {
     LoadResult result;
     ddl::Document doc;
     ddl::ParseError error;
-    if (!doc.parse(bytes, error)) {
+    if (!doc.parse(std::move(owner), std::string_view(reinterpret_cast<const char*>(data), size), error)) {
         Problem p;
         p.file = path;
         p.line = error.line;

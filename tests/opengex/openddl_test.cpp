@@ -979,6 +979,145 @@ TEST(OpenDdl, LargeArraysAndManyStructures) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Numeric arrays converted on a second thread (ParseOptions::parallelBytes / deferBytes): the
+// document and the errors must be exactly those of a parse on one thread.
+
+ParseOptions sequentialOptions() {
+    ParseOptions o;
+    o.parallelBytes = std::numeric_limits<size_t>::max();
+    return o;
+}
+
+// Every array deferred, whatever the text's size.
+ParseOptions parallelOptions() {
+    ParseOptions o;
+    o.parallelBytes = 0;
+    o.deferBytes = 1;
+    return o;
+}
+
+// Structure by structure: identifiers, names, data bytes, states and text data.
+void expectSameDocuments(const Document& a, const Document& b) {
+    ASSERT_EQ(a.structureCount(), b.structureCount());
+    std::vector<const Structure*> pa(a.roots().begin(), a.roots().end()), pb(b.roots().begin(), b.roots().end());
+    size_t compared = 0;
+    while (!pa.empty()) {
+        ASSERT_EQ(pa.size(), pb.size());
+        const Structure* x = pa.back();
+        const Structure* y = pb.back();
+        pa.pop_back();
+        pb.pop_back();
+        ASSERT_EQ(x->identifier, y->identifier);
+        ASSERT_EQ(x->offset, y->offset);
+        ASSERT_EQ(x->endOffset, y->endOffset);
+        ASSERT_EQ(x->primitive, y->primitive);
+        if (x->primitive) {
+            EXPECT_EQ(x->data.type, y->data.type);
+            EXPECT_EQ(x->data.arraySize, y->data.arraySize);
+            EXPECT_EQ(x->data.bytes, y->data.bytes) << "data of the structure at offset " << x->offset;
+            EXPECT_EQ(x->data.states, y->data.states);
+            EXPECT_EQ(x->data.strings, y->data.strings);
+        }
+        ASSERT_EQ(x->children.size(), y->children.size());
+        pa.insert(pa.end(), x->children.begin(), x->children.end());
+        pb.insert(pb.end(), y->children.begin(), y->children.end());
+        ++compared;
+    }
+    EXPECT_EQ(compared, a.structureCount());
+}
+
+// A text with long arrays of every numeric type and layout, comments and character literals
+// inside them, states, strings and references between them.
+std::string mixedArrays(int n) {
+    std::string t = "Metric (key = \"distance\") { float {1.0} }\n";
+    t += "Geometry $g {\n  VertexArray (attrib = \"position\") { float[3] {";
+    for (int i = 0; i < n; ++i) t += (i ? ", " : "") + std::string("{") + std::to_string(i) + ".125, -" + std::to_string(i % 97) + "e-2, 0x3F800000}";
+    t += "} }\n  VertexArray { double /* inline */ {";
+    for (int i = 0; i < n; ++i) t += (i ? ",\n" : "") + std::to_string(i) + ".0078125 // comment, with a comma }\n";
+    t += "} }\n  IndexArray { unsigned_int16[3]* {";
+    for (int i = 0; i < n; ++i) t += std::string(i ? ", " : "") + (i % 50 == 0 ? "s" + std::to_string(i % 3) + " " : "") + "{" + std::to_string(i % 65536) + ", 0x1F, 'a'}";
+    t += "} }\n  Data { int8 {";
+    for (int i = 0; i < n; ++i) t += (i ? ", " : "") + std::to_string(i % 256 - 128);
+    t += "} }\n  Data { half {";
+    for (int i = 0; i < n; ++i) t += (i ? ", " : "") + std::to_string(i % 1000) + ".5";
+    t += "} }\n  Data { bool {";
+    for (int i = 0; i < n; ++i) t += (i ? ", " : "") + std::string(i % 3 ? "true" : "false");
+    t += "} }\n  Data { int64 {";
+    for (int i = 0; i < n; ++i) t += (i ? ", " : "") + std::to_string(int64_t(i) * -1000000007LL);
+    t += "} }\n  Name { string {\"geometry\"} }\n  Ref { ref {$g} }\n}\n";
+    return t;
+}
+
+TEST(OpenDdlParallel, SameDocumentAsOneThread) {
+    const std::string text = mixedArrays(3000);
+    Document one = parseOk(text, sequentialOptions());
+    Document two = parseOk(text, parallelOptions());
+    expectSameDocuments(one, two);
+    // The arrays really are what the text says (not merely the same on both paths).
+    const Structure* g = two.findGlobal("g");
+    ASSERT_NE(g, nullptr);
+    const PrimitiveData& positions = g->children[0]->firstPrimitive()->data;
+    ASSERT_EQ(positions.subarrayCount(), 3000u);
+    EXPECT_EQ(positions.as<float>()[3 * 2999], 2999.125f);
+    EXPECT_EQ(positions.as<float>()[3 * 2999 + 2], 1.0f);
+    const PrimitiveData& indices = g->children[2]->firstPrimitive()->data;
+    EXPECT_EQ(indices.as<uint16_t>()[3 * 100 + 2], uint16_t('a'));
+    EXPECT_EQ(indices.states.size(), 60u);
+}
+
+TEST(OpenDdlParallel, DefaultOptionsUseTheSecondThreadOnLargeTexts) {
+    // Over 1 MiB of text with arrays of more than 32 KiB: the default options take the parallel
+    // path. The result must equal the one-thread parse.
+    const std::string text = mixedArrays(40000);
+    ASSERT_GT(text.size(), size_t(1) << 20);
+    Document one = parseOk(text, sequentialOptions());
+    Document two = parseOk(text);
+    expectSameDocuments(one, two);
+}
+
+TEST(OpenDdlParallel, ErrorsAreTheFirstInTheFile) {
+    const std::string good = mixedArrays(200);
+    // Breaks at several places: inside deferred arrays (a bad element, a missing brace, a wrong
+    // subarray size, an unterminated comment), in the structure around them, and both at once.
+    std::vector<std::string> broken;
+    auto replaceAt = [&](const std::string& what, const std::string& with, size_t nth = 0) {
+        std::string t = good;
+        size_t at = 0;
+        for (size_t k = 0; k <= nth; ++k) {
+            at = t.find(what, k ? at + 1 : 0);
+            if (at == std::string::npos) return;
+        }
+        t.replace(at, what.size(), with);
+        broken.push_back(t);
+    };
+    replaceAt("150.125", "150.1x5");
+    replaceAt("{57, 0x1F, 'a'}", "{57, 0x1F}");
+    replaceAt("{57, 0x1F, 'a'}", "{57, 0x1F, 'a', 4}");
+    replaceAt("77.0078125", "77.0078125 /* never closed");
+    replaceAt("true, false", "true false");
+    replaceAt("-128, -127", "-128, -129");
+    replaceAt("Name {", "Name (");
+    replaceAt("} }\n  Data { half", "}\n  Data { half");
+    replaceAt("{199.125", "{199.125 }");
+    broken.push_back(good.substr(0, good.size() / 2));
+    {
+        std::string t = good;
+        t.replace(t.find("150.125"), 7, "150.1x5");
+        t.replace(t.find("Name {"), 6, "Name (");
+        broken.push_back(t);
+    }
+    ASSERT_GE(broken.size(), 10u);
+    for (const std::string& text : broken) {
+        const ParseError one = parseFail(text, sequentialOptions());
+        const ParseError two = parseFail(text, parallelOptions());
+        EXPECT_EQ(one.offset, two.offset) << one.message;
+        EXPECT_EQ(one.line, two.line);
+        EXPECT_EQ(one.column, two.column);
+        EXPECT_EQ(one.message, two.message);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // The sample files
 
 std::vector<std::filesystem::path> sampleFiles() {
@@ -1081,6 +1220,19 @@ TEST(OpenDdlSamples, FactsFromTheFiles) {
 
 // Every prefix of a sample, and every single-byte change at many positions, parses or fails
 // cleanly (ASan/UBSan builds check the rest).
+TEST(OpenDdlSamples, ParallelConversionGivesTheSameDocuments) {
+    ESVIEW_REQUIRE_MODELS("ogex");
+    for (const auto& path : sampleFiles()) {
+        SCOPED_TRACE(path.filename().string());
+        auto bytes = readFile(path);
+        Document one, two;
+        ParseError e1, e2;
+        ASSERT_TRUE(one.parse(bytes, e1, sequentialOptions())) << e1.message;
+        ASSERT_TRUE(two.parse(bytes, e2, parallelOptions())) << e2.message;
+        expectSameDocuments(one, two);
+    }
+}
+
 TEST(OpenDdlSamples, PrefixesAndByteFlips) {
     ESVIEW_REQUIRE_MODELS("ogex");
     auto full = readFile(test::modelsDir() / "ogex" / "lengyel_Example.ogex");
@@ -1105,10 +1257,17 @@ TEST(OpenDdlSamples, PrefixesAndByteFlips) {
         for (uint8_t r : replacements) {
             auto changed = std::make_shared<std::vector<uint8_t>>(*full);
             (*changed)[pos] = r;
-            Document doc;
-            ParseError e;
-            if (!doc.parse(changed, e)) {
+            Document doc, parallel;
+            ParseError e, pe;
+            const bool ok = doc.parse(changed, e);
+            if (!ok) {
                 EXPECT_LE(e.offset, changed->size());
+            }
+            // The two-thread parse agrees, to the error.
+            ASSERT_EQ(parallel.parse(changed, pe, parallelOptions()), ok) << "byte " << pos;
+            if (!ok) {
+                EXPECT_EQ(pe.offset, e.offset) << "byte " << pos;
+                EXPECT_EQ(pe.message, e.message) << "byte " << pos;
             }
         }
     }

@@ -13,10 +13,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <exception>
 #include <iterator>
+#include <mutex>
 #include <limits>
 #include <system_error>
+#include <thread>
 #include <type_traits>
 #include <utility>
 
@@ -434,19 +439,39 @@ const Structure* Structure::firstPrimitive() const {
 // ---------------------------------------------------------------------------------------------
 // The parser
 
+class ConversionPool;
+
+// The numeric data of one primitive structure, from just past its '{' to its closing brace.
+struct DeferredData {
+    PrimitiveData* data;
+    const char* begin;
+    const char* close;
+    size_t count;  // countElements
+};
+
 class Parser {
 public:
     Parser(Document& doc, const char* begin, const char* end, const ParseOptions& options)
-        : m_doc(doc), m_begin(begin), m_end(end), m_maxDepth(options.maxDepth) {}
+        : m_doc(doc), m_begin(begin), m_end(end), m_maxDepth(options.maxDepth), m_deferBytes(options.deferBytes) {}
 
     // Parses the whole text into the document. False with the error's offset and message set.
-    bool run(Offset& errorOffset, std::string& errorMessage);
+    // With a pool, long numeric arrays are handed to it and converted beside the parse; run
+    // waits for them before it returns.
+    bool run(Offset& errorOffset, std::string& errorMessage, ConversionPool* pool = nullptr);
+
+    // Converts one array handed to the pool; true when it parsed cleanly and ended at its brace.
+    bool convert(const DeferredData& job) {
+        const char* e = parseNumbers(job.begin, *job.data, job.count);
+        return e && e == job.close + 1;
+    }
 
 private:
     Document& m_doc;
     const char* const m_begin;
     const char* const m_end;
     const uint32_t m_maxDepth;
+    const size_t m_deferBytes;
+    ConversionPool* m_pool = nullptr;
 
     bool m_failed = false;
     Offset m_errorOffset = 0;
@@ -526,12 +551,116 @@ private:
     template <bool kComments, class Elem>
     const char* parseData(const char* p, PrimitiveData& d, Elem&& elem);
     template <class Elem>
-    const char* parseFixed(const char* p, PrimitiveData& d, Elem&& elem);
-    size_t countElements(const char* p) const;
+    const char* parseFixed(const char* p, PrimitiveData& d, size_t count, Elem&& elem);
+    const char* parseNumbers(const char* p, PrimitiveData& d, size_t count);
+    const char* parseText(const char* p, PrimitiveData& d);
+    size_t countElements(const char* p, const char** closing) const;
 
     bool checkNames();
     void checkLocalNames(const std::vector<Structure*>& siblings, const Structure*& dup,
                          const Structure*& first);
+};
+
+// A second thread that converts long numeric arrays while the parser reads on: the text of a
+// large file is mostly such arrays, and countElements (which the parser runs anyway to size an
+// array) finds where each ends, so the parse can step over it at once. Jobs are taken in file
+// order; when the parse is done its own thread takes jobs too. Any failure (a bad element, an
+// array ending elsewhere than countElements said, a thrown exception) is only recorded: the
+// document is then parsed again without the pool, so that errors are exactly a sequential
+// parse's (the first in the file).
+class ConversionPool {
+public:
+    ConversionPool(Document& doc, const char* begin, const char* end, const ParseOptions& options)
+        : m_doc(doc), m_begin(begin), m_end(end), m_options(options) {}
+    ConversionPool(const ConversionPool&) = delete;
+    ConversionPool& operator=(const ConversionPool&) = delete;
+    ~ConversionPool() {
+        {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_closed = true;
+            m_failed = true;  // unfinished: whatever is left is not converted
+            m_queue.clear();
+        }
+        m_wake.notify_all();
+        if (m_thread.joinable()) m_thread.join();
+    }
+
+    void push(const DeferredData& job) {
+        {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_queue.push_back(job);
+            ++m_pushed;
+        }
+        if (!m_thread.joinable()) {
+            try {
+                m_thread = std::thread([this] { work(); });
+            } catch (const std::system_error&) {
+                // No thread to be had: finish() converts everything on the parsing thread.
+            }
+        }
+        m_wake.notify_one();
+    }
+
+    // Takes jobs until none is left, then waits for the other thread. True when every job
+    // converted cleanly. Rethrows an exception (std::bad_alloc) thrown by a job.
+    bool finish() {
+        {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_closed = true;
+        }
+        m_wake.notify_all();
+        drain();
+        if (m_thread.joinable()) m_thread.join();
+        if (m_exception) std::rethrow_exception(m_exception);
+        return !m_failed;
+    }
+
+    bool used() const { return m_pushed > 0; }
+
+private:
+    Document& m_doc;
+    const char* const m_begin;
+    const char* const m_end;
+    const ParseOptions m_options;
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::deque<DeferredData> m_queue;
+    bool m_closed = false;
+    bool m_failed = false;
+    size_t m_pushed = 0;
+    std::exception_ptr m_exception;
+    std::thread m_thread;
+
+    bool take(DeferredData& job, bool wait) {
+        std::unique_lock<std::mutex> lock(m_mutex);
+        if (wait) m_wake.wait(lock, [this] { return m_closed || !m_queue.empty(); });
+        if (m_queue.empty()) return false;
+        job = m_queue.front();
+        m_queue.pop_front();
+        return true;
+    }
+    void run(const DeferredData& job) {
+        bool ok = false;
+        try {
+            Parser parser(m_doc, m_begin, m_end, m_options);
+            ok = parser.convert(job);
+        } catch (...) {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            if (!m_exception) m_exception = std::current_exception();
+        }
+        if (!ok) {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_failed = true;
+        }
+    }
+    void work() {
+        DeferredData job{};
+        while (take(job, true)) run(job);
+    }
+    void drain() {
+        DeferredData job{};
+        while (take(job, false)) run(job);
+    }
 };
 
 std::nullptr_t Parser::fail(const char* at, std::string message) {
@@ -1264,7 +1393,8 @@ const char* Parser::parseData(const char* p, PrimitiveData& d, Elem&& elem) {
 // does, so on valid text this scan ends where the parse will, and no part of a file is scanned
 // twice; on invalid text the parse stops at the error anyway. Sizing the output once avoids the
 // copies, zero-filling and page faults of geometric growth, which cost more than the parsing.
-size_t Parser::countElements(const char* p) const {
+size_t Parser::countElements(const char* p, const char** closing) const {
+    *closing = nullptr;
     size_t commas = 0;
     size_t depth = 0;
     // One byte of , { } ' / at `p`; false when it is the closing brace.
@@ -1312,7 +1442,10 @@ size_t Parser::countElements(const char* p) const {
         for (unsigned braces = (openBits | closeBits) & keep; braces; braces &= braces - 1) {
             unsigned i = unsigned(__builtin_ctz(braces));
             if (closeBits & (1u << i)) {
-                if (depth == 0) return commas + size_t(popcount16(commaBits & ((1u << i) - 1))) + 1;
+                if (depth == 0) {
+                    *closing = p + i;
+                    return commas + size_t(popcount16(commaBits & ((1u << i) - 1))) + 1;
+                }
                 --depth;
             } else {
                 ++depth;
@@ -1320,7 +1453,10 @@ size_t Parser::countElements(const char* p) const {
         }
         commas += size_t(popcount16(commaBits & keep));
         p += n;
-        if (n < 16 && !step()) return commas + 1;
+        if (n < 16 && !step()) {
+            *closing = p;
+            return commas + 1;
+        }
     }
 #endif
     while (p < m_end) {
@@ -1328,15 +1464,18 @@ size_t Parser::countElements(const char* p) const {
             ++p;
             continue;
         }
-        if (!step()) break;
+        if (!step()) {
+            *closing = p;
+            break;
+        }
     }
     return commas + 1;
 }
 
 template <class Elem>
-const char* Parser::parseFixed(const char* p, PrimitiveData& d, Elem&& elem) {
+const char* Parser::parseFixed(const char* p, PrimitiveData& d, size_t count, Elem&& elem) {
     ByteSink sink(d.bytes);
-    sink.grow(countElements(p) * elementSize(d.type));
+    sink.grow(count * elementSize(d.type));
     p = parseData<true>(p, d, [&](const char* q) { return elem(q, sink); });
     sink.finish();
     return p;
@@ -1382,19 +1521,41 @@ const char* Parser::parsePrimitive(const char* p, Structure& s, DataType type) {
                            describe(p));
     }
     ++p;
-    switch (type) {
-        case DataType::Bool: return parseFixed(p, d, [this](const char* q, ByteSink& k) { return boolElement(q, k); });
-        case DataType::Int8: return parseFixed(p, d, [this](const char* q, ByteSink& k) { return intElement<int8_t>(q, k, DataType::Int8); });
-        case DataType::Int16: return parseFixed(p, d, [this](const char* q, ByteSink& k) { return intElement<int16_t>(q, k, DataType::Int16); });
-        case DataType::Int32: return parseFixed(p, d, [this](const char* q, ByteSink& k) { return intElement<int32_t>(q, k, DataType::Int32); });
-        case DataType::Int64: return parseFixed(p, d, [this](const char* q, ByteSink& k) { return intElement<int64_t>(q, k, DataType::Int64); });
-        case DataType::UInt8: return parseFixed(p, d, [this](const char* q, ByteSink& k) { return intElement<uint8_t>(q, k, DataType::UInt8); });
-        case DataType::UInt16: return parseFixed(p, d, [this](const char* q, ByteSink& k) { return intElement<uint16_t>(q, k, DataType::UInt16); });
-        case DataType::UInt32: return parseFixed(p, d, [this](const char* q, ByteSink& k) { return intElement<uint32_t>(q, k, DataType::UInt32); });
-        case DataType::UInt64: return parseFixed(p, d, [this](const char* q, ByteSink& k) { return intElement<uint64_t>(q, k, DataType::UInt64); });
-        case DataType::Half: return parseFixed(p, d, [this](const char* q, ByteSink& k) { return halfElement(q, k); });
-        case DataType::Float: return parseFixed(p, d, [this](const char* q, ByteSink& k) { return floatElement<float, uint32_t>(q, k, DataType::Float); });
-        case DataType::Double: return parseFixed(p, d, [this](const char* q, ByteSink& k) { return floatElement<double, uint64_t>(q, k, DataType::Double); });
+    if (type != DataType::String && type != DataType::Ref && type != DataType::Type && type != DataType::Base64) {
+        const char* close = nullptr;
+        const size_t count = countElements(p, &close);
+        // Long arrays of a large file are converted by the pool, beside this parse, which goes on
+        // after the closing brace that countElements found.
+        if (m_pool && close && size_t(close - p) >= m_deferBytes) {
+            m_pool->push({&d, p, close, count});
+            return close + 1;
+        }
+        return parseNumbers(p, d, count);
+    }
+    return parseText(p, d);
+}
+
+const char* Parser::parseNumbers(const char* p, PrimitiveData& d, size_t count) {
+    switch (d.type) {
+        case DataType::Bool: return parseFixed(p, d, count, [this](const char* q, ByteSink& k) { return boolElement(q, k); });
+        case DataType::Int8: return parseFixed(p, d, count, [this](const char* q, ByteSink& k) { return intElement<int8_t>(q, k, DataType::Int8); });
+        case DataType::Int16: return parseFixed(p, d, count, [this](const char* q, ByteSink& k) { return intElement<int16_t>(q, k, DataType::Int16); });
+        case DataType::Int32: return parseFixed(p, d, count, [this](const char* q, ByteSink& k) { return intElement<int32_t>(q, k, DataType::Int32); });
+        case DataType::Int64: return parseFixed(p, d, count, [this](const char* q, ByteSink& k) { return intElement<int64_t>(q, k, DataType::Int64); });
+        case DataType::UInt8: return parseFixed(p, d, count, [this](const char* q, ByteSink& k) { return intElement<uint8_t>(q, k, DataType::UInt8); });
+        case DataType::UInt16: return parseFixed(p, d, count, [this](const char* q, ByteSink& k) { return intElement<uint16_t>(q, k, DataType::UInt16); });
+        case DataType::UInt32: return parseFixed(p, d, count, [this](const char* q, ByteSink& k) { return intElement<uint32_t>(q, k, DataType::UInt32); });
+        case DataType::UInt64: return parseFixed(p, d, count, [this](const char* q, ByteSink& k) { return intElement<uint64_t>(q, k, DataType::UInt64); });
+        case DataType::Half: return parseFixed(p, d, count, [this](const char* q, ByteSink& k) { return halfElement(q, k); });
+        case DataType::Float: return parseFixed(p, d, count, [this](const char* q, ByteSink& k) { return floatElement<float, uint32_t>(q, k, DataType::Float); });
+        case DataType::Double: return parseFixed(p, d, count, [this](const char* q, ByteSink& k) { return floatElement<double, uint64_t>(q, k, DataType::Double); });
+        default: break;
+    }
+    return fail(p, "unknown primitive type");
+}
+
+const char* Parser::parseText(const char* p, PrimitiveData& d) {
+    switch (d.type) {
         case DataType::String:
             return parseData<true>(p, d, [this, &d](const char* q) -> const char* {
                 if (*q != '"') return fail(q, "expected a string in a string list, found " + describe(q));
@@ -1420,7 +1581,7 @@ const char* Parser::parsePrimitive(const char* p, Structure& s, DataType type) {
                 d.blobs.emplace_back();
                 return readBase64(q, d.blobs.back());
             });
-        case DataType::Count: break;
+        default: break;
     }
     return fail(p, "unknown primitive type");
 }
@@ -1481,7 +1642,8 @@ const char* Parser::parseHeader(const char* p, Structure& s) {
     return p + 1;
 }
 
-bool Parser::run(Offset& errorOffset, std::string& errorMessage) {
+bool Parser::run(Offset& errorOffset, std::string& errorMessage, ConversionPool* pool) {
+    m_pool = pool;
     Structure* open = nullptr;  // the derived structure whose substructures are being read
     uint32_t depth = 0;
     const char* p = m_begin;
@@ -1543,6 +1705,14 @@ bool Parser::run(Offset& errorOffset, std::string& errorMessage) {
         }
         if (s.hasName && s.name.global) m_doc.m_globals.emplace_back(s.name.identifier, &s);
     }
+    // The pool's arrays come before anything checkNames could find; a failure there is the
+    // caller's to resolve (it parses again without a pool).
+    if (m_pool && !m_pool->finish()) {
+        m_failed = true;
+        errorOffset = 0;
+        errorMessage.clear();
+        return false;
+    }
     if (!m_failed) checkNames();
     if (m_failed) {
         errorOffset = m_errorOffset;
@@ -1602,21 +1772,51 @@ bool Parser::checkNames() {
 
 bool Document::parse(std::shared_ptr<const std::vector<uint8_t>> source, ParseError& error,
                      const ParseOptions& options) {
-    m_source = std::move(source);
+    std::string_view text;
+    if (source && !source->empty()) text = std::string_view(reinterpret_cast<const char*>(source->data()), source->size());
+    return parse(std::shared_ptr<const void>(std::move(source)), text, error, options);
+}
+
+bool Document::parse(std::shared_ptr<const void> owner, std::string_view text, ParseError& error,
+                     const ParseOptions& options) {
+    m_owner = std::move(owner);
+    m_text = text;
     m_arena.clear();
     m_roots.clear();
     m_globals.clear();
     m_lineStarts.clear();
     const char* begin = "";
     const char* end = begin;
-    if (m_source && !m_source->empty()) {
-        begin = reinterpret_cast<const char*>(m_source->data());
-        end = begin + m_source->size();
+    if (!m_text.empty()) {
+        begin = m_text.data();
+        end = begin + m_text.size();
     }
-    Parser parser(*this, begin, end, options);
     Offset offset = 0;
     std::string message;
-    if (parser.run(offset, message)) return true;
+    // Large files convert their long arrays on a second thread. Should anything fail with it, the
+    // text is parsed again on this thread alone, which finds the first error in the file.
+    if (size_t(end - begin) >= options.parallelBytes) {
+        bool used = false;
+        {
+            ConversionPool pool(*this, begin, end, options);
+            Parser parser(*this, begin, end, options);
+            if (parser.run(offset, message, &pool)) return true;
+            used = pool.used();
+        }
+        if (used) {
+            m_arena.clear();
+            m_roots.clear();
+            m_globals.clear();
+            m_lineStarts.clear();
+            offset = 0;
+            message.clear();
+            Parser parser(*this, begin, end, options);
+            if (parser.run(offset, message)) return true;
+        }
+    } else {
+        Parser parser(*this, begin, end, options);
+        if (parser.run(offset, message)) return true;
+    }
     error.offset = offset;
     error.message = std::move(message);
     locate(offset, error.line, error.column);
@@ -1660,11 +1860,11 @@ const Structure* Document::resolve(const Reference& ref, const Structure* contex
 }
 
 void Document::locate(Offset offset, int& line, int& column) const {
-    const size_t size = m_source ? m_source->size() : 0;
+    const size_t size = m_text.size();
     if (m_lineStarts.empty()) {
         m_lineStarts.push_back(0);
         if (size) {
-            const char* base = reinterpret_cast<const char*>(m_source->data());
+            const char* base = m_text.data();
             const char* p = base;
             const char* end = base + size;
             while (const void* nl = std::memchr(p, '\n', size_t(end - p))) {

@@ -170,6 +170,11 @@ struct Structure {
 
 struct ParseOptions {
     uint32_t maxDepth = 128;  // nesting of structures (derived or primitive) beyond this is an error
+    // A text of at least `parallelBytes` converts its numeric arrays of at least `deferBytes` of
+    // text on a second thread while the parse reads on (SIZE_MAX: never). The document is the
+    // same either way, errors included: on any failure the text is parsed again on one thread.
+    size_t parallelBytes = size_t(1) << 20;
+    size_t deferBytes = 32 * 1024;
 };
 
 struct ParseError {
@@ -191,6 +196,9 @@ public:
     // stops there) and leaves the document without structures. `source` is kept alive by the
     // document: names and identifiers view into it. A null source parses as empty text.
     bool parse(std::shared_ptr<const std::vector<uint8_t>> source, ParseError& error,
+               const ParseOptions& options = {});
+    // The same for text owned by anything (a mapped file, say): `owner` keeps `text` alive.
+    bool parse(std::shared_ptr<const void> owner, std::string_view text, ParseError& error,
                const ParseOptions& options = {});
 
     // Top-level structures in file order.
@@ -216,7 +224,8 @@ public:
     size_t structureCount() const { return m_arena.size(); }
 
 private:
-    std::shared_ptr<const std::vector<uint8_t>> m_source;
+    std::shared_ptr<const void> m_owner;  // keeps m_text alive
+    std::string_view m_text;
     std::deque<Structure> m_arena;
     std::vector<Structure*> m_roots;
     // Global names, sorted for binary search after parsing.
