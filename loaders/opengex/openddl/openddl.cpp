@@ -205,18 +205,45 @@ struct Pow10<double> {
 // 10^fraction is one correctly rounded IEEE division of two exact values, which is the nearest T
 // to the literal (Clinger's fast path, as fast_float takes it; the default round-to-nearest mode
 // is assumed). Returns null when the literal is anything else, for fast_float to read.
+constexpr uint64_t kPow10U64[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+
+// A run of decimal digits at `q` appended to `m` (m = m * 10^k + digits, modulo 2^64). Eight bytes
+// at a time while eight remain: the leading digits of the word are found with a mask, moved to
+// the top (the bytes below become zero digits) and combined in three multiplications.
+inline const char* digitRun(const char* q, const char* end, uint64_t& m) {
+    while (end - q >= 8) {
+        uint64_t word;
+        std::memcpy(&word, q, 8);
+        // Per byte: a digit has high nibble 3 before and after adding 6. A byte above 0xF9 may
+        // carry into the next, but only into bytes after the first non-digit, which are unused.
+        const uint64_t high = 0xF0F0F0F0F0F0F0F0ull, threes = 0x3030303030303030ull;
+        const uint64_t bad = ((word & high) ^ threes) | (((word + 0x0606060606060606ull) & high) ^ threes);
+        const unsigned n = bad ? unsigned(__builtin_ctzll(bad)) / 8 : 8;
+        if (n == 0) return q;
+        uint64_t v = word << (8 * (8 - n));
+        v = ((v & 0x0F0F0F0F0F0F0F0Full) * 2561) >> 8;
+        v = ((v & 0x00FF00FF00FF00FFull) * 6553601) >> 16;
+        v = ((v & 0x0000FFFF0000FFFFull) * 42949672960001ull) >> 32;
+        m = m * kPow10U64[n] + v;
+        q += n;
+        if (n < 8) return q;
+    }
+    while (q < end && isDigit(*q)) m = m * 10 + unsigned(*q++ - '0');
+    return q;
+}
+
 template <class T>
 inline const char* quickDecimal(const char* p, const char* end, T& out) {
     const bool negative = *p == '-';
     const char* q = p + (negative ? 1 : 0);
     const char* digitsStart = q;
     uint64_t m = 0;
-    while (q < end && isDigit(*q)) m = m * 10 + unsigned(*q++ - '0');
+    q = digitRun(q, end, m);
     const char* intEnd = q;
     ptrdiff_t fraction = 0;
     if (q < end && *q == '.') {
         const char* f = ++q;
-        while (q < end && isDigit(*q)) m = m * 10 + unsigned(*q++ - '0');
+        q = digitRun(q, end, m);
         fraction = q - f;
     }
     ptrdiff_t digits = (intEnd - digitsStart) + fraction;
