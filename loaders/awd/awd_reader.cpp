@@ -163,9 +163,10 @@ bool Reader::ended(ByteReader& r, const char* what) {
 bool Reader::readString(ByteReader& r, std::string& out, const char* what) {
     const uint64_t at = r.offset();
     const uint16_t length = r.u16();
-    if (!r.ok() || length > r.remaining()) {
+    if (ended(r, (std::string(what) + " string").c_str())) return false;
+    if (length > r.remaining()) {
         fatal(at, blockWhere(),
-              std::string("the ") + what + " string claims " + num(length) + " bytes, " + num(r.ok() ? r.remaining() : 0) +
+              std::string("the ") + what + " string claims " + num(length) + " bytes, " + num(r.remaining()) +
                   " remain in the block");
         r.fail();
         return false;
@@ -179,10 +180,11 @@ bool Reader::readAttrs(ByteReader& r, AttrList& out, const char* what) {
     out.items.clear();
     out.offset = r.offset();
     const uint32_t length = r.u32();
-    if (!r.ok() || length > r.remaining()) {
+    if (ended(r, (std::string(what) + " attribute list").c_str())) return false;
+    if (length > r.remaining()) {
         fatal(out.offset, blockWhere(),
-              std::string("the ") + what + " attribute list claims " + num(length) + " bytes, " +
-                  num(r.ok() ? r.remaining() : 0) + " remain in the block");
+              std::string("the ") + what + " attribute list claims " + num(length) + " bytes, " + num(r.remaining()) +
+                  " remain in the block");
         r.fail();
         return false;
     }
@@ -210,10 +212,11 @@ bool Reader::readAttrs(ByteReader& r, AttrList& out, const char* what) {
 bool Reader::readUserAttrs(ByteReader& r, const char* what) {
     const uint64_t at = r.offset();
     const uint32_t length = r.u32();
-    if (!r.ok() || length > r.remaining()) {
+    if (ended(r, (std::string(what) + " user attribute list").c_str())) return false;
+    if (length > r.remaining()) {
         fatal(at, blockWhere(),
-              std::string("the ") + what + " user attribute list claims " + num(length) + " bytes, " +
-                  num(r.ok() ? r.remaining() : 0) + " remain in the block");
+              std::string("the ") + what + " user attribute list claims " + num(length) + " bytes, " + num(r.remaining()) +
+                  " remain in the block");
         r.fail();
         return false;
     }
