@@ -423,7 +423,9 @@ void Reader::readGeometryObject(const Structure* s) {
             uint64_t most = 0;
             for (uint64_t v : values) most = std::max(most, v);
             if (most < vertexCount) {
-                for (uint64_t v : values) indices.push_back(static_cast<uint32_t>(v));
+                const size_t at = indices.size();
+                indices.resize(at + values.size());
+                for (size_t i = 0; i < values.size(); ++i) indices[at + i] = static_cast<uint32_t>(values[i]);
                 maxIndex = std::max(maxIndex, most);
                 run = static_cast<uint32_t>(values.size());
                 values.clear();
