@@ -513,6 +513,27 @@ void Reader::readPrimitiveGeometry(ByteReader& r) {
         if (!setPrimitiveProperty(kind, a.key, value, params))
             info(blockWhere() + ": property " + num(a.key) + " is not defined for a " + primitiveKindName(kind) + "; ignored");
     }
+    // Away3D uploads a primitive as one vertex buffer, which Stage3D caps at 65535 vertices; a
+    // file asking for many times that is refused here before anything is built.
+    const auto segments = [](uint32_t s) { return uint64_t(s) + 2; };
+    uint64_t estimate = 0;
+    switch (kind) {
+        case PrimitiveKind::Cube:
+            estimate = 2 * (segments(params.segmentsW) * segments(params.segmentsH) +
+                            segments(params.segmentsH) * segments(params.segmentsD) +
+                            segments(params.segmentsW) * segments(params.segmentsD));
+            break;
+        case PrimitiveKind::Torus: estimate = segments(params.segmentsR) * segments(params.segmentsT); break;
+        default: estimate = segments(params.segmentsW) * segments(params.segmentsH) * 2; break;
+    }
+    constexpr uint64_t kMaxVertices = 4 * 65536;
+    if (estimate > kMaxVertices) {
+        violation(typeAt, blockWhere(),
+                  "the segment counts ask for about " + num(estimate) + " vertices, more than the " + num(kMaxVertices) +
+                      " this reader builds (Away3D draws at most 65535); the geometry is empty");
+        m_scene.meshes.push_back(std::move(mesh));
+        return;
+    }
     PrimitiveMesh built;
     std::string error;
     if (!buildPrimitive(kind, params, built, error)) {

@@ -1,0 +1,150 @@
+// The command line on AWD files: `esview info FILE --json` counts as DESIGN.md defines them for AWD,
+// and `esview check FILE` lists each violation on its own line with block and offset, exit 1.
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <glm/gtc/matrix_transform.hpp>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "awd/awd_writer.h"
+#include "common/test_paths.h"
+
+namespace esv {
+namespace {
+
+using awdtest::AwdWriter;
+using awdtest::Props;
+
+struct RunResult {
+    int exitCode = -1;
+    std::string out, err;
+};
+
+std::string readText(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+RunResult run(const std::string& args) {
+    static int counter = 0;
+    const auto dir = test::outputDir();
+    const std::string stem = "awd_cli_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
+    const auto outPath = dir / (stem + ".out"), errPath = dir / (stem + ".err");
+    const std::string cmd = "'" + std::string(ESVIEW_BINARY) + "' " + args + " >'" + outPath.string() + "' 2>'" + errPath.string() + "'";
+    const int status = std::system(cmd.c_str());
+    RunResult r;
+    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = readText(outPath);
+    r.err = readText(errPath);
+    return r;
+}
+
+std::string writeFixture(const std::string& name, const std::vector<uint8_t>& bytes) {
+    const auto path = test::outputDir() / name;
+    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    return path.string();
+}
+
+// A scene with every node kind DESIGN.md counts: Scene, Container, MeshInstance, Light, Camera, SkyBox.
+std::vector<uint8_t> sceneFixture() {
+    AwdWriter w;
+    AwdWriter::SubGeometry sub;
+    sub.streams.push_back(w.floats(1, {0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4}));
+    sub.streams.push_back(AwdWriter::shorts(2, {0, 1, 2, 0, 2, 3, 0, 3, 1}));
+    const uint32_t geo = w.block(1, w.triangleGeometry("tri", {sub}));
+    const uint32_t ball = w.block(11, w.primitive("ball", 3, Props().f(101, 1.0)));
+    const uint32_t mat = w.block(81, w.material("mat", 1, Props().color(1, 0x808080)));
+    const uint32_t scene = w.block(21, w.container(0, glm::mat4(1.0f), "scene"));
+    const uint32_t group = w.block(22, w.container(scene, glm::translate(glm::mat4(1.0f), glm::vec3(10, 0, 0)), "group"));
+    w.block(23, w.meshInstance(group, glm::mat4(1.0f), "a", geo, {mat}));
+    w.block(23, w.meshInstance(scene, glm::translate(glm::mat4(1.0f), glm::vec3(0, -5, 0)), "b", ball, {mat}));
+    w.block(41, w.light(0, glm::mat4(1.0f), "sun", 2, Props()));
+    w.block(42, w.camera(0, glm::mat4(1.0f), "cam", 5001, Props(), Props()));
+    const uint32_t cube = w.block(83, w.cubeTexture("sky", false, std::vector<awdtest::Bytes>(6, awdtest::Bytes().text("f.jpg"))));
+    w.block(31, w.skyBox("skybox", cube));
+    return w.finish();
+}
+
+TEST(AwdCli, InfoJsonCountsTheFileOwnObjects) {
+    const std::string file = writeFixture("awd_cli_scene.awd", sceneFixture());
+    RunResult r = run("info '" + file + "' --json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["format"], "awd");
+    EXPECT_EQ(j["nodes"], 7);  // Scene, Container, 2 MeshInstances, Light, Camera, SkyBox
+    EXPECT_EQ(j["meshes"].size(), 2u);
+    EXPECT_EQ(j["meshes"][0]["name"], "tri");
+    EXPECT_EQ(j["meshes"][0]["vertices"], 4);
+    EXPECT_EQ(j["meshes"][0]["triangles"], 3);
+    EXPECT_EQ(j["meshes"][1]["name"], "ball");
+    EXPECT_EQ(j["mesh_instances"], 2);
+    EXPECT_EQ(j["lights"].size(), 1u);
+    EXPECT_EQ(j["lights"][0]["type"], "directional");
+    EXPECT_EQ(j["cameras"], 1);
+    EXPECT_EQ(j["materials"].size(), 1u);
+    EXPECT_EQ(j["textures"].size(), 6u);
+    // Bounds at rest in the file's own units: the triangle geometry under the group (x 10..12,
+    // y 0..3, z 0..4) and the unit sphere at (0, -5, 0).
+    const auto& b = j["bounds"];
+    EXPECT_NEAR(b["min"][0].get<double>(), -1.0, 1e-5);
+    EXPECT_NEAR(b["min"][1].get<double>(), -6.0, 1e-5);
+    EXPECT_NEAR(b["min"][2].get<double>(), -1.0, 1e-5);
+    EXPECT_NEAR(b["max"][0].get<double>(), 12.0, 1e-5);
+    EXPECT_NEAR(b["max"][1].get<double>(), 3.0, 1e-5);
+    EXPECT_NEAR(b["max"][2].get<double>(), 4.0, 1e-5);
+}
+
+TEST(AwdCli, CheckListsEachViolationWithBlockAndOffset) {
+    AwdWriter w;
+    AwdWriter::SubGeometry sub;
+    AwdWriter::Stream pos = w.floats(1, {0, 0, 0, 1, 0, 0, 0, 1, 0});
+    pos.data.u8(0);
+    sub.streams.push_back(pos);
+    sub.streams.push_back(AwdWriter::shorts(2, {0, 1, 2}));
+    sub.streams.push_back(AwdWriter::shorts(6, {0, 1, 0, 1, 0, 1}));
+    sub.streams.push_back(w.floats(7, {0.5, 0.4, 1, 0, 1, 0}));
+    w.block(1, w.triangleGeometry("bad", {sub}));
+    const std::string file = writeFixture("awd_cli_bad.awd", w.finish());
+    RunResult r = run("check '" + file + "'");
+    EXPECT_EQ(r.exitCode, 1);
+    std::vector<std::string> lines;
+    std::istringstream in(r.err);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    ASSERT_EQ(lines.size(), 3u) << r.err;
+    EXPECT_EQ(lines[0], file + ": offset 0x2A: block 1 (TriangleGeometry 'bad') / sub-geometry 0: the positions stream is 37 bytes, "
+                              "not a multiple of its 12-byte elements; the last 1 bytes are ignored");
+    EXPECT_NE(lines[1].find("the joint weights of 1 vertices do not sum to 1 (first: vertex 0, sum 0.9"), std::string::npos) << lines[1];
+    EXPECT_EQ(lines[2], file + ": 2 problems");
+
+    // A load error (a forward reference) is one line too, exit 1, for info as for check.
+    AwdWriter f;
+    f.blockWithId(1, 23, f.meshInstance(0, glm::mat4(1.0f), "early", 2, {}));
+    f.blockWithId(2, 1, f.triangleGeometry("late", {sub}));
+    const std::string forward = writeFixture("awd_cli_forward.awd", f.finish());
+    r = run("info '" + forward + "'");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("which comes later in the file (references must point backwards)"), std::string::npos) << r.err;
+}
+
+TEST(AwdCli, SampleFileInfo) {
+    ESVIEW_REQUIRE_MODELS("awd");
+    RunResult r = run("info '" + (test::modelsDir() / "awd" / "ContainerHirarchy.awd").string() + "' --json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["nodes"], 99);
+    EXPECT_EQ(j["mesh_instances"], 81);
+    EXPECT_EQ(j["meshes"].size(), 1u);
+    EXPECT_EQ(j["warnings"].size(), 0u);
+    r = run("check '" + (test::modelsDir() / "awd" / "ContainerHirarchy.awd").string() + "'");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+}
+
+}  // namespace
+}  // namespace esv
