@@ -81,14 +81,25 @@ nlohmann::json sceneInfoJson(const Scene& scene, const Pose& pose, const Resolve
 
     nlohmann::json materials = nlohmann::json::array();
     for (const Material& m : scene.materials) {
-        nlohmann::json textures = nlohmann::json::object();
+        // `textures`: slot -> file (DESIGN's form); `texture_refs`: slot -> how it is sampled.
+        nlohmann::json textures = nlohmann::json::object(), refs = nlohmann::json::object();
         for (size_t s = 0; s < m.textures.size(); ++s) {
-            int32_t t = m.textures[s].texture;
-            if (t >= 0 && static_cast<size_t>(t) < scene.textures.size())
-                textures[textureSlotName(static_cast<TextureSlot>(s))] = scene.textures[t].path;
+            const TextureRef& ref = m.textures[s];
+            const int32_t t = ref.texture;
+            if (t < 0 || static_cast<size_t>(t) >= scene.textures.size()) continue;
+            const char* slot = textureSlotName(static_cast<TextureSlot>(s));
+            textures[slot] = scene.textures[t].path;
+            nlohmann::json r = {{"texture", t},
+                                {"uv_set", ref.uvSet},
+                                {"address", {wrapName(ref.wrapS), wrapName(ref.wrapT)}},
+                                {"swizzle", swizzleText(ref.swizzle)},
+                                {"border", {ref.border.r, ref.border.g, ref.border.b, ref.border.a}},
+                                {"uv_transform", ref.uvTransform}};
+            refs[slot] = std::move(r);
         }
         auto rgb = [](const glm::vec3& c) { return nlohmann::json::array({c.r, c.g, c.b}); };
         nlohmann::json material = {{"name", m.name},         {"textures", std::move(textures)},
+                                   {"texture_refs", std::move(refs)},
                                    {"ambient", rgb(m.ambient)}, {"diffuse", rgb(m.diffuse)},
                                    {"specular", rgb(m.specular)}, {"emissive", rgb(m.emissive)},
                                    {"shininess", m.shininess}, {"opacity", m.opacity},
@@ -104,6 +115,32 @@ nlohmann::json sceneInfoJson(const Scene& scene, const Pose& pose, const Resolve
     nlohmann::json textures = nlohmann::json::array();
     for (const Texture& t : scene.textures) textures.push_back(t.path.empty() ? t.name : t.path);
     j["textures"] = std::move(textures);
+
+    // Texture coordinate transforms: each one's elements in order, its rest matrix as the 2D affine
+    // map the renderer applies ([[m00, m10, m30], [m01, m11, m31]]), and the clips animating it.
+    nlohmann::json uvTransforms = nlohmann::json::array();
+    for (size_t i = 0; i < scene.uvTransforms.size(); ++i) {
+        const UvTransform& uv = scene.uvTransforms[i];
+        nlohmann::json elements = nlohmann::json::array();
+        for (const TransformElement& e : uv.elements) {
+            nlohmann::json values = nlohmann::json::array();
+            for (uint32_t c = 0; c < elementComponents(e.kind); ++c) values.push_back(e.value[c]);
+            elements.push_back({{"kind", elementKindName(e.kind)}, {"name", e.name}, {"values", std::move(values)}});
+        }
+        nlohmann::json animatedBy = nlohmann::json::array();
+        for (const Clip& c : scene.animation.clips)
+            for (const Track& t : c.tracks)
+                if (t.channel == Channel::UvElement && t.uvTransform == static_cast<int32_t>(i)) {
+                    animatedBy.push_back(c.name);
+                    break;
+                }
+        const glm::mat4 m = uv.matrix();
+        uvTransforms.push_back({{"name", uv.name},
+                                {"elements", std::move(elements)},
+                                {"matrix", {{m[0][0], m[1][0], m[3][0]}, {m[0][1], m[1][1], m[3][1]}}},
+                                {"animated_by", std::move(animatedBy)}});
+    }
+    j["uv_transforms"] = std::move(uvTransforms);
 
     nlohmann::json lights = nlohmann::json::array();
     for (const Light& l : scene.lights) {

@@ -35,6 +35,10 @@ public:
                 if (t < -1 || t >= static_cast<int32_t>(m_scene.textures.size()))
                     add("material " + std::to_string(i) + " / " + textureSlotName(static_cast<TextureSlot>(s)) + " texture",
                         "texture index " + std::to_string(t) + outOf(m_scene.textures.size(), "textures"));
+                const int32_t uv = m.textures[s].uvTransform;
+                if (uv < -1 || uv >= static_cast<int32_t>(m_scene.uvTransforms.size()))
+                    add("material " + std::to_string(i) + " / " + textureSlotName(static_cast<TextureSlot>(s)) + " texture",
+                        "uv transform " + std::to_string(uv) + outOf(m_scene.uvTransforms.size(), "uv transforms"));
             }
         }
         for (size_t i = 0; i < m_scene.lights.size(); ++i)
@@ -210,7 +214,18 @@ private:
         for (size_t t = 0; t < c.tracks.size(); ++t) {
             const Track& tr = c.tracks[t];
             std::string where = "clip " + std::to_string(index) + " / track " + std::to_string(t);
-            if (tr.node < 0 || tr.node >= nodeCount) add(where, "node " + std::to_string(tr.node) + outOf(nodeCount, "nodes"));
+            if (tr.channel == Channel::UvElement) {
+                // A texture coordinate transform's element, not a node.
+                const int uvCount = static_cast<int>(m_scene.uvTransforms.size());
+                if (tr.uvTransform < 0 || tr.uvTransform >= uvCount) {
+                    add(where, "uv transform " + std::to_string(tr.uvTransform) + outOf(uvCount, "uv transforms"));
+                } else if (tr.element >= m_scene.uvTransforms[tr.uvTransform].elements.size()) {
+                    add(where, "element " + std::to_string(tr.element) +
+                                   outOf(m_scene.uvTransforms[tr.uvTransform].elements.size(), "elements"));
+                }
+            } else if (tr.node < 0 || tr.node >= nodeCount) {
+                add(where, "node " + std::to_string(tr.node) + outOf(nodeCount, "nodes"));
+            }
             if (tr.components == 0 || tr.components > 64) {
                 add(where, std::to_string(tr.components) + " components per key");
                 continue;

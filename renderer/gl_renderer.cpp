@@ -691,10 +691,22 @@ private:
             neutral(m_white, 255, 255, 255);
             neutral(m_flatNormal, 128, 128, 255);
         }
+        // ES2 has no swizzle state: a texture's pixels are permuted once at upload, so every
+        // reference to it must ask for the same swizzle (the OpenGEX reader makes one texture per
+        // reference). ES3 sets the swizzle per bind instead.
+        std::vector<std::vector<TextureSwizzle>> swizzles(scene.textures.size());
+        if (!m_caps.es3)
+            for (const Material& material : scene.materials)
+                for (const TextureRef& ref : material.textures) {
+                    if (ref.texture < 0 || size_t(ref.texture) >= scene.textures.size()) continue;
+                    std::vector<TextureSwizzle>& list = swizzles[size_t(ref.texture)];
+                    const TextureSwizzle resolved = resolveSwizzle(ref.swizzle, 4);
+                    if (std::find(list.begin(), list.end(), resolved) == list.end()) list.push_back(resolved);
+                }
         for (size_t i = 0; i < scene.textures.size(); ++i) {
             const Texture& texture = scene.textures[i];
             const std::string label = "texture '" + (texture.name.empty() ? texture.path : texture.name) + "'";
-            Image checker;
+            Image checker, swizzled;
             const Image* image = &texture.image;
             if (image->empty()) {
                 // Not prepared (prepareSceneTextures was not run): drawn as if the material had no map.
@@ -707,6 +719,25 @@ private:
                                                          " is not supported by this context and was not decoded; a "
                                                          "checker is shown"});
             }
+            const std::vector<TextureSwizzle>& wanted = swizzles[i];
+            if (image == &texture.image && !texture.placeholder && !wanted.empty() && !isIdentitySwizzle(wanted.front())) {
+                const std::string text = swizzleText(wanted.front());
+                if (wanted.size() > 1)
+                    report.push_back({Severity::Warning, label + ": sampled with " + std::to_string(wanted.size()) +
+                                                             " different swizzles; ES2 mode applies \"" + text +
+                                                             "\" to every use"});
+                if (swizzleImage(*image, wanted.front(), swizzled)) {
+                    image = &swizzled;
+                    report.push_back({Severity::Info, label + ": swizzle \"" + text + "\" applied to the pixels at upload (ES2)"});
+                } else {
+                    report.push_back({Severity::Warning, label + ": swizzle \"" + text + "\" not applied: " +
+                                                             pixelFormatName(image->format) +
+                                                             " stays compressed and ES2 has no texture swizzle"});
+                }
+            } else if (wanted.size() > 1) {
+                report.push_back({Severity::Warning, label + ": sampled with " + std::to_string(wanted.size()) +
+                                                         " different swizzles; ES2 mode shows it unswizzled everywhere"});
+            }
             notes.clear();
             if (!uploadTexture(*image, m_textureSupport, m_textures[i], notes, error)) {
                 report.push_back({Severity::Warning, label + ": " + error + "; a checker is shown"});
@@ -718,8 +749,10 @@ private:
         }
     }
 
-    // Binds `texture` (or the neutral `fallback`) on `unit` with the reference's wrap modes.
-    void bindTexture(int unit, const TextureRef& ref, GpuTexture& fallback, GLenum target = GL_TEXTURE_2D) {
+    // Binds `texture` (or the neutral `fallback`) on `unit` with the reference's wrap modes and, on
+    // ES3, its swizzle (ES2 permuted the pixels at upload). True when the reference's own texture
+    // was bound, false for the fallback.
+    bool bindTexture(int unit, const TextureRef& ref, GpuTexture& fallback, GLenum target = GL_TEXTURE_2D) {
         glActiveTexture(GLenum(GL_TEXTURE0 + unit));
         GpuTexture* t = &fallback;
         if (ref.texture >= 0 && size_t(ref.texture) < m_textures.size() && m_textures[ref.texture].texture &&
@@ -727,25 +760,68 @@ private:
             t = &m_textures[ref.texture];
         glBindTexture(t->target, t->texture.get());
         applyWrap(*t, ref.wrapS, ref.wrapT);
+        if (m_caps.es3) applySwizzle(*t, t == &fallback ? kIdentitySwizzle : ref.swizzle);
+        return t != &fallback;
     }
 
-    void bindMaterialTextures(const Material& m, const ShaderFeatures& f) {
-        if (f.textured) bindTexture(kUnitDiffuse, m.texture(TextureSlot::Diffuse), m_white);
+    // The references a material's maps sample, by MAP_TRANSFORMS index (= texture unit), as
+    // bindMaterialTextures binds them; null where the unit is not sampled.
+    static void sampledMaps(const Material& m, const ShaderFeatures& f, const TextureRef* (&refs)[kTransformedMaps]) {
+        for (const TextureRef*& r : refs) r = nullptr;
+        if (f.textured) refs[kUnitDiffuse] = &m.texture(TextureSlot::Diffuse);
         if (f.materialMaps) {
             const bool pbr = f.metalRough;
-            bindTexture(kUnitSpecular, m.texture(pbr ? TextureSlot::Metallic : TextureSlot::Specular), m_white);
-            bindTexture(kUnitEmissive, m.texture(TextureSlot::Emissive), m_white);
-            bindTexture(kUnitOpacity, m.texture(pbr ? TextureSlot::Roughness : TextureSlot::Opacity), m_white);
+            refs[kUnitSpecular] = &m.texture(pbr ? TextureSlot::Metallic : TextureSlot::Specular);
+            refs[kUnitEmissive] = &m.texture(TextureSlot::Emissive);
+            refs[kUnitOpacity] = &m.texture(pbr ? TextureSlot::Roughness : TextureSlot::Opacity);
         }
         if (f.normalMap) {
-            TextureRef ref = m.texture(TextureSlot::Normal);
-            if (ref.texture < 0) ref = m.texture(TextureSlot::Bump);
-            bindTexture(kUnitNormal, ref, m_flatNormal);
+            refs[kUnitNormal] = &m.texture(TextureSlot::Normal);
+            if (refs[kUnitNormal]->texture < 0) refs[kUnitNormal] = &m.texture(TextureSlot::Bump);
         }
+    }
+
+    // True when a map the features sample needs MAP_TRANSFORMS (a uv transform or an emulated wrap).
+    static bool needsMapTransforms(const Material& m, const ShaderFeatures& f) {
+        const TextureRef* refs[kTransformedMaps];
+        sampledMaps(m, f, refs);
+        for (const TextureRef* r : refs)
+            if (r && r->texture >= 0 && r->needsShaderAddressing()) return true;
+        return false;
+    }
+
+    void bindMaterialTextures(const Scene& scene, const Pose& pose, const Material& m, const ShaderFeatures& f,
+                              const MeshProgram& p) {
+        const TextureRef* refs[kTransformedMaps];
+        sampledMaps(m, f, refs);
+        bool bound[kTransformedMaps] = {};
+        if (refs[kUnitDiffuse]) bound[kUnitDiffuse] = bindTexture(kUnitDiffuse, *refs[kUnitDiffuse], m_white);
+        for (int unit : {int(kUnitSpecular), int(kUnitEmissive), int(kUnitOpacity)})
+            if (refs[unit]) bound[unit] = bindTexture(unit, *refs[unit], m_white);
+        if (refs[kUnitNormal]) bound[kUnitNormal] = bindTexture(kUnitNormal, *refs[kUnitNormal], m_flatNormal);
         if (f.reflection == 1) bindTexture(kUnitReflection, m.texture(TextureSlot::Reflection), m_white);
         if (f.reflection == 2)
             bindTexture(kUnitReflectionCube, m.texture(TextureSlot::Reflection), m_white, GL_TEXTURE_CUBE_MAP);
         glActiveTexture(GL_TEXTURE0);
+        if (!f.mapTransforms) return;
+        // Each map's transform at this pose (animated uv matrices) and its emulated addressing; a
+        // neutral stand-in samples untransformed.
+        glm::vec4 rows[2 * kTransformedMaps], borders[kTransformedMaps];
+        for (int i = 0; i < kTransformedMaps; ++i) {
+            const bool use = refs[i] && bound[i];
+            glm::mat4 uv(1.0f);
+            if (use && refs[i]->uvTransform >= 0 && size_t(refs[i]->uvTransform) < scene.uvTransforms.size())
+                uv = size_t(refs[i]->uvTransform) < pose.uvMatrices.size() ? pose.uvMatrices[refs[i]->uvTransform]
+                                                                          : scene.uvTransforms[refs[i]->uvTransform].matrix();
+            auto mode = [](Wrap w) {
+                return w == Wrap::Border ? 1.0f : w == Wrap::MirrorClamp ? 2.0f : w == Wrap::MirrorBorder ? 3.0f : 0.0f;
+            };
+            rows[2 * i] = glm::vec4(uv[0][0], uv[1][0], uv[3][0], use ? mode(refs[i]->wrapS) : 0.0f);
+            rows[2 * i + 1] = glm::vec4(uv[0][1], uv[1][1], uv[3][1], use ? mode(refs[i]->wrapT) : 0.0f);
+            borders[i] = use ? refs[i]->border : glm::vec4(0.0f);
+        }
+        glUniform4fv(p.mapUv, 2 * kTransformedMaps, glm::value_ptr(rows[0]));
+        glUniform4fv(p.mapBorder, kTransformedMaps, glm::value_ptr(borders[0]));
     }
 
     // The material's uniforms and render state; `flat` is the colour of the batches, wireframe and
@@ -879,6 +955,7 @@ private:
                 // The maps ride on the diffuse sampler's define (a white texture when it is absent).
                 f.textured |= f.materialMaps || f.normalMap;
             }
+            f.mapTransforms = needsMapTransforms(m, f);
         }
         if (gpuSkinned) {
             f.boneCount = std::max(1, std::min<int>(m_paletteCapacity, std::max<int>(mesh.maxBonesPerBatch, 8)));
@@ -1302,7 +1379,7 @@ private:
                     }
                 }
             }
-            bindMaterialTextures(material, f);
+            bindMaterialTextures(scene, pose, material, f, *p);
 
             for (size_t b = 0; b < batches; ++b) {
                 uint32_t first = 0, count = gpu.triangles;

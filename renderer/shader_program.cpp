@@ -21,6 +21,7 @@ uint64_t ShaderFeatures::key() const {
     k = k << 1 | uint64_t(metalRough);
     k = k << 1 | uint64_t(materialMaps);
     k = k << 1 | uint64_t(morphTexture);
+    k = k << 1 | uint64_t(mapTransforms);
     return k;
 }
 
@@ -66,6 +67,7 @@ std::string header(const ShaderFeatures& f, GlslVersion version, bool vertex) {
         if (f.materialMaps) s += "#define MATERIAL_MAPS 1\n";
         s += "#define REFLECTION_MAP " + std::to_string(int(f.reflection)) + "\n";
         if (f.metalRough) s += "#define METAL_ROUGH 1\n";
+        if (f.mapTransforms) s += "#define MAP_TRANSFORMS 1\n";
     }
     s += "#line 1\n";
     return s;
@@ -164,16 +166,17 @@ std::vector<ShaderFeatures> allShaderPermutations(int maxBones) {
                 }
     // Fragment sources: every mode; material variants in the shaded mode, textures in unlit.
     for (int mode = 0; mode < static_cast<int>(ViewMode::Count); ++mode)
-        for (int material = 0; material < 48; ++material) {
+        for (int material = 0; material < 96; ++material) {
             ShaderFeatures f;
             f.mode = static_cast<ViewMode>(mode);
+            f.mapTransforms = material >= 48;  // the second half: every map through its transform
             f.normal = f.uv = true;
             f.textured = material & 1;
             f.normalMap = material & 2;
             f.metalRough = material & 4;
-            f.reflection = uint8_t((material / 8) % 3);
-            f.materialMaps = material >= 24;
-            if ((f.normalMap || f.materialMaps) && !f.textured) continue;
+            f.reflection = uint8_t((material % 48 / 8) % 3);
+            f.materialMaps = material % 48 >= 24;
+            if ((f.normalMap || f.materialMaps || f.mapTransforms) && !f.textured) continue;
             if (f.materialMaps && f.mode != ViewMode::Shaded) continue;
             const bool shaded = f.mode == ViewMode::Shaded;
             if (!shaded && (f.normalMap || f.metalRough || f.reflection)) continue;
@@ -262,6 +265,8 @@ const MeshProgram* ProgramCache::get(const ShaderFeatures& features, std::string
     p.morphBaseScale = glGetUniformLocation(prog, "u_morphBaseScale");
     p.morphTextureWeights = glGetUniformLocation(prog, "u_morphTextureWeights");
     p.morphLayout = glGetUniformLocation(prog, "u_morphLayout");
+    p.mapUv = glGetUniformLocation(prog, "u_mapUv");
+    p.mapBorder = glGetUniformLocation(prog, "u_mapBorder");
     return &m_programs.emplace(features.key(), std::move(p)).first->second;
 }
 

@@ -37,6 +37,9 @@ struct ShaderFeatures {
     bool normalMap = false;   // tangent-space normal map; needs the a_tangent attribute
     uint8_t reflection = 0;   // 0 none, 1 lat-long 2D map, 2 cube map
     bool metalRough = false;  // metal/rough model instead of the classic one
+    // Some sampled map has a texture coordinate transform or an addressing mode GL lacks (border,
+    // mirror_clamp, mirror_border): every map samples through u_mapUv / u_mapBorder (mesh.frag).
+    bool mapTransforms = false;
 
     uint64_t key() const;
 };
@@ -103,7 +106,11 @@ struct MeshProgram {
     int weightBone = -1;
     int morphWeights = -1, morphAbsolute = -1, morphBaseScale = -1;
     int morphTextureWeights = -1, morphLayout = -1;
+    int mapUv = -1, mapBorder = -1;  // MAP_TRANSFORMS: per map unit 0..4, see mesh.frag
 };
+
+// Maps that MAP_TRANSFORMS addresses: indices into u_mapUv / u_mapBorder, equal to their units.
+constexpr int kTransformedMaps = 5;  // kUnitDiffuse .. kUnitOpacity
 
 struct OverlayProgram {
     gl::Program program;

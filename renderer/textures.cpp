@@ -80,15 +80,17 @@ GLenum compressedEnum(const Image& image) {
 }
 
 GLenum wrapEnum(Wrap w) {
-    switch (w) {
-        case Wrap::Clamp:
-            return GL_CLAMP_TO_EDGE;
-        case Wrap::Mirror:
-            return GL_MIRRORED_REPEAT;
-        default:
-            return GL_REPEAT;
-    }
+    // The emulated modes hand GL coordinates inside [0, 1]: clamping keeps linear filtering at the
+    // edges from blending in the opposite edge.
+    static constexpr GLenum kWraps[] = {GL_REPEAT, GL_CLAMP_TO_EDGE, GL_MIRRORED_REPEAT,
+                                        GL_CLAMP_TO_EDGE, GL_CLAMP_TO_EDGE, GL_CLAMP_TO_EDGE};
+    static_assert(sizeof(kWraps) / sizeof(kWraps[0]) == static_cast<size_t>(Wrap::Count));
+    return static_cast<size_t>(w) < static_cast<size_t>(Wrap::Count) ? kWraps[static_cast<size_t>(w)] : GLenum(GL_REPEAT);
 }
+
+// Images reach the renderer as RGBA (readers expand grey and RGB files), so the identity of
+// every position is its own channel.
+constexpr int kUploadedChannels = 4;
 
 }  // namespace
 
@@ -193,6 +195,7 @@ bool uploadTexture(const Image& image, const TextureFormatSupport& support, GpuT
     glTexParameteri(out.target, GL_TEXTURE_MIN_FILTER, out.mipmapped ? GL_LINEAR_MIPMAP_LINEAR : GL_LINEAR);
     glTexParameteri(out.target, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
     out.wrapS = out.wrapT = Wrap::Count;
+    out.swizzle = GpuTexture().swizzle;  // a new texture object starts unswizzled
     applyWrap(out, image.isCube() ? Wrap::Clamp : Wrap::Repeat, image.isCube() ? Wrap::Clamp : Wrap::Repeat);
     return true;
 }
@@ -207,6 +210,43 @@ void applyWrap(GpuTexture& texture, Wrap s, Wrap t) {
         glTexParameteri(texture.target, GL_TEXTURE_WRAP_T, GLint(wrapEnum(t)));
         texture.wrapT = t;
     }
+}
+
+}  // namespace esv
+
+namespace esv {
+
+void applySwizzle(GpuTexture& texture, const TextureSwizzle& swizzle) {
+    static constexpr GLenum kSources[] = {GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA, GL_ZERO, GL_ONE};
+    static constexpr GLenum kParameters[] = {GL_TEXTURE_SWIZZLE_R, GL_TEXTURE_SWIZZLE_G, GL_TEXTURE_SWIZZLE_B,
+                                             GL_TEXTURE_SWIZZLE_A};
+    const TextureSwizzle resolved = resolveSwizzle(swizzle, kUploadedChannels);
+    for (int i = 0; i < 4; ++i) {
+        if (resolved[i] == texture.swizzle[i]) continue;
+        const size_t source = static_cast<size_t>(resolved[i]);
+        glTexParameteri(texture.target, kParameters[i], GLint(source < 6 ? kSources[source] : kSources[i]));
+        texture.swizzle[i] = resolved[i];
+    }
+}
+
+bool swizzleImage(const Image& image, const TextureSwizzle& swizzle, Image& out) {
+    out = Image();
+    if (isCompressed(image.format)) return false;
+    const TextureSwizzle resolved = resolveSwizzle(swizzle, kUploadedChannels);
+    out = image;
+    for (ByteView& surface : out.surfaces) {
+        std::vector<uint8_t> bytes(surface.size);
+        const uint8_t* src = surface.data;
+        for (size_t p = 0; p + 4 <= surface.size; p += 4)
+            for (int c = 0; c < 4; ++c) {
+                const SwizzleSource from = resolved[c];
+                bytes[p + c] = from == SwizzleSource::Zero  ? uint8_t(0)
+                               : from == SwizzleSource::One ? uint8_t(255)
+                                                            : src[p + static_cast<size_t>(from)];
+            }
+        surface = makeOwnedBytes(std::move(bytes));
+    }
+    return true;
 }
 
 }  // namespace esv

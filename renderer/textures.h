@@ -31,6 +31,8 @@ struct GpuTexture {
     bool mipmapped = false;
     bool clampOnly = false;                         // ES2 non-power-of-two: clamp to edge, no mipmaps
     Wrap wrapS = Wrap::Count, wrapT = Wrap::Count;  // as last set on the texture object
+    // ES3: as last set with GL_TEXTURE_SWIZZLE_* (resolved, GL's initial state r, g, b, a).
+    TextureSwizzle swizzle{SwizzleSource::Red, SwizzleSource::Green, SwizzleSource::Blue, SwizzleSource::Alpha};
     size_t gpuBytes = 0;
 };
 
@@ -39,8 +41,18 @@ struct GpuTexture {
 bool uploadTexture(const Image& image, const TextureFormatSupport& support, GpuTexture& out,
                    std::vector<std::string>& notes, std::string& error);
 
-// Sets the wrap modes a material asks for (clamped where the texture forbids repeat). The texture
-// must be bound to its target on the active unit.
+// Sets the wrap modes a material asks for (clamped where the texture forbids repeat). The modes GL
+// lacks (Border, MirrorClamp, MirrorBorder) are emulated by the fragment stage on coordinates it
+// has already brought into [0, 1], so GL clamps to the edge for them. The texture must be bound to
+// its target on the active unit.
 void applyWrap(GpuTexture& texture, Wrap s, Wrap t);
+
+// ES3: sets GL_TEXTURE_SWIZZLE_R/G/B/A from `swizzle` (Identity resolved for the RGBA the image
+// was uploaded as). The texture must be bound to its target on the active unit.
+void applySwizzle(GpuTexture& texture, const TextureSwizzle& swizzle);
+
+// The image with its channels permuted by `swizzle` on the CPU (ES2, which has no swizzle state):
+// every level and face of an RGBA8 image. False, leaving `out` empty, for compressed images.
+bool swizzleImage(const Image& image, const TextureSwizzle& swizzle, Image& out);
 
 }  // namespace esv

@@ -217,6 +217,25 @@ void copyElements(const Scene& scene, Pose& pose) {
     }
 }
 
+// Copies every uv transform's element values into the pose, where UvElement tracks overwrite them.
+void copyUvElements(const Scene& scene, Pose& pose) {
+    const size_t count = scene.uvTransforms.size();
+    pose.uvElementOffset.resize(count);
+    pose.uvChanged.assign(count, 0);
+    size_t total = 0;
+    for (size_t i = 0; i < count; ++i) {
+        pose.uvElementOffset[i] = static_cast<uint32_t>(total);
+        total += scene.uvTransforms[i].elements.size();
+    }
+    pose.uvElementValues.resize(total * 16);
+    for (size_t i = 0; i < count; ++i) {
+        const std::vector<TransformElement>& elements = scene.uvTransforms[i].elements;
+        for (size_t e = 0; e < elements.size(); ++e)
+            std::memcpy(&pose.uvElementValues[(pose.uvElementOffset[i] + e) * 16], elements[e].value.data(),
+                        16 * sizeof(float));
+    }
+}
+
 // A node's local (node elements) and object (object elements) transforms from element values
 // (16 floats per element), each the product of its elements in file order.
 void composeElements(const Node& node, const float* values, Transform& local, glm::mat4& object) {
@@ -286,7 +305,9 @@ void evaluatePose(const Scene& scene, int clip, float seconds, Pose& pose) {
     pose.cameraFov.assign(count, 0.0f);
     pose.visible.resize(count);
     pose.objectLocal.resize(count);
-    bool elementsCopied = false;
+    bool elementsCopied = false, uvCopied = false;
+    pose.uvMatrices.resize(scene.uvTransforms.size());
+    for (size_t i = 0; i < scene.uvTransforms.size(); ++i) pose.uvMatrices[i] = scene.uvTransforms[i].matrix();
 
     for (size_t i = 0; i < count; ++i) {
         const Node& node = scene.nodes[i];
@@ -315,6 +336,25 @@ void evaluatePose(const Scene& scene, int clip, float seconds, Pose& pose) {
         const float t = std::clamp(seconds, c.start, std::max(c.start, c.end));
         std::vector<float>& value = pose.trackValues;
         for (const Track& track : c.tracks) {
+            if (track.channel == Channel::UvElement) {
+                // Targets a texture coordinate transform, not a node.
+                if (track.uvTransform < 0 || static_cast<size_t>(track.uvTransform) >= scene.uvTransforms.size())
+                    continue;
+                const std::vector<TransformElement>& elements = scene.uvTransforms[track.uvTransform].elements;
+                if (track.element >= elements.size() ||
+                    track.components < elementComponents(elements[track.element].kind))
+                    continue;
+                if (!uvCopied) {
+                    copyUvElements(scene, pose);
+                    uvCopied = true;
+                }
+                if (value.size() < track.components) value.resize(track.components);
+                sampleTrack(track, t, value.data());
+                float* dst = &pose.uvElementValues[(size_t(pose.uvElementOffset[track.uvTransform]) + track.element) * 16];
+                std::memcpy(dst, value.data(), elementComponents(elements[track.element].kind) * sizeof(float));
+                pose.uvChanged[track.uvTransform] = 1;
+                continue;
+            }
             if (track.node < 0 || static_cast<size_t>(track.node) >= count || track.components == 0) continue;
             // A track with too few floats for its channel would leave parts of the value unset.
             if (track.components < requiredComponents(track.channel)) continue;
@@ -381,6 +421,16 @@ void evaluatePose(const Scene& scene, int clip, float seconds, Pose& pose) {
             if (pose.elementsChanged[i]) composeElements(scene.nodes[i], &pose.elementValues[size_t(pose.elementOffset[i]) * 16],
                                                          pose.local[i], pose.objectLocal[i]);
     }
+    if (uvCopied) {
+        for (size_t i = 0; i < scene.uvTransforms.size(); ++i) {
+            if (!pose.uvChanged[i]) continue;
+            const std::vector<TransformElement>& elements = scene.uvTransforms[i].elements;
+            const float* values = &pose.uvElementValues[size_t(pose.uvElementOffset[i]) * 16];
+            glm::mat4 m(1.0f);
+            for (size_t e = 0; e < elements.size(); ++e) m = m * TransformElement::toMatrix(elements[e].kind, values + e * 16);
+            pose.uvMatrices[i] = m;
+        }
+    }
 
     computeWorld(scene, pose);
 }
@@ -435,6 +485,13 @@ Transform blendLocal(const Transform& a, const Transform& b, float w) {
     return out;
 }
 
+// A pose copied from one that was not evaluated for this scene's uv transforms gets their rest matrices.
+void restUvMatricesIfUnsized(const Scene& scene, Pose& pose) {
+    if (pose.uvMatrices.size() == scene.uvTransforms.size()) return;
+    pose.uvMatrices.resize(scene.uvTransforms.size());
+    for (size_t i = 0; i < scene.uvTransforms.size(); ++i) pose.uvMatrices[i] = scene.uvTransforms[i].matrix();
+}
+
 bool sizedFor(const Pose& pose, size_t count) {
     return pose.local.size() == count && pose.morphWeights.size() == count && pose.cameraFov.size() == count &&
            pose.visible.size() == count;
@@ -459,7 +516,9 @@ void blendPoses(const Scene& scene, const Pose& a, const Pose& b, float weight, 
             out.morphWeights = only->morphWeights;
             out.cameraFov = only->cameraFov;
             out.visible = only->visible;
+            out.uvMatrices = only->uvMatrices;
         }
+        restUvMatricesIfUnsized(scene, out);
         computeWorld(scene, out);
         return;
     }
@@ -486,6 +545,18 @@ void blendPoses(const Scene& scene, const Pose& a, const Pose& b, float weight, 
         blended.resize(targets);
         for (size_t k = 0; k < targets; ++k) blended[k] = weightsA[k] + (weightsB[k] - weightsA[k]) * w;
     }
+    const size_t uvCount = scene.uvTransforms.size();
+    const bool uvSized = a.uvMatrices.size() == uvCount && b.uvMatrices.size() == uvCount;
+    out.uvMatrices.resize(uvCount);
+    for (size_t i = 0; uvSized && i < uvCount; ++i) {
+        Transform ta, tb;
+        ta.useMatrix = tb.useMatrix = true;
+        ta.matrix = a.uvMatrices[i];
+        tb.matrix = b.uvMatrices[i];
+        out.uvMatrices[i] = blendLocal(ta, tb, w).toMatrix();
+    }
+    if (!uvSized)
+        for (size_t i = 0; i < uvCount; ++i) out.uvMatrices[i] = scene.uvTransforms[i].matrix();
     computeWorld(scene, out);
 }
 

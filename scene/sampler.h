@@ -17,6 +17,9 @@ struct Pose {
     std::vector<std::vector<float>> morphWeights;  // per node; empty when its mesh has no targets
     std::vector<float> cameraFov;  // per node; the camera's fov, animated or not (0 for non-cameras)
     std::vector<uint8_t> visible;
+    // Per Scene::uvTransforms entry: its matrix at this time (the elements as written at rest, with
+    // Channel::UvElement tracks applied), for the renderer's texture coordinate transforms.
+    std::vector<glm::mat4> uvMatrices;
 
     // Scratch space of evaluatePose, kept here so that a reused Pose allocates nothing per frame.
     std::vector<uint8_t> resolved;
@@ -25,6 +28,9 @@ struct Pose {
     std::vector<float> elementValues;      // OpenGEX elements of all nodes, 16 floats each
     std::vector<uint32_t> elementOffset;   // per node: its first element in elementValues / 16
     std::vector<uint8_t> elementsChanged;  // per node: an element track touched it
+    std::vector<float> uvElementValues;     // elements of all uv transforms, 16 floats each
+    std::vector<uint32_t> uvElementOffset;  // per uv transform: its first element in uvElementValues / 16
+    std::vector<uint8_t> uvChanged;         // per uv transform: a UvElement track touched it
 };
 
 // Evaluates `clip` (index into scene.animation.clips, -1 = rest pose: the scene as written, no
@@ -33,7 +39,8 @@ void evaluatePose(const Scene& scene, int clip, float seconds, Pose& pose);
 
 // Blends two poses of `scene` into `out`: per node, translation and scale lerp, rotation slerps on
 // the shorter arc, morph weights and camera fov lerp, and visibility is a's below weight 0.5, b's
-// from it. A node whose local is a matrix on either side is blended as TRS after decomposing the
+// from it. UV matrices blend like matrix locals (decomposed where they are translation * rotation
+// * scale, element-wise otherwise). A node whose local is a matrix on either side is blended as TRS after decomposing the
 // matrix (translation, per-axis scale, rotation); a matrix that is not translation * rotation *
 // scale (shear, perspective, zero scale) is blended element-wise instead and stays a matrix. World
 // matrices are then recomputed from the blended locals as evaluatePose computes them. `weight` is

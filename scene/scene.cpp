@@ -49,6 +49,55 @@ const char* textureSlotName(TextureSlot slot) {
     return kNames[static_cast<size_t>(slot)];
 }
 
+const char* wrapName(Wrap wrap) {
+    static constexpr const char* kNames[] = {"repeat", "clamp", "mirror_repeat", "border", "mirror_clamp", "mirror_border"};
+    static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<size_t>(Wrap::Count));
+    return static_cast<size_t>(wrap) < static_cast<size_t>(Wrap::Count) ? kNames[static_cast<size_t>(wrap)] : "unknown";
+}
+
+std::string swizzleText(const TextureSwizzle& swizzle) {
+    static constexpr char kCodes[] = {'r', 'g', 'b', 'a', '0', '1', 'i'};
+    static_assert(sizeof(kCodes) == static_cast<size_t>(SwizzleSource::Count));
+    std::string text;
+    for (SwizzleSource s : swizzle) text += static_cast<size_t>(s) < sizeof(kCodes) ? kCodes[static_cast<size_t>(s)] : '?';
+    return text;
+}
+
+bool parseSwizzle(const std::string& text, TextureSwizzle& out) {
+    if (text.size() != 1 && text.size() != 4) return false;
+    TextureSwizzle parsed{};
+    for (size_t i = 0; i < 4; ++i) {
+        switch (text[text.size() == 1 ? 0 : i]) {
+            case 'r': case 'x': parsed[i] = SwizzleSource::Red; break;
+            case 'g': case 'y': parsed[i] = SwizzleSource::Green; break;
+            case 'b': case 'z': parsed[i] = SwizzleSource::Blue; break;
+            case 'a': case 'w': parsed[i] = SwizzleSource::Alpha; break;
+            case '0': parsed[i] = SwizzleSource::Zero; break;
+            case '1': parsed[i] = SwizzleSource::One; break;
+            case 'i': parsed[i] = SwizzleSource::Identity; break;
+            default: return false;
+        }
+    }
+    out = parsed;
+    return true;
+}
+
+TextureSwizzle resolveSwizzle(const TextureSwizzle& swizzle, int channels) {
+    channels = channels < 1 ? 1 : channels > 4 ? 4 : channels;
+    TextureSwizzle out = swizzle;
+    for (int i = 0; i < 4; ++i) {
+        if (out[i] != SwizzleSource::Identity) continue;
+        // "rgba", "rgb1", "rg01", "r001": the position's own channel while the texture has it,
+        // then zeros, and alpha one.
+        out[i] = i < channels ? static_cast<SwizzleSource>(i) : i == 3 ? SwizzleSource::One : SwizzleSource::Zero;
+    }
+    return out;
+}
+
+bool isIdentitySwizzle(const TextureSwizzle& swizzle, int channels) {
+    return resolveSwizzle(swizzle, channels) == resolveSwizzle(kIdentitySwizzle, channels);
+}
+
 const char* lightTypeName(LightType type) {
     static constexpr const char* kNames[] = {"point", "directional", "spot", "ambient"};
     static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<size_t>(LightType::Count));
@@ -64,7 +113,7 @@ const char* nodeKindName(NodeKind kind) {
 const char* channelName(Channel channel) {
     static constexpr const char* kNames[] = {"translation", "rotation",   "scale",     "matrix",
                                              "morph_weights", "camera_fov", "visibility", "element",
-                                             "morph_weight"};
+                                             "morph_weight",  "uv_element"};
     static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<size_t>(Channel::Count));
     return kNames[static_cast<size_t>(channel)];
 }
@@ -140,6 +189,12 @@ glm::mat4 TransformElement::toMatrix(ElementKind kind, const float* v) {
         default:
             return m;
     }
+}
+
+glm::mat4 UvTransform::matrix() const {
+    glm::mat4 m(1.0f);
+    for (const TransformElement& e : elements) m = m * e.toMatrix();
+    return m;
 }
 
 float morphBaseScale(const Mesh& mesh, const std::vector<float>& weights) {

@@ -203,13 +203,67 @@ enum class TextureSlot : uint8_t {
 };
 const char* textureSlotName(TextureSlot slot);
 
-enum class Wrap : uint8_t { Repeat, Clamp, Mirror, Count };
+// Addressing of one texture coordinate outside [0, 1] (OpenGEX Texture x_address / y_address).
+// GLES samples the first three itself; the renderer emulates the others in the fragment stage.
+enum class Wrap : uint8_t {
+    Repeat,        // frac(c)
+    Clamp,         // sat(c): the edge texels stretch
+    Mirror,        // mirrored repeat
+    Border,        // c inside [0, 1] samples c, else the border colour
+    MirrorClamp,   // mirrored about zero, then clamped: sat(|c|)
+    MirrorBorder,  // |c| inside [0, 1] samples |c|, else the border colour
+    Count
+};
+const char* wrapName(Wrap wrap);
+// True for the modes GLES has no sampler state for (the renderer emulates them in the shader).
+inline bool wrapNeedsShader(Wrap wrap) {
+    return wrap == Wrap::Border || wrap == Wrap::MirrorClamp || wrap == Wrap::MirrorBorder;
+}
 
+// Where one output channel of a sampled texel comes from (OpenGEX Texture swizzle).
+enum class SwizzleSource : uint8_t {
+    Red,       // the texel's first component ('r' or 'x')
+    Green,     // 'g', 'y'
+    Blue,      // 'b', 'z'
+    Alpha,     // 'a', 'w'
+    Zero,      // '0'
+    One,       // '1'
+    Identity,  // 'i': the identity component of its position (see resolveSwizzle)
+    Count
+};
+using TextureSwizzle = std::array<SwizzleSource, 4>;  // output r, g, b, a
+constexpr TextureSwizzle kIdentitySwizzle{SwizzleSource::Identity, SwizzleSource::Identity,
+                                          SwizzleSource::Identity, SwizzleSource::Identity};
+// The swizzle as the spec writes it: four characters of r, g, b, a, 0, 1, i.
+std::string swizzleText(const TextureSwizzle& swizzle);
+// Parses an OpenGEX swizzle string: one or four characters from {r g b a x y z w 0 1 i}, one
+// character meaning the same character four times. False (and `out` untouched) otherwise.
+bool parseSwizzle(const std::string& text, TextureSwizzle& out);
+// Replaces Identity by what it means for a texture of `channels` (1..4) components: the identity
+// string of a four-channel texture is "rgba", of three "rgb1", of two "rg01", of one "r001"
+// (OpenGEX, Texture). The result holds no Identity.
+TextureSwizzle resolveSwizzle(const TextureSwizzle& swizzle, int channels);
+// True when the resolved swizzle of a `channels`-component texture reads every channel in place.
+bool isIdentitySwizzle(const TextureSwizzle& swizzle, int channels = 4);
+
+// How a material samples one texture. `uvTransform` indexes Scene::uvTransforms (-1: the texture
+// coordinates are used as stored); the transformed coordinate is M * (u, v, 0, 1), M being the
+// (possibly animated) matrix of that transform, and its x, y address the image (the renderer
+// applies the affine part: rows x and y, columns u, v and w). `border` is the colour the Border
+// and MirrorBorder modes produce; `swizzle` permutes the sampled channels.
 struct TextureRef {
     int32_t texture = -1;
     uint8_t uvSet = 0;
     Wrap wrapS = Wrap::Repeat;
     Wrap wrapT = Wrap::Repeat;
+    int32_t uvTransform = -1;
+    glm::vec4 border{0.0f};  // OpenGEX "zero" (0,0,0,0); "black" (0,0,0,1); "white" (1,1,1,1)
+    TextureSwizzle swizzle = kIdentitySwizzle;
+
+    // True when sampling needs more than GL's sampler state: a uv transform or an emulated wrap.
+    bool needsShaderAddressing() const {
+        return uvTransform >= 0 || wrapNeedsShader(wrapS) || wrapNeedsShader(wrapT);
+    }
 };
 
 enum class BlendFactor : uint8_t {
@@ -377,6 +431,19 @@ struct Transform {
     glm::mat4 toMatrix() const;
 };
 
+// A texture coordinate transform (OpenGEX Texture: Transform, Translation, Rotation and Scale
+// substructures; AWD UV animation frames). The matrix is the product of `elements` in order (each
+// TransformElement::toMatrix; the `object` flag has no meaning here), applied to (u, v, 0, 1).
+// TextureRef::uvTransform refers to one; Channel::UvElement tracks animate single elements, and
+// Pose::uvMatrices holds the evaluated matrices. Several references may share one.
+struct UvTransform {
+    std::string name;  // for the panel and reports (e.g. "material 'Wood' / diffuse")
+    std::vector<TransformElement> elements;
+
+    // The product of the elements as written (the rest pose).
+    glm::mat4 matrix() const;
+};
+
 struct Node {
     std::string name;
     int32_t parent = -1;
@@ -409,6 +476,9 @@ enum class Channel : uint8_t {
     Visibility,    // 1 float, > 0.5 visible
     Element,       // Node::elements[Track::element]: elementComponents(kind) floats
     MorphWeight,   // 1 float: the weight of morph target Track::element of the node's mesh
+    // Scene::uvTransforms[Track::uvTransform].elements[Track::element]: elementComponents(kind)
+    // floats. The track animates no node: Track::node is -1.
+    UvElement,
     Count
 };
 const char* channelName(Channel channel);
@@ -421,10 +491,15 @@ enum class Interpolation : uint8_t {
     Count
 };
 
+// One animated value. Every channel but UvElement targets Track::node; a UvElement track targets
+// Track::uvTransform and leaves node at -1, so code that looks tracks up by node must check it.
 struct Track {
     int32_t node = -1;
     Channel channel = Channel::Translation;
-    uint32_t element = 0;  // Channel::Element: index into Node::elements; MorphWeight: target index
+    // Channel::Element: index into Node::elements; MorphWeight: target index; UvElement: index
+    // into UvTransform::elements.
+    uint32_t element = 0;
+    int32_t uvTransform = -1;  // Channel::UvElement: index into Scene::uvTransforms
     Interpolation interpolation = Interpolation::Linear;
     uint32_t components = 3;  // floats per key
     std::vector<float> times;   // seconds, ascending
@@ -475,6 +550,7 @@ struct Scene {
     std::vector<Mesh> meshes;
     std::vector<Material> materials;
     std::vector<Texture> textures;
+    std::vector<UvTransform> uvTransforms;  // texture coordinate transforms (TextureRef::uvTransform)
     std::vector<Light> lights;
     std::vector<Camera> cameras;
     std::vector<Skin> skins;

@@ -4,7 +4,8 @@
 // Defines: MODE_SHADED, MODE_UNLIT, MODE_COLORS, MODE_NORMALS, MODE_WEIGHTS, MODE_BATCHES, MODE_UV,
 // MODE_WIREFRAME, MODE_SKINDIFF; TEXTURED (the diffuse / base colour map; a neutral 1x1 texture
 // when the material has none), MATERIAL_MAPS (specular, emissive and opacity maps, neutral where absent), NORMAL_MAP,
-// REFLECTION_MAP (1: lat-long 2D map, 2: cube map), METAL_ROUGH.
+// REFLECTION_MAP (1: lat-long 2D map, 2: cube map), METAL_ROUGH, MAP_TRANSFORMS (every map samples
+// through its texture coordinate transform and emulated addressing mode).
 #define MAX_LIGHTS 4
 
 VARYING_IN vec3 v_worldPosition;
@@ -52,6 +53,39 @@ uniform samplerCube u_reflectionCube;  // unit 6
 #endif
 
 const float PI = 3.14159265;
+
+// Maps by index into the MAP_TRANSFORMS uniforms (equal to their texture units).
+#define MAP_DIFFUSE 0
+#define MAP_SPECULAR 1
+#define MAP_NORMAL 2
+#define MAP_EMISSIVE 3
+#define MAP_OPACITY 4
+#ifdef MAP_TRANSFORMS
+// Per map i: u_mapUv[2i] and u_mapUv[2i + 1] are the x and y rows of its 2D affine texture
+// coordinate transform (xyz: the u, v and constant coefficients), their w its addressing mode of s
+// and t: 0 GL's own (repeat, clamp, mirrored repeat), 1 border, 2 mirror_clamp, 3 mirror_border.
+// u_mapBorder[i] is the border colour. ES 1.00 indexes fragment uniform arrays only with constant
+// expressions, hence the macro with literal indices.
+uniform vec4 u_mapUv[10];
+uniform vec4 u_mapBorder[5];
+
+vec4 sampleMap(sampler2D map, vec4 row0, vec4 row1, vec4 border) {
+    vec3 h = vec3(v_uv, 1.0);
+    vec2 c = vec2(dot(row0.xyz, h), dot(row1.xyz, h));
+    vec2 mode = vec2(row0.w, row1.w);
+    vec2 mirrored = step(1.5, mode);                                      // 2 and 3: about zero
+    vec2 bordered = step(0.5, mode) * (1.0 - mirrored) + step(2.5, mode);  // 1 and 3
+    c = mix(c, abs(c), mirrored);
+    vec2 outside = bordered * (vec2(lessThan(c, vec2(0.0))) + vec2(greaterThan(c, vec2(1.0))));
+    // Emulated modes sample inside [0, 1] (GL clamps to the edge for them); the fetch stays out of
+    // any branch so derivatives and mipmaps hold.
+    vec4 texel = TEXTURE_2D(map, mix(c, clamp(c, 0.0, 1.0), step(0.5, mode)));
+    return max(outside.x, outside.y) > 0.5 ? border : texel;
+}
+#define SAMPLE_MAP(map, index) sampleMap(map, u_mapUv[2 * index], u_mapUv[2 * index + 1], u_mapBorder[index])
+#else
+#define SAMPLE_MAP(map, index) TEXTURE_2D(map, v_uv)
+#endif
 
 // The environment seen along `dir`: the reflection map when the material has one, else a soft
 // sky-over-ground gradient (the image-based ambient that keeps metals from going black).
@@ -177,17 +211,17 @@ void main() {
     if (dot(t, t) > 1e-12) {
         t = normalize(t);
         vec3 b = cross(n, t) * (v_tangent.w < 0.0 ? -1.0 : 1.0);
-        vec3 m = TEXTURE_2D(u_normalMap, v_uv).xyz * 2.0 - 1.0;
+        vec3 m = SAMPLE_MAP(u_normalMap, MAP_NORMAL).xyz * 2.0 - 1.0;
         n = normalize(t * m.x + b * m.y + n * m.z);
     }
 #endif
     if (!FRONT_FACING) n = -n;
     vec4 base = u_diffuse * v_color;
 #ifdef TEXTURED
-    base *= TEXTURE_2D(u_diffuseMap, v_uv);
+    base *= SAMPLE_MAP(u_diffuseMap, MAP_DIFFUSE);
 #endif
 #if defined(MATERIAL_MAPS) && !defined(METAL_ROUGH)
-    base.a *= TEXTURE_2D(u_opacityMap, v_uv).r;
+    base.a *= SAMPLE_MAP(u_opacityMap, MAP_OPACITY).r;
 #endif
     if (u_surface.w > 0.0 && base.a < u_surface.w) discard;
     vec4 result;
@@ -213,20 +247,20 @@ void main() {
 #else
     vec3 emissive = u_emissive;
 #ifdef MATERIAL_MAPS
-    emissive *= TEXTURE_2D(u_emissiveMap, v_uv).rgb;
+    emissive *= SAMPLE_MAP(u_emissiveMap, MAP_EMISSIVE).rgb;
 #endif
 #ifdef METAL_ROUGH
     float metallic = u_surface.x;
     float roughness = u_surface.y;
 #ifdef MATERIAL_MAPS
-    metallic *= TEXTURE_2D(u_specularMap, v_uv).b;
-    roughness *= TEXTURE_2D(u_opacityMap, v_uv).g;
+    metallic *= SAMPLE_MAP(u_specularMap, MAP_SPECULAR).b;
+    roughness *= SAMPLE_MAP(u_opacityMap, MAP_OPACITY).g;
 #endif
     vec3 color = shadeMetalRough(n, base.rgb, clamp(metallic, 0.0, 1.0), clamp(roughness, 0.03, 1.0));
 #else
     vec3 specularColor = u_specular;
 #ifdef MATERIAL_MAPS
-    specularColor *= TEXTURE_2D(u_specularMap, v_uv).rgb;
+    specularColor *= SAMPLE_MAP(u_specularMap, MAP_SPECULAR).rgb;
 #endif
     vec3 color = shadeClassic(n, base.rgb, specularColor);
 #if REFLECTION_MAP > 0

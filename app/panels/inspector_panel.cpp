@@ -54,8 +54,6 @@ static_assert(sizeof(kBlendFactorNames) / sizeof(kBlendFactorNames[0]) ==
               static_cast<size_t>(BlendFactor::Count));
 const char* const kBlendOpNames[] = {"add", "subtract", "reverse_subtract", "min", "max"};
 static_assert(sizeof(kBlendOpNames) / sizeof(kBlendOpNames[0]) == static_cast<size_t>(BlendOp::Count));
-const char* const kWrapNames[] = {"repeat", "clamp", "mirror"};
-static_assert(sizeof(kWrapNames) / sizeof(kWrapNames[0]) == static_cast<size_t>(Wrap::Count));
 
 // Enum names from the tables above, "?" for values a bad file could still hold.
 template <class E, size_t N>
@@ -372,6 +370,64 @@ void drawTextureDetail(const ViewerState& s, int t) {
 // ---------------------------------------------------------------------------------------------
 // Materials
 
+// True when the current clip animates uv transform `uv`.
+bool uvTransformAnimated(const ViewerState& s, int uv) {
+    const Scene& scene = *s.scene;
+    if (!inRange(scene.animation.clips, s.transport.clip)) return false;
+    for (const Track& track : scene.animation.clips[static_cast<size_t>(s.transport.clip)].tracks)
+        if (track.channel == Channel::UvElement && track.uvTransform == uv) return true;
+    return false;
+}
+
+// A texture reference's swizzle, border colour and texture coordinate transform: its elements in
+// order, whether the current clip animates it, and its matrix at the current time.
+void drawTextureSampling(const ViewerState& s, const TextureRef& ref) {
+    const Scene& scene = *s.scene;
+    if (ref.swizzle != kIdentitySwizzle) {
+        label("swizzle");
+        ImGui::Text("%s (as rgba: %s)", swizzleText(ref.swizzle).c_str(), swizzleText(resolveSwizzle(ref.swizzle, 4)).c_str());
+    }
+    if (wrapNeedsShader(ref.wrapS) || wrapNeedsShader(ref.wrapT) || ref.border != glm::vec4(0.0f)) {
+        label("border");
+        ImGui::Text("(%.3g, %.3g, %.3g, %.3g)%s", ref.border.r, ref.border.g, ref.border.b, ref.border.a,
+                    wrapNeedsShader(ref.wrapS) || wrapNeedsShader(ref.wrapT) ? ", emulated in the fragment stage" : "");
+    }
+    if (ref.uvTransform < 0) return;
+    if (!inRange(scene.uvTransforms, ref.uvTransform)) {
+        ImGui::TextColored(kWarningColor, "uv transform %d does not exist", ref.uvTransform);
+        return;
+    }
+    const UvTransform& uv = scene.uvTransforms[static_cast<size_t>(ref.uvTransform)];
+    const bool animated = uvTransformAnimated(s, ref.uvTransform);
+    const std::string title = "uv transform " + std::to_string(ref.uvTransform) + " \"" + uv.name + "\"" +
+                              (animated ? " (animated by this clip)" : "") + "###uv";
+    if (!ImGui::TreeNodeEx(title.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) return;
+    for (size_t e = 0; e < uv.elements.size(); ++e) {
+        const TransformElement& el = uv.elements[e];
+        std::string values;
+        char buf[32];
+        const uint32_t comps = elementComponents(el.kind);
+        for (uint32_t c = 0; c < comps && comps <= 4; ++c) {
+            const bool angle = c == 0 && el.kind >= ElementKind::RotateX && el.kind <= ElementKind::RotateAxis;
+            std::snprintf(buf, sizeof buf, c ? ", %.4g" : "%.4g", angle ? glm::degrees(el.value[c]) : el.value[c]);
+            values += buf;
+            if (angle) values += " deg";
+        }
+        ImGui::Text("%zu %s%s%s", e, elementKindName(el.kind), el.name.empty() ? "" : "  %", el.name.c_str());
+        if (!values.empty()) {
+            ImGui::SameLine();
+            ImGui::TextDisabled("%s", values.c_str());
+        }
+    }
+    // u' = m00 u + m10 v + m30, v' = m01 u + m11 v + m31: what the renderer applies.
+    const glm::mat4 m = inRange(s.pose.uvMatrices, ref.uvTransform) ? s.pose.uvMatrices[static_cast<size_t>(ref.uvTransform)]
+                                                                     : uv.matrix();
+    constexpr float kZero = 1e-6f;
+    ImGui::Text("now: u' = %.4g u %+.4g v %+.4g", shown(m[0][0], kZero), shown(m[1][0], kZero), shown(m[3][0], kZero));
+    ImGui::Text("     v' = %.4g u %+.4g v %+.4g", shown(m[0][1], kZero), shown(m[1][1], kZero), shown(m[3][1], kZero));
+    ImGui::TreePop();
+}
+
 void drawMaterialDetail(ViewerState& s, int m) {
     Scene& scene = *s.scene;
     if (!inRange(scene.materials, m)) {
@@ -419,8 +475,9 @@ void drawMaterialDetail(ViewerState& s, int m) {
         anyTexture = true;
         ImGui::PushID(static_cast<int>(slot));
         ImGui::Separator();
-        ImGui::Text("%s: uv set %u, wrap %s/%s", textureSlotName(static_cast<TextureSlot>(slot)), ref.uvSet,
-                    enumName(kWrapNames, ref.wrapS), enumName(kWrapNames, ref.wrapT));
+        ImGui::Text("%s: uv set %u, address %s/%s", textureSlotName(static_cast<TextureSlot>(slot)), ref.uvSet,
+                    wrapName(ref.wrapS), wrapName(ref.wrapT));
+        drawTextureSampling(s, ref);
         drawTextureDetail(s, ref.texture);
         ImGui::PopID();
     }

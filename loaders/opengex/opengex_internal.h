@@ -94,9 +94,10 @@ public:
     std::unordered_map<const Structure*, Camera> m_cameraObject;
     std::unordered_map<const Structure*, int32_t> m_node;  // node structure -> node index
     // Animatable structures: Transform/Translation/Rotation/Scale -> (node, element), MorphWeight ->
-    // (node, Mesh::morphTargets index).
+    // (node, Mesh::morphTargets index); inside a Texture: (uv transform, element), node -1.
     struct Target {
         int32_t node = -1;
+        int32_t uvTransform = -1;  // Scene::uvTransforms index for a texture coordinate transform
         uint32_t index = 0;
         bool morphWeight = false;
         ElementKind kind = ElementKind::Matrix;
@@ -104,6 +105,7 @@ public:
     };
     std::unordered_map<const Structure*, Target> m_targets;
     std::vector<std::pair<int32_t, const Structure*>> m_animations;  // (node, Animation)
+    std::vector<std::pair<int32_t, const Structure*>> m_uvAnimations;  // (uv transform, Animation in a Texture)
     std::vector<std::pair<const Structure*, const Structure*>> m_geometryNodes;  // (node, GeometryObject)
     std::unordered_set<const Structure*> m_placed;  // objects some node references
     size_t m_unknown = 0;

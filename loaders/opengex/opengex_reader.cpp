@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <tuple>
 #include <type_traits>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -482,15 +483,14 @@ TextureSlot slotFor(std::string_view attrib, bool& known) {
     return TextureSlot::Count;
 }
 
-Wrap wrapFor(Reader& r, const Structure* s, std::string_view key, std::string& notes) {
+Wrap wrapFor(Reader& r, const Structure* s, std::string_view key) {
     const std::string_view mode = r.propString(s, key, "repeat");
     if (mode == "repeat") return Wrap::Repeat;
     if (mode == "clamp") return Wrap::Clamp;
     if (mode == "mirror_repeat") return Wrap::Mirror;
-    if (mode == "border" || mode == "mirror_clamp" || mode == "mirror_border") {
-        notes += " " + str(key) + " \"" + str(mode) + "\" shown as clamp;";
-        return Wrap::Clamp;
-    }
+    if (mode == "border") return Wrap::Border;
+    if (mode == "mirror_clamp") return Wrap::MirrorClamp;
+    if (mode == "mirror_border") return Wrap::MirrorBorder;
     r.violation(s, "unknown addressing mode \"" + str(mode) + "\"");
     return Wrap::Repeat;
 }
@@ -615,43 +615,71 @@ void readMaterial(Reader& r, const Structure* s) {
                 continue;
             }
             if (attrib == "roughness" || attrib == "metalness") metalRough = true;
-            std::string notes;
             TextureRef ref;
             const uint64_t set = r.propUInt(c, "texcoord", 0);
             ref.uvSet = static_cast<uint8_t>(std::min<uint64_t>(set, 7));
             if (set > 7) r.violation(c, "texcoord set " + std::to_string(set) + " is beyond the 8 this viewer reads");
-            ref.wrapS = wrapFor(r, c, "x_address", notes);
-            ref.wrapT = wrapFor(r, c, "y_address", notes);
-            const std::string_view swizzle = r.propString(c, "swizzle", "i");
-            if (swizzle != "i" && swizzle != "rgba" && swizzle != "iiii" && swizzle != "xyzw") {
-                if (swizzle.size() != 1 && swizzle.size() != 4) {
-                    r.violation(c, "a swizzle is one or four characters, found \"" + str(swizzle) + "\"");
-                } else {
-                    notes += " swizzle \"" + str(swizzle) + "\" not applied;";
+            ref.wrapS = wrapFor(r, c, "x_address");
+            ref.wrapT = wrapFor(r, c, "y_address");
+            wrapFor(r, c, "z_address");  // checked; the maps this renderer samples are 2D
+            const std::string swizzle = str(r.propString(c, "swizzle", "i"));
+            if (!parseSwizzle(swizzle, ref.swizzle))
+                r.violation(c, "a swizzle is one or four characters from r, g, b, a, x, y, z, w, 0, 1, i; found \"" +
+                                   swizzle + "\"");
+            const std::string_view border = r.propString(c, "border", "zero");
+            if (border == "black") {
+                ref.border = glm::vec4(0.0f, 0.0f, 0.0f, 1.0f);
+            } else if (border == "white") {
+                ref.border = glm::vec4(1.0f);
+            } else if (border != "zero") {
+                r.violation(c, "the border colour must be \"black\", \"white\" or \"zero\", found \"" + str(border) + "\"");
+            }
+            // Texture coordinate transform: the product of the transform structures in order, their
+            // object property ignored (spec, Texture). Animations target them by local name.
+            std::vector<TransformElement> elements;
+            std::vector<const Structure*> elementStructures, animations;
+            for (const Structure* t : c->children) {
+                if (t->primitive) continue;
+                if (isTransformStructure(t->identifier)) {
+                    TransformElement e;
+                    if (!readElement(r, t, e)) continue;
+                    e.object = false;
+                    elements.push_back(std::move(e));
+                    elementStructures.push_back(t);
+                } else if (t->identifier == "Animation") {
+                    animations.push_back(t);
                 }
             }
-            size_t transforms = 0, animations = 0;
-            for (const Structure* t : c->children) {
-                if (!t->primitive && isTransformStructure(t->identifier)) ++transforms;
-                if (!t->primitive && t->identifier == "Animation") ++animations;
-            }
-            if (transforms) notes += " " + std::to_string(transforms) + " texture coordinate transform(s) not applied;";
-            if (animations) notes += " " + std::to_string(animations) + " texture transform animation(s) not played;";
             if (file.empty()) {
                 r.note("material '" + m.name + "': " + str(attrib) + " texture has an empty file name; ignored");
                 continue;
             }
+            if (!elements.empty()) {
+                const int32_t uv = static_cast<int32_t>(r.m_scene.uvTransforms.size());
+                for (size_t e = 0; e < elements.size(); ++e) {
+                    Reader::Target tg;
+                    tg.uvTransform = uv;
+                    tg.index = static_cast<uint32_t>(e);
+                    tg.kind = elements[e].kind;
+                    tg.angle = isAngleElement(elements[e].kind);
+                    r.m_targets[elementStructures[e]] = tg;
+                }
+                UvTransform transform;
+                transform.name = "material '" + m.name + "' / " + str(attrib);
+                transform.elements = std::move(elements);
+                r.m_scene.uvTransforms.push_back(std::move(transform));
+                ref.uvTransform = uv;
+            }
+            // Without transforms the animations have nothing to target: their tracks say so.
+            for (const Structure* a : animations) r.m_uvAnimations.emplace_back(ref.uvTransform, a);
             Texture texture;
             texture.name = file;
             texture.path = file;
             ref.texture = static_cast<int32_t>(r.m_scene.textures.size());
             r.m_scene.textures.push_back(std::move(texture));
-            if (attrib == "transparency") notes += " transparency map read as opacity;";
             m.texture(slot) = ref;
-            if (!notes.empty()) {
-                notes.pop_back();
-                r.warn("material '" + m.name + "': " + str(attrib) + " texture \"" + file + "\":" + notes);
-            }
+            if (attrib == "transparency")
+                r.warn("material '" + m.name + "': " + str(attrib) + " texture \"" + file + "\": transparency map read as opacity");
         } else {
             ++r.m_unknown;
             ++r.m_unknownKinds[str(id)];
@@ -1122,7 +1150,9 @@ bool keyValues(Reader& r, const Structure* key, uint32_t comps, size_t count, st
     return true;
 }
 
-bool readTrack(Reader& r, const Structure* s, int32_t node, Track& track) {
+// Reads one Track of an Animation held by node `node` (or, with node -1, by the Texture whose
+// transform is `uvTransform`, -1 when that Texture has none).
+bool readTrack(Reader& r, const Structure* s, int32_t node, int32_t uvTransform, Track& track) {
     const ddl::Property* target = s->property("target");
     const ddl::Reference* ref = nullptr;
     if (!target || !target->value.asRef(ref)) {
@@ -1134,15 +1164,25 @@ bool readTrack(Reader& r, const Structure* s, int32_t node, Track& track) {
     auto it = r.m_targets.find(t);
     if (it == r.m_targets.end()) {
         r.violation(s, "the target " + ref->toString() +
-                           " is not a transform or MorphWeight this reader placed (it must be a Transform, Translation, "
-                           "Rotation, Scale or MorphWeight of the animated node)");
+                           (node >= 0 ? " is not a transform or MorphWeight this reader placed (it must be a Transform, "
+                                        "Translation, Rotation, Scale or MorphWeight of the animated node)"
+                                      : " is not a transform of the texture that holds the animation (it must be a "
+                                        "Transform, Translation, Rotation or Scale inside that Texture)"));
         return false;
     }
     const Reader::Target& tg = it->second;
-    if (tg.node != node)
-        r.violation(s, "the target " + ref->toString() + " belongs to another node than the animation");
-    track.node = tg.node;
-    track.channel = tg.morphWeight ? Channel::MorphWeight : Channel::Element;
+    if (tg.node != node || tg.uvTransform != uvTransform)
+        r.violation(s, "the target " + ref->toString() +
+                           (node >= 0 ? " belongs to another node than the animation"
+                                      : " is not a transform of the texture that holds the animation"));
+    if (tg.uvTransform >= 0) {
+        track.node = -1;
+        track.uvTransform = tg.uvTransform;
+        track.channel = Channel::UvElement;
+    } else {
+        track.node = tg.node;
+        track.channel = tg.morphWeight ? Channel::MorphWeight : Channel::Element;
+    }
     track.element = tg.index;
     const uint32_t comps = tg.morphWeight ? 1 : elementComponents(tg.kind);
     track.components = comps;
@@ -1272,7 +1312,11 @@ void readAnimations(Reader& r) {
             if (r.propString(p, "attrib", "") == "rate" && r.readFloat(p, v)) c.rate = v / r.m_metrics.time;
         }
     }
-    for (const auto& [node, s] : r.m_animations) {
+    // Node animations, then those inside Textures (node -1, their uv transform).
+    std::vector<std::tuple<int32_t, int32_t, const Structure*>> animations;
+    for (const auto& [node, s] : r.m_animations) animations.emplace_back(node, -1, s);
+    for (const auto& [uv, s] : r.m_uvAnimations) animations.emplace_back(-1, uv, s);
+    for (const auto& [node, uvTransform, s] : animations) {
         const uint64_t index = r.propUInt(s, "clip", 0);
         ClipInfo& c = clips[index];
         bool hasBegin = false, hasEnd = false;
@@ -1294,9 +1338,10 @@ void readAnimations(Reader& r) {
             }
             ++tracks;
             Track track;
-            if (!readTrack(r, t, node, track)) continue;
+            if (!readTrack(r, t, node, uvTransform, track)) continue;
             for (const Track& other : c.tracks)
-                if (other.node == track.node && other.channel == track.channel && other.element == track.element) {
+                if (other.node == track.node && other.uvTransform == track.uvTransform &&
+                    other.channel == track.channel && other.element == track.element) {
                     r.violation(t, "a second track in clip " + std::to_string(index) + " for the same target");
                     break;
                 }

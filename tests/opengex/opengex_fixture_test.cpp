@@ -127,6 +127,7 @@ const std::vector<std::string> kValidFixtures = {
     "morph.ogex",          "curves.ogex", "clips.ogex", "primitives.ogex", "restart_value.ogex",
     "literals.ogex",       "transforms.ogex", "skin.ogex", "up_y.ogex", "up_z.ogex", "lods.ogex",
     "lights_materials.ogex", "visibility.ogex", "two_component.ogex", "nonindexed.ogex",
+    "texture_transforms.ogex",
 };
 
 // Each fixture holds `lines.size()` independent violations: check mode reports one problem for
@@ -164,6 +165,7 @@ const std::vector<InvalidCase> kInvalidFixtures = {
     {"invalid_duplicate_local_name.ogex", {12}, true},
     {"invalid_property_type.ogex", {14}, false},
     {"invalid_two_problems.ogex", {9, 16}, false},
+    {"invalid_texture_properties.ogex", {16, 17, 18, 24}, false},
 };
 
 // Test names from file names: "invalid_syntax.ogex" -> "invalid_syntax" -> "invalidSyntax".
@@ -964,6 +966,144 @@ TEST(OpenGexMaterials, SpecDefaults) {
     EXPECT_NEAR(m->metallic, 0.0f, kTol) << "metalness";
     EXPECT_NEAR(m->ior, 1.0f, kTol);
     EXPECT_LT(m->texture(TextureSlot::Diffuse).texture, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// texture_transforms.ogex: texture coordinate transforms, their tracks, addressing, swizzle, border
+
+const TextureRef* textureRef(const Scene& s, const std::string& materialName, TextureSlot slot) {
+    const Material* m = material(s, materialName);
+    if (!m) return nullptr;
+    const TextureRef& ref = m->texture(slot);
+    if (ref.texture < 0 || static_cast<size_t>(ref.texture) >= s.textures.size()) {
+        ADD_FAILURE() << materialName << " has no " << textureSlotName(slot) << " texture";
+        return nullptr;
+    }
+    return &ref;
+}
+
+// The uv matrix of `ref` at `pose`, checked against the images of (0,0), (1,0) and (0,1).
+void expectUvMap(const Scene& s, const Pose& pose, const TextureRef& ref, const glm::vec2 (&images)[3],
+                 const std::string& what) {
+    ASSERT_TRUE(ref.uvTransform >= 0 && static_cast<size_t>(ref.uvTransform) < s.uvTransforms.size()) << what;
+    ASSERT_EQ(pose.uvMatrices.size(), s.uvTransforms.size()) << what;
+    const glm::mat4& m = pose.uvMatrices[ref.uvTransform];
+    const glm::vec2 points[3] = {{0, 0}, {1, 0}, {0, 1}};
+    for (int i = 0; i < 3; ++i) {
+        const glm::vec4 p = m * glm::vec4(points[i], 0.0f, 1.0f);
+        EXPECT_NEAR(p.x, images[i].x, kTol) << what << ", point " << i;
+        EXPECT_NEAR(p.y, images[i].y, kTol) << what << ", point " << i;
+    }
+}
+
+void expectRgba(const glm::vec4& got, const glm::vec4& want, const std::string& what) {
+    for (int c = 0; c < 4; ++c) EXPECT_NEAR(got[c], want[c], kTol) << what << " channel " << c;
+}
+
+TEST(OpenGexTextures, StaticTransformsInFileOrderWithTheObjectFlagIgnored) {
+    auto s = load("texture_transforms.ogex");
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->uvTransforms.size(), 3u);
+    EXPECT_EQ(s->textures.size(), 4u);
+    const Pose rest = restPose(*s);
+    const TextureRef* diffuse = textureRef(*s, "Static", TextureSlot::Diffuse);
+    ASSERT_TRUE(diffuse);
+    ASSERT_GE(diffuse->uvTransform, 0);
+    const UvTransform& uv = s->uvTransforms[diffuse->uvTransform];
+    ASSERT_EQ(uv.elements.size(), 3u);
+    EXPECT_EQ(uv.elements[0].kind, ElementKind::Translate);
+    EXPECT_EQ(uv.elements[1].kind, ElementKind::RotateZ);
+    EXPECT_NEAR(uv.elements[1].value[0], 1.5707963f, kTol) << "90 degrees in radians";
+    EXPECT_EQ(uv.elements[2].kind, ElementKind::ScaleX);
+    EXPECT_FALSE(uv.elements[2].object);
+    expectUvMap(*s, rest, *diffuse, {{0.5f, 0.25f}, {0.5f, 2.25f}, {-0.5f, 0.25f}}, "Static diffuse");
+    const TextureRef* normal = textureRef(*s, "Static", TextureSlot::Normal);
+    ASSERT_TRUE(normal);
+    expectUvMap(*s, rest, *normal, {{0.1f, 0.2f}, {2.1f, 0.2f}, {0.1f, 3.2f}}, "Static normal (matrix)");
+    EXPECT_NE(normal->uvTransform, diffuse->uvTransform);
+}
+
+TEST(OpenGexTextures, AddressingModesSwizzlesAndBorders) {
+    auto s = load("texture_transforms.ogex");
+    ASSERT_TRUE(s);
+    const TextureRef* diffuse = textureRef(*s, "Static", TextureSlot::Diffuse);
+    const TextureRef* normal = textureRef(*s, "Static", TextureSlot::Normal);
+    const TextureRef* plain = textureRef(*s, "Static", TextureSlot::Specular);
+    const TextureRef* moving = textureRef(*s, "Animated", TextureSlot::Diffuse);
+    ASSERT_TRUE(diffuse && normal && plain && moving);
+    EXPECT_EQ(diffuse->wrapS, Wrap::Border);
+    EXPECT_EQ(diffuse->wrapT, Wrap::MirrorClamp);
+    expectRgba(diffuse->border, {1, 1, 1, 1}, "white border");
+    EXPECT_EQ(swizzleText(diffuse->swizzle), "bgr1");
+    EXPECT_EQ(normal->wrapS, Wrap::Mirror);
+    EXPECT_EQ(normal->wrapT, Wrap::Clamp);
+    EXPECT_EQ(plain->uvTransform, -1);
+    EXPECT_EQ(plain->wrapS, Wrap::Repeat);
+    EXPECT_EQ(plain->wrapT, Wrap::Repeat);
+    EXPECT_EQ(plain->swizzle, kIdentitySwizzle);
+    expectRgba(plain->border, {0, 0, 0, 0}, "zero border");
+    EXPECT_EQ(s->textures[plain->texture].path, "plain.png");
+    EXPECT_EQ(moving->wrapS, Wrap::MirrorBorder);
+    EXPECT_EQ(moving->wrapT, Wrap::Border);
+    expectRgba(moving->border, {0, 0, 0, 1}, "black border");
+    EXPECT_EQ(swizzleText(moving->swizzle), "rrrr");
+    // What now works is no longer reported as ignored.
+    for (const ReportLine& line : s->report) {
+        EXPECT_EQ(line.text.find("not applied"), std::string::npos) << line.text;
+        EXPECT_EQ(line.text.find("shown as clamp"), std::string::npos) << line.text;
+        EXPECT_EQ(line.text.find("not played"), std::string::npos) << line.text;
+    }
+}
+
+TEST(OpenGexTextures, AnimationsInsideATextureBecomeUvTracks) {
+    auto s = load("texture_transforms.ogex");
+    ASSERT_TRUE(s);
+    const int uvClip = clipIndex(*s, "uv");
+    ASSERT_GE(uvClip, 0);
+    const Clip& clip = s->animation.clips[uvClip];
+    const TextureRef* moving = textureRef(*s, "Animated", TextureSlot::Diffuse);
+    ASSERT_TRUE(moving);
+    size_t uvTracks = 0, nodeTracks = 0;
+    for (const Track& t : clip.tracks) {
+        if (t.channel == Channel::UvElement) {
+            ++uvTracks;
+            EXPECT_EQ(t.node, -1);
+            EXPECT_EQ(t.uvTransform, moving->uvTransform);
+            EXPECT_LT(t.element, 3u);
+        } else {
+            ++nodeTracks;
+            EXPECT_EQ(t.node, nodeIndex(*s, "Board"));
+        }
+    }
+    EXPECT_EQ(uvTracks, 3u);
+    EXPECT_EQ(nodeTracks, 1u);
+    // The clip spans every key, the texture's included.
+    EXPECT_NEAR(clip.start, 0.0f, kTol);
+    EXPECT_NEAR(clip.duration(), 2.0f, kTol);
+    const Pose rest = restPose(*s);
+    expectUvMap(*s, rest, *moving, {{0, 0}, {1, 0}, {0, 1}}, "rest");
+    expectUvMap(*s, clipPose(*s, uvClip, 0.5f), *moving, {{0.25f, 0}, {1.75f, 0}, {0.25f, 1.25f}}, "t = 0.5");
+    expectUvMap(*s, clipPose(*s, uvClip, 1.0f), *moving, {{0.5f, 0}, {0.5f, 2}, {-1, 0}}, "t = 1");
+    expectUvMap(*s, clipPose(*s, uvClip, 2.0f), *moving, {{1, 0}, {1, 3}, {-1, 0}}, "t = 2");
+    // The node track of the same clip still moves the node.
+    const Pose half = clipPose(*s, uvClip, 0.5f);
+    EXPECT_NEAR(half.world[nodeIndex(*s, "Board")][3].z, 2.0f, kTol);
+}
+
+TEST(OpenGexTextures, TextureAnimationOfAnotherClipWithBeginAndEnd) {
+    auto s = load("texture_transforms.ogex");
+    ASSERT_TRUE(s);
+    const int window = clipIndex(*s, "window");
+    ASSERT_GE(window, 0);
+    const Clip& clip = s->animation.clips[window];
+    EXPECT_NEAR(clip.start, 0.5f, kTol);
+    EXPECT_NEAR(clip.end, 1.5f, kTol);
+    ASSERT_EQ(clip.tracks.size(), 1u);
+    EXPECT_EQ(clip.tracks[0].channel, Channel::UvElement);
+    const TextureRef* moving = textureRef(*s, "Animated", TextureSlot::Diffuse);
+    ASSERT_TRUE(moving);
+    // 0.5 s after the clip's beginning is 1 s: tx = 10, the other elements at rest.
+    expectUvMap(*s, clipPose(*s, window, 0.5f), *moving, {{10, 0}, {11, 0}, {10, 1}}, "window at 1 s");
 }
 
 }  // namespace

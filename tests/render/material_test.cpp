@@ -1,6 +1,8 @@
 // Materials, textures and lights on a synthetic quad, checked pixel by pixel in ES3 and ES2 mode:
 // texture sampling and wrap modes, alpha test, compressed upload, tangent-space normal maps, the
-// metal/rough model's image-based ambient, and the choice of the strongest four lights.
+// metal/rough model's image-based ambient, the choice of the strongest four lights, texture
+// coordinate transforms (static and animated), the emulated border / mirror_clamp / mirror_border
+// addressing, and swizzles (GL state on ES3, permuted pixels on ES2).
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -117,8 +119,10 @@ struct Frame {
     }
 };
 
-// Renders the quad head-on (orbit camera on +Z, the quad filling the middle of the frame).
-Frame render(const esv::Scene& scene, bool gles2, esv::ViewMode mode = esv::ViewMode::Shaded) {
+// Renders the quad head-on (orbit camera on +Z, the quad filling the middle of the frame), at
+// `seconds` into clip `clip` (-1: the rest pose).
+Frame render(const esv::Scene& scene, bool gles2, esv::ViewMode mode = esv::ViewMode::Shaded, int clip = -1,
+             float seconds = 0.0f) {
     Frame out;
     esv::EglContext context;
     std::string error;
@@ -134,7 +138,7 @@ Frame render(const esv::Scene& scene, bool gles2, esv::ViewMode mode = esv::View
     esv::OffscreenTarget target;
     EXPECT_TRUE(target.create(kSize, kSize, error)) << error;
     esv::Pose pose;
-    esv::evaluatePose(scene, -1, 0.0f, pose);
+    esv::evaluatePose(scene, clip, seconds, pose);
     esv::ViewSettings view;
     view.mode = mode;
     view.clearColor = glm::vec4(0, 0, 0, 1);
@@ -311,6 +315,218 @@ TEST(MaterialRender, StrongestFourLightsAreChosen) {
         EXPECT_GT(f.at(32, 32).r, 150) << "the red light is one of the four drawn";
         EXPECT_GT(f.at(32, 32).b, 10) << "three blue lights are drawn too";
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Texture coordinate transforms, emulated addressing and swizzles. The quad spans pixels 6..58:
+// u = (x + 0.5 - 6) / 52 across, v likewise down (v = 0 at the top).
+
+// 16x16 texels in four 8x8 quadrants (top left red, top right green, bottom left blue, bottom right
+// white), so linear filtering leaves wide plateaus.
+esv::Image quadrantImage(const uint8_t (&colours)[4][4]) {
+    std::vector<uint8_t> rgba;
+    for (int y = 0; y < 16; ++y)
+        for (int x = 0; x < 16; ++x) rgba.insert(rgba.end(), colours[(y / 8) * 2 + x / 8], colours[(y / 8) * 2 + x / 8] + 4);
+    return rgbaImage(16, 16, rgba);
+}
+const uint8_t kQuadrants[4][4] = {{255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 255}, {255, 255, 255, 255}};
+const glm::ivec4 kRed(255, 0, 0, 255), kGreen(0, 255, 0, 255), kBlue(0, 0, 255, 255), kWhite(255, 255, 255, 255);
+
+esv::TransformElement element(esv::ElementKind kind, std::initializer_list<float> values) {
+    esv::TransformElement e;
+    e.kind = kind;
+    std::copy(values.begin(), values.end(), e.value.begin());
+    return e;
+}
+
+// The quad with the quadrant texture as its diffuse map through uv transform 0 (`elements`).
+esv::Scene transformedQuad(std::vector<esv::TransformElement> elements) {
+    esv::Scene scene = quadScene();
+    esv::TextureRef& ref = scene.materials[0].texture(esv::TextureSlot::Diffuse);
+    ref.texture = addTexture(scene, quadrantImage(kQuadrants));
+    esv::UvTransform uv;
+    uv.name = "test";
+    uv.elements = std::move(elements);
+    scene.uvTransforms.push_back(uv);
+    ref.uvTransform = 0;
+    return scene;
+}
+
+// T(0.5, 0) * S(0.5, 1): u' = 0.5 + u / 2, so the quad shows the texture's right half only.
+TEST(TextureTransformRender, TranslationAndScaleMoveTheTexture) {
+    esv::Scene scene = transformedQuad({element(esv::ElementKind::Translate, {0.5f, 0.0f, 0.0f}),
+                                        element(esv::ElementKind::Scale, {0.5f, 1.0f, 1.0f})});
+    for (bool gles2 : {false, true}) {
+        SCOPED_TRACE(gles2 ? "ES2" : "ES3");
+        Frame f = render(scene, gles2, esv::ViewMode::Unlit);
+        expectNear(f.at(19, 19), kGreen, 3, "top left shows the top right quadrant");
+        expectNear(f.at(45, 19), kGreen, 3, "top right");
+        expectNear(f.at(19, 45), kWhite, 3, "bottom left shows the bottom right quadrant");
+        expectNear(f.at(45, 45), kWhite, 3, "bottom right");
+    }
+    // Without the transform the same spots show all four quadrants.
+    scene.materials[0].texture(esv::TextureSlot::Diffuse).uvTransform = -1;
+    Frame plain = render(scene, false, esv::ViewMode::Unlit);
+    expectNear(plain.at(19, 19), kRed, 3, "untransformed top left");
+    expectNear(plain.at(45, 45), kWhite, 3, "untransformed bottom right");
+}
+
+// An animated translation: u' = u + tx, tx linear 0 -> 0.5 over one second, texture repeating.
+TEST(TextureTransformRender, TheDrawFollowsAnimatedUvMatrices) {
+    esv::Scene scene = transformedQuad({element(esv::ElementKind::TranslateX, {0.0f})});
+    esv::Track track;
+    track.channel = esv::Channel::UvElement;
+    track.uvTransform = 0;
+    track.element = 0;
+    track.components = 1;
+    track.times = {0.0f, 1.0f};
+    track.values = {0.0f, 0.5f};
+    esv::Clip clip;
+    clip.name = "slide";
+    clip.end = 1.0f;
+    clip.tracks.push_back(track);
+    scene.animation.clips.push_back(clip);
+    for (bool gles2 : {false, true}) {
+        SCOPED_TRACE(gles2 ? "ES2" : "ES3");
+        Frame start = render(scene, gles2, esv::ViewMode::Unlit, 0, 0.0f);
+        expectNear(start.at(19, 19), kRed, 3, "t = 0: as stored");
+        expectNear(start.at(45, 19), kGreen, 3, "t = 0: as stored");
+        Frame end = render(scene, gles2, esv::ViewMode::Unlit, 0, 1.0f);
+        expectNear(end.at(19, 19), kGreen, 3, "t = 1: u 0.25 reads 0.75");
+        expectNear(end.at(45, 19), kRed, 3, "t = 1: u 0.75 reads 1.25, repeated to 0.25");
+        expectNear(end.at(45, 45), kBlue, 3, "t = 1: bottom right reads bottom left");
+    }
+}
+
+// One axis at a time: c' = 5 c - 2.5 over a texture whose first half (along that axis) is red and
+// second half green, the other axis clamped. Samples at 14, 24, 32, 40, 50 px along the axis read
+// c' = -1.68, -0.72, 0.05, 0.82, 1.78. Expected per mode (M = the border colour, magenta):
+//   border         M  M  R  G  M
+//   mirror_clamp   G  G  R  G  G      (sat(|c'|))
+//   mirror_border  M  G  R  G  M      (|c'| inside [0, 1] or the border)
+//   clamp (GL)     R  R  R  G  G
+TEST(TextureTransformRender, BorderMirrorClampAndMirrorBorderPerAxis) {
+    const glm::ivec4 magenta(255, 0, 255, 255);
+    const int at[5] = {14, 24, 32, 40, 50};
+    struct Case {
+        esv::Wrap wrap;
+        glm::ivec4 expect[5];
+    };
+    const Case cases[] = {
+        {esv::Wrap::Border, {magenta, magenta, kRed, kGreen, magenta}},
+        {esv::Wrap::MirrorClamp, {kGreen, kGreen, kRed, kGreen, kGreen}},
+        {esv::Wrap::MirrorBorder, {magenta, kGreen, kRed, kGreen, magenta}},
+        {esv::Wrap::Clamp, {kRed, kRed, kRed, kGreen, kGreen}},
+    };
+    for (int axis = 0; axis < 2; ++axis) {
+        // Red then green along the axis (columns for s, rows for t).
+        std::vector<uint8_t> rgba;
+        for (int y = 0; y < 16; ++y)
+            for (int x = 0; x < 16; ++x) {
+                const bool second = (axis == 0 ? x : y) >= 8;
+                rgba.insert(rgba.end(), {uint8_t(second ? 0 : 255), uint8_t(second ? 255 : 0), 0, 255});
+            }
+        esv::Scene scene = quadScene();
+        esv::TextureRef& ref = scene.materials[0].texture(esv::TextureSlot::Diffuse);
+        ref.texture = addTexture(scene, rgbaImage(16, 16, rgba));
+        ref.border = glm::vec4(1.0f, 0.0f, 1.0f, 1.0f);
+        esv::UvTransform uv;
+        uv.elements = {element(axis == 0 ? esv::ElementKind::TranslateX : esv::ElementKind::TranslateY, {-2.5f}),
+                       element(axis == 0 ? esv::ElementKind::ScaleX : esv::ElementKind::ScaleY, {5.0f})};
+        scene.uvTransforms.push_back(uv);
+        ref.uvTransform = 0;
+        for (const Case& c : cases) {
+            (axis == 0 ? ref.wrapS : ref.wrapT) = c.wrap;
+            (axis == 0 ? ref.wrapT : ref.wrapS) = esv::Wrap::Clamp;
+            for (bool gles2 : {false, true}) {
+                SCOPED_TRACE(std::string(esv::wrapName(c.wrap)) + (axis == 0 ? " on s" : " on t") + (gles2 ? ", ES2" : ", ES3"));
+                Frame f = render(scene, gles2, esv::ViewMode::Unlit);
+                for (int i = 0; i < 5; ++i)
+                    expectNear(axis == 0 ? f.at(at[i], 32) : f.at(32, at[i]), c.expect[i], 3,
+                               ("sample " + std::to_string(i)).c_str());
+            }
+        }
+    }
+}
+
+// Emulated addressing on a material's other maps too: an emissive map in the border mode lights
+// the quad only inside [0, 1] (the border colour is zero there, so nothing is emitted outside).
+TEST(TextureTransformRender, EveryMapUsesItsOwnTransform) {
+    esv::Scene scene = quadScene();
+    esv::Material& m = scene.materials[0];
+    m.diffuse = glm::vec3(0.0f);
+    m.emissive = glm::vec3(1.0f);
+    const int white = addTexture(scene, rgbaImage(1, 1, {255, 255, 255, 255}));
+    m.texture(esv::TextureSlot::Diffuse).texture = white;  // untransformed
+    esv::TextureRef& emissive = m.texture(esv::TextureSlot::Emissive);
+    emissive.texture = addTexture(scene, quadrantImage(kQuadrants));
+    emissive.wrapS = emissive.wrapT = esv::Wrap::Border;
+    esv::UvTransform uv;
+    uv.elements = {element(esv::ElementKind::Translate, {-0.5f, -0.5f, 0.0f}), element(esv::ElementKind::Scale, {2, 2, 1})};
+    scene.uvTransforms.push_back(uv);
+    emissive.uvTransform = 0;
+    for (bool gles2 : {false, true}) {
+        SCOPED_TRACE(gles2 ? "ES2" : "ES3");
+        Frame f = render(scene, gles2);
+        // c' = 2 c - 0.5: the texture fills the middle half of the quad, the border (zero) the rest.
+        expectNear(f.at(26, 26), kRed, 3, "emissive top left quadrant");
+        expectNear(f.at(38, 26), kGreen, 3, "emissive top right quadrant");
+        expectNear(f.at(26, 38), kBlue, 3, "emissive bottom left quadrant");
+        expectNear(f.at(10, 32), {0, 0, 0, 255}, 3, "outside: border zero, black diffuse");
+        expectNear(f.at(54, 54), {0, 0, 0, 255}, 3, "outside, far corner");
+    }
+}
+
+// Swizzles: a texel (200, 100, 50, 128) read through "b0r1" is (50, 0, 200, 255); 'i' keeps the
+// position's own channel.
+TEST(TextureSwizzleRender, SwizzlePermutesChannelsOnEs3AndEs2) {
+    esv::Scene scene = quadScene();
+    std::vector<uint8_t> rgba;
+    for (int i = 0; i < 16; ++i) rgba.insert(rgba.end(), {200, 100, 50, 128});
+    esv::TextureRef& ref = scene.materials[0].texture(esv::TextureSlot::Diffuse);
+    ref.texture = addTexture(scene, rgbaImage(4, 4, rgba));
+    struct Case {
+        const char* swizzle;
+        glm::ivec4 expect;
+    };
+    const Case cases[] = {{"b0r1", {50, 0, 200, 255}}, {"iig1", {200, 100, 100, 255}}, {"a", {128, 128, 128, 128}},
+                          {"i", {200, 100, 50, 128}}};
+    for (const Case& c : cases) {
+        ASSERT_TRUE(esv::parseSwizzle(c.swizzle, ref.swizzle));
+        for (bool gles2 : {false, true}) {
+            SCOPED_TRACE(std::string(c.swizzle) + (gles2 ? " ES2" : " ES3"));
+            Frame f = render(scene, gles2, esv::ViewMode::Unlit);
+            expectNear(f.at(32, 32), c.expect, 2, "swizzled texel");
+        }
+    }
+}
+
+// A compressed texture cannot be permuted on the CPU: ES2 mode draws it unswizzled and says so in
+// the report; ES3 swizzles it with the texture state.
+TEST(TextureSwizzleRender, CompressedTexturesAreSwizzledOnEs3AndReportedOnEs2) {
+    esv::Scene scene = quadScene();
+    esv::Image image;
+    image.format = esv::PixelFormat::Bc1_Rgb;
+    image.width = image.height = 4;
+    image.container = "test";
+    image.surfaces.push_back(esv::makeOwnedBytes({0x00, 0xF8, 0x00, 0xF8, 0, 0, 0, 0}));  // solid red
+    esv::TextureRef& ref = scene.materials[0].texture(esv::TextureSlot::Diffuse);
+    ref.texture = addTexture(scene, image);
+    ASSERT_TRUE(esv::parseSwizzle("bgr1", ref.swizzle));
+    auto reported = [](const Frame& f) {
+        for (const esv::ReportLine& line : f.report)
+            if (line.severity == esv::Severity::Warning && line.text.find("swizzle \"bgr1\" not applied") != std::string::npos)
+                return true;
+        return false;
+    };
+    Frame es3 = render(scene, false, esv::ViewMode::Unlit);
+    if (!es3.info.supports(esv::PixelFormat::Bc1_Rgb)) GTEST_SKIP() << "no S3TC in this context";
+    expectNear(es3.at(32, 32), {0, 0, 255, 255}, 3, "ES3: red read through bgr1");
+    EXPECT_FALSE(reported(es3));
+    Frame es2 = render(scene, true, esv::ViewMode::Unlit);
+    if (!es2.info.supports(esv::PixelFormat::Bc1_Rgb)) return;
+    expectNear(es2.at(32, 32), {255, 0, 0, 255}, 3, "ES2: stored red");
+    EXPECT_TRUE(reported(es2));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Animation sampler: interpolation values computed by hand, clamping, hierarchy composition in any
-// node order, matrix channel, morph weights, camera FOV, visibility and skin palettes.
+// node order, matrix channel, morph weights, camera FOV, visibility, skin palettes, and texture
+// coordinate transforms (rest matrices, UvElement tracks, blending).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -399,6 +400,142 @@ TEST(EvaluatePose, TracksWithTooFewComponentsAreIgnored) {
     Pose pose;
     evaluatePose(scene, 0, 0.0f, pose);
     expectVec(pose.local[0].translation, glm::vec3(1, 2, 3));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Texture coordinate transforms: M = T(t) * R_z(r) * S(s) applied to (u, v, 0, 1).
+
+TransformElement uvElement(ElementKind kind, std::initializer_list<float> values, const char* name) {
+    TransformElement e;
+    e.kind = kind;
+    e.name = name;
+    std::copy(values.begin(), values.end(), e.value.begin());
+    return e;
+}
+
+glm::vec2 mapUv(const glm::mat4& m, float u, float v) {
+    const glm::vec4 p = m * glm::vec4(u, v, 0.0f, 1.0f);
+    return glm::vec2(p.x, p.y);
+}
+
+void expectUv(const glm::vec2& a, const glm::vec2& b, float eps = 1e-5f) {
+    EXPECT_NEAR(a.x, b.x, eps);
+    EXPECT_NEAR(a.y, b.y, eps);
+}
+
+// Scene with one uv transform (translate (0.25, 0.5), rotate z 0, scale (1, 1)) and a clip whose
+// tracks animate its elements: translation linear to (1.25, -0.5) at 2 s, rotation constant
+// (0 until 1 s, then 90 degrees), scale linear to (2, 4) at 2 s. Node 0 is a plain node at (7, 0, 0).
+Scene uvScene() {
+    Scene scene;
+    scene.nodes.resize(1);
+    scene.nodes[0].local.translation = glm::vec3(7, 0, 0);
+    UvTransform uv;
+    uv.name = "uv";
+    uv.elements = {uvElement(ElementKind::Translate, {0.25f, 0.5f, 0.0f}, "t"),
+                   uvElement(ElementKind::RotateZ, {0.0f}, "r"), uvElement(ElementKind::Scale, {1, 1, 1}, "s")};
+    scene.uvTransforms.push_back(uv);
+    Clip clip;
+    clip.end = 2.0f;
+    Track t;
+    t.channel = Channel::UvElement;
+    t.uvTransform = 0;
+    t.element = 0;
+    t.components = 3;
+    t.interpolation = Interpolation::Linear;
+    t.times = {0.0f, 2.0f};
+    t.values = {0.25f, 0.5f, 0.0f, 1.25f, -0.5f, 0.0f};
+    Track r = t;
+    r.element = 1;
+    r.components = 1;
+    r.interpolation = Interpolation::Step;
+    r.times = {0.0f, 1.0f};
+    r.values = {0.0f, kPi / 2};
+    Track sc = t;
+    sc.element = 2;
+    sc.values = {1, 1, 1, 2, 4, 1};
+    clip.tracks = {t, r, sc};
+    scene.animation.clips.push_back(clip);
+    return scene;
+}
+
+TEST(UvTransforms, RestMatrixIsTheElementsAsWritten) {
+    Scene scene = uvScene();
+    scene.uvTransforms[0].elements[1].value[0] = kPi / 2;  // rotate 90 degrees at rest
+    scene.uvTransforms[0].elements[2].value = {2, 3, 1};
+    Pose pose;
+    evaluatePose(scene, -1, 1.0f, pose);
+    ASSERT_EQ(pose.uvMatrices.size(), 1u);
+    // (1, 0) -> scale (2, 0) -> rotate (0, 2) -> translate (0.25, 2.5); (0, 1) -> (0, 3) -> (-3, 0) -> (-2.75, 0.5).
+    expectUv(mapUv(pose.uvMatrices[0], 1, 0), {0.25f, 2.5f});
+    expectUv(mapUv(pose.uvMatrices[0], 0, 1), {-2.75f, 0.5f});
+    expectUv(mapUv(pose.uvMatrices[0], 0, 0), {0.25f, 0.5f});
+    expectMat(pose.uvMatrices[0], scene.uvTransforms[0].matrix());
+}
+
+TEST(UvTransforms, LinearAndConstantTracksAtSeveralTimes) {
+    const Scene scene = uvScene();
+    Pose pose;
+    struct Expect {
+        float time;
+        glm::vec2 origin, unitU, unitV;  // images of (0,0), (1,0), (0,1)
+    };
+    // t(time) = (0.25 + 0.5 time, 0.5 - 0.5 time); s(time) = (1 + time / 2, 1 + 1.5 time);
+    // r = 0 before 1 s, 90 degrees from 1 s (constant curve holds the earlier key).
+    const Expect expects[] = {
+        {0.0f, {0.25f, 0.5f}, {1.25f, 0.5f}, {0.25f, 1.5f}},
+        {0.5f, {0.5f, 0.25f}, {1.75f, 0.25f}, {0.5f, 2.0f}},           // s (1.25, 1.75), no rotation
+        {1.0f, {0.75f, 0.0f}, {0.75f, 1.5f}, {-1.75f, 0.0f}},          // s (1.5, 2.5), rotated 90
+        {1.5f, {1.0f, -0.25f}, {1.0f, 1.5f}, {-2.25f, -0.25f}},        // s (1.75, 3.25)
+        {2.0f, {1.25f, -0.5f}, {1.25f, 1.5f}, {-2.75f, -0.5f}},        // s (2, 4)
+        {5.0f, {1.25f, -0.5f}, {1.25f, 1.5f}, {-2.75f, -0.5f}},        // clamped to the clip end
+    };
+    for (const Expect& e : expects) {
+        SCOPED_TRACE(e.time);
+        evaluatePose(scene, 0, e.time, pose);
+        ASSERT_EQ(pose.uvMatrices.size(), 1u);
+        expectUv(mapUv(pose.uvMatrices[0], 0, 0), e.origin);
+        expectUv(mapUv(pose.uvMatrices[0], 1, 0), e.unitU);
+        expectUv(mapUv(pose.uvMatrices[0], 0, 1), e.unitV);
+        // The node is not a target of these tracks (Track::node is -1).
+        expectVec(pose.local[0].translation, glm::vec3(7, 0, 0));
+    }
+    // The rest pose after an animated one: the elements as written again.
+    evaluatePose(scene, -1, 1.5f, pose);
+    expectMat(pose.uvMatrices[0], scene.uvTransforms[0].matrix());
+    expectUv(mapUv(pose.uvMatrices[0], 1, 0), {1.25f, 0.5f});
+}
+
+TEST(UvTransforms, TracksWithBadTargetsAreIgnored) {
+    Scene scene = uvScene();
+    Clip& clip = scene.animation.clips[0];
+    clip.tracks[0].uvTransform = 3;  // no such transform
+    clip.tracks[1].element = 9;      // no such element
+    clip.tracks[2].components = 1;   // too few floats for a scale
+    Pose pose;
+    evaluatePose(scene, 0, 2.0f, pose);
+    expectMat(pose.uvMatrices[0], scene.uvTransforms[0].matrix());
+    expectVec(pose.local[0].translation, glm::vec3(7, 0, 0));
+}
+
+TEST(UvTransforms, BlendedPosesBlendTheMatrices) {
+    const Scene scene = uvScene();
+    Pose a, b, out;
+    evaluatePose(scene, 0, 0.0f, a);  // translate (0.25, 0.5), scale 1
+    evaluatePose(scene, 0, 0.5f, b);  // translate (0.5, 0.25), scale (1.25, 1.75)
+    blendPoses(scene, a, b, 0.5f, out);
+    ASSERT_EQ(out.uvMatrices.size(), 1u);
+    // Translation and scale lerp: (0.375, 0.375) and (1.125, 1.375).
+    expectUv(mapUv(out.uvMatrices[0], 0, 0), {0.375f, 0.375f});
+    expectUv(mapUv(out.uvMatrices[0], 1, 0), {1.5f, 0.375f});
+    expectUv(mapUv(out.uvMatrices[0], 0, 1), {0.375f, 1.75f});
+    blendPoses(scene, a, b, 1.0f, out);
+    expectMat(out.uvMatrices[0], b.uvMatrices[0]);
+    // A pose without uv matrices (not evaluated for this scene) blends from the rest matrices.
+    Pose bare = a;
+    bare.uvMatrices.clear();
+    blendPoses(scene, bare, b, 0.0f, out);
+    expectMat(out.uvMatrices[0], scene.uvTransforms[0].matrix());
 }
 
 TEST(SkinPalette, WorldTimesInverseBindIsIdentityAtRestAndFollowsTheBone) {
