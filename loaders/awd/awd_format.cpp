@@ -221,7 +221,7 @@ bool inflateLzma(const uint8_t* data, size_t size, uint64_t limit, std::vector<u
     for (int i = 0; i < 8; ++i) header[5 + i] = i < 4 ? static_cast<uint8_t>(uint64_t(declared) >> (8 * i)) : 0;
 
     lzma_stream strm = LZMA_STREAM_INIT;
-    if (lzma_alone_decoder(&strm, uint64_t(64) << 20) != LZMA_OK) {
+    if (lzma_alone_decoder(&strm, uint64_t(256) << 20) != LZMA_OK) {
         error = "liblzma could not be initialised";
         return false;
     }

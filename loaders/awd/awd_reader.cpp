@@ -594,7 +594,8 @@ public:
             light.range = float(m.propFloat(props, 2, 100000.0, wideProps));
             if (!(light.range > light.rangeStart)) light.range = light.rangeStart + 1e-3f;
         }
-        light.color = rgb(m.propUInt(props, 3, 0xFFFFFF, 4));
+        const uint32_t color = m.propUInt(props, 3, 0xFFFFFF, 4);
+        light.color = rgb(color);
         const float specular = float(m.propFloat(props, 4, 1.0, wideProps));
         light.intensity = float(m.propFloat(props, 5, 1.0, wideProps));
         const uint32_t ambientColor = m.propUInt(props, 7, 0xFFFFFF, 4);
@@ -607,7 +608,7 @@ public:
         m.unknownProps(props, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 21, 22, 23}, "light");
 
         std::string facts = m.blockWhere() + ": " + (light.type == LightType::Point ? "point" : "directional") +
-                            " light, colour " + colorText(m.propUInt(props, 3, 0xFFFFFF, 4)) + ", diffuse " +
+                            " light, colour " + colorText(color) + ", diffuse " +
                             fmt(light.intensity) + ", specular " + fmt(specular) + ", ambient " + colorText(ambientColor) +
                             " x " + fmt(ambient);
         if (light.type == LightType::Point)
@@ -1562,13 +1563,15 @@ void Reader::run(const std::shared_ptr<const std::vector<uint8_t>>& file) {
         bool skipped = false;
         switch (e.type) {
             case block::TriangleGeometry:
-                readTriangleGeometry(r);
-                index = m_failed && !failedBefore ? -1 : static_cast<int32_t>(m_scene.meshes.size()) - 1;
+            case block::PrimitiveGeometry: {
+                const size_t meshes = m_scene.meshes.size();
+                if (e.type == block::TriangleGeometry)
+                    readTriangleGeometry(r);
+                else
+                    readPrimitiveGeometry(r);
+                index = m_scene.meshes.size() > meshes ? static_cast<int32_t>(meshes) : -1;
                 break;
-            case block::PrimitiveGeometry:
-                readPrimitiveGeometry(r);
-                index = m_failed && !failedBefore ? -1 : static_cast<int32_t>(m_scene.meshes.size()) - 1;
-                break;
+            }
             case block::Scene:
             case block::Container:
             case block::MeshInstance:
@@ -1644,18 +1647,39 @@ void Reader::finish() {
     for (const glm::vec3& a : m_lightAmbient) ambient += a;
     m_scene.ambient = glm::clamp(ambient, glm::vec3(0.0f), glm::vec3(1.0f));
 
-    // An invisible container hides what it holds.
+    // An invisible container hides what it holds. Each node is resolved once (parents may come
+    // after their children once commands have moved them), so this is linear in the node count.
     size_t hidden = 0;
-    for (size_t i = 0; i < m_scene.nodes.size(); ++i) {
-        Node& n = m_scene.nodes[i];
-        if (!n.visible) continue;
-        size_t steps = 0;
-        for (int32_t p = n.parent; p >= 0 && steps <= m_scene.nodes.size(); p = m_scene.nodes[p].parent, ++steps)
-            if (!m_scene.nodes[p].visible) {
-                n.visible = false;
-                ++hidden;
-                break;
+    {
+        const size_t count = m_scene.nodes.size();
+        std::vector<uint8_t> state(count, 0);  // 0 unresolved, 1 on the current walk, 2 resolved
+        std::vector<size_t> walk;
+        for (size_t i = 0; i < count; ++i) {
+            walk.clear();
+            size_t node = i;
+            bool parentVisible = true;
+            while (state[node] == 0) {
+                state[node] = 1;
+                walk.push_back(node);
+                const int32_t p = m_scene.nodes[node].parent;
+                if (p < 0 || static_cast<size_t>(p) >= count) break;
+                if (state[p] == 1) break;  // a loop: the validator reports it
+                if (state[p] == 2) {
+                    parentVisible = m_scene.nodes[p].visible;
+                    break;
+                }
+                node = static_cast<size_t>(p);
             }
+            for (auto it = walk.rbegin(); it != walk.rend(); ++it) {
+                Node& n = m_scene.nodes[*it];
+                if (n.visible && !parentVisible) {
+                    n.visible = false;
+                    ++hidden;
+                }
+                parentVisible = n.visible;
+                state[*it] = 2;
+            }
+        }
     }
     if (hidden) info(num(hidden) + " objects are hidden because a container above them is (visibility 0)");
 

@@ -140,7 +140,7 @@ TEST(AwdRobustness, CorruptedBytes) {
             // decompressed body gets the block headers (and the fields after them) and spots all
             // over, fewer for large files (each load reads the whole file).
             const bool blocks = variant[7] == 0;
-            const size_t limit = !blocks ? 20 : n < 20000 ? 240 : n < 300000 ? 200 : 90;
+            const size_t limit = !blocks ? 16 : n < 20000 ? 160 : n < 300000 ? 120 : 50;
             std::vector<size_t> spots;
             for (size_t i = 0; i < std::min<size_t>(n, blocks && !compressed ? 48 : 14); ++i) spots.push_back(i);
             if (blocks)
@@ -171,7 +171,7 @@ TEST(AwdRobustness, AbsurdLengthsIdsAndTypesInBlockHeaders) {
     for (const auto& path : samples()) {
         std::vector<uint8_t> bytes = uncompressed(readFile(path));
         const std::vector<size_t> headers = blockHeaders(bytes);
-        const size_t step = std::max<size_t>(1, headers.size() / 16);
+        const size_t step = std::max<size_t>(1, headers.size() / 10);
         for (size_t i = 0; i < headers.size(); i += step) {
             const size_t h = headers[i];
             auto put32 = [&](size_t at, uint32_t v) {
