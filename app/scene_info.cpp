@@ -49,7 +49,9 @@ Primitive mainPrimitive(const Mesh& mesh) {
 nlohmann::json sceneInfoJson(const Scene& scene, const Pose& pose, const ResolvedTime& time) {
     nlohmann::json j;
     j["format"] = scene.format;
-    j["nodes"] = scene.nodes.size();
+    size_t fileNodes = 0;
+    for (const Node& n : scene.nodes) fileNodes += n.viewerAdded ? 0 : 1;
+    j["nodes"] = fileNodes;
 
     nlohmann::json meshes = nlohmann::json::array();
     uint64_t totalVertices = 0, totalTriangles = 0;

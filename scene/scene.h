@@ -461,6 +461,9 @@ struct Node {
     // Morph weights of this instance (OpenGEX MorphWeight); empty = the mesh's defaultMorphWeights.
     std::vector<float> morphWeights;
     bool visible = true;
+    // A node the reader added that is not one of the file's own objects (AWD skeleton joints):
+    // drawn and animated like any other, left out of the file's node count (`info`).
+    bool viewerAdded = false;
 };
 
 // ---------------------------------------------------------------------------------------------
