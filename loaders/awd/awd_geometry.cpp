@@ -331,13 +331,12 @@ void Reader::readTriangleGeometry(ByteReader& r) {
     // One attribute stream from the subs' sources (`pick`), a view when it can be, else packed.
     auto addStream = [&](Semantic semantic, uint8_t set, bool isFloat, auto pick) {
         uint8_t components = 0;
-        bool any = false, wideAny = false;
+        bool any = false;
         for (const SubGeometry& sub : subs) {
             const Source& s = pick(sub);
             if (!s.data) continue;
             any = true;
             components = std::max(components, s.components);
-            wideAny |= s.wide;
         }
         if (!any) return;
         VertexStream vs;
