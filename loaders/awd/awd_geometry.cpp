@@ -460,6 +460,8 @@ void Reader::readTriangleGeometry(ByteReader& r) {
         first += subs[s].indexCount;
         mesh.submeshes.push_back(std::move(sm));
     }
+    std::vector<uint32_t>& subVertices = m_subVertices[static_cast<int32_t>(m_scene.meshes.size())];
+    for (const SubGeometry& sub : subs) subVertices.push_back(sub.vertices);
     m_scene.meshes.push_back(std::move(mesh));
 }
 

@@ -80,6 +80,63 @@ struct TextureProjector {
     int32_t parentNode = -1;
 };
 
+// Animation blocks as read (turned into scene joints, skins, morph targets and clips by
+// finishAnimation once every block is read).
+struct SkeletonJoint {
+    std::string name;
+    int32_t parent = -1;  // index into the skeleton's joints (Away3D: the stored parent id - 1)
+    glm::mat4 inverseBind{1.0f};
+};
+struct Skeleton {
+    std::string name;
+    uint32_t blockId = 0;
+    uint64_t offset = 0;
+    std::vector<SkeletonJoint> joints;
+};
+struct SkeletonPose {
+    std::string name;
+    uint32_t blockId = 0;
+    uint64_t offset = 0;
+    std::vector<glm::mat4> transforms;  // local to the parent joint
+    std::vector<uint8_t> has;           // per joint: the pose defines it
+};
+struct AnimFrame {
+    int32_t pose = -1;  // SkeletonPose index (skeleton clips)
+    uint32_t durationMs = 0;
+    std::vector<float> positions;  // vertex clips: the frame's target (absolute or deltas)
+};
+// A SkeletonAnimation (skeleton) or MeshPose / MeshPoseAnimation (vertex) clip.
+struct AnimClip {
+    std::string name;
+    uint32_t blockId = 0;
+    uint8_t type = 0;
+    uint64_t offset = 0;
+    std::vector<AnimFrame> frames;
+    int32_t mesh = -1;        // vertex clips: the target geometry (scene mesh)
+    int32_t instance = -1;    // vertex clips naming a MeshInstance: that node
+    bool relative = false;    // vertex clips: additive (absolutePositions false)
+    bool loop = true, stitchFinalFrame = false;
+    std::vector<int32_t> clipIndex;  // scene clips made from it
+};
+struct AnimationSet {
+    std::string name;
+    std::vector<int32_t> clips;  // AnimClip indices
+};
+struct Animator {
+    std::string name;
+    uint32_t blockId = 0;
+    uint64_t offset = 0;
+    uint16_t type = 0;  // 1 skeleton, 2 vertex
+    int32_t skeleton = -1;
+    int32_t set = -1;
+    std::vector<int32_t> instances;  // MeshInstance nodes
+};
+struct UvClip {
+    std::string name;
+    std::vector<glm::mat4> matrices;
+    std::vector<uint32_t> durationsMs;
+};
+
 // Header facts that decide how numbers are read.
 struct Header {
     uint8_t major = 0, minor = 0;
@@ -134,6 +191,17 @@ public:
     // report's summary lines.
     void finish();
 
+    // ---- animation (awd_animation.cpp): each returns the reader-table index, -1 when unusable
+    int32_t readSkeleton(ByteReader& r);
+    int32_t readSkeletonPose(ByteReader& r);
+    int32_t readSkeletonAnimation(ByteReader& r);
+    int32_t readMeshPose(ByteReader& r, bool animation);
+    int32_t readAnimationSet(ByteReader& r);
+    int32_t readAnimator(ByteReader& r);
+    int32_t readUvAnimation(ByteReader& r);
+    // Joints, skins, morph targets, UV transforms and clips from what the animation blocks said.
+    void finishAnimation();
+
     // ---- geometry (awd_geometry.cpp)
     void readTriangleGeometry(ByteReader& r);
     void readPrimitiveGeometry(ByteReader& r);
@@ -171,8 +239,16 @@ public:
     std::vector<bool> m_lightPlaced;           // per scene light: put into the graph by a Command
     std::vector<glm::vec3> m_pivots;           // per node: Away3D pivot point
 
+    std::vector<Skeleton> m_skeletons;
+    std::vector<SkeletonPose> m_poses;
+    std::vector<AnimClip> m_clips;
+    std::vector<AnimationSet> m_sets;
+    std::vector<Animator> m_animators;
+    std::vector<UvClip> m_uvClips;
+    std::map<int32_t, std::vector<uint32_t>> m_subVertices;  // per scene mesh (TriangleGeometry): vertices per sub-geometry
+    std::map<int32_t, std::pair<uint32_t, uint64_t>> m_meshBlocks;  // per scene mesh: its block id and offset
+
     // Summaries written once at the end.
-    std::map<uint8_t, size_t> m_skipped;        // animation block kinds left to part 2
     std::map<std::string, size_t> m_unknownBlocks;
     size_t m_float64Streams = 0, m_float64Geometries = 0;
     std::vector<std::string> m_computedNormals;

@@ -1570,6 +1570,7 @@ void Reader::run(const std::shared_ptr<const std::vector<uint8_t>>& file) {
                 else
                     readPrimitiveGeometry(r);
                 index = m_scene.meshes.size() > meshes ? static_cast<int32_t>(meshes) : -1;
+                if (index >= 0) m_meshBlocks[index] = {e.id, headerAt};
                 break;
             }
             case block::Scene:
@@ -1585,17 +1586,14 @@ void Reader::run(const std::shared_ptr<const std::vector<uint8_t>>& file) {
             case block::CubeTexture: index = b.cubeTexture(); break;
             case block::SharedMethod: index = b.sharedMethod(); break;
             case block::ShadowMethod: index = b.shadowMethod(); break;
-            case block::Skeleton:
-            case block::SkeletonPose:
-            case block::SkeletonAnimation:
-            case block::MeshPose:
-            case block::MeshPoseAnimation:
-            case block::AnimationSet:
-            case block::UVAnimation:
-            case block::Animator:
-                m_skipped[e.type]++;
-                skipped = true;
-                break;
+            case block::Skeleton: index = readSkeleton(r); break;
+            case block::SkeletonPose: index = readSkeletonPose(r); break;
+            case block::SkeletonAnimation: index = readSkeletonAnimation(r); break;
+            case block::MeshPose: index = readMeshPose(r, false); break;
+            case block::MeshPoseAnimation: index = readMeshPose(r, true); break;
+            case block::AnimationSet: index = readAnimationSet(r); break;
+            case block::UVAnimation: index = readUvAnimation(r); break;
+            case block::Animator: index = readAnimator(r); break;
             case block::Command: index = b.command(); break;
             case block::Namespace: index = b.nameSpace(); break;
             case block::MetaData: index = b.metaData(); break;
@@ -1628,6 +1626,7 @@ std::string nameList(const std::vector<std::string>& names) {
 }  // namespace
 
 void Reader::finish() {
+    finishAnimation();
     // Directional lights shine along Away3D's direction property, given in the parent's space
     // (AWD2Parser builds them from it and not from the matrix). The renderer's lights shine down
     // their object's -Z, so the object transform turns -Z onto the direction seen from the node.
@@ -1683,9 +1682,6 @@ void Reader::finish() {
     }
     if (hidden) info(num(hidden) + " objects are hidden because a container above them is (visibility 0)");
 
-    for (const auto& [type, count] : m_skipped)
-        info(num(count) + " " + typeName(type) + " block" + (count == 1 ? "" : "s") +
-             " skipped (animation is not read yet)");
     for (const auto& [what, count] : m_unknownBlocks) m_scene.warn(num(count) + " x " + what);
     if (m_float64Streams)
         m_scene.warn("float64 geometry converted to float32 once (GLES has no double attributes): " +

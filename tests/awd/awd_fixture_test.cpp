@@ -885,19 +885,165 @@ TEST(AwdFixtures, MetaDataAndUnknownProperties) {
     EXPECT_TRUE(reportHas(*r.scene, "object property 77 (4 bytes) is not defined for this block; ignored", Severity::Info));
 }
 
-TEST(AwdFixtures, AnimationBlocksAreSkippedWithOneLineEachKind) {
+// A bar of two joints: a quad from y 0 to 2, the lower vertices on joint 0, the upper on joint 1
+// (bound at y 1). Poses turn joint 1 about Z by 0 and 90 degrees over two frames (1000 ms each).
+struct SkinnedBar {
+    uint32_t geometry = 0, instance = 0, skeleton = 0, clip = 0;
+};
+SkinnedBar writeSkinnedBar(AwdWriter& w, bool withAnimator) {
+    SkinnedBar b;
+    AwdWriter::SubGeometry sub;
+    sub.streams.push_back(w.floats(1, {-0.5, 0, 0, 0.5, 0, 0, 0.5, 2, 0, -0.5, 2, 0}));
+    sub.streams.push_back(AwdWriter::shorts(2, {0, 1, 2, 0, 2, 3}));
+    sub.streams.push_back(AwdWriter::shorts(6, {0, 0, 1, 1}));
+    sub.streams.push_back(w.floats(7, {1, 1, 1, 1}));
+    b.geometry = w.block(1, w.triangleGeometry("bar", {sub}));
+    b.instance = w.block(23, w.meshInstance(0, glm::translate(glm::mat4(1.0f), glm::vec3(10, 0, 0)), "bar", b.geometry, {}));
+    b.skeleton = w.block(101, w.skeleton("rig", {{"root", -1, glm::mat4(1.0f)},
+                                                 {"tip", 0, glm::translate(glm::mat4(1.0f), glm::vec3(0, -1, 0))}}));
+    const glm::mat4 up = glm::translate(glm::mat4(1.0f), glm::vec3(0, 1, 0));
+    const uint32_t p0 = w.block(102, w.skeletonPose("rest", {glm::mat4(1.0f), up}));
+    const uint32_t p1 = w.block(102, w.skeletonPose("bent", {glm::mat4(1.0f), glm::rotate(up, glm::radians(90.0f), glm::vec3(0, 0, 1))}));
+    b.clip = w.block(103, w.skeletonAnimation("Bend", {{p0, 1000}, {p1, 1000}}));
+    if (withAnimator) {
+        const uint32_t set = w.block(113, w.animationSet("set", {b.clip}));
+        w.block(122, w.animator("anim", 1, b.skeleton, set, {b.instance}));
+    }
+    return b;
+}
+
+Bounds boundsAt(const Scene& s, int clip, float seconds) {
+    Pose pose;
+    evaluatePose(s, clip, seconds, pose);
+    return sceneBounds(s, pose);
+}
+
+void expectBox(const Bounds& b, glm::vec3 min, glm::vec3 max) {
+    ASSERT_TRUE(b.valid());
+    for (int k = 0; k < 3; ++k) {
+        EXPECT_NEAR(b.min[k], min[k], 1e-4f) << "axis " << k;
+        EXPECT_NEAR(b.max[k], max[k], 1e-4f) << "axis " << k;
+    }
+}
+
+TEST(AwdFixtures, SkeletonAnimationSkinsTheMesh) {
+    for (int variant = 0; variant < 4; ++variant) {
+        WriterOptions o;
+        o.matrix64 = variant & 1;                                   // float64 matrices
+        o.compression = variant & 2 ? Compression::Lzma : Compression::None;
+        AwdWriter w(o);
+        writeSkinnedBar(w, variant == 3);
+        LoadResult r = load(w.finish(), true);
+        ASSERT_TRUE(r.ok()) << problemsText(r);
+        const Scene& s = *r.scene;
+        ASSERT_EQ(s.skins.size(), 1u);
+        EXPECT_EQ(s.skins[0].joints.size(), 2u);
+        size_t added = 0;
+        for (const Node& n : s.nodes) added += n.viewerAdded;
+        EXPECT_EQ(added, 2u);
+        EXPECT_EQ(s.nodes[0].skin, 0);
+        ASSERT_EQ(s.animation.clips.size(), 1u);
+        EXPECT_EQ(s.animation.clips[0].name, "Bend");
+        EXPECT_FLOAT_EQ(s.animation.clips[0].duration(), 2.0f);  // the sum of the frame durations
+        // At rest and at frame 0: the bar as stored, moved by the instance.
+        expectBox(boundsAt(s, -1, 0.0f), {9.5f, 0, 0}, {10.5f, 2, 0});
+        expectBox(boundsAt(s, 0, 0.0f), {9.5f, 0, 0}, {10.5f, 2, 0});
+        // Frame 1 (and held through its duration): the upper edge turned 90 degrees about (0, 1).
+        expectBox(boundsAt(s, 0, 1.0f), {9.0f, 0, 0}, {10.5f, 1.5f, 0});
+        expectBox(boundsAt(s, 0, 2.0f), {9.0f, 0, 0}, {10.5f, 1.5f, 0});
+        // Half way: slerped to 45 degrees; the upper corners (+-0.5, 1) about the joint turn to
+        // (-0.35, 1.06) and (-1.06, 0.35).
+        const float c = std::sqrt(0.5f);
+        expectBox(boundsAt(s, 0, 0.5f), {10.0f - 1.5f * c, 0, 0}, {10.5f, 1.0f + 1.5f * c, 0});
+    }
+}
+
+TEST(AwdFixtures, AnimationViolationsNameTheBlock) {
     AwdWriter w;
-    w.block(101, Bytes().text("skeleton"));
-    w.block(102, Bytes().text("pose"));
-    w.block(102, Bytes().text("pose"));
-    w.block(122, Bytes().text("animator"));
-    w.block(200, Bytes().text("?"));
+    AwdWriter::SubGeometry sub;
+    sub.streams.push_back(w.floats(1, {0, 0, 0, 1, 0, 0, 1, 1, 0}));
+    sub.streams.push_back(AwdWriter::shorts(2, {0, 1, 2}));
+    sub.streams.push_back(AwdWriter::shorts(6, {0, 1, 5}));
+    sub.streams.push_back(w.floats(7, {1, 1, 1}));
+    const uint32_t geo = w.block(1, w.triangleGeometry("tri", {sub}));
+    w.block(23, w.meshInstance(0, glm::mat4(1.0f), "tri", geo, {}));
+    w.block(101, w.skeleton("rig", {{"a", -1, glm::mat4(1.0f)}, {"b", 0, glm::mat4(1.0f)}}));
+    const uint32_t pose = w.block(102, w.skeletonPose("short", {glm::mat4(1.0f)}));
+    w.block(103, w.skeletonAnimation("Clip", {{pose, 100}}));
+    LoadResult r = load(w.finish(), true);
+    EXPECT_TRUE(problemHas(r, "block 1 (TriangleGeometry 'tri'): joint index 5 is beyond skeleton 'rig' (block 3, 2 joints)"))
+        << problemsText(r);
+    EXPECT_TRUE(problemHas(r, "block 4 (SkeletonPose 'short'): the pose has 1 joint transforms, skeleton 'rig' (block 3) 2 joints"))
+        << problemsText(r);
+    // A frame naming a block of another type.
+    AwdWriter w2;
+    const uint32_t g2 = w2.block(1, w2.triangleGeometry("quad", {quad(w2)}));
+    w2.block(103, w2.skeletonAnimation("Bad", {{g2, 100}}));
+    r = load(w2.finish(), true);
+    EXPECT_TRUE(problemHas(r, "block 2 (SkeletonAnimation 'Bad'): frame 0's pose refers to block 1 (TriangleGeometry 'quad'), which is not a SkeletonPose"))
+        << problemsText(r);
+}
+
+TEST(AwdFixtures, VertexAnimationBecomesMorphTargets) {
+    for (bool withAnimator : {false, true}) {
+        AwdWriter w;
+        const uint32_t geo = w.block(1, w.triangleGeometry("quad", {quad(w)}));
+        const uint32_t inst = w.block(23, w.meshInstance(0, glm::mat4(1.0f), "q", geo, {}));
+        const std::vector<double> flat = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
+        const std::vector<double> tall = {0, 0, 0, 1, 0, 0, 1, 3, 0, 0, 3, 0};
+        const uint32_t clip = w.block(112, w.meshPoseAnimation("Grow", geo, {{500, flat}, {500, tall}}));
+        if (withAnimator) {
+            const uint32_t set = w.block(113, w.animationSet("set", {clip}));
+            w.block(122, w.animator("va", 2, 0, set, {inst}));
+        }
+        LoadResult r = load(w.finish(), true);
+        ASSERT_TRUE(r.ok()) << problemsText(r);
+        const Scene& s = *r.scene;
+        ASSERT_EQ(s.meshes[0].morphTargets.size(), 2u);
+        EXPECT_FALSE(s.meshes[0].morphTargets[0].relative);  // absolute poses by default
+        ASSERT_EQ(s.animation.clips.size(), 1u);
+        EXPECT_EQ(s.animation.clips[0].name, "Grow");
+        EXPECT_FLOAT_EQ(s.animation.clips[0].duration(), 1.0f);
+        expectBox(boundsAt(s, 0, 0.0f), {0, 0, 0}, {1, 1, 0});
+        expectBox(boundsAt(s, 0, 0.25f), {0, 0, 0}, {1, 2, 0});  // crossfading the two frames
+        expectBox(boundsAt(s, 0, 0.5f), {0, 0, 0}, {1, 3, 0});
+        expectBox(boundsAt(s, 0, 1.0f), {0, 0, 0}, {1, 3, 0});
+    }
+    // Additive poses (absolutePositions false): the frames are offsets.
+    AwdWriter w;
+    const uint32_t geo = w.block(1, w.triangleGeometry("quad", {quad(w)}));
+    w.block(23, w.meshInstance(0, glm::mat4(1.0f), "q", geo, {}));
+    const std::vector<double> up = {0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0};
+    w.block(112, w.meshPoseAnimation("Add", geo, {{100, up}}, Props().flag(4, false)));
     LoadResult r = load(w.finish(), true);
     ASSERT_TRUE(r.ok()) << problemsText(r);
-    EXPECT_TRUE(reportHas(*r.scene, "1 Skeleton block skipped (animation is not read yet)", Severity::Info));
-    EXPECT_TRUE(reportHas(*r.scene, "2 SkeletonPose blocks skipped", Severity::Info));
-    EXPECT_TRUE(reportHas(*r.scene, "1 Animator block skipped", Severity::Info));
-    EXPECT_TRUE(reportHas(*r.scene, "1 x unknown block type 200 (skipped)", Severity::Warning));
+    EXPECT_TRUE(r.scene->meshes[0].morphTargets[0].relative);
+    expectBox(boundsAt(*r.scene, 0, 0.0f), {0, 0, 0}, {1, 2, 0});
+}
+
+TEST(AwdFixtures, UvAnimationAnimatesTheDiffuseMap) {
+    AwdWriter w;
+    const uint32_t tex = w.block(82, w.texture("t", true, awdtest::jpegMagic()));
+    const uint32_t mat = w.block(81, w.material("m", 2, Props().addr(2, tex)));
+    const uint32_t geo = w.block(1, w.triangleGeometry("quad", {quad(w)}));
+    const uint32_t inst = w.block(23, w.meshInstance(0, glm::mat4(1.0f), "q", geo, {mat}));
+    const uint32_t uv = w.block(121, w.uvAnimation("Scroll", {{{1, 0, 0, 1, 0, 0}, 1000}, {{1, 0, 0, 1, 0.5f, 0}, 1000}}));
+    const uint32_t set = w.block(113, w.animationSet("set", {uv}));
+    w.block(122, w.animator("uva", 3, 0, set, {inst}));
+    LoadResult r = load(w.finish(), true);
+    ASSERT_TRUE(r.ok()) << problemsText(r);
+    const Scene& s = *r.scene;
+    ASSERT_EQ(s.uvTransforms.size(), 1u);
+    EXPECT_EQ(s.materials[0].texture(TextureSlot::Diffuse).uvTransform, 0);
+    ASSERT_EQ(s.animation.clips.size(), 1u);
+    EXPECT_EQ(s.animation.clips[0].name, "Scroll");
+    EXPECT_FLOAT_EQ(s.animation.clips[0].duration(), 2.0f);
+    Pose pose;
+    evaluatePose(s, 0, 1.0f, pose);
+    ASSERT_EQ(pose.uvMatrices.size(), 1u);
+    EXPECT_NEAR(pose.uvMatrices[0][3][0], 0.5f, 1e-6f);
+    evaluatePose(s, 0, 0.5f, pose);
+    EXPECT_NEAR(pose.uvMatrices[0][3][0], 0.25f, 1e-6f);
 }
 
 TEST(AwdFixtures, BlocksCompressedOnTheirOwn) {

@@ -394,7 +394,9 @@ TEST_P(AwdSample, HoldsTheFactsOfTheFile) {
     ASSERT_TRUE(r.ok()) << (r.problems.empty() ? "" : r.problems[0].format());
     const Scene& s = *r.scene;
     EXPECT_EQ(s.format, "awd");
-    EXPECT_EQ(s.nodes.size(), f.nodes);
+    size_t fileNodes = 0;  // skeleton joints are nodes the reader adds
+    for (const Node& n : s.nodes) fileNodes += n.viewerAdded ? 0 : 1;
+    EXPECT_EQ(fileNodes, f.nodes);
     size_t instances = 0;
     for (const Node& n : s.nodes) instances += n.kind == NodeKind::Mesh;
     EXPECT_EQ(instances, f.meshInstances);
@@ -456,6 +458,162 @@ INSTANTIATE_TEST_SUITE_P(Files, AwdSample, ::testing::ValuesIn(kFacts), [](const
     return name;
 });
 
+// Animation: every SkeletonAnimation and MeshPose(Animation) block is a clip named after the block,
+// lasting the sum of its frame durations; where a lone skeleton drives the skinned meshes (AWD
+// 2.0 files without Animator blocks), the box at clip times is the script's (its own skinning:
+// linear translation, slerped rotation between frames at their cumulative durations).
+struct AnimBox {
+    const char* clip;
+    float seconds;
+    glm::vec3 min, max;
+};
+struct AnimFact {
+    const char* file;
+    std::vector<std::pair<const char*, float>> clips;
+    std::vector<AnimBox> boxes;
+};
+
+// clang-format off
+// python3 samples_expected.py --cpp-anim DIR
+const std::vector<AnimFact> kAnimFacts = {
+    {"MaxAWDWorkflow.awd",
+     {{"Breathe", 1.98f}, {"Walk", 1.98f}, {"Run", 0.561f}},
+     {{"Breathe", 0.0f, {-19.8659924059793f, -5.8562341364024135f, -16.883913514127773f}, {25.965021016088336f, 79.75548244131627f, 17.466835177892925f}},
+      {"Breathe", 0.3f, {-19.8659924059793f, -5.8562341364024135f, -16.883913514127773f}, {25.965021016088336f, 79.85541007298676f, 17.466835177892925f}},
+      {"Breathe", 0.75f, {-19.8659924059793f, -5.8562341364024135f, -16.883913514127773f}, {25.965021016088336f, 79.9251702620396f, 17.466835177892925f}},
+      {"Walk", 0.0f, {-19.8659924059793f, -5.8562341364024135f, -25.710335064137247f}, {25.965021016088336f, 79.07990748497394f, 20.933773912285734f}},
+      {"Walk", 0.3f, {-19.8659924059793f, -5.8562341364024135f, -16.883913514127773f}, {25.965021016088336f, 79.07990748497394f, 21.460743193954404f}},
+      {"Walk", 0.75f, {-19.8659924059793f, -5.8562341364024135f, -16.883913514127773f}, {25.965021016088336f, 79.07990748497394f, 25.517649309341323f}},
+      {"Run", 0.0f, {-19.8659924059793f, -5.8562341364024135f, -18.000673082260374f}, {25.965021016088336f, 79.07990748497394f, 27.838807886670974f}},
+      {"Run", 0.3f, {-23.97816023552943f, -5.8562341364024135f, -18.322624088644204f}, {25.965021016088336f, 79.07990748497394f, 31.66995812514579f}},
+      {"Run", 0.75f, {-19.8659924059793f, -6.104552414691947f, -16.883913514127773f}, {25.965021016088336f, 79.07990748497394f, 21.53458535583951f}}}},
+    {"PolarBear.awd",
+     {{"Breathe", 1.2f}, {"Run", 0.68f}, {"Walk", 1.2f}},
+     {{"Breathe", 0.0f, {-78.44064605656362f, -1.2181185371747827f, -193.8287425509396f}, {78.35690256803063f, 215.7490554481048f, 114.79564313738092f}},
+      {"Breathe", 0.3f, {-78.33868201111702f, -1.218464125083896f, -197.4428785965745f}, {78.4405761980974f, 210.92406079641833f, 112.35423515135321f}},
+      {"Breathe", 0.75f, {-78.43549313776343f, -1.2188146568322418f, -188.22092524381108f}, {78.43514420475667f, 208.2677539228617f, 128.68204638509613f}},
+      {"Run", 0.0f, {-78.99606371860088f, -1.2183812581322417f, -189.42589063478823f}, {78.27855388941204f, 205.39118800780273f, 126.28722781752009f}},
+      {"Run", 0.3f, {-78.77526883086374f, -1.7095033214555309f, -361.0744797858356f}, {80.19258442963444f, 184.58760341074813f, -20.610621758543832f}},
+      {"Run", 0.75f, {-78.98562124666208f, -1.194348891182f, -521.818167631001f}, {78.24038067578292f, 204.92826774040648f, -204.9312293909876f}},
+      {"Walk", 0.0f, {-78.63404599767253f, -1.2182428855884992f, -187.55531175399f}, {78.44081554921483f, 217.4767052645965f, 142.75352100052206f}},
+      {"Walk", 0.3f, {-77.72968707277599f, -1.3298873732037295f, -238.81542509808378f}, {79.07922397610791f, 219.5843493631888f, 58.89931771160886f}},
+      {"Walk", 0.75f, {-78.74858572111f, -1.2530317218131064f, -317.94708137123774f}, {77.84490213136964f, 216.5907480092303f, 5.55192185606461f}}}},
+    {"PolarBear_Skeleton_ABexport.awd",
+     {{"Breathe", 1.189f}, {"Run", 0.673f}, {"Walk", 1.189f}},
+     {}},
+    {"PolarBear_Vertex_ABexport.awd",
+     {{"Run", 0.678f}, {"Walk", 1.199f}, {"Breathe", 1.199f}},
+     {}},
+    {"avatar.awd",
+     {{"Breathe", 0.66f}, {"Walk", 0.66f}, {"Run", 0.561f}, {"Sit", 0.66f}, {"WalkWoman", 0.66f}, {"SitWoman", 0.627f}},
+     {{"Breathe", 0.0f, {-9.491169402804704f, -0.37450857228241163f, -6.107732898408303f}, {10.19845698222714f, 88.51765106886404f, 8.133611716862532f}},
+      {"Breathe", 0.3f, {-9.464079043676707f, -0.37451309697093216f, -6.053676324236126f}, {10.430094172859867f, 88.51765106886404f, 8.133611716862532f}},
+      {"Breathe", 0.75f, {-9.470058878481444f, -0.3745151381463978f, -6.053676324236126f}, {10.230471997753991f, 88.51765106886404f, 8.133611716862532f}},
+      {"Walk", 0.0f, {-11.44964544093833f, 6.508852923303721e-08f, -25.08018989039852f}, {14.49757740149158f, 88.51765106886404f, 18.222673383351616f}},
+      {"Walk", 0.3f, {-12.50002723375092f, -0.22260881187938675f, -9.109542623753544f}, {13.87666184175555f, 88.51765106886404f, 11.665537544090725f}},
+      {"Walk", 0.75f, {-12.103435937799773f, -0.8921497840609054f, -8.86240510785541f}, {13.469676520361133f, 88.51765106886404f, 9.449862546315842f}},
+      {"Run", 0.0f, {-12.253955852176734f, -3.953527173257662f, -16.713597247815f}, {12.81851141302646f, 88.51765106886404f, 28.32685985565773f}},
+      {"Run", 0.3f, {-22.55119313894482f, -3.7877674385248277f, -17.547758648056607f}, {13.694461037656442f, 88.51765106886404f, 32.18965535594976f}},
+      {"Run", 0.75f, {-11.16456301134754f, -3.0791597669937802f, -11.91015185029839f}, {22.581572062386144f, 88.51765106886404f, 23.024932992853532f}},
+      {"Sit", 0.0f, {-14.247981220012068f, -1.3904465191622681f, -9.974766409177693f}, {15.775258838052446f, 88.51765106886404f, 22.371601910939358f}},
+      {"Sit", 0.3f, {-18.660100554449873f, -0.2221634356081236f, -9.886810941140702f}, {16.443413068974607f, 88.51765106886404f, 21.60690873572321f}},
+      {"Sit", 0.75f, {-13.494931963866112f, -0.6434301084491434f, -9.520232230022739f}, {19.396826654164766f, 88.51765106886404f, 8.133611716862532f}},
+      {"WalkWoman", 0.0f, {-10.712381278372543f, -0.5052044840808119f, -23.743703266578667f}, {10.500318671491849f, 88.51765106886404f, 19.33075960354526f}},
+      {"WalkWoman", 0.3f, {-8.972786897443662f, -0.11772440642629434f, -24.15877602743299f}, {12.752079810650596f, 88.51765106886404f, 14.902180032188987f}},
+      {"WalkWoman", 0.75f, {-10.706472416695338f, 6.508852923303721e-08f, -27.215417653091365f}, {10.807545668823279f, 88.51765106886404f, 15.649490431145685f}},
+      {"SitWoman", 0.0f, {-14.24798036659957f, -1.33168493605978f, -10.682381480741489f}, {15.775257114038197f, 88.51765106886404f, 22.371607974568764f}},
+      {"SitWoman", 0.3f, {-18.66010124254166f, -0.8497349337470395f, -11.073684660439541f}, {13.75554818736283f, 88.51765106886404f, 21.606909058863685f}},
+      {"SitWoman", 0.75f, {-14.683850532591023f, -0.5212665976802284f, -11.559622868231783f}, {20.02998535881037f, 88.51765106886404f, 8.133611716862532f}}}},
+    {"simple.AWD",
+     {{"Basic", 3.3f}},
+     {{"Basic", 0.0f, {-4.000000000000714f, -7.080078420149643e-16f, -4.000000476839745f}, {4.000000000000712f, 60.00000762940992f, 4.0000004991923985f}},
+      {"Basic", 0.3f, {-6.385594373713387f, -0.27118311350354257f, -3.99079665088909f}, {4.215476894662182f, 59.96916956366325f, 8.046706377749087f}},
+      {"Basic", 0.75f, {-8.518229035316175f, -1.3293756369254237f, -3.861996988551107f}, {7.8630332563571175f, 56.355569777081854f, 18.59909960446938f}}}},
+
+};
+// clang-format on
+
+int clipNamed(const Scene& s, const std::string& name) {
+    for (size_t i = 0; i < s.animation.clips.size(); ++i)
+        if (s.animation.clips[i].name == name) return static_cast<int>(i);
+    return -1;
+}
+
+TEST(AwdSamples, ClipsAndBoxesAtClipTimes) {
+    ESVIEW_REQUIRE_MODELS("awd");
+    for (const FileFact& f : kFacts) {
+        const AnimFact* a = nullptr;
+        for (const AnimFact& x : kAnimFacts)
+            if (std::string(x.file) == f.file) a = &x;
+        LoadResult r = loadSceneFile(samplePath(f.file).string());
+        ASSERT_TRUE(r.ok()) << f.file;
+        const Scene& s = *r.scene;
+        if (!a) {
+            EXPECT_TRUE(s.animation.clips.empty()) << f.file;
+            continue;
+        }
+        ASSERT_EQ(s.animation.clips.size(), a->clips.size()) << f.file;
+        for (size_t i = 0; i < a->clips.size(); ++i) {
+            EXPECT_EQ(s.animation.clips[i].name, a->clips[i].first) << f.file;
+            EXPECT_NEAR(s.animation.clips[i].duration(), a->clips[i].second, 1e-5f) << f.file << " " << a->clips[i].first;
+        }
+        Pose pose;
+        for (const AnimBox& b : a->boxes) {
+            const int clip = clipNamed(s, b.clip);
+            ASSERT_GE(clip, 0) << f.file << " " << b.clip;
+            evaluatePose(s, clip, b.seconds, pose);
+            const Bounds actual = sceneBounds(s, pose);
+            ASSERT_TRUE(actual.valid());
+            for (int k = 0; k < 3; ++k) {
+                const float tolerance = 2e-4f * std::max(1.0f, std::max(std::fabs(b.min[k]), std::fabs(b.max[k])));
+                EXPECT_NEAR(actual.min[k], b.min[k], tolerance) << f.file << " " << b.clip << " at " << b.seconds << " axis " << k;
+                EXPECT_NEAR(actual.max[k], b.max[k], tolerance) << f.file << " " << b.clip << " at " << b.seconds << " axis " << k;
+            }
+        }
+    }
+}
+
+// The skeleton-animated and the vertex-animated AwayBuilder exports of the polar bear move alike:
+// the same clip names, the bear's box at the same times within a few percent of its size (the
+// vertex export samples fewer frames), and no vertex far from the bear (nothing explodes).
+Bounds bearBounds(const Scene& s, const Pose& pose) {
+    Bounds b;
+    std::vector<glm::vec3> positions;
+    for (size_t n = 0; n < s.nodes.size(); ++n) {
+        const Node& node = s.nodes[n];
+        if (node.kind != NodeKind::Mesh || node.object < 0) continue;
+        if (node.skin < 0 && s.meshes[node.object].morphTargets.empty()) continue;
+        worldVertices(s, pose, static_cast<int>(n), positions, nullptr);
+        for (const glm::vec3& p : positions) b.add(p);
+        break;  // the first animated bear
+    }
+    return b;
+}
+
+TEST(AwdSamples, SkeletonAndVertexBearsMoveAlike) {
+    ESVIEW_REQUIRE_MODELS("awd");
+    LoadResult sk = loadSceneFile(samplePath("PolarBear_Skeleton_ABexport.awd").string());
+    LoadResult vx = loadSceneFile(samplePath("PolarBear_Vertex_ABexport.awd").string());
+    ASSERT_TRUE(sk.ok() && vx.ok());
+    Pose a, b;
+    for (const char* name : {"Breathe", "Run", "Walk"}) {
+        const int ca = clipNamed(*sk.scene, name), cb = clipNamed(*vx.scene, name);
+        ASSERT_GE(ca, 0) << name;
+        ASSERT_GE(cb, 0) << name;
+        for (float t : {0.0f, 0.2f, 0.5f}) {
+            evaluatePose(*sk.scene, ca, t, a);
+            evaluatePose(*vx.scene, cb, t, b);
+            const Bounds ba = bearBounds(*sk.scene, a), bb = bearBounds(*vx.scene, b);
+            ASSERT_TRUE(ba.valid() && bb.valid()) << name;
+            const glm::vec3 size = bb.max - bb.min;
+            EXPECT_LT(size.y, 400.0f) << name << " at " << t;  // the bear is about 220 high
+            for (int k = 0; k < 3; ++k) {
+                EXPECT_NEAR(ba.max[k] - ba.min[k], size[k], 0.15f * std::max(size.x, size.z)) << name << " at " << t << " axis " << k;
+            }
+        }
+    }
+}
+
 // Check mode: the samples follow the spec, except PolarBear.awd's meta-data strings (Prefab3D
 // writes VarStrings whose value lengths leave out their 2-byte length prefix).
 TEST(AwdSamples, CheckModeFindsOnlyTheKnownViolation) {
@@ -488,16 +646,19 @@ TEST(AwdSamples, PolarBearStreamsStayInTheFile) {
     for (const VertexStream& vs : m.streams) views += vs.bytes.owner == bytes;
     EXPECT_EQ(views, m.streams.size());
     EXPECT_EQ(m.indices.bytes.owner, bytes);
-    // Three joints per vertex, kept for skinning (part 2).
+    // Three joints per vertex, skinned by the file's skeleton (31 joints, added below the instance).
     const VertexStream* stream = nullptr;
     const VertexAttribute* joints = findAttribute(m, Semantic::BoneIndices, 0, &stream);
     ASSERT_TRUE(joints);
     EXPECT_EQ(joints->components, 3);
     EXPECT_EQ(joints->type, ComponentType::UInt16);
     EXPECT_TRUE(findAttribute(m, Semantic::BoneWeights, 0, &stream));
-    bool skipped = false;
-    for (const ReportLine& line : r.scene->report) skipped |= line.text == "77 SkeletonPose blocks skipped (animation is not read yet)";
-    EXPECT_TRUE(skipped);
+    ASSERT_EQ(r.scene->skins.size(), 1u);
+    EXPECT_EQ(r.scene->skins[0].joints.size(), 31u);
+    EXPECT_EQ(r.scene->skins[0].name, "ZeroJoint.1");
+    size_t jointNodes = 0;
+    for (const Node& n : r.scene->nodes) jointNodes += n.viewerAdded ? 1 : 0;
+    EXPECT_EQ(jointNodes, 31u);
 }
 
 TEST(AwdSamples, MaterialsAndTexturesOfHeadPhongSpec) {

@@ -232,6 +232,71 @@ Bytes AwdWriter::command(uint32_t parent, const glm::mat4& m, const std::string&
     return b.raw(objectProps.bytes()).raw(UserAttrs().bytes());
 }
 
+Bytes AwdWriter::skeleton(const std::string& name, const std::vector<Joint>& joints) const {
+    Bytes b;
+    b.str(name).u16(uint32_t(joints.size())).raw(Props().bytes());
+    for (size_t j = 0; j < joints.size(); ++j) {
+        b.u16(uint32_t(j + 1)).u16(uint32_t(joints[j].parent + 1)).str(joints[j].name);
+        b.matrix(joints[j].inverseBind, m_options.matrix64).raw(Props().bytes()).raw(UserAttrs().bytes());
+    }
+    return b.raw(UserAttrs().bytes());
+}
+
+Bytes AwdWriter::skeletonPose(const std::string& name, const std::vector<glm::mat4>& locals) const {
+    Bytes b;
+    b.str(name).u16(uint32_t(locals.size())).raw(Props().bytes());
+    for (const glm::mat4& m : locals) b.u8(1).matrix(m, m_options.matrix64);
+    return b.raw(UserAttrs().bytes());
+}
+
+Bytes AwdWriter::skeletonAnimation(const std::string& name, const std::vector<std::pair<uint32_t, uint16_t>>& frames) const {
+    Bytes b;
+    b.str(name).u16(uint32_t(frames.size())).raw(Props().bytes());
+    for (const auto& [pose, ms] : frames) b.u32(pose).u16(ms);
+    return b.raw(UserAttrs().bytes());
+}
+
+Bytes AwdWriter::meshPoseAnimation(const std::string& name, uint32_t geometry,
+                                   const std::vector<std::pair<uint16_t, std::vector<double>>>& frames,
+                                   const Props& props) const {
+    Bytes b;
+    b.str(name).u32(geometry).u16(uint32_t(frames.size())).u16(1).u16(1).u16(1).raw(props.bytes());
+    for (const auto& [ms, positions] : frames) {
+        Bytes data;
+        for (double v : positions) data.num(v, m_options.geometry64);
+        b.u16(ms).u32(uint32_t(data.size())).raw(data);
+    }
+    return b.raw(UserAttrs().bytes());
+}
+
+Bytes AwdWriter::animationSet(const std::string& name, const std::vector<uint32_t>& clips) const {
+    Bytes b;
+    b.str(name).u16(uint32_t(clips.size())).raw(Props().bytes());
+    for (uint32_t c : clips) b.u32(c);
+    return b.raw(UserAttrs().bytes());
+}
+
+Bytes AwdWriter::animator(const std::string& name, uint16_t type, uint32_t skeleton, uint32_t set,
+                          const std::vector<uint32_t>& meshes) const {
+    Bytes b;
+    Props props;
+    if (skeleton) props.addr(1, skeleton);
+    b.str(name).u16(type).raw(props.bytes()).u32(set).u16(uint32_t(meshes.size()));
+    for (uint32_t m : meshes) b.u32(m);
+    return b.u16(0).u8(0).raw(UserAttrs().bytes()).raw(UserAttrs().bytes());
+}
+
+Bytes AwdWriter::uvAnimation(const std::string& name,
+                             const std::vector<std::pair<std::array<float, 6>, uint16_t>>& frames) const {
+    Bytes b;
+    b.str(name).u16(uint32_t(frames.size())).raw(Props().bytes());
+    for (const auto& [m, ms] : frames) {
+        for (float v : m) b.f32(v);
+        b.u16(ms);
+    }
+    return b.raw(UserAttrs().bytes());
+}
+
 Bytes AwdWriter::nameSpace(uint8_t handle, const std::string& uri) const { return Bytes().u8(handle).str(uri); }
 
 Bytes AwdWriter::metaData(const Props& props) const { return props.bytes(); }

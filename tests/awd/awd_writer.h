@@ -4,6 +4,7 @@
 // check what it is given.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -134,6 +135,22 @@ public:
     Bytes shadowMethod(const std::string& name, uint32_t light, const Method& method) const;
     Bytes command(uint32_t parent, const glm::mat4& m, const std::string& name, uint16_t type, uint32_t target,
                   const Props& objectProps = {}) const;
+    // Animation blocks (AWD2Parser layouts). Joint parents are stored as parent index + 1 (0 = root).
+    struct Joint {
+        std::string name;
+        int parent = -1;
+        glm::mat4 inverseBind{1.0f};
+    };
+    Bytes skeleton(const std::string& name, const std::vector<Joint>& joints) const;
+    Bytes skeletonPose(const std::string& name, const std::vector<glm::mat4>& locals) const;
+    Bytes skeletonAnimation(const std::string& name, const std::vector<std::pair<uint32_t, uint16_t>>& frames) const;
+    // MeshPoseAnimation (type 112) with one sub-geometry and one position stream, every vertex stored.
+    Bytes meshPoseAnimation(const std::string& name, uint32_t geometry,
+                            const std::vector<std::pair<uint16_t, std::vector<double>>>& frames, const Props& props = {}) const;
+    Bytes animationSet(const std::string& name, const std::vector<uint32_t>& clips) const;
+    Bytes animator(const std::string& name, uint16_t type, uint32_t skeleton, uint32_t set,
+                   const std::vector<uint32_t>& meshes) const;
+    Bytes uvAnimation(const std::string& name, const std::vector<std::pair<std::array<float, 6>, uint16_t>>& frames) const;
     Bytes nameSpace(uint8_t handle, const std::string& uri) const;
     Bytes metaData(const Props& props) const;
 
