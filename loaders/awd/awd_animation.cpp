@@ -20,6 +20,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "loaders/awd/awd_internal.h"
+#include "scene/cpu_reference.h"
 
 namespace esv::awd {
 
@@ -742,21 +743,59 @@ void Reader::finishAnimation() {
                 if (m_scene.nodes[n].kind == NodeKind::Mesh && m_scene.nodes[n].object == ac.mesh) nodes.push_back(int32_t(n));
         }
         const uint32_t firstTarget = static_cast<uint32_t>(mesh.morphTargets.size());
+        // Absolute frames carry normals derived from their own triangles, as Away3D derives a
+        // frame geometry's normals (the sum of unit face normals, normalised).
+        std::vector<uint32_t> triangles;
+        const bool withNormals = !ac.relative && hasAttribute(mesh, Semantic::Normal);
+        if (withNormals) expandTriangles(mesh, triangles);
         for (size_t f = 0; f < ac.frames.size(); ++f) {
             MorphTarget target;
             target.name = ac.name + " " + num(f);
             target.relative = ac.relative;
             std::vector<float>& p = ac.frames[f].positions;
-            std::vector<uint8_t> bytes(p.size() * 4);
-            if (!p.empty()) std::memcpy(bytes.data(), p.data(), bytes.size());
+            const size_t vertices = p.size() / 3;
+            std::vector<float> normals;
+            if (withNormals) {
+                normals.assign(vertices * 3, 0.0f);
+                for (size_t t = 0; t + 2 < triangles.size(); t += 3) {
+                    const uint32_t i0 = triangles[t], i1 = triangles[t + 1], i2 = triangles[t + 2];
+                    if (i0 >= vertices || i1 >= vertices || i2 >= vertices) continue;
+                    const glm::vec3 a0(p[i0 * 3], p[i0 * 3 + 1], p[i0 * 3 + 2]);
+                    const glm::vec3 a1(p[i1 * 3], p[i1 * 3 + 1], p[i1 * 3 + 2]);
+                    const glm::vec3 a2(p[i2 * 3], p[i2 * 3 + 1], p[i2 * 3 + 2]);
+                    glm::vec3 nrm = glm::cross(a1 - a0, a2 - a0);
+                    const float len = glm::length(nrm);
+                    if (!(len > 1e-20f) || !std::isfinite(len)) continue;
+                    nrm /= len;
+                    for (uint32_t i : {i0, i1, i2})
+                        for (int k = 0; k < 3; ++k) normals[size_t(i) * 3 + k] += nrm[k];
+                }
+                for (size_t v = 0; v < vertices; ++v) {
+                    glm::vec3 nrm(normals[v * 3], normals[v * 3 + 1], normals[v * 3 + 2]);
+                    const float len = glm::length(nrm);
+                    if (len > 1e-20f) nrm /= len;
+                    for (int k = 0; k < 3; ++k) normals[v * 3 + k] = nrm[k];
+                }
+            }
+            const uint32_t stride = withNormals ? 24 : 12;
+            std::vector<uint8_t> bytes(vertices * stride);
+            for (size_t v = 0; v < vertices; ++v) {
+                std::memcpy(bytes.data() + v * stride, &p[v * 3], 12);
+                if (withNormals) std::memcpy(bytes.data() + v * stride + 12, &normals[v * 3], 12);
+            }
             std::vector<float>().swap(p);
             target.stream.bytes = makeOwnedBytes(std::move(bytes));
-            target.stream.stride = 12;
+            target.stream.stride = stride;
             target.stream.count = mesh.vertexCount;
             VertexAttribute a;
             a.semantic = Semantic::Position;
             a.components = 3;
             target.stream.attributes.push_back(a);
+            if (withNormals) {
+                a.semantic = Semantic::Normal;
+                a.offset = 12;
+                target.stream.attributes.push_back(a);
+            }
             mesh.morphTargets.push_back(std::move(target));
             mesh.defaultMorphWeights.push_back(0.0f);
             ++targets;
