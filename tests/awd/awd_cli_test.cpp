@@ -146,5 +146,33 @@ TEST(AwdCli, SampleFileInfo) {
     EXPECT_EQ(r.exitCode, 0) << r.err;
 }
 
+// Clips by name or index: info --json lists them with their durations, and --clip / --time move
+// the box (PolarBear.awd's Walk, numbers from samples_expected.py); the skeleton's joints are not
+// counted as nodes.
+TEST(AwdCli, ClipsAndBoxesAtClipTimes) {
+    ESVIEW_REQUIRE_MODELS("awd");
+    const std::string file = "'" + (test::modelsDir() / "awd" / "PolarBear.awd").string() + "'";
+    RunResult r = run("info " + file + " --json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["nodes"], 21);
+    const auto& clips = j["animation"]["clips"];
+    ASSERT_EQ(clips.size(), 3u);
+    EXPECT_EQ(clips[0]["name"], "Breathe");
+    EXPECT_NEAR(clips[0]["duration_s"].get<double>(), 1.2, 1e-6);
+    EXPECT_EQ(clips[2]["name"], "Walk");
+    for (const std::string clip : {"Walk", "2"}) {
+        r = run("info " + file + " --json --clip " + clip + " --time 0.3");
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        j = nlohmann::json::parse(r.out);
+        EXPECT_NEAR(j["bounds"]["min"][2].get<double>(), -238.81542509808378, 0.05);
+        EXPECT_NEAR(j["bounds"]["max"][2].get<double>(), 58.89931771160886, 0.05);
+        EXPECT_NEAR(j["bounds"]["max"][1].get<double>(), 219.5843493631888, 0.05);
+    }
+    r = run("info " + file + " --json --clip Dance");
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.err.find("no animation clip named 'Dance' (the file has 3)"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace esv
