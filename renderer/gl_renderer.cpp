@@ -45,11 +45,15 @@ struct GpuStream {
 };
 
 // A submesh's draw range after strip expansion: triangles [first, first + count) of the mesh's
-// triangle list (or the stored list when the mesh has only triangle-list submeshes).
+// triangle list (or the stored list when the mesh has only triangle-list submeshes). Lines, line
+// strips and points draw `elementCount` indices from `firstElement` of GpuMesh::primitives with
+// `mode` GL_LINES or GL_POINTS instead.
 struct GpuSubmesh {
     uint32_t firstTriangle = 0;
     uint32_t triangleCount = 0;
     uint32_t materialSlot = 0;
+    GLenum mode = GL_TRIANGLES;
+    uint32_t firstElement = 0, elementCount = 0;
 };
 
 // One morph target's stream, uploaded as stored; indices of its position/normal bindings in `plan`.
@@ -81,6 +85,11 @@ struct GpuMesh {
     std::vector<uint32_t> triangleList;  // kept only to build edges lazily
     std::vector<GpuSubmesh> submeshes;
     uint32_t triangles = 0;
+    // Lines (segment pairs, strips expanded across restarts) then points, expanded once at upload.
+    gl::Buffer primitives;
+    GLenum primitiveType = GL_UNSIGNED_SHORT;
+    uint32_t primitiveSize = 2;
+    uint32_t lineSegments = 0, points = 0;
     bool hasNormal = false, hasColor = false, hasUv = false, hasSkin = false;
     int influences = 0;
 };
@@ -404,6 +413,7 @@ private:
         }
         gpu.triangles = triangle;
         gpu.triangleList = expanded;
+        if (!uploadPrimitives(mesh, gpu, report, error)) return false;
 
         uint32_t maxIndex = 0;
         for (uint32_t v : expanded) maxIndex = std::max(maxIndex, v);
@@ -436,6 +446,60 @@ private:
             if (!allLists)
                 report.push_back({Severity::Info, "mesh '" + mesh.name + "': strips expanded to a triangle list once for drawing"});
         }
+        return true;
+    }
+
+    // Lines, line strips and points: one index list of GL_LINES pairs then GL_POINTS indices,
+    // expanded once (strip restarts honoured as for triangle strips), and each such submesh's range.
+    bool uploadPrimitives(const Mesh& mesh, GpuMesh& gpu, std::vector<ReportLine>& report, std::string& error) {
+        std::vector<uint32_t> lines, lineStarts, points, pointStarts;
+        expandLines(mesh, lines, &lineStarts);
+        expandPoints(mesh, points, &pointStarts);
+        if (lines.empty() && points.empty()) return true;
+        if (!mesh.boneBatches.empty()) {
+            // Bone batches are triangle ranges: no palette is known to fit a line or point vertex.
+            report.push_back({Severity::Warning, "mesh '" + mesh.name + "': its lines and points are not drawn (bone batches cover triangles only)"});
+            return true;
+        }
+        const size_t segments = lines.size() / 2;
+        for (size_t i = 0; i < mesh.submeshes.size() && i < gpu.submeshes.size(); ++i) {
+            GpuSubmesh& g = gpu.submeshes[i];
+            const Primitive primitive = mesh.submeshes[i].primitive;
+            if (primitive == Primitive::Lines || primitive == Primitive::LineStrip) {
+                const size_t end = i + 1 < lineStarts.size() ? lineStarts[i + 1] : segments;
+                g.mode = GL_LINES;
+                g.firstElement = lineStarts[i] * 2;
+                g.elementCount = uint32_t((end - lineStarts[i]) * 2);
+            } else if (primitive == Primitive::Points) {
+                const size_t end = i + 1 < pointStarts.size() ? pointStarts[i + 1] : points.size();
+                g.mode = GL_POINTS;
+                g.firstElement = uint32_t(lines.size() + pointStarts[i]);
+                g.elementCount = uint32_t(end - pointStarts[i]);
+            }
+        }
+        lines.insert(lines.end(), points.begin(), points.end());
+        uint32_t maxIndex = 0;
+        for (uint32_t v : lines) maxIndex = std::max(maxIndex, v);
+        gpu.primitives = gl::makeBuffer();
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gpu.primitives.get());
+        if (maxIndex > 0xFFFF) {
+            if (!m_caps.uintIndices) {
+                error = "mesh '" + mesh.name + "' needs 32-bit indices, which this context lacks (OES_element_index_uint)";
+                return false;
+            }
+            gpu.primitiveType = GL_UNSIGNED_INT;
+            gpu.primitiveSize = 4;
+            glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(lines.size() * 4), lines.data(), GL_STATIC_DRAW);
+        } else {
+            std::vector<uint16_t> shorts(lines.begin(), lines.end());
+            gpu.primitiveType = GL_UNSIGNED_SHORT;
+            gpu.primitiveSize = 2;
+            glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(shorts.size() * 2), shorts.data(), GL_STATIC_DRAW);
+        }
+        gpu.lineSegments = uint32_t(segments);
+        gpu.points = uint32_t(points.size());
+        report.push_back({Severity::Info, "mesh '" + mesh.name + "': " + std::to_string(segments) + " line segments and " +
+                                              std::to_string(points.size()) + " points expanded once for drawing"});
         return true;
     }
 
@@ -1300,7 +1364,7 @@ private:
         const Node& node = scene.nodes[n];
         const Mesh& mesh = scene.meshes[node.object];
         GpuMesh& gpu = m_meshes[node.object];
-        if (gpu.triangles == 0 || gpu.streams.empty()) return;
+        if ((gpu.triangles == 0 && gpu.lineSegments == 0 && gpu.points == 0) || gpu.streams.empty()) return;
         activeMorphs(pose, n, gpu, m_active);
         const bool morphTexture = useMorphTexture(gpu, m_active);
         const bool morphsOnCpu = !morphTexture && int(m_active.size()) > morphCapacity(gpu);
@@ -1335,8 +1399,17 @@ private:
 
         // Materials follow submeshes: one program per submesh's material, then one draw per batch range.
         for (const GpuSubmesh& s : gpu.submeshes) {
+            // Lines and points: the flat edge passes draw them too (the tint pass is for surfaces);
+            // shaded and wireframe views show them in the material's colours, lit when the mesh has
+            // normals.
+            const bool primitive = s.mode != GL_TRIANGLES;
+            if (primitive ? s.elementCount == 0 || (flat && !flat->edges) : s.triangleCount == 0) continue;
+            ViewMode submeshMode = mode;
+            if (primitive && (mode == ViewMode::Shaded || mode == ViewMode::Wireframe))
+                submeshMode = gpu.hasNormal ? ViewMode::Shaded : ViewMode::Unlit;
             const Material& material = materialOf(scene, node, s.materialSlot);
-            ShaderFeatures f = featuresFor(scene, node, gpu, mode, cpu, gpuSkinned, flat ? nullptr : &material);
+            ShaderFeatures f = featuresFor(scene, node, gpu, submeshMode, cpu, gpuSkinned, flat ? nullptr : &material);
+            f.points = s.mode == GL_POINTS;
             if (flat) f.color = false;  // one colour, not modulated by vertex colours
             if (!cpu && morphTexture) {
                 f.morphTexture = true;
@@ -1380,6 +1453,10 @@ private:
                 }
             }
             bindMaterialTextures(scene, pose, material, f, *p);
+            if (primitive) {
+                drawPrimitives(scene, view, node, mesh, gpu, s, f, *p, palette, flat, wire, stats);
+                continue;
+            }
 
             for (size_t b = 0; b < batches; ++b) {
                 uint32_t first = 0, count = gpu.triangles;
@@ -1420,6 +1497,39 @@ private:
                 stats.triangles += hi - lo;
                 checkGl("glDrawElements", stats.glErrors);
             }
+        }
+    }
+
+    // One Lines/LineStrip/Points submesh `s` of mesh node `node` with program `p` already set up
+    // (matrices, lights, morphs, textures): the whole skin palette (meshes with bone batches have no
+    // line or point ranges), the material or flat colour, and one GL_LINES or GL_POINTS draw. The
+    // node's triangle (or edge) index buffer is bound again afterwards.
+    void drawPrimitives(const Scene& scene, const ViewSettings& view, const Node& node, const Mesh& mesh, GpuMesh& gpu,
+                        const GpuSubmesh& s, const ShaderFeatures& f, const MeshProgram& p,
+                        const std::vector<glm::mat4>& palette, const FlatPass* flat, bool wire, FrameStats& stats) {
+        if (f.skinned) {
+            batchPalette(mesh, palette, 0);
+            const size_t uploaded = std::min<size_t>(m_bones.size(), size_t(f.boneCount));
+            if (uploaded > 0) glUniformMatrix4fv(p.bones, static_cast<GLsizei>(uploaded), GL_FALSE, glm::value_ptr(m_bones[0]));
+            if (f.mode == ViewMode::Weights) glUniform1f(p.weightBone, weightBoneLocal(scene, node, mesh, 0, view.weightBone));
+        }
+        if (p.pointSize >= 0) glUniform1f(p.pointSize, std::max(view.pointSize, 1.0f));
+        if (flat) {
+            setFlat(p, *flat, materialOf(scene, node, s.materialSlot));
+        } else {
+            setMaterial(scene, node, s.materialSlot, p, kBatchColors[3]);
+        }
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gpu.primitives.get());
+        glDrawElements(s.mode, static_cast<GLsizei>(s.elementCount), gpu.primitiveType,
+                       reinterpret_cast<const void*>(uintptr_t(s.firstElement) * gpu.primitiveSize));
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, wire ? gpu.edges.get() : gpu.indices.get());
+        ++stats.drawCalls;
+        if (s.mode == GL_POINTS) {
+            stats.points += s.elementCount;
+            checkGl("glDrawElements(GL_POINTS)", stats.glErrors);
+        } else {
+            stats.lines += s.elementCount / 2;
+            checkGl("glDrawElements(GL_LINES)", stats.glErrors);
         }
     }
 

@@ -25,6 +25,8 @@ struct RendererOptions {
 struct FrameStats {
     uint32_t drawCalls = 0;
     uint32_t triangles = 0;
+    uint32_t lines = 0;   // line segments drawn from Lines and LineStrip submeshes
+    uint32_t points = 0;  // points drawn from Points submeshes
     uint32_t glErrors = 0;
     // Draw calls that skinned on the GPU: one per (submesh, bone batch) range, in every pass that
     // redraws a skinned node (edge overlays included; SkinDiff draws from CPU positions, not these).

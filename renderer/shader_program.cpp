@@ -22,6 +22,7 @@ uint64_t ShaderFeatures::key() const {
     k = k << 1 | uint64_t(materialMaps);
     k = k << 1 | uint64_t(morphTexture);
     k = k << 1 | uint64_t(mapTransforms);
+    k = k << 1 | uint64_t(points);
     return k;
 }
 
@@ -57,6 +58,7 @@ std::string header(const ShaderFeatures& f, GlslVersion version, bool vertex) {
         if (f.color) s += "#define HAS_COLOR 1\n";
         if (f.uv) s += "#define HAS_UV 1\n";
         if (f.mode == ViewMode::Weights) s += "#define MODE_WEIGHTS 1\n";
+        if (f.points) s += "#define POINTS 1\n";
     } else {
         static constexpr const char* kModeDefines[] = {"MODE_SHADED", "MODE_WIREFRAME", "MODE_NORMALS",
                                                        "MODE_WEIGHTS", "MODE_BATCHES", "MODE_UV",
@@ -154,14 +156,18 @@ std::vector<ShaderFeatures> allShaderPermutations(int maxBones) {
                     if (f.mode == ViewMode::Weights && !f.skinned) continue;  // drawn shaded instead
                     if (f.capture && (f.normalMap || f.mode != ViewMode::Shaded)) continue;
                     if (f.normalMap) f.textured = true;
-                    if (f.skinned) {
-                        for (int influences = 1; influences <= 4; ++influences) {
-                            f.influences = influences;
-                            f.boneCount = maxBones;
+                    // Each source also as a Points draw (never captured).
+                    for (int points = 0; points < (f.capture ? 1 : 2); ++points) {
+                        f.points = points;
+                        if (f.skinned) {
+                            for (int influences = 1; influences <= 4; ++influences) {
+                                f.influences = influences;
+                                f.boneCount = maxBones;
+                                all.push_back(f);
+                            }
+                        } else {
                             all.push_back(f);
                         }
-                    } else {
-                        all.push_back(f);
                     }
                 }
     // Fragment sources: every mode; material variants in the shaded mode, textures in unlit.
@@ -267,6 +273,7 @@ const MeshProgram* ProgramCache::get(const ShaderFeatures& features, std::string
     p.morphLayout = glGetUniformLocation(prog, "u_morphLayout");
     p.mapUv = glGetUniformLocation(prog, "u_mapUv");
     p.mapBorder = glGetUniformLocation(prog, "u_mapBorder");
+    p.pointSize = glGetUniformLocation(prog, "u_pointSize");
     return &m_programs.emplace(features.key(), std::move(p)).first->second;
 }
 

@@ -29,6 +29,9 @@ struct ShaderFeatures {
     // ES3: every target from a texture of deltas (up to kMaxTextureMorphTargets), when more are
     // active than the attribute path holds.
     bool morphTexture = false;
+    // A Points submesh: the vertex stage writes gl_PointSize from u_pointSize (ES requires it for
+    // GL_POINTS draws).
+    bool points = false;
     // Material maps (shaded and unlit modes): `textured` samples the diffuse map (unit 0),
     // `materialMaps` the specular, emissive and opacity maps (units 1, 3, 4); a neutral 1x1 texture
     // stands in for a map the material lacks, so two defines cover every combination.
@@ -107,6 +110,7 @@ struct MeshProgram {
     int morphWeights = -1, morphAbsolute = -1, morphBaseScale = -1;
     int morphTextureWeights = -1, morphLayout = -1;
     int mapUv = -1, mapBorder = -1;  // MAP_TRANSFORMS: per map unit 0..4, see mesh.frag
+    int pointSize = -1;              // POINTS
 };
 
 // Maps that MAP_TRANSFORMS addresses: indices into u_mapUv / u_mapBorder, equal to their units.

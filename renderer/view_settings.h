@@ -69,6 +69,7 @@ struct ViewSettings {
     bool showBindPose = false;   // the skeleton in its bind pose (cyan) beside the animated one
     // SkinDiff mode: the difference (scene units) that reads red; 0 = 1e-3 of the scene's box diagonal.
     float skinDiffRange = 0.0f;
+    float pointSize = 5.0f;  // pixels across each point of a Points submesh (gl_PointSize)
 };
 
 }  // namespace esv

@@ -291,6 +291,41 @@ void expandTriangles(const Mesh& mesh, std::vector<uint32_t>& triangles, std::ve
     }
 }
 
+void expandLines(const Mesh& mesh, std::vector<uint32_t>& lines, std::vector<uint32_t>* submeshStart) {
+    lines.clear();
+    if (submeshStart) submeshStart->clear();
+    const uint32_t restart = mesh.indices.type == ComponentType::UInt8    ? 0xFFu
+                             : mesh.indices.type == ComponentType::UInt16 ? 0xFFFFu
+                                                                          : 0xFFFFFFFFu;
+    for (const Submesh& s : mesh.submeshes) {
+        if (submeshStart) submeshStart->push_back(static_cast<uint32_t>(lines.size() / 2));
+        const uint64_t first = s.firstIndex;
+        if (s.primitive == Primitive::Lines) {
+            for (uint64_t i = 0; i + 2 <= s.indexCount; i += 2)
+                lines.insert(lines.end(), {meshIndex(mesh, first + i), meshIndex(mesh, first + i + 1)});
+        } else if (s.primitive == Primitive::LineStrip) {
+            // Runs between restart markers (OpenGEX IndexArray restart, stored as all ones).
+            const bool restarts = s.primitiveRestart && mesh.indices.count > 0;
+            uint64_t runStart = first;
+            for (uint64_t i = first; i <= first + s.indexCount; ++i)
+                if (i == first + s.indexCount || (restarts && meshIndex(mesh, i) == restart)) {
+                    for (uint64_t k = runStart; k + 1 < i; ++k)
+                        lines.insert(lines.end(), {meshIndex(mesh, k), meshIndex(mesh, k + 1)});
+                    runStart = i + 1;
+                }
+        }
+    }
+}
+
+void expandPoints(const Mesh& mesh, std::vector<uint32_t>& points, std::vector<uint32_t>* submeshStart) {
+    points.clear();
+    if (submeshStart) submeshStart->clear();
+    for (const Submesh& s : mesh.submeshes) {
+        if (submeshStart) submeshStart->push_back(static_cast<uint32_t>(points.size()));
+        if (s.primitive != Primitive::Points) continue;
+        for (uint64_t i = 0; i < s.indexCount; ++i) points.push_back(meshIndex(mesh, uint64_t(s.firstIndex) + i));
+    }
+}
 
 void worldVertices(const Scene& scene, const Pose& pose, int node, std::vector<glm::vec3>& positions,
                    std::vector<glm::vec3>* normals, std::vector<glm::vec3>* tangents) {
@@ -461,15 +496,12 @@ Bounds sceneBounds(const Scene& scene, const Pose& pose) {
         if (n.kind != NodeKind::Mesh || (i < pose.visible.size() && !pose.visible[i])) continue;
         if (n.object < 0 || static_cast<size_t>(n.object) >= scene.meshes.size()) continue;
         const Mesh& mesh = scene.meshes[n.object];
-        // Only what is drawn counts: vertices referenced by triangle submeshes (patches, NURBS,
-        // points and lines are not drawn as surfaces).
-        auto drawn = [](const Submesh& s) {
-            return s.primitive == Primitive::Triangles || s.primitive == Primitive::TriangleStrip ||
-                   s.primitive == Primitive::TriangleFan || s.primitive == Primitive::Quads;
-        };
-        bool drawsTriangles = false;
-        for (const Submesh& s : mesh.submeshes) drawsTriangles |= drawn(s);
-        if (!drawsTriangles) continue;
+        // Only what is drawn counts: vertices referenced by triangle, line and point submeshes
+        // (patches and NURBS are not drawn).
+        auto drawn = [](const Submesh& s) { return s.primitive != Primitive::Patches && s.primitive != Primitive::Nurbs; };
+        bool drawsSomething = false;
+        for (const Submesh& s : mesh.submeshes) drawsSomething |= drawn(s);
+        if (!drawsSomething) continue;
         worldVertices(scene, pose, static_cast<int>(i), positions);
         used.assign(positions.size(), mesh.indices.count == 0 ? 1 : 0);
         if (mesh.indices.count > 0) {

@@ -45,6 +45,16 @@ const VertexAttribute* findAttribute(const Mesh& mesh, Semantic semantic, uint8_
 // submesh's first triangle. Bone batch triangle ranges index this list.
 void expandTriangles(const Mesh& mesh, std::vector<uint32_t>& triangles, std::vector<uint32_t>* submeshStart = nullptr);
 
+// The mesh's line segments as pairs of vertex indices: Lines as stored (a trailing odd index is
+// dropped), LineStrip runs expanded to one segment per consecutive pair, split at restart indices
+// (all ones of the index type, OpenGEX) as expandTriangles splits triangle strips; other
+// primitives contribute none. `submeshStart`, when given, receives each submesh's first segment.
+void expandLines(const Mesh& mesh, std::vector<uint32_t>& lines, std::vector<uint32_t>* submeshStart = nullptr);
+
+// The vertex indices of the mesh's Points submeshes, in order; other primitives contribute none.
+// `submeshStart`, when given, receives each submesh's first point.
+void expandPoints(const Mesh& mesh, std::vector<uint32_t>& points, std::vector<uint32_t>* submeshStart = nullptr);
+
 // Positions (and normals, when `normals` is non-null and the mesh has them) of mesh instance `node`
 // in world space at `pose`: unpack matrix, morph targets, skinning (or the node's object world matrix).
 // `tangents`, when non-null, receives unit world-space tangents (the file's or computed from UV set
@@ -52,7 +62,8 @@ void expandTriangles(const Mesh& mesh, std::vector<uint32_t>& triangles, std::ve
 void worldVertices(const Scene& scene, const Pose& pose, int node, std::vector<glm::vec3>& positions,
                    std::vector<glm::vec3>* normals = nullptr, std::vector<glm::vec3>* tangents = nullptr);
 
-// World-space box of every visible mesh instance at `pose`, after morphing and skinning.
+// World-space box of every visible mesh instance at `pose`, after morphing and skinning: the
+// vertices that triangle, line and point submeshes draw (patches and NURBS are not drawn).
 Bounds sceneBounds(const Scene& scene, const Pose& pose);
 
 }  // namespace esv

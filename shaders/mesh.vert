@@ -1,7 +1,8 @@
 // Mesh vertex stage. Prepended by the renderer: version line, prelude (ATTRIBUTE/VARYING_OUT),
 // and feature defines: SKINNED, BONE_COUNT, INFLUENCES, HAS_NORMAL, HAS_COLOR, HAS_UV,
 // MORPH_TARGETS (1..4), MORPH_NORMALS, MORPH_TEXTURE (GLSL ES 3.00: any number of targets from a
-// texture of deltas), NORMAL_MAP (tangent frame for tangent-space maps).
+// texture of deltas), NORMAL_MAP (tangent frame for tangent-space maps), POINTS (a GL_POINTS draw:
+// gl_PointSize from u_pointSize).
 ATTRIBUTE vec3 a_position;
 #ifdef HAS_NORMAL
 ATTRIBUTE vec3 a_normal;
@@ -73,6 +74,9 @@ uniform ivec4 u_morphLayout;  // targets, rows per target, width, normals presen
 uniform mat4 u_model;           // identity for skinned draws: the palette is already in world space
 uniform mat4 u_viewProjection;
 uniform mat4 u_positionUnpack;  // POD unpack matrix: stored (quantised) position -> model space
+#ifdef POINTS
+uniform float u_pointSize;      // pixels
+#endif
 
 VARYING_OUT vec3 v_worldPosition;
 VARYING_OUT vec3 v_normal;
@@ -191,4 +195,7 @@ void main() {
     v_uv = vec2(0.0);
 #endif
     gl_Position = u_viewProjection * world;
+#ifdef POINTS
+    gl_PointSize = u_pointSize;
+#endif
 }

@@ -47,7 +47,11 @@ void drawStatsOverlay(ViewerState& s) {
         ImGui::End();
         return;
     }
-    ImGui::Text("%u draws, %u triangles", s.stats.drawCalls, s.stats.triangles);
+    if (s.stats.lines || s.stats.points)
+        ImGui::Text("%u draws, %u triangles, %u lines, %u points", s.stats.drawCalls, s.stats.triangles,
+                    s.stats.lines, s.stats.points);
+    else
+        ImGui::Text("%u draws, %u triangles", s.stats.drawCalls, s.stats.triangles);
     ImGui::Text("bone batches drawn %u", s.stats.boneBatchesDrawn);
     const int limit = s.rendererInfo.maxVertexUniformVectors;
     const int used = static_cast<int>(s.stats.paletteVectorsMax) + s.rendererInfo.reservedVertexVectors;

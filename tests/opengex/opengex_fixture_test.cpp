@@ -105,6 +105,23 @@ Bounds nodeBox(const Scene& s, const Pose& pose, const std::string& name) {
     return b;
 }
 
+// World-space box of the vertices node `name`'s line and point submeshes draw at `pose`.
+Bounds primitiveBox(const Scene& s, const Pose& pose, const std::string& name) {
+    Bounds b;
+    const int n = nodeIndex(s, name);
+    const Mesh* mesh = nodeMesh(s, name);
+    if (!mesh) return b;
+    std::vector<uint32_t> lines, points;
+    expandLines(*mesh, lines);
+    expandPoints(*mesh, points);
+    std::vector<glm::vec3> positions;
+    worldVertices(s, pose, n, positions);
+    for (const std::vector<uint32_t>* list : {&lines, &points})
+        for (uint32_t v : *list)
+            if (v < positions.size()) b.add(positions[v]);
+    return b;
+}
+
 std::string str(const glm::vec3& v) {
     return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";
 }
@@ -127,7 +144,7 @@ const std::vector<std::string> kValidFixtures = {
     "morph.ogex",          "curves.ogex", "clips.ogex", "primitives.ogex", "restart_value.ogex",
     "literals.ogex",       "transforms.ogex", "skin.ogex", "up_y.ogex", "up_z.ogex", "lods.ogex",
     "lights_materials.ogex", "visibility.ogex", "two_component.ogex", "nonindexed.ogex",
-    "texture_transforms.ogex",
+    "texture_transforms.ogex", "points_lines.ogex",
 };
 
 // Each fixture holds `lines.size()` independent violations: check mode reports one problem for
@@ -559,8 +576,73 @@ TEST(OpenGexPrimitives, BoundsOfWhatIsDrawn) {
     EXPECT_TRUE(boxIs(nodeBox(*s, rest, "Winding"), {0, 6, 0}, {1, 7, 0}));
     EXPECT_TRUE(boxIs(nodeBox(*s, rest, "Multi"), {0, 8, 0}, {3, 9, 1}));
     EXPECT_TRUE(boxIs(nodeBox(*s, rest, "MultiSwapped"), {0, 10, 0}, {3, 11, 1}));
-    // Lines and points (|coordinates| >= 100) draw no triangles and stay out of the scene box.
-    EXPECT_TRUE(boxIs(sceneBounds(*s, rest), {0, 0, 0}, {4, 11, 1}));
+    // Lines and points (|coordinates| >= 100) draw no triangles, but they are drawn: their
+    // vertices widen the scene box (restart markers are no vertices).
+    EXPECT_TRUE(boxIs(primitiveBox(*s, rest, "LineStrip"), {100, 0, 0}, {102, 101, 0}));
+    EXPECT_TRUE(boxIs(primitiveBox(*s, rest, "Lines"), {-101, -100, -100}, {0, 0, 0}));
+    EXPECT_TRUE(boxIs(primitiveBox(*s, rest, "Points"), {-200, 0, 0}, {0, 200, 100}));
+    EXPECT_TRUE(boxIs(sceneBounds(*s, rest), {-200, -100, -100}, {102, 200, 100}));
+}
+
+// points_lines.ogex: what the renderer test draws (tests/render/primitives_test.cpp).
+TEST(OpenGexPrimitives, PointsAndLinesFixture) {
+    auto s = load("points_lines.ogex");
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->meshes.size(), 3u);
+    const struct {
+        const char* node;
+        Primitive primitive;
+        size_t segments, points;
+    } expects[] = {{"Lines", Primitive::Lines, 2, 0}, {"Strip", Primitive::LineStrip, 3, 0}, {"Dots", Primitive::Points, 0, 3}};
+    for (const auto& e : expects) {
+        const Mesh* m = nodeMesh(*s, e.node);
+        if (!m) continue;
+        ASSERT_EQ(m->submeshes.size(), 1u) << e.node;
+        EXPECT_EQ(m->submeshes[0].primitive, e.primitive) << e.node;
+        EXPECT_EQ(triangleCount(*m), 0u) << e.node;
+        std::vector<uint32_t> lines, points;
+        expandLines(*m, lines);
+        expandPoints(*m, points);
+        EXPECT_EQ(lines.size(), 2 * e.segments) << e.node;
+        EXPECT_EQ(points.size(), e.points) << e.node;
+    }
+    if (const Mesh* strip = nodeMesh(*s, "Strip")) {
+        std::vector<uint32_t> lines;
+        expandLines(*strip, lines);
+        EXPECT_EQ(lines, (std::vector<uint32_t>{0, 1, 1, 2, 3, 4}));
+    }
+    const Pose rest = restPose(*s);
+    EXPECT_TRUE(boxIs(sceneBounds(*s, rest), {-0.8f, -0.8f, 0}, {0.8f, 0.6f, 0}));
+}
+
+// What the renderer draws for lines, strips (split at the restart) and points.
+TEST(OpenGexPrimitives, LineSegmentsAndPoints) {
+    auto s = load("primitives.ogex");
+    ASSERT_TRUE(s);
+    std::vector<uint32_t> lines, points, starts;
+    if (const Mesh* strip = nodeMesh(*s, "LineStrip")) {
+        expandLines(*strip, lines, &starts);
+        EXPECT_EQ(lines, (std::vector<uint32_t>{0, 1, 1, 2, 3, 4}));
+        EXPECT_EQ(starts, (std::vector<uint32_t>{0}));
+        expandPoints(*strip, points);
+        EXPECT_TRUE(points.empty());
+    }
+    if (const Mesh* segments = nodeMesh(*s, "Lines")) {
+        expandLines(*segments, lines);
+        EXPECT_EQ(lines, (std::vector<uint32_t>{0, 1, 2, 3}));
+    }
+    if (const Mesh* dots = nodeMesh(*s, "Points")) {
+        expandPoints(*dots, points, &starts);
+        EXPECT_EQ(points, (std::vector<uint32_t>{0, 1, 2}));
+        EXPECT_EQ(starts, (std::vector<uint32_t>{0}));
+        expandLines(*dots, lines);
+        EXPECT_TRUE(lines.empty());
+    }
+    if (const Mesh* quads = nodeMesh(*s, "Quads")) {
+        expandLines(*quads, lines);
+        expandPoints(*quads, points);
+        EXPECT_TRUE(lines.empty() && points.empty());
+    }
 }
 
 std::map<std::string, uint32_t> trianglesByMaterial(const Scene& s, const std::string& nodeName) {
