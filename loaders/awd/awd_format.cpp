@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <utility>
 
 #include <lzma.h>
 #include <zlib.h>
@@ -153,47 +155,55 @@ bool inflateZlib(const uint8_t* data, size_t size, uint64_t limit, std::vector<u
         error = "zlib could not be initialised";
         return false;
     }
-    size_t produced = 0;
-    size_t consumed = 0;
+    // The zlib format does not say how much it holds. Output goes into uninitialised chunks the
+    // size of the input (64 KiB to 16 MiB; a stream that ends early or fails never has more than one
+    // chunk it did not fill), then once into a buffer of the exact size: at most twice the body and
+    // a chunk in memory, each byte written twice, no capacity left over.
+    const size_t chunkSize = std::clamp<size_t>(size, size_t(64) << 10, size_t(16) << 20);
+    std::vector<std::pair<std::unique_ptr<uint8_t[]>, size_t>> chunks;  // data, bytes used
+    size_t capacity = 0, produced = 0, consumed = 0, room = 0;
+    auto fail = [&](std::string why) {
+        inflateEnd(&z);
+        error = std::move(why);
+        return false;
+    };
     int rc = Z_OK;
     while (true) {
-        if (produced == out.size()) {
-            if (out.size() >= limit) {
-                inflateEnd(&z);
-                error = "the compressed body inflates to more than " + std::to_string(limit) +
-                        " bytes, the limit for a file of this size";
-                return false;
-            }
-            out.resize(nextCapacity(out.size(), size, limit));
+        if (room == 0) {
+            if (capacity >= limit)
+                return fail("the compressed body inflates to more than " + std::to_string(limit) +
+                            " bytes, the limit for a file of this size");
+            const size_t next = static_cast<size_t>(std::min<uint64_t>(chunkSize, limit - capacity));
+            chunks.emplace_back(new uint8_t[next], 0);
+            capacity += next;
+            room = next;
         }
+        auto& [chunk, used] = chunks.back();
         // zlib counts in uInt; feed and drain at most 1 GiB per call.
         const size_t inChunk = std::min<size_t>(size - consumed, size_t(1) << 30);
-        const size_t outChunk = std::min<size_t>(out.size() - produced, size_t(1) << 30);
+        const size_t outChunk = std::min<size_t>(room, size_t(1) << 30);
         z.next_in = const_cast<Bytef*>(data + consumed);
         z.avail_in = static_cast<uInt>(inChunk);
-        z.next_out = out.data() + produced;
+        z.next_out = chunk.get() + used;
         z.avail_out = static_cast<uInt>(outChunk);
         rc = inflate(&z, Z_NO_FLUSH);
         consumed += inChunk - z.avail_in;
+        used += outChunk - z.avail_out;
         produced += outChunk - z.avail_out;
+        room -= outChunk - z.avail_out;
         if (rc == Z_STREAM_END) break;
-        if (rc == Z_BUF_ERROR && z.avail_out != 0) {  // no progress possible: the input ended
-            inflateEnd(&z);
-            out.clear();
-            error = "the zlib stream ends early (the file is truncated)";
-            return false;
-        }
-        if (rc != Z_OK && rc != Z_BUF_ERROR) {
-            std::string what = z.msg ? z.msg : "corrupt data";
-            inflateEnd(&z);
-            out.clear();
-            error = "zlib: " + what;
-            return false;
-        }
+        if (rc == Z_BUF_ERROR && z.avail_out != 0)  // no progress possible: the input ended
+            return fail("the zlib stream ends early (the file is truncated)");
+        if (rc != Z_OK && rc != Z_BUF_ERROR) return fail("zlib: " + std::string(z.msg ? z.msg : "corrupt data"));
     }
     inflateEnd(&z);
     out.resize(produced);
-    out.shrink_to_fit();
+    size_t at = 0;
+    for (auto& [chunk, used] : chunks) {
+        if (used) std::memcpy(out.data() + at, chunk.get(), used);
+        at += used;
+        chunk.reset();
+    }
     trailing = size - consumed;
     return true;
 }
