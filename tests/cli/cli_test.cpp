@@ -254,8 +254,13 @@ TEST(Cli, ViewerWindowUnderXvfbShowsSceneAndPanel) {
     if (std::string(XVFB_RUN).empty()) GTEST_SKIP() << "xvfb-run not installed";
     auto png = esv::test::outputDir() / "cli_viewer_window.png";
     std::filesystem::remove(png);
+    // A private settings folder: the user's recent files and layout must not change what the test sees.
+    const auto config = esv::test::outputDir() / "cli_viewer_config";
+    std::filesystem::remove_all(config);
+    std::filesystem::create_directories(config);
     RunResult r = run("demo --frames 6 --screenshot '" + png.string() + "'",
-                      std::string(XVFB_RUN) + " -a -s '-screen 0 1280x720x24'");
+                      "ESVIEW_CONFIG_DIR='" + config.string() + "' " + std::string(XVFB_RUN) +
+                          " -a -s '-screen 0 1280x720x24'");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     int w = 0, h = 0;
     std::vector<uint8_t> rgba;
