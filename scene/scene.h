@@ -157,11 +157,20 @@ struct MorphTarget {
     bool isBase = false;
 };
 
+// A key and value the file attaches to an object for the user (AWD user attributes): shown in
+// the inspector as the file has them, as text.
+struct UserAttribute {
+    std::string name;   // with its namespace ("uri key") when it has one; "where: " first for a part
+    std::string type;   // the file's field type ("uint16", "string", ...)
+    std::string value;  // as text; long lists shortened
+};
+
 // ---------------------------------------------------------------------------------------------
 // Meshes
 
 struct Mesh {
     std::string name;
+    std::vector<UserAttribute> attributes;
     std::vector<VertexStream> streams;
     IndexData indices;  // count 0 = non-indexed
     std::vector<Submesh> submeshes;
@@ -298,6 +307,7 @@ enum class ShadingModel : uint8_t { Classic, MetalRough, Unlit, Count };
 
 struct Material {
     std::string name;
+    std::vector<UserAttribute> attributes;
     ShadingModel model = ShadingModel::Classic;
     glm::vec3 ambient{0.2f};
     glm::vec3 diffuse{0.8f};
@@ -326,6 +336,7 @@ struct Material {
 // codec) decoded by loaders/textures (prepareSceneTextures) before the renderer uploads it.
 struct Texture {
     std::string name;
+    std::vector<UserAttribute> attributes;
     std::string path;  // as written in the file (may be relative, any case, another extension)
     ByteView embedded;  // AWD embeds images; empty otherwise
     // Filled by prepareSceneTextures: the file found (empty when embedded or missing), the image
@@ -446,6 +457,7 @@ struct UvTransform {
 
 struct Node {
     std::string name;
+    std::vector<UserAttribute> attributes;
     int32_t parent = -1;
     NodeKind kind = NodeKind::Empty;
     int32_t object = -1;  // mesh, light or camera index by kind

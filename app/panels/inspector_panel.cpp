@@ -139,6 +139,29 @@ void matrixTable(const char* id, const glm::mat4& m) {
     ImGui::EndTable();
 }
 
+// The user attributes the file attaches to an object (name, type, value), under a tree node.
+void attributeTable(const std::vector<UserAttribute>& attributes) {
+    if (attributes.empty()) return;
+    if (!ImGui::TreeNode("user attributes", "user attributes (%zu)", attributes.size())) return;
+    if (beginTable("attributes", 3, attributes.size(), true)) {
+        ImGui::TableSetupColumn("name");
+        ImGui::TableSetupColumn("type");
+        ImGui::TableSetupColumn("value");
+        ImGui::TableHeadersRow();
+        for (const UserAttribute& a : attributes) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(a.name.c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(a.type.c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(a.value.c_str());
+        }
+        ImGui::EndTable();
+    }
+    ImGui::TreePop();
+}
+
 // Translation, rotation (XYZ Euler degrees) and scale of an affine matrix; shear is ignored and a
 // negative determinant is put on the x scale.
 void decompose(const glm::mat4& m, glm::vec3& translation, glm::vec3& eulerDegrees, glm::vec3& scale) {
@@ -364,6 +387,7 @@ void drawTextureDetail(const ViewerState& s, int t) {
     imageStatus(s, image);
     ImGui::EndGroup();
     for (const std::string& note : image.notes) ImGui::BulletText("%s", note.c_str());
+    attributeTable(texture.attributes);
     ImGui::PopID();
 }
 
@@ -440,6 +464,7 @@ void drawMaterialDetail(ViewerState& s, int m) {
     Material& material = scene.materials[static_cast<size_t>(m)];
     ImGui::PushID(m);
     ImGui::Text("material %d \"%s\"", m, material.name.c_str());
+    attributeTable(material.attributes);
     label("shading");
     ImGui::TextUnformatted(enumName(kShadingModelNames, material.model));
     ImGui::ColorEdit3("ambient", &material.ambient.x);
@@ -650,6 +675,7 @@ void drawMesh(ViewerState& s, int n) {
     ImGui::Text("%u vertices, %u triangles, %zu submeshes", mesh.vertexCount, triangleCount(mesh),
                 mesh.submeshes.size());
     ImGui::Text("GPU buffers %s", bytesText(static_cast<double>(gpuBytes(mesh))).c_str());
+    attributeTable(mesh.attributes);
     if (mesh.positionUnpack != glm::mat4(1.0f) && ImGui::TreeNode("position unpack matrix")) {
         matrixTable("unpack", mesh.positionUnpack);
         ImGui::TreePop();
@@ -890,6 +916,7 @@ void drawNode(ViewerState& s, int n) {
     if (ImGui::Button("Frame")) frameSelection(s);
     ImGui::SameLine();
     if (ImGui::Button("Deselect")) selectNode(s, -1);
+    attributeTable(node.attributes);
 
     drawTransforms(s, n);
     if (node.objectTransform != glm::mat4(1.0f) && ImGui::CollapsingHeader("Object transform")) {

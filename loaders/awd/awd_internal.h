@@ -227,6 +227,9 @@ public:
     std::unordered_map<uint32_t, BlockRef> m_blocks;    // persistent blocks read so far
     const BlockEntry* m_current = nullptr;
     std::string m_currentName;
+    // The user attributes read in the current block, given to the node, mesh, material or texture
+    // the block makes (scene UserAttribute); a block that makes none leaves them in the report.
+    std::vector<UserAttribute> m_blockAttributes;
     std::map<uint8_t, std::string> m_namespaces;
 
     std::vector<CubeTexture> m_cubes;

@@ -15,6 +15,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <set>
+#include <string_view>
 
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtx/quaternion.hpp>
@@ -245,7 +247,7 @@ bool Reader::readUserAttrs(ByteReader& r, const char* what) {
         if (ns != 0 && !m_namespaces.count(ns))
             violation(itemAt, where, "attribute " + quoted(key) + " names namespace " + num(ns) + ", which no Namespace block defines");
 
-        // The value as text for the report (the scene has no slot for user attributes yet).
+        // The value as text, for the report and the object's attributes.
         std::string value;
         size_t element = 0;
         const char* tname = fieldTypeName(type);
@@ -298,8 +300,16 @@ bool Reader::readUserAttrs(ByteReader& r, const char* what) {
             value = num(valueLength) + " bytes";
         }
         std::string nsText = ns ? (m_namespaces.count(ns) ? m_namespaces[ns] + " " : "namespace " + num(ns) + " ") : "";
-        info(blockWhere() + ": " + what + " user attribute " + nsText + quoted(key) + " (" +
-             (tname ? tname : "type " + num(type)) + ") = " + value);
+        const std::string typeText = tname ? tname : "type " + num(type);
+        info(blockWhere() + ": " + what + " user attribute " + nsText + quoted(key) + " (" + typeText + ") = " + value);
+        // The block's own list names the attribute plainly; a part's (sub-geometry, joint, method) says whose it is.
+        static const std::set<std::string, std::less<>> kOwnLists = {"object", "light",    "camera",   "sky box",
+                                                                      "texture", "material", "geometry", "primitive"};
+        UserAttribute attribute;
+        attribute.name = (kOwnLists.count(std::string_view(what)) ? std::string() : std::string(what) + ": ") + nsText + key;
+        attribute.type = typeText;
+        attribute.value = std::move(value);
+        m_blockAttributes.push_back(std::move(attribute));
     }
     return true;
 }
@@ -1558,6 +1568,7 @@ void Reader::run(const std::shared_ptr<const std::vector<uint8_t>>& file) {
         ByteReader r(payload, payloadSize, payloadAt);
         BlockReader b(*this, r);
         int32_t index = -1;
+        m_blockAttributes.clear();
         const size_t problemsBefore = m_problems.size();
         const bool failedBefore = m_failed;
         bool skipped = false;
@@ -1603,6 +1614,23 @@ void Reader::run(const std::shared_ptr<const std::vector<uint8_t>>& file) {
                 break;
         }
         (void)problemsBefore;
+        if (index >= 0 && !m_blockAttributes.empty()) {
+            std::vector<UserAttribute>* owner = nullptr;
+            switch (e.type) {
+                case block::TriangleGeometry:
+                case block::PrimitiveGeometry: owner = &m_scene.meshes[size_t(index)].attributes; break;
+                case block::Scene:
+                case block::Container:
+                case block::MeshInstance:
+                case block::Light:
+                case block::Camera:
+                case block::SkyBox: owner = &m_scene.nodes[size_t(index)].attributes; break;
+                case block::Material: owner = &m_scene.materials[size_t(index)].attributes; break;
+                case block::BitmapTexture: owner = &m_scene.textures[size_t(index)].attributes; break;
+                default: break;
+            }
+            if (owner) owner->insert(owner->end(), m_blockAttributes.begin(), m_blockAttributes.end());
+        }
         ref.index = index;
         ref.name = m_currentName;
         if (e.id) m_blocks[e.id] = ref;

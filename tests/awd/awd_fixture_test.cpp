@@ -858,6 +858,50 @@ TEST(AwdFixtures, NamespacesUserBlocksAndUserAttributes) {
     EXPECT_TRUE(reportHas(s, "'i16' (int16) = -2", Severity::Info));
 }
 
+// User attributes belong to the object their block makes (shown in the inspector): the node, the
+// geometry's mesh (a sub-geometry's named as such) and the material; in namespace order as written.
+TEST(AwdFixtures, UserAttributesStayWithTheirObjects) {
+    AwdWriter w;
+    w.blockWithId(0, 254, w.nameSpace(1, "urn:studio"));
+    AwdWriter::SubGeometry sub;
+    sub.streams.push_back(w.floats(1, {0, 0, 0, 1, 0, 0, 0, 1, 0}));
+    sub.streams.push_back(AwdWriter::shorts(2, {0, 1, 2}));
+    sub.user.add(1, "lod", 5, Bytes().u16(2));
+    UserAttrs geometryUser;
+    geometryUser.add(1, "source", 31, Bytes().text("rock.max"));
+    const uint32_t geometry = w.block(1, w.triangleGeometry("rock", {sub}, Props(), geometryUser));
+    UserAttrs materialUser;
+    materialUser.add(0, "footstep", 31, Bytes().text("gravel"));
+    const uint32_t material = w.block(81, w.material("stone", 1, Props().color(1, 0x808080), {}, materialUser));
+    UserAttrs nodeUser;
+    nodeUser.add(1, "health", 11, Bytes().f32(75.0f)).add(1, "spawn", 21, Bytes().u8(1));
+    w.block(23, w.meshInstance(0, glm::mat4(1.0f), "boulder", geometry, {material}, Props()));
+    w.block(22, w.container(0, glm::mat4(1.0f), "marker", Props(), nodeUser));
+    LoadResult r = load(w.finish());
+    ASSERT_TRUE(r.ok()) << problemsText(r);
+    const Scene& s = *r.scene;
+    ASSERT_EQ(s.nodes.size(), 2u);
+    EXPECT_TRUE(s.nodes[0].attributes.empty());
+    ASSERT_EQ(s.nodes[1].attributes.size(), 2u);
+    EXPECT_EQ(s.nodes[1].attributes[0].name, "urn:studio health");
+    EXPECT_EQ(s.nodes[1].attributes[0].type, "float32");
+    EXPECT_EQ(s.nodes[1].attributes[0].value, "75");
+    EXPECT_EQ(s.nodes[1].attributes[1].name, "urn:studio spawn");
+    EXPECT_EQ(s.nodes[1].attributes[1].value, "true");
+    ASSERT_EQ(s.meshes.size(), 1u);
+    ASSERT_EQ(s.meshes[0].attributes.size(), 2u);
+    EXPECT_EQ(s.meshes[0].attributes[0].name, "sub-geometry: urn:studio lod");
+    EXPECT_EQ(s.meshes[0].attributes[0].type, "uint16");
+    EXPECT_EQ(s.meshes[0].attributes[0].value, "2");
+    EXPECT_EQ(s.meshes[0].attributes[1].name, "urn:studio source");
+    EXPECT_EQ(s.meshes[0].attributes[1].value, "\"rock.max\"");
+    ASSERT_EQ(s.materials.size(), 1u);
+    ASSERT_EQ(s.materials[0].attributes.size(), 1u);
+    EXPECT_EQ(s.materials[0].attributes[0].name, "footstep");
+    EXPECT_EQ(s.materials[0].attributes[0].type, "string");
+    EXPECT_EQ(s.materials[0].attributes[0].value, "\"gravel\"");
+}
+
 TEST(AwdFixtures, AttributeListsThatOverrunAreSkippedToTheirEnd) {
     AwdWriter w;
     Props bad;
