@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "scene/cpu_reference.h"
+#include "scene/pof_extras.h"
 
 namespace esv {
 namespace {
@@ -42,6 +43,38 @@ bool meshIsSkinned(const Scene& scene, size_t meshIndex) {
 
 Primitive mainPrimitive(const Mesh& mesh) {
     return mesh.submeshes.empty() ? Primitive::Triangles : mesh.submeshes.front().primitive;
+}
+
+// POF additions (issue 9): the counts of the game's points and what the default view draws.
+nlohmann::json pofJson(const PofExtras& pof) {
+    size_t guns = 0, missiles = 0, turretPoints = 0;
+    for (const auto& slot : pof.gunSlots) guns += slot.size();
+    for (const auto& slot : pof.missileSlots) missiles += slot.size();
+    for (const auto& bank : pof.turrets) turretPoints += bank.points.size();
+    uint64_t polygons = 0, flat = 0;
+    for (const PofExtras::Subobject& s : pof.subobjects)
+        if (s.drawn) {
+            polygons += uint64_t(s.texturedPolygons) + s.flatPolygons;
+            flat += s.flatPolygons;
+        }
+    nlohmann::json j = {{"version", pof.version},
+                        {"detail_levels", pof.detailLevels},
+                        {"debris", pof.debris},
+                        {"special_points", pof.specialPoints.size()},
+                        {"gun_points", guns},
+                        {"missile_points", missiles},
+                        {"docks", pof.docks.size()},
+                        {"thrusters", pof.thrusters.size()},
+                        {"eye_points", pof.eyePoints.size()},
+                        {"paths", pof.paths.size()},
+                        {"turrets", pof.turrets.size()},
+                        {"turret_firing_points", turretPoints},
+                        {"glow_banks", pof.glowBanks.size()},
+                        {"insignia", pof.insignia.size()},
+                        {"lod0_polygons", polygons},
+                        {"lod0_flat_polygons", flat}};
+    if (pof.hasShield) j["shield_triangles"] = pof.shieldFaces.size();
+    return j;
 }
 
 }  // namespace
@@ -172,10 +205,29 @@ nlohmann::json sceneInfoJson(const Scene& scene, const Pose& pose, const Resolve
     }
 
     Bounds bounds = sceneBounds(scene, pose);
+    if (scene.pof && bounds.valid()) {
+        // The POF reader flips Z for display (pof_extras.h); report the file's own axes.
+        const float minZ = -bounds.max.z, maxZ = -bounds.min.z;
+        bounds.min.z = minZ;
+        bounds.max.z = maxZ;
+    }
     if (bounds.valid()) {
         j["bounds"] = {{"min", vec3Json(bounds.min)}, {"max", vec3Json(bounds.max)}};
     } else {
         j["bounds"] = nullptr;
+    }
+
+    if (scene.pof) {
+        // The triangles the default view draws (visible mesh nodes at this pose).
+        uint64_t drawn = 0;
+        for (size_t i = 0; i < scene.nodes.size(); ++i) {
+            const Node& n = scene.nodes[i];
+            if (n.kind != NodeKind::Mesh || n.object < 0 || static_cast<size_t>(n.object) >= scene.meshes.size()) continue;
+            if (i < pose.visible.size() && !pose.visible[i]) continue;
+            drawn += triangleCount(scene.meshes[n.object]);
+        }
+        j["drawn_triangles"] = drawn;
+        j["pof"] = pofJson(*scene.pof);
     }
 
     nlohmann::json warnings = nlohmann::json::array();

@@ -19,4 +19,7 @@ LoadResult loadOpenGex(std::shared_ptr<const void> owner, const uint8_t* data, s
 LoadResult loadAwd(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path,
                    const LoadOptions& options);
 
+LoadResult loadPof(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path,
+                   const LoadOptions& options);
+
 }  // namespace esv

@@ -159,10 +159,8 @@ LoadResult loadSceneMemory(std::shared_ptr<const std::vector<uint8_t>> bytes, co
             result = loadAwd(bytes, path, options);
             break;
         case FileFormat::Pof:
-            result.problems.push_back({path, -1, 0, 0, "",
-                                       std::string("this is a ") + formatName(format) +
-                                           " file; this build cannot read that format yet"});
-            return result;
+            result = loadPof(bytes, path, options);
+            break;
         default: {
             Problem p{path, bytes->empty() ? -1 : 0, 0, 0, "",
                       bytes->empty() ? "the file is empty"

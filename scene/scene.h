@@ -558,6 +558,8 @@ struct ReportLine {
 
 enum class UpAxis : uint8_t { Y, Z };
 
+struct PofExtras;  // scene/pof_extras.h
+
 struct Scene {
     std::string format;  // "pod", "ogex", "awd", "pof", "demo"
     std::string sourcePath;
@@ -575,6 +577,9 @@ struct Scene {
     float metersPerUnit = 1.0f;
     UpAxis up = UpAxis::Y;
     std::vector<ReportLine> report;
+    // POF only (null otherwise): header, subobject properties and game points, in file axes, for
+    // the panel and `info` (scene/pof_extras.h).
+    std::shared_ptr<const PofExtras> pof;
 
     void info(std::string text) { report.push_back({Severity::Info, std::move(text)}); }
     void warn(std::string text) { report.push_back({Severity::Warning, std::move(text)}); }
