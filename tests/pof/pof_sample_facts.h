@@ -9,7 +9,7 @@
 
 #include <glm/glm.hpp>
 
-namespace esv::poftest {
+namespace poftest {
 
 struct MeshFact {
     const char* name;
@@ -294,4 +294,4 @@ inline const std::vector<FileFact>& sampleFacts() {
 }
 // clang-format on
 
-}  // namespace esv::poftest
+}  // namespace poftest
