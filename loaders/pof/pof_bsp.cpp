@@ -50,26 +50,39 @@ float loadF32(const uint8_t* p) {
     std::memcpy(&v, p, 4);
     return v;
 }
-glm::vec3 loadVec(const uint8_t* p) { return {loadF32(p), loadF32(p + 4), loadF32(p + 8)}; }
+glm::vec3 loadVec(const uint8_t* p) {
+    return {loadF32(p), loadF32(p + 4), loadF32(p + 8)};
+}
 
 std::string hex(uint64_t v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "0x%" PRIX64, v);
     return buf;
 }
-std::string num(uint64_t v) { return std::to_string(v); }
+std::string num(uint64_t v) {
+    return std::to_string(v);
+}
 
 const char* opName(int32_t id) {
     switch (id) {
-        case 0: return "EOF";
-        case 1: return "DEFPOINTS";
-        case 2: return "FLATPOLY";
-        case 3: return "TMAPPOLY";
-        case 4: return "SORTNORM";
-        case 5: return "BOUNDBOX";
-        case 6: return "TMAP2POLY";
-        case 7: return "SORTNORM2";
-        default: return "unknown op";
+        case 0:
+            return "EOF";
+        case 1:
+            return "DEFPOINTS";
+        case 2:
+            return "FLATPOLY";
+        case 3:
+            return "TMAPPOLY";
+        case 4:
+            return "SORTNORM";
+        case 5:
+            return "BOUNDBOX";
+        case 6:
+            return "TMAP2POLY";
+        case 7:
+            return "SORTNORM2";
+        default:
+            return "unknown op";
     }
 }
 
@@ -77,14 +90,20 @@ class Decoder {
 public:
     Decoder(const uint8_t* data, size_t size, uint64_t fileOffset, int32_t version, BspData& out,
             std::vector<BspProblem>& problems)
-        : m_data(data), m_size(size), m_fileOffset(fileOffset), m_version(version), m_out(out), m_problems(problems) {}
+        : m_data(data),
+          m_size(size),
+          m_fileOffset(fileOffset),
+          m_version(version),
+          m_out(out),
+          m_problems(problems) {}
 
     bool run() {
         m_opStart.assign(m_size, 0);
         if (!scan()) return false;
         if (!walkTree()) return false;
         if (m_skippedViolations)
-            m_problems.push_back({m_fileOffset, num(m_skippedViolations) + " more problems in this BSP data", false});
+            m_problems.push_back(
+                {m_fileOffset, num(m_skippedViolations) + " more problems in this BSP data", false});
         return true;
     }
 
@@ -145,20 +164,31 @@ private:
             bool ok = true;
             size_t advance = size;
             switch (id) {
-                case 1: ok = defPoints(pos, op, size); break;
-                case 2: ok = flatPoly(pos, op, size); break;
-                case 3: ok = tmapPoly(pos, op, size); break;
-                case 4: ok = sortNorm(pos, op, size); break;
+                case 1:
+                    ok = defPoints(pos, op, size);
+                    break;
+                case 2:
+                    ok = flatPoly(pos, op, size);
+                    break;
+                case 3:
+                    ok = tmapPoly(pos, op, size);
+                    break;
+                case 4:
+                    ok = sortNorm(pos, op, size);
+                    break;
                 case 5:
                     if (size != kBoundBoxSize)
                         return error(pos, "BOUNDBOX size " + num(size) + " is not " + num(kBoundBoxSize));
                     break;
-                case 6: ok = tmap2Poly(pos, op, size); break;
+                case 6:
+                    ok = tmap2Poly(pos, op, size);
+                    break;
                 case 7:
                     ok = sortNorm2(pos, op, size);
                     advance = kSortNorm2Header;
                     break;
-                default: break;
+                default:
+                    break;
             }
             if (!ok) return false;
             pos += advance;
@@ -189,8 +219,8 @@ private:
         const uint64_t need = (uint64_t(verts) + normalTotal) * 12;
         const size_t avail = size - static_cast<size_t>(dataOffset);
         if (need > avail)
-            return error(pos, "DEFPOINTS vertex data needs " + num(need) + " bytes but the op has " + num(avail) +
-                                  " after its data offset");
+            return error(pos, "DEFPOINTS vertex data needs " + num(need) + " bytes but the op has " +
+                                  num(avail) + " after its data offset");
         if (nNorms < 0 || uint64_t(nNorms) != normalTotal)
             violation(pos, "DEFPOINTS says " + std::to_string(nNorms) + " normals but its counts add up to " +
                                num(normalTotal) + "; the counts are used");
@@ -218,11 +248,11 @@ private:
     // disagree; `n` is the stored count.
     bool polygonSize(size_t pos, int32_t id, size_t size, size_t fixed, size_t stride, int64_t n) {
         if (size < fixed)
-            return error(pos, std::string(opName(id)) + " size " + num(size) + " is smaller than its " + num(fixed) +
-                                  "-byte header");
+            return error(pos, std::string(opName(id)) + " size " + num(size) + " is smaller than its " +
+                                  num(fixed) + "-byte header");
         if (n < 0 || uint64_t(n) > (size - fixed) / stride || fixed + stride * uint64_t(n) != size)
-            return error(pos, std::string(opName(id)) + " size " + num(size) + " does not match " + num(fixed) +
-                                  " + " + num(stride) + " x " + std::to_string(n) + " corners");
+            return error(pos, std::string(opName(id)) + " size " + num(size) + " does not match " +
+                                  num(fixed) + " + " + num(stride) + " x " + std::to_string(n) + " corners");
         return true;
     }
 
@@ -328,9 +358,10 @@ private:
         if (offset == 0) return true;
         const int64_t target = int64_t(pos) + offset;
         if (target < 0 || uint64_t(target) >= m_size)
-            return error(pos, std::string(op) + " " + field + " offset " +
-                                  (offset < 0 ? "-" + hex(uint64_t(-int64_t(offset))) : hex(uint64_t(offset))) +
-                                  " is outside the " + num(m_size) + "-byte BSP data");
+            return error(pos,
+                         std::string(op) + " " + field + " offset " +
+                             (offset < 0 ? "-" + hex(uint64_t(-int64_t(offset))) : hex(uint64_t(offset))) +
+                             " is outside the " + num(m_size) + "-byte BSP data");
         return true;
     }
 
@@ -348,8 +379,8 @@ private:
 
     bool sortNorm2(size_t pos, const uint8_t* op, size_t size) {
         if (size < kSortNorm2Header)
-            return error(pos, "SORTNORM2 size " + num(size) + " is smaller than its " + num(kSortNorm2Header) +
-                                  "-byte header");
+            return error(pos, "SORTNORM2 size " + num(size) + " is smaller than its " +
+                                  num(kSortNorm2Header) + "-byte header");
         if (!childInside(pos, "SORTNORM2", "front", loadI32(op + 8))) return false;
         if (!childInside(pos, "SORTNORM2", "back", loadI32(op + 12))) return false;
         ++m_out.sortNodes;
@@ -376,15 +407,16 @@ private:
             stack.pop_back();
             if (!m_opStart[pos])
                 return error(from, std::string(opName(loadI32(m_data + from))) + " " + field +
-                                       " leads to BSP position " + hex(pos) + ", which is not the start of an op");
+                                       " leads to BSP position " + hex(pos) +
+                                       ", which is not the start of an op");
             // Follow one chain; branches go on the stack.
             while (pos < m_size) {
                 const int32_t id = loadI32(m_data + pos);
                 if (id == 0) break;  // EOF ends the chain (several lists may share one)
                 if (visited[pos]) {
-                    const std::string how = field ? std::string(opName(loadI32(m_data + from))) + " " + field
-                                                  : std::string("the op chain after the ") +
-                                                        opName(loadI32(m_data + from));
+                    const std::string how =
+                        field ? std::string(opName(loadI32(m_data + from))) + " " + field
+                              : std::string("the op chain after the ") + opName(loadI32(m_data + from));
                     return error(from, how + " reaches the " + opName(id) + " at BSP position " + hex(pos) +
                                            " a second time (a cycle in the tree)");
                 }
@@ -450,6 +482,7 @@ bool usable(const glm::vec3& n) {
 bool decodeBsp(const uint8_t* data, size_t size, uint64_t fileOffset, int32_t version, BspData& out,
                std::vector<BspProblem>& problems) {
     if (!data) size = 0;
+    out = BspData{};
     Decoder decoder(data, size, fileOffset, version, out, problems);
     return decoder.run();
 }
@@ -469,7 +502,8 @@ Mesh buildBspMesh(const BspData& bsp, const std::vector<uint32_t>& slotOfTexture
     std::vector<uint32_t> polygonVertices;
     for (const BspPolygon& poly : bsp.polygons) {
         if (poly.flat || poly.cornerCount < 3) continue;
-        if (poly.firstCorner > bsp.corners.size() || bsp.corners.size() - poly.firstCorner < poly.cornerCount) continue;
+        if (poly.firstCorner > bsp.corners.size() || bsp.corners.size() - poly.firstCorner < poly.cornerCount)
+            continue;
         bool valid = true;
         for (uint32_t i = 0; i < poly.cornerCount && valid; ++i) {
             const BspCorner& c = bsp.corners[poly.firstCorner + i];

@@ -63,8 +63,8 @@ public:
 
     // Vertex i has normals[i].size() normals; the data starts right after the counts (unaligned
     // unless the vertex count is a multiple of 4).
-    size_t defPoints(const std::vector<glm::vec3>& positions, const std::vector<std::vector<glm::vec3>>& normals,
-                     int32_t nNormsOverride = -1) {
+    size_t defPoints(const std::vector<glm::vec3>& positions,
+                     const std::vector<std::vector<glm::vec3>>& normals, int32_t nNormsOverride = -1) {
         const size_t at = begin(1);
         int32_t total = 0;
         for (const auto& n : normals) total += static_cast<int32_t>(n.size());
@@ -189,7 +189,8 @@ std::string describe(const std::vector<BspProblem>& problems) {
 }
 
 // A blob with the one error at `at` whose message is `message`: asserts both.
-void expectError(const std::vector<uint8_t>& bytes, size_t at, const std::string& message, int32_t version = 2117) {
+void expectError(const std::vector<uint8_t>& bytes, size_t at, const std::string& message,
+                 int32_t version = 2117) {
     Decoded d = decode(bytes, version);
     EXPECT_FALSE(d.ok);
     ASSERT_FALSE(d.problems.empty());
@@ -232,7 +233,8 @@ glm::vec3 attribute(const esv::Mesh& mesh, esv::Semantic semantic, uint32_t inde
 // Four corners of a unit square in the z = 2 plane, each with one +z normal... except where a
 // test says otherwise.
 const std::vector<glm::vec3> kSquare = {{0, 0, 2}, {1, 0, 2}, {1, 1, 2}, {0, 1, 2}};
-const std::vector<std::vector<glm::vec3>> kOneNormalEach = {{{0, 0, 1}}, {{0, 0, 1}}, {{0, 0, 1}}, {{0, 0, 1}}};
+const std::vector<std::vector<glm::vec3>> kOneNormalEach = {
+    {{0, 0, 1}}, {{0, 0, 1}}, {{0, 0, 1}}, {{0, 0, 1}}};
 
 }  // namespace
 
@@ -282,14 +284,16 @@ TEST(PofBsp, DefPointsNormalCountMismatchIsAViolation) {
     ASSERT_EQ(d.problems.size(), 1u);
     EXPECT_FALSE(d.problems[0].error);
     EXPECT_EQ(d.problems[0].offset, kFileOffset);
-    EXPECT_EQ(d.problems[0].message, "DEFPOINTS says 5 normals but its counts add up to 4; the counts are used");
+    EXPECT_EQ(d.problems[0].message,
+              "DEFPOINTS says 5 normals but its counts add up to 4; the counts are used");
     EXPECT_EQ(d.data.normals.size(), 4u);
 }
 
 TEST(PofBsp, QuadIsFanSplitWithZFlippedAndWindingReversed) {
     BspBuilder b;
     b.defPoints(kSquare, kOneNormalEach);
-    b.tmapPoly({0, 0, 1}, 0, {{0, 0, 0.0f, 0.25f}, {1, 1, 1.0f, 0.0f}, {2, 2, 1.0f, 1.0f}, {3, 3, 0.0f, 1.0f}});
+    b.tmapPoly({0, 0, 1}, 0,
+               {{0, 0, 0.0f, 0.25f}, {1, 1, 1.0f, 0.0f}, {2, 2, 1.0f, 1.0f}, {3, 3, 0.0f, 1.0f}});
     Decoded d = decode(b.bytes);
     ASSERT_TRUE(d.ok) << describe(d.problems);
     ASSERT_EQ(d.data.polygons.size(), 1u);
@@ -468,6 +472,13 @@ TEST(PofBsp, SortNormTreeAsFs2Writes) {
     esv::Mesh mesh = buildBspMesh(d.data, {}, "tree");
     EXPECT_EQ(mesh.indices.count, 6u);
     EXPECT_EQ(mesh.submeshes.size(), 2u);
+
+    // Decoding again into the same BspData starts from scratch.
+    std::vector<BspProblem> again;
+    ASSERT_TRUE(decodeBsp(b.bytes.data(), b.bytes.size(), 0, 2117, d.data, again));
+    EXPECT_EQ(d.data.polygons.size(), 3u);
+    EXPECT_EQ(d.data.positions.size(), 4u);
+    EXPECT_EQ(d.data.sortNodes, 1u);
 }
 
 // A 2301-style tree: DEFPOINTS, SORTNORM2 with its front TMAP2POLY right after the header and a
@@ -512,11 +523,13 @@ TEST(PofBsp, SortNorm2AndTmap2PolyFromVersion2300) {
     EXPECT_EQ(mesh.vertexCount, 4u);
 
     // The same ops in a 2117 file: the first of them is an error naming op and version.
-    expectError(bytes, at[0], "SORTNORM2 (op 7) needs POF version 2300 or later; this file is version 2117", 2117);
+    expectError(bytes, at[0], "SORTNORM2 (op 7) needs POF version 2300 or later; this file is version 2117",
+                2117);
     BspBuilder b;
     b.defPoints(kSquare, kOneNormalEach);
     const size_t t2 = b.tmap2Poly({0, 0, 1}, 0, {{0, 0}, {1, 1}, {2, 2}});
-    expectError(b.bytes, t2, "TMAP2POLY (op 6) needs POF version 2300 or later; this file is version 2299", 2299);
+    expectError(b.bytes, t2, "TMAP2POLY (op 6) needs POF version 2300 or later; this file is version 2299",
+                2299);
     EXPECT_TRUE(decode(b.bytes, 2300).ok);
 }
 
@@ -553,8 +566,9 @@ TEST(PofBspProblems, TruncatedHeaderSizeZeroAndPastTheEnd) {
     const size_t tail = b.pos();
     std::vector<uint8_t> bytes = b.bytes;
     bytes.insert(bytes.end(), {3, 0, 0, 0, 1});
-    expectError(bytes, tail, "truncated op header: 5 bytes left at the end of the " + std::to_string(bytes.size()) +
-                                 "-byte BSP data");
+    expectError(bytes, tail,
+                "truncated op header: 5 bytes left at the end of the " + std::to_string(bytes.size()) +
+                    "-byte BSP data");
 
     BspBuilder z;
     z.defPoints(kSquare, kOneNormalEach);
@@ -641,7 +655,8 @@ TEST(PofBspProblems, DefPointsLayout) {
         BspBuilder b;
         b.defPoints(kSquare, kOneNormalEach);
         b.setI32(16, 22);  // inside the normal counts
-        expectError(b.bytes, 0, "DEFPOINTS data offset 22 is outside the op (normal counts end at 24, the op at 120)");
+        expectError(b.bytes, 0,
+                    "DEFPOINTS data offset 22 is outside the op (normal counts end at 24, the op at 120)");
         b.setI32(16, 121);
         expectError(b.bytes, 0,
                     "DEFPOINTS data offset 121 is outside the op (normal counts end at 24, the op at 120)");
@@ -650,7 +665,8 @@ TEST(PofBspProblems, DefPointsLayout) {
         BspBuilder b;
         b.defPoints(kSquare, kOneNormalEach);
         b.bytes[20 + 3] = 2;  // the last vertex claims one normal more than is stored
-        expectError(b.bytes, 0, "DEFPOINTS vertex data needs 108 bytes but the op has 96 after its data offset");
+        expectError(b.bytes, 0,
+                    "DEFPOINTS vertex data needs 108 bytes but the op has 96 after its data offset");
     }
     {
         BspBuilder b;
@@ -691,11 +707,13 @@ TEST(PofBspProblems, ChildOffsetsOutsideTheData) {
     s2.bytes = v2;
     s2.setI32(at[2] + 12, 5000);
     expectError(s2.bytes, at[2],
-                "SORTNORM2 back offset 0x1388 is outside the " + std::to_string(v2.size()) + "-byte BSP data", 2301);
+                "SORTNORM2 back offset 0x1388 is outside the " + std::to_string(v2.size()) + "-byte BSP data",
+                2301);
     s2.bytes = v2;
     s2.setI32(at[0] + 8, -int32_t(at[0]) - 4);
     expectError(s2.bytes, at[0],
-                "SORTNORM2 front offset -0x7C is outside the " + std::to_string(v2.size()) + "-byte BSP data", 2301);
+                "SORTNORM2 front offset -0x7C is outside the " + std::to_string(v2.size()) + "-byte BSP data",
+                2301);
 }
 
 TEST(PofBspProblems, ChildOffsetIntoTheMiddleOfAnOp) {
@@ -721,8 +739,9 @@ TEST(PofBspProblems, SortNormCycle) {
     b.setChild(s2, BspBuilder::Back, s1);
     char hexPos[16];
     std::snprintf(hexPos, sizeof hexPos, "0x%zX", s1);
-    expectError(b.bytes, s2, std::string("SORTNORM back reaches the SORTNORM at BSP position ") + hexPos +
-                                 " a second time (a cycle in the tree)");
+    expectError(b.bytes, s2,
+                std::string("SORTNORM back reaches the SORTNORM at BSP position ") + hexPos +
+                    " a second time (a cycle in the tree)");
     // A SORTNORM2 whose child is its parent.
     std::vector<size_t> at;
     BspBuilder c;
@@ -869,7 +888,8 @@ void readPof(const fs::path& path, PofFile& pof) {
     pof.version = readI32(b, 4);
     size_t at = 8;
     while (b.size() - at >= 8) {
-        const std::string id(b.begin() + static_cast<std::ptrdiff_t>(at), b.begin() + static_cast<std::ptrdiff_t>(at) + 4);
+        const std::string id(b.begin() + static_cast<std::ptrdiff_t>(at),
+                             b.begin() + static_cast<std::ptrdiff_t>(at) + 4);
         const int32_t length = readI32(b, at + 4);
         ASSERT_GE(length, 0);
         ASSERT_LE(size_t(length), b.size() - at - 8) << id;
@@ -878,7 +898,7 @@ void readPof(const fs::path& path, PofFile& pof) {
             Subobject s;
             size_t p = payload;
             s.number = readI32(b, p);
-            p += 4 + 4 + 4 + 12 * 4;  // number, radius, parent, offset, center, bbox min, bbox max
+            p += 4 + 4 + 4 + 12 * 4;       // number, radius, parent, offset, center, bbox min, bbox max
             for (int k = 0; k < 2; ++k) {  // name, properties
                 const int32_t n = readI32(b, p);
                 ASSERT_GE(n, 0);
@@ -890,9 +910,9 @@ void readPof(const fs::path& path, PofFile& pof) {
                 }
                 p += 4 + size_t(n);
             }
-            p += 8;                            // movement type, axis
-            if (pof.version >= 2301) p += 8;   // translation type, axis
-            p += 4;                            // nchunks
+            p += 8;                           // movement type, axis
+            if (pof.version >= 2301) p += 8;  // translation type, axis
+            p += 4;                           // nchunks
             ASSERT_LE(p + 4, end);
             const int32_t bspSize = readI32(b, p);
             p += 4;
@@ -937,7 +957,8 @@ TEST(PofBspSamples, EveryStagedFileDecodes) {
             BspData data;
             std::vector<BspProblem> problems;
             // decodeBsp succeeds only when the linear scan ends exactly at bsp_size.
-            ASSERT_TRUE(decodeBsp(pof.bytes.data() + s.bspOffset, s.bspSize, s.bspOffset, pof.version, data, problems))
+            ASSERT_TRUE(decodeBsp(pof.bytes.data() + s.bspOffset, s.bspSize, s.bspOffset, pof.version, data,
+                                  problems))
                 << describe(problems);
             EXPECT_TRUE(problems.empty()) << describe(problems);
             EXPECT_GT(data.positions.size(), 0u);
@@ -959,8 +980,8 @@ TEST(PofBspSamples, EveryStagedFileDecodes) {
             ASSERT_EQ(mesh.indices.count % 3, 0u);
             t.drawnTriangles += mesh.indices.count / 3;
             EXPECT_LE(mesh.vertexCount, 3 * (mesh.indices.count / 3));
-            EXPECT_EQ(mesh.indices.type, mesh.vertexCount <= 65536 ? esv::ComponentType::UInt16
-                                                                   : esv::ComponentType::UInt32);
+            EXPECT_EQ(mesh.indices.type,
+                      mesh.vertexCount <= 65536 ? esv::ComponentType::UInt16 : esv::ComponentType::UInt32);
             uint32_t next = 0;
             for (const esv::Submesh& sm : mesh.submeshes) {
                 EXPECT_EQ(sm.firstIndex, next);
@@ -968,6 +989,12 @@ TEST(PofBspSamples, EveryStagedFileDecodes) {
             }
             EXPECT_EQ(next, mesh.indices.count);
             for (uint32_t i : indicesOf(mesh)) ASSERT_LT(i, mesh.vertexCount);
+            // Every normal comes out unit length (ls_GUN-Mace stores one (0,0,0) normal, which
+            // takes its polygon's plane normal).
+            for (uint32_t v = 0; v < mesh.vertexCount; ++v) {
+                const float length = glm::length(attribute(mesh, esv::Semantic::Normal, v));
+                ASSERT_NEAR(length, 1.0f, 1e-5f) << "vertex " << v;
+            }
         }
     }
     if (totals.empty()) {
@@ -995,8 +1022,11 @@ TEST(PofBspSamples, EveryStagedFileDecodes) {
     // oih_SRBC: 5 submodels, 402 polygons of which 4 FLATPOLY, 948 triangles counting the
     // FLATPOLY fans (40 of them), which are not drawn.
     check("oih_SRBC.pof", 2117, 5, 398, 4, 908, 40);
+    EXPECT_EQ(totals["oih_SRBC.pof"].textured + totals["oih_SRBC.pof"].flat, 402u);
+    EXPECT_EQ(totals["oih_SRBC.pof"].drawnTriangles + totals["oih_SRBC.pof"].flatTriangles, 948u);
     // ls_GUN-Mace: 780 TMAPPOLY + 12 FLATPOLY, 1604 triangles with the FLATPOLY fans.
     check("ls_GUN-Mace.pof", 2117, 1, 780, 12, 1580, 24);
+    EXPECT_EQ(totals["ls_GUN-Mace.pof"].drawnTriangles + totals["ls_GUN-Mace.pof"].flatTriangles, 1604u);
     // hs_destroyer_framework01: one submodel, 3680 TMAP2POLY triangles under SORTNORM2 nodes.
     check("hs_destroyer_framework01.pof", 2301, 1, 3680, 0, 3680, 0);
     EXPECT_EQ(totals["hs_destroyer_framework01.pof"].sortNodes, 3679u);
@@ -1025,7 +1055,8 @@ TEST(PofBspSamples, GasGiantBoxHasOneSubmeshPerFace) {
     const Subobject& s = pof.subobjects[0];
     BspData data;
     std::vector<BspProblem> problems;
-    ASSERT_TRUE(decodeBsp(pof.bytes.data() + s.bspOffset, s.bspSize, s.bspOffset, pof.version, data, problems));
+    ASSERT_TRUE(
+        decodeBsp(pof.bytes.data() + s.bspOffset, s.bspSize, s.bspOffset, pof.version, data, problems));
     // A cube of 12 triangles, 6 textures (one per face): 6 submeshes of 2 triangles each, in
     // texture order, with the slots the caller's mapping gives.
     const esv::Mesh mesh = buildBspMesh(data, {10, 11, 12, 13, 14, 15}, s.name);
@@ -1035,4 +1066,46 @@ TEST(PofBspSamples, GasGiantBoxHasOneSubmeshPerFace) {
         EXPECT_EQ(mesh.submeshes[i].materialSlot, 10 + i);
     }
     EXPECT_EQ(data.positions.size(), 8u);
+}
+
+// Single-texture, all-triangle files: mesh triangle k is polygon k. In viewer axes each triangle
+// must be the polygon's corners with z negated, in the order (0, 2, 1), and wound
+// counter-clockwise around the negated plane normal (the notes: the stored normal is
+// (v1 - v0) x (v2 - v0) in file axes for all but degenerate and a few reversed polygons).
+TEST(PofBspSamples, TrianglesAreFlippedAndRewoundPolygonByPolygon) {
+    for (const char* name : {"oih_chimera.pof", "hs_destroyer_framework01.pof"}) {
+        SCOPED_TRACE(name);
+        const fs::path path = fs::path(ESVIEW_SHARED_DIR) / "models" / "pof" / name;
+        if (!fs::exists(path)) {
+            GTEST_SKIP() << path << " is missing";
+        }
+        PofFile pof;
+        readPof(path, pof);
+        ASSERT_EQ(pof.subobjects.size(), 1u);
+        const Subobject& s = pof.subobjects[0];
+        BspData data;
+        std::vector<BspProblem> problems;
+        ASSERT_TRUE(
+            decodeBsp(pof.bytes.data() + s.bspOffset, s.bspSize, s.bspOffset, pof.version, data, problems));
+        const esv::Mesh mesh = buildBspMesh(data, {}, s.name);
+        const std::vector<uint32_t> idx = indicesOf(mesh);
+        ASSERT_EQ(idx.size(), 3 * data.polygons.size());
+        size_t counterClockwise = 0;
+        for (size_t k = 0; k < data.polygons.size(); ++k) {
+            const esv::pof::BspPolygon& p = data.polygons[k];
+            ASSERT_EQ(p.cornerCount, 3u);
+            const int order[3] = {0, 2, 1};
+            glm::vec3 q[3];
+            for (int c = 0; c < 3; ++c) {
+                const glm::vec3 stored =
+                    data.positions[data.corners[p.firstCorner + uint32_t(order[c])].vertex];
+                q[c] = attribute(mesh, esv::Semantic::Position, idx[3 * k + size_t(c)]);
+                ASSERT_EQ(q[c], glm::vec3(stored.x, stored.y, -stored.z))
+                    << "polygon " << k << " corner " << c;
+            }
+            const glm::vec3 plane(p.normal.x, p.normal.y, -p.normal.z);
+            if (glm::dot(glm::cross(q[1] - q[0], q[2] - q[0]), plane) > 0.0f) ++counterClockwise;
+        }
+        EXPECT_EQ(counterClockwise, data.polygons.size());
+    }
 }
