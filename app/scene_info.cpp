@@ -264,6 +264,14 @@ std::string sceneInfoText(const nlohmann::json& info) {
     const auto& anim = info["animation"];
     out << "animation:      " << anim["frames"] << " frames at " << anim["fps"] << " fps, " << anim["clips"].size() << " clips\n";
     for (const auto& c : anim["clips"]) out << "  clip " << c["name"].get<std::string>() << ": " << c["duration_s"] << " s\n";
+    if (info.contains("pof")) {
+        const auto& p = info["pof"];
+        out << "pof:            version " << p["version"] << ", detail levels " << p["detail_levels"].dump() << ", debris "
+            << p["debris"].dump() << ", drawn triangles " << info["drawn_triangles"] << "\n";
+        out << "  points:       guns " << p["gun_points"] << ", missiles " << p["missile_points"] << ", turrets "
+            << p["turrets"] << ", docks " << p["docks"] << ", thrusters " << p["thrusters"] << ", eyes "
+            << p["eye_points"] << ", paths " << p["paths"] << ", special " << p["special_points"] << "\n";
+    }
     if (!info["bounds"].is_null())
         out << "bounds:         min " << info["bounds"]["min"].dump() << " max " << info["bounds"]["max"].dump() << "\n";
     for (const auto& w : info["warnings"]) out << "warning: " << w.get<std::string>() << "\n";

@@ -656,7 +656,7 @@ void Reader::run(const std::vector<uint8_t>& bytes) {
     while (!r.atEnd() && !m_failed) {
         const uint64_t at = r.offset();
         if (r.remaining() < 8) {
-            fatal(at, "", num(r.remaining()) + " bytes at the end are too few for a chunk header");
+            violation(at, "", num(r.remaining()) + " bytes at the end are too few for a chunk header; they are ignored");
             break;
         }
         uint8_t id[4];

@@ -85,6 +85,14 @@ void loadBoth(const std::vector<uint8_t>& bytes, const std::string& what) {
     }
 }
 
+// At most `most` of the chunk headers, spread over the file (ShivWorm has 113 chunks).
+std::vector<size_t> someChunks(const std::vector<size_t>& headers, size_t most) {
+    if (headers.size() <= most) return headers;
+    std::vector<size_t> out;
+    for (size_t k = 0; k < most; ++k) out.push_back(headers[k * (headers.size() - 1) / (most - 1)]);
+    return out;
+}
+
 size_t budget(size_t size, size_t small, size_t large) {
     return size < 20000 ? small : size < 300000 ? (small + large) / 2 : large;
 }
@@ -99,7 +107,7 @@ TEST(PofRobustness, CutPrefixes) {
         for (size_t i = 0; i <= std::min<size_t>(n, 24); ++i) cuts.push_back(i);
         const size_t spread = budget(n, 200, 30);
         for (size_t k = 1; k < spread; ++k) cuts.push_back(n * k / spread);
-        for (size_t h : headers)  // inside each chunk header and its first fields
+        for (size_t h : someChunks(headers, 16))  // inside chunk headers and their first fields
             for (size_t d : {size_t(3), size_t(8), size_t(12), size_t(20), size_t(64), size_t(120)})
                 if (h + d < n) cuts.push_back(h + d);
         cuts.push_back(n - 1);
@@ -127,7 +135,7 @@ TEST(PofRobustness, CorruptedBytes) {
         const size_t n = file.size();
         const std::string name = path.filename().string();
         // Every chunk header, and the first fields of each chunk, with absurd values.
-        for (size_t h : chunkHeaders(file)) {
+        for (size_t h : someChunks(chunkHeaders(file), 16)) {
             for (size_t field = 0; field < 28 && h + field + 4 <= n; field += 4) {
                 const uint32_t value = absurd[(h / 4 + field) % (sizeof absurd / sizeof absurd[0])];
                 std::vector<uint8_t> v = file;
