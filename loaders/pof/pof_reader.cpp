@@ -46,6 +46,15 @@ std::string hex(uint64_t v) {
 
 std::string num(uint64_t v) { return std::to_string(v); }
 
+std::string numText(float v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", static_cast<double>(v));
+    return buf;
+}
+
+// A vector in the file's axes, for the inspector.
+std::string vecText(const glm::vec3& v) { return "(" + numText(v.x) + ", " + numText(v.y) + ", " + numText(v.z) + ")"; }
+
 // A chunk id as text: printable bytes as they are, others as \xNN.
 std::string chunkName(const uint8_t* id) {
     std::string s;
@@ -873,6 +882,9 @@ void Reader::build() {
         if (m_version >= kTranslationVersion)
             node.attributes.push_back(
                 {"translation", "int", std::to_string(o.translationType) + " axis " + std::to_string(o.translationAxis)});
+        node.attributes.push_back({"radius", "float", numText(o.radius)});
+        node.attributes.push_back({"geometric centre", "vector", vecText(o.center)});
+        node.attributes.push_back({"bounds", "vector pair", vecText(o.boundsMin) + " .. " + vecText(o.boundsMax)});
         if (o.detailLevel >= 0) node.attributes.push_back({"detail level", "int", std::to_string(o.detailLevel)});
         if (o.debris) node.attributes.push_back({"debris", "bool", "true"});
         if (s.bspUsable && s.bsp.texturedPolygons > 0) {

@@ -100,6 +100,15 @@ TEST(PofFixtures, FreeSpace1FieldOrders) {
         EXPECT_EQ(scene.nodes[1].parent, 0);
         EXPECT_EQ(scene.nodes[1].name, "radar");
         EXPECT_EQ(scene.nodes[1].local.translation, glm::vec3(0.0f, 2.0f, -0.5f));
+        // The subobject's own fields are shown in the inspector as the node's attributes.
+        auto attribute = [&](const std::string& name) {
+            for (const UserAttribute& at : scene.nodes[1].attributes)
+                if (at.name == name) return at.value;
+            return std::string("(none)");
+        };
+        EXPECT_EQ(attribute("radius"), "1.5");
+        EXPECT_EQ(attribute("movement"), "1 axis 2");
+        EXPECT_EQ(attribute("subobject"), "1");
         EXPECT_EQ(drawnTriangles(scene), 4u);
         Pose pose;
         evaluatePose(scene, -1, 0.0f, pose);
