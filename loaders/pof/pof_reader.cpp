@@ -146,6 +146,7 @@ private:
     std::shared_ptr<PofExtras> m_pof = std::make_shared<PofExtras>();
     std::vector<Subobject> m_subobjects;
     int32_t m_version = 0;
+    int32_t m_headerSubobjects = -1;  // the count the header states
     bool m_haveHeader = false, m_haveTextures = false;
     uint64_t m_headerOffset = 0;
     std::string m_headerName = "OHDR";
@@ -263,7 +264,7 @@ void Reader::readHeader(ByteReader r, const std::string& where) {
         p.maxRadius = r.f32();
         p.flags = r.i32();
     }
-    (void)subobjects;  // the SOBJ/OBJ2 chunks are counted instead
+    m_headerSubobjects = static_cast<int32_t>(subobjects);
     p.boundsMin = vec3(r);
     p.boundsMax = vec3(r);
     uint32_t n = 0;
@@ -772,6 +773,11 @@ void Reader::build() {
         }
         m_scene.materials.push_back(std::move(m));
     }
+
+    if (m_headerSubobjects != static_cast<int32_t>(m_subobjects.size()))
+        violation(m_headerOffset, m_headerName,
+                  "the header counts " + std::to_string(m_headerSubobjects) + " subobjects; the file has " +
+                      num(m_subobjects.size()) + " subobject chunks");
 
     // Subobjects in number order; a number seen twice keeps its first chunk.
     std::stable_sort(m_subobjects.begin(), m_subobjects.end(),

@@ -233,6 +233,7 @@ TEST(PofFixtures, Version2301) {
 TEST(PofFixtures, DetailLevelsDebrisAndPolygons) {
     PofWriter w(2117);
     poftest::Header h;
+    h.subobjects = 4;
     h.detailLevels = {2, 0};
     h.debris = {1};
     w.chunk("HDR2", w.header(h));
@@ -288,8 +289,10 @@ struct Violation {
 
 std::vector<Violation> violations() {
     std::vector<Violation> out;
-    auto base = [](PofWriter& w) {
-        w.chunk("HDR2", w.header(poftest::Header{}));
+    auto base = [](PofWriter& w, int32_t subobjects = 1) {
+        poftest::Header h;
+        h.subobjects = subobjects;
+        w.chunk("HDR2", w.header(h));
         w.chunk("TXTR", PofWriter::textures({"hull"}));
     };
     {
@@ -329,7 +332,7 @@ std::vector<Violation> violations() {
     }
     {
         PofWriter w(2117);
-        base(w);
+        base(w, 2);
         w.chunk("OBJ2", w.subobject(square(w, 0, -1, {}, "hull")));
         const uint64_t at = w.finish().size();
         w.chunk("OBJ2", w.subobject(square(w, 1, 9, {}, "lost")));
@@ -358,7 +361,7 @@ std::vector<Violation> violations() {
     }
     {
         PofWriter w(2117);
-        base(w);
+        base(w, 2);
         w.chunk("OBJ2", w.subobject(square(w, 0, -1, {}, "hull")));
         const uint64_t at = w.finish().size();
         w.chunk("OBJ2", w.subobject(square(w, 0, -1, {}, "again")));
@@ -367,6 +370,7 @@ std::vector<Violation> violations() {
     {
         PofWriter w(2117);
         poftest::Header h;
+        h.subobjects = 3;
         h.detailLevels = {0};
         w.chunk("HDR2", w.header(h));
         w.chunk("TXTR", PofWriter::textures({"hull"}));
@@ -405,6 +409,12 @@ std::vector<Violation> violations() {
         const uint64_t at = w.finish().size() + 8;
         w.chunk("PATH", Bytes().i32(-3));
         out.push_back({"negative count", w.finish(), "chunk PATH: path count -3 is negative", at, false});
+    }
+    {
+        PofWriter w(2117);
+        base(w, 3);
+        w.chunk("OBJ2", w.subobject(square(w, 0, -1, {}, "hull")));
+        out.push_back({"subobject count", w.finish(), "chunk HDR2: the header counts 3 subobjects; the file has 1", 8, false});
     }
     return out;
 }
