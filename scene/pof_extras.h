@@ -28,7 +28,7 @@ struct PofExtras {
     std::vector<int32_t> debris;        // subobject numbers
     float mass = 0.0f;                  // version >= 1903
     glm::vec3 massCenter{0.0f};
-    glm::mat3 momentOfInertia{0.0f};    // rows as stored
+    glm::mat3 momentOfInertia{0.0f};  // rows as stored
     struct CrossSection {
         float depth = 0.0f, radius = 0.0f;
     };
@@ -51,11 +51,11 @@ struct PofExtras {
         std::string name, properties;
         int32_t movementType = -1, movementAxis = -1;
         int32_t translationType = -1, translationAxis = -1;  // version >= 2301
-        int32_t mesh = -1;                                    // Scene::meshes index; -1: nothing textured
+        int32_t mesh = -1;                                   // Scene::meshes index; -1: nothing textured
         uint32_t texturedPolygons = 0, flatPolygons = 0, triangles = 0;
         int32_t detailLevel = -1;  // index into detailLevels when this is a LOD root
         bool debris = false;
-        bool drawn = false;  // in the default drawn set (LOD0 and its descendants, no debris)
+        bool drawn = false;         // in the default drawn set (LOD0 and its descendants, no debris)
         uint64_t offsetInFile = 0;  // of the chunk, for messages
     };
     std::vector<Subobject> subobjects;
@@ -90,8 +90,8 @@ struct PofExtras {
     bool hasShield = false;
     std::vector<glm::vec3> shieldVertices;
     std::vector<ShieldFace> shieldFaces;
-    std::string shieldTreeChunk;     // "SLDC" or "SLC2" when present
-    uint32_t shieldTreeBytes = 0;    // its tree_size (the tree is not decoded)
+    std::string shieldTreeChunk;   // "SLDC" or "SLC2" when present
+    uint32_t shieldTreeBytes = 0;  // its tree_size (the tree is not decoded)
 
     struct EyePoint {
         int32_t subobject = -1;

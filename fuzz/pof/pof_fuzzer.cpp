@@ -44,7 +44,8 @@ void loadBoth(const std::shared_ptr<const std::vector<uint8_t>>& bytes) {
 
 std::shared_ptr<const std::vector<uint8_t>> withHeader(const uint8_t* data, size_t size, int32_t version) {
     std::vector<uint8_t> file = {'P', 'S', 'P', 'O'};
-    for (int i = 0; i < 4; ++i) file.push_back(static_cast<uint8_t>(static_cast<uint32_t>(version) >> (8 * i)));
+    for (int i = 0; i < 4; ++i)
+        file.push_back(static_cast<uint8_t>(static_cast<uint32_t>(version) >> (8 * i)));
     file.insert(file.end(), data, data + size);
     return std::make_shared<const std::vector<uint8_t>>(std::move(file));
 }

@@ -44,7 +44,9 @@ std::string hex(uint64_t v) {
     return buf;
 }
 
-std::string num(uint64_t v) { return std::to_string(v); }
+std::string num(uint64_t v) {
+    return std::to_string(v);
+}
 
 std::string numText(float v) {
     char buf[32];
@@ -53,7 +55,9 @@ std::string numText(float v) {
 }
 
 // A vector in the file's axes, for the inspector.
-std::string vecText(const glm::vec3& v) { return "(" + numText(v.x) + ", " + numText(v.y) + ", " + numText(v.z) + ")"; }
+std::string vecText(const glm::vec3& v) {
+    return "(" + numText(v.x) + ", " + numText(v.y) + ", " + numText(v.z) + ")";
+}
 
 // A chunk id as text: printable bytes as they are, others as \xNN.
 std::string chunkName(const uint8_t* id) {
@@ -72,8 +76,10 @@ std::string chunkName(const uint8_t* id) {
 }
 
 uint32_t fourcc(const char* s) {
-    return static_cast<uint32_t>(static_cast<uint8_t>(s[0])) | static_cast<uint32_t>(static_cast<uint8_t>(s[1])) << 8 |
-           static_cast<uint32_t>(static_cast<uint8_t>(s[2])) << 16 | static_cast<uint32_t>(static_cast<uint8_t>(s[3])) << 24;
+    return static_cast<uint32_t>(static_cast<uint8_t>(s[0])) |
+           static_cast<uint32_t>(static_cast<uint8_t>(s[1])) << 8 |
+           static_cast<uint32_t>(static_cast<uint8_t>(s[2])) << 16 |
+           static_cast<uint32_t>(static_cast<uint8_t>(s[3])) << 24;
 }
 
 glm::vec3 vec3(ByteReader& r) {
@@ -84,7 +90,9 @@ glm::vec3 vec3(ByteReader& r) {
 }
 
 // The display axes: POF is left-handed, the viewer right-handed (pof-bsp-notes.md, Axes).
-glm::vec3 toDisplay(const glm::vec3& v) { return {v.x, v.y, -v.z}; }
+glm::vec3 toDisplay(const glm::vec3& v) {
+    return {v.x, v.y, -v.z};
+}
 
 struct Subobject {
     std::string chunk;  // "chunk OBJ2" or "chunk SOBJ", for messages
@@ -127,7 +135,8 @@ private:
     void readSpecialPoints(ByteReader r, const std::string& where);
     void readShield(ByteReader r, const std::string& where);
     void readEyes(ByteReader r, const std::string& where);
-    void readFiringPoints(ByteReader r, const std::string& where, std::vector<std::vector<PofExtras::FiringPoint>>& out);
+    void readFiringPoints(ByteReader r, const std::string& where,
+                          std::vector<std::vector<PofExtras::FiringPoint>>& out);
     void readTurrets(ByteReader r, const std::string& where, bool missile);
     void readDocks(ByteReader r, const std::string& where);
     void readThrusters(ByteReader r, const std::string& where);
@@ -151,8 +160,8 @@ private:
     uint64_t m_headerOffset = 0;
     std::string m_headerName = "OHDR";
     bool m_failed = false;
-    bool m_essential = false;       // the current chunk cannot be done without
-    bool m_chunkReported = false;   // a problem of the current chunk is already reported
+    bool m_essential = false;      // the current chunk cannot be done without
+    bool m_chunkReported = false;  // a problem of the current chunk is already reported
     size_t m_warnings = 0;
 };
 
@@ -197,8 +206,8 @@ void Reader::warn(uint64_t offset, const std::string& where, const std::string& 
     m_scene.warn("offset " + hex(offset) + ": " + (where.empty() ? "" : where + ": ") + message);
 }
 
-bool Reader::count(ByteReader& r, const std::string& where, const char* what, size_t minItemSize, uint32_t& out,
-                   bool allowMinusOne) {
+bool Reader::count(ByteReader& r, const std::string& where, const char* what, size_t minItemSize,
+                   uint32_t& out, bool allowMinusOne) {
     const uint64_t at = r.offset();
     const int32_t n = r.i32();
     out = 0;
@@ -211,8 +220,9 @@ bool Reader::count(ByteReader& r, const std::string& where, const char* what, si
     }
     if (!r.canReadArray(static_cast<uint64_t>(n), minItemSize)) {
         chunkProblem(at, where,
-                  std::string(what) + " count " + std::to_string(n) + " needs at least " +
-                      num(uint64_t(n) * minItemSize) + " bytes; the chunk has " + num(r.remaining()) + " left");
+                     std::string(what) + " count " + std::to_string(n) + " needs at least " +
+                         num(uint64_t(n) * minItemSize) + " bytes; the chunk has " + num(r.remaining()) +
+                         " left");
         r.fail();
         return false;
     }
@@ -226,8 +236,8 @@ bool Reader::string(ByteReader& r, const std::string& where, const char* what, s
     if (!r.ok()) return false;
     if (length < 0 || static_cast<uint64_t>(length) > r.remaining()) {
         chunkProblem(at, where,
-                  std::string(what) + " length " + std::to_string(length) + " does not fit in the " + num(r.remaining()) +
-                      " bytes left of the chunk");
+                     std::string(what) + " length " + std::to_string(length) + " does not fit in the " +
+                         num(r.remaining()) + " bytes left of the chunk");
         r.fail();
         return false;
     }
@@ -241,11 +251,13 @@ bool Reader::finish(ByteReader& r, const std::string& where, bool essential) {
         // past the end is reported here.
         if (!m_chunkReported) {
             m_essential = essential;
-            chunkProblem(r.offset(), where, "the chunk ends before its fields do (" + num(r.size()) + " bytes)");
+            chunkProblem(r.offset(), where,
+                         "the chunk ends before its fields do (" + num(r.size()) + " bytes)");
         }
         return false;
     }
-    if (!r.atEnd()) violation(r.offset(), where, num(r.remaining()) + " bytes after the chunk's fields are not read");
+    if (!r.atEnd())
+        violation(r.offset(), where, num(r.remaining()) + " bytes after the chunk's fields are not read");
     return true;
 }
 
@@ -531,7 +543,8 @@ void Reader::readSubobject(ByteReader r, const std::string& where) {
     const uint64_t sizeAt = r.offset();
     const int32_t bspSize = r.i32();
     if (!r.ok()) return (void)finish(r, named, true);
-    if (reserved != 0) violation(reservedAt, named, "the reserved field is " + std::to_string(reserved) + ", not 0");
+    if (reserved != 0)
+        violation(reservedAt, named, "the reserved field is " + std::to_string(reserved) + ", not 0");
     if (bspSize < 0 || static_cast<uint64_t>(bspSize) > r.remaining()) {
         fatal(sizeAt, named,
               "BSP size " + std::to_string(bspSize) + " does not fit in the " + num(r.remaining()) +
@@ -540,7 +553,8 @@ void Reader::readSubobject(ByteReader r, const std::string& where) {
     }
     const uint64_t bspAt = r.offset();
     ByteReader bsp = r.sub(static_cast<size_t>(bspSize));
-    if (!r.atEnd()) violation(r.offset(), named, num(r.remaining()) + " bytes after the BSP data are not read");
+    if (!r.atEnd())
+        violation(r.offset(), named, num(r.remaining()) + " bytes after the BSP data are not read");
 
     std::vector<BspProblem> problems;
     s.bspUsable = decodeBsp(bsp.data(), bsp.size(), bspAt, m_version, s.bsp, problems);
@@ -577,8 +591,8 @@ void Reader::readInsignia(ByteReader r, const std::string& where) {
                 c.v = r.f32();
                 if (r.ok() && !reported && (c.vertex < 0 || static_cast<uint32_t>(c.vertex) >= verts)) {
                     violation(r.offset() - 12, where,
-                              "insignia " + num(i) + " face " + num(f) + " uses vertex " + std::to_string(c.vertex) +
-                                  " of " + num(verts));
+                              "insignia " + num(i) + " face " + num(f) + " uses vertex " +
+                                  std::to_string(c.vertex) + " of " + num(verts));
                     reported = true;
                 }
             }
@@ -609,11 +623,12 @@ void Reader::readGlowBanks(ByteReader r, const std::string& where) {
         uint32_t points = 0;
         const uint64_t at = r.offset();
         const int32_t stored = r.i32();
-        if (!r.ok() || !string(r, where, "glow bank properties", b.properties)) return (void)finish(r, where, false);
+        if (!r.ok() || !string(r, where, "glow bank properties", b.properties))
+            return (void)finish(r, where, false);
         if (stored < 0 || !r.canReadArray(static_cast<uint64_t>(stored), 28)) {
             violation(at, where,
-                      "glow point count " + std::to_string(stored) + " does not fit in the " + num(r.remaining()) +
-                          " bytes left of the chunk");
+                      "glow point count " + std::to_string(stored) + " does not fit in the " +
+                          num(r.remaining()) + " bytes left of the chunk");
             r.fail();
             return (void)finish(r, where, false);
         }
@@ -635,7 +650,9 @@ void Reader::readShieldTree(ByteReader r, const std::string& where, const std::s
     const uint32_t size = r.u32();
     if (!r.ok()) return (void)finish(r, where, false);
     if (size > r.remaining()) {
-        violation(at, where, "tree size " + num(size) + " does not fit in the " + num(r.remaining()) + " bytes left of the chunk");
+        violation(at, where,
+                  "tree size " + num(size) + " does not fit in the " + num(r.remaining()) +
+                      " bytes left of the chunk");
         return;
     }
     m_pof->shieldTreeChunk = id;
@@ -666,7 +683,9 @@ void Reader::run(const std::vector<uint8_t>& bytes) {
     while (!r.atEnd() && !m_failed) {
         const uint64_t at = r.offset();
         if (r.remaining() < 8) {
-            violation(at, "", num(r.remaining()) + " bytes at the end are too few for a chunk header; they are ignored");
+            violation(
+                at, "",
+                num(r.remaining()) + " bytes at the end are too few for a chunk header; they are ignored");
             break;
         }
         uint8_t id[4];
@@ -678,8 +697,8 @@ void Reader::run(const std::vector<uint8_t>& bytes) {
         std::memcpy(&code, id, 4);
         if (length < 0 || static_cast<uint64_t>(length) > r.remaining()) {
             fatal(at, where,
-                  "length " + std::to_string(length) + " runs past the end of the file (" + num(r.remaining()) +
-                      " bytes left)");
+                  "length " + std::to_string(length) + " runs past the end of the file (" +
+                      num(r.remaining()) + " bytes left)");
             break;
         }
         ByteReader chunk = r.sub(static_cast<size_t>(length));
@@ -688,7 +707,8 @@ void Reader::run(const std::vector<uint8_t>& bytes) {
                       code == fourcc("SOBJ") || code == fourcc("OBJ2");
         if (code == fourcc("OHDR") || code == fourcc("HDR2")) {
             if (m_haveHeader) {
-                violation(at, where, "a second header chunk (the first is at " + hex(m_headerOffset) + ") is ignored");
+                violation(at, where,
+                          "a second header chunk (the first is at " + hex(m_headerOffset) + ") is ignored");
                 continue;
             }
             m_haveHeader = true;
@@ -788,7 +808,8 @@ void Reader::build() {
     for (Subobject& s : m_subobjects) {
         if (nodeOf.count(s.info.number)) {
             violation(s.info.offsetInFile, s.chunk + " / subobject " + std::to_string(s.info.number),
-                      "subobject number " + std::to_string(s.info.number) + " is used twice; this chunk is ignored");
+                      "subobject number " + std::to_string(s.info.number) +
+                          " is used twice; this chunk is ignored");
             continue;
         }
         nodeOf[s.info.number] = static_cast<int32_t>(kept.size());
@@ -808,8 +829,11 @@ void Reader::build() {
         if (o.parent == -1) continue;
         const int32_t node = nodeFor(o.parent);
         if (node < 0 || node == i) {
-            violation(o.offsetInFile, m_subobjects[i].chunk + " / subobject " + std::to_string(o.number) + " '" + o.name + "'",
-                      "parent " + std::to_string(o.parent) + (node == i ? " is the subobject itself" : " is not a subobject"));
+            violation(
+                o.offsetInFile,
+                m_subobjects[i].chunk + " / subobject " + std::to_string(o.number) + " '" + o.name + "'",
+                "parent " + std::to_string(o.parent) +
+                    (node == i ? " is the subobject itself" : " is not a subobject"));
             continue;
         }
         parent[i] = node;
@@ -821,8 +845,10 @@ void Reader::build() {
             fast = parent[parent[fast]];
             if (fast >= 0 && slow == fast) {
                 const PofExtras::Subobject& o = m_subobjects[i].info;
-                violation(o.offsetInFile, m_subobjects[i].chunk + " / subobject " + std::to_string(o.number) + " '" + o.name + "'",
-                          "its parent chain loops; the link to its parent is dropped");
+                violation(
+                    o.offsetInFile,
+                    m_subobjects[i].chunk + " / subobject " + std::to_string(o.number) + " '" + o.name + "'",
+                    "its parent chain loops; the link to its parent is dropped");
                 parent[i] = -1;
                 break;
             }
@@ -850,7 +876,8 @@ void Reader::build() {
             m_subobjects[node].info.debris = true;
     }
     p.lod0Node = p.detailLevels.empty() ? (count > 0 ? 0 : -1) : nodeFor(p.detailLevels[0]);
-    if (p.detailLevels.empty() && count > 0) m_scene.info("the header lists no detail levels: the first subobject is drawn as LOD0");
+    if (p.detailLevels.empty() && count > 0)
+        m_scene.info("the header lists no detail levels: the first subobject is drawn as LOD0");
 
     // The default drawn set: the LOD0 root and its descendants, no debris.
     for (int32_t i = 0; i < count && p.lod0Node >= 0; ++i) {
@@ -869,9 +896,11 @@ void Reader::build() {
     for (int32_t i = 0; i < count; ++i) {
         Subobject& s = m_subobjects[i];
         PofExtras::Subobject& o = s.info;
-        const std::string where = m_subobjects[i].chunk + " / subobject " + std::to_string(o.number) + " '" + o.name + "'";
+        const std::string where =
+            m_subobjects[i].chunk + " / subobject " + std::to_string(o.number) + " '" + o.name + "'";
         for (const BspPolygon& poly : s.bsp.polygons)
-            if (!poly.flat && (poly.texture < 0 || static_cast<size_t>(poly.texture) >= p.textureNames.size())) {
+            if (!poly.flat &&
+                (poly.texture < 0 || static_cast<size_t>(poly.texture) >= p.textureNames.size())) {
                 violation(poly.offset, where + " / BSP",
                           "texture " + std::to_string(poly.texture) + " is not in the texture list (" +
                               num(p.textureNames.size()) + " names); the first material is used");
@@ -884,14 +913,18 @@ void Reader::build() {
         node.visible = o.drawn;
         node.attributes.push_back({"subobject", "int", std::to_string(o.number)});
         if (!o.properties.empty()) node.attributes.push_back({"properties", "string", o.properties});
-        node.attributes.push_back({"movement", "int", std::to_string(o.movementType) + " axis " + std::to_string(o.movementAxis)});
+        node.attributes.push_back(
+            {"movement", "int", std::to_string(o.movementType) + " axis " + std::to_string(o.movementAxis)});
         if (m_version >= kTranslationVersion)
             node.attributes.push_back(
-                {"translation", "int", std::to_string(o.translationType) + " axis " + std::to_string(o.translationAxis)});
+                {"translation", "int",
+                 std::to_string(o.translationType) + " axis " + std::to_string(o.translationAxis)});
         node.attributes.push_back({"radius", "float", numText(o.radius)});
         node.attributes.push_back({"geometric centre", "vector", vecText(o.center)});
-        node.attributes.push_back({"bounds", "vector pair", vecText(o.boundsMin) + " .. " + vecText(o.boundsMax)});
-        if (o.detailLevel >= 0) node.attributes.push_back({"detail level", "int", std::to_string(o.detailLevel)});
+        node.attributes.push_back(
+            {"bounds", "vector pair", vecText(o.boundsMin) + " .. " + vecText(o.boundsMax)});
+        if (o.detailLevel >= 0)
+            node.attributes.push_back({"detail level", "int", std::to_string(o.detailLevel)});
         if (o.debris) node.attributes.push_back({"debris", "bool", "true"});
         if (s.bspUsable && s.bsp.texturedPolygons > 0) {
             Mesh mesh = buildBspMesh(s.bsp, slotOfTexture, o.name);
@@ -922,15 +955,17 @@ void Reader::build() {
 
     for (Subobject& s : m_subobjects) p.subobjects.push_back(s.info);
     m_subobjects.clear();
-    m_scene.info("POF version " + std::to_string(m_version) + ": " + num(p.subobjects.size()) + " subobjects, " +
-                 num(p.detailLevels.size()) + " detail levels, " + num(p.debris.size()) + " debris");
+    m_scene.info("POF version " + std::to_string(m_version) + ": " + num(p.subobjects.size()) +
+                 " subobjects, " + num(p.detailLevels.size()) + " detail levels, " + num(p.debris.size()) +
+                 " debris");
     m_scene.pof = m_pof;
 }
 
 }  // namespace
 }  // namespace pof
 
-LoadResult loadPof(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path, const LoadOptions& options) {
+LoadResult loadPof(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path,
+                   const LoadOptions& options) {
     LoadResult result;
     auto scene = std::make_unique<Scene>();
     try {

@@ -39,7 +39,8 @@ RunResult run(const std::string& args) {
     const auto dir = test::outputDir();
     const std::string stem = "pof_cli_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
     const auto outPath = dir / (stem + ".out"), errPath = dir / (stem + ".err");
-    const std::string cmd = "'" + std::string(ESVIEW_BINARY) + "' " + args + " >'" + outPath.string() + "' 2>'" + errPath.string() + "'";
+    const std::string cmd = "'" + std::string(ESVIEW_BINARY) + "' " + args + " >'" + outPath.string() +
+                            "' 2>'" + errPath.string() + "'";
     const int status = std::system(cmd.c_str());
     RunResult r;
     r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -50,7 +51,8 @@ RunResult run(const std::string& args) {
 
 std::string writeFixture(const std::string& name, const std::vector<uint8_t>& bytes) {
     const auto path = test::outputDir() / name;
-    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
     return path.string();
 }
 
@@ -128,13 +130,18 @@ TEST(PofCli, CheckListsEachViolationWithChunkAndOffset) {
     EXPECT_EQ(r.exitCode, 1);
     const std::vector<std::string> got = lines(r.err);
     ASSERT_EQ(got.size(), 4u) << r.err;
-    EXPECT_NE(got[0].find("chunk OBJ2 / subobject 0 'hull': the reserved field is 1, not 0"), std::string::npos) << got[0];
-    EXPECT_EQ(got[1], file + ": offset 0x" + [&] {
-        char buf[16];
-        std::snprintf(buf, sizeof buf, "%zX", w.finish().size() - 4);
-        return std::string(buf);
-    }() + ": chunk SPCL: special point count -1 is negative");
-    EXPECT_EQ(got[2], file + ": offset 0x8: chunk HDR2: detail level 1 names subobject 4, which the file does not have");
+    EXPECT_NE(got[0].find("chunk OBJ2 / subobject 0 'hull': the reserved field is 1, not 0"),
+              std::string::npos)
+        << got[0];
+    EXPECT_EQ(
+        got[1], file + ": offset 0x" + [&] {
+            char buf[16];
+            std::snprintf(buf, sizeof buf, "%zX", w.finish().size() - 4);
+            return std::string(buf);
+        }() + ": chunk SPCL: special point count -1 is negative");
+    EXPECT_EQ(
+        got[2],
+        file + ": offset 0x8: chunk HDR2: detail level 1 names subobject 4, which the file does not have");
     EXPECT_EQ(got[3], file + ": 3 problems");
 
     // info loads it anyway, with the violations as warnings.

@@ -284,7 +284,7 @@ struct Violation {
     std::vector<uint8_t> bytes;
     std::string expected;  // in the one problem's text
     uint64_t offset;
-    bool fatal;            // the load fails too
+    bool fatal;  // the load fails too
 };
 
 std::vector<Violation> violations() {
@@ -310,7 +310,8 @@ std::vector<Violation> violations() {
         w.chunk("OBJ2", w.subobject(square(w, 0, -1, {}, "hull")));
         const uint64_t at = w.finish().size() + 8;
         w.chunk("SPCL", Bytes().i32(1000000));
-        out.push_back({"special point count", w.finish(), "chunk SPCL: special point count 1000000 needs", at, false});
+        out.push_back(
+            {"special point count", w.finish(), "chunk SPCL: special point count 1000000 needs", at, false});
     }
     {
         PofWriter w(2117);
@@ -319,7 +320,8 @@ std::vector<Violation> violations() {
         s.reserved = 7;
         const uint64_t at = w.finish().size() + 8 + 4 + 4 + 4 + 12 * 4 + 4 + 5 + 4 + 1 + 8;
         w.chunk("OBJ2", w.subobject(s));
-        out.push_back({"reserved field", w.finish(), "subobject 0 'hull': the reserved field is 7", at, false});
+        out.push_back(
+            {"reserved field", w.finish(), "subobject 0 'hull': the reserved field is 7", at, false});
     }
     {
         PofWriter w(2117);
@@ -336,7 +338,8 @@ std::vector<Violation> violations() {
         w.chunk("OBJ2", w.subobject(square(w, 0, -1, {}, "hull")));
         const uint64_t at = w.finish().size();
         w.chunk("OBJ2", w.subobject(square(w, 1, 9, {}, "lost")));
-        out.push_back({"missing parent", w.finish(), "subobject 1 'lost': parent 9 is not a subobject", at, false});
+        out.push_back(
+            {"missing parent", w.finish(), "subobject 1 'lost': parent 9 is not a subobject", at, false});
     }
     {
         PofWriter w(2117);
@@ -350,14 +353,16 @@ std::vector<Violation> violations() {
         w.chunk("OBJ2", w.subobject(square(w, 0, -1, {}, "hull")));
         const uint64_t at = w.finish().size() + 8 + 12;
         w.chunk("ACEN", Bytes().vec({}).i32(0));
-        out.push_back({"trailing bytes", w.finish(), "chunk ACEN: 4 bytes after the chunk's fields", at, false});
+        out.push_back(
+            {"trailing bytes", w.finish(), "chunk ACEN: 4 bytes after the chunk's fields", at, false});
     }
     {
         PofWriter w(2117);
         base(w);
         w.chunk("OBJ2", w.subobject(square(w, 0, -1, {}, "hull")));
         w.chunk("SHLD", PofWriter::shield(poftest::quadPositions(), {{0, 1, 9}}));
-        out.push_back({"shield vertex", w.finish(), "chunk SHLD: shield face 0 uses vertex 9 of 4", 0, false});
+        out.push_back(
+            {"shield vertex", w.finish(), "chunk SHLD: shield face 0 uses vertex 9 of 4", 0, false});
     }
     {
         PofWriter w(2117);
@@ -400,7 +405,8 @@ std::vector<Violation> violations() {
         const uint64_t at = w.finish().size() + 8;
         w.chunk("TXTR", Bytes().i32(2).str("a"));
         w.chunk("OBJ2", w.subobject(square(w, 0, -1, {}, "hull")));
-        out.push_back({"texture list", w.finish(), "chunk TXTR: texture count 2 needs at least 8 bytes", at, true});
+        out.push_back(
+            {"texture list", w.finish(), "chunk TXTR: texture count 2 needs at least 8 bytes", at, true});
     }
     {
         PofWriter w(2117);
@@ -414,7 +420,8 @@ std::vector<Violation> violations() {
         PofWriter w(2117);
         base(w, 3);
         w.chunk("OBJ2", w.subobject(square(w, 0, -1, {}, "hull")));
-        out.push_back({"subobject count", w.finish(), "chunk HDR2: the header counts 3 subobjects; the file has 1", 8, false});
+        out.push_back({"subobject count", w.finish(),
+                       "chunk HDR2: the header counts 3 subobjects; the file has 1", 8, false});
     }
     return out;
 }
@@ -441,7 +448,8 @@ TEST(PofFixtures, ViolationsCheckReports) {
             ASSERT_TRUE(loaded.scene) << problemsText(loaded);
             bool warned = false;
             for (const ReportLine& line : loaded.scene->report)
-                warned |= line.severity == Severity::Warning && line.text.find(v.expected) != std::string::npos;
+                warned |=
+                    line.severity == Severity::Warning && line.text.find(v.expected) != std::string::npos;
             EXPECT_TRUE(warned);
         }
     }

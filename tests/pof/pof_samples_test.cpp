@@ -23,7 +23,9 @@ namespace {
 using poftest::FileFact;
 using poftest::sampleFacts;
 
-std::filesystem::path samplePath(const FileFact& f) { return test::modelsDir() / "pof" / f.file; }
+std::filesystem::path samplePath(const FileFact& f) {
+    return test::modelsDir() / "pof" / f.file;
+}
 
 // Close enough for boxes: the decoder sums offsets in doubles, the scene in floats.
 void expectNear(const glm::vec3& actual, const glm::vec3& expected, const std::string& what) {
@@ -38,7 +40,8 @@ TEST(PofSamples, EveryFileIsInTheTable) {
     size_t files = 0;
     for (const auto& entry : std::filesystem::directory_iterator(test::modelsDir() / "pof"))
         if (entry.path().extension() == ".pof") ++files;
-    EXPECT_EQ(files, sampleFacts().size()) << "a sample was added or removed; rerun samples_expected.py --cpp";
+    EXPECT_EQ(files, sampleFacts().size())
+        << "a sample was added or removed; rerun samples_expected.py --cpp";
 }
 
 TEST(PofSamples, CountsMeshesAndDrawnSet) {
@@ -46,7 +49,8 @@ TEST(PofSamples, CountsMeshesAndDrawnSet) {
     for (const FileFact& f : sampleFacts()) {
         SCOPED_TRACE(f.file);
         const auto path = samplePath(f);
-        ASSERT_EQ(std::filesystem::file_size(path), f.bytes) << "the sample changed; rerun samples_expected.py";
+        ASSERT_EQ(std::filesystem::file_size(path), f.bytes)
+            << "the sample changed; rerun samples_expected.py";
         LoadResult r = loadSceneFile(path.string());
         for (const Problem& p : r.problems) ADD_FAILURE() << p.format();
         ASSERT_TRUE(r.scene);

@@ -17,13 +17,17 @@ Bytes& Bytes::u32(uint32_t v) {
     for (int i = 0; i < 4; ++i) data.push_back(static_cast<uint8_t>(v >> (8 * i)));
     return *this;
 }
-Bytes& Bytes::i32(int32_t v) { return u32(static_cast<uint32_t>(v)); }
+Bytes& Bytes::i32(int32_t v) {
+    return u32(static_cast<uint32_t>(v));
+}
 Bytes& Bytes::f32(float v) {
     uint32_t bits;
     std::memcpy(&bits, &v, 4);
     return u32(bits);
 }
-Bytes& Bytes::vec(const glm::vec3& v) { return f32(v.x).f32(v.y).f32(v.z); }
+Bytes& Bytes::vec(const glm::vec3& v) {
+    return f32(v.x).f32(v.y).f32(v.z);
+}
 Bytes& Bytes::str(const std::string& s, bool nul) {
     i32(static_cast<int32_t>(s.size() + (nul ? 1 : 0)));
     data.insert(data.end(), s.begin(), s.end());
@@ -62,7 +66,8 @@ std::vector<uint8_t> tmap2(const std::vector<glm::vec3>& positions, const Polygo
 }
 
 // TMAP2POLY leaves under a chain of SORTNORM2 nodes: front = this polygon, back = the rest.
-std::vector<uint8_t> tree23(const std::vector<glm::vec3>& positions, const std::vector<Polygon>& polygons, size_t from) {
+std::vector<uint8_t> tree23(const std::vector<glm::vec3>& positions, const std::vector<Polygon>& polygons,
+                            size_t from) {
     std::vector<uint8_t> leaf = tmap2(positions, polygons[from]);
     if (from + 1 == polygons.size()) return leaf;
     std::vector<uint8_t> rest = tree23(positions, polygons, from + 1);
@@ -81,7 +86,10 @@ std::vector<uint8_t> bspData(int32_t version, const std::vector<glm::vec3>& posi
     Bytes b;
     const uint32_t n = static_cast<uint32_t>(positions.size());
     const uint32_t dataOffset = (20 + n + 3) / 4 * 4;
-    b.i32(1).i32(static_cast<int32_t>(dataOffset + 24 * n)).i32(static_cast<int32_t>(n)).i32(static_cast<int32_t>(n));
+    b.i32(1)
+        .i32(static_cast<int32_t>(dataOffset + 24 * n))
+        .i32(static_cast<int32_t>(n))
+        .i32(static_cast<int32_t>(n));
     b.i32(static_cast<int32_t>(dataOffset));
     for (uint32_t i = 0; i < n; ++i) b.u8(1);
     b.zeros(dataOffset - 20 - n);
@@ -98,7 +106,8 @@ std::vector<uint8_t> bspData(int32_t version, const std::vector<glm::vec3>& posi
         b.vec(planeNormal(positions, p)).vec(glm::vec3(0.0f)).f32(1.0f).i32(count);
         if (p.flat) {
             b.u8(200).u8(100).u8(50).u8(0);
-            for (const Corner& c : p.corners) b.u16(static_cast<uint16_t>(c.vertex)).u16(static_cast<uint16_t>(c.normal));
+            for (const Corner& c : p.corners)
+                b.u16(static_cast<uint16_t>(c.vertex)).u16(static_cast<uint16_t>(c.normal));
         } else {
             b.i32(p.texture);
             for (const Corner& c : p.corners)
@@ -200,7 +209,8 @@ Bytes PofWriter::turrets(int32_t subobject, int32_t physicalParent, const std::v
 Bytes PofWriter::specialPoints(const std::vector<std::string>& names) {
     Bytes b;
     b.i32(static_cast<int32_t>(names.size()));
-    for (const std::string& n : names) b.str(n, true).str("$special=subsystem", true).vec(glm::vec3(1.0f)).f32(2.0f);
+    for (const std::string& n : names)
+        b.str(n, true).str("$special=subsystem", true).vec(glm::vec3(1.0f)).f32(2.0f);
     return b;
 }
 
@@ -242,12 +252,14 @@ Bytes PofWriter::paths(const std::vector<std::pair<std::string, size_t>>& nameAn
     return b;
 }
 
-Bytes PofWriter::shield(const std::vector<glm::vec3>& vertices, const std::vector<std::array<int32_t, 3>>& faces) {
+Bytes PofWriter::shield(const std::vector<glm::vec3>& vertices,
+                        const std::vector<std::array<int32_t, 3>>& faces) {
     Bytes b;
     b.i32(static_cast<int32_t>(vertices.size()));
     for (const glm::vec3& v : vertices) b.vec(v);
     b.i32(static_cast<int32_t>(faces.size()));
-    for (const auto& f : faces) b.vec(glm::vec3(0.0f, 0.0f, 1.0f)).i32(f[0]).i32(f[1]).i32(f[2]).i32(-1).i32(-1).i32(-1);
+    for (const auto& f : faces)
+        b.vec(glm::vec3(0.0f, 0.0f, 1.0f)).i32(f[0]).i32(f[1]).i32(f[2]).i32(-1).i32(-1).i32(-1);
     return b;
 }
 

@@ -99,7 +99,8 @@ public:
     static Bytes eyes(const std::vector<int32_t>& subobjects);
     static Bytes docks(const std::vector<std::vector<FiringPoint>>& points);
     static Bytes paths(const std::vector<std::pair<std::string, size_t>>& nameAndVertexCount);
-    static Bytes shield(const std::vector<glm::vec3>& vertices, const std::vector<std::array<int32_t, 3>>& faces);
+    static Bytes shield(const std::vector<glm::vec3>& vertices,
+                        const std::vector<std::array<int32_t, 3>>& faces);
 
     std::vector<uint8_t> finish() const;
 
