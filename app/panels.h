@@ -15,6 +15,7 @@ void drawInspectorPanel(ViewerState& s);  // selected node: transforms, channels
 void drawReportPanel(ViewerState& s);     // import report
 void drawStatsOverlay(ViewerState& s);    // frame time, draws, triangles, batches, uniforms, memory
 void drawSkinningPanel(ViewerState& s);   // bone batches and budgets, weight issues, morph sliders
+void drawPofPanel(ViewerState& s);       // POF: detail level, debris, markers, shield, spins, subobjects
 void drawViewportOverlay(ViewerState& s); // joint names, load progress, error banner (foreground draw list)
 
 }  // namespace esv

@@ -151,6 +151,7 @@ void clearMorphOverrides(ViewerState& s) {
 void updatePose(ViewerState& s) {
     if (!s.scene) return;
     evaluateTransport(*s.scene, s.transport, s.pose, s.scratchPose);
+    applyPofView(*s.scene, s.pof, s.pose);
     for (size_t n = 0; n < s.morphOverride.size() && n < s.pose.morphWeights.size(); ++n) {
         std::vector<float>& weights = s.pose.morphWeights[n];
         const std::vector<float>& o = s.morphOverride[n];
@@ -187,6 +188,15 @@ bool installScene(ViewerState& s, std::unique_ptr<Scene> scene, const std::strin
                              s.rendererInfo.maxVertexUniformVectors);
     s.morphOverride.assign(s.scene->nodes.size(), {});
     s.timelineClip = -2;
+    // A reload keeps the POF view (detail level, debris, markers, spins by node); a new file starts afresh.
+    if (!keepView) {
+        const double clock = s.pof.clockSeconds;
+        s.pof = PofViewState{};
+        s.pof.clockSeconds = clock;
+    }
+    if (!s.scene->pof || s.pof.lod < 0 || size_t(s.pof.lod) >= std::max<size_t>(s.scene->pof->detailLevels.size(), 1))
+        s.pof.lod = 0;
+    s.pof.spinDegrees.resize(s.scene->nodes.size(), 0.0f);
     s.selection = Selection{};
     s.view.highlightNode = -1;
     s.view.influenceJoint = -1;
@@ -289,6 +299,72 @@ int pickAt(const ViewerState& s, float x, float y, float radiusPx) {
     return best;
 }
 
+bool setPofLod(ViewerState& s, int lod, std::string& error) {
+    if (!s.scene || !s.scene->pof) {
+        error = "the scene is not a POF model";
+        return false;
+    }
+    const size_t levels = s.scene->pof->detailLevels.size();
+    if (lod < 0 || size_t(lod) >= std::max<size_t>(levels, 1)) {
+        error = "no detail level " + std::to_string(lod) + " (" + std::to_string(levels) + " detail levels)";
+        return false;
+    }
+    s.pof.lod = lod;
+    updatePose(s);
+    return true;
+}
+
+bool setPofSpin(ViewerState& s, int node, float degrees, std::string& error) {
+    if (!s.scene || !s.scene->pof) {
+        error = "the scene is not a POF model";
+        return false;
+    }
+    const PofExtras& pof = *s.scene->pof;
+    glm::vec3 axis;
+    if (node < 0 || size_t(node) >= pof.subobjects.size() || !pofSpinAxis(pof.subobjects[node], axis)) {
+        error = node < 0 || size_t(node) >= pof.subobjects.size()
+                    ? std::string("no such subobject")
+                    : "subobject '" + pof.subobjects[node].name + "' does not rotate (movement type " +
+                          std::to_string(pof.subobjects[node].movementType) + ", axis " +
+                          std::to_string(pof.subobjects[node].movementAxis) + ")";
+        return false;
+    }
+    if (!std::isfinite(degrees)) {
+        error = "the angle is not a number";
+        return false;
+    }
+    s.pof.spinDegrees.resize(s.scene->nodes.size(), 0.0f);
+    s.pof.spinDegrees[node] = degrees;
+    updatePose(s);
+    return true;
+}
+
+int findPofSubobject(const Scene& scene, const std::string& text) {
+    if (!scene.pof) return -1;
+    const PofExtras& pof = *scene.pof;
+    for (size_t i = 0; i < pof.subobjects.size(); ++i)
+        if (pof.subobjects[i].name == text) return int(i);
+    int number = -1;
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, number);
+    return ec == std::errc() && ptr == end ? pofSubobjectNode(pof, number) : -1;
+}
+
+int pofMarkerAt(const ViewerState& s, const std::vector<PofMarker>& markers, float x, float y, float radiusPx) {
+    int best = -1;
+    float bestDistance = radiusPx;
+    for (size_t i = 0; i < markers.size(); ++i) {
+        glm::vec2 p;
+        if (!projectToScreen(s, markers[i].position, p)) continue;
+        const float d = glm::length(p - glm::vec2(x, y));
+        if (d <= bestDistance) {
+            bestDistance = d;
+            best = int(i);
+        }
+    }
+    return best;
+}
+
 const char* panelName(PanelId id) {
     switch (id) {
         case PanelId::Main: return "main";
@@ -298,6 +374,7 @@ const char* panelName(PanelId id) {
         case PanelId::Report: return "report";
         case PanelId::Stats: return "stats";
         case PanelId::Skinning: return "skinning";
+        case PanelId::Pof: return "pof";
         case PanelId::Count: break;
     }
     return "?";

@@ -43,6 +43,18 @@ unsigned textureObject(const ViewerState& s, int index);
 // `radiusPx` (when the skeleton is shown) or else the nearest mesh node hit by the ray; -1 = none.
 int pickAt(const ViewerState& s, float x, float y, float radiusPx = 8.0f);
 
+// POF scenes (Scene::pof). setPofLod draws detail level `lod` (its root and descendants) and hides
+// the other levels; setPofSpin rotates a rotating subobject (scene node) by `degrees` about its
+// movement axis. Both return false with `error` set when the scene is not POF or the argument is out
+// of range, and change nothing then.
+bool setPofLod(ViewerState& s, int lod, std::string& error);
+bool setPofSpin(ViewerState& s, int node, float degrees, std::string& error);
+// Scene node of the POF subobject named `text`, else numbered `text`; -1 when none.
+int findPofSubobject(const Scene& scene, const std::string& text);
+
+// The POF marker within `radiusPx` of framebuffer pixel (x, y) (y down), nearest first; -1 = none.
+int pofMarkerAt(const ViewerState& s, const std::vector<PofMarker>& markers, float x, float y, float radiusPx = 6.0f);
+
 // Projects a world point to framebuffer pixels (y down); false when behind the camera.
 bool projectToScreen(const ViewerState& s, const glm::vec3& world, glm::vec2& pixel);
 

@@ -51,7 +51,7 @@ const std::vector<CommandSpec>& commandSpecs() {
         {"zoom", "zoom FACTOR                multiply the orbit distance", 1, 1, {Arg::Number}},
         {"fit", "fit scene|selection        frame the scene or the selected node", 1, 1, {Arg::Text}},
         {"reset", "reset                      default camera angles, scene framed", 0, 0, {}},
-        {"panel", "panel NAME on|off          main|browser|tree|inspector|report|stats|skinning", 2, 2, {Arg::Text, Arg::OnOff}},
+        {"panel", "panel NAME on|off          main|browser|tree|inspector|report|stats|skinning|pof", 2, 2, {Arg::Text, Arg::OnOff}},
         {"set", "set OPTION VALUE           skeleton, joint-axes, bind-pose, joint-names, normal-lines, tangent-lines,\n"
                 "                             wireframe-overlay, two-sided, scene-lights, default-rig, headlight (on|off),\n"
                 "                             gles2 on|off, fov DEGREES, background R G B (0..1)", 2, 4, {Arg::Text}},
@@ -64,6 +64,13 @@ const std::vector<CommandSpec>& commandSpecs() {
         {"touch", "touch PATH                 mark a file modified (hot reload picks it up)", 1, 1, {Arg::Text}},
         {"drop", "drop PATH...               as if the files were dropped on the window", 1, -1, {Arg::Text}},
         {"browse", "browse DIR                 show the file browser at DIR", 1, 1, {Arg::Text}},
+        {"pof", "pof lod N                  POF: draw detail level N (its root and descendants), hide the others\n"
+                "  pof debris on|off          POF: draw the debris subobjects too\n"
+                "  pof shield on|off          POF: the shield mesh as a wireframe over the view\n"
+                "  pof markers KIND|all on|off  POF markers: guns, missiles, turrets, docks, thrusters, eyes,\n"
+                "                             specials, glows (labels on hover)\n"
+                "  pof spin SUBOBJECT DEGREES POF: turn a rotating subobject (name or number) about its movement axis",
+         2, 3, {Arg::Text}},
         {"dump", "dump PATH                  write the viewer state as JSON", 1, 1, {Arg::Text}},
         {"quit", "quit                       close the viewer", 0, 0, {}},
     };
@@ -135,6 +142,63 @@ int morphNode(const ViewerState& s) {
     for (size_t n = 0; n < scene.nodes.size(); ++n)
         if (hasTargets(int(n))) return int(n);
     return -1;
+}
+
+// The `pof` subcommands' arguments, checked when the script is read. Empty when they are fine.
+std::string checkPofArgs(const std::vector<std::string>& a) {
+    const std::string& sub = a[0];
+    float f;
+    int n;
+    bool b;
+    PofMarkerKind kind;
+    if (sub == "lod") return a.size() == 2 && parseInt(a[1], n) && n >= 0 ? "" : "expected: pof lod N (0 or more)";
+    if (sub == "debris" || sub == "shield")
+        return a.size() == 2 && parseOnOff(a[1], b) ? "" : "expected: pof " + sub + " on|off";
+    if (sub == "markers")
+        return a.size() == 3 && (a[1] == "all" || parsePofMarkerKind(a[1], kind)) && parseOnOff(a[2], b)
+                   ? ""
+                   : "expected: pof markers guns|missiles|turrets|docks|thrusters|eyes|specials|glows|all on|off";
+    if (sub == "spin") return a.size() == 3 && parseFloat(a[2], f) ? "" : "expected: pof spin SUBOBJECT DEGREES";
+    return "unknown pof command '" + sub + "' (lod, debris, shield, markers, spin)";
+}
+
+bool runPof(ViewerState& s, const std::vector<std::string>& a, std::string& error) {
+    const std::string& sub = a[0];
+    if (!s.scene->pof) {
+        error = "the scene is not a POF model";
+        return false;
+    }
+    bool on = false;
+    if (sub == "lod") {
+        int lod = 0;
+        parseInt(a[1], lod);
+        return setPofLod(s, lod, error);
+    }
+    if (sub == "debris" || sub == "shield") {
+        parseOnOff(a[1], on);
+        (sub == "debris" ? s.pof.debris : s.pof.shield) = on;
+        updatePose(s);
+        return true;
+    }
+    if (sub == "markers") {
+        parseOnOff(a[2], on);
+        PofMarkerKind kind;
+        if (a[1] == "all") s.pof.markers.fill(on);
+        else if (parsePofMarkerKind(a[1], kind)) s.pof.marker(kind) = on;
+        return true;
+    }
+    if (sub == "spin") {
+        const int node = findPofSubobject(*s.scene, a[1]);
+        if (node < 0) {
+            error = "no subobject '" + a[1] + "'";
+            return false;
+        }
+        float degrees = 0.0f;
+        parseFloat(a[2], degrees);
+        return setPofSpin(s, node, degrees, error);
+    }
+    error = checkPofArgs(a);
+    return false;
 }
 
 bool setOption(ViewerState& s, const std::vector<std::string>& args, std::string& error) {
@@ -238,6 +302,13 @@ bool parseScript(const std::string& text, const std::string& file, Script& out, 
             }
         }
         if (!ok) continue;
+        if (words[0] == "pof") {
+            const std::string problem = checkPofArgs(std::vector<std::string>(words.begin() + 1, words.end()));
+            if (!problem.empty()) {
+                errors.push_back(where + "pof: " + problem);
+                continue;
+            }
+        }
         ScriptCommand c;
         c.line = number;
         c.name = words[0];
@@ -373,7 +444,7 @@ bool ScriptRunner::execute(ViewerState& s, ScriptHost& host, const ScriptCommand
     if (name == "panel") {
         PanelId id;
         if (!parsePanelName(a[0], id)) {
-            error = "unknown panel '" + a[0] + "' (main, browser, tree, inspector, report, stats, skinning)";
+            error = "unknown panel '" + a[0] + "' (main, browser, tree, inspector, report, stats, skinning, pof)";
             return false;
         }
         s.panel(id) = onOff(1);
@@ -566,6 +637,7 @@ bool ScriptRunner::execute(ViewerState& s, ScriptHost& host, const ScriptCommand
         resetView(s);
         return true;
     }
+    if (name == "pof") return runPof(s, a, error);
     if (name == "light") {
         const int index = integer(0);
         if (index < 0 || size_t(index) >= scene.lights.size()) {
@@ -578,6 +650,56 @@ bool ScriptRunner::execute(ViewerState& s, ScriptHost& host, const ScriptCommand
     error = "not available";
     return false;
 }
+
+namespace {
+
+// The POF view: what is drawn, the toggles, the spins, and per marker kind the count shown and where
+// the first one lands on the framebuffer (pixels, y down; null when off screen).
+nlohmann::json pofStateJson(const ViewerState& s) {
+    const Scene& scene = *s.scene;
+    const PofExtras& pof = *scene.pof;
+    nlohmann::json j;
+    j["lod"] = s.pof.lod;
+    j["detail_levels"] = pof.detailLevels.size();
+    j["debris"] = s.pof.debris;
+    j["shield"] = s.pof.shield;
+    j["clock"] = s.pof.clockSeconds;
+    nlohmann::json visible = nlohmann::json::array();
+    for (size_t n = 0; n < s.pose.visible.size() && n < scene.nodes.size(); ++n)
+        if (s.pose.visible[n]) visible.push_back(scene.nodes[n].name);
+    j["visible_nodes"] = visible;
+    nlohmann::json spins = nlohmann::json::object();
+    for (size_t n = 0; n < s.pof.spinDegrees.size() && n < scene.nodes.size(); ++n)
+        if (s.pof.spinDegrees[n] != 0.0f) spins[scene.nodes[n].name] = s.pof.spinDegrees[n];
+    j["spin"] = spins;
+    std::vector<PofMarker> markers;
+    std::vector<PofPolyline> lines;
+    pofMarkers(scene, s.pose, s.pof, false, markers, lines);
+    nlohmann::json kinds = nlohmann::json::object();
+    for (size_t k = 0; k < size_t(PofMarkerKind::Count); ++k) {
+        nlohmann::json entry;
+        entry["on"] = s.pof.markers[k];
+        int count = 0, lit = 0;
+        nlohmann::json first = nullptr;
+        for (const PofMarker& m : markers) {
+            if (size_t(m.kind) != k) continue;
+            ++count;
+            lit += m.lit ? 1 : 0;
+            glm::vec2 p;
+            if (first.is_null() && projectToScreen(s, m.position, p))
+                first = {{"label", m.label}, {"x", p.x}, {"y", p.y}, {"position", {m.position.x, m.position.y, m.position.z}}};
+        }
+        entry["shown"] = count;
+        entry["lit"] = lit;
+        entry["first"] = first;
+        kinds[pofMarkerKindName(PofMarkerKind(k))] = entry;
+    }
+    j["markers"] = kinds;
+    j["path_lines"] = lines.size();
+    return j;
+}
+
+}  // namespace
 
 std::string viewerStateJson(const ViewerState& s) {
     nlohmann::json j;
@@ -625,6 +747,7 @@ std::string viewerStateJson(const ViewerState& s) {
         j["triangles"] = s.stats.triangles;
         j["lights_enabled"] = nlohmann::json::array();
         for (const Light& l : scene.lights) j["lights_enabled"].push_back(l.enabled);
+        if (scene.pof) j["pof"] = pofStateJson(s);
     }
     return j.dump(2);
 }

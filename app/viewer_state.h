@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/pof_view.h"
 #include "app/transport.h"
 #include "renderer/renderer.h"
 #include "renderer/view_settings.h"
@@ -31,6 +32,7 @@ enum class PanelId : uint8_t {
     Report,     // import report
     Stats,      // stats overlay
     Skinning,   // bone batches, weight issues, morph sliders
+    Pof,        // POF detail levels, debris, markers, shield, subobjects (shown for POF scenes)
     Count
 };
 const char* panelName(PanelId id);
@@ -82,7 +84,8 @@ struct ViewerState {
     float cpuFrameMs = 0.0f;  // update + draw submission of the last frame
     int framebufferWidth = 0, framebufferHeight = 0;
 
-    std::array<bool, static_cast<size_t>(PanelId::Count)> panels{true, false, true, true, false, true, false};
+    std::array<bool, static_cast<size_t>(PanelId::Count)> panels{true, false, true, true, false, true, false, true};
+    PofViewState pof;  // POF scenes: drawn detail level, debris, markers, shield, spins
     bool showJointNames = false;  // joint names drawn over the viewport next to the skeleton
     LoadStatus load;
     std::vector<std::string> recentFiles;  // most recent first

@@ -365,6 +365,7 @@ void drawPanels(Viewer& v) {
     drawInspectorPanel(s);
     drawReportPanel(s);
     drawSkinningPanel(s);
+    drawPofPanel(s);
     drawStatsOverlay(s);
 }
 
@@ -533,6 +534,7 @@ int runViewer(const ViewerOptions& options) {
                 if (s.scene) {
                     advanceTransport(*s.scene, s.transport, dt);
                 }
+                s.pof.clockSeconds += dt;
                 if (script) {
                     script->runFrame(s, host);
                     if (script->failed()) {

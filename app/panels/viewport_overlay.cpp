@@ -1,12 +1,100 @@
-// Drawn over the 3D view, under the panel windows: joint names, the load progress and errors.
+// Drawn over the 3D view, under the panel windows: joint names, POF markers and the shield mesh,
+// the load progress and errors.
+#include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include <imgui.h>
 
 #include "app/panels.h"
 #include "app/viewer_actions.h"
+#include "renderer/renderer.h"
 
 namespace esv {
+namespace {
+
+// Marker colours follow PofMarkerKind order.
+const ImU32 kPofColors[] = {
+    IM_COL32(255, 80, 60, 255),    // guns
+    IM_COL32(255, 170, 40, 255),   // missiles
+    IM_COL32(255, 90, 230, 255),   // turrets
+    IM_COL32(80, 255, 120, 255),   // docks
+    IM_COL32(80, 170, 255, 255),   // thrusters
+    IM_COL32(255, 255, 255, 255),  // eyes
+    IM_COL32(255, 240, 90, 255),   // specials
+    IM_COL32(120, 255, 255, 255),  // glows
+};
+static_assert(sizeof(kPofColors) / sizeof(kPofColors[0]) == static_cast<size_t>(PofMarkerKind::Count));
+
+// POF markers (with normals as short lines, radii as circles, dock paths as lines) and the shield
+// wireframe, projected with the current camera; the marker under the mouse shows its label.
+void drawPofOverlay(ViewerState& s, ImDrawList* draw, float sx, float sy) {
+    if (!s.scene || !s.scene->pof || s.pose.world.size() != s.scene->nodes.size()) return;
+    if (s.framebufferWidth <= 0 || s.framebufferHeight <= 0) return;
+    bool any = s.pof.shield;
+    for (bool on : s.pof.markers) any = any || on;
+    if (!any) return;
+    glm::mat4 view, projection;
+    Renderer::cameraMatrices(*s.scene, s.pose, s.view, s.framebufferWidth, s.framebufferHeight, view, projection);
+    const glm::mat4 viewProjection = projection * view;
+    const float w = float(s.framebufferWidth), h = float(s.framebufferHeight);
+    auto project = [&](const glm::vec3& world, ImVec2& out) {
+        const glm::vec4 clip = viewProjection * glm::vec4(world, 1.0f);
+        if (clip.w <= 1e-6f) return false;
+        out = ImVec2((clip.x / clip.w * 0.5f + 0.5f) * w * sx, (0.5f - clip.y / clip.w * 0.5f) * h * sy);
+        return true;
+    };
+
+    if (s.pof.shield) {
+        std::vector<glm::vec3> segments;
+        pofShieldEdges(*s.scene->pof, segments);
+        ImVec2 a, b;
+        for (size_t i = 0; i + 1 < segments.size(); i += 2)
+            if (project(segments[i], a) && project(segments[i + 1], b)) draw->AddLine(a, b, IM_COL32(90, 200, 255, 120));
+    }
+
+    std::vector<PofMarker> markers;
+    std::vector<PofPolyline> lines;
+    pofMarkers(*s.scene, s.pose, s.pof, false, markers, lines);
+    for (const PofPolyline& line : lines) {
+        const ImU32 color = kPofColors[size_t(line.kind)];
+        ImVec2 a, b;
+        for (size_t i = 0; i + 1 < line.points.size(); ++i)
+            if (project(line.points[i], a) && project(line.points[i + 1], b)) draw->AddLine(a, b, color, 1.5f);
+    }
+    const float normalLength = s.bounds.valid() ? 0.04f * glm::length(s.bounds.max - s.bounds.min) : 1.0f;
+    const glm::vec3 cameraRight = glm::vec3(glm::inverse(view)[0]);
+    for (const PofMarker& m : markers) {
+        ImVec2 at;
+        if (!project(m.position, at)) continue;
+        const ImU32 color = kPofColors[size_t(m.kind)];
+        ImVec2 end;
+        if (m.normal != glm::vec3(0.0f) && project(m.position + m.normal * normalLength, end))
+            draw->AddLine(at, end, color, 1.5f);
+        if (m.radius > 0.0f && project(m.position + cameraRight * m.radius, end)) {
+            const float r = std::sqrt((end.x - at.x) * (end.x - at.x) + (end.y - at.y) * (end.y - at.y));
+            if (r >= 2.0f && r < 4.0f * (w + h)) draw->AddCircle(at, r, m.lit ? color : IM_COL32(90, 90, 90, 200), 24);
+        }
+        if (m.lit) {
+            draw->AddCircleFilled(at, 4.0f, IM_COL32(0, 0, 0, 200));
+            draw->AddCircleFilled(at, 3.0f, color);
+        } else {
+            draw->AddCircle(at, 3.0f, IM_COL32(90, 90, 90, 220));
+        }
+    }
+    const ImGuiIO& io = ImGui::GetIO();
+    if (!io.WantCaptureMouse && ImGui::IsMousePosValid()) {
+        const int hovered = pofMarkerAt(s, markers, io.MousePos.x * io.DisplayFramebufferScale.x,
+                                        io.MousePos.y * io.DisplayFramebufferScale.y);
+        ImVec2 at;
+        if (hovered >= 0 && project(markers[hovered].position, at)) {
+            draw->AddCircle(at, 7.0f, IM_COL32(255, 255, 255, 255), 16, 2.0f);
+            ImGui::SetTooltip("%s", markers[hovered].label.c_str());
+        }
+    }
+}
+
+}  // namespace
 
 void drawViewportOverlay(ViewerState& s) {
     ImDrawList* draw = ImGui::GetBackgroundDrawList();
@@ -27,6 +115,8 @@ void drawViewportOverlay(ViewerState& s) {
             draw->AddText(at, selected ? IM_COL32(255, 120, 90, 255) : IM_COL32(255, 230, 150, 255), name);
         }
     }
+
+    drawPofOverlay(s, draw, sx, sy);
 
     if (s.load.active) {
         // A small centred progress box; the old scene stays visible and usable underneath.
