@@ -11,7 +11,8 @@ namespace {
 constexpr const char* kKindNames[] = {"guns", "missiles", "turrets", "docks", "thrusters", "eyes", "specials", "glows"};
 static_assert(sizeof(kKindNames) / sizeof(kKindNames[0]) == static_cast<size_t>(PofMarkerKind::Count));
 
-constexpr int32_t kMovementRotate = 1;  // FreeSpace MOVEMENT_TYPE_ROT
+constexpr int32_t kMovementRotate = 1;         // FreeSpace MOVEMENT_TYPE_ROT
+constexpr int32_t kMovementRotateSpecial = 2;  // MOVEMENT_TYPE_ROT_SPECIAL
 
 bool drawnNode(const Pose& pose, int node) {
     return node >= 0 && static_cast<size_t>(node) < pose.visible.size() && pose.visible[node];
@@ -69,14 +70,32 @@ int pofSubobjectNode(const PofExtras& pof, int32_t number) {
     return -1;
 }
 
-bool pofSpinAxis(const PofExtras::Subobject& subobject, glm::vec3& displayAxis) {
-    if (subobject.movementType != kMovementRotate) return false;
-    switch (subobject.movementAxis) {
-        case 0: displayAxis = glm::vec3(1, 0, 0); return true;
-        case 1: displayAxis = pofToDisplay(glm::vec3(0, 0, 1)); return true;
-        case 2: displayAxis = glm::vec3(0, 1, 0); return true;
-        default: return false;
+bool pofSpinAxis(const PofExtras& pof, int node, glm::vec3& displayAxis) {
+    if (node < 0 || static_cast<size_t>(node) >= pof.subobjects.size()) return false;
+    const PofExtras::Subobject& subobject = pof.subobjects[node];
+    if (subobject.movementType == kMovementRotate || subobject.movementType == kMovementRotateSpecial) {
+        switch (subobject.movementAxis) {
+            case 0: displayAxis = glm::vec3(1, 0, 0); return true;
+            case 1: displayAxis = pofToDisplay(glm::vec3(0, 0, 1)); return true;
+            case 2: displayAxis = glm::vec3(0, 1, 0); return true;
+            default: break;
+        }
     }
+    // Turrets turn whatever their movement fields say: the base about the turret normal, a barrel
+    // that is a separate subobject about its X axis (elevation).
+    for (const PofExtras::TurretBank& bank : pof.turrets) {
+        const int base = pofSubobjectNode(pof, bank.physicalParent), barrel = pofSubobjectNode(pof, bank.subobject);
+        if (node == base) {
+            const float length = glm::length(bank.normal);
+            displayAxis = length > 1e-6f && std::isfinite(length) ? pofToDisplay(bank.normal / length) : glm::vec3(0, 1, 0);
+            return true;
+        }
+        if (node == barrel) {
+            displayAxis = glm::vec3(1, 0, 0);
+            return true;
+        }
+    }
+    return false;
 }
 
 glm::mat4 pofSpinMatrix(const glm::vec3& displayAxis, float degrees) {
@@ -129,7 +148,7 @@ void applyPofView(const Scene& scene, const PofViewState& view, Pose& pose) {
     for (size_t i = 0; i < count && i < view.spinDegrees.size() && i < scene.pof->subobjects.size(); ++i) {
         glm::vec3 axis;
         if (view.spinDegrees[i] == 0.0f || !std::isfinite(view.spinDegrees[i]) ||
-            !pofSpinAxis(scene.pof->subobjects[i], axis))
+            !pofSpinAxis(*scene.pof, static_cast<int>(i), axis))
             continue;
         extra[i] = pofSpinMatrix(axis, view.spinDegrees[i]);
         hasExtra[i] = 1;

@@ -45,9 +45,11 @@ inline glm::vec3 pofToDisplay(const glm::vec3& p) { return glm::vec3(p.x, p.y, -
 // Scene node of subobject `number` (subobject i is node i); -1 when the file has none.
 int pofSubobjectNode(const PofExtras& pof, int32_t number);
 
-// Rotating subobject (movement type 1, axis 0 = X, 1 = Z, 2 = Y as FreeSpace numbers them): the
-// axis in display axes. False for any other subobject.
-bool pofSpinAxis(const PofExtras::Subobject& subobject, glm::vec3& displayAxis);
+// The axis a subobject (scene node `node`) turns about, in display axes: a rotating subobject's
+// movement axis (movement type 1 or 2; axis 0 = X, 1 = Z, 2 = Y as FreeSpace numbers them), else for
+// turrets the base's turret normal (TGUN/TMIS physical parent) or a separate barrel's X axis. False
+// for any other subobject.
+bool pofSpinAxis(const PofExtras& pof, int node, glm::vec3& displayAxis);
 
 // The display rotation of a spin by `degrees` about a file axis: the file rotation seen through the
 // Z flip (a mirror conjugates a rotation into one by the opposite angle about the mirrored axis).

@@ -321,10 +321,10 @@ bool setPofSpin(ViewerState& s, int node, float degrees, std::string& error) {
     }
     const PofExtras& pof = *s.scene->pof;
     glm::vec3 axis;
-    if (node < 0 || size_t(node) >= pof.subobjects.size() || !pofSpinAxis(pof.subobjects[node], axis)) {
+    if (node < 0 || size_t(node) >= pof.subobjects.size() || !pofSpinAxis(pof, node, axis)) {
         error = node < 0 || size_t(node) >= pof.subobjects.size()
                     ? std::string("no such subobject")
-                    : "subobject '" + pof.subobjects[node].name + "' does not rotate (movement type " +
+                    : "subobject '" + pof.subobjects[node].name + "' neither rotates nor is a turret (movement type " +
                           std::to_string(pof.subobjects[node].movementType) + ", axis " +
                           std::to_string(pof.subobjects[node].movementAxis) + ")";
         return false;

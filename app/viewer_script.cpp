@@ -70,7 +70,7 @@ const std::vector<CommandSpec>& commandSpecs() {
                 "  pof markers KIND|all on|off  POF markers: guns, missiles, turrets, docks, thrusters, eyes,\n"
                 "                             specials, glows (labels on hover)\n"
                 "  pof spin SUBOBJECT DEGREES POF: turn a rotating subobject (name or number) about its movement axis",
-         2, 3, {Arg::Text}},
+         1, 3, {Arg::Text}},
         {"dump", "dump PATH                  write the viewer state as JSON", 1, 1, {Arg::Text}},
         {"quit", "quit                       close the viewer", 0, 0, {}},
     };

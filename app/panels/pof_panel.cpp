@@ -63,7 +63,9 @@ void vecRow(const char* name, const glm::vec3& v) { row(name, "%.3f  %.3f  %.3f"
 
 void properties(const ViewerState& s, const PofExtras& pof, int node) {
     const PofExtras::Subobject& o = pof.subobjects[node];
-    if (!ImGui::BeginTable("##pofprops", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return;
+    if (!ImGui::BeginTable("##pofprops", 2, ImGuiTableFlags_RowBg)) return;
+    ImGui::TableSetupColumn("field", ImGuiTableColumnFlags_WidthFixed, 80.0f);
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
     row("name", "%s", o.name.c_str());
     row("number", "%d (node %d)", o.number, node);
     const int parent = pofSubobjectNode(pof, o.parent);
@@ -165,14 +167,14 @@ void drawPofPanel(ViewerState& s) {
     bool header = false;
     for (size_t n = 0; n < pof.subobjects.size() && n < s.pof.spinDegrees.size(); ++n) {
         glm::vec3 axis;
-        if (!pofSpinAxis(pof.subobjects[n], axis) || n >= s.pose.visible.size() || !s.pose.visible[n]) continue;
+        if (!pofSpinAxis(pof, int(n), axis) || n >= s.pose.visible.size() || !s.pose.visible[n]) continue;
         if (!header && !ImGui::CollapsingHeader("Rotating subobjects")) break;
         header = true;
         float degrees = s.pof.spinDegrees[n];
         ImGui::PushID(int(n));
         char label[96];
-        std::snprintf(label, sizeof(label), "%s (%s)", pof.subobjects[n].name.c_str(),
-                      movementAxisName(pof.subobjects[n].movementAxis));
+        std::snprintf(label, sizeof(label), "%s (axis %.2f %.2f %.2f)", pof.subobjects[n].name.c_str(), axis.x, axis.y,
+                      axis.z);
         ImGui::SetNextItemWidth(220);
         if (ImGui::SliderFloat(label, &degrees, -180.0f, 180.0f, "%.0f deg")) {
             std::string error;
