@@ -12,6 +12,7 @@
 
 #include "common/test_paths.h"
 #include "loaders/load.h"
+#include "loaders/textures/scene_textures.h"
 #include "pof/pof_sample_facts.h"
 #include "scene/cpu_reference.h"
 #include "scene/pof_extras.h"
@@ -159,6 +160,44 @@ TEST(PofSamples, HeaderAndPointsOfTheFighter) {
     EXPECT_EQ(pof.shieldTreeChunk, "SLDC");
     EXPECT_GT(pof.shieldTreeBytes, 0u);
     EXPECT_FALSE(pof.info.empty());  // PINF
+}
+
+// TXTR names carry no extension: the texture lookup finds the staged images (.dds, .png) by base
+// name in any case, and reports the ones that are not there.
+TEST(PofSamples, TexturesFoundByBaseName) {
+    ESVIEW_REQUIRE_MODELS("pof");
+    struct Case {
+        const char* file;
+        std::vector<std::string> found;  // file names, by texture index; "" = missing
+    };
+    const Case cases[] = {
+        {"oih_chimera.pof", {"ChimeraUV.dds"}},
+        {"air_F-14.pof", {"f14.png", "glass-trans.png"}},
+        {"ls_dup.pof", {"invisiblebta.dds"}},
+        {"hs_destroyer_framework01.pof", {"destroyer_framework_01.dds"}},
+        {"air_flat.pof", {""}},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.file);
+        LoadResult r = loadSceneFile((test::modelsDir() / "pof" / c.file).string());
+        ASSERT_TRUE(r.scene);
+        Scene& scene = *r.scene;
+        size_t missing = 0;
+        for (const std::string& f : c.found) missing += f.empty() ? 1 : 0;
+        EXPECT_EQ(prepareSceneTextures(scene, nullptr), int(missing));
+        ASSERT_EQ(scene.textures.size(), c.found.size());
+        size_t warnings = 0;
+        for (const ReportLine& line : scene.report) warnings += line.severity == Severity::Warning ? 1 : 0;
+        EXPECT_EQ(warnings, missing);
+        for (size_t t = 0; t < c.found.size(); ++t) {
+            EXPECT_EQ(scene.textures[t].placeholder, c.found[t].empty()) << t;
+            if (!c.found[t].empty()) {
+                EXPECT_EQ(std::filesystem::path(scene.textures[t].resolvedPath).filename().string(),
+                          c.found[t])
+                    << t;
+            }
+        }
+    }
 }
 
 }  // namespace
