@@ -82,9 +82,11 @@ bool pofSpinAxis(const PofExtras& pof, int node, glm::vec3& displayAxis) {
         }
     }
     // Turrets turn whatever their movement fields say: the base about the turret normal, a barrel
-    // that is a separate subobject about its X axis (elevation).
+    // that is a separate subobject about its X axis (elevation). The files (and fs2open) name the
+    // base first (sobj_parent, the frame of the firing points) and the barrel second (sobj_par_phys),
+    // the other way round from the chunk notes.
     for (const PofExtras::TurretBank& bank : pof.turrets) {
-        const int base = pofSubobjectNode(pof, bank.physicalParent), barrel = pofSubobjectNode(pof, bank.subobject);
+        const int base = pofSubobjectNode(pof, bank.subobject), barrel = pofSubobjectNode(pof, bank.physicalParent);
         if (node == base) {
             const float length = glm::length(bank.normal);
             displayAxis = length > 1e-6f && std::isfinite(length) ? pofToDisplay(bank.normal / length) : glm::vec3(0, 1, 0);

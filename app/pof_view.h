@@ -47,8 +47,8 @@ int pofSubobjectNode(const PofExtras& pof, int32_t number);
 
 // The axis a subobject (scene node `node`) turns about, in display axes: a rotating subobject's
 // movement axis (movement type 1 or 2; axis 0 = X, 1 = Z, 2 = Y as FreeSpace numbers them), else for
-// turrets the base's turret normal (TGUN/TMIS physical parent) or a separate barrel's X axis. False
-// for any other subobject.
+// turrets the turret normal (the TGUN/TMIS bank's base, sobj_parent) or X (a separate barrel,
+// sobj_par_phys). False for any other subobject.
 bool pofSpinAxis(const PofExtras& pof, int node, glm::vec3& displayAxis);
 
 // The display rotation of a spin by `degrees` about a file axis: the file rotation seen through the

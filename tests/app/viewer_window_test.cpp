@@ -5,6 +5,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -324,6 +326,111 @@ TEST(ViewerWindow, KeyboardAloneDrivesCameraTransportModesAndPanels) {
     const nlohmann::json k5 = readJson(dir / "k5.json");
     EXPECT_FALSE(k5["keyboard_to_panel"].get<bool>());
     EXPECT_TRUE(k5["selected"].is_null()) << "escape clears the selection first";
+}
+
+// POF scenes: panels off so the ship is unobstructed (the overlay of markers stays).
+#define POF_PANELS_OFF "panel stats off\npanel main off\npanel tree off\npanel inspector off\npanel pof off\n"
+
+// Pixels in a box around (x, y) that differ between two window screenshots.
+double boxDifference(const esv::test::Image& a, const esv::test::Image& b, double x, double y, int half) {
+    const int x0 = std::max(0, int(x) - half), y0 = std::max(0, int(y) - half);
+    const int x1 = std::min(a.width, int(x) + half + 1), y1 = std::min(a.height, int(y) + half + 1);
+    return esv::test::compareImages(crop(a, x0, y0, x1, y1), crop(b, x0, y0, x1, y1), 12).differingFraction;
+}
+
+TEST(ViewerWindow, PofDetailLevelAndDebrisChangeWhatIsDrawn) {
+    ESVIEW_REQUIRE_XVFB();
+    ESVIEW_REQUIRE_MODELS("pof/oih_Fighter2T-01-2.pof");
+    const fs::path dir = workDir("pof_lod");
+    const std::string model = (esv::test::modelsDir() / "pof" / "oih_Fighter2T-01-2.pof").string();
+    RunResult r = runViewer(dir, model,
+                            POF_PANELS_OFF "wait 2\nscreenshot lod0.png\ndump lod0.json\n"
+                            "pof lod 1\nwait 2\nscreenshot lod1.png\ndump lod1.json\n"
+                            "pof lod 0\npof debris on\nwait 2\ndump debris.json\nquit\n");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const nlohmann::json lod0 = readJson(dir / "lod0.json"), lod1 = readJson(dir / "lod1.json"),
+                         debris = readJson(dir / "debris.json");
+    // The header's detail levels are subobjects 0, 1, 4, 3 and debris 2, 7, 6, 5.
+    EXPECT_EQ(lod0["pof"]["detail_levels"], 4);
+    EXPECT_EQ(lod0["pof"]["visible_nodes"], nlohmann::json({"detail-0"}));
+    EXPECT_EQ(lod0["triangles"], 3352) << "LOD0's drawn triangles, as info reports them";
+    EXPECT_EQ(lod1["pof"]["lod"], 1);
+    EXPECT_EQ(lod1["pof"]["visible_nodes"], nlohmann::json({"detail-1"}));
+    EXPECT_GT(lod1["triangles"].get<int>(), 0);
+    EXPECT_LT(lod1["triangles"].get<int>(), lod0["triangles"].get<int>());
+    EXPECT_EQ(debris["pof"]["visible_nodes"].size(), 5u) << debris["pof"]["visible_nodes"].dump();
+    EXPECT_GT(debris["triangles"].get<int>(), lod0["triangles"].get<int>());
+    EXPECT_GT(esv::test::compareImages(loadImage(dir / "lod0.png"), loadImage(dir / "lod1.png"), 12).differingFraction,
+              0.001)
+        << "LOD1 is a coarser mesh: the picture changes";
+}
+
+TEST(ViewerWindow, PofMarkersAndShieldAreDrawnOverTheShip) {
+    ESVIEW_REQUIRE_XVFB();
+    ESVIEW_REQUIRE_MODELS("pof/oih_Fighter2T-01-2.pof");
+    const fs::path dir = workDir("pof_markers");
+    const std::string model = (esv::test::modelsDir() / "pof" / "oih_Fighter2T-01-2.pof").string();
+    RunResult r = runViewer(dir, model,
+                            POF_PANELS_OFF "wait 2\nscreenshot plain.png\n"
+                            "pof markers guns on\nwait 1\nscreenshot guns.png\ndump guns.json\n"
+                            "pof markers all on\nwait 1\ndump all.json\n"
+                            "pof markers all off\npof shield on\nwait 1\nscreenshot shield.png\ndump shield.json\nquit\n");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const nlohmann::json guns = readJson(dir / "guns.json"), all = readJson(dir / "all.json");
+    // info: 2 gun points, 8 missile points, 2 docks, 1 eye point, 5 special points, 1 thruster bank.
+    EXPECT_EQ(guns["pof"]["markers"]["guns"]["shown"], 2);
+    EXPECT_EQ(guns["pof"]["markers"]["missiles"]["shown"], 0) << "only guns are on";
+    EXPECT_EQ(all["pof"]["markers"]["missiles"]["shown"], 8);
+    EXPECT_EQ(all["pof"]["markers"]["specials"]["shown"], 5);
+    EXPECT_EQ(all["pof"]["markers"]["eyes"]["shown"], 1);
+    EXPECT_GE(all["pof"]["path_lines"].get<int>(), 1) << "dock paths";
+    const nlohmann::json& first = guns["pof"]["markers"]["guns"]["first"];
+    ASSERT_TRUE(first.is_object());
+    EXPECT_EQ(first["label"], "gun slot 0 point 0");
+    const double x = first["x"].get<double>(), y = first["y"].get<double>();
+    ASSERT_TRUE(x > 10 && x < 1270 && y > 10 && y < 710) << x << ", " << y;
+    const esv::test::Image plain = loadImage(dir / "plain.png"), gunsShot = loadImage(dir / "guns.png");
+    EXPECT_GT(boxDifference(plain, gunsShot, x, y, 3), 0.3) << "the gun marker is drawn where the point projects";
+    // Away from every marker nothing changes.
+    EXPECT_LT(boxDifference(plain, gunsShot, 60, 60, 20), 0.001);
+    EXPECT_TRUE(readJson(dir / "shield.json")["pof"]["shield"].get<bool>());
+    EXPECT_GT(esv::test::compareImages(plain, loadImage(dir / "shield.png"), 12).differingFraction, 0.002)
+        << "the shield's 80 triangles as lines";
+}
+
+TEST(ViewerWindow, PofTurretSpinTurnsTheTurret) {
+    ESVIEW_REQUIRE_XVFB();
+    ESVIEW_REQUIRE_MODELS("pof/hs_frigate_gunship02.pof");
+    const fs::path dir = workDir("pof_spin");
+    const std::string model = (esv::test::modelsDir() / "pof" / "hs_frigate_gunship02.pof").string();
+    RunResult r = runViewer(dir, model,
+                            POF_PANELS_OFF "pof markers turrets on\nselect Turret01a\nfit selection\nwait 2\n"
+                            "screenshot still.png 480x360\ndump still.json\n"
+                            "pof spin Turret01a 90\nwait 1\nscreenshot turned.png 480x360\ndump turned.json\n"
+                            "pof spin Turret01-arm 40\nwait 1\nscreenshot raised.png 480x360\ndump raised.json\nquit\n");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const nlohmann::json still = readJson(dir / "still.json"), turned = readJson(dir / "turned.json");
+    EXPECT_EQ(turned["pof"]["spin"]["Turret01a"], 90.0);
+    // Four turret banks, one firing point each; the first is on Turret01a and turns with it.
+    EXPECT_EQ(still["pof"]["markers"]["turrets"]["shown"], 4);
+    const nlohmann::json& before = still["pof"]["markers"]["turrets"]["first"];
+    const nlohmann::json& after = turned["pof"]["markers"]["turrets"]["first"];
+    ASSERT_TRUE(before.is_object() && after.is_object());
+    EXPECT_EQ(after["label"], "gun turret 0 point 0 on 'Turret01a'");
+    // The firing point (0, -16, 0) in the base's frame lies on the base's axis (normal (0, -1, 0)):
+    // placed through the turned base it stays at the base's offset (0, -25, 32.2) (display z) plus 16 down.
+    for (const nlohmann::json* p : {&before, &after}) {
+        EXPECT_NEAR((*p)["position"][0].get<double>(), -0.0001, 1e-3);
+        EXPECT_NEAR((*p)["position"][1].get<double>(), -41.0075, 1e-3);
+        EXPECT_NEAR((*p)["position"][2].get<double>(), 32.225, 1e-3);
+    }
+    EXPECT_GT(esv::test::compareImages(loadImage(dir / "still.png"), loadImage(dir / "turned.png"), 12).differingFraction,
+              0.005)
+        << "the turret mesh turns";
+    EXPECT_EQ(readJson(dir / "raised.json")["pof"]["spin"]["Turret01-arm"], 40.0);
+    EXPECT_GT(esv::test::compareImages(loadImage(dir / "turned.png"), loadImage(dir / "raised.png"), 12).differingFraction,
+              0.002)
+        << "the barrel turns about its X axis";
 }
 
 }  // namespace
