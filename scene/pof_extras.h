@@ -91,7 +91,8 @@ struct PofExtras {
     std::vector<glm::vec3> shieldVertices;
     std::vector<ShieldFace> shieldFaces;
     std::string shieldTreeChunk;   // "SLDC" or "SLC2" when present
-    uint32_t shieldTreeBytes = 0;  // its tree_size (the tree is not decoded)
+    uint32_t shieldTreeBytes = 0;  // its tree_size
+    uint32_t shieldTreeNodes = 0;  // nodes walked and checked (the tree is not kept)
 
     struct EyePoint {
         int32_t subobject = -1;

@@ -657,7 +657,48 @@ void Reader::readShieldTree(ByteReader r, const std::string& where, const std::s
     }
     m_pof->shieldTreeChunk = id;
     m_pof->shieldTreeBytes = size;
-    r.skip(size);
+    // The nodes follow each other: type (0 split, 1 leaf), size (the whole node), box, then a
+    // split's front and back offsets (from the node) or a leaf's face list. One problem per tree.
+    ByteReader tree = r.sub(size);
+    const bool faces = m_pof->hasShield;
+    while (!tree.atEnd()) {
+        const uint64_t nodeAt = tree.offset();
+        const size_t nodeStart = tree.position();
+        const uint8_t type = tree.u8();
+        const uint32_t nodeSize = tree.u32();
+        tree.skip(24);
+        std::string problem;
+        if (!tree.ok() || nodeSize < 29 || nodeSize - 5 > tree.remaining() + 24) {
+            problem = "node size " + num(nodeSize) + " does not fit in the tree";
+        } else if (type == 0) {
+            const uint32_t front = tree.u32();
+            const uint32_t back = tree.u32();
+            if (nodeSize != 37)
+                problem = "split node size " + num(nodeSize) + " is not 37";
+            else if (front >= size - nodeStart || back >= size - nodeStart)
+                problem = "split node offsets " + num(front) + " and " + num(back) + " leave the tree";
+        } else if (type == 1) {
+            const uint32_t count = tree.u32();
+            if (!tree.ok() || nodeSize != 33 + uint64_t(count) * 4) {
+                problem = "leaf node size " + num(nodeSize) + " does not hold " + num(count) + " faces";
+            } else {
+                for (uint32_t i = 0; i < count && problem.empty(); ++i) {
+                    const uint32_t face = tree.u32();
+                    if (faces && face >= m_pof->shieldFaces.size())
+                        problem = "leaf node uses shield face " + num(face) + " of " +
+                                  num(m_pof->shieldFaces.size());
+                }
+            }
+        } else {
+            problem = "node type " + num(type) + " is neither split (0) nor leaf (1)";
+        }
+        if (!problem.empty()) {
+            violation(nodeAt, where, problem);
+            break;
+        }
+        ++m_pof->shieldTreeNodes;
+        tree.seek(nodeStart + nodeSize);
+    }
     finish(r, where, false);
 }
 

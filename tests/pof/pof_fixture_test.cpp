@@ -162,7 +162,10 @@ TEST(PofFixtures, FreeSpace2AllChunks) {
     insignia.i32(1).i32(0).i32(1).i32(3).vec({}).vec({1, 0, 0}).vec({0, 1, 0}).vec({});
     for (int k = 0; k < 3; ++k) insignia.i32(k).f32(0.0f).f32(1.0f);
     w.chunk("INSG", insignia);
-    w.chunk("SLDC", Bytes().u32(4).u32(0));
+    Bytes tree;  // one split node over two leaves of one shield face each
+    tree.u32(37 + 37 + 37).u8(0).u32(37).vec({}).vec({}).u32(37).u32(74);
+    for (uint32_t face : {0u, 1u}) tree.u8(1).u32(37).vec({}).vec({}).u32(1).u32(face);
+    w.chunk("SLDC", tree);
     LoadResult r = load(w.finish(), true);
     ASSERT_TRUE(r.scene) << problemsText(r);
     const Scene& scene = *r.scene;
@@ -196,6 +199,7 @@ TEST(PofFixtures, FreeSpace2AllChunks) {
     ASSERT_EQ(pof.insignia.size(), 1u);
     EXPECT_EQ(pof.insignia[0].faces.size(), 1u);
     EXPECT_EQ(pof.shieldTreeChunk, "SLDC");
+    EXPECT_EQ(pof.shieldTreeNodes, 3u);
     // Materials one per TXTR name; "-trans" names blend.
     ASSERT_EQ(scene.materials.size(), 2u);
     EXPECT_EQ(scene.textures[1].path, "glass-trans");
@@ -415,6 +419,16 @@ std::vector<Violation> violations() {
         const uint64_t at = w.finish().size() + 8;
         w.chunk("PATH", Bytes().i32(-3));
         out.push_back({"negative count", w.finish(), "chunk PATH: path count -3 is negative", at, false});
+    }
+    {
+        PofWriter w(2117);
+        base(w);
+        w.chunk("OBJ2", w.subobject(square(w, 0, -1, {}, "hull")));
+        w.chunk("SHLD", PofWriter::shield(poftest::quadPositions(), {{0, 1, 2}}));
+        const uint64_t at = w.finish().size() + 8 + 4;
+        w.chunk("SLDC", Bytes().u32(37).u8(1).u32(37).vec({}).vec({}).u32(1).u32(5));
+        out.push_back(
+            {"shield tree face", w.finish(), "chunk SLDC: leaf node uses shield face 5 of 1", at, false});
     }
     {
         PofWriter w(2117);

@@ -159,7 +159,8 @@ TEST(PofSamples, HeaderAndPointsOfTheFighter) {
         for (int32_t v : face.vertices) EXPECT_LT(size_t(v), pof.shieldVertices.size());
     EXPECT_EQ(pof.shieldTreeChunk, "SLDC");
     EXPECT_GT(pof.shieldTreeBytes, 0u);
-    EXPECT_FALSE(pof.info.empty());  // PINF
+    EXPECT_EQ(pof.shieldTreeNodes, 159u);  // 79 splits over 80 leaves, one per shield face
+    EXPECT_FALSE(pof.info.empty());        // PINF
 }
 
 // TXTR names carry no extension: the texture lookup finds the staged images (.dds, .png) by base
