@@ -274,4 +274,32 @@ TEST(PofView, ScriptCommandsSetLodDebrisMarkersShieldAndSpins) {
     EXPECT_EQ(error, "subobject 'hull' neither rotates nor is a turret (movement type -1, axis -1)");
 }
 
+TEST(PofView, HoverFindsTheMarkerUnderThePointer) {
+    esv::ViewerState s;
+    s.scene = fixture();
+    s.pof.spinDegrees.assign(s.scene->nodes.size(), 0.0f);
+    s.framebufferWidth = 640;
+    s.framebufferHeight = 480;
+    esv::updatePose(s);
+    s.bounds.add(glm::vec3(-20.0f));
+    s.bounds.add(glm::vec3(20.0f));
+    esv::frameScene(s);
+    std::vector<esv::PofMarker> markers;
+    std::vector<esv::PofPolyline> lines;
+    esv::pofMarkers(*s.scene, s.pose, s.pof, true, markers, lines);
+    ASSERT_GE(markers.size(), 3u);
+    int gun = -1, turret = -1;
+    for (size_t i = 0; i < markers.size(); ++i) {
+        if (markers[i].kind == PofMarkerKind::Guns) gun = int(i);
+        if (markers[i].kind == PofMarkerKind::Turrets) turret = int(i);
+    }
+    glm::vec2 at, other;
+    ASSERT_TRUE(esv::projectToScreen(s, markers[gun].position, at));
+    ASSERT_TRUE(esv::projectToScreen(s, markers[turret].position, other));
+    ASSERT_GT(glm::length(at - other), 12.0f) << "the fixture's gun and turret points are apart on screen";
+    EXPECT_EQ(esv::pofMarkerAt(s, markers, at.x + 2.0f, at.y - 2.0f), gun);
+    EXPECT_EQ(markers[esv::pofMarkerAt(s, markers, other.x, other.y)].label, "gun turret 0 point 0 on 'turret'");
+    EXPECT_EQ(esv::pofMarkerAt(s, markers, 2.0f, 2.0f), -1);
+}
+
 }  // namespace
