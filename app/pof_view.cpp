@@ -8,7 +8,8 @@
 namespace esv {
 namespace {
 
-constexpr const char* kKindNames[] = {"guns", "missiles", "turrets", "docks", "thrusters", "eyes", "specials", "glows"};
+constexpr const char* kKindNames[] = {"guns",      "missiles", "turrets",  "docks",
+                                      "thrusters", "eyes",     "specials", "glows"};
 static_assert(sizeof(kKindNames) / sizeof(kKindNames[0]) == static_cast<size_t>(PofMarkerKind::Count));
 
 constexpr int32_t kMovementRotate = 1;         // FreeSpace MOVEMENT_TYPE_ROT
@@ -64,7 +65,8 @@ bool parsePofMarkerKind(const std::string& name, PofMarkerKind& kind) {
 int pofSubobjectNode(const PofExtras& pof, int32_t number) {
     if (number < 0) return -1;
     // Subobjects are usually numbered by their position: try that first.
-    if (static_cast<size_t>(number) < pof.subobjects.size() && pof.subobjects[number].number == number) return number;
+    if (static_cast<size_t>(number) < pof.subobjects.size() && pof.subobjects[number].number == number)
+        return number;
     for (size_t i = 0; i < pof.subobjects.size(); ++i)
         if (pof.subobjects[i].number == number) return static_cast<int>(i);
     return -1;
@@ -75,10 +77,17 @@ bool pofSpinAxis(const PofExtras& pof, int node, glm::vec3& displayAxis) {
     const PofExtras::Subobject& subobject = pof.subobjects[node];
     if (subobject.movementType == kMovementRotate || subobject.movementType == kMovementRotateSpecial) {
         switch (subobject.movementAxis) {
-            case 0: displayAxis = glm::vec3(1, 0, 0); return true;
-            case 1: displayAxis = pofToDisplay(glm::vec3(0, 0, 1)); return true;
-            case 2: displayAxis = glm::vec3(0, 1, 0); return true;
-            default: break;
+            case 0:
+                displayAxis = glm::vec3(1, 0, 0);
+                return true;
+            case 1:
+                displayAxis = pofToDisplay(glm::vec3(0, 0, 1));
+                return true;
+            case 2:
+                displayAxis = glm::vec3(0, 1, 0);
+                return true;
+            default:
+                break;
         }
     }
     // Turrets turn whatever their movement fields say: the base about the turret normal, a barrel
@@ -86,10 +95,12 @@ bool pofSpinAxis(const PofExtras& pof, int node, glm::vec3& displayAxis) {
     // base first (sobj_parent, the frame of the firing points) and the barrel second (sobj_par_phys),
     // the other way round from the chunk notes.
     for (const PofExtras::TurretBank& bank : pof.turrets) {
-        const int base = pofSubobjectNode(pof, bank.subobject), barrel = pofSubobjectNode(pof, bank.physicalParent);
+        const int base = pofSubobjectNode(pof, bank.subobject),
+                  barrel = pofSubobjectNode(pof, bank.physicalParent);
         if (node == base) {
             const float length = glm::length(bank.normal);
-            displayAxis = length > 1e-6f && std::isfinite(length) ? pofToDisplay(bank.normal / length) : glm::vec3(0, 1, 0);
+            displayAxis = length > 1e-6f && std::isfinite(length) ? pofToDisplay(bank.normal / length)
+                                                                  : glm::vec3(0, 1, 0);
             return true;
         }
         if (node == barrel) {
@@ -113,7 +124,8 @@ void pofDrawnNodes(const Scene& scene, int lod, bool debris, std::vector<uint8_t
     if (lod >= 0 && static_cast<size_t>(lod) < pof.detailLevels.size()) {
         const int node = pofSubobjectNode(pof, pof.detailLevels[lod]);
         if (node >= 0 && static_cast<size_t>(node) < count) root[node] = 1;
-    } else if (lod == 0 && pof.detailLevels.empty() && pof.lod0Node >= 0 && static_cast<size_t>(pof.lod0Node) < count) {
+    } else if (lod == 0 && pof.detailLevels.empty() && pof.lod0Node >= 0 &&
+               static_cast<size_t>(pof.lod0Node) < count) {
         root[pof.lod0Node] = 1;
     }
     std::vector<uint8_t> debrisRoot(count, 0);
@@ -176,7 +188,8 @@ void applyPofView(const Scene& scene, const PofViewState& view, Pose& pose) {
             pose.world[node] = parent >= 0 && static_cast<size_t>(parent) < count && done[parent]
                                    ? pose.world[parent] * local
                                    : local;
-            if (node < static_cast<int>(pose.objectWorld.size()) && node < static_cast<int>(pose.objectLocal.size()))
+            if (node < static_cast<int>(pose.objectWorld.size()) &&
+                node < static_cast<int>(pose.objectLocal.size()))
                 pose.objectWorld[node] = pose.world[node] * pose.objectLocal[node];
             done[node] = 1;
         }
@@ -221,8 +234,9 @@ void pofMarkers(const Scene& scene, const Pose& pose, const PofViewState& view, 
         const auto& slots = missile ? pof.missileSlots : pof.gunSlots;
         for (size_t s = 0; s < slots.size(); ++s)
             for (size_t g = 0; g < slots[s].size(); ++g)
-                add(kind, format(missile ? "missile slot %d point %d" : "gun slot %d point %d", int(s), int(g)), model,
-                    slots[s][g].position, slots[s][g].normal, 0.0f, true);
+                add(kind,
+                    format(missile ? "missile slot %d point %d" : "gun slot %d point %d", int(s), int(g)),
+                    model, slots[s][g].position, slots[s][g].normal, 0.0f, true);
     }
     if (on(PofMarkerKind::Turrets)) {
         for (size_t b = 0; b < pof.turrets.size(); ++b) {
@@ -231,7 +245,8 @@ void pofMarkers(const Scene& scene, const Pose& pose, const PofViewState& view, 
             if (!subobjectFrame(scene, pose, bank.subobject, frame)) continue;
             for (size_t p = 0; p < bank.points.size(); ++p)
                 add(PofMarkerKind::Turrets,
-                    format(bank.missile ? "missile turret %d point %d" : "gun turret %d point %d", int(b), int(p)) +
+                    format(bank.missile ? "missile turret %d point %d" : "gun turret %d point %d", int(b),
+                           int(p)) +
                         subobjectName(bank.subobject),
                     frame, bank.points[p], bank.normal, 0.0f, true);
         }
@@ -239,7 +254,8 @@ void pofMarkers(const Scene& scene, const Pose& pose, const PofViewState& view, 
     if (on(PofMarkerKind::Docks)) {
         for (size_t d = 0; d < pof.docks.size(); ++d) {
             const PofExtras::Dock& dock = pof.docks[d];
-            const std::string name = format("dock %d", int(d)) + (dock.properties.empty() ? "" : " " + dock.properties);
+            const std::string name =
+                format("dock %d", int(d)) + (dock.properties.empty() ? "" : " " + dock.properties);
             for (size_t p = 0; p < dock.points.size(); ++p)
                 add(PofMarkerKind::Docks, name + format(" point %d", int(p)), model, dock.points[p].position,
                     dock.points[p].normal, 0.0f, true);
@@ -248,7 +264,8 @@ void pofMarkers(const Scene& scene, const Pose& pose, const PofViewState& view, 
                 PofPolyline line;
                 line.kind = PofMarkerKind::Docks;
                 line.label = name + " path '" + pof.paths[path].name + "'";
-                for (const PofExtras::PathVertex& v : pof.paths[path].vertices) line.points.push_back(placePoint(model, v.position));
+                for (const PofExtras::PathVertex& v : pof.paths[path].vertices)
+                    line.points.push_back(placePoint(model, v.position));
                 lines.push_back(std::move(line));
             }
         }
@@ -257,21 +274,23 @@ void pofMarkers(const Scene& scene, const Pose& pose, const PofViewState& view, 
         for (size_t t = 0; t < pof.thrusters.size(); ++t)
             for (size_t g = 0; g < pof.thrusters[t].glows.size(); ++g) {
                 const PofExtras::Glow& glow = pof.thrusters[t].glows[g];
-                add(PofMarkerKind::Thrusters, format("thruster %d glow %d", int(t), int(g)), model, glow.position,
-                    glow.normal, glow.radius, true);
+                add(PofMarkerKind::Thrusters, format("thruster %d glow %d", int(t), int(g)), model,
+                    glow.position, glow.normal, glow.radius, true);
             }
     }
     if (on(PofMarkerKind::Eyes)) {
         for (size_t e = 0; e < pof.eyePoints.size(); ++e) {
             glm::mat4 frame;
             if (!subobjectFrame(scene, pose, pof.eyePoints[e].subobject, frame)) continue;
-            add(PofMarkerKind::Eyes, format("eye point %d", int(e)) + subobjectName(pof.eyePoints[e].subobject), frame,
+            add(PofMarkerKind::Eyes,
+                format("eye point %d", int(e)) + subobjectName(pof.eyePoints[e].subobject), frame,
                 pof.eyePoints[e].offset, pof.eyePoints[e].normal, 0.0f, true);
         }
     }
     if (on(PofMarkerKind::Specials)) {
         for (const PofExtras::SpecialPoint& sp : pof.specialPoints)
-            add(PofMarkerKind::Specials, "special point " + sp.name, model, sp.point, glm::vec3(0.0f), sp.radius, true);
+            add(PofMarkerKind::Specials, "special point " + sp.name, model, sp.point, glm::vec3(0.0f),
+                sp.radius, true);
     }
     if (on(PofMarkerKind::Glows)) {
         for (size_t b = 0; b < pof.glowBanks.size(); ++b) {

@@ -22,15 +22,25 @@
 
 namespace esv {
 
-enum class PofMarkerKind : uint8_t { Guns, Missiles, Turrets, Docks, Thrusters, Eyes, Specials, Glows, Count };
+enum class PofMarkerKind : uint8_t {
+    Guns,
+    Missiles,
+    Turrets,
+    Docks,
+    Thrusters,
+    Eyes,
+    Specials,
+    Glows,
+    Count
+};
 const char* pofMarkerKindName(PofMarkerKind kind);  // "guns", "missiles", ... as scripts spell them
 bool parsePofMarkerKind(const std::string& name, PofMarkerKind& kind);
 
 // What the POF panel and `pof` script commands set.
 struct PofViewState {
-    int lod = 0;           // detail level drawn: that LOD root and its descendants
-    bool debris = false;   // debris subobjects (and their descendants) drawn as well
-    bool shield = false;   // the shield mesh as a wireframe over the view
+    int lod = 0;          // detail level drawn: that LOD root and its descendants
+    bool debris = false;  // debris subobjects (and their descendants) drawn as well
+    bool shield = false;  // the shield mesh as a wireframe over the view
     std::array<bool, static_cast<size_t>(PofMarkerKind::Count)> markers{};
     std::vector<float> spinDegrees;  // per scene node: rotation about its movement axis
     double clockSeconds = 0.0;       // the viewer's clock, for blinking glow banks
@@ -40,7 +50,9 @@ struct PofViewState {
 };
 
 // File axes to display axes (a point or a direction).
-inline glm::vec3 pofToDisplay(const glm::vec3& p) { return glm::vec3(p.x, p.y, -p.z); }
+inline glm::vec3 pofToDisplay(const glm::vec3& p) {
+    return glm::vec3(p.x, p.y, -p.z);
+}
 
 // Scene node of subobject `number` (subobject i is node i); -1 when the file has none.
 int pofSubobjectNode(const PofExtras& pof, int32_t number);
@@ -70,7 +82,7 @@ bool pofGlowBankLit(const PofExtras::GlowBank& bank, double seconds);
 
 struct PofMarker {
     PofMarkerKind kind = PofMarkerKind::Guns;
-    std::string label;        // shown on hover
+    std::string label;         // shown on hover
     glm::vec3 position{0.0f};  // display world
     glm::vec3 normal{0.0f};    // display world, unit, or zero when the file has none
     float radius = 0.0f;       // scene units (thruster glows, glow points, special points); 0 = none

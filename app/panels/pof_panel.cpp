@@ -19,23 +19,35 @@ namespace {
 
 const char* movementTypeName(int32_t type) {
     switch (type) {
-        case -1: return "none";
-        case 0: return "position";
-        case 1: return "rotate";
-        case 2: return "rotate (special)";
-        case 3: return "triggered";
-        case 4: return "intrinsic rotate";
-        default: return "other";
+        case -1:
+            return "none";
+        case 0:
+            return "position";
+        case 1:
+            return "rotate";
+        case 2:
+            return "rotate (special)";
+        case 3:
+            return "triggered";
+        case 4:
+            return "intrinsic rotate";
+        default:
+            return "other";
     }
 }
 
 const char* movementAxisName(int32_t axis) {
     switch (axis) {
-        case -1: return "none";
-        case 0: return "X";
-        case 1: return "Z";
-        case 2: return "Y";
-        default: return "other";
+        case -1:
+            return "none";
+        case 0:
+            return "X";
+        case 1:
+            return "Z";
+        case 2:
+            return "Y";
+        default:
+            return "other";
     }
 }
 
@@ -59,7 +71,9 @@ void row(const char* name, const char* format, ...) {
     va_end(args);
 }
 
-void vecRow(const char* name, const glm::vec3& v) { row(name, "%.3f  %.3f  %.3f", v.x, v.y, v.z); }
+void vecRow(const char* name, const glm::vec3& v) {
+    row(name, "%.3f  %.3f  %.3f", v.x, v.y, v.z);
+}
 
 void properties(const ViewerState& s, const PofExtras& pof, int node) {
     const PofExtras::Subobject& o = pof.subobjects[node];
@@ -69,7 +83,8 @@ void properties(const ViewerState& s, const PofExtras& pof, int node) {
     row("name", "%s", o.name.c_str());
     row("number", "%d (node %d)", o.number, node);
     const int parent = pofSubobjectNode(pof, o.parent);
-    row("parent", "%d%s%s", o.parent, parent >= 0 ? " " : "", parent >= 0 ? pof.subobjects[parent].name.c_str() : "");
+    row("parent", "%d%s%s", o.parent, parent >= 0 ? " " : "",
+        parent >= 0 ? pof.subobjects[parent].name.c_str() : "");
     vecRow("offset", o.offset);
     row("radius", "%.3f", o.radius);
     vecRow("centre", o.center);
@@ -77,7 +92,8 @@ void properties(const ViewerState& s, const PofExtras& pof, int node) {
     vecRow("bounds max", o.boundsMax);
     row("movement", "%s, axis %s", movementTypeName(o.movementType), movementAxisName(o.movementAxis));
     if (pof.version >= 2301)
-        row("translation", "%s, axis %s", movementTypeName(o.translationType), movementAxisName(o.translationAxis));
+        row("translation", "%s, axis %s", movementTypeName(o.translationType),
+            movementAxisName(o.translationAxis));
     row("properties", "%s", o.properties.empty() ? "-" : o.properties.c_str());
     row("polygons", "%u textured, %u flat; %u triangles", o.texturedPolygons, o.flatPolygons, o.triangles);
     if (o.detailLevel >= 0) row("detail level", "%d", o.detailLevel);
@@ -87,8 +103,8 @@ void properties(const ViewerState& s, const PofExtras& pof, int node) {
 }
 
 // Subobjects as a tree by parent; rows select. Cycles cannot recurse: each node is drawn once.
-void subobjectTree(ViewerState& s, const PofExtras& pof, const std::vector<std::vector<int>>& children, int node,
-                   std::vector<uint8_t>& drawn, int depth) {
+void subobjectTree(ViewerState& s, const PofExtras& pof, const std::vector<std::vector<int>>& children,
+                   int node, std::vector<uint8_t>& drawn, int depth) {
     if (drawn[node] || depth > 64) return;
     drawn[node] = 1;
     ImGuiTreeNodeFlags flags = ImGuiTreeNodeFlags_OpenOnArrow | ImGuiTreeNodeFlags_SpanAvailWidth;
@@ -97,7 +113,8 @@ void subobjectTree(ViewerState& s, const PofExtras& pof, const std::vector<std::
     if (depth == 0) flags |= ImGuiTreeNodeFlags_DefaultOpen;
     const bool visible = size_t(node) < s.pose.visible.size() && s.pose.visible[node];
     if (!visible) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.5f, 0.5f, 0.5f, 1.0f));
-    const bool open = ImGui::TreeNodeEx(reinterpret_cast<void*>(intptr_t(node)), flags, "%s", subobjectLabel(pof, node).c_str());
+    const bool open = ImGui::TreeNodeEx(reinterpret_cast<void*>(intptr_t(node)), flags, "%s",
+                                        subobjectLabel(pof, node).c_str());
     if (!visible) ImGui::PopStyleColor();
     if (ImGui::IsItemClicked() && !ImGui::IsItemToggledOpen()) selectNode(s, node);
     if (open && !children[node].empty()) {
@@ -112,14 +129,15 @@ void drawPofPanel(ViewerState& s) {
     if (!s.scene || !s.scene->pof) return;
     if (!beginScenePanel(s, PanelId::Pof, "POF", ImVec2(360, 440), ImVec2(570, 270))) return;
     const PofExtras& pof = *s.scene->pof;
-    ImGui::Text("version %d, %zu subobjects, radius %.2f, mass %.2f", pof.version, pof.subobjects.size(), pof.maxRadius,
-                pof.mass);
+    ImGui::Text("version %d, %zu subobjects, radius %.2f, mass %.2f", pof.version, pof.subobjects.size(),
+                pof.maxRadius, pof.mass);
 
     // Detail level and debris.
     const int levels = std::max(int(pof.detailLevels.size()), 1);
     char preview[96];
     auto levelName = [&](int l, char* out, size_t size) {
-        const int node = l < int(pof.detailLevels.size()) ? pofSubobjectNode(pof, pof.detailLevels[l]) : pof.lod0Node;
+        const int node =
+            l < int(pof.detailLevels.size()) ? pofSubobjectNode(pof, pof.detailLevels[l]) : pof.lod0Node;
         std::snprintf(out, size, "LOD%d %s", l, node >= 0 ? pof.subobjects[node].name.c_str() : "(missing)");
     };
     levelName(s.pof.lod, preview, sizeof(preview));
@@ -173,8 +191,8 @@ void drawPofPanel(ViewerState& s) {
         float degrees = s.pof.spinDegrees[n];
         ImGui::PushID(int(n));
         char label[96];
-        std::snprintf(label, sizeof(label), "%s (axis %.2f %.2f %.2f)", pof.subobjects[n].name.c_str(), axis.x, axis.y,
-                      axis.z);
+        std::snprintf(label, sizeof(label), "%s (axis %.2f %.2f %.2f)", pof.subobjects[n].name.c_str(),
+                      axis.x, axis.y, axis.z);
         ImGui::SetNextItemWidth(220);
         if (ImGui::SliderFloat(label, &degrees, -180.0f, 180.0f, "%.0f deg")) {
             std::string error;
@@ -189,19 +207,24 @@ void drawPofPanel(ViewerState& s) {
         std::vector<int> roots;
         for (int n = 0; n < count; ++n) {
             const int parent = n < int(s.scene->nodes.size()) ? s.scene->nodes[n].parent : -1;
-            if (parent >= 0 && parent < count && parent != n) children[size_t(parent)].push_back(n);
-            else roots.push_back(n);
+            if (parent >= 0 && parent < count && parent != n)
+                children[size_t(parent)].push_back(n);
+            else
+                roots.push_back(n);
         }
         const float propertiesWidth = 300.0f;
         ImGui::BeginChild("##poftree", ImVec2(ImGui::GetContentRegionAvail().x - propertiesWidth, 0), true);
         std::vector<uint8_t> drawn(static_cast<size_t>(count), 0);
         for (int root : roots) subobjectTree(s, pof, children, root, drawn, 0);
-        for (int n = 0; n < count; ++n) subobjectTree(s, pof, children, n, drawn, 0);  // nodes on parent loops
+        for (int n = 0; n < count; ++n)
+            subobjectTree(s, pof, children, n, drawn, 0);  // nodes on parent loops
         ImGui::EndChild();
         ImGui::SameLine();
         ImGui::BeginChild("##pofprops", ImVec2(0, 0), true);
-        if (s.selection.node >= 0 && s.selection.node < count) properties(s, pof, s.selection.node);
-        else ImGui::TextDisabled("Select a subobject.");
+        if (s.selection.node >= 0 && s.selection.node < count)
+            properties(s, pof, s.selection.node);
+        else
+            ImGui::TextDisabled("Select a subobject.");
         ImGui::EndChild();
     }
     ImGui::End();

@@ -25,8 +25,8 @@ std::unique_ptr<esv::Scene> fixture() {
     auto pof = std::make_shared<PofExtras>();
     const char* names[] = {"hull", "turret", "barrel", "hull-lod1", "debris-a"};
     const int parents[] = {-1, 0, 1, -1, -1};
-    const glm::vec3 offsets[] = {glm::vec3(0, 0, 0), glm::vec3(10, 0, 0), glm::vec3(0, 0, 5), glm::vec3(0, 0, 0),
-                                 glm::vec3(0, 3, 0)};
+    const glm::vec3 offsets[] = {glm::vec3(0, 0, 0), glm::vec3(10, 0, 0), glm::vec3(0, 0, 5),
+                                 glm::vec3(0, 0, 0), glm::vec3(0, 3, 0)};
     for (int i = 0; i < 5; ++i) {
         esv::Node node;
         node.name = names[i];
@@ -150,7 +150,8 @@ TEST(PofView, SpinTurnsAboutTheMovementAxisOrTheTurretNormalInDisplayAxes) {
     expectNear(glm::vec3(turned.world[2][3]), {15, 0, 0});
     expectNear(glm::vec3(turned.world[1][3]), {10, 0, 0});
     // The same turn seen in file axes: the Z flip of a file rotation by the same angle.
-    const glm::vec3 fileTurned = glm::vec3(esv::pofSpinMatrix(glm::vec3(0, 1, 0), 90.0f) * glm::vec4(0, 0, -5, 1));
+    const glm::vec3 fileTurned =
+        glm::vec3(esv::pofSpinMatrix(glm::vec3(0, 1, 0), 90.0f) * glm::vec4(0, 0, -5, 1));
     expectNear(esv::pofToDisplay(fileTurned), {5, 0, 0});
 }
 
@@ -235,9 +236,10 @@ TEST(PofView, ScriptCommandsSetLodDebrisMarkersShieldAndSpins) {
     esv::updatePose(s);
     esv::Script script;
     std::vector<std::string> errors;
-    ASSERT_TRUE(esv::parseScript("pof lod 1\npof debris on\npof markers guns on\npof markers all off\n"
-                                 "pof markers turrets on\npof shield on\npof spin barrel 30\npof spin 1 -45\n",
-                                 "p.txt", script, errors))
+    ASSERT_TRUE(
+        esv::parseScript("pof lod 1\npof debris on\npof markers guns on\npof markers all off\n"
+                         "pof markers turrets on\npof shield on\npof spin barrel 30\npof spin 1 -45\n",
+                         "p.txt", script, errors))
         << errors[0];
     esv::ScriptRunner runner(std::move(script));
     esv::ScriptHost host;
@@ -261,7 +263,8 @@ TEST(PofView, ScriptCommandsSetLodDebrisMarkersShieldAndSpins) {
     // Bad lines are caught when the script is read; bad values when they run.
     esv::Script bad;
     errors.clear();
-    EXPECT_FALSE(esv::parseScript("pof lod x\npof markers lasers on\npof fly\npof spin barrel\n", "b.txt", bad, errors));
+    EXPECT_FALSE(esv::parseScript("pof lod x\npof markers lasers on\npof fly\npof spin barrel\n", "b.txt",
+                                  bad, errors));
     ASSERT_EQ(errors.size(), 4u);
     EXPECT_EQ(errors[0], "b.txt:1: pof: expected: pof lod N (0 or more)");
     EXPECT_EQ(errors[2], "b.txt:3: pof: unknown pof command 'fly' (lod, debris, shield, markers, spin)");
@@ -298,7 +301,8 @@ TEST(PofView, HoverFindsTheMarkerUnderThePointer) {
     ASSERT_TRUE(esv::projectToScreen(s, markers[turret].position, other));
     ASSERT_GT(glm::length(at - other), 12.0f) << "the fixture's gun and turret points are apart on screen";
     EXPECT_EQ(esv::pofMarkerAt(s, markers, at.x + 2.0f, at.y - 2.0f), gun);
-    EXPECT_EQ(markers[esv::pofMarkerAt(s, markers, other.x, other.y)].label, "gun turret 0 point 0 on 'turret'");
+    EXPECT_EQ(markers[esv::pofMarkerAt(s, markers, other.x, other.y)].label,
+              "gun turret 0 point 0 on 'turret'");
     EXPECT_EQ(esv::pofMarkerAt(s, markers, 2.0f, 2.0f), -1);
 }
 
