@@ -260,6 +260,13 @@ TEST(PofView, ScriptCommandsSetLodDebrisMarkersShieldAndSpins) {
     EXPECT_TRUE(j["pof"]["markers"]["turrets"]["on"].get<bool>());
     EXPECT_EQ(j["pof"]["markers"]["turrets"]["shown"], 0) << "the turret is on LOD0, not drawn";
 
+    const std::string help = esv::scriptCommandHelp();
+    for (const char* usage :
+         {"pof lod N", "pof debris on|off", "pof shield on|off", "pof markers KIND|all on|off",
+          "pof spin SUBOBJECT DEGREES", "panel NAME on|off"})
+        EXPECT_NE(help.find(usage), std::string::npos) << usage;
+    EXPECT_NE(help.find("skinning|pof"), std::string::npos) << "the pof panel is listed";
+
     // Bad lines are caught when the script is read; bad values when they run.
     esv::Script bad;
     errors.clear();

@@ -384,6 +384,8 @@ TEST(ViewerWindow, PofMarkersAndShieldAreDrawnOverTheShip) {
     EXPECT_EQ(all["pof"]["markers"]["specials"]["shown"], 5);
     EXPECT_EQ(all["pof"]["markers"]["eyes"]["shown"], 1);
     EXPECT_GE(all["pof"]["path_lines"].get<int>(), 1) << "dock paths";
+    // The clock glow banks blink by runs at the scripted 30 frames per second.
+    EXPECT_NEAR(all["pof"]["clock"].get<double>() - guns["pof"]["clock"].get<double>(), 1.0 / 30.0, 1e-4);
     const nlohmann::json& first = guns["pof"]["markers"]["guns"]["first"];
     ASSERT_TRUE(first.is_object());
     EXPECT_EQ(first["label"], "gun slot 0 point 0");
