@@ -17,6 +17,7 @@
 
 #include "common/image_compare.h"
 #include "common/test_paths.h"
+#include "pof/pof_writer.h"
 
 namespace {
 
@@ -433,6 +434,47 @@ TEST(ViewerWindow, PofTurretSpinTurnsTheTurret) {
     EXPECT_GT(esv::test::compareImages(loadImage(dir / "turned.png"), loadImage(dir / "raised.png"), 12).differingFraction,
               0.002)
         << "the barrel turns about its X axis";
+}
+
+TEST(ViewerWindow, PofGlowBanksBlinkOnTheViewerClock) {
+    ESVIEW_REQUIRE_XVFB();
+    const fs::path dir = workDir("pof_glow");
+    // A square hull with one glow bank: on 500 ms, off 500 ms, shifted 250 ms, so that no frame of the
+    // scripted 30 fps clock falls on a switch.
+    poftest::PofWriter w(2117);
+    w.chunk("HDR2", w.header(poftest::Header{}));
+    w.chunk("TXTR", poftest::PofWriter::textures({"hull"}));
+    poftest::Subobject hull;
+    hull.name = "hull";
+    hull.bsp = poftest::bspData(w.version(), poftest::quadPositions(), poftest::quadPolygons(0, false));
+    w.chunk("OBJ2", w.subobject(hull));
+    poftest::Bytes glow;
+    glow.i32(1).i32(250).i32(500).i32(500).i32(-1).i32(0).i32(0).i32(1).str("$glow_texture=glow", true);
+    glow.vec({0.5f, 0.5f, 0.0f}).vec({}).f32(0.3f);
+    w.chunk("GLOW", glow);
+    const std::vector<uint8_t> bytes = w.finish();
+    std::ofstream(dir / "glow.pof", std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    RunResult r = runViewer(dir, "glow.pof",
+                            POF_PANELS_OFF "set background 0 0 0\npof markers glows on\nwait 1\nscreenshot a.png\ndump a.json\n"
+                            "wait 15\nscreenshot b.png\ndump b.json\nquit\n");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const nlohmann::json a = readJson(dir / "a.json")["pof"], b = readJson(dir / "b.json")["pof"];
+    ASSERT_EQ(a["markers"]["glows"]["shown"], 1);
+    auto litAt = [](double seconds) {
+        double phase = std::fmod(seconds * 1000.0 - 250.0, 1000.0);
+        if (phase < 0.0) phase += 1000.0;
+        return phase < 500.0 ? 1 : 0;
+    };
+    const double ta = a["clock"].get<double>(), tb = b["clock"].get<double>();
+    EXPECT_NEAR(tb - ta, 16.0 / 30.0, 1e-4) << "the screenshot's frame and 15 waited ones";
+    EXPECT_EQ(a["markers"]["glows"]["lit"], litAt(ta)) << ta;
+    EXPECT_EQ(b["markers"]["glows"]["lit"], litAt(tb)) << tb;
+    EXPECT_NE(a["markers"]["glows"]["lit"], b["markers"]["glows"]["lit"]) << "about half a period later the bank has switched";
+    const nlohmann::json& at = a["markers"]["glows"]["first"];
+    ASSERT_TRUE(at.is_object());
+    EXPECT_GT(boxDifference(loadImage(dir / "a.png"), loadImage(dir / "b.png"), at["x"].get<double>(), at["y"].get<double>(), 3),
+              0.2)
+        << "a lit glow is a filled dot, an unlit one a grey ring";
 }
 
 }  // namespace
