@@ -170,7 +170,6 @@ struct UserAttribute {
 
 struct Mesh {
     std::string name;
-    std::vector<UserAttribute> attributes;
     std::vector<VertexStream> streams;
     IndexData indices;  // count 0 = non-indexed
     std::vector<Submesh> submeshes;
@@ -188,6 +187,7 @@ struct Mesh {
     bool morphBaseWeighted = false;
     // Adjacency (POD 6021 etc.) kept as read; not drawn.
     ByteView adjacency;
+    std::vector<UserAttribute> attributes;  // the file's user attributes (AWD), for the inspector
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -307,7 +307,6 @@ enum class ShadingModel : uint8_t { Classic, MetalRough, Unlit, Count };
 
 struct Material {
     std::string name;
-    std::vector<UserAttribute> attributes;
     ShadingModel model = ShadingModel::Classic;
     glm::vec3 ambient{0.2f};
     glm::vec3 diffuse{0.8f};
@@ -330,13 +329,13 @@ struct Material {
 
     TextureRef& texture(TextureSlot s) { return textures[static_cast<size_t>(s)]; }
     const TextureRef& texture(TextureSlot s) const { return textures[static_cast<size_t>(s)]; }
+    std::vector<UserAttribute> attributes;  // the file's user attributes (AWD), for the inspector
 };
 
 // A texture as referenced by the file. The image is found, read and (where the GPU lacks the
 // codec) decoded by loaders/textures (prepareSceneTextures) before the renderer uploads it.
 struct Texture {
     std::string name;
-    std::vector<UserAttribute> attributes;
     std::string path;  // as written in the file (may be relative, any case, another extension)
     ByteView embedded;  // AWD embeds images; empty otherwise
     // Filled by prepareSceneTextures: the file found (empty when embedded or missing), the image
@@ -344,6 +343,7 @@ struct Texture {
     std::string resolvedPath;
     Image image;
     bool placeholder = false;
+    std::vector<UserAttribute> attributes;  // the file's user attributes (AWD), for the inspector
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -457,7 +457,6 @@ struct UvTransform {
 
 struct Node {
     std::string name;
-    std::vector<UserAttribute> attributes;
     int32_t parent = -1;
     NodeKind kind = NodeKind::Empty;
     int32_t object = -1;  // mesh, light or camera index by kind
@@ -476,6 +475,8 @@ struct Node {
     // A node the reader added that is not one of the file's own objects (AWD skeleton joints):
     // drawn and animated like any other, left out of the file's node count (`info`).
     bool viewerAdded = false;
+    // Shown in the inspector: AWD user attributes, POF subobject facts (radius, centre, bounds ...).
+    std::vector<UserAttribute> attributes;
 };
 
 // ---------------------------------------------------------------------------------------------
