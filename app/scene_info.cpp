@@ -188,6 +188,7 @@ nlohmann::json sceneInfoJson(const Scene& scene, const Pose& pose, const Resolve
             light["falloff_angle"] = l.outerCone;
             light["falloff_exponent"] = l.falloffExponent;
         }
+        if (l.projection.texture >= 0) light["projection_texture"] = l.projection.texture;
         lights.push_back(std::move(light));
     }
     j["lights"] = std::move(lights);

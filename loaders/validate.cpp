@@ -41,9 +41,14 @@ public:
                         "uv transform " + std::to_string(uv) + outOf(m_scene.uvTransforms.size(), "uv transforms"));
             }
         }
-        for (size_t i = 0; i < m_scene.lights.size(); ++i)
+        for (size_t i = 0; i < m_scene.lights.size(); ++i) {
             if (m_scene.lights[i].targetNode < -1 || m_scene.lights[i].targetNode >= nodeCount)
                 add("light " + std::to_string(i), "target node " + std::to_string(m_scene.lights[i].targetNode) + outOf(nodeCount, "nodes"));
+            const int32_t t = m_scene.lights[i].projection.texture;
+            if (t < -1 || t >= static_cast<int32_t>(m_scene.textures.size()))
+                add("light " + std::to_string(i) + " / projection texture",
+                    "texture index " + std::to_string(t) + outOf(m_scene.textures.size(), "textures"));
+        }
         for (size_t i = 0; i < m_scene.cameras.size(); ++i)
             if (m_scene.cameras[i].targetNode < -1 || m_scene.cameras[i].targetNode >= nodeCount)
                 add("camera " + std::to_string(i), "target node " + std::to_string(m_scene.cameras[i].targetNode) + outOf(nodeCount, "nodes"));

@@ -110,6 +110,7 @@ struct LightSlot {
     glm::vec4 range{0, 0, -2, 0};       // see u_lightRange in mesh.frag
     glm::vec4 spot{0, 0, -1, -2};
     float luminance = 0.0f;
+    TextureRef projection;  // the projected spot's image (texture -1: none)
 
     // Irradiance estimate at `p` used to pick the strongest lights of a draw.
     float strengthAt(const glm::vec3& p) const {
@@ -209,6 +210,18 @@ public:
         }
         m_morphSlots = std::max(0, std::min(m_caps.maxVertexAttribs - int(kLocMorphBase), 2 * kMaxGpuMorphTargets));
         uploadTextures(scene, report);
+        // One projection texture per frame: it takes a sampler and a matrix in every lit program.
+        std::vector<std::string> projected;
+        for (const Light& light : scene.lights)
+            if (projectable(light)) projected.push_back(light.name);
+        if (projected.size() > 1) {
+            std::string names;
+            for (const std::string& name : projected) names += (names.empty() ? "'" : ", '") + name + "'";
+            report.push_back({Severity::Warning, std::to_string(projected.size()) +
+                                                     " spot lights have projection textures (" + names +
+                                                     "); only the first enabled one in node order is "
+                                                     "projected, the others light unfiltered"});
+        }
         // Tangent frames for meshes some material normal-maps.
         for (const Node& node : scene.nodes) {
             if (node.kind != NodeKind::Mesh || node.object < 0) continue;
@@ -611,6 +624,7 @@ private:
     // camera rig on top when asked for.
     void collectLights(const Scene& scene, const Pose& pose, const ViewSettings& view) {
         m_lights.clear();
+        m_projectedLight = -1;
         for (size_t n = 0; view.sceneLights && n < scene.nodes.size(); ++n) {
             const Node& node = scene.nodes[n];
             if (node.kind != NodeKind::Light || node.object < 0) continue;
@@ -632,6 +646,11 @@ private:
             slot.spot = light.type == LightType::Spot ? glm::vec4(forward, std::cos(light.outerCone))
                                                       : glm::vec4(0.0f, 0.0f, -1.0f, -2.0f);
             slot.luminance = glm::dot(color, glm::vec3(0.2126f, 0.7152f, 0.0722f));
+            if (m_projectedLight < 0 && projectable(light)) {
+                slot.projection = light.projection;
+                m_projectedLight = int(m_lights.size());
+                m_lightProjection = projectionMatrix(light, world);
+            }
             m_lights.push_back(slot);
         }
         const glm::mat3 cameraToWorld(glm::inverse(m_view));
@@ -659,6 +678,29 @@ private:
         }
     }
 
+    // True for a spot light whose projection texture the renderer holds (a 2D one).
+    bool projectable(const Light& light) const {
+        const int32_t t = light.projection.texture;
+        return light.type == LightType::Spot && t >= 0 && size_t(t) < m_textures.size() &&
+               m_textures[t].texture && m_textures[t].target == GL_TEXTURE_2D;
+    }
+
+    // World space to the spot's texture space (u_lightProjection in mesh.frag): a square frustum
+    // down the light's -Z with half angle outerCone (45 degrees when the cone is 90 or wider),
+    // image right along +X and up along +Y (OpenGEX LightObject), the top row at t = 0.
+    static glm::mat4 projectionMatrix(const Light& light, const glm::mat4& world) {
+        const float half =
+            light.outerCone > 1e-4f && light.outerCone < 1.5707963f ? light.outerCone : 0.78539816f;
+        const float t = std::tan(half);
+        glm::mat4 p(0.0f);
+        p[0][0] = 0.5f / t;  // q.x = 0.5 x / t + 0.5 (-z)
+        p[2][0] = -0.5f;
+        p[1][1] = -0.5f / t;  // q.y = -0.5 y / t + 0.5 (-z)
+        p[2][1] = -0.5f;
+        p[2][3] = -1.0f;  // q.w = -z, the depth in front of the light
+        return p * glm::inverse(world);
+    }
+
     // The (at most kMaxLights) strongest lights at `p` into the uniform arrays.
     void selectLights(const glm::vec3& p) {
         m_order.resize(m_lights.size());
@@ -668,6 +710,9 @@ private:
                 return m_lights[a].strengthAt(p) > m_lights[b].strengthAt(p);
             });
         m_lightCount = int(std::min<size_t>(m_lights.size(), kMaxLights));
+        m_projectedSlot = -1;
+        for (int i = 0; i < m_lightCount; ++i)
+            if (int(m_order[i]) == m_projectedLight) m_projectedSlot = i;
         for (int i = 0; i < kMaxLights; ++i) {
             const LightSlot slot = i < m_lightCount ? m_lights[m_order[i]] : LightSlot();
             m_lightPosition[i] = slot.position;
@@ -759,14 +804,17 @@ private:
         // reference to it must ask for the same swizzle (the OpenGEX reader makes one texture per
         // reference). ES3 sets the swizzle per bind instead.
         std::vector<std::vector<TextureSwizzle>> swizzles(scene.textures.size());
-        if (!m_caps.es3)
+        auto want = [&](const TextureRef& ref) {
+            if (ref.texture < 0 || size_t(ref.texture) >= scene.textures.size()) return;
+            std::vector<TextureSwizzle>& list = swizzles[size_t(ref.texture)];
+            const TextureSwizzle resolved = resolveSwizzle(ref.swizzle, 4);
+            if (std::find(list.begin(), list.end(), resolved) == list.end()) list.push_back(resolved);
+        };
+        if (!m_caps.es3) {
             for (const Material& material : scene.materials)
-                for (const TextureRef& ref : material.textures) {
-                    if (ref.texture < 0 || size_t(ref.texture) >= scene.textures.size()) continue;
-                    std::vector<TextureSwizzle>& list = swizzles[size_t(ref.texture)];
-                    const TextureSwizzle resolved = resolveSwizzle(ref.swizzle, 4);
-                    if (std::find(list.begin(), list.end(), resolved) == list.end()) list.push_back(resolved);
-                }
+                for (const TextureRef& ref : material.textures) want(ref);
+            for (const Light& light : scene.lights) want(light.projection);
+        }
         for (size_t i = 0; i < scene.textures.size(); ++i) {
             const Texture& texture = scene.textures[i];
             const std::string label = "texture '" + (texture.name.empty() ? texture.path : texture.name) + "'";
@@ -1021,6 +1069,7 @@ private:
             }
             f.mapTransforms = needsMapTransforms(m, f);
         }
+        f.lightProjection = material && mode == ViewMode::Shaded && m_projectedLight >= 0;
         if (gpuSkinned) {
             f.boneCount = std::max(1, std::min<int>(m_paletteCapacity, std::max<int>(mesh.maxBonesPerBatch, 8)));
             for (const BoneBatch& b : mesh.boneBatches) f.boneCount = std::max<int>(f.boneCount, int(b.bones.size()));
@@ -1433,6 +1482,15 @@ private:
             glUniform4fv(p->lightAttenuation, kMaxLights, glm::value_ptr(m_lightAttenuation[0]));
             glUniform4fv(p->lightRange, kMaxLights, glm::value_ptr(m_lightRange[0]));
             glUniform4fv(p->lightSpot, kMaxLights, glm::value_ptr(m_lightSpot[0]));
+            if (f.lightProjection) {
+                glUniformMatrix4fv(p->lightProjection, 1, GL_FALSE, glm::value_ptr(m_lightProjection));
+                glUniform1f(p->projectedLight, float(m_projectedSlot));
+                // Clamped: outside [0, 1] the shader gives no light, and ES2 takes any size so.
+                TextureRef ref = m_lights[size_t(m_projectedLight)].projection;
+                ref.wrapS = ref.wrapT = Wrap::Clamp;
+                bindTexture(lightProjectionUnit(m_caps.es3 ? GlslVersion::Es300 : GlslVersion::Es100), ref,
+                            m_white);
+            }
             if (cpu) {
                 const glm::mat4 identity(1.0f);
                 glUniformMatrix4fv(p->model, 1, GL_FALSE, glm::value_ptr(identity));
@@ -1702,6 +1760,9 @@ private:
     glm::vec4 m_lightRange[kMaxLights]{};
     glm::vec4 m_lightSpot[kMaxLights]{};
     std::vector<LightSlot> m_lights;  // every enabled light this frame (or the default pair)
+    int m_projectedLight = -1;        // index into m_lights of the one projected spot; -1: none
+    int m_projectedSlot = -1;         // its index among the current draw's lights; -1: not among them
+    glm::mat4 m_lightProjection{1.0f};
     std::vector<size_t> m_order;
     TextureFormatSupport m_textureSupport;
     std::vector<GpuTexture> m_textures;  // one per Scene::textures entry

@@ -23,6 +23,7 @@ uint64_t ShaderFeatures::key() const {
     k = k << 1 | uint64_t(morphTexture);
     k = k << 1 | uint64_t(mapTransforms);
     k = k << 1 | uint64_t(points);
+    k = k << 1 | uint64_t(lightProjection);
     return k;
 }
 
@@ -70,6 +71,7 @@ std::string header(const ShaderFeatures& f, GlslVersion version, bool vertex) {
         s += "#define REFLECTION_MAP " + std::to_string(int(f.reflection)) + "\n";
         if (f.metalRough) s += "#define METAL_ROUGH 1\n";
         if (f.mapTransforms) s += "#define MAP_TRANSFORMS 1\n";
+        if (f.lightProjection) s += "#define LIGHT_PROJECTION 1\n";
     }
     s += "#line 1\n";
     return s;
@@ -189,6 +191,11 @@ std::vector<ShaderFeatures> allShaderPermutations(int maxBones) {
             if (!shaded && f.textured && f.mode != ViewMode::Unlit) continue;
             if (f.metalRough && f.reflection == 1) continue;  // metal/rough takes cube maps or the gradient
             all.push_back(f);
+            // Shaded variants also with a projected spot light.
+            if (shaded) {
+                f.lightProjection = true;
+                all.push_back(f);
+            }
         }
     return all;
 }
@@ -265,6 +272,10 @@ const MeshProgram* ProgramCache::get(const ShaderFeatures& features, std::string
         const GLint location = glGetUniformLocation(prog, sampler.name);
         if (location >= 0) glUniform1i(location, sampler.unit);
     }
+    const GLint projectionMap = glGetUniformLocation(prog, "u_projectionMap");
+    if (projectionMap >= 0) glUniform1i(projectionMap, lightProjectionUnit(m_version));
+    p.lightProjection = glGetUniformLocation(prog, "u_lightProjection");
+    p.projectedLight = glGetUniformLocation(prog, "u_projectedLight");
     p.weightBone = glGetUniformLocation(prog, "u_weightBone");
     p.morphWeights = glGetUniformLocation(prog, "u_morphWeights");
     p.morphAbsolute = glGetUniformLocation(prog, "u_morphAbsolute");

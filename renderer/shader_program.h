@@ -43,6 +43,9 @@ struct ShaderFeatures {
     // Some sampled map has a texture coordinate transform or an addressing mode GL lacks (border,
     // mirror_clamp, mirror_border): every map samples through u_mapUv / u_mapBorder (mesh.frag).
     bool mapTransforms = false;
+    // Shaded mode: one spot light's colour is filtered by its projection texture (u_lightProjection,
+    // u_projectedLight, u_projectionMap in mesh.frag).
+    bool lightProjection = false;
 
     uint64_t key() const;
 };
@@ -90,12 +93,18 @@ enum TextureUnit : int {
     kUnitSpecular = 1,  // metal/rough: metallic
     kUnitNormal = 2,
     kUnitEmissive = 3,
-    kUnitOpacity = 4,   // metal/rough: roughness
+    kUnitOpacity = 4,  // metal/rough: roughness
     kUnitReflection = 5,
     kUnitReflectionCube = 6,
-    kUnitMorphDeltas = 7,  // vertex stage
-    kUnitCount = 8
+    kUnitMorphDeltas = 7,         // vertex stage
+    kUnitLightProjection = 8,     // GLSL ES 3.00 (ES3 grants at least 16 fragment units)
+    kUnitLightProjectionEs2 = 7,  // GLSL ES 1.00: ES2 grants 8; the morph delta texture is ES3-only
+    kUnitCount = 9
 };
+// The projection texture's unit for `version` (u_projectionMap in mesh.frag).
+inline int lightProjectionUnit(GlslVersion version) {
+    return version == GlslVersion::Es300 ? kUnitLightProjection : kUnitLightProjectionEs2;
+}
 inline uint32_t morphPositionLocation(int target) { return kLocMorphBase + uint32_t(target); }
 inline uint32_t morphNormalLocation(int targets, int target) { return kLocMorphBase + uint32_t(targets + target); }
 
@@ -111,6 +120,7 @@ struct MeshProgram {
     int morphTextureWeights = -1, morphLayout = -1;
     int mapUv = -1, mapBorder = -1;  // MAP_TRANSFORMS: per map unit 0..4, see mesh.frag
     int pointSize = -1;              // POINTS
+    int lightProjection = -1, projectedLight = -1;  // LIGHT_PROJECTION
 };
 
 // Maps that MAP_TRANSFORMS addresses: indices into u_mapUv / u_mapBorder, equal to their units.

@@ -375,7 +375,10 @@ struct Light {
     int32_t targetNode = -1;
     bool enabled = true;
     bool castsShadows = true;        // kept for the panel; the renderer draws no shadows
-    std::string projectionTexture;   // OpenGEX spot projection texture (listed, not projected)
+    // OpenGEX spot light projection texture (index into Scene::textures; -1: none). Its image
+    // filters the light's colour across a square frustum around -Z with half angle outerCone
+    // (under 90 degrees; 45 otherwise), image right along +X and up along +Y (spec, LightObject).
+    TextureRef projection;
 };
 
 struct Camera {

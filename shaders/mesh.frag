@@ -5,7 +5,8 @@
 // MODE_WIREFRAME, MODE_SKINDIFF; TEXTURED (the diffuse / base colour map; a neutral 1x1 texture
 // when the material has none), MATERIAL_MAPS (specular, emissive and opacity maps, neutral where absent), NORMAL_MAP,
 // REFLECTION_MAP (1: lat-long 2D map, 2: cube map), METAL_ROUGH, MAP_TRANSFORMS (every map samples
-// through its texture coordinate transform and emulated addressing mode).
+// through its texture coordinate transform and emulated addressing mode), LIGHT_PROJECTION (one
+// spot light's colour filtered by its projection texture).
 #define MAX_LIGHTS 4
 
 VARYING_IN vec3 v_worldPosition;
@@ -50,6 +51,14 @@ uniform sampler2D u_normalMap;    // unit 2: tangent-space normal
 uniform sampler2D u_reflectionMap;  // unit 5: lat-long environment
 #elif REFLECTION_MAP == 2
 uniform samplerCube u_reflectionCube;  // unit 6
+#endif
+
+#ifdef LIGHT_PROJECTION
+// World space to the projected spot's texture space: q.xy / q.w in [0, 1] inside its square
+// frustum (image right along the light's +X, up along +Y), q.w the depth in front of the light.
+uniform mat4 u_lightProjection;
+uniform float u_projectedLight;     // index of that light among this draw's lights; -1: none
+uniform sampler2D u_projectionMap;  // unit 8 (GLSL ES 1.00: unit 7, free there)
 #endif
 
 const float PI = 3.14159265;
@@ -105,6 +114,22 @@ float lightFlag(float flags, float bit) {
     return mod(floor(flags / bit + 0.5), 2.0);
 }
 
+// Light i's colour filter at the fragment: the projection texture for the projected spot, black
+// outside its frustum and behind it; white for every other light.
+vec3 lightFilter(int i) {
+#ifdef LIGHT_PROJECTION
+    vec4 q = u_lightProjection * vec4(v_worldPosition, 1.0);
+    vec2 uv = q.xy / max(q.w, 1e-6);
+    // The fetch stays out of the branch so derivatives hold.
+    vec3 texel = TEXTURE_2D(u_projectionMap, clamp(uv, 0.0, 1.0)).rgb;
+    if (float(i) != u_projectedLight) return vec3(1.0);
+    float inside = step(1e-6, q.w) * step(0.0, uv.x) * step(uv.x, 1.0) * step(0.0, uv.y) * step(uv.y, 1.0);
+    return texel * inside;
+#else
+    return vec3(1.0);
+#endif
+}
+
 // Light i's direction (towards the light) and attenuation at the fragment.
 float lightAt(int i, out vec3 toLight) {
     float attenuation = 1.0;
@@ -157,7 +182,7 @@ vec3 shadeClassic(vec3 n, vec3 baseColor, vec3 specularColor) {
         float diffuse = max(dot(n, toLight), 0.0);
         vec3 halfway = normalize(toLight + viewDir);
         float specular = diffuse > 0.0 && u_shininess > 0.0 ? pow(max(dot(n, halfway), 0.0), u_shininess) : 0.0;
-        color += attenuation * u_lightColor[i].rgb * (diffuse * baseColor + specular * specularColor);
+        color += attenuation * u_lightColor[i].rgb * lightFilter(i) * (diffuse * baseColor + specular * specularColor);
     }
     return color;
 }
@@ -187,7 +212,7 @@ vec3 shadeMetalRough(vec3 n, vec3 baseColor, float metallic, float roughness) {
         float vis = 1.0 / ((nl * (1.0 - k) + k) * (nv * (1.0 - k) + k));
         vec3 f = f0 + (1.0 - f0) * pow(1.0 - vh, 5.0);
         // Light colour scaled so a white light on a white Lambert surface gives white, as in the classic model.
-        color += attenuation * u_lightColor[i].rgb * nl * (diffuseColor * (1.0 - f) + PI * 0.25 * d * vis * f);
+        color += attenuation * u_lightColor[i].rgb * lightFilter(i) * nl * (diffuseColor * (1.0 - f) + PI * 0.25 * d * vis * f);
     }
     const vec4 c0 = vec4(-1.0, -0.0275, -0.572, 0.022);
     const vec4 c1 = vec4(1.0, 0.0425, 1.04, -0.04);

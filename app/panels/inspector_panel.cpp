@@ -851,6 +851,13 @@ void drawLightEditor(ViewerState& s, int l) {
         ImGui::SliderAngle("outer cone", &light.outerCone, 0.0f, 180.0f);
         ImGui::DragFloat("falloff exponent", &light.falloffExponent, 0.05f, 0.0f, 128.0f, "%.2f");
     }
+    if (inRange(s.scene->textures, light.projection.texture)) {
+        ImGui::Separator();
+        ImGui::TextUnformatted(light.type == LightType::Spot
+                                   ? "projection texture (across the outer cone)"
+                                   : "projection texture (not projected: not a spot light)");
+        drawTextureDetail(s, light.projection.texture);
+    }
     if (light.targetNode >= 0) {
         label("target");
         nodeLink(s, light.targetNode);

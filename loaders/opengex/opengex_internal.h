@@ -91,6 +91,9 @@ public:
     std::unordered_map<const Structure*, GeometryInfo> m_geometry;
     std::unordered_map<const Structure*, int32_t> m_material;
     std::unordered_map<const Structure*, Light> m_lightObject;
+    // LightObject -> its projection Texture's file name; the scene texture is made when a LightNode
+    // first places the object (Light::projection then names it for every instance).
+    std::unordered_map<const Structure*, std::string> m_lightProjectionFile;
     std::unordered_map<const Structure*, Camera> m_cameraObject;
     std::unordered_map<const Structure*, int32_t> m_node;  // node structure -> node index
     // Animatable structures: Transform/Translation/Rotation/Scale -> (node, element), MorphWeight ->

@@ -833,10 +833,49 @@ void readLightObject(Reader& r, const Structure* s) {
                        (attrib == "intensity" ? "point and spot lights" : "infinite lights") + "; used anyway");
         } else if (id == "Texture" && attrib == "projection") {
             std::string file;
-            if (r.readString(c, file) && !file.empty()) {
-                light.projectionTexture = file;
-                r.warn("light '" + light.name + "': projection texture \"" + file + "\" is listed, not projected");
+            if (!r.readString(c, file)) continue;
+            if (file.empty()) {
+                r.note("light '" + light.name + "': projection texture has an empty file name; ignored");
+                continue;
             }
+            if (r.m_lightProjectionFile.count(s)) {
+                r.violation(
+                    c,
+                    "a LightObject holds a single projection Texture (spec, LightObject); the first is used");
+                continue;
+            }
+            // The image is addressed by the light's frustum, not by vertex texture coordinates:
+            // texcoord and transforms have nothing to act on. Addressing, swizzle and border as
+            // for material textures.
+            TextureRef ref;
+            ref.wrapS = wrapFor(r, c, "x_address");
+            ref.wrapT = wrapFor(r, c, "y_address");
+            wrapFor(r, c, "z_address");
+            const std::string swizzle = str(r.propString(c, "swizzle", "i"));
+            if (!parseSwizzle(swizzle, ref.swizzle))
+                r.violation(
+                    c, "a swizzle is one or four characters from r, g, b, a, x, y, z, w, 0, 1, i; found \"" +
+                           swizzle + "\"");
+            const std::string_view border = r.propString(c, "border", "zero");
+            if (border == "black") {
+                ref.border = glm::vec4(0.0f, 0.0f, 0.0f, 1.0f);
+            } else if (border == "white") {
+                ref.border = glm::vec4(1.0f);
+            } else if (border != "zero") {
+                r.violation(c, "the border colour must be \"black\", \"white\" or \"zero\", found \"" +
+                                   str(border) + "\"");
+            }
+            for (const Structure* t : c->children)
+                if (!t->primitive && (isTransformStructure(t->identifier) || t->identifier == "Animation")) {
+                    r.note("light '" + light.name + "': projection texture \"" + file +
+                           "\": texture coordinate transforms do not apply to a projection; ignored");
+                    break;
+                }
+            if (light.type != LightType::Spot)
+                r.warn("light '" + light.name + "': projection texture \"" + file +
+                       "\" on a light that is not a spot light (spec: spot lights only); not projected");
+            light.projection = ref;
+            r.m_lightProjectionFile[s] = file;
         } else if (id == "Atten") {
             if (light.type == LightType::Directional) {
                 r.note("light '" + light.name + "': attenuation of an infinite light is ignored, as the spec says");
@@ -850,6 +889,10 @@ void readLightObject(Reader& r, const Structure* s) {
             ++r.m_unknownKinds[str(id)];
         }
     }
+    if (light.type == LightType::Spot && r.m_lightProjectionFile.count(s) && !(light.outerCone < 1.5707963f))
+        r.note(
+            "light '" + light.name +
+            "': the spot has no cone under 90 degrees; its projection texture spans a 45-degree half angle");
     r.m_lightObject[s] = light;
 }
 
@@ -1062,6 +1105,14 @@ void readNode(Reader& r, const Structure* s, int32_t parent) {
         if (it == r.m_lightObject.end()) {
             n.kind = NodeKind::Empty;
         } else {
+            auto file = r.m_lightProjectionFile.find(object);
+            if (file != r.m_lightProjectionFile.end() && it->second.projection.texture < 0) {
+                Texture texture;
+                texture.name = file->second;
+                texture.path = file->second;
+                it->second.projection.texture = static_cast<int32_t>(r.m_scene.textures.size());
+                r.m_scene.textures.push_back(std::move(texture));
+            }
             Light light = it->second;
             if (!n.name.empty()) light.name = n.name;
             light.castsShadows = r.propBool(s, "shadow", light.castsShadows);

@@ -89,6 +89,21 @@ TEST(Validate, ReferencesOutOfRange) {
     EXPECT_NE(p[2].message.find("camera index 0 out of range (0 cameras)"), std::string::npos) << p[2].message;
 }
 
+TEST(Validate, LightProjectionTextureOutOfRange) {
+    Scene s = triangleScene();
+    Light spot;
+    spot.type = LightType::Spot;
+    spot.projection.texture = 2;  // no textures
+    s.lights.push_back(spot);
+    auto p = validate(s);
+    ASSERT_EQ(p.size(), 1u);
+    EXPECT_NE(p[0].where.find("light 0 / projection texture"), std::string::npos) << p[0].where;
+    EXPECT_NE(p[0].message.find("texture index 2 out of range (0 textures)"), std::string::npos)
+        << p[0].message;
+    s.textures.resize(3);
+    EXPECT_TRUE(validate(s).empty());
+}
+
 TEST(Validate, ParentCycleIsFoundWithoutHanging) {
     Scene s = triangleScene();
     Node a, b;

@@ -22,6 +22,7 @@
 #include <gtest/gtest.h>
 
 #include "loaders/load.h"
+#include "loaders/textures/scene_textures.h"
 #include "scene/cpu_reference.h"
 #include "scene/sampler.h"
 #include "scene/scene.h"
@@ -141,10 +142,11 @@ std::string str(const glm::vec3& v) {
 // on the right line. A fixture in neither list fails FixtureLists.EveryFileIsListed.
 
 const std::vector<std::string> kValidFixtures = {
-    "morph.ogex",          "curves.ogex", "clips.ogex", "primitives.ogex", "restart_value.ogex",
-    "literals.ogex",       "transforms.ogex", "skin.ogex", "up_y.ogex", "up_z.ogex", "lods.ogex",
-    "lights_materials.ogex", "visibility.ogex", "two_component.ogex", "nonindexed.ogex",
-    "texture_transforms.ogex", "points_lines.ogex",
+    "morph.ogex",         "curves.ogex",         "clips.ogex",      "primitives.ogex",
+    "restart_value.ogex", "literals.ogex",       "transforms.ogex", "skin.ogex",
+    "up_y.ogex",          "up_z.ogex",           "lods.ogex",       "lights_materials.ogex",
+    "visibility.ogex",    "two_component.ogex",  "nonindexed.ogex", "texture_transforms.ogex",
+    "points_lines.ogex",  "projected_spot.ogex",
 };
 
 // Each fixture holds `lines.size()` independent violations: check mode reports one problem for
@@ -966,6 +968,41 @@ TEST(OpenGexLights, TypesColoursAndIntensities) {
         expectColor(l->color, e.color, e.node);
         EXPECT_NEAR(l->intensity, e.intensity, kTol) << e.node;
     }
+}
+
+// projected_spot.ogex: the spot's Texture (attrib "projection") becomes a scene texture the light
+// refers to, found next to the file and decoded like a material's map.
+TEST(OpenGexLights, ProjectionTexture) {
+    auto s = load("projected_spot.ogex");
+    ASSERT_TRUE(s);
+    const Light* spot = nodeLight(*s, "Spot");
+    ASSERT_TRUE(spot);
+    EXPECT_EQ(spot->type, LightType::Spot);
+    EXPECT_NEAR(spot->outerCone, 0.45f, kTol);
+    ASSERT_EQ(s->textures.size(), 1u);
+    ASSERT_EQ(spot->projection.texture, 0);
+    EXPECT_EQ(s->textures[0].path, "projection_quadrants.png");
+    EXPECT_EQ(spot->projection.uvTransform, -1);
+    for (const ReportLine& line : s->report)
+        EXPECT_EQ(line.text.find("not projected"), std::string::npos) << line.text;
+    EXPECT_EQ(prepareSceneTextures(*s, nullptr), 0);
+    const Texture& t = s->textures[0];
+    EXPECT_FALSE(t.placeholder);
+    EXPECT_EQ(std::filesystem::path(t.resolvedPath).filename(), "projection_quadrants.png");
+    ASSERT_EQ(t.image.width, 16u);
+    ASSERT_EQ(t.image.height, 16u);
+    ASSERT_EQ(t.image.format, PixelFormat::Rgba8);
+    ASSERT_FALSE(t.image.surfaces.empty());
+    // Top row first: top left red, top right green; bottom left blue, bottom right white.
+    const uint8_t* p = t.image.surfaces[0].data;
+    auto pixel = [&](int x, int y) {
+        const uint8_t* q = p + (size_t(y) * 16 + size_t(x)) * 4;
+        return glm::ivec3(q[0], q[1], q[2]);
+    };
+    EXPECT_EQ(pixel(0, 0), glm::ivec3(255, 0, 0));
+    EXPECT_EQ(pixel(15, 0), glm::ivec3(0, 255, 0));
+    EXPECT_EQ(pixel(0, 15), glm::ivec3(0, 0, 255));
+    EXPECT_EQ(pixel(15, 15), glm::ivec3(255, 255, 255));
 }
 
 // Atten: inverse_square with scale 1 is 1 / (k_c + k_l d + k_q d^2); an "angle" linear curve is full
