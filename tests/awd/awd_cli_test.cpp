@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "awd/awd_writer.h"
+#include "common/run_esview.h"
 #include "common/test_paths.h"
 
 namespace esv {
@@ -20,31 +21,9 @@ namespace {
 using awdtest::AwdWriter;
 using awdtest::Props;
 
-struct RunResult {
-    int exitCode = -1;
-    std::string out, err;
-};
+using test::RunResult;
 
-std::string readText(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-RunResult run(const std::string& args) {
-    static int counter = 0;
-    const auto dir = test::outputDir();
-    const std::string stem = "awd_cli_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
-    const auto outPath = dir / (stem + ".out"), errPath = dir / (stem + ".err");
-    const std::string cmd = "'" + std::string(ESVIEW_BINARY) + "' " + args + " >'" + outPath.string() + "' 2>'" + errPath.string() + "'";
-    const int status = std::system(cmd.c_str());
-    RunResult r;
-    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = readText(outPath);
-    r.err = readText(errPath);
-    return r;
-}
+RunResult run(const std::string& args) { return test::runEsview(ESVIEW_BINARY, args, "awd_cli"); }
 
 std::string writeFixture(const std::string& name, const std::vector<uint8_t>& bytes) {
     const auto path = test::outputDir() / name;

@@ -13,36 +13,16 @@
 #include <nlohmann/json.hpp>
 #include <stb_image.h>
 
+#include "common/run_esview.h"
 #include "common/test_paths.h"
 
 namespace {
 
-struct RunResult {
-    int exitCode = -1;
-    std::string out, err;
-};
-
-std::string readFile(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using esv::test::RunResult;
 
 // Runs `prefix esview args` through the shell, capturing stdout and stderr separately.
 RunResult run(const std::string& args, const std::string& prefix = "") {
-    static int counter = 0;
-    const auto dir = esv::test::outputDir();
-    const auto outPath = dir / ("cli_out_" + std::to_string(::getpid()) + "_" + std::to_string(counter) + ".txt");
-    const auto errPath = dir / ("cli_err_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + ".txt");
-    std::string cmd = prefix + " '" + std::string(ESVIEW_BINARY) + "' " + args + " >'" + outPath.string() + "' 2>'" +
-                      errPath.string() + "'";
-    int status = std::system(cmd.c_str());
-    RunResult r;
-    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = readFile(outPath);
-    r.err = readFile(errPath);
-    return r;
+    return esv::test::runEsview(ESVIEW_BINARY, args, "cli", prefix);
 }
 
 size_t lineCount(const std::string& s) {
