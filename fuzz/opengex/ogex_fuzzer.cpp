@@ -4,6 +4,7 @@
 // or a broken invariant below (trap).
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <vector>
 
@@ -79,20 +80,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         check(doc.roots().empty());
     }
 
-    // The same text with its numeric arrays converted on a second thread: the same document or
-    // the same first error.
-    {
-        esv::ddl::ParseOptions parallelOptions;
-        parallelOptions.parallelBytes = 0;
-        parallelOptions.deferBytes = 8;
-        esv::ddl::Document parallel;
-        esv::ddl::ParseError parallelError;
-        const bool ok = parallel.parse(bytes, parallelError, parallelOptions);
+    // The same text with its numeric arrays converted on a second thread, and the same text read
+    // element by element without the block scanner: the same document or the same first error.
+    for (int variant = 0; variant < 2; ++variant) {
+        esv::ddl::ParseOptions otherOptions;
+        if (variant == 0) {
+            otherOptions.parallelBytes = 0;
+            otherOptions.deferBytes = 8;
+        } else {
+            otherOptions.parallelBytes = SIZE_MAX;
+            otherOptions.blockScan = false;
+        }
+        esv::ddl::Document other;
+        esv::ddl::ParseError otherError;
+        const bool ok = other.parse(bytes, otherError, otherOptions);
         check(ok == parsed);
         if (ok) {
-            check(parallel.structureCount() == doc.structureCount());
+            check(other.structureCount() == doc.structureCount());
             std::vector<const esv::ddl::Structure*> a(doc.roots().begin(), doc.roots().end());
-            std::vector<const esv::ddl::Structure*> b(parallel.roots().begin(), parallel.roots().end());
+            std::vector<const esv::ddl::Structure*> b(other.roots().begin(), other.roots().end());
             check(a.size() == b.size());
             while (!a.empty()) {
                 const esv::ddl::Structure* x = a.back();
@@ -105,7 +111,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                 b.insert(b.end(), y->children.begin(), y->children.end());
             }
         } else {
-            check(parallelError.offset == error.offset && parallelError.message == error.message);
+            check(otherError.offset == error.offset && otherError.message == error.message);
         }
     }
 

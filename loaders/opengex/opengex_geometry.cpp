@@ -13,6 +13,36 @@ namespace {
 
 std::string str(std::string_view v) { return std::string(v); }
 
+// Calls f(values, count) with the elements of unsigned data of 8, 16 or 32 bits in their own
+// type, without a copy; false for other types, which the callers read widened (readUInts).
+template <class F>
+bool visitNarrowUInts(const ddl::PrimitiveData& data, F&& f) {
+    const size_t n = data.elementCount();
+    switch (data.type) {
+        case ddl::DataType::UInt8: f(data.as<uint8_t>(), n); return true;
+        case ddl::DataType::UInt16: f(data.as<uint16_t>(), n); return true;
+        case ddl::DataType::UInt32: f(data.as<uint32_t>(), n); return true;
+        default: return false;
+    }
+}
+
+// Appends the indices of unsigned data of at most 32 bits to `out` when every one is below
+// `limit`, raising `most` to the largest; false, with nothing appended, otherwise.
+bool appendIndicesBelow(const ddl::PrimitiveData& data, uint64_t limit, std::vector<uint32_t>& out, uint64_t& most) {
+    bool inRange = false;
+    const bool narrow = visitNarrowUInts(data, [&](const auto* values, size_t n) {
+        uint32_t largest = 0;
+        for (size_t i = 0; i < n; ++i) largest = std::max<uint32_t>(largest, values[i]);
+        if (n && largest >= limit) return;
+        const size_t at = out.size();
+        out.resize(at + n);
+        std::copy(values, values + n, out.begin() + std::ptrdiff_t(at));
+        if (n) most = std::max<uint64_t>(most, largest);
+        inRange = true;
+    });
+    return narrow && inRange;
+}
+
 // A VertexArray attrib: the semantic and set ("texcoord" index 1, or the older "texcoord[1]").
 bool semanticOf(std::string_view attrib, uint64_t index, Semantic& semantic, uint64_t& set) {
     set = index;
@@ -408,17 +438,23 @@ void Reader::readGeometryObject(const Structure* s) {
         if (front != "ccw" && front != "cw") violation(ia, "front must be \"cw\" or \"ccw\", found \"" + str(front) + "\"");
         sub.frontFaceCW = front == "cw";
         const Structure* d = dataOf(ia, "unsigned integer");
+        if (!d) continue;
+        sub.firstIndex = static_cast<uint32_t>(indices.size());
         std::vector<uint64_t> values;
-        if (!readUInts(d, values)) continue;
+        uint32_t run = 0;
+        // The common case straight from the parsed data (no widened copy): no restarts, unsigned
+        // indices of at most 32 bits, every one in range. Anything else goes through `values`.
+        if (!hasRestart && appendIndicesBelow(d->data, vertexCount, indices, maxIndex))
+            run = static_cast<uint32_t>(indices.size()) - sub.firstIndex;
+        else if (!readUInts(d, values))
+            continue;
         const uint32_t size = std::max<uint32_t>(1, d->data.arraySize);
         if (group ? size != group : size != 1)
             violation(d, std::string(group ? "indices of " : "indices of a ") + str(primitiveName) + " come " +
                              (group ? "in subarrays of " + std::to_string(group) : std::string("as a flat list")) +
                              ", found subarrays of " + std::to_string(size));
-        sub.firstIndex = static_cast<uint32_t>(indices.size());
-        uint32_t run = 0;
         bool badIndex = false;
-        if (!hasRestart) {
+        if (!hasRestart && !values.empty()) {
             // The common case in one tight pass: no restarts, every index in range.
             uint64_t most = 0;
             for (uint64_t v : values) most = std::max(most, v);
@@ -486,17 +522,16 @@ void Reader::readGeometryObject(const Structure* s) {
         const ComponentType type = maxIndex < 0xFF ? ComponentType::UInt8 : maxIndex < 0xFFFF ? ComponentType::UInt16 : ComponentType::UInt32;
         const size_t size = componentSize(type);
         std::vector<uint8_t> bytes(indices.size() * size);
-        for (size_t i = 0; i < indices.size(); ++i) {
-            const uint32_t v = indices[i];
-            if (type == ComponentType::UInt8) {
-                bytes[i] = static_cast<uint8_t>(v);
-            } else if (type == ComponentType::UInt16) {
-                const uint16_t h = static_cast<uint16_t>(v);
-                std::memcpy(&bytes[i * 2], &h, 2);
-            } else {
-                std::memcpy(&bytes[i * 4], &v, 4);
+        auto narrowTo = [&](auto tag) {
+            using T = decltype(tag);
+            for (size_t i = 0; i < indices.size(); ++i) {
+                const T v = static_cast<T>(indices[i]);  // restarts (all ones) become all ones of T
+                std::memcpy(&bytes[i * sizeof(T)], &v, sizeof(T));
             }
-        }
+        };
+        if (type == ComponentType::UInt8) narrowTo(uint8_t());
+        else if (type == ComponentType::UInt16) narrowTo(uint16_t());
+        else std::memcpy(bytes.data(), indices.data(), bytes.size());
         mesh.indices.type = type;
         mesh.indices.count = static_cast<uint32_t>(indices.size());
         mesh.indices.bytes = makeOwnedBytes(std::move(bytes));
@@ -629,83 +664,110 @@ void Reader::bindSkins() {
         }
         if (singular) violation(poseData, "a bind-pose transform cannot be inverted");
 
-        // Influences: counts per vertex, then indices and weights back to back.
-        std::vector<uint64_t> countValues, indexValues;
-        std::vector<float> weightValues;
-        if (!readUInts(dataOf(counts, "unsigned integer"), countValues) ||
-            !readUInts(dataOf(boneIndices, "unsigned integer"), indexValues) ||
-            !readFloats(dataOf(boneWeights, "float"), weightValues))
-            continue;
-        if (countValues.size() != mesh.vertexCount) {
-            violation(counts, "the BoneCountArray has " + std::to_string(countValues.size()) + " entries, the mesh " +
-                                  std::to_string(mesh.vertexCount) + " vertices (skin ignored)");
-            continue;
-        }
-        uint64_t total = 0;
-        uint32_t most = 0;
-        for (uint64_t c : countValues) {
-            total += c;
-            most = static_cast<uint32_t>(std::min<uint64_t>(std::max<uint64_t>(most, c), 1u << 20));
-        }
-        if (indexValues.size() != total || weightValues.size() != total) {
-            violation(indexValues.size() != total ? boneIndices : boneWeights,
-                      "the bone counts sum to " + std::to_string(total) + "; the BoneIndexArray has " +
-                          std::to_string(indexValues.size()) + " entries and the BoneWeightArray " +
-                          std::to_string(weightValues.size()) + " (skin ignored)");
-            continue;
-        }
-        bool badIndex = false;
-        for (uint64_t v : indexValues)
-            if (v >= skin.joints.size()) {
-                violation(boneIndices, "bone index " + std::to_string(v) + " is beyond the skeleton's " +
-                                           std::to_string(skin.joints.size()) + " bones");
-                badIndex = true;
-                break;
+        // Influences: counts per vertex, then indices and weights back to back. Read in the
+        // file's own types when they are unsigned integers of at most 32 bits and floats (no
+        // widened copies); any other types through readUInts and readFloats.
+        auto influences = [&](const auto* countValues, size_t countSize, const auto* indexValues, size_t indexSize,
+                              const float* weightValues, size_t weightSize) -> bool {
+            if (countSize != mesh.vertexCount) {
+                violation(counts, "the BoneCountArray has " + std::to_string(countSize) + " entries, the mesh " +
+                                      std::to_string(mesh.vertexCount) + " vertices (skin ignored)");
+                return false;
             }
-        if (badIndex) continue;
-        if (most > 64) {
-            violation(counts, "a vertex with " + std::to_string(most) + " bone influences; at most 64 are read");
-            continue;
-        }
-        // Sets of four: UInt8 or UInt16 joint indices and Float32 weights, one interleaved stream
-        // per set. The reference path sums every set (the spec's formula); the renderer keeps the 4
-        // strongest per vertex when it re-batches.
-        const uint32_t sets = std::max<uint32_t>(1, (most + 3) / 4);
-        const bool wide = skin.joints.size() > 256;
-        const uint32_t indexBytes = wide ? 8 : 4;
-        const uint32_t stride = indexBytes + 16;
-        std::vector<std::vector<uint8_t>> streams(sets, std::vector<uint8_t>(size_t(mesh.vertexCount) * stride, 0));
-        size_t cursor = 0;
-        uint32_t over4 = 0;
-        for (uint32_t v = 0; v < mesh.vertexCount; ++v) {
-            const uint32_t n = static_cast<uint32_t>(countValues[v]);
-            over4 += n > 4 ? 1 : 0;
-            for (uint32_t k = 0; k < n; ++k, ++cursor) {
-                uint8_t* at = &streams[k / 4][size_t(v) * stride];
-                const uint32_t slot = k % 4;
-                if (wide) {
-                    const uint16_t j = static_cast<uint16_t>(indexValues[cursor]);
-                    std::memcpy(at + slot * 2, &j, 2);
-                } else {
-                    at[slot] = static_cast<uint8_t>(indexValues[cursor]);
+            uint64_t total = 0;
+            uint64_t most = 0;
+            for (size_t v = 0; v < countSize; ++v) {
+                total += countValues[v];
+                most = std::max<uint64_t>(most, countValues[v]);
+            }
+            if (indexSize != total || weightSize != total) {
+                violation(indexSize != total ? boneIndices : boneWeights,
+                          "the bone counts sum to " + std::to_string(total) + "; the BoneIndexArray has " +
+                              std::to_string(indexSize) + " entries and the BoneWeightArray " +
+                              std::to_string(weightSize) + " (skin ignored)");
+                return false;
+            }
+            uint64_t largestIndex = 0;
+            for (size_t i = 0; i < indexSize; ++i) largestIndex = std::max<uint64_t>(largestIndex, indexValues[i]);
+            if (indexSize && largestIndex >= skin.joints.size()) {
+                for (size_t i = 0; i < indexSize; ++i)
+                    if (indexValues[i] >= skin.joints.size()) {
+                        violation(boneIndices, "bone index " + std::to_string(uint64_t(indexValues[i])) +
+                                                   " is beyond the skeleton's " + std::to_string(skin.joints.size()) +
+                                                   " bones");
+                        break;
+                    }
+                return false;
+            }
+            if (most > 64) {
+                violation(counts, "a vertex with " + std::to_string(std::min<uint64_t>(most, 1u << 20)) +
+                                      " bone influences; at most 64 are read");
+                return false;
+            }
+            // Sets of four: UInt8 or UInt16 joint indices and Float32 weights, one interleaved
+            // stream per set. The reference path sums every set (the spec's formula); the renderer
+            // keeps the 4 strongest per vertex when it re-batches.
+            const uint32_t sets = std::max<uint32_t>(1, static_cast<uint32_t>((most + 3) / 4));
+            const bool wide = skin.joints.size() > 256;
+            const uint32_t indexBytes = wide ? 8 : 4;
+            const uint32_t stride = indexBytes + 16;
+            std::vector<std::vector<uint8_t>> streams(sets, std::vector<uint8_t>(size_t(mesh.vertexCount) * stride, 0));
+            size_t cursor = 0;
+            uint32_t over4 = 0;
+            for (uint32_t v = 0; v < mesh.vertexCount; ++v) {
+                const uint32_t n = static_cast<uint32_t>(countValues[v]);
+                over4 += n > 4 ? 1 : 0;
+                for (uint32_t k = 0; k < n; ++k, ++cursor) {
+                    uint8_t* at = &streams[k / 4][size_t(v) * stride];
+                    const uint32_t slot = k % 4;
+                    if (wide) {
+                        const uint16_t j = static_cast<uint16_t>(indexValues[cursor]);
+                        std::memcpy(at + slot * 2, &j, 2);
+                    } else {
+                        at[slot] = static_cast<uint8_t>(indexValues[cursor]);
+                    }
+                    std::memcpy(at + indexBytes + slot * 4, &weightValues[cursor], 4);
                 }
-                std::memcpy(at + indexBytes + slot * 4, &weightValues[cursor], 4);
             }
+            for (uint32_t set = 0; set < sets; ++set) {
+                VertexStream stream;
+                stream.count = mesh.vertexCount;
+                stream.stride = stride;
+                stream.bytes = makeOwnedBytes(std::move(streams[set]));
+                stream.attributes.push_back({Semantic::BoneIndices, static_cast<uint8_t>(set),
+                                             wide ? ComponentType::UInt16 : ComponentType::UInt8, 4, false, Swizzle::Identity, 0});
+                stream.attributes.push_back({Semantic::BoneWeights, static_cast<uint8_t>(set), ComponentType::Float32, 4, false,
+                                             Swizzle::Identity, indexBytes});
+                mesh.streams.push_back(std::move(stream));
+            }
+            if (over4)
+                note("mesh '" + mesh.name + "': " + std::to_string(over4) + " vertices have more than 4 bone influences (up to " +
+                     std::to_string(most) + "); bounds use all of them, the renderer the 4 strongest");
+            return true;
+        };
+        const Structure* countData = dataOf(counts, "unsigned integer");
+        const Structure* indexData = dataOf(boneIndices, "unsigned integer");
+        const Structure* weightData = dataOf(boneWeights, "float");
+        bool read = false, bound = false;
+        if (countData && indexData && weightData && weightData->data.type == ddl::DataType::Float) {
+            const float* weights = weightData->data.as<float>();
+            const size_t weightSize = weightData->data.elementCount();
+            visitNarrowUInts(countData->data, [&](const auto* countValues, size_t countSize) {
+                read = visitNarrowUInts(indexData->data, [&](const auto* indexValues, size_t indexSize) {
+                    bound = influences(countValues, countSize, indexValues, indexSize, weights, weightSize);
+                });
+            });
         }
-        for (uint32_t set = 0; set < sets; ++set) {
-            VertexStream stream;
-            stream.count = mesh.vertexCount;
-            stream.stride = stride;
-            stream.bytes = makeOwnedBytes(std::move(streams[set]));
-            stream.attributes.push_back({Semantic::BoneIndices, static_cast<uint8_t>(set),
-                                         wide ? ComponentType::UInt16 : ComponentType::UInt8, 4, false, Swizzle::Identity, 0});
-            stream.attributes.push_back({Semantic::BoneWeights, static_cast<uint8_t>(set), ComponentType::Float32, 4, false,
-                                         Swizzle::Identity, indexBytes});
-            mesh.streams.push_back(std::move(stream));
+        if (!read) {
+            std::vector<uint64_t> countValues, indexValues;
+            std::vector<float> weightValues;
+            if (!readUInts(countData, countValues) || !readUInts(indexData, indexValues) ||
+                !readFloats(weightData, weightValues))
+                continue;
+            bound = influences(countValues.data(), countValues.size(), indexValues.data(), indexValues.size(),
+                               weightValues.data(), weightValues.size());
         }
-        if (over4)
-            note("mesh '" + mesh.name + "': " + std::to_string(over4) + " vertices have more than 4 bone influences (up to " +
-                 std::to_string(most) + "); bounds use all of them, the renderer the 4 strongest");
+        if (!bound) continue;
         const int32_t skinIndex = static_cast<int32_t>(m_scene.skins.size());
         m_scene.skins.push_back(std::move(skin));
         for (const auto& [node, geometry] : m_geometryNodes)

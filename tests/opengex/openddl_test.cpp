@@ -1118,6 +1118,218 @@ TEST(OpenDdlParallel, ErrorsAreTheFirstInTheFile) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The block scanner (ParseOptions::blockScan): numeric lists in the plain form are read 64 bytes
+// at a time. Whatever the text, the document and the first error must be exactly those of the
+// element-by-element reader.
+
+ParseOptions elementOptions() {
+    ParseOptions o = sequentialOptions();
+    o.blockScan = false;
+    return o;
+}
+
+// Both readers on one text: the same document, or the same error.
+void expectSameAsElementReader(const std::string& text) {
+    Document block, element;
+    ParseError be, ee;
+    auto bytes = std::make_shared<const std::vector<uint8_t>>(text.begin(), text.end());
+    const bool ok = block.parse(bytes, be, sequentialOptions());
+    ASSERT_EQ(element.parse(bytes, ee, elementOptions()), ok) << text.substr(0, 200);
+    if (ok) {
+        expectSameDocuments(element, block);
+    } else {
+        EXPECT_EQ(be.offset, ee.offset) << text.substr(0, 200);
+        EXPECT_EQ(be.message, ee.message) << text.substr(0, 200);
+    }
+}
+
+#if defined(__SSE2__)
+constexpr bool kScannerBuilt = true;
+#else
+constexpr bool kScannerBuilt = false;
+#endif
+
+// Lists the block scanner takes: every type it reads, flat and in subarrays, with whitespace of
+// every kind and width (runs longer than a block too), literals of every length at every offset
+// from a block boundary (the prefix shifts them), exponents, long mantissas and signed zeros.
+std::string plainLists(size_t shift, uint32_t seed) {
+    std::mt19937 rng(seed);
+    auto pick = [&](int n) { return int(rng() % unsigned(n)); };
+    std::string wide(70, ' ');
+    auto gap = [&]() -> std::string {
+        int k = pick(12);
+        if (k < 6) return " ";
+        if (k < 8) return "";
+        if (k < 11) return k == 8 ? "\n\t\t\t" : k == 9 ? "\r\n  " : "\t";
+        return wide + "\n" + wide;
+    };
+    auto floatLiteral = [&]() -> std::string {
+        switch (pick(10)) {
+            case 0: return std::to_string(pick(100000));
+            case 1: return "-0";
+            case 2: return "0." + std::to_string(pick(100000000));
+            case 3: return "-" + std::to_string(pick(1000)) + "." + std::to_string(pick(1000000));
+            case 4: return std::to_string(pick(1000)) + "e-" + std::to_string(pick(30));
+            case 5: return "123456789." + std::to_string(pick(100000));  // more than 8 whole digits
+            case 6: return "0.000000000" + std::to_string(1 + pick(9999999));  // more than 8 fraction digits
+            case 7: return "." + std::to_string(pick(1000));
+            case 8: return std::to_string(pick(100)) + ".";
+            default: return "3.4028234e38";
+        }
+    };
+    auto intLiteral = [&](bool isSigned, uint64_t max) -> std::string {
+        uint64_t v = max < 1000 ? rng() % (max + 1) : (pick(4) == 0 ? max : uint64_t(rng()) * rng() % (max + 1));
+        if (isSigned && pick(2)) return "-" + std::to_string(v == 0 ? 0 : v - (pick(2) ? 0 : 1));
+        return std::to_string(v);
+    };
+    std::string t(shift, ' ');
+    struct Kind {
+        const char* name;
+        bool isFloat;
+        bool isSigned;
+        uint64_t max;
+    };
+    const Kind kinds[] = {{"float", true, false, 0},           {"double", true, false, 0},
+                          {"int8", false, true, 127},          {"int16", false, true, 32767},
+                          {"int32", false, true, 2147483647},  {"int64", false, true, 9007199254740991ull},
+                          {"uint8", false, false, 255},        {"uint16", false, false, 65535},
+                          {"unsigned_int32", false, false, 4294967295u}, {"u64", false, false, 9999999999999999ull}};
+    for (const Kind& kind : kinds) {
+        for (uint32_t arraySize : {0u, 1u, 2u, 3u, 4u, 16u}) {
+            const int elements = int(arraySize ? arraySize * (1 + pick(40)) : 1 + pick(200));
+            t += std::string("Data {") + gap() + kind.name + (arraySize ? "[" + std::to_string(arraySize) + "]" : "") +
+                 gap() + "{" + gap();
+            for (int i = 0; i < elements; ++i) {
+                if (arraySize && i % int(arraySize) == 0) t += (i ? "}" + gap() + "," + gap() : "") + "{" + gap();
+                else if (i) t += gap() + "," + gap();
+                t += kind.isFloat ? floatLiteral() : intLiteral(kind.isSigned, kind.max);
+            }
+            t += gap() + (arraySize ? "}" + gap() : "") + "}" + gap() + "}\n";
+        }
+    }
+    return t;
+}
+
+TEST(OpenDdlBlockScan, PlainListsAsTheElementReaderReadsThem) {
+    size_t scanned = 0, lists = 0;
+    for (size_t shift = 0; shift < 64; ++shift) {
+        const std::string text = plainLists(shift, uint32_t(shift * 7919 + 1));
+        Document block = parseOk(text, sequentialOptions());
+        Document element = parseOk(text, elementOptions());
+        expectSameDocuments(element, block);
+        EXPECT_EQ(element.blockScannedLists(), 0u);
+        scanned += block.blockScannedLists();
+        lists += block.roots().size();
+    }
+    // Every list is in the plain form, so the scanner read them all.
+    EXPECT_EQ(scanned, kScannerBuilt ? lists : 0u);
+}
+
+TEST(OpenDdlBlockScan, ValuesFromTheText) {
+    const std::string text =
+        "float {0.685881, -0.292262, 6.12323e-17, -0, .5, 2., 16777216, 16777217, 0.1, 123456789.25}\n"
+        "double[2] {{0.1, -1e-300}, {12345678901234567, 3.141592653589793}}\n"
+        "int8 {-128, 127, -0} uint16[3] {{0, 65535, 7},\n\t{8, 9, 10}} int64 {-9223372036854775808, 1234567890123456}\n";
+    Document doc = parseOk(text);
+    const std::vector<Structure*>& r = doc.roots();
+    ASSERT_EQ(r.size(), 5u);
+    EXPECT_EQ(doc.blockScannedLists(), kScannerBuilt ? 4u : 0u);  // int64's 19-digit minimum goes element by element
+    const float* f = r[0]->data.as<float>();
+    ASSERT_EQ(r[0]->data.elementCount(), 10u);
+    EXPECT_EQ(f[0], 0.685881f);
+    EXPECT_EQ(f[1], -0.292262f);
+    EXPECT_EQ(f[2], 6.12323e-17f);
+    EXPECT_TRUE(f[3] == 0.0f && std::signbit(f[3]));
+    EXPECT_EQ(f[4], 0.5f);
+    EXPECT_EQ(f[5], 2.0f);
+    EXPECT_EQ(f[6], 16777216.0f);
+    EXPECT_EQ(f[7], 16777216.0f);  // 2^24 + 1 rounds to even
+    EXPECT_EQ(f[8], 0.1f);
+    EXPECT_EQ(f[9], 123456789.25f);
+    const double* d = r[1]->data.as<double>();
+    EXPECT_EQ(d[0], 0.1);
+    EXPECT_EQ(d[1], -1e-300);
+    EXPECT_EQ(d[2], 12345678901234568.0);
+    EXPECT_EQ(d[3], 3.141592653589793);
+    const int8_t* i8 = r[2]->data.as<int8_t>();
+    EXPECT_EQ(i8[0], -128);
+    EXPECT_EQ(i8[1], 127);
+    EXPECT_EQ(i8[2], 0);
+    const uint16_t* u16 = r[3]->data.as<uint16_t>();
+    ASSERT_EQ(r[3]->data.elementCount(), 6u);
+    EXPECT_EQ(u16[1], 65535);
+    EXPECT_EQ(u16[5], 10);
+    EXPECT_EQ(r[4]->data.as<int64_t>()[0], std::numeric_limits<int64_t>::min());
+    EXPECT_EQ(r[4]->data.as<int64_t>()[1], 1234567890123456);
+}
+
+TEST(OpenDdlBlockScan, ListsOutsideThePlainFormGoElementByElement) {
+    // Each is valid OpenDDL that the scanner leaves alone; the values must still be right.
+    const char* texts[] = {
+        "float {1, 2 /* comment */, 3}",  "float {1, 2, // comment\n 3}", "float {0x3F800000, 2}",
+        "uint8 {'a', 2}",                 "uint16 {0b101, 0o17}",       "float {+1, 2}",
+        "float {- 1, 2}",                 "uint32 {1_000, 2}",          "float[2]* {s {1, 2}, {3, 4}}",
+        "uint32 {}",                      "float[2] {}",                "float[2] {{1, 2}, {}}",
+    };
+    for (const char* text : texts) {
+        SCOPED_TRACE(text);
+        expectSameAsElementReader(text);
+        Document doc;
+        ParseError e;
+        doc.parse(std::make_shared<const std::vector<uint8_t>>(text, text + std::strlen(text)), e, sequentialOptions());
+        EXPECT_EQ(doc.blockScannedLists(), 0u);
+    }
+    Document doc = parseOk("float {1, 2 /* c */, 3}  uint16 {0b101, 0o17}");
+    EXPECT_EQ(doc.roots()[0]->data.as<float>()[2], 3.0f);
+    EXPECT_EQ(doc.roots()[1]->data.as<uint16_t>()[1], 15);
+}
+
+TEST(OpenDdlBlockScan, ErrorsAreTheElementReadersErrors) {
+    const char* texts[] = {
+        "float {1, 2,, 3}",          "float {1, 2, 3,}",           "float {, 1}",              "float {1 2}",
+        "float {1.2.3, 4}",          "float {-+1}",                "float {1e, 2}",            "float {-, 2}",
+        "float {., 2}",              "float {1e39}",               "double {1e309}",           "int8 {1, 128}",
+        "int8 {-129}",               "uint16 {-1}",                "uint8 {256}",              "uint32 {4294967296}",
+        "uint64 {18446744073709551616}", "float {1, 2a}",          "float {1, x}",             "float[2] {{1, 2} {3, 4}}",
+        "float[2] {{1, 2}, 3, 4}",   "float[2] {{1, 2, 3}}",       "float[2] {{1}, {2, 3}}",   "float[2] {{1, 2},}",
+        "float[2] {{1, 2}}}",        "float[2] {{{1, 2}}}",        "float[2] {{1, 2},, {3, 4}}", "float[2] {1, 2}",
+        "float {1, 2",               "float {1, {2}}",             "uint32 {1, 2}, 3}",        "float[3] {{1, 2, 3}, {4, 5, 6}, {7, 8}}",
+    };
+    for (const char* text : texts) {
+        SCOPED_TRACE(text);
+        expectSameAsElementReader(text);
+        parseFail(text, sequentialOptions());
+    }
+}
+
+TEST(OpenDdlBlockScan, RandomListsAgreeWithTheElementReader) {
+    // Lists built from the pieces of the plain form and a few others, most of them near misses.
+    const char* pieces[] = {"1", "-2", "0.5", "-0.25", "3e2", "7.", ".5", "12345678912", ",", ", ", ",",
+                            " ", "\n", "{", "}", "}, {", "0x1F", "'a'", "/*c*/", "-", ".", "e", "1_0", "+1"};
+    std::mt19937 rng(1234);
+    const char* types[] = {"float", "double", "int8", "uint16", "int32", "uint64", "float[2]", "uint32[3]"};
+    for (int iteration = 0; iteration < 4000; ++iteration) {
+        std::string text = std::string(rng() % 70, ' ') + types[rng() % 8] + " {";
+        const bool sub = text.find('[') != std::string::npos;
+        if (sub) text += "{";
+        const int n = 1 + int(rng() % 40);
+        for (int i = 0; i < n; ++i) {
+            if (rng() % 8 == 0) {
+                text += pieces[rng() % (sizeof pieces / sizeof *pieces)];
+            } else {
+                text += std::to_string(int(rng() % 200));
+                text += i + 1 == n ? "" : (sub && rng() % 3 == 0 ? "}, {" : ", ");
+            }
+        }
+        text += sub ? "}}" : "}";
+        text += std::string(rng() % 3 ? rng() % 40 : 0, ' ');
+        SCOPED_TRACE(text);
+        expectSameAsElementReader(text);
+        if (HasFailure()) break;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // The sample files
 
 std::vector<std::filesystem::path> sampleFiles() {

@@ -12,6 +12,7 @@
 #include <cctype>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <ostream>
@@ -873,6 +874,43 @@ TEST(OpenGexSkin, AnimatedBonesWithSixInfluences) {
     ASSERT_EQ(s->animation.clips.size(), 1u);
     EXPECT_TRUE(boxIs(nodeBox(*s, clipPose(*s, 0, 0.5f), "Skinned"), {0, 0, 1}, {1.5f, 1.732843f, 1})) << "t = 0.5";
     EXPECT_TRUE(boxIs(nodeBox(*s, clipPose(*s, 0, 1.0f), "Skinned"), {0, 0, 1}, {1.5f, 2.3f, 1})) << "t = 1";
+}
+
+// Indices and influences are read in the file's own integer types when they are unsigned and at
+// most 32 bits wide, and widened otherwise: the same file with 64-bit integers and double weights
+// must give the same mesh, byte for byte.
+TEST(OpenGexSkin, WideIntegerTypesGiveTheSameMesh) {
+    std::ifstream in(fixturePath("skin.ogex"), std::ios::binary);
+    const std::string narrow((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string wide = narrow;
+    for (auto [from, to] : {std::pair<std::string, std::string>{"IndexArray {uint16[3]", "IndexArray {uint64[3]"},
+                            {"BoneCountArray {uint8", "BoneCountArray {unsigned_int64"},
+                            {"BoneIndexArray {uint16", "BoneIndexArray {uint64"},
+                            {"BoneWeightArray {float", "BoneWeightArray {double"}}) {
+        const size_t at = wide.find(from);
+        ASSERT_NE(at, std::string::npos) << from;
+        wide.replace(at, from.size(), to);
+    }
+    auto loadText = [](const std::string& text) {
+        return loadSceneMemory(std::make_shared<const std::vector<uint8_t>>(text.begin(), text.end()), "skin.ogex");
+    };
+    LoadResult a = loadText(narrow), b = loadText(wide);
+    ASSERT_TRUE(a.scene && b.scene);
+    ASSERT_EQ(a.scene->meshes.size(), 1u);
+    ASSERT_EQ(b.scene->meshes.size(), 1u);
+    const Mesh& x = a.scene->meshes[0];
+    const Mesh& y = b.scene->meshes[0];
+    ASSERT_EQ(x.streams.size(), y.streams.size());
+    EXPECT_EQ(x.streams.size(), 3u) << "position, and two sets of four influences (v2 has six)";
+    auto bytesOf = [](const ByteView& v) { return std::vector<uint8_t>(v.data, v.data + v.size); };
+    for (size_t i = 0; i < x.streams.size(); ++i) {
+        EXPECT_EQ(x.streams[i].stride, y.streams[i].stride);
+        EXPECT_EQ(bytesOf(x.streams[i].bytes), bytesOf(y.streams[i].bytes)) << "stream " << i;
+    }
+    EXPECT_EQ(x.indices.type, ComponentType::UInt8);
+    EXPECT_EQ(y.indices.type, ComponentType::UInt8);
+    EXPECT_EQ(bytesOf(x.indices.bytes), bytesOf(y.indices.bytes));
+    EXPECT_EQ(bytesOf(x.indices.bytes), (std::vector<uint8_t>{0, 1, 2, 0, 2, 3}));
 }
 
 // ---------------------------------------------------------------------------------------------

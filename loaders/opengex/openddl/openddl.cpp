@@ -12,6 +12,7 @@
 #include <fast_float/fast_float.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <condition_variable>
 #include <cstring>
@@ -479,16 +480,23 @@ struct DeferredData {
 class Parser {
 public:
     Parser(Document& doc, const char* begin, const char* end, const ParseOptions& options)
-        : m_doc(doc), m_begin(begin), m_end(end), m_maxDepth(options.maxDepth), m_deferBytes(options.deferBytes) {}
+        : m_doc(doc),
+          m_begin(begin),
+          m_end(end),
+          m_maxDepth(options.maxDepth),
+          m_deferBytes(options.deferBytes),
+          m_blockScan(options.blockScan) {}
 
     // Parses the whole text into the document. False with the error's offset and message set.
     // With a pool, long numeric arrays are handed to it and converted beside the parse; run
     // waits for them before it returns.
     bool run(Offset& errorOffset, std::string& errorMessage, ConversionPool* pool = nullptr);
 
+    size_t blockScanned() const { return m_blockScanned; }
+
     // Converts one array handed to the pool; true when it parsed cleanly and ended at its brace.
     bool convert(const DeferredData& job) {
-        const char* e = parseNumbers(job.begin, *job.data, job.count);
+        const char* e = parseNumbers(job.begin, *job.data, job.count, job.close);
         return e && e == job.close + 1;
     }
 
@@ -498,7 +506,9 @@ private:
     const char* const m_end;
     const uint32_t m_maxDepth;
     const size_t m_deferBytes;
+    const bool m_blockScan;
     ConversionPool* m_pool = nullptr;
+    size_t m_blockScanned = 0;  // numeric lists read by scanNumbers
 
     bool m_failed = false;
     Offset m_errorOffset = 0;
@@ -579,7 +589,10 @@ private:
     const char* parseData(const char* p, PrimitiveData& d, Elem&& elem);
     template <class Elem>
     const char* parseFixed(const char* p, PrimitiveData& d, size_t count, Elem&& elem);
-    const char* parseNumbers(const char* p, PrimitiveData& d, size_t count);
+    const char* parseNumbers(const char* p, PrimitiveData& d, size_t count, const char* close);
+    template <class T>
+    bool scanNumberBlocks(const char* p, const char* close, PrimitiveData& d, size_t count) const;
+    bool scanNumbers(const char* p, const char* close, PrimitiveData& d, size_t count);
     const char* parseText(const char* p, PrimitiveData& d);
     size_t countElements(const char* p, const char** closing) const;
 
@@ -643,6 +656,7 @@ public:
     }
 
     bool used() const { return m_pushed > 0; }
+    size_t blockScanned() const { return m_blockScanned; }
 
 private:
     Document& m_doc;
@@ -655,6 +669,7 @@ private:
     bool m_closed = false;
     bool m_failed = false;
     size_t m_pushed = 0;
+    std::atomic<size_t> m_blockScanned{0};  // lists the jobs' block scanner read
     std::exception_ptr m_exception;
     std::thread m_thread;
 
@@ -671,6 +686,7 @@ private:
         try {
             Parser parser(m_doc, m_begin, m_end, m_options);
             ok = parser.convert(job);
+            m_blockScanned += parser.blockScanned();
         } catch (...) {
             std::lock_guard<std::mutex> lock(m_mutex);
             if (!m_exception) m_exception = std::current_exception();
@@ -1508,6 +1524,267 @@ const char* Parser::parseFixed(const char* p, PrimitiveData& d, size_t count, El
     return p;
 }
 
+// ---------------------------------------------------------------------------------------------
+// The block scanner for numeric lists (ParseOptions::blockScan)
+//
+// The element-by-element reader finds where each literal ends by reading it, so every element
+// waits for the one before. Here 64 bytes at a time are classified into bit masks (whitespace,
+// ',', '{', '}', digits, '.'): every run of other bytes is one literal, whose start and end come
+// from the masks, so literals convert independently of each other, and the order of literals,
+// commas and braces is checked on the masks as a whole.
+//
+// Only the plain form is accepted: one comma between elements, "}, {" between subarrays (any
+// whitespace around), every literal a decimal number of the type. Anything else (comments, data
+// states, character, hexadecimal or binary literals, '+' signs, digit separators, an error) makes
+// it return false before the document sees anything, and the element-by-element reader reads the
+// list instead. Decimal literals are converted exactly (short ones as one correctly rounded
+// division, the others by fast_float), so either reader gives the same bits.
+
+namespace {
+
+#if defined(__SSE2__)
+constexpr bool kBlockScan = true;
+
+// Classes of 64 bytes of text, one bit per byte.
+struct BlockBits {
+    uint64_t space;  // [1, 32] (A.9)
+    uint64_t comma;
+    uint64_t open;
+    uint64_t close;
+    uint64_t digit;
+    uint64_t dot;
+};
+
+// Classes of the 64 bytes at `at`.
+inline BlockBits classify(const char* at) {
+    const __m128i one = _mm_set1_epi8(1), k31 = _mm_set1_epi8(31), nine = _mm_set1_epi8(9);
+    const __m128i zero = _mm_set1_epi8('0'), comma = _mm_set1_epi8(','), open = _mm_set1_epi8('{');
+    const __m128i close = _mm_set1_epi8('}'), dot = _mm_set1_epi8('.');
+    BlockBits b{};
+    for (unsigned i = 0; i < 4; ++i) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at + 16 * i));
+        const __m128i w = _mm_sub_epi8(v, one);  // whitespace: v - 1 in [0, 31], unsigned
+        const __m128i d = _mm_sub_epi8(v, zero);
+        const unsigned shift = 16 * i;
+        b.space |= uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(w, k31), w)))) << shift;
+        b.comma |= uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma)))) << shift;
+        b.open |= uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, open)))) << shift;
+        b.close |= uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, close)))) << shift;
+        b.digit |= uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, nine), d)))) << shift;
+        b.dot |= uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, dot)))) << shift;
+    }
+    return b;
+}
+#else
+constexpr bool kBlockScan = false;
+#endif
+
+// Bits [0, n) of a mask, n in [0, 64].
+inline uint64_t lowBits(unsigned n) { return n >= 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1; }
+
+// For each bit of `from`, the first byte after it that is not blank (the carry of an addition
+// runs through the blank bits). Landings past bit 63 are dropped.
+inline uint64_t landing(uint64_t from, uint64_t blank) { return ((from << 1) + blank) & ~blank; }
+
+// The value of n decimal digits at q (n in [0, 8]; eight bytes at q are readable).
+inline uint64_t digits8(const char* q, unsigned n) {
+    uint64_t word;
+    std::memcpy(&word, q, 8);
+    const unsigned drop = 4 * (8 - n);
+    uint64_t v = word << drop << drop;  // the n digits on top, zero digits below (none for n = 0)
+    v = ((v & 0x0F0F0F0F0F0F0F0Full) * 2561) >> 8;
+    v = ((v & 0x00FF00FF00FF00FFull) * 6553601) >> 16;
+    return ((v & 0x0000FFFF0000FFFFull) * 42949672960001ull) >> 32;
+}
+
+// The literal in bytes [s, e) of a block at `at` (e <= 64), converted into `out`. False when it
+// is not a decimal literal of T that fits.
+template <class T>
+inline bool convertLiteral(const char* at, unsigned s, unsigned e, uint64_t digitBits, uint64_t dotBits, T& out) {
+    const uint64_t span = (uint64_t(2) << (e - 1)) - (uint64_t(1) << s);
+    const bool negative = at[s] == '-';
+    const unsigned first = s + (negative ? 1u : 0u);
+    uint64_t other = span & ~digitBits & ~(uint64_t(negative) << s);
+    if constexpr (std::is_floating_point<T>::value) {
+        const uint64_t dot = other & dotBits;
+        other &= ~dot;
+        if ((other | (dot & (dot - 1))) == 0) {
+            const unsigned dotAt = dot ? unsigned(__builtin_ctzll(dot)) : e;
+            const unsigned whole = dotAt - first;
+            const unsigned fraction = dot ? e - dotAt - 1 : 0;
+            if (whole <= 8 && fraction <= 8 && whole + fraction != 0) {
+                const uint64_t m = digits8(at + first, whole) * kPow10U64[fraction] + digits8(at + dotAt + 1, fraction);
+                if (m <= Pow10<T>::kMaxMantissa) {
+                    const T value = T(m) / Pow10<T>::kTable[fraction];
+                    out = negative ? -value : value;
+                    return true;
+                }
+            }
+        }
+        // Longer mantissas and exponents: fast_float, which must take the whole literal.
+        T value;
+        fast_float::from_chars_result r = fast_float::from_chars(at + s, at + e, value);
+        if (r.ec != std::errc() || r.ptr != at + e || !(std::fabs(value) <= std::numeric_limits<T>::max()))
+            return false;
+        out = value;
+        return true;
+    } else {
+        const unsigned digits = e - first;
+        if (other != 0 || digits == 0 || digits > 16) return false;
+        const char* q = at + first;
+        const uint64_t magnitude = digits <= 8 ? digits8(q, digits)
+                                               : digits8(q, digits - 8) * 100000000u + digits8(q + digits - 8, 8);
+        constexpr uint64_t kMax = uint64_t(std::numeric_limits<T>::max());
+        constexpr uint64_t kMinMagnitude = std::is_signed<T>::value ? kMax + 1 : 0;
+        if (negative ? magnitude > kMinMagnitude : magnitude > kMax) return false;
+        const uint64_t bits = negative ? ~magnitude + 1 : magnitude;
+        std::memcpy(&out, &bits, sizeof(T));  // the low bytes, little-endian
+        return true;
+    }
+}
+
+// What came last in the list so far, which decides what may come next.
+enum class ListEvent : uint8_t {
+    Start,       // next: a literal (flat list) or '{'
+    Literal,     // next: ','
+    LastInSub,   // a subarray's last literal; next: '}'
+    Comma,       // next: a literal
+    CloseComma,  // ',' after '}'; next: '{'
+    Open,        // next: a literal
+    Close,       // next: ',' (or the end)
+};
+
+}  // namespace
+
+template <class T>
+bool Parser::scanNumberBlocks(const char* p, const char* close, PrimitiveData& d, size_t count) const {
+#if defined(__SSE2__)
+    const uint32_t k = d.arraySize;
+    d.bytes.resize(count * sizeof(T));
+    uint8_t* out = d.bytes.data();
+    size_t n = 0;         // elements read
+    uint32_t column = 0;  // elements read in the current subarray
+    ListEvent last = ListEvent::Start;
+    const char* base = p;
+    // The last blocks are copied into `pad` with spaces after the list, so that the eight-byte
+    // reads of the literals stay inside it (literals near the end of a block read up to 8 bytes
+    // past the block).
+    alignas(16) char pad[64 + 16];
+    while (base < close) {
+        const size_t avail = std::min<size_t>(64, size_t(close - base));
+        const char* at = base;
+        if (size_t(close - base) < 64 + 8) {
+            std::memset(pad, ' ', sizeof pad);
+            std::memcpy(pad, base, avail);
+            at = pad;
+        }
+        const BlockBits b = classify(at);
+        const uint64_t literal = ~(b.space | b.comma | b.open | b.close);
+        uint64_t starts = literal & ~(literal << 1);
+        uint64_t ends = literal & ~(literal >> 1);  // the last byte of each literal
+        unsigned advance = unsigned(avail);
+        if (avail == 64 && (literal >> 63)) {
+            // The last literal may go on in the next block: it is read from there.
+            const unsigned lastStart = 63 - unsigned(__builtin_clzll(starts | 1));
+            if (lastStart == 0) return false;  // 64 bytes without a separator: no number of ours
+            starts &= ~(uint64_t(1) << lastStart);
+            ends &= ~(uint64_t(1) << 63);
+            advance = lastStart;
+        }
+        const uint64_t region = lowBits(advance);
+        const uint64_t blank = b.space | ~region;  // bytes after the region count as blank
+
+        // The literals.
+        uint64_t lastInSub = 0;  // ends of literals that close a subarray
+        {
+            for (uint64_t st = starts, en = ends; st; st &= st - 1, en &= en - 1) {
+                const unsigned s = unsigned(__builtin_ctzll(st));
+                const unsigned e = unsigned(__builtin_ctzll(en)) + 1;
+                T value;
+                if (n == count || !convertLiteral<T>(at, s, e, b.digit, b.dot, value)) return false;
+                std::memcpy(out + n * sizeof(T), &value, sizeof(T));
+                ++n;
+                if (k) {
+                    const bool full = ++column == k;
+                    lastInSub |= uint64_t(full) << (e - 1);
+                    column = full ? 0 : column;
+                }
+            }
+        }
+
+        // Their order with the commas and braces: the first of them against what came before,
+        // then each one's successor in the block.
+        const uint64_t comma = b.comma & region, open = b.open & region, closeBrace = b.close & region;
+        const uint64_t events = starts | comma | open | closeBrace;
+        if (events == 0) {
+            base += advance;
+            continue;
+        }
+        const uint64_t firstEvent = events & (~events + 1);
+        uint64_t want;
+        switch (last) {
+            case ListEvent::Start: want = k ? open : starts; break;
+            case ListEvent::Literal: want = comma; break;
+            case ListEvent::LastInSub: want = closeBrace; break;
+            case ListEvent::Comma:
+            case ListEvent::Open: want = starts; break;
+            case ListEvent::CloseComma: want = open; break;
+            default: want = comma; break;  // Close
+        }
+        if (!(firstEvent & want)) return false;
+        uint64_t closeComma = 0;  // commas that follow a '}'
+        if (k == 0) {
+            if ((open | closeBrace) != 0 || (landing(ends, blank) & ~comma) != 0 ||
+                (landing(comma, blank) & ~starts) != 0)
+                return false;
+        } else {
+            closeComma = landing(closeBrace, blank) | (last == ListEvent::Close ? firstEvent & comma : 0);
+            if ((landing(ends & lastInSub, blank) & ~closeBrace) != 0 ||
+                (landing(ends & ~lastInSub, blank) & ~comma) != 0 || (landing(closeBrace, blank) & ~comma) != 0 ||
+                (landing(closeComma, blank) & ~open) != 0 || (landing(comma & ~closeComma, blank) & ~starts) != 0 ||
+                (landing(open, blank) & ~starts) != 0)
+                return false;
+        }
+        const uint64_t tail = ends | comma | open | closeBrace;
+        const uint64_t lastBit = uint64_t(1) << (63 - unsigned(__builtin_clzll(tail)));
+        if (ends & lastBit) last = (lastInSub & lastBit) ? ListEvent::LastInSub : ListEvent::Literal;
+        else if (comma & lastBit) last = (closeComma & lastBit) ? ListEvent::CloseComma : ListEvent::Comma;
+        else if (open & lastBit) last = ListEvent::Open;
+        else last = ListEvent::Close;
+        base += advance;
+    }
+    return n == count && column == 0 && last == (k ? ListEvent::Close : ListEvent::Literal);
+#else
+    (void)p, (void)close, (void)d, (void)count;
+    return false;
+#endif
+}
+
+// The block scanner for the types it reads, when the list qualifies; false leaves `d` as it was
+// (no elements) for the element-by-element reader.
+// The block scanner for the types it reads, when the list qualifies; false leaves `d` as it was
+// (no elements) for the element-by-element reader.
+bool Parser::scanNumbers(const char* p, const char* close, PrimitiveData& d, size_t count) {
+    if (!kBlockScan || !m_blockScan || d.hasStates || count == 0) return false;
+    bool ok = false;
+    switch (d.type) {
+        case DataType::Int8: ok = scanNumberBlocks<int8_t>(p, close, d, count); break;
+        case DataType::Int16: ok = scanNumberBlocks<int16_t>(p, close, d, count); break;
+        case DataType::Int32: ok = scanNumberBlocks<int32_t>(p, close, d, count); break;
+        case DataType::Int64: ok = scanNumberBlocks<int64_t>(p, close, d, count); break;
+        case DataType::UInt8: ok = scanNumberBlocks<uint8_t>(p, close, d, count); break;
+        case DataType::UInt16: ok = scanNumberBlocks<uint16_t>(p, close, d, count); break;
+        case DataType::UInt32: ok = scanNumberBlocks<uint32_t>(p, close, d, count); break;
+        case DataType::UInt64: ok = scanNumberBlocks<uint64_t>(p, close, d, count); break;
+        case DataType::Float: ok = scanNumberBlocks<float>(p, close, d, count); break;
+        case DataType::Double: ok = scanNumberBlocks<double>(p, close, d, count); break;
+        default: return false;
+    }
+    if (!ok) d.bytes.clear();
+    m_blockScanned += ok ? 1 : 0;
+    return ok;
+}
+
 const char* Parser::parsePrimitive(const char* p, Structure& s, DataType type) {
     PrimitiveData& d = s.data;
     d.type = type;
@@ -1557,12 +1834,14 @@ const char* Parser::parsePrimitive(const char* p, Structure& s, DataType type) {
             m_pool->push({&d, p, close, count});
             return close + 1;
         }
-        return parseNumbers(p, d, count);
+        return parseNumbers(p, d, count, close);
     }
     return parseText(p, d);
 }
 
-const char* Parser::parseNumbers(const char* p, PrimitiveData& d, size_t count) {
+// `close`: the closing brace that countElements found, or null.
+const char* Parser::parseNumbers(const char* p, PrimitiveData& d, size_t count, const char* close) {
+    if (close && scanNumbers(p, close, d, count)) return close + 1;
     switch (d.type) {
         case DataType::Bool: return parseFixed(p, d, count, [this](const char* q, ByteSink& k) { return boolElement(q, k); });
         case DataType::Int8: return parseFixed(p, d, count, [this](const char* q, ByteSink& k) { return intElement<int8_t>(q, k, DataType::Int8); });
@@ -1741,6 +2020,7 @@ bool Parser::run(Offset& errorOffset, std::string& errorMessage, ConversionPool*
         return false;
     }
     if (!m_failed) checkNames();
+    m_doc.m_blockScanned = m_blockScanned + (m_pool ? m_pool->blockScanned() : 0);
     if (m_failed) {
         errorOffset = m_errorOffset;
         errorMessage = std::move(m_errorMessage);

@@ -175,6 +175,12 @@ struct ParseOptions {
     // same either way, errors included: on any failure the text is parsed again on one thread.
     size_t parallelBytes = size_t(1) << 20;
     size_t deferBytes = 32 * 1024;
+    // Numeric lists in the plain form exporters write (decimal literals, one comma between
+    // elements, braces around subarrays, no comments) are read 64 bytes at a time by a block
+    // scanner (x86 SSE2 builds); anything else in a list sends that list to the element-by-element
+    // reader, which gives the same values and words the errors. False: always element by element
+    // (for comparing the two).
+    bool blockScan = true;
 };
 
 struct ParseError {
@@ -222,6 +228,9 @@ public:
     void locate(Offset offset, int& line, int& column) const;
 
     size_t structureCount() const { return m_arena.size(); }
+    // Numeric lists of the last parse read by the block scanner (ParseOptions::blockScan); the
+    // others went element by element.
+    size_t blockScannedLists() const { return m_blockScanned; }
 
 private:
     std::shared_ptr<const void> m_owner;  // keeps m_text alive
@@ -231,6 +240,7 @@ private:
     // Global names, sorted for binary search after parsing.
     std::vector<std::pair<std::string_view, Structure*>> m_globals;
     mutable std::vector<Offset> m_lineStarts;
+    size_t m_blockScanned = 0;
 
     friend class Parser;
 };
