@@ -100,6 +100,13 @@ inline unsigned popcount16(unsigned x) {
     return (x + (x >> 8)) & 0x1Fu;
 }
 
+inline size_t popcount64(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return size_t((x * 0x0101010101010101ull) >> 56);
+}
+
 inline bool isRadixLetter(char c) {
     char l = char(c | 0x20);
     return l == 'x' || l == 'o' || l == 'b';
@@ -233,6 +240,18 @@ inline const char* digitRun(const char* q, const char* end, uint64_t& m) {
     return q;
 }
 
+// `value` (not negative) with its sign bit set when `negative`: a bit operation, not a branch,
+// whose direction follows the signs of the data (half of them in vertex arrays, at random).
+template <class T>
+inline T withSign(T value, bool negative) {
+    using Bits = typename std::conditional<sizeof(T) == 4, uint32_t, uint64_t>::type;
+    Bits bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    bits |= Bits(negative) << (8 * sizeof(T) - 1);
+    std::memcpy(&value, &bits, sizeof bits);
+    return value;
+}
+
 template <class T>
 inline const char* quickDecimal(const char* p, const char* end, T& out) {
     const bool negative = *p == '-';
@@ -250,8 +269,7 @@ inline const char* quickDecimal(const char* p, const char* end, T& out) {
     ptrdiff_t digits = (intEnd - digitsStart) + fraction;
     if (digits == 0 || digits > 19 || fraction > Pow10<T>::kMaxExact || m > Pow10<T>::kMaxMantissa) return nullptr;
     if (q < end && (*q == 'e' || *q == 'E' || *q == '_')) return nullptr;
-    T value = T(m) / Pow10<T>::kTable[fraction];
-    out = negative ? -value : value;
+    out = withSign(T(m) / Pow10<T>::kTable[fraction], negative);
     return q;
 }
 
@@ -1470,6 +1488,44 @@ size_t Parser::countElements(const char* p, const char** closing) const {
         return true;
     };
 #if defined(__SSE2__)
+    // 64 bytes at a time while braces nest at most one level (subarrays, as in valid data): they
+    // alternate then, so the depth after each brace is the parity of the braces up to it, and
+    // the list ends at the first '}' found at depth 0. A quote or slash, or a second level of
+    // braces, hands the block over to the 16-byte loop below.
+    const __m128i comma64 = _mm_set1_epi8(','), open64 = _mm_set1_epi8('{'), close64 = _mm_set1_epi8('}');
+    const __m128i quote64 = _mm_set1_epi8('\''), slash64 = _mm_set1_epi8('/');
+    while (depth <= 1 && m_end - p >= 64) {
+        uint64_t commaBits = 0, openBits = 0, closeBits = 0, special = 0;
+        for (unsigned i = 0; i < 4; ++i) {
+            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
+            const unsigned shift = 16 * i;
+            commaBits |= uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma64)))) << shift;
+            openBits |= uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, open64)))) << shift;
+            closeBits |= uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, close64)))) << shift;
+            special |= uint64_t(unsigned(_mm_movemask_epi8(
+                           _mm_or_si128(_mm_cmpeq_epi8(v, quote64), _mm_cmpeq_epi8(v, slash64)))))
+                       << shift;
+        }
+        if (special) break;
+        uint64_t after = openBits | closeBits;  // depth after each brace, if they alternate
+        after ^= after << 1;
+        after ^= after << 2;
+        after ^= after << 4;
+        after ^= after << 8;
+        after ^= after << 16;
+        after ^= after << 32;
+        if (depth) after = ~after;
+        const uint64_t odd = (openBits & ~after) | (closeBits & after);  // a second level, or the end
+        if (odd) {
+            const unsigned i = unsigned(__builtin_ctzll(odd));
+            if (!((closeBits >> i) & 1)) break;
+            *closing = p + i;
+            return commas + popcount64(commaBits & ((uint64_t(1) << i) - 1)) + 1;
+        }
+        commas += popcount64(commaBits);
+        depth = size_t(after >> 63);
+        p += 64;
+    }
     // 16 bytes at a time: commas are counted by mask, braces walked in order; a quote or slash
     // hands over to step() at that byte.
     const __m128i comma = _mm_set1_epi8(','), open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
@@ -1597,10 +1653,23 @@ inline uint64_t digits8(const char* q, unsigned n) {
     return ((v & 0x0000FFFF0000FFFFull) * 42949672960001ull) >> 32;
 }
 
-// The literal in bytes [s, e) of a block at `at` (e <= 64), converted into `out`. False when it
-// is not a decimal literal of T that fits.
+// Longer mantissas and exponents: fast_float, which must take the whole literal [begin, end).
+// Out of line, so that the loops calling it keep their registers.
 template <class T>
-inline bool convertLiteral(const char* at, unsigned s, unsigned e, uint64_t digitBits, uint64_t dotBits, T& out) {
+__attribute__((noinline)) bool convertLongLiteral(const char* begin, const char* end, uint8_t* out) {
+    T value;
+    fast_float::from_chars_result r = fast_float::from_chars(begin, end, value);
+    if (r.ec != std::errc() || r.ptr != end || !(std::fabs(value) <= std::numeric_limits<T>::max())) return false;
+    std::memcpy(out, &value, sizeof(T));
+    return true;
+}
+
+// The literal in bytes [s, e) of a block at `at` (e <= 64), converted and stored at `out` (the
+// element's place in the list, written directly: a value kept in a variable whose address the
+// slow path takes would go through the stack). False when it is not a decimal literal of T that
+// fits.
+template <class T>
+inline bool convertLiteral(const char* at, unsigned s, unsigned e, uint64_t digitBits, uint64_t dotBits, uint8_t* out) {
     const uint64_t span = (uint64_t(2) << (e - 1)) - (uint64_t(1) << s);
     const bool negative = at[s] == '-';
     const unsigned first = s + (negative ? 1u : 0u);
@@ -1613,21 +1682,18 @@ inline bool convertLiteral(const char* at, unsigned s, unsigned e, uint64_t digi
             const unsigned whole = dotAt - first;
             const unsigned fraction = dot ? e - dotAt - 1 : 0;
             if (whole <= 8 && fraction <= 8 && whole + fraction != 0) {
-                const uint64_t m = digits8(at + first, whole) * kPow10U64[fraction] + digits8(at + dotAt + 1, fraction);
+                // One digit before the point is the usual case (normals, texture coordinates,
+                // weights, most positions): read it alone.
+                const uint64_t high = whole == 1 ? uint64_t(uint8_t(at[first] - '0')) : digits8(at + first, whole);
+                const uint64_t m = high * kPow10U64[fraction] + digits8(at + dotAt + 1, fraction);
                 if (m <= Pow10<T>::kMaxMantissa) {
-                    const T value = T(m) / Pow10<T>::kTable[fraction];
-                    out = negative ? -value : value;
+                    const T value = withSign(T(m) / Pow10<T>::kTable[fraction], negative);
+                    std::memcpy(out, &value, sizeof(T));
                     return true;
                 }
             }
         }
-        // Longer mantissas and exponents: fast_float, which must take the whole literal.
-        T value;
-        fast_float::from_chars_result r = fast_float::from_chars(at + s, at + e, value);
-        if (r.ec != std::errc() || r.ptr != at + e || !(std::fabs(value) <= std::numeric_limits<T>::max()))
-            return false;
-        out = value;
-        return true;
+        return convertLongLiteral<T>(at + s, at + e, out);
     } else {
         const unsigned digits = e - first;
         if (other != 0 || digits == 0 || digits > 16) return false;
@@ -1637,8 +1703,8 @@ inline bool convertLiteral(const char* at, unsigned s, unsigned e, uint64_t digi
         constexpr uint64_t kMax = uint64_t(std::numeric_limits<T>::max());
         constexpr uint64_t kMinMagnitude = std::is_signed<T>::value ? kMax + 1 : 0;
         if (negative ? magnitude > kMinMagnitude : magnitude > kMax) return false;
-        const uint64_t bits = negative ? ~magnitude + 1 : magnitude;
-        std::memcpy(&out, &bits, sizeof(T));  // the low bytes, little-endian
+        const uint64_t bits = (magnitude ^ (uint64_t(0) - negative)) + negative;  // negated when negative
+        std::memcpy(out, &bits, sizeof(T));  // the low bytes, little-endian
         return true;
     }
 }
@@ -1696,19 +1762,15 @@ bool Parser::scanNumberBlocks(const char* p, const char* close, PrimitiveData& d
 
         // The literals.
         uint64_t lastInSub = 0;  // ends of literals that close a subarray
-        {
-            for (uint64_t st = starts, en = ends; st; st &= st - 1, en &= en - 1) {
-                const unsigned s = unsigned(__builtin_ctzll(st));
-                const unsigned e = unsigned(__builtin_ctzll(en)) + 1;
-                T value;
-                if (n == count || !convertLiteral<T>(at, s, e, b.digit, b.dot, value)) return false;
-                std::memcpy(out + n * sizeof(T), &value, sizeof(T));
-                ++n;
-                if (k) {
-                    const bool full = ++column == k;
-                    lastInSub |= uint64_t(full) << (e - 1);
-                    column = full ? 0 : column;
-                }
+        for (uint64_t st = starts, en = ends; st; st &= st - 1, en &= en - 1) {
+            const unsigned s = unsigned(__builtin_ctzll(st));
+            const unsigned e = unsigned(__builtin_ctzll(en)) + 1;
+            if (n == count || !convertLiteral<T>(at, s, e, b.digit, b.dot, out + n * sizeof(T))) return false;
+            ++n;
+            if (k) {
+                const bool full = ++column == k;
+                lastInSub |= uint64_t(full) << (e - 1);
+                column = full ? 0 : column;
             }
         }
 
