@@ -13,8 +13,10 @@ LoadResult loadOpenGex(std::shared_ptr<const std::vector<uint8_t>> bytes, const 
                        const LoadOptions& options);
 // The same for text owned by anything (loadSceneFile passes a mapped file): OpenGEX keeps no view
 // into the text once the scene is built, so the text need not be a vector.
+// With `parsed` set, the parsed document (and with it `owner`) is handed over there instead of
+// being freed before the return, so that the caller can free it beside other work.
 LoadResult loadOpenGex(std::shared_ptr<const void> owner, const uint8_t* data, size_t size, const std::string& path,
-                       const LoadOptions& options);
+                       const LoadOptions& options, std::shared_ptr<void>* parsed = nullptr);
 
 LoadResult loadAwd(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path,
                    const LoadOptions& options);

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <new>
 #include <sstream>
+#include <system_error>
+#include <thread>
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -178,8 +180,19 @@ LoadResult loadSceneFile(const std::string& path, const LoadOptions& options) {
         if (detectFormat(mapped->data, mapped->size, path) == FileFormat::OpenGex) {
             const uint8_t* data = mapped->data;
             const size_t size = mapped->size;
-            LoadResult result = loadOpenGex(std::shared_ptr<const void>(std::move(mapped)), data, size, path, options);
+            // The parsed tree and the mapping are freed on a second thread while this one
+            // validates the scene (for a large file, each takes a millisecond or more).
+            std::shared_ptr<void> parsed;
+            LoadResult result =
+                loadOpenGex(std::shared_ptr<const void>(std::move(mapped)), data, size, path, options, &parsed);
+            std::thread release;
+            try {
+                if (size >= (size_t(1) << 20)) release = std::thread([document = std::move(parsed)]() mutable { document.reset(); });
+            } catch (const std::system_error&) {
+            }
+            parsed.reset();
             finishLoad(result, path);
+            if (release.joinable()) release.join();
             return result;
         }
         // Binary formats keep views into the bytes: copy them into a buffer the scene can own

@@ -1,5 +1,8 @@
 // One validation pass over a finished scene: every index, count, stride, offset and reference is
 // range-checked once so the renderer and the reference path can trust the scene.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -7,6 +10,20 @@
 
 namespace esv {
 namespace {
+
+// The largest of n indices of type T at p (in host order, as GL reads them), leaving out the
+// all-ones restart index where restarts are allowed. One typed loop per width.
+template <class T>
+uint32_t largestIndex(const uint8_t* p, uint64_t n, bool restartAllowed) {
+    const T restart = restartAllowed ? T(~T(0)) : T(0);  // 0 can never raise the maximum
+    T most = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+        T v;
+        std::memcpy(&v, p + i * sizeof(T), sizeof(T));
+        most = std::max<T>(most, v == restart ? T(0) : v);
+    }
+    return most;
+}
 
 class Validator {
 public:
@@ -116,16 +133,10 @@ private:
             // All-ones indices are primitive restarts only where a submesh says so (OpenGEX strips).
             bool restartAllowed = false;
             for (const Submesh& sub : m.submeshes) restartAllowed |= sub.primitiveRestart;
-            uint32_t maxIndex = 0;
             const uint8_t* p = m.indices.bytes.data;
-            for (uint64_t i = 0; i < indexCount; ++i) {
-                uint32_t v = t == ComponentType::UInt8    ? p[i]
-                             : t == ComponentType::UInt16 ? uint32_t(p[2 * i]) | uint32_t(p[2 * i + 1]) << 8
-                                                          : uint32_t(p[4 * i]) | uint32_t(p[4 * i + 1]) << 8 |
-                                                                uint32_t(p[4 * i + 2]) << 16 | uint32_t(p[4 * i + 3]) << 24;
-                bool restart = restartAllowed && v == (t == ComponentType::UInt8 ? 0xFFu : t == ComponentType::UInt16 ? 0xFFFFu : 0xFFFFFFFFu);
-                if (!restart && v > maxIndex) maxIndex = v;
-            }
+            const uint32_t maxIndex = t == ComponentType::UInt8    ? largestIndex<uint8_t>(p, indexCount, restartAllowed)
+                                      : t == ComponentType::UInt16 ? largestIndex<uint16_t>(p, indexCount, restartAllowed)
+                                                                   : largestIndex<uint32_t>(p, indexCount, restartAllowed);
             if (maxIndex >= m.vertexCount && indexCount > 0)
                 add(where + " / indices", "index " + std::to_string(maxIndex) + outOf(m.vertexCount, "vertices"));
         }

@@ -714,19 +714,31 @@ void Reader::bindSkins() {
             std::vector<std::vector<uint8_t>> streams(sets, std::vector<uint8_t>(size_t(mesh.vertexCount) * stride, 0));
             size_t cursor = 0;
             uint32_t over4 = 0;
-            for (uint32_t v = 0; v < mesh.vertexCount; ++v) {
-                const uint32_t n = static_cast<uint32_t>(countValues[v]);
-                over4 += n > 4 ? 1 : 0;
-                for (uint32_t k = 0; k < n; ++k, ++cursor) {
-                    uint8_t* at = &streams[k / 4][size_t(v) * stride];
-                    const uint32_t slot = k % 4;
-                    if (wide) {
-                        const uint16_t j = static_cast<uint16_t>(indexValues[cursor]);
-                        std::memcpy(at + slot * 2, &j, 2);
-                    } else {
-                        at[slot] = static_cast<uint8_t>(indexValues[cursor]);
+            if (sets == 1 && !wide) {
+                // The usual case, up to 4 influences and 256 bones: one stream, written in place.
+                uint8_t* at = streams[0].data();
+                for (uint32_t v = 0; v < mesh.vertexCount; ++v, at += stride) {
+                    const uint32_t n = static_cast<uint32_t>(countValues[v]);
+                    for (uint32_t k = 0; k < n; ++k, ++cursor) {
+                        at[k] = static_cast<uint8_t>(indexValues[cursor]);
+                        std::memcpy(at + 4 + k * 4, &weightValues[cursor], 4);
                     }
-                    std::memcpy(at + indexBytes + slot * 4, &weightValues[cursor], 4);
+                }
+            } else {
+                for (uint32_t v = 0; v < mesh.vertexCount; ++v) {
+                    const uint32_t n = static_cast<uint32_t>(countValues[v]);
+                    over4 += n > 4 ? 1 : 0;
+                    for (uint32_t k = 0; k < n; ++k, ++cursor) {
+                        uint8_t* at = &streams[k / 4][size_t(v) * stride];
+                        const uint32_t slot = k % 4;
+                        if (wide) {
+                            const uint16_t j = static_cast<uint16_t>(indexValues[cursor]);
+                            std::memcpy(at + slot * 2, &j, 2);
+                        } else {
+                            at[slot] = static_cast<uint8_t>(indexValues[cursor]);
+                        }
+                        std::memcpy(at + indexBytes + slot * 4, &weightValues[cursor], 4);
+                    }
                 }
             }
             for (uint32_t set = 0; set < sets; ++set) {

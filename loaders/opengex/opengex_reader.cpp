@@ -1506,9 +1506,10 @@ LoadResult loadOpenGex(std::shared_ptr<const std::vector<uint8_t>> bytes, const 
 }
 
 LoadResult loadOpenGex(std::shared_ptr<const void> owner, const uint8_t* data, size_t size, const std::string& path,
-                       const LoadOptions& options) {
+                       const LoadOptions& options, std::shared_ptr<void>* parsed) {
     LoadResult result;
-    ddl::Document doc;
+    auto document = std::make_shared<ddl::Document>();
+    ddl::Document& doc = *document;
     ddl::ParseError error;
     if (!doc.parse(std::move(owner), std::string_view(reinterpret_cast<const char*>(data), size), error)) {
         Problem p;
@@ -1527,6 +1528,7 @@ LoadResult loadOpenGex(std::shared_ptr<const void> owner, const uint8_t* data, s
         result.problems.push_back({path, -1, 0, 0, "", "out of memory while reading the file"});
     }
     if (result.problems.empty()) result.scene = std::move(scene);
+    if (parsed) *parsed = std::move(document);
     return result;
 }
 

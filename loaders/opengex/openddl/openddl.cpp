@@ -1609,13 +1609,14 @@ struct BlockBits {
     uint64_t close;
     uint64_t digit;
     uint64_t dot;
+    uint64_t minus;
 };
 
 // Classes of the 64 bytes at `at`.
 inline BlockBits classify(const char* at) {
     const __m128i one = _mm_set1_epi8(1), k31 = _mm_set1_epi8(31), nine = _mm_set1_epi8(9);
     const __m128i zero = _mm_set1_epi8('0'), comma = _mm_set1_epi8(','), open = _mm_set1_epi8('{');
-    const __m128i close = _mm_set1_epi8('}'), dot = _mm_set1_epi8('.');
+    const __m128i close = _mm_set1_epi8('}'), dot = _mm_set1_epi8('.'), minus = _mm_set1_epi8('-');
     BlockBits b{};
     for (unsigned i = 0; i < 4; ++i) {
         const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at + 16 * i));
@@ -1628,6 +1629,7 @@ inline BlockBits classify(const char* at) {
         b.close |= uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, close)))) << shift;
         b.digit |= uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, nine), d)))) << shift;
         b.dot |= uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, dot)))) << shift;
+        b.minus |= uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, minus)))) << shift;
     }
     return b;
 }
@@ -1668,14 +1670,16 @@ __attribute__((noinline)) bool convertLongLiteral(const char* begin, const char*
 // element's place in the list, written directly: a value kept in a variable whose address the
 // slow path takes would go through the stack). False when it is not a decimal literal of T that
 // fits.
-template <class T>
+template <class T, bool kPlain>
 inline bool convertLiteral(const char* at, unsigned s, unsigned e, uint64_t digitBits, uint64_t dotBits, uint8_t* out) {
     const uint64_t span = (uint64_t(2) << (e - 1)) - (uint64_t(1) << s);
     const bool negative = at[s] == '-';
     const unsigned first = s + (negative ? 1u : 0u);
-    uint64_t other = span & ~digitBits & ~(uint64_t(negative) << s);
+    // Bytes other than digits, the leading '-' and (floats) one '.'; none when the block's
+    // literals were checked as a whole (kPlain).
+    uint64_t other = kPlain ? 0 : span & ~digitBits & ~(uint64_t(negative) << s);
     if constexpr (std::is_floating_point<T>::value) {
-        const uint64_t dot = other & dotBits;
+        const uint64_t dot = kPlain ? span & dotBits : other & dotBits;
         other &= ~dot;
         if ((other | (dot & (dot - 1))) == 0) {
             const unsigned dotAt = dot ? unsigned(__builtin_ctzll(dot)) : e;
@@ -1760,19 +1764,31 @@ bool Parser::scanNumberBlocks(const char* p, const char* close, PrimitiveData& d
         const uint64_t region = lowBits(advance);
         const uint64_t blank = b.space | ~region;  // bytes after the region count as blank
 
-        // The literals.
-        uint64_t lastInSub = 0;  // ends of literals that close a subarray
-        for (uint64_t st = starts, en = ends; st; st &= st - 1, en &= en - 1) {
-            const unsigned s = unsigned(__builtin_ctzll(st));
-            const unsigned e = unsigned(__builtin_ctzll(en)) + 1;
-            if (n == count || !convertLiteral<T>(at, s, e, b.digit, b.dot, out + n * sizeof(T))) return false;
-            ++n;
-            if (k) {
-                const bool full = ++column == k;
-                lastInSub |= uint64_t(full) << (e - 1);
-                column = full ? 0 : column;
-            }
+        // The literals. When all of the block's are plain (digits, a leading '-', for floats at
+        // most one '.' each: the digits after a '.' end at a byte that is no '.'), they skip
+        // the checks of their bytes one by one.
+        uint64_t odd = literal & region & ~b.digit & ~(starts & b.minus);
+        if (std::is_floating_point<T>::value) {
+            const uint64_t dots = b.dot & region;
+            odd = (odd & ~dots) | (landing(dots, b.digit) & dots);
         }
+        uint64_t lastInSub = 0;  // ends of literals that close a subarray
+        auto convertAll = [&](auto plain) {
+            for (uint64_t st = starts, en = ends; st; st &= st - 1, en &= en - 1) {
+                const unsigned s = unsigned(__builtin_ctzll(st));
+                const unsigned e = unsigned(__builtin_ctzll(en)) + 1;
+                if (n == count || !convertLiteral<T, decltype(plain)::value>(at, s, e, b.digit, b.dot, out + n * sizeof(T)))
+                    return false;
+                ++n;
+                if (k) {
+                    const bool full = ++column == k;
+                    lastInSub |= uint64_t(full) << (e - 1);
+                    column = full ? 0 : column;
+                }
+            }
+            return true;
+        };
+        if (!(odd == 0 ? convertAll(std::true_type()) : convertAll(std::false_type()))) return false;
 
         // Their order with the commas and braces: the first of them against what came before,
         // then each one's successor in the block.
