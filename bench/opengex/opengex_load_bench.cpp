@@ -415,6 +415,24 @@ int main(int argc, char** argv) {
     std::printf("\nthe same runs by process CPU time (all threads: the work done):\n");
     for (const esv::Workload& w : workloads) esv::printSummary(w, esv::g_cpuBytesPerSecond);
     if (!facts.empty()) std::printf("esview loaded the synthetic file as %s\n", facts.c_str());
+    {
+        // Which lists the block scanner read (the rest went element by element).
+        esv::ddl::Document doc;
+        esv::ddl::ParseError parseError;
+        if (doc.parse(synthetic.bytes, parseError)) {
+            size_t numeric = 0;
+            std::vector<const esv::ddl::Structure*> stack(doc.roots().begin(), doc.roots().end());
+            while (!stack.empty()) {
+                const esv::ddl::Structure* st = stack.back();
+                stack.pop_back();
+                numeric += st->primitive && esv::ddl::elementSize(st->data.type) > 0 &&
+                           st->data.type != esv::ddl::DataType::Bool && st->data.type != esv::ddl::DataType::Half;
+                stack.insert(stack.end(), st->children.begin(), st->children.end());
+            }
+            std::printf("block scanner (%s) read %zu of the synthetic file's %zu numeric lists\n",
+                        esv::ddl::blockScanInstructionSet(), doc.blockScannedLists(), numeric);
+        }
+    }
     std::printf(
         "first load of the synthetic file in a fresh process (forked child, page faults included):\n");
     esv::printCold("scan", scanPeak, stats.bytes);

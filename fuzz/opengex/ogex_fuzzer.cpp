@@ -80,16 +80,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         check(doc.roots().empty());
     }
 
-    // The same text with its numeric arrays converted on a second thread, and the same text read
-    // element by element without the block scanner: the same document or the same first error.
-    for (int variant = 0; variant < 2; ++variant) {
+    // The same text with its numeric arrays converted on a second thread, read element by element
+    // without the block scanner, and with the scanner's SSE2 build: the same document or the same
+    // first error.
+    for (int variant = 0; variant < 3; ++variant) {
         esv::ddl::ParseOptions otherOptions;
         if (variant == 0) {
             otherOptions.parallelBytes = 0;
             otherOptions.deferBytes = 8;
         } else {
             otherOptions.parallelBytes = SIZE_MAX;
-            otherOptions.blockScan = false;
+            otherOptions.blockScan = variant == 2;
+            otherOptions.blockScanAvx2 = false;
         }
         esv::ddl::Document other;
         esv::ddl::ParseError otherError;

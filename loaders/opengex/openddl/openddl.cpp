@@ -29,6 +29,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 namespace esv::ddl {
 
@@ -503,7 +506,8 @@ public:
           m_end(end),
           m_maxDepth(options.maxDepth),
           m_deferBytes(options.deferBytes),
-          m_blockScan(options.blockScan) {}
+          m_blockScan(options.blockScan),
+          m_blockScanAvx2(options.blockScanAvx2) {}
 
     // Parses the whole text into the document. False with the error's offset and message set.
     // With a pool, long numeric arrays are handed to it and converted beside the parse; run
@@ -525,6 +529,7 @@ private:
     const uint32_t m_maxDepth;
     const size_t m_deferBytes;
     const bool m_blockScan;
+    const bool m_blockScanAvx2;
     ConversionPool* m_pool = nullptr;
     size_t m_blockScanned = 0;  // numeric lists read by scanNumbers
 
@@ -608,8 +613,6 @@ private:
     template <class Elem>
     const char* parseFixed(const char* p, PrimitiveData& d, size_t count, Elem&& elem);
     const char* parseNumbers(const char* p, PrimitiveData& d, size_t count, const char* close);
-    template <class T>
-    bool scanNumberBlocks(const char* p, const char* close, PrimitiveData& d, size_t count) const;
     bool scanNumbers(const char* p, const char* close, PrimitiveData& d, size_t count);
     const char* parseText(const char* p, PrimitiveData& d);
     size_t countElements(const char* p, const char** closing) const;
@@ -1612,106 +1615,9 @@ struct BlockBits {
     uint64_t minus;
 };
 
-// Classes of the 64 bytes at `at`.
-inline BlockBits classify(const char* at) {
-    const __m128i one = _mm_set1_epi8(1), k31 = _mm_set1_epi8(31), nine = _mm_set1_epi8(9);
-    const __m128i zero = _mm_set1_epi8('0'), comma = _mm_set1_epi8(','), open = _mm_set1_epi8('{');
-    const __m128i close = _mm_set1_epi8('}'), dot = _mm_set1_epi8('.'), minus = _mm_set1_epi8('-');
-    BlockBits b{};
-    for (unsigned i = 0; i < 4; ++i) {
-        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at + 16 * i));
-        const __m128i w = _mm_sub_epi8(v, one);  // whitespace: v - 1 in [0, 31], unsigned
-        const __m128i d = _mm_sub_epi8(v, zero);
-        const unsigned shift = 16 * i;
-        b.space |= uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(w, k31), w)))) << shift;
-        b.comma |= uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma)))) << shift;
-        b.open |= uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, open)))) << shift;
-        b.close |= uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, close)))) << shift;
-        b.digit |= uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, nine), d)))) << shift;
-        b.dot |= uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, dot)))) << shift;
-        b.minus |= uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, minus)))) << shift;
-    }
-    return b;
-}
 #else
 constexpr bool kBlockScan = false;
 #endif
-
-// Bits [0, n) of a mask, n in [0, 64].
-inline uint64_t lowBits(unsigned n) { return n >= 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1; }
-
-// For each bit of `from`, the first byte after it that is not blank (the carry of an addition
-// runs through the blank bits). Landings past bit 63 are dropped.
-inline uint64_t landing(uint64_t from, uint64_t blank) { return ((from << 1) + blank) & ~blank; }
-
-// The value of n decimal digits at q (n in [0, 8]; eight bytes at q are readable).
-inline uint64_t digits8(const char* q, unsigned n) {
-    uint64_t word;
-    std::memcpy(&word, q, 8);
-    const unsigned drop = 4 * (8 - n);
-    uint64_t v = word << drop << drop;  // the n digits on top, zero digits below (none for n = 0)
-    v = ((v & 0x0F0F0F0F0F0F0F0Full) * 2561) >> 8;
-    v = ((v & 0x00FF00FF00FF00FFull) * 6553601) >> 16;
-    return ((v & 0x0000FFFF0000FFFFull) * 42949672960001ull) >> 32;
-}
-
-// Longer mantissas and exponents: fast_float, which must take the whole literal [begin, end).
-// Out of line, so that the loops calling it keep their registers.
-template <class T>
-__attribute__((noinline)) bool convertLongLiteral(const char* begin, const char* end, uint8_t* out) {
-    T value;
-    fast_float::from_chars_result r = fast_float::from_chars(begin, end, value);
-    if (r.ec != std::errc() || r.ptr != end || !(std::fabs(value) <= std::numeric_limits<T>::max())) return false;
-    std::memcpy(out, &value, sizeof(T));
-    return true;
-}
-
-// The literal in bytes [s, e) of a block at `at` (e <= 64), converted and stored at `out` (the
-// element's place in the list, written directly: a value kept in a variable whose address the
-// slow path takes would go through the stack). False when it is not a decimal literal of T that
-// fits.
-template <class T, bool kPlain>
-inline bool convertLiteral(const char* at, unsigned s, unsigned e, uint64_t digitBits, uint64_t dotBits, uint8_t* out) {
-    const uint64_t span = (uint64_t(2) << (e - 1)) - (uint64_t(1) << s);
-    const bool negative = at[s] == '-';
-    const unsigned first = s + (negative ? 1u : 0u);
-    // Bytes other than digits, the leading '-' and (floats) one '.'; none when the block's
-    // literals were checked as a whole (kPlain).
-    uint64_t other = kPlain ? 0 : span & ~digitBits & ~(uint64_t(negative) << s);
-    if constexpr (std::is_floating_point<T>::value) {
-        const uint64_t dot = kPlain ? span & dotBits : other & dotBits;
-        other &= ~dot;
-        if ((other | (dot & (dot - 1))) == 0) {
-            const unsigned dotAt = dot ? unsigned(__builtin_ctzll(dot)) : e;
-            const unsigned whole = dotAt - first;
-            const unsigned fraction = dot ? e - dotAt - 1 : 0;
-            if (whole <= 8 && fraction <= 8 && whole + fraction != 0) {
-                // One digit before the point is the usual case (normals, texture coordinates,
-                // weights, most positions): read it alone.
-                const uint64_t high = whole == 1 ? uint64_t(uint8_t(at[first] - '0')) : digits8(at + first, whole);
-                const uint64_t m = high * kPow10U64[fraction] + digits8(at + dotAt + 1, fraction);
-                if (m <= Pow10<T>::kMaxMantissa) {
-                    const T value = withSign(T(m) / Pow10<T>::kTable[fraction], negative);
-                    std::memcpy(out, &value, sizeof(T));
-                    return true;
-                }
-            }
-        }
-        return convertLongLiteral<T>(at + s, at + e, out);
-    } else {
-        const unsigned digits = e - first;
-        if (other != 0 || digits == 0 || digits > 16) return false;
-        const char* q = at + first;
-        const uint64_t magnitude = digits <= 8 ? digits8(q, digits)
-                                               : digits8(q, digits - 8) * 100000000u + digits8(q + digits - 8, 8);
-        constexpr uint64_t kMax = uint64_t(std::numeric_limits<T>::max());
-        constexpr uint64_t kMinMagnitude = std::is_signed<T>::value ? kMax + 1 : 0;
-        if (negative ? magnitude > kMinMagnitude : magnitude > kMax) return false;
-        const uint64_t bits = (magnitude ^ (uint64_t(0) - negative)) + negative;  // negated when negative
-        std::memcpy(out, &bits, sizeof(T));  // the low bytes, little-endian
-        return true;
-    }
-}
 
 // What came last in the list so far, which decides what may come next.
 enum class ListEvent : uint8_t {
@@ -1724,140 +1630,79 @@ enum class ListEvent : uint8_t {
     Close,       // next: ',' (or the end)
 };
 
-}  // namespace
-
+// Longer mantissas and exponents: fast_float, which must take the whole literal [begin, end).
+// Out of line, so that the loops calling it keep their registers.
 template <class T>
-bool Parser::scanNumberBlocks(const char* p, const char* close, PrimitiveData& d, size_t count) const {
-#if defined(__SSE2__)
-    const uint32_t k = d.arraySize;
-    d.bytes.resize(count * sizeof(T));
-    uint8_t* out = d.bytes.data();
-    size_t n = 0;         // elements read
-    uint32_t column = 0;  // elements read in the current subarray
-    ListEvent last = ListEvent::Start;
-    const char* base = p;
-    // The last blocks are copied into `pad` with spaces after the list, so that the eight-byte
-    // reads of the literals stay inside it (literals near the end of a block read up to 8 bytes
-    // past the block).
-    alignas(16) char pad[64 + 16];
-    while (base < close) {
-        const size_t avail = std::min<size_t>(64, size_t(close - base));
-        const char* at = base;
-        if (size_t(close - base) < 64 + 8) {
-            std::memset(pad, ' ', sizeof pad);
-            std::memcpy(pad, base, avail);
-            at = pad;
-        }
-        const BlockBits b = classify(at);
-        const uint64_t literal = ~(b.space | b.comma | b.open | b.close);
-        uint64_t starts = literal & ~(literal << 1);
-        uint64_t ends = literal & ~(literal >> 1);  // the last byte of each literal
-        unsigned advance = unsigned(avail);
-        if (avail == 64 && (literal >> 63)) {
-            // The last literal may go on in the next block: it is read from there.
-            const unsigned lastStart = 63 - unsigned(__builtin_clzll(starts | 1));
-            if (lastStart == 0) return false;  // 64 bytes without a separator: no number of ours
-            starts &= ~(uint64_t(1) << lastStart);
-            ends &= ~(uint64_t(1) << 63);
-            advance = lastStart;
-        }
-        const uint64_t region = lowBits(advance);
-        const uint64_t blank = b.space | ~region;  // bytes after the region count as blank
-
-        // The literals. When all of the block's are plain (digits, a leading '-', for floats at
-        // most one '.' each: the digits after a '.' end at a byte that is no '.'), they skip
-        // the checks of their bytes one by one.
-        uint64_t odd = literal & region & ~b.digit & ~(starts & b.minus);
-        if (std::is_floating_point<T>::value) {
-            const uint64_t dots = b.dot & region;
-            odd = (odd & ~dots) | (landing(dots, b.digit) & dots);
-        }
-        uint64_t lastInSub = 0;  // ends of literals that close a subarray
-        auto convertAll = [&](auto plain) {
-            for (uint64_t st = starts, en = ends; st; st &= st - 1, en &= en - 1) {
-                const unsigned s = unsigned(__builtin_ctzll(st));
-                const unsigned e = unsigned(__builtin_ctzll(en)) + 1;
-                if (n == count || !convertLiteral<T, decltype(plain)::value>(at, s, e, b.digit, b.dot, out + n * sizeof(T)))
-                    return false;
-                ++n;
-                if (k) {
-                    const bool full = ++column == k;
-                    lastInSub |= uint64_t(full) << (e - 1);
-                    column = full ? 0 : column;
-                }
-            }
-            return true;
-        };
-        if (!(odd == 0 ? convertAll(std::true_type()) : convertAll(std::false_type()))) return false;
-
-        // Their order with the commas and braces: the first of them against what came before,
-        // then each one's successor in the block.
-        const uint64_t comma = b.comma & region, open = b.open & region, closeBrace = b.close & region;
-        const uint64_t events = starts | comma | open | closeBrace;
-        if (events == 0) {
-            base += advance;
-            continue;
-        }
-        const uint64_t firstEvent = events & (~events + 1);
-        uint64_t want;
-        switch (last) {
-            case ListEvent::Start: want = k ? open : starts; break;
-            case ListEvent::Literal: want = comma; break;
-            case ListEvent::LastInSub: want = closeBrace; break;
-            case ListEvent::Comma:
-            case ListEvent::Open: want = starts; break;
-            case ListEvent::CloseComma: want = open; break;
-            default: want = comma; break;  // Close
-        }
-        if (!(firstEvent & want)) return false;
-        uint64_t closeComma = 0;  // commas that follow a '}'
-        if (k == 0) {
-            if ((open | closeBrace) != 0 || (landing(ends, blank) & ~comma) != 0 ||
-                (landing(comma, blank) & ~starts) != 0)
-                return false;
-        } else {
-            closeComma = landing(closeBrace, blank) | (last == ListEvent::Close ? firstEvent & comma : 0);
-            if ((landing(ends & lastInSub, blank) & ~closeBrace) != 0 ||
-                (landing(ends & ~lastInSub, blank) & ~comma) != 0 || (landing(closeBrace, blank) & ~comma) != 0 ||
-                (landing(closeComma, blank) & ~open) != 0 || (landing(comma & ~closeComma, blank) & ~starts) != 0 ||
-                (landing(open, blank) & ~starts) != 0)
-                return false;
-        }
-        const uint64_t tail = ends | comma | open | closeBrace;
-        const uint64_t lastBit = uint64_t(1) << (63 - unsigned(__builtin_clzll(tail)));
-        if (ends & lastBit) last = (lastInSub & lastBit) ? ListEvent::LastInSub : ListEvent::Literal;
-        else if (comma & lastBit) last = (closeComma & lastBit) ? ListEvent::CloseComma : ListEvent::Comma;
-        else if (open & lastBit) last = ListEvent::Open;
-        else last = ListEvent::Close;
-        base += advance;
-    }
-    return n == count && column == 0 && last == (k ? ListEvent::Close : ListEvent::Literal);
-#else
-    (void)p, (void)close, (void)d, (void)count;
-    return false;
-#endif
+__attribute__((noinline)) bool convertLongLiteral(const char* begin, const char* end, uint8_t* out) {
+    T value;
+    fast_float::from_chars_result r = fast_float::from_chars(begin, end, value);
+    if (r.ec != std::errc() || r.ptr != end || !(std::fabs(value) <= std::numeric_limits<T>::max())) return false;
+    std::memcpy(out, &value, sizeof(T));
+    return true;
 }
 
-// The block scanner for the types it reads, when the list qualifies; false leaves `d` as it was
-// (no elements) for the element-by-element reader.
+}  // namespace
+
+#if defined(__SSE2__)
+namespace {
+namespace sse2 {
+#include "loaders/opengex/openddl/openddl_blocks.inc"
+}  // namespace sse2
+}  // namespace
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define ESV_DDL_AVX2 1
+// The same compiled for processors with AVX2 and BMI (chosen at run time, see scanNumbers).
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2,bmi,bmi2,popcnt"))), apply_to = function)
+#else
+#pragma GCC push_options
+#pragma GCC target("avx2,bmi,bmi2,popcnt")
+#endif
+#define ESV_DDL_BLOCKS_AVX2 1
+namespace {
+namespace avx2 {
+#include "loaders/opengex/openddl/openddl_blocks.inc"
+}  // namespace avx2
+}  // namespace
+#undef ESV_DDL_BLOCKS_AVX2
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
+
+namespace {
+bool haveAvx2() {
+    static const bool have = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+                             __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+    return have;
+}
+}  // namespace
+#endif
+#endif
+
+const char* blockScanInstructionSet() {
+#if defined(ESV_DDL_AVX2)
+    if (haveAvx2()) return "AVX2";
+#endif
+    return kBlockScan ? "SSE2" : "none";
+}
+
 // The block scanner for the types it reads, when the list qualifies; false leaves `d` as it was
 // (no elements) for the element-by-element reader.
 bool Parser::scanNumbers(const char* p, const char* close, PrimitiveData& d, size_t count) {
     if (!kBlockScan || !m_blockScan || d.hasStates || count == 0) return false;
     bool ok = false;
-    switch (d.type) {
-        case DataType::Int8: ok = scanNumberBlocks<int8_t>(p, close, d, count); break;
-        case DataType::Int16: ok = scanNumberBlocks<int16_t>(p, close, d, count); break;
-        case DataType::Int32: ok = scanNumberBlocks<int32_t>(p, close, d, count); break;
-        case DataType::Int64: ok = scanNumberBlocks<int64_t>(p, close, d, count); break;
-        case DataType::UInt8: ok = scanNumberBlocks<uint8_t>(p, close, d, count); break;
-        case DataType::UInt16: ok = scanNumberBlocks<uint16_t>(p, close, d, count); break;
-        case DataType::UInt32: ok = scanNumberBlocks<uint32_t>(p, close, d, count); break;
-        case DataType::UInt64: ok = scanNumberBlocks<uint64_t>(p, close, d, count); break;
-        case DataType::Float: ok = scanNumberBlocks<float>(p, close, d, count); break;
-        case DataType::Double: ok = scanNumberBlocks<double>(p, close, d, count); break;
-        default: return false;
-    }
+#if defined(__SSE2__)
+#if defined(ESV_DDL_AVX2)
+    if (m_blockScanAvx2 && haveAvx2()) ok = avx2::scanList(p, close, d, count);
+    else
+#endif
+        ok = sse2::scanList(p, close, d, count);
+#else
+    (void)p, (void)close;
+#endif
     if (!ok) d.bytes.clear();
     m_blockScanned += ok ? 1 : 0;
     return ok;

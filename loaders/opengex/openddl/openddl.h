@@ -50,6 +50,9 @@ const char* dataTypeName(DataType type);
 // "f16", "h", "d", "s", "r", "t", "z", "b", ...) and older names ("unsigned_int32", "float32",
 // "float64", "float16", ...). Returns false when `text` names no primitive type.
 bool parseDataType(std::string_view text, DataType& out);
+// The instruction set the block scanner (ParseOptions::blockScan) uses on this processor with the
+// default options: "AVX2", "SSE2", or "none" where it is not built (not x86).
+const char* blockScanInstructionSet();
 // Bytes per element in PrimitiveData::bytes for numeric, bool and half types (bool: 1 byte, 0/1);
 // 0 for string, ref, type and base64.
 size_t elementSize(DataType type);
@@ -181,6 +184,9 @@ struct ParseOptions {
     // reader, which gives the same values and words the errors. False: always element by element
     // (for comparing the two).
     bool blockScan = true;
+    // On x86-64 processors with AVX2 and BMI2 (checked at run time), the block scanner's build for
+    // them: 32 bytes per comparison, one instruction per bit operation. False: the SSE2 build.
+    bool blockScanAvx2 = true;
 };
 
 struct ParseError {
