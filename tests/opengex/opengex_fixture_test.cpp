@@ -9,8 +9,11 @@
 // names, triangles, clip durations, world-space boxes of what is drawn at given times, light types,
 // problem lines), not how the reader lays out streams or morph targets.
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -911,6 +914,63 @@ TEST(OpenGexSkin, WideIntegerTypesGiveTheSameMesh) {
     EXPECT_EQ(y.indices.type, ComponentType::UInt8);
     EXPECT_EQ(bytesOf(x.indices.bytes), bytesOf(y.indices.bytes));
     EXPECT_EQ(bytesOf(x.indices.bytes), (std::vector<uint8_t>{0, 1, 2, 0, 2, 3}));
+}
+
+// A file of several MiB is mapped, its long arrays are converted on a second thread and its
+// parsed tree is freed on another while the scene is validated: it must load as the same text
+// does from memory, with the values the text holds.
+TEST(OpenGexLargeFile, MappedFileLoadsAsFromMemory) {
+    const uint32_t rings = 400, segments = 300;  // 120 000 vertices, 238 800 triangles
+    std::string text = "GeometryNode {ObjectRef {ref {$g}}}\nGeometryObject $g {Mesh {\n"
+                       "VertexArray (attrib = \"position\") {float[3] {\n";
+    for (uint32_t r = 0; r < rings; ++r)
+        for (uint32_t k = 0; k < segments; ++k) {
+            const float a = 6.2831853f * float(k) / float(segments);
+            char buffer[96];
+            std::snprintf(buffer, sizeof buffer, "%s{%.6g, %.6g, %.6g}", r + k ? ",\n" : "", std::cos(a), std::sin(a),
+                          0.01 * r - 1.5);
+            text += buffer;
+        }
+    text += "}}\nIndexArray {uint32[3] {\n";
+    bool first = true;
+    for (uint32_t r = 0; r + 1 < rings; ++r)
+        for (uint32_t k = 0; k + 1 < segments; ++k) {
+            const uint32_t v = r * segments + k;
+            for (const auto& t : {std::array<uint32_t, 3>{v, v + 1, v + segments}, std::array<uint32_t, 3>{v + 1, v + segments + 1, v + segments}}) {
+                text += (first ? "{" : ", {") + std::to_string(t[0]) + ", " + std::to_string(t[1]) + ", " +
+                        std::to_string(t[2]) + "}";
+                first = false;
+            }
+        }
+    text += "}}\n}}\n";
+    ASSERT_GT(text.size(), size_t(4) << 20);
+    const std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                       ("esview-large-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + ".ogex");
+    {
+        std::ofstream out(path, std::ios::binary);
+        out << text;
+    }
+    LoadResult mapped = loadSceneFile(path.string());
+    std::filesystem::remove(path);
+    LoadResult memory = loadSceneMemory(std::make_shared<const std::vector<uint8_t>>(text.begin(), text.end()), "large.ogex");
+    ASSERT_TRUE(mapped.scene && memory.scene);
+    ASSERT_EQ(mapped.scene->meshes.size(), 1u);
+    const Mesh& a = mapped.scene->meshes[0];
+    const Mesh& b = memory.scene->meshes[0];
+    EXPECT_EQ(a.vertexCount, rings * segments);
+    EXPECT_EQ(triangleCount(a), 2 * (rings - 1) * (segments - 1));
+    EXPECT_EQ(a.indices.type, ComponentType::UInt32);
+    ASSERT_EQ(a.streams.size(), b.streams.size());
+    auto bytesOf = [](const ByteView& v) { return std::vector<uint8_t>(v.data, v.data + v.size); };
+    EXPECT_EQ(bytesOf(a.streams[0].bytes), bytesOf(b.streams[0].bytes));
+    EXPECT_EQ(bytesOf(a.indices.bytes), bytesOf(b.indices.bytes));
+    // The last vertex: ring 399 at z = 2.49, k = 299 at angle 2 pi 299/300.
+    float last[3];
+    std::memcpy(last, a.streams[0].bytes.data + size_t(a.vertexCount - 1) * a.streams[0].stride, sizeof last);
+    EXPECT_NEAR(last[0], std::cos(6.2831853f * 299 / 300), 1e-5f);
+    EXPECT_NEAR(last[1], std::sin(6.2831853f * 299 / 300), 1e-5f);
+    EXPECT_FLOAT_EQ(last[2], 2.49f);
+    EXPECT_TRUE(boxIs(sceneBounds(*mapped.scene, restPose(*mapped.scene)), {-1, -1, -1.5f}, {1, 1, 2.49f}));
 }
 
 // ---------------------------------------------------------------------------------------------
