@@ -218,6 +218,14 @@ struct Pow10<double> {
 // is assumed). Returns null when the literal is anything else, for fast_float to read.
 constexpr uint64_t kPow10U64[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
 
+// The value of eight ASCII digits in a word, the first digit in the lowest byte (bytes that are
+// zero count as leading zeros): three multiplications combine them in pairs, fours and eights.
+inline uint64_t eightDigits(uint64_t v) {
+    v = ((v & 0x0F0F0F0F0F0F0F0Full) * 2561) >> 8;
+    v = ((v & 0x00FF00FF00FF00FFull) * 6553601) >> 16;
+    return ((v & 0x0000FFFF0000FFFFull) * 42949672960001ull) >> 32;
+}
+
 // A run of decimal digits at `q` appended to `m` (m = m * 10^k + digits, modulo 2^64). Eight bytes
 // at a time while eight remain: the leading digits of the word are found with a mask, moved to
 // the top (the bytes below become zero digits) and combined in three multiplications.
@@ -231,11 +239,7 @@ inline const char* digitRun(const char* q, const char* end, uint64_t& m) {
         const uint64_t bad = ((word & high) ^ threes) | (((word + 0x0606060606060606ull) & high) ^ threes);
         const unsigned n = bad ? unsigned(__builtin_ctzll(bad)) / 8 : 8;
         if (n == 0) return q;
-        uint64_t v = word << (8 * (8 - n));
-        v = ((v & 0x0F0F0F0F0F0F0F0Full) * 2561) >> 8;
-        v = ((v & 0x00FF00FF00FF00FFull) * 6553601) >> 16;
-        v = ((v & 0x0000FFFF0000FFFFull) * 42949672960001ull) >> 32;
-        m = m * kPow10U64[n] + v;
+        m = m * kPow10U64[n] + eightDigits(word << (8 * (8 - n)));
         q += n;
         if (n < 8) return q;
     }
