@@ -323,6 +323,13 @@ bool readImage(const ByteView& bytes, Image& image, std::string& error) {
     if (n >= 4 && (u32At(0) == 0x03525650u || u32At(0) == 0x50565203u)) return readPvr(bytes, image, error);
     if (n >= 52 && u32At(0) == 52 && std::memcmp(p + 44, "PVR!", 4) == 0) return readPvr(bytes, image, error);
     if (n >= 4 && std::memcmp(p, "DDS ", 4) == 0) return readDds(bytes, image, error);
+    // PCX has only a manufacturer byte for a magic, so version, encoding, bits per pixel and (when
+    // the header is there) the plane count must all be values ZSoft defined. TGA, the one stb
+    // format without a magic, is not taken: with an ID length of 10 it would need colour-map type
+    // 0 or 2-5 and image type 0 or 1, none of which stb_image reads as a TGA.
+    if (n >= 4 && p[0] == 0x0A && (p[1] == 0 || (p[1] >= 2 && p[1] <= 5)) && p[2] <= 1 &&
+        (p[3] == 1 || p[3] == 2 || p[3] == 4 || p[3] == 8) && (n <= 0x41 || (p[0x41] >= 1 && p[0x41] <= 4)))
+        return readPcx(bytes, image, error);
     return readWithStb(bytes, image, error);
 }
 
