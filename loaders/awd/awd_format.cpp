@@ -208,27 +208,52 @@ bool inflateZlib(const uint8_t* data, size_t size, uint64_t limit, std::vector<u
     return true;
 }
 
-bool inflateLzma(const uint8_t* data, size_t size, uint64_t limit, std::vector<uint8_t>& out, std::string& error) {
+namespace {
+
+std::string hexByte(uint8_t v) {
+    const char* digits = "0123456789ABCDEF";
+    return {digits[v >> 4], digits[v & 15]};
+}
+
+uint32_t le32(const uint8_t* p) { return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24; }
+
+// Dictionary sizes LZMA encoders write: liblzma and the LZMA SDK round up to 2^n or 3 * 2^(n-1)
+// (at least 4 KiB), and the SDK to whole MiB from 4 MiB on.
+bool plausibleDictionary(uint32_t d) {
+    if (d < 4096) return false;
+    if ((d & (d - 1)) == 0) return true;
+    const uint32_t third = d / 3;
+    if (d % 3 == 0 && (third & (third - 1)) == 0) return true;
+    return d >= (4u << 20) && d % (1u << 20) == 0;
+}
+
+// One reading of the body's first bytes.
+struct LzmaLayout {
+    const char* name;
+    uint8_t properties;
+    uint32_t dictionary;
+    uint64_t size;  // kUnknownSize: not given, the stream ends with its end marker
+    size_t dataOffset;
+};
+constexpr uint64_t kUnknownSize = ~uint64_t(0);
+
+bool decodeLzma(const uint8_t* data, size_t size, const LzmaLayout& layout, uint64_t limit, std::vector<uint8_t>& out,
+                std::string& error) {
     out.clear();
-    if (size < 9) {
-        error = "the LZMA body is " + std::to_string(size) + " bytes, shorter than its 9-byte header";
-        return false;
-    }
-    const uint32_t declared = uint32_t(data[0]) | uint32_t(data[1]) << 8 | uint32_t(data[2]) << 16 | uint32_t(data[3]) << 24;
-    if (declared > limit) {
-        error = "the LZMA body declares " + std::to_string(declared) + " decompressed bytes, more than the " +
+    const bool known = layout.size != kUnknownSize;
+    if (known && layout.size > limit) {
+        error = "the LZMA body declares " + std::to_string(layout.size) + " decompressed bytes, more than the " +
                 std::to_string(limit) + " allowed for a file of this size";
         return false;
     }
-    // An LZMA_Alone header (properties byte, dictionary size, 64-bit size) lets liblzma stop at the
-    // declared size. The dictionary never needs to be larger than the output, so a file asking for
-    // a huge one gets no more than that.
+    const uint64_t cap = known ? layout.size : limit;
+    // liblzma's .lzma decoder is given a header it can trust: the dictionary never needs to be
+    // larger than the output, so a file asking for a huge one gets no more than that.
     uint8_t header[13];
-    header[0] = data[4];
-    uint32_t dict = uint32_t(data[5]) | uint32_t(data[6]) << 8 | uint32_t(data[7]) << 16 | uint32_t(data[8]) << 24;
-    dict = std::max<uint32_t>(4096, std::min(dict, std::max<uint32_t>(declared, 4096)));
+    header[0] = layout.properties;
+    const uint32_t dict = static_cast<uint32_t>(std::max<uint64_t>(4096, std::min<uint64_t>(layout.dictionary, std::max<uint64_t>(cap, 4096))));
     for (int i = 0; i < 4; ++i) header[1 + i] = static_cast<uint8_t>(dict >> (8 * i));
-    for (int i = 0; i < 8; ++i) header[5 + i] = i < 4 ? static_cast<uint8_t>(uint64_t(declared) >> (8 * i)) : 0;
+    for (int i = 0; i < 8; ++i) header[5 + i] = static_cast<uint8_t>(layout.size >> (8 * i));
 
     lzma_stream strm = LZMA_STREAM_INIT;
     if (lzma_alone_decoder(&strm, uint64_t(256) << 20) != LZMA_OK) {
@@ -252,16 +277,18 @@ bool inflateLzma(const uint8_t* data, size_t size, uint64_t limit, std::vector<u
     lzma_ret rc = lzma_code(&strm, LZMA_RUN);
     if (rc != LZMA_OK && rc != LZMA_STREAM_END) return finish(false, "the LZMA properties are invalid");
     if (strm.avail_in != 0) return finish(false, "the LZMA properties are invalid");
-    if (rc == LZMA_STREAM_END || declared == 0) {
-        out.clear();
-        return finish(true, "");
-    }
+    if (rc == LZMA_STREAM_END || layout.size == 0) return finish(true, "");
 
     size_t produced = 0;
-    strm.next_in = data + 9;
-    strm.avail_in = size - 9;
+    strm.next_in = data + layout.dataOffset;
+    strm.avail_in = size - layout.dataOffset;
     while (true) {
-        if (produced == out.size()) out.resize(nextCapacity(out.size(), size, declared));
+        // One byte of room past the cap lets the stream reach its end marker, or show that it
+        // holds more than it may.
+        if (produced > cap)
+            return finish(false, "the LZMA data decompresses to more than " + std::to_string(cap) +
+                                     (known ? " bytes, the size its header declares" : " bytes, the limit for a file of this size"));
+        if (produced == out.size()) out.resize(nextCapacity(out.size(), size, cap + 1));
         strm.next_out = out.data() + produced;
         strm.avail_out = out.size() - produced;
         rc = lzma_code(&strm, LZMA_FINISH);
@@ -276,11 +303,51 @@ bool inflateLzma(const uint8_t* data, size_t size, uint64_t limit, std::vector<u
             return finish(false, "the LZMA stream needs more memory than allowed");
         return finish(false, "the LZMA data is corrupt");
     }
-    if (produced != declared)
+    if (known && produced != layout.size)
         return finish(false, "the LZMA data holds " + std::to_string(produced) + " bytes, its header declares " +
-                                 std::to_string(declared));
+                                 std::to_string(layout.size));
     out.resize(produced);
+    out.shrink_to_fit();
     return finish(true, "");
+}
+
+}  // namespace
+
+bool inflateLzma(const uint8_t* data, size_t size, uint64_t limit, std::vector<uint8_t>& out, std::string& error) {
+    out.clear();
+    if (size < 9) {
+        error = "the LZMA body is " + std::to_string(size) + " bytes, shorter than its 9-byte header";
+        return false;
+    }
+    // The two layouts, told apart by what an encoder can write: a properties byte below 9 * 5 * 5
+    // and a dictionary size encoders produce. The .lzma layout must also leave its 13-byte header
+    // in the body, and its size must be unknown (all ones) or fit 32 bits as AWD's own field does.
+    std::vector<LzmaLayout> candidates;
+    if (size >= 13) {
+        uint64_t size64 = 0;
+        for (int i = 0; i < 8; ++i) size64 |= uint64_t(data[5 + i]) << (8 * i);
+        if (data[0] < 225 && plausibleDictionary(le32(data + 1)) && (size64 == kUnknownSize || size64 >> 32 == 0))
+            candidates.push_back({".lzma", data[0], le32(data + 1), size64, 13});
+    }
+    if (data[4] < 225 && plausibleDictionary(le32(data + 5)))
+        candidates.push_back({"AWD spec", data[4], le32(data + 5), le32(data), 9});
+    if (candidates.empty()) {
+        error = "the LZMA body starts with neither a .lzma header (properties byte 0x" + hexByte(data[0]) +
+                ", dictionary size " + std::to_string(le32(data + 1)) +
+                ") nor the AWD spec's (32-bit size, properties byte 0x" + hexByte(data[4]) + ", dictionary size " +
+                std::to_string(le32(data + 5)) + ")";
+        return false;
+    }
+    // Real files use the .lzma layout; when both readings are plausible and the first fails, the
+    // second is tried, and the first one's error is the one reported if both fail.
+    std::string firstError;
+    for (size_t i = 0; i < candidates.size(); ++i) {
+        std::string why;
+        if (decodeLzma(data, size, candidates[i], limit, out, why)) return true;
+        if (i == 0) firstError = why;
+    }
+    error = firstError;
+    return false;
 }
 
 }  // namespace esv::awd

@@ -108,9 +108,13 @@ uint64_t decompressionLimit(uint64_t compressedSize);
 bool inflateZlib(const uint8_t* data, size_t size, uint64_t limit, std::vector<uint8_t>& out,
                  size_t& trailing, std::string& error);
 
-// Decodes an AWD LZMA body (spec table 4): uint32 decompressed length, the 5 LZMA properties
-// bytes, raw LZMA1 data. The declared length is checked against `limit` before anything is
-// allocated; the decoder's dictionary is capped too. Fails on corrupt or short data.
+// Decodes an AWD LZMA body in either layout: the .lzma ("alone") header that the Away3D tools
+// write (5 properties bytes, 64-bit decompressed size or all ones, raw LZMA1 data), or the spec's
+// table 4 (uint32 decompressed size, the 5 properties bytes, raw LZMA1 data). The layout is told
+// apart by a properties byte below 225 and a dictionary size an encoder writes; when both readings
+// are plausible the .lzma one is tried first. A declared size is checked against `limit` before
+// anything is allocated, an unknown size stops output at `limit`, and the decoder's dictionary is
+// capped to the output. Fails on corrupt or short data.
 bool inflateLzma(const uint8_t* data, size_t size, uint64_t limit, std::vector<uint8_t>& out, std::string& error);
 
 }  // namespace esv::awd

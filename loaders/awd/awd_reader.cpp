@@ -1413,7 +1413,10 @@ void Reader::run(const std::shared_ptr<const std::vector<uint8_t>>& file) {
     }
     m_header.streaming = (m_header.flags & kFlagStreaming) != 0;
     if (m_header.flags & ~kKnownHeaderFlags)
-        violation(5, "header", "unknown header flags " + hex(m_header.flags & ~kKnownHeaderFlags) + " are ignored");
+        // Flags the spec does not define (Away3D's tools set 0x80) are ignored, as Away3D does: a
+        // warning, not a violation.
+        warn(5, "header", "header flags " + hex(m_header.flags & ~kKnownHeaderFlags) +
+                              " are not defined by the spec and are ignored");
     if (m_header.v21()) {
         m_header.matrix64 = (m_header.flags & kFlagMatrix64) != 0;
         m_header.geometry64 = (m_header.flags & kFlagGeometry64) != 0;
@@ -1563,7 +1566,8 @@ void Reader::run(const std::shared_ptr<const std::vector<uint8_t>>& file) {
         if (e.flags & kBlockFlagHighPrecision)
             info(blockWhere() + ": the block's high-precision flag is not used; the header's precision flags decide, as in Away3D");
         if (e.flags & ~(kBlockFlagHighPrecision | kBlockFlagCompressed | kBlockFlagLzma))
-            violation(headerAt + 6, blockWhere(), "unknown block flags " + hex(e.flags) + " are ignored");
+            warn(headerAt + 6, blockWhere(),
+                 "block flags " + hex(e.flags & ~(kBlockFlagHighPrecision | kBlockFlagCompressed | kBlockFlagLzma)) + " are not defined by the spec and are ignored");
 
         ByteReader r(payload, payloadSize, payloadAt);
         BlockReader b(*this, r);

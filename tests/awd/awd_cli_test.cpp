@@ -2,6 +2,7 @@
 // and `esview check FILE` lists each violation on its own line with block and offset, exit 1.
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "awd/awd_writer.h"
+#include "loaders/awd/awd_format.h"
 #include "common/run_esview.h"
 #include "common/test_paths.h"
 
@@ -123,6 +125,47 @@ TEST(AwdCli, SampleFileInfo) {
     EXPECT_EQ(j["warnings"].size(), 0u);
     r = run("check '" + (test::modelsDir() / "awd" / "ContainerHirarchy.awd").string() + "'");
     EXPECT_EQ(r.exitCode, 0) << r.err;
+}
+
+// A real zlib file rewritten as the Away3D tools write LZMA files: the body recompressed with the
+// .lzma header (properties, dictionary size, 64-bit size), header flag 0x80 set, and the same again
+// in the spec's layout. check passes with one warning for the flag, and info gives the same scene.
+TEST(AwdCli, RealFileAsTheToolsWriteLzma) {
+    ESVIEW_REQUIRE_MODELS("awd");
+    const auto source = test::modelsDir() / "awd" / "Head_PhongSpec.awd";
+    std::ifstream in(source, std::ios::binary);
+    const std::vector<uint8_t> file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_GT(file.size(), 12u);
+    ASSERT_EQ(file[7], 1);  // zlib
+    std::vector<uint8_t> body;
+    std::string error;
+    size_t trailing = 0;
+    ASSERT_TRUE(awd::inflateZlib(file.data() + 12, file.size() - 12, awd::kMaxDecompressedBytes, body, trailing, error))
+        << error;
+
+    RunResult original = run("info '" + source.string() + "' --json");
+    ASSERT_EQ(original.exitCode, 0) << original.err;
+    nlohmann::json expected = nlohmann::json::parse(original.out);
+    for (auto layout : {awdtest::LzmaLayout::Alone, awdtest::LzmaLayout::Spec}) {
+        const std::vector<uint8_t> z = awdtest::lzmaCompress(body, layout);
+        std::vector<uint8_t> lzma(file.begin(), file.begin() + 12);
+        lzma[5] = 0x80;  // flags, high byte 0
+        lzma[6] = 0x00;
+        lzma[7] = 2;     // LZMA
+        for (int i = 0; i < 4; ++i) lzma[8 + i] = static_cast<uint8_t>(z.size() >> (8 * i));
+        lzma.insert(lzma.end(), z.begin(), z.end());
+        const std::string path = writeFixture(layout == awdtest::LzmaLayout::Alone ? "head_lzma_tools.awd" : "head_lzma_spec.awd", lzma);
+        RunResult r = run("check '" + path + "'");
+        EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+        EXPECT_NE(r.out.find("warning: offset 0x5: header: header flags 0x80 are not defined by the spec and are ignored"),
+                  std::string::npos)
+            << r.out;
+        r = run("info '" + path + "' --json");
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        nlohmann::json j = nlohmann::json::parse(r.out);
+        for (const char* key : {"nodes", "meshes", "materials", "textures", "bounds", "triangles_total", "vertices_total"})
+            EXPECT_EQ(j[key], expected[key]) << key;
+    }
 }
 
 // Clips by name or index: info --json lists them with their durations, and --clip / --time move

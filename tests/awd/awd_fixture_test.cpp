@@ -176,6 +176,127 @@ TEST(AwdFixtures, CorruptCompressedBodiesAreErrors) {
     }
 }
 
+// The LZMA body as the Away3D tools write it (the .lzma header: properties, dictionary size,
+// 64-bit size) and as the spec's table 4 has it (uint32 size first), for the whole body and for
+// one compressed block.
+TEST(AwdFixtures, LzmaBodiesInBothLayouts) {
+    using awdtest::LzmaLayout;
+    for (LzmaLayout layout : {LzmaLayout::Alone, LzmaLayout::AloneUnknownSize, LzmaLayout::Spec}) {
+        for (bool perBlock : {false, true}) {
+            WriterOptions o;
+            o.compression = perBlock ? Compression::None : Compression::Lzma;
+            o.lzmaLayout = layout;
+            AwdWriter w(o);
+            const uint32_t geo = w.block(1, w.triangleGeometry("quad", {quad(w, true)}), 0, perBlock ? 0x18 : 0);
+            w.block(23, w.meshInstance(0, glm::mat4(1.0f), "q", geo, {}));
+            const std::vector<uint8_t> file = w.finish();
+            LoadResult r = load(file, true);
+            ASSERT_TRUE(r.ok()) << int(layout) << " " << perBlock << ": " << problemsText(r);
+            EXPECT_EQ(r.scene->meshes[0].vertexCount, 4u);
+            EXPECT_EQ(value(r.scene->meshes[0], Semantic::Position, 0, 2), glm::vec4(1, 1, 0, 0));
+        }
+    }
+    // The writer's default is the tools' layout: after the 12-byte file header come the properties
+    // (0x5D), the 1 MiB dictionary and the 64-bit body size.
+    AwdWriter w{WriterOptions{2, 1, Compression::Lzma}};
+    w.block(1, w.triangleGeometry("quad", {quad(w, true)}));
+    const std::vector<uint8_t> file = w.finish();
+    const uint8_t props[5] = {0x5D, 0x00, 0x00, 0x10, 0x00};
+    EXPECT_EQ(std::memcmp(file.data() + 12, props, 5), 0);
+    uint64_t size64 = 0;
+    for (int i = 0; i < 8; ++i) size64 |= uint64_t(file[17 + i]) << (8 * i);
+    std::vector<uint8_t> body;
+    std::string error;
+    ASSERT_TRUE(awd::inflateLzma(file.data() + 12, file.size() - 12, awd::kMaxDecompressedBytes, body, error)) << error;
+    EXPECT_EQ(size64, body.size());
+}
+
+TEST(AwdFixtures, LzmaLayoutErrorsAreOneLine) {
+    using awdtest::LzmaLayout;
+    std::vector<uint8_t> payload(3000);
+    for (size_t i = 0; i < payload.size(); ++i) payload[i] = static_cast<uint8_t>((i * 7) ^ (i >> 3));
+    std::vector<uint8_t> out;
+    std::string error;
+    for (LzmaLayout layout : {LzmaLayout::Alone, LzmaLayout::Spec}) {
+        const std::vector<uint8_t> z = awdtest::lzmaCompress(payload, layout);
+        ASSERT_TRUE(awd::inflateLzma(z.data(), z.size(), 1 << 20, out, error)) << error;
+        EXPECT_EQ(out, payload);
+        // Truncated: every cut inside the data says the data ends early (or, cut inside the
+        // header, that the header does not fit); never a crash, always one line.
+        for (size_t cut : {size_t(5), size_t(12), size_t(20), z.size() / 2, z.size() - 1}) {
+            EXPECT_FALSE(awd::inflateLzma(z.data(), cut, 1 << 20, out, error)) << int(layout) << " cut " << cut;
+            EXPECT_EQ(error.find('\n'), std::string::npos);
+            if (cut >= 20) {
+                EXPECT_NE(error.find("ends early"), std::string::npos) << int(layout) << " cut " << cut << ": " << error;
+            }
+        }
+        // Corrupt data: an error (corrupt, ends early, or a size that does not match), never the
+        // wrong bytes.
+        std::vector<uint8_t> bad = z;
+        for (size_t i = 40; i < bad.size(); i += 5) bad[i] ^= 0xA5;
+        EXPECT_FALSE(awd::inflateLzma(bad.data(), bad.size(), 1 << 20, out, error)) << int(layout);
+        EXPECT_FALSE(error.empty());
+        // A declared size larger than the data holds.
+        bad = z;
+        if (layout == LzmaLayout::Alone)
+            bad[5] = static_cast<uint8_t>(bad[5] + 1);
+        else
+            bad[0] = static_cast<uint8_t>(bad[0] + 1);
+        EXPECT_FALSE(awd::inflateLzma(bad.data(), bad.size(), 1 << 20, out, error));
+        EXPECT_TRUE(error.find("ends early") != std::string::npos || error.find("declares") != std::string::npos ||
+                    error.find("corrupt") != std::string::npos)
+            << error;
+    }
+    // .lzma with a 64-bit size past the limit: refused before decoding.
+    std::vector<uint8_t> z = awdtest::lzmaCompress(payload, LzmaLayout::Alone);
+    for (int i = 0; i < 4; ++i) z[5 + i] = 0xFF;  // 0xFFFFFFFF bytes
+    EXPECT_FALSE(awd::inflateLzma(z.data(), z.size(), 1 << 20, out, error));
+    EXPECT_NE(error.find("declares 4294967295 decompressed bytes"), std::string::npos) << error;
+    // An unknown size stops at the limit.
+    z = awdtest::lzmaCompress(payload, LzmaLayout::AloneUnknownSize);
+    EXPECT_FALSE(awd::inflateLzma(z.data(), z.size(), 1000, out, error));
+    EXPECT_NE(error.find("more than 1000 bytes"), std::string::npos) << error;
+    EXPECT_TRUE(awd::inflateLzma(z.data(), z.size(), 1 << 20, out, error)) << error;
+    EXPECT_EQ(out, payload);
+    // Neither layout: a properties byte of 225 or more and no dictionary size an encoder writes.
+    const std::vector<uint8_t> junk = {0xF0, 0x12, 0x34, 0x56, 0xE1, 0x11, 0x22, 0x33, 0x44, 0, 0, 0, 0, 0, 0, 0};
+    EXPECT_FALSE(awd::inflateLzma(junk.data(), junk.size(), 1 << 20, out, error));
+    EXPECT_NE(error.find("neither a .lzma header"), std::string::npos) << error;
+}
+
+// The first bytes of the body of a real file written by the Away3D tools: properties 5d, a
+// 1 MiB dictionary, then 1,328,777 as a 64-bit size. The reader takes them as the .lzma layout
+// (read as the spec's layout they would be a 268 MB size and a 1,328,777-byte dictionary).
+TEST(AwdFixtures, LzmaHeaderOfTheToolsIsRecognised) {
+    std::vector<uint8_t> payload(1328777);
+    for (size_t i = 0; i < payload.size(); ++i) payload[i] = static_cast<uint8_t>(i % 251);
+    const std::vector<uint8_t> z = awdtest::lzmaCompress(payload);
+    const uint8_t expected[13] = {0x5d, 0x00, 0x00, 0x10, 0x00, 0x89, 0x46, 0x14, 0x00, 0x00, 0x00, 0x00, 0x00};
+    ASSERT_GE(z.size(), 13u);
+    EXPECT_EQ(std::memcmp(z.data(), expected, 13), 0);
+    std::vector<uint8_t> out;
+    std::string error;
+    ASSERT_TRUE(awd::inflateLzma(z.data(), z.size(), awd::decompressionLimit(z.size()), out, error)) << error;
+    EXPECT_EQ(out.size(), payload.size());
+    EXPECT_TRUE(out == payload);
+}
+
+// Away3D's tools set header flag 0x80, which the spec does not define: a warning in the report,
+// not a check-mode problem.
+TEST(AwdFixtures, UnknownHeaderFlagIsAWarning) {
+    WriterOptions o;
+    o.compression = Compression::Lzma;
+    o.extraFlags = 0x80;
+    AwdWriter w(o);
+    const uint32_t geo = w.block(1, w.triangleGeometry("quad", {quad(w, true)}));
+    w.block(23, w.meshInstance(0, glm::mat4(1.0f), "q", geo, {}));
+    LoadResult r = load(w.finish(), true);
+    ASSERT_TRUE(r.ok()) << problemsText(r);
+    EXPECT_TRUE(reportHas(*r.scene, "offset 0x5: header: header flags 0x80 are not defined by the spec and are ignored",
+                          Severity::Warning))
+        << reportText(*r.scene);
+}
+
 TEST(AwdFixtures, DecompressionBombsAreRefusedBeforeAllocating) {
     // An LZMA body declaring 3 GB: refused from its header.
     Bytes body;

@@ -67,7 +67,7 @@ std::vector<uint8_t> zlibCompress(const std::vector<uint8_t>& data) {
     return out;
 }
 
-std::vector<uint8_t> lzmaCompress(const std::vector<uint8_t>& data) {
+std::vector<uint8_t> lzmaCompress(const std::vector<uint8_t>& data, LzmaLayout layout) {
     lzma_options_lzma options;
     lzma_lzma_preset(&options, 6);
     options.dict_size = 1u << 20;
@@ -82,12 +82,23 @@ std::vector<uint8_t> lzmaCompress(const std::vector<uint8_t>& data) {
     if (rc != LZMA_STREAM_END) throw std::runtime_error("lzma encode");
     alone.resize(alone.size() - strm.avail_out);
     lzma_end(&strm);
-    // .lzma: properties (5 bytes), 64-bit size (all ones: unknown, end marker written), data.
-    // AWD: uint32 size, the 5 properties bytes, data.
+    // liblzma writes .lzma: properties (5 bytes), 64-bit size (all ones: unknown, end marker
+    // written), data.
     std::vector<uint8_t> out;
-    for (int i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(data.size() >> (8 * i)));
-    out.insert(out.end(), alone.begin(), alone.begin() + 5);
-    out.insert(out.end(), alone.begin() + 13, alone.end());
+    switch (layout) {
+        case LzmaLayout::Alone:  // as the Away3D tools write it: the size filled in
+            out = alone;
+            for (int i = 0; i < 8; ++i) out[5 + i] = static_cast<uint8_t>(uint64_t(data.size()) >> (8 * i));
+            break;
+        case LzmaLayout::AloneUnknownSize:
+            out = alone;
+            break;
+        case LzmaLayout::Spec:  // the spec's table 4: uint32 size, the 5 properties bytes, data
+            for (int i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(data.size() >> (8 * i)));
+            out.insert(out.end(), alone.begin(), alone.begin() + 5);
+            out.insert(out.end(), alone.begin() + 13, alone.end());
+            break;
+    }
     return out;
 }
 
@@ -99,7 +110,7 @@ uint32_t AwdWriter::block(uint8_t type, const Bytes& payload, uint8_t ns, uint8_
 
 void AwdWriter::blockWithId(uint32_t id, uint8_t type, const Bytes& payload, uint8_t ns, uint8_t flags) {
     Bytes stored = payload;
-    if (flags & 0x08) stored.data = (flags & 0x10) ? lzmaCompress(payload.data) : zlibCompress(payload.data);
+    if (flags & 0x08) stored.data = (flags & 0x10) ? lzmaCompress(payload.data, m_options.lzmaLayout) : zlibCompress(payload.data);
     m_body.u32(id).u8(ns).u8(type).u8(flags).u32(static_cast<uint32_t>(stored.size())).raw(stored);
     if (id >= m_nextId) m_nextId = id + 1;
 }
@@ -107,7 +118,7 @@ void AwdWriter::blockWithId(uint32_t id, uint8_t type, const Bytes& payload, uin
 std::vector<uint8_t> AwdWriter::finish(int64_t bodyLength) const {
     std::vector<uint8_t> body = m_body.data;
     if (m_options.compression == Compression::Zlib) body = zlibCompress(body);
-    if (m_options.compression == Compression::Lzma) body = lzmaCompress(body);
+    if (m_options.compression == Compression::Lzma) body = lzmaCompress(body, m_options.lzmaLayout);
     uint16_t flags = m_options.extraFlags;
     if (m_options.streaming) flags |= 0x1;
     if (m_options.matrix64) flags |= 0x2;

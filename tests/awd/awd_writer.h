@@ -65,17 +65,24 @@ private:
 
 enum class Compression : uint8_t { None = 0, Zlib = 1, Lzma = 2 };
 
+// How an LZMA body starts. Alone is what the Away3D tools write: the .lzma header (5 properties
+// bytes, the 64-bit decompressed size), then raw LZMA1. AloneUnknownSize leaves the size all ones
+// (the stream ends with its end marker). Spec follows the spec's table 4: uint32 size, then the 5
+// properties bytes, then raw LZMA1.
+enum class LzmaLayout : uint8_t { Alone, AloneUnknownSize, Spec };
+
 struct WriterOptions {
     uint8_t major = 2, minor = 1;
     Compression compression = Compression::None;
     bool streaming = false;
     bool matrix64 = false, geometry64 = false, properties64 = false;  // header precision flags
     uint16_t extraFlags = 0;
+    LzmaLayout lzmaLayout = LzmaLayout::Alone;  // body and per-block LZMA
 };
 
-// Zlib stream (header and checksum) / AWD LZMA body (uint32 size, 5 properties bytes, raw LZMA1).
+// Zlib stream (header and checksum) / AWD LZMA body in the given layout.
 std::vector<uint8_t> zlibCompress(const std::vector<uint8_t>& data);
-std::vector<uint8_t> lzmaCompress(const std::vector<uint8_t>& data);
+std::vector<uint8_t> lzmaCompress(const std::vector<uint8_t>& data, LzmaLayout layout = LzmaLayout::Alone);
 
 class AwdWriter {
 public:
