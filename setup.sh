@@ -6,6 +6,8 @@
 #   ./setup.sh test-sanitize  the same with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)
 set -euo pipefail
 cd "$(dirname "$0")"
+# ccache keys on paths relative to the checkout, so build trees and clones share cached objects.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(pwd)}"
 
 PACKAGES=(
   build-essential cmake pkg-config python3
@@ -14,7 +16,7 @@ PACKAGES=(
   xvfb xauth
   libgtest-dev libbenchmark-dev libassimp-dev libmeshoptimizer-dev libfast-float-dev libcli11-dev nlohmann-json3-dev
   glslang-tools
-  astcenc
+  astcenc ccache imagemagick
 )
 
 install_missing() {
