@@ -11,6 +11,7 @@
 #include "app/scene_source.h"
 #include "app/viewer_script.h"
 #include "app/viewer_window.h"
+#include "loaders/archive/vp_archive.h"
 #include "loaders/textures/scene_textures.h"
 
 namespace esv {
@@ -55,7 +56,27 @@ int runInfo(const std::string& file, bool json, const TimeSelection& selection) 
     return kExitOk;
 }
 
+// `check archive.vp`: the archive itself (header, directory, folders, where each file's data lies).
+int runCheckArchive(const std::string& archivePath) {
+    std::vector<Problem> problems;
+    std::shared_ptr<const VpArchive> archive = VpArchive::open(archivePath, problems, true);
+    if (!problems.empty()) {
+        printProblems(problems);
+        std::fprintf(stderr, "%s: %zu problem%s\n", archivePath.c_str(), problems.size(),
+                     problems.size() == 1 ? "" : "s");
+        return kExitBadInput;
+    }
+    size_t models = 0;
+    for (const VpFile& f : archive->files()) models += isModelInArchive(f.path) ? 1 : 0;
+    std::printf("%s: ok (VP archive version %d, %zu files, %zu folders, %zu models)\n", archivePath.c_str(),
+                archive->version(), archive->files().size(), archive->folders().size(), models);
+    return kExitOk;
+}
+
 int runCheck(const std::string& file) {
+    ArchivePath inside;
+    if (isVpArchiveFile(file)) return runCheckArchive(file);
+    if (splitArchivePath(file, inside) && inside.inner.empty()) return runCheckArchive(inside.archive);
     LoadOptions options;
     options.collectAll = true;
     LoadResult loaded = openScene(file, options);
@@ -104,13 +125,17 @@ int runCommandLine(int argc, char** argv) {
     TimeSelection time;
 
     CLI::App* info = app.add_subcommand("info", "Print what a file holds (counts, animation, bounds)");
-    info->add_option("FILE", file, "Model file, or 'demo'")->required();
+    info->add_option("FILE", file, "Model file (archive.vp:path/model.pof inside a VP archive), or 'demo'")
+        ->required();
     info->add_flag("--json", json, "Print one JSON object");
     addTimeOptions(info, time);
 
     RenderRequest render;
     CLI::App* renderCmd = app.add_subcommand("render", "Render a file headless to a PNG");
-    renderCmd->add_option("FILE", render.file, "Model file, or 'demo'")->required();
+    renderCmd
+        ->add_option("FILE", render.file,
+                     "Model file (archive.vp:path/model.pof inside a VP archive), or 'demo'")
+        ->required();
     renderCmd->add_option("-o,--output", render.output, "PNG file to write")->required();
     std::string size = "800x600";
     renderCmd->add_option("--size", size, "Image size WxH")->check([](const std::string& s) {
@@ -133,7 +158,7 @@ int runCommandLine(int argc, char** argv) {
                         "Draw each vertex tangent as a short line (the file's or computed from UVs)");
 
     CLI::App* check = app.add_subcommand("check", "Validate a file; list every problem with its byte offset or line");
-    check->add_option("FILE", file, "Model file")->required();
+    check->add_option("FILE", file, "Model file, or a FreeSpace VP archive (the archive itself)")->required();
 
     try {
         app.parse(argc, argv);

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "loaders/archive/vp_archive.h"
+
 namespace esv {
 namespace fs = std::filesystem;
 
@@ -30,7 +32,79 @@ bool isModelFileName(const std::string& name) {
     return ext == ".pod" || ext == ".ogex" || ext == ".awd" || ext == ".pof";
 }
 
+namespace {
+
+bool entryOrder(const BrowserEntry& a, const BrowserEntry& b) {
+    if (a.directory != b.directory) return a.directory;
+    return lower(a.name) < lower(b.name);
+}
+
+}  // namespace
+
+bool FileBrowser::isFolder(const std::string& path) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec) || isVpArchiveFile(path)) return true;
+    ArchivePath inside;
+    if (!splitArchivePath(path, inside)) return false;
+    const std::shared_ptr<const VpArchive> archive = openVpArchiveCached(inside.archive);
+    return archive && archive->hasFolder(inside.inner);
+}
+
+std::string FileBrowser::folderOf(const std::string& file) {
+    ArchivePath inside;
+    if (splitArchivePath(file, inside)) {
+        const size_t slash = inside.inner.rfind('/');
+        return slash == std::string::npos ? inside.archive
+                                          : joinArchivePath(inside.archive, inside.inner.substr(0, slash));
+    }
+    return fs::path(file).parent_path().string();
+}
+
+bool FileBrowser::listArchive(const std::string& archivePath, const std::string& folder) {
+    std::error_code ec;
+    const std::string absolute = fs::absolute(archivePath, ec).lexically_normal().string();
+    if (ec) {
+        m_error = archivePath + ": " + ec.message();
+        return false;
+    }
+    std::vector<Problem> problems;
+    const std::shared_ptr<const VpArchive> archive = openVpArchiveCached(absolute, &problems);
+    if (!archive) {
+        m_error = problems.empty() ? absolute + ": cannot read the archive" : problems.front().format();
+        return false;
+    }
+    const std::string inner = vpLookupKey(folder).empty() ? std::string() : folder;
+    if (!archive->hasFolder(inner)) {
+        m_error = joinArchivePath(absolute, inner) + ": no such folder in the archive";
+        return false;
+    }
+    std::vector<std::string> folders;
+    std::vector<const VpFile*> files;
+    archive->list(inner, folders, files);
+    std::vector<BrowserEntry> entries;
+    for (const std::string& name : folders) entries.push_back({name, true, false, 0});
+    for (const VpFile* f : files) {
+        const std::string name = f->path.substr(f->path.rfind('/') + 1);
+        if (!showAll && !isModelFileName(name)) continue;
+        entries.push_back({name, false, false, f->size});
+    }
+    std::sort(entries.begin(), entries.end(), entryOrder);
+    m_archive = absolute;
+    // The folder as the archive spells it (the listing's own paths), '/' separated.
+    m_inner.clear();
+    if (!inner.empty())
+        for (const VpFolder& f : archive->folders())
+            if (vpLookupKey(f.path) == vpLookupKey(inner)) m_inner = f.path;
+    m_directory = m_inner.empty() ? m_archive : joinArchivePath(m_archive, m_inner);
+    m_entries = std::move(entries);
+    m_error.clear();
+    return true;
+}
+
 bool FileBrowser::setDirectory(const std::string& directory) {
+    ArchivePath inside;
+    if (splitArchivePath(directory, inside)) return listArchive(inside.archive, inside.inner);
+    if (isVpArchiveFile(directory)) return listArchive(directory, "");
     std::error_code ec;
     fs::path dir = fs::absolute(directory.empty() ? fs::path(".") : fs::path(directory), ec).lexically_normal();
     if (ec) {
@@ -52,26 +126,45 @@ bool FileBrowser::setDirectory(const std::string& directory) {
         e.name = name;
         e.directory = it->is_directory(typeError);
         if (!e.directory) {
-            if (!showAll && !isModelFileName(name)) continue;
             e.size = it->file_size(typeError);
+            // A VP archive lists as a folder: entering it shows the folders and models inside.
+            e.archive = isVpFileName(name) && it->is_regular_file(typeError);
+            e.directory = e.archive;
+            if (!e.archive && !showAll && !isModelFileName(name)) continue;
         }
         entries.push_back(std::move(e));
     }
-    std::sort(entries.begin(), entries.end(), [](const BrowserEntry& a, const BrowserEntry& b) {
-        if (a.directory != b.directory) return a.directory;
-        return lower(a.name) < lower(b.name);
-    });
+    std::sort(entries.begin(), entries.end(), entryOrder);
     m_directory = dir.string();
     // Keep a trailing separator off, except for the root.
     while (m_directory.size() > 1 && m_directory.back() == '/') m_directory.pop_back();
+    m_archive.clear();
+    m_inner.clear();
     m_entries = std::move(entries);
     m_error.clear();
     return true;
 }
 
 void FileBrowser::up() {
+    if (inArchive()) {
+        if (m_inner.empty()) {
+            const fs::path parent = fs::path(m_archive).parent_path();
+            if (!parent.empty()) setDirectory(parent.string());
+            return;
+        }
+        const size_t slash = m_inner.rfind('/');
+        const std::string parent = slash == std::string::npos ? std::string() : m_inner.substr(0, slash);
+        listArchive(m_archive, parent);
+        return;
+    }
     const fs::path parent = fs::path(m_directory).parent_path();
     if (!parent.empty()) setDirectory(parent.string());
+}
+
+std::string FileBrowser::pathOf(const BrowserEntry& entry) const {
+    if (inArchive())
+        return joinArchivePath(m_archive, m_inner.empty() ? entry.name : m_inner + "/" + entry.name);
+    return (fs::path(m_directory) / entry.name).string();
 }
 
 std::string configFilePath(const std::string& name) {
@@ -106,6 +199,13 @@ void addRecentFile(std::vector<std::string>& files, const std::string& path, siz
     std::error_code ec;
     std::string absolute = path == "demo" ? path : fs::absolute(path, ec).lexically_normal().string();
     if (ec) absolute = path;
+    ArchivePath inside;
+    if (path != "demo" && splitArchivePath(path, inside)) {
+        // Only the archive part is a path on disk; the inner one stays as written.
+        absolute =
+            joinArchivePath(fs::absolute(inside.archive, ec).lexically_normal().string(), inside.inner);
+        if (ec) absolute = path;
+    }
     files.erase(std::remove(files.begin(), files.end(), absolute), files.end());
     files.insert(files.begin(), absolute);
     if (files.size() > limit) files.resize(limit);

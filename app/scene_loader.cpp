@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "app/scene_source.h"
+#include "loaders/archive/vp_archive.h"
 #include "loaders/textures/scene_textures.h"
 #include "scene/rebatch.h"
 
@@ -84,9 +85,15 @@ void SceneLoader::start(const std::string& path, const RendererInfo& gpu) {
     m_busy = true;
     m_thread = std::thread([this, path, gpu, generation] {
         LoadResult result;
+        ArchivePath inside;
         if (isDemoName(path)) {
             setStage(0.5f, "building");
             result = openScene(path);
+        } else if (splitArchivePath(path, inside) || isVpArchiveFile(path)) {
+            // A file inside a VP archive: one read of its bytes (archives hold small files; the
+            // archive's own problems become a warning there).
+            setStage(0.2f, "reading from the archive");
+            result = loadSceneFile(path);
         } else {
             std::string error;
             auto bytes = readWithProgress(path, error, [&](float f) { setStage(0.4f * f, "reading"); });
@@ -136,8 +143,10 @@ void SceneLoader::wait() {
     if (m_thread.joinable()) m_thread.join();
 }
 
-int64_t fileStamp(const std::string& path) {
-    if (isDemoName(path)) return 0;
+int64_t fileStamp(const std::string& name) {
+    if (isDemoName(name)) return 0;
+    ArchivePath inside;
+    const std::string path = splitArchivePath(name, inside) ? inside.archive : name;  // the archive's
     std::error_code ec;
     const auto time = std::filesystem::last_write_time(path, ec);
     if (ec) return 0;

@@ -55,7 +55,7 @@ private:
 };
 
 // Modification time and size of a file folded into one number, for noticing changes on disk;
-// 0 when it cannot be read (missing file, "demo").
+// 0 when it cannot be read (missing file, "demo"). For `archive.vp:inner` the archive's stamp.
 int64_t fileStamp(const std::string& path);
 
 }  // namespace esv

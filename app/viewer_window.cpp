@@ -57,13 +57,13 @@ struct Viewer {
 
 Viewer* g_viewer = nullptr;  // for GLFW callbacks (one window per process)
 
-// Dropped files: the first model file opens, a folder opens in the browser, anything else is a status line.
+// Dropped files: the first model file opens, a folder (or a VP archive) opens in the browser, anything
+// else is a status line.
 void onDrop(GLFWwindow*, int count, const char** paths) {
     if (!g_viewer) return;
     ViewerState& s = g_viewer->state;
     for (int i = 0; i < count; ++i) {
-        std::error_code ec;
-        if (std::filesystem::is_directory(paths[i], ec)) {
+        if (FileBrowser::isFolder(paths[i])) {  // a folder or a VP archive: shown in the browser
             g_viewer->browser.setDirectory(paths[i]);
             s.panel(PanelId::Browser) = true;
             continue;
@@ -430,9 +430,8 @@ int runViewer(const ViewerOptions& options) {
         } else {
             s.rendererInfo = s.renderer->info();
             s.recentFiles = loadRecentFiles();
-            std::error_code ec;
-            const std::filesystem::path start = std::filesystem::path(options.file).parent_path();
-            v.browser.setDirectory(!start.empty() && std::filesystem::is_directory(start, ec) ? start.string() : ".");
+            const std::string start = FileBrowser::folderOf(options.file);
+            v.browser.setDirectory(!start.empty() && FileBrowser::isFolder(start) ? start : ".");
 
             IMGUI_CHECKVERSION();
             ImGui::CreateContext();

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "loaders/archive/vp_archive.h"
 #include "loaders/formats.h"
 
 namespace esv {
@@ -65,7 +66,34 @@ FileFormat detectFormat(const uint8_t* data, size_t size, const std::string& pat
     return FileFormat::Unknown;
 }
 
+namespace {
+
+// A file inside a VP archive (`archive.vp:inner`). Null with `error` set when the archive cannot
+// be read or holds no such file.
+std::shared_ptr<const std::vector<uint8_t>> readArchiveMember(const ArchivePath& where, std::string& error) {
+    if (where.inner.empty()) {
+        error = "it is a VP archive; name a file inside it as " + where.archive + ":PATH";
+        return nullptr;
+    }
+    std::vector<Problem> problems;
+    std::shared_ptr<const VpArchive> archive = openVpArchiveCached(where.archive, &problems);
+    if (!archive) {
+        error = problems.empty() ? "cannot read the archive " + where.archive : problems.front().format();
+        return nullptr;
+    }
+    const VpFile* file = archive->find(where.inner);
+    if (!file) {
+        error = "no file '" + where.inner + "' in the archive " + where.archive;
+        return nullptr;
+    }
+    return archive->read(*file, error);
+}
+
+}  // namespace
+
 std::shared_ptr<const std::vector<uint8_t>> readWholeFile(const std::string& path, std::string& error) {
+    ArchivePath inside;
+    if (splitArchivePath(path, inside)) return readArchiveMember(inside, error);
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f) {
         error = std::strerror(errno);
@@ -167,6 +195,13 @@ LoadResult loadSceneMemory(std::shared_ptr<const std::vector<uint8_t>> bytes, co
             Problem p{path, bytes->empty() ? -1 : 0, 0, 0, "",
                       bytes->empty() ? "the file is empty"
                                      : "unknown file format (expected POD, OpenGEX, AWD or POF)"};
+            if (bytes->size() >= 4 && std::memcmp(bytes->data(), "VPVP", 4) == 0) {
+                p.message =
+                    "a FreeSpace VP archive, not a model: name a model inside it as " + path + ":PATH";
+                std::vector<Problem> ignored;
+                if (auto archive = VpArchive::fromMemory(bytes, path, ignored))
+                    p.message += " (" + describeArchiveModels(*archive, path) + ")";
+            }
             result.problems.push_back(std::move(p));
             return result;
         }
@@ -175,7 +210,50 @@ LoadResult loadSceneMemory(std::shared_ptr<const std::vector<uint8_t>> bytes, co
     return result;
 }
 
+namespace {
+
+// `archive.vp:inner`: the inner file read out of the archive and loaded as if it were on disk
+// under that name. Problems of the archive's directory that did not stop the read become one
+// warning, so that a load says the archive itself needs a look.
+LoadResult loadFromArchive(const ArchivePath& where, const std::string& path, const LoadOptions& options) {
+    LoadResult result;
+    std::shared_ptr<const VpArchive> archive = openVpArchiveCached(where.archive, &result.problems);
+    if (!archive) return result;
+    if (where.inner.empty()) {
+        result.problems.push_back({path, -1, 0, 0, "",
+                                   "name a model inside the VP archive as " + where.archive + ":PATH (" +
+                                       describeArchiveModels(*archive, where.archive) + ")"});
+        return result;
+    }
+    const VpFile* file = archive->find(where.inner);
+    if (!file) {
+        result.problems.push_back({path, -1, 0, 0, "",
+                                   "no file '" + where.inner + "' in the archive (" +
+                                       describeArchiveModels(*archive, where.archive) + ")"});
+        return result;
+    }
+    std::string error;
+    auto bytes = archive->read(*file, error);
+    if (!bytes) {
+        result.problems.push_back({path, -1, 0, 0, "", "cannot read the file from the archive: " + error});
+        return result;
+    }
+    result = loadSceneMemory(std::move(bytes), path, options);
+    if (result.scene && !archive->problems().empty()) {
+        const size_t n = archive->problems().size();
+        result.scene->warn("archive " + where.archive + ": " + std::to_string(n) + " problem" +
+                           (n == 1 ? "" : "s") + " in its directory ('esview check " + where.archive +
+                           "' lists them), the first: " + archive->problems().front().format());
+    }
+    return result;
+}
+
+}  // namespace
+
 LoadResult loadSceneFile(const std::string& path, const LoadOptions& options) {
+    ArchivePath inside;
+    if (splitArchivePath(path, inside)) return loadFromArchive(inside, path, options);
+    if (isVpArchiveFile(path)) return loadFromArchive(ArchivePath{path, ""}, path, options);
     if (auto mapped = mapWholeFile(path)) {
         if (detectFormat(mapped->data, mapped->size, path) == FileFormat::OpenGex) {
             const uint8_t* data = mapped->data;

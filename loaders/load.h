@@ -43,13 +43,16 @@ struct LoadOptions {
 };
 
 // Reads the whole file at `path` and loads it. Never throws; I/O errors are problems too.
+// `archive.vp:inner/path` loads a file inside a FreeSpace VP archive (loaders/archive); a bare
+// archive is a problem that names the models inside it.
 LoadResult loadSceneFile(const std::string& path, const LoadOptions& options = {});
 
 // Loads from bytes already in memory; `bytes` is kept alive by the scene's vertex views.
 LoadResult loadSceneMemory(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path,
                            const LoadOptions& options = {});
 
-// Reads a file into a shared buffer. Returns null and fills `error` on failure.
+// Reads a file (or `archive.vp:inner/path`) into a shared buffer. Returns null and fills `error` on
+// failure.
 std::shared_ptr<const std::vector<uint8_t>> readWholeFile(const std::string& path, std::string& error);
 
 // Range-checks every index, count, stride, offset and reference of a scene (whatever produced it).

@@ -1,4 +1,5 @@
-// The file browser window: folders, model files filtered by extension, recent files.
+// The file browser window: folders (FreeSpace VP archives among them), model files filtered by
+// extension, recent files.
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
@@ -54,8 +55,7 @@ void drawBrowserPanel(ViewerState& s, FileBrowser& browser) {
     ImGui::SetNextItemWidth(-60);
     if (ImGui::InputTextWithHint("##path", browser.directory().c_str(), typed, sizeof(typed),
                                  ImGuiInputTextFlags_EnterReturnsTrue)) {
-        std::error_code ec;
-        if (std::filesystem::is_directory(typed, ec)) {
+        if (FileBrowser::isFolder(typed)) {
             browser.setDirectory(typed);
         } else {
             s.requestOpen = typed;
@@ -79,20 +79,21 @@ void drawBrowserPanel(ViewerState& s, FileBrowser& browser) {
             if (!e.directory && !containsIgnoringCase(e.name, browser.nameFilter)) continue;
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            const std::string label = e.directory ? "[dir] " + e.name : e.name;
+            const std::string label = e.archive ? "[vp] " + e.name : e.directory ? "[dir] " + e.name : e.name;
             if (ImGui::Selectable(label.c_str(), false, ImGuiSelectableFlags_SpanAllColumns |
                                                             ImGuiSelectableFlags_AllowDoubleClick)) {
-                const std::string full = (std::filesystem::path(browser.directory()) / e.name).string();
+                const std::string full = browser.pathOf(e);
                 if (e.directory) enter = full;
                 else if (ImGui::IsMouseDoubleClicked(0) || !browser.showAll) s.requestOpen = full;
             }
             ImGui::TableNextColumn();
-            if (!e.directory) ImGui::TextDisabled("%s", sizeText(e.size).c_str());
+            if (!e.directory || e.archive) ImGui::TextDisabled("%s", sizeText(e.size).c_str());
         }
         ImGui::EndTable();
         if (!enter.empty()) browser.setDirectory(enter);
     }
-    ImGui::TextDisabled("POD, OpenGEX, AWD, POF; or drop a file on the window");
+    ImGui::TextDisabled(
+        "POD, OpenGEX, AWD, POF (also inside FreeSpace .vp archives); or drop a file on the window");
     if (!s.recentFiles.empty()) {
         ImGui::Separator();
         ImGui::TextUnformatted("Recent");

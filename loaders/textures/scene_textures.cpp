@@ -7,6 +7,7 @@
 #include <map>
 #include <system_error>
 
+#include "loaders/archive/vp_archive.h"
 #include "loaders/load.h"
 #include "loaders/textures/decode.h"
 #include "loaders/textures/image_reader.h"
@@ -32,8 +33,11 @@ std::string formatLabel(const Image& image) {
     return name;
 }
 
-// A key that is the same for two spellings of one file.
+// A key that is the same for two spellings of one file (inside an archive: the archive's key and
+// the inner path in lookup form).
 std::string fileKey(const std::string& path) {
+    ArchivePath inside;
+    if (splitArchivePath(path, inside)) return fileKey(inside.archive) + ":" + vpLookupKey(inside.inner);
     std::error_code ec;
     const std::filesystem::path canonical = std::filesystem::weakly_canonical(path, ec);
     return ec ? path : canonical.string();

@@ -1,12 +1,16 @@
 // Texture file lookup: model files name their images loosely (Windows paths, another case,
 // another extension than the file shipped with, or none at all), so the name is matched against
-// directory listings case-insensitively instead of stat-ing one exact path.
+// directory listings case-insensitively instead of stat-ing one exact path. FreeSpace models also
+// find their textures inside VP archives (see README.md, "Lookup").
 #include "loaders/textures/texture_lookup.h"
 
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <memory>
 #include <system_error>
+
+#include "loaders/archive/vp_archive.h"
 
 namespace esv {
 
@@ -86,6 +90,131 @@ bool followDirectories(fs::path dir, const std::string& relative, fs::path& out)
     return true;
 }
 
+// One place a texture may be: a folder on disk or a folder inside a VP archive, with its files.
+struct Place {
+    std::string label;               // for `searched`: "dir/stem.*" or "a.vp:data/maps/stem.*"
+    std::vector<Entry> entries;      // its files (directories left out)
+    std::vector<std::string> paths;  // the path to return for each entry
+};
+
+// "a/b/../c" -> "a/c"; false when ".." climbs above the start.
+bool normalizeInner(const std::string& path, std::string& out) {
+    std::vector<std::string> parts;
+    size_t start = 0;
+    while (start <= path.size()) {
+        size_t slash = path.find('/', start);
+        if (slash == std::string::npos) slash = path.size();
+        const std::string part = path.substr(start, slash - start);
+        start = slash + 1;
+        if (part.empty() || part == ".") continue;
+        if (part == "..") {
+            if (parts.empty()) return false;
+            parts.pop_back();
+            continue;
+        }
+        parts.push_back(part);
+    }
+    out.clear();
+    for (const std::string& p : parts) out += (out.empty() ? "" : "/") + p;
+    return true;
+}
+
+std::string parentInner(const std::string& inner) {
+    const size_t slash = inner.rfind('/');
+    return slash == std::string::npos ? std::string() : inner.substr(0, slash);
+}
+
+// The places a texture of a model is looked for, in order, each once.
+class Places {
+public:
+    explicit Places(std::string stem) : m_stem(std::move(stem)) {}
+
+    void addDirectory(const fs::path& d) {
+        const fs::path normal = d.lexically_normal();
+        const std::string key = "dir:" + normal.string();
+        if (std::find(m_keys.begin(), m_keys.end(), key) != m_keys.end()) return;
+        m_keys.push_back(key);
+        Place p;
+        p.label = (normal / (m_stem + ".*")).string();
+        for (Entry& e : listDirectory(normal)) {
+            if (e.isDirectory) continue;
+            p.paths.push_back((normal / e.name).string());
+            p.entries.push_back(std::move(e));
+        }
+        m_places.push_back(std::move(p));
+    }
+
+    // `folder` of the archive at `archivePath`; left out when the archive has no such folder.
+    void addArchiveFolder(const std::string& archivePath, const VpArchive& archive,
+                          const std::string& folder) {
+        if (!archive.hasFolder(folder)) return;
+        const std::string key =
+            "vp:" + fs::path(archivePath).lexically_normal().string() + ":" + vpLookupKey(folder);
+        if (std::find(m_keys.begin(), m_keys.end(), key) != m_keys.end()) return;
+        m_keys.push_back(key);
+        Place p;
+        p.label = joinArchivePath(archivePath, (folder.empty() ? "" : folder + "/") + m_stem + ".*");
+        std::vector<std::string> folders;
+        std::vector<const VpFile*> files;
+        archive.list(folder, folders, files);
+        for (const VpFile* f : files) {
+            p.entries.push_back({f->path.substr(f->path.rfind('/') + 1), false});
+            p.paths.push_back(joinArchivePath(archivePath, f->path));
+        }
+        // Sorted like a directory listing, so ties resolve the same way everywhere.
+        std::vector<size_t> order(p.entries.size());
+        for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(),
+                         [&](size_t a, size_t b) { return p.entries[a].name < p.entries[b].name; });
+        Place sorted;
+        sorted.label = p.label;
+        for (size_t i : order) {
+            sorted.entries.push_back(p.entries[i]);
+            sorted.paths.push_back(p.paths[i]);
+        }
+        m_places.push_back(std::move(sorted));
+    }
+
+    // The FreeSpace textures folder (data/maps) of every .vp file in `dir`, in the order the game
+    // reads them: by name, case-insensitively (fs2open sorts a folder's packs so; the first to
+    // have a file wins). `skip` (a path of one of them) is left out.
+    void addArchivesIn(const fs::path& dir, const std::string& skip = {}) {
+        std::vector<std::string> names;
+        for (const Entry& e : listDirectory(dir))
+            if (!e.isDirectory && isVpFileName(e.name)) names.push_back(e.name);
+        std::stable_sort(names.begin(), names.end(),
+                         [](const std::string& a, const std::string& b) { return lower(a) < lower(b); });
+        for (const std::string& name : names) {
+            const std::string archivePath = (dir / name).lexically_normal().string();
+            if (!skip.empty() && fs::path(skip).lexically_normal() == fs::path(archivePath)) continue;
+            if (auto archive = openVpArchiveCached(archivePath))
+                addArchiveFolder(archivePath, *archive, "data/maps");
+        }
+    }
+
+    std::vector<Place>& places() { return m_places; }
+
+private:
+    std::string m_stem;
+    std::vector<std::string> m_keys;
+    std::vector<Place> m_places;
+};
+
+// The folder named `name` (any case) inside `dir`, when there is one.
+bool subfolder(const fs::path& dir, const std::string& name, fs::path& out) {
+    return followDirectories(dir, name, out);
+}
+
+// True when the last component of `dir` (made absolute) is `name`, any case.
+bool namedLike(const fs::path& dir, const char* name) {
+    std::error_code ec;
+    const fs::path absolute = fs::absolute(dir, ec).lexically_normal();
+    if (ec) return false;
+    fs::path last = absolute.filename();
+    if (last.empty()) last = absolute.parent_path().filename();
+    return lower(last.string()) == name;
+}
+
 }  // namespace
 
 std::string resolveTexturePath(const std::string& modelPath, const std::string& name,
@@ -115,24 +244,59 @@ std::string resolveTexturePath(const std::string& modelPath, const std::string& 
         ownExtension = lower(base.substr(dot));
     }
 
-    fs::path modelDir = fs::path(modelPath).parent_path();
-    if (modelDir.empty()) modelDir = ".";
-    std::vector<fs::path> dirs;
-    auto addDir = [&](const fs::path& d) {
-        const fs::path normal = d.lexically_normal();
-        if (std::find(dirs.begin(), dirs.end(), normal) == dirs.end()) dirs.push_back(normal);
-    };
-    if (!dirPart.empty() && !absolute) {
-        fs::path followed;
-        if (followDirectories(modelDir, dirPart, followed)) addDir(followed);
-    } else if (n[0] == '/' && !dirPart.empty()) {
-        fs::path given = dirPart;
-        if (fs::is_directory(given, ec)) addDir(given);
+    Places places(stem);
+    ArchivePath inArchive;
+    if (splitArchivePath(modelPath, inArchive) && !inArchive.inner.empty()) {
+        // A model inside a VP archive: first its own archive (the folder its name gives, FreeSpace's
+        // data/maps, the model's own folder), then loose files beside the archive (the game reads
+        // loose files before packs: data/maps, then the folder itself), then the other archives
+        // beside it in the game's order.
+        fs::path archiveDir = fs::path(inArchive.archive).parent_path();
+        if (archiveDir.empty()) archiveDir = ".";
+        if (auto own = openVpArchiveCached(inArchive.archive)) {
+            const std::string modelFolder = parentInner(inArchive.inner);
+            std::string relative;
+            if (!dirPart.empty() && !absolute &&
+                normalizeInner(modelFolder.empty() ? dirPart : modelFolder + "/" + dirPart, relative))
+                places.addArchiveFolder(inArchive.archive, *own, relative);
+            places.addArchiveFolder(inArchive.archive, *own, "data/maps");
+            places.addArchiveFolder(inArchive.archive, *own, modelFolder);
+        }
+        fs::path maps;
+        if (subfolder(archiveDir, "data/maps", maps)) places.addDirectory(maps);
+        places.addDirectory(archiveDir);
+        places.addArchivesIn(archiveDir, inArchive.archive);
+    } else {
+        fs::path modelDir = fs::path(modelPath).parent_path();
+        if (modelDir.empty()) modelDir = ".";
+        if (!dirPart.empty() && !absolute) {
+            fs::path followed;
+            if (followDirectories(modelDir, dirPart, followed)) places.addDirectory(followed);
+        } else if (n[0] == '/' && !dirPart.empty()) {
+            fs::path given = dirPart;
+            if (fs::is_directory(given, ec)) places.addDirectory(given);
+        }
+        places.addDirectory(modelDir);
+        const std::vector<Entry> modelEntries = listDirectory(modelDir);
+        for (const char* sub : kSubfolders)
+            if (const Entry* e = findEntry(modelEntries, sub, true)) places.addDirectory(modelDir / e->name);
+        // FreeSpace's layout: models in data/models, textures in data/maps, packs (.vp) in the game
+        // folder above data/ and in data/ itself. Loose files come before packs, as in the game;
+        // the game folder's packs before data/'s (fs2open orders a root's packs by folder type).
+        std::vector<fs::path> packFolders;
+        if (namedLike(modelDir, "models")) {
+            fs::path maps;
+            if (followDirectories(modelDir, "../maps", maps)) places.addDirectory(maps);
+            if (namedLike(modelDir / "..", "data")) {
+                packFolders.push_back((modelDir / ".." / "..").lexically_normal());
+                packFolders.push_back((modelDir / "..").lexically_normal());
+            }
+        } else if (namedLike(modelDir, "data")) {
+            packFolders.push_back((modelDir / "..").lexically_normal());
+        }
+        packFolders.push_back(modelDir);
+        for (const fs::path& d : packFolders) places.addArchivesIn(d);
     }
-    addDir(modelDir);
-    const std::vector<Entry> modelEntries = listDirectory(modelDir);
-    for (const char* sub : kSubfolders)
-        if (const Entry* e = findEntry(modelEntries, sub, true)) addDir(modelDir / e->name);
 
     // The name as written, then the same stem with every other extension (and bare).
     std::vector<std::string> candidates{base};
@@ -140,19 +304,19 @@ std::string resolveTexturePath(const std::string& modelPath, const std::string& 
         if (ownExtension != ext) candidates.push_back(stem + ext);
     if (!ownExtension.empty()) candidates.push_back(stem);
 
+    std::vector<Place>& list = places.places();
     if (searched)
-        for (const fs::path& d : dirs) searched->push_back((d / (stem + ".*")).string());
-    std::vector<std::vector<Entry>> listings;
-    listings.reserve(dirs.size());
-    for (const fs::path& d : dirs) listings.push_back(listDirectory(d));
-    // Pass 1: the name as written, in every folder; pass 2: folder by folder, the substitutions.
-    for (size_t d = 0; d < dirs.size(); ++d)
-        if (const Entry* e = findEntry(listings[d], candidates[0], false))
-            return (dirs[d] / e->name).string();
-    for (size_t d = 0; d < dirs.size(); ++d)
+        for (const Place& p : list) searched->push_back(p.label);
+    // Pass 1: the name as written, in every place; pass 2: place by place, the substitutions.
+    auto lookIn = [&](const Place& p, const std::string& candidate) -> const std::string* {
+        const Entry* e = findEntry(p.entries, candidate, false);
+        return e ? &p.paths[static_cast<size_t>(e - p.entries.data())] : nullptr;
+    };
+    for (const Place& p : list)
+        if (const std::string* found = lookIn(p, candidates[0])) return *found;
+    for (const Place& p : list)
         for (size_t c = 1; c < candidates.size(); ++c)
-            if (const Entry* e = findEntry(listings[d], candidates[c], false))
-                return (dirs[d] / e->name).string();
+            if (const std::string* found = lookIn(p, candidates[c])) return *found;
     return {};
 }
 
