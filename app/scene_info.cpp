@@ -77,6 +77,14 @@ nlohmann::json pofJson(const PofExtras& pof) {
     return j;
 }
 
+// Where a texture's pixels came from: the file it resolved to, "embedded" for an image inside
+// the model file, or "" when it was not found (the report says where it looked).
+std::string textureSource(const Texture& t) {
+    if (!t.resolvedPath.empty()) return t.resolvedPath;
+    if (!t.embedded.empty() && !t.placeholder) return "embedded";
+    return "";
+}
+
 }  // namespace
 
 nlohmann::json sceneInfoJson(const Scene& scene, const Pose& pose, const ResolvedTime& time) {
@@ -123,8 +131,13 @@ nlohmann::json sceneInfoJson(const Scene& scene, const Pose& pose, const Resolve
             const int32_t t = ref.texture;
             if (t < 0 || static_cast<size_t>(t) >= scene.textures.size()) continue;
             const char* slot = textureSlotName(static_cast<TextureSlot>(s));
-            textures[slot] = scene.textures[t].path;
+            const Texture& tex = scene.textures[t];
+            // The name as the file gives it (a file name, a URL, or an embedded image's name).
+            textures[slot] = tex.path.empty() ? tex.name : tex.path;
             nlohmann::json r = {{"texture", t},
+                                {"name", tex.name},
+                                {"file", tex.path},
+                                {"resolved", textureSource(tex)},
                                 {"uv_set", ref.uvSet},
                                 {"address", {wrapName(ref.wrapS), wrapName(ref.wrapT)}},
                                 {"swizzle", swizzleText(ref.swizzle)},
@@ -147,9 +160,19 @@ nlohmann::json sceneInfoJson(const Scene& scene, const Pose& pose, const Resolve
     }
     j["materials"] = std::move(materials);
 
-    nlohmann::json textures = nlohmann::json::array();
-    for (const Texture& t : scene.textures) textures.push_back(t.path.empty() ? t.name : t.path);
+    // `textures`: the names as the file gives them (DESIGN's form); `texture_files`: each one with
+    // what it resolved to.
+    nlohmann::json textures = nlohmann::json::array(), files = nlohmann::json::array();
+    for (const Texture& t : scene.textures) {
+        textures.push_back(t.path.empty() ? t.name : t.path);
+        files.push_back({{"name", t.name},
+                         {"file", t.path},
+                         {"resolved", textureSource(t)},
+                         {"embedded", !t.embedded.empty()},
+                         {"missing", t.placeholder}});
+    }
     j["textures"] = std::move(textures);
+    j["texture_files"] = std::move(files);
 
     // Texture coordinate transforms: each one's elements in order, its rest matrix as the 2D affine
     // map the renderer applies ([[m00, m10, m30], [m01, m11, m31]]), and the clips animating it.

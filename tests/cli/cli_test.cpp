@@ -1,9 +1,11 @@
 // End-to-end tests of the command line contract (DESIGN.md): exit codes, one line per problem,
 // the info fields, headless rendering and the windowed viewer under Xvfb.
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <set>
 #include <unistd.h>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -113,6 +115,54 @@ TEST(Cli, SampleTexturesResolveAndMissingOnesAreReported) {
         EXPECT_NE(text.find(dir.string()), std::string::npos) << "names where it searched: " << text;
     }
     EXPECT_EQ(missing, 3u) << info["warnings"].dump();
+}
+
+// Every shared sample of every format: each material's texture names the texture as the file
+// gives it (a file name, a URL or an embedded image's name; never empty), texture_refs and
+// texture_files say what it resolved to (a path, "embedded", or "" only when the report says it
+// is missing), and a path that resolved exists.
+TEST(Cli, InfoNamesEveryMaterialTextureAndWhereItResolved) {
+    ESVIEW_REQUIRE_MODELS("");
+    size_t withTextures = 0, resolvedFiles = 0, embedded = 0;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(esv::test::modelsDir())) {
+        std::string ext = entry.path().extension().string();
+        for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (ext != ".pod" && ext != ".awd" && ext != ".ogex" && ext != ".pof") continue;
+        RunResult r = run("info '" + entry.path().string() + "' --json");
+        if (r.exitCode != 0) continue;  // files that fail are other tests' business
+        const nlohmann::json info = nlohmann::json::parse(r.out);
+        ASSERT_EQ(info["texture_files"].size(), info["textures"].size()) << entry.path();
+        bool any = false;
+        for (const auto& m : info["materials"]) {
+            for (auto it = m["textures"].begin(); it != m["textures"].end(); ++it) {
+                any = true;
+                const std::string name = it.value().get<std::string>();
+                EXPECT_FALSE(name.empty()) << entry.path() << " material " << m["name"] << " slot " << it.key();
+                const auto& ref = m["texture_refs"][it.key()];
+                const std::string resolved = ref["resolved"].get<std::string>();
+                const auto& file = info["texture_files"][ref["texture"].get<size_t>()];
+                EXPECT_EQ(file["resolved"], ref["resolved"]);
+                EXPECT_EQ(name, file["file"].get<std::string>().empty() ? file["name"] : file["file"]);
+                if (resolved == "embedded") {
+                    EXPECT_TRUE(file["embedded"].get<bool>());
+                    ++embedded;
+                } else if (!resolved.empty()) {
+                    EXPECT_TRUE(std::filesystem::exists(resolved)) << resolved;
+                    EXPECT_FALSE(file["missing"].get<bool>());
+                    ++resolvedFiles;
+                } else {
+                    EXPECT_TRUE(file["missing"].get<bool>()) << entry.path() << " " << name;
+                    bool reported = false;
+                    for (const auto& w : info["warnings"]) reported |= w.get<std::string>().find("texture") != std::string::npos;
+                    EXPECT_TRUE(reported) << entry.path() << " " << name << " is missing without a warning";
+                }
+            }
+        }
+        withTextures += any ? 1 : 0;
+    }
+    EXPECT_GE(withTextures, 30u);
+    EXPECT_GE(resolvedFiles, 20u);
+    EXPECT_GE(embedded, 8u);
 }
 
 TEST(Cli, MissingFileIsOneClearLine) {
