@@ -1,4 +1,4 @@
-// libFuzzer entry point: any bytes through readImage (PVR v3/v2, DDS, stb_image by magic bytes),
+// libFuzzer entry point: any bytes through readImage (PVR v3/v2, DDS, PCX, stb_image by magic bytes),
 // then the software decoders on what was read, when its RGBA8 result stays under 64 MiB.
 // A finding is a crash, a sanitizer report, a leak, a timeout, an allocation over -rss_limit_mb,
 // or a broken contract (trapped below).

@@ -122,6 +122,9 @@ bool readPcx(const ByteView& bytes, Image& image, std::string& error) {
     }
     Layout layout;
     std::string note;
+    // Versions 0 and 3 carry no palette in the header: 16-colour images use the standard EGA one.
+    const bool defaultEga = version == 0 || version == 3;
+    const std::string egaPalette = defaultEga ? "default EGA palette" : "header palette";
     if (bits == 8 && planes == 1) {
         layout = Layout::Palette8;
         note = "PCX 8-bit palettised converted to RGBA8";
@@ -133,14 +136,14 @@ bool readPcx(const ByteView& bytes, Image& image, std::string& error) {
         note = "PCX 32-bit RGBA (4 planes) converted to RGBA8";
     } else if (bits == 4 && planes == 1) {
         layout = Layout::Packed4;
-        note = "PCX 4-bit (16 colours, header palette) converted to RGBA8";
+        note = "PCX 4-bit (16 colours, " + egaPalette + ") converted to RGBA8";
     } else if (bits == 1 && planes == 1) {
         layout = Layout::Planar1;
         note = "PCX 1-bit (2 colours, header palette) converted to RGBA8";
     } else if (bits == 1 && planes >= 2 && planes <= 4) {
         layout = Layout::Planar1;
         note = "PCX " + std::to_string(1u << planes) + "-colour planar (" + std::to_string(planes) +
-               " planes x 1 bit, header palette) converted to RGBA8";
+               " planes x 1 bit, " + egaPalette + ") converted to RGBA8";
     } else {
         const bool planesAtFault = bits == 1 || bits == 8;
         std::string what = "PCX " + plural(bits, "bit") + " per pixel x " + plural(planes, "plane");
@@ -199,18 +202,15 @@ bool readPcx(const ByteView& bytes, Image& image, std::string& error) {
     std::vector<uint8_t> rgba(size_t(width) * height * 4);
     std::vector<uint8_t> line(static_cast<size_t>(lineBytes));
     uint8_t palette16[48];
-    std::memcpy(palette16, (version == 0 || version == 3) ? kDefaultEga : p + kEgaPaletteAt, 48);
+    std::memcpy(palette16, defaultEga ? kDefaultEga : p + kEgaPaletteAt, 48);
     if (layout == Layout::Planar1 && planes == 1) {
         // Two colours from the header (ImageMagick writes white, black and sets the bits of the
         // black pixels), unless the file has no palette to give: then 0 is black and 1 white.
-        if (version == 0 || version == 3 || std::memcmp(palette16, palette16 + 3, 3) == 0) {
+        if (defaultEga || std::memcmp(palette16, palette16 + 3, 3) == 0) {
             std::memset(palette16, 0, 3);
             std::memset(palette16 + 3, 255, 3);
             note = "PCX 1-bit black and white (no header palette) converted to RGBA8";
         }
-    } else if ((version == 0 || version == 3) && (layout == Layout::Packed4 || layout == Layout::Planar1)) {
-        image.notes.push_back("PCX version " + std::to_string(version) +
-                              " has no header palette: the default EGA colours are used");
     }
 
     DataStream stream{p, n, kHeaderSize, rle};

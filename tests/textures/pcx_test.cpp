@@ -362,7 +362,9 @@ TEST(PcxHandBuilt, sixteen_colours) {
     ASSERT_EQ(s.size(), 36u);
     EXPECT_EQ(Bytes(s.begin() + 4, s.begin() + 8), (Bytes{0x00, 0x00, 0xAA, 255}));    // 1 blue
     EXPECT_EQ(Bytes(s.begin() + 24, s.begin() + 28), (Bytes{0xAA, 0x55, 0x00, 255}));  // 6 brown
-    EXPECT_TRUE(hasNote(v3.image, "PCX version 3 has no header palette: the default EGA colours are used"));
+    EXPECT_TRUE(
+        hasNote(v3.image, "PCX 16-colour planar (4 planes x 1 bit, default EGA palette) converted to RGBA8"));
+    EXPECT_EQ(v3.image.notes.size(), 1u);
 }
 
 // 1 bit x 1 plane: rows pad to whole bytes; the two colours come from the header palette, or are
