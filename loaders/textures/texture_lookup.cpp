@@ -256,9 +256,13 @@ std::string resolveTexturePath(const std::string& modelPath, const std::string& 
         if (auto own = openVpArchiveCached(inArchive.archive)) {
             const std::string modelFolder = parentInner(inArchive.inner);
             std::string relative;
-            if (!dirPart.empty() && !absolute &&
-                normalizeInner(modelFolder.empty() ? dirPart : modelFolder + "/" + dirPart, relative))
-                places.addArchiveFolder(inArchive.archive, *own, relative);
+            if (!dirPart.empty() && !absolute) {
+                // A folder in the name: under the model's folder, or under data/maps.
+                if (normalizeInner(modelFolder.empty() ? dirPart : modelFolder + "/" + dirPart, relative))
+                    places.addArchiveFolder(inArchive.archive, *own, relative);
+                if (normalizeInner("data/maps/" + dirPart, relative))
+                    places.addArchiveFolder(inArchive.archive, *own, relative);
+            }
             places.addArchiveFolder(inArchive.archive, *own, "data/maps");
             places.addArchiveFolder(inArchive.archive, *own, modelFolder);
         }
