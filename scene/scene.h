@@ -344,6 +344,9 @@ struct Texture {
     Image image;
     bool placeholder = false;
     std::vector<UserAttribute> attributes;  // the file's user attributes (AWD), for the inspector
+    // Nothing draws it (a FreeSpace texture named "invisible"): when its file is missing that is
+    // information, not a warning, as the game never loads it.
+    bool notDrawn = false;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -502,6 +502,9 @@ Mesh buildBspMesh(const BspData& bsp, const std::vector<uint32_t>& slotOfTexture
     std::vector<uint32_t> polygonVertices;
     for (const BspPolygon& poly : bsp.polygons) {
         if (poly.flat || poly.cornerCount < 3) continue;
+        if (poly.texture >= 0 && static_cast<size_t>(poly.texture) < slotOfTexture.size() &&
+            slotOfTexture[static_cast<size_t>(poly.texture)] == kTextureNotDrawn)
+            continue;
         if (poly.firstCorner > bsp.corners.size() || bsp.corners.size() - poly.firstCorner < poly.cornerCount)
             continue;
         bool valid = true;

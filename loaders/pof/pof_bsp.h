@@ -74,11 +74,15 @@ struct BspProblem {
 bool decodeBsp(const uint8_t* data, size_t size, uint64_t fileOffset, int32_t version, BspData& out,
                std::vector<BspProblem>& problems);
 
+// A slotOfTexture value for a texture whose polygons are not drawn (FreeSpace's "invisible").
+constexpr uint32_t kTextureNotDrawn = 0xFFFFFFFFu;
+
 // The drawable mesh of a subobject: corners deduplicated by (vertex, normal, u, v) into
 // interleaved or separate Float32 streams (Position, Normal, TexCoord 0), textured polygons
 // fan-triangulated (0, i, i+1), one Submesh per texture index in increasing order with
 // Submesh::materialSlot = the slot of that texture in `slotOfTexture` (the caller's mapping from
-// tmap_num to material slot; a texture not in it is slot 0). FLATPOLY polygons are left out.
+// tmap_num to material slot; a texture not in it is slot 0). FLATPOLY polygons are left out, and
+// so are polygons whose texture's slot is kTextureNotDrawn.
 // Converted for display to the viewer's right-handed axes: (x, y, z) -> (x, y, -z) for
 // positions and normals, each triangle's order reversed to (v0, v2, v1). Normals are
 // normalised; a zero or non-finite normal is replaced by the polygon's plane normal. Returns a

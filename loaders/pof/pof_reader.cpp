@@ -928,8 +928,22 @@ void Reader::build() {
         m_subobjects[i].info.drawn = n == p.lod0Node;
     }
 
+    // FreeSpace loads no image for a texture whose name contains "invisible" (any case) and draws
+    // no polygon that uses it (fs2open model_load_texture; also "thruster" and "warpmap", which the
+    // game draws by other means and this reader leaves as they are).
     std::vector<uint32_t> slotOfTexture(p.textureNames.size());
-    for (size_t t = 0; t < slotOfTexture.size(); ++t) slotOfTexture[t] = static_cast<uint32_t>(t);
+    std::vector<std::string> invisibleNames;
+    for (size_t t = 0; t < slotOfTexture.size(); ++t) {
+        std::string lower = p.textureNames[t];
+        for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        const bool invisible = lower.find("invisible") != std::string::npos;
+        slotOfTexture[t] = invisible ? kTextureNotDrawn : static_cast<uint32_t>(t);
+        if (invisible) {
+            invisibleNames.push_back("'" + p.textureNames[t] + "'");
+            m_scene.textures[t].notDrawn = true;
+        }
+    }
+    uint64_t invisiblePolygons = 0, invisibleSubobjects = 0;
     std::vector<int32_t> allMaterials(p.textureNames.size());
     for (size_t t = 0; t < allMaterials.size(); ++t) allMaterials[t] = static_cast<int32_t>(t);
     int32_t fallbackMaterial = -1;
@@ -947,6 +961,15 @@ void Reader::build() {
                               num(p.textureNames.size()) + " names); the first material is used");
                 break;
             }
+        if (!invisibleNames.empty() && s.bspUsable) {
+            uint64_t hidden = 0;
+            for (const BspPolygon& poly : s.bsp.polygons)
+                hidden += !poly.flat && poly.texture >= 0 &&
+                          static_cast<size_t>(poly.texture) < slotOfTexture.size() &&
+                          slotOfTexture[static_cast<size_t>(poly.texture)] == kTextureNotDrawn;
+            invisiblePolygons += hidden;
+            invisibleSubobjects += hidden > 0;
+        }
         Node node;
         node.name = o.name;
         node.parent = parent[i];
@@ -992,6 +1015,16 @@ void Reader::build() {
         m_scene.nodes.push_back(std::move(node));
     }
 
+    if (!invisibleNames.empty()) {
+        std::string names;
+        for (size_t i = 0; i < invisibleNames.size(); ++i) names += (i ? ", " : "") + invisibleNames[i];
+        const bool one = invisibleNames.size() == 1;
+        m_scene.info(std::string(one ? "texture " : "textures ") + names + (one ? " is" : " are") +
+                     " invisible (the name contains \"invisible\"; FreeSpace draws no polygon using it): " +
+                     num(invisiblePolygons) + " polygon" + (invisiblePolygons == 1 ? "" : "s") + " in " +
+                     num(invisibleSubobjects) + " subobject" + (invisibleSubobjects == 1 ? "" : "s") +
+                     " not drawn");
+    }
     if (p.lod0Node < 0 && !p.detailLevels.empty()) m_scene.warn("LOD0 names no subobject: nothing is drawn");
 
     for (Subobject& s : m_subobjects) p.subobjects.push_back(s.info);

@@ -85,6 +85,14 @@ int prepareSceneTextures(Scene& scene, const std::function<bool(PixelFormat)>& g
             }
             std::vector<std::string> searched;
             const std::string path = resolveTexturePath(scene.sourcePath, tex.path, &searched);
+            if (path.empty() && tex.notDrawn) {
+                tex.image = makeCheckerImage();
+                tex.placeholder = true;
+                ++placeholders;
+                scene.info(label + ": '" + tex.path + "' not found (searched " + join(searched, ", ") +
+                           "); nothing draws it");
+                continue;
+            }
             if (path.empty()) {
                 fail("'" + tex.path + "' not found; searched " + join(searched, ", "));
                 continue;

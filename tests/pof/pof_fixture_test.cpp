@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "loaders/load.h"
+#include "loaders/textures/scene_textures.h"
 #include "pof/pof_writer.h"
 #include "scene/cpu_reference.h"
 #include "scene/pof_extras.h"
@@ -268,6 +269,66 @@ TEST(PofFixtures, DetailLevelsDebrisAndPolygons) {
     const Bounds b = sceneBounds(scene, pose);
     EXPECT_EQ(b.min, glm::vec3(-1.0f, -1.0f, -10.0f));
     EXPECT_EQ(b.max, glm::vec3(1.0f, 6.0f, -10.0f));
+}
+
+// FreeSpace loads no image for a texture whose name contains "invisible" (any case) and draws no
+// polygon using it (fs2open model_load_texture): those polygons are left out of the mesh like
+// FLATPOLY, still counted in the subobject, and one info line says so. A subobject with nothing
+// else has no mesh; its missing texture is information, not a warning.
+TEST(PofFixtures, InvisibleTexturesAreNotDrawn) {
+    PofWriter w(2117);
+    poftest::Header h;
+    h.subobjects = 2;
+    w.chunk("HDR2", w.header(h));
+    w.chunk("TXTR", PofWriter::textures({"hull", "INVISIBLE", "helper-invisible-box"}));
+    poftest::Subobject hull = square(w, 0, -1, {}, "hull");
+    std::vector<poftest::Polygon> polygons = poftest::quadPolygons(0, false);  // drawn: 2 triangles
+    for (const poftest::Polygon& p : poftest::quadPolygons(1, true)) polygons.push_back(p);
+    for (const poftest::Polygon& p : poftest::quadPolygons(2, false)) polygons.push_back(p);
+    hull.bsp = poftest::bspData(2117, poftest::quadPositions(), polygons);
+    w.chunk("OBJ2", w.subobject(hull));
+    w.chunk("OBJ2", w.subobject(square(w, 1, 0, {0.0f, 2.0f, 0.0f}, "marker", 1)));
+    LoadResult r = load(w.finish(), true);
+    ASSERT_TRUE(r.scene) << problemsText(r);
+    Scene& scene = *r.scene;
+    const PofExtras& pof = *scene.pof;
+    ASSERT_EQ(scene.meshes.size(), 1u);
+    EXPECT_EQ(triangleCount(scene.meshes[0]), 2u);
+    ASSERT_EQ(scene.meshes[0].submeshes.size(), 1u);
+    EXPECT_EQ(scene.meshes[0].submeshes[0].materialSlot, 0u);
+    EXPECT_EQ(scene.nodes[1].kind, NodeKind::Empty);
+    EXPECT_EQ(pof.subobjects[0].texturedPolygons, 5u);  // counted, as the file has them
+    EXPECT_EQ(drawnTriangles(scene), 2u);
+    EXPECT_EQ(scene.textures.size(), 3u);
+    EXPECT_FALSE(scene.textures[0].notDrawn);
+    EXPECT_TRUE(scene.textures[1].notDrawn);
+    EXPECT_TRUE(scene.textures[2].notDrawn);
+    size_t lines = 0;
+    for (const ReportLine& l : scene.report)
+        if (l.text.find("invisible (") != std::string::npos) {
+            ++lines;
+            EXPECT_EQ(l.severity, Severity::Info);
+            EXPECT_EQ(l.text,
+                      "textures 'INVISIBLE', 'helper-invisible-box' are invisible (the name contains "
+                      "\"invisible\"; "
+                      "FreeSpace draws no polygon using it): 5 polygons in 2 subobjects not drawn");
+        }
+    EXPECT_EQ(lines, 1u);
+    Pose pose;
+    evaluatePose(scene, -1, 0.0f, pose);
+    const Bounds b = sceneBounds(scene, pose);
+    EXPECT_EQ(b.max.y, 1.0f) << "the marker square at y 2 is not drawn";
+
+    // Textures (none of them on disk): the drawn one is a warning, the invisible ones information.
+    EXPECT_EQ(prepareSceneTextures(scene, nullptr), 3);
+    size_t warnings = 0, notDrawn = 0;
+    for (const ReportLine& l : scene.report) {
+        warnings += l.severity == Severity::Warning ? 1 : 0;
+        notDrawn +=
+            l.severity == Severity::Info && l.text.find("nothing draws it") != std::string::npos ? 1 : 0;
+    }
+    EXPECT_EQ(warnings, 1u);
+    EXPECT_EQ(notDrawn, 2u);
 }
 
 TEST(PofFixtures, UnknownChunksAreSkipped) {

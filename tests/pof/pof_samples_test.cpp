@@ -125,8 +125,13 @@ TEST(PofSamples, CountsMeshesAndDrawnSet) {
         EXPECT_EQ(polygons, f.pof.lod0Polygons);
         EXPECT_EQ(flat, f.pof.lod0FlatPolygons);
 
-        // The box of the drawn set, back in the file's axes.
+        // The box of the drawn set, back in the file's axes (none when nothing is drawn: ls_dup's
+        // polygons all use an invisible texture).
         Bounds b = sceneBounds(scene, pose);
+        if (f.drawnTriangles == 0) {
+            EXPECT_FALSE(b.valid());
+            continue;
+        }
         ASSERT_TRUE(b.valid());
         expectNear({b.min.x, b.min.y, -b.max.z}, f.min, "min");
         expectNear({b.max.x, b.max.y, -b.min.z}, f.max, "max");

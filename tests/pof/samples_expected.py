@@ -10,7 +10,10 @@ ops). pof_samples_test.cpp hard-codes what this prints; the test does not run it
 
 Counts follow DESIGN.md and issue 9: nodes = subobjects; meshes = subobjects with textured
 polygons (each: distinct (vertnum, normnum, u, v) corners of its textured polygons, and their
-fan triangles); drawn triangles = those of the LOD0 root and its descendants, debris left out;
+fan triangles); polygons whose texture name contains "invisible" (any case) are not drawn, as
+FreeSpace draws none (fs2open model_load_texture), so they count like FLATPOLY: in the polygon
+totals, not in meshes, triangles or the box; drawn triangles = those of the LOD0 root and its
+descendants, debris left out;
 gun and missile points summed over slots; turrets = TGUN plus TMIS banks. The box covers the
 corners of the drawn textured polygons, each subobject placed at the sum of the offsets along its
 parent chain, in the file's axes.
@@ -96,6 +99,7 @@ def decode(path):
              'thrusters': 0, 'eye_points': 0, 'paths': 0, 'turrets': 0, 'shield': None,
              'textures': 0}
     subs = {}
+    texture_names = []
     pos = 8
     while pos + 8 <= len(d):
         cid = d[pos:pos + 4]
@@ -112,6 +116,7 @@ def decode(path):
             facts['debris'] = [c.i32() for _ in range(c.i32())]
         elif cid == b'TXTR':
             facts['textures'] = c.i32()
+            texture_names = [c.string() for _ in range(facts['textures'])]
         elif cid == b'SPCL':
             facts['special_points'] = c.i32()
         elif cid in (b'GPNT', b'MPNT'):
@@ -187,14 +192,18 @@ def decode(path):
     lod0_polys = lod0_flat = 0
     lo = [float('inf')] * 3
     hi = [float('-inf')] * 3
+    def invisible(tex):
+        return 0 <= tex < len(texture_names) and 'invisible' in texture_names[tex].lower()
+
     for number in sorted(subs):
         s = subs[number]
-        tris = sum(len(c) - 2 for _, c in s['polys'])
+        shown = [(t, cs) for t, cs in s['polys'] if not invisible(t)]
+        tris = sum(len(c) - 2 for _, c in shown)
         corners = set()
-        for _, cs in s['polys']:
+        for _, cs in shown:
             for (v, nm, u, w) in cs:
                 corners.add((v, nm, struct.pack('<ff', u, w)))
-        if s['polys']:
+        if shown:
             meshes.append((s['name'], len(corners), tris))
         if drawn(number):
             drawn_tris += tris
@@ -211,8 +220,9 @@ def decode(path):
     facts['drawn_triangles'] = drawn_tris
     facts['lod0_polygons'] = lod0_polys
     facts['lod0_flat_polygons'] = lod0_flat
-    facts['min'] = lo
-    facts['max'] = hi
+    # Nothing drawn: no box (written as zeros; the tests check that there is none).
+    facts['min'] = lo if drawn_tris else [0.0] * 3
+    facts['max'] = hi if drawn_tris else [0.0] * 3
     return facts
 
 
