@@ -35,8 +35,8 @@ enum class Layout {
     Palette8,  // 8 bits x 1 plane: indices into the palette at the end of the file
     Rgb,       // 8 bits x 3 planes: r, g, b planes
     Rgba,      // 8 bits x 4 planes: r, g, b, a planes
-    Packed4,   // 4 bits x 1 plane: two indices per byte, high nibble first (header palette)
-    Planar1,   // 1 bit x 1..4 planes: bit p of the index in plane p (1 plane: black and white)
+    Packed4,   // 4 bits x 1 plane: two indices per byte, high nibble first (EGA palette)
+    Planar1,   // 1 bit x 1..4 planes: bit p of the index in plane p (EGA palette; 1 plane: 2 colours)
 };
 
 // The image data as one stream of bytes: RLE runs may go on into the next scanline (some writers
@@ -278,15 +278,14 @@ bool readPcx(const ByteView& bytes, Image& image, std::string& error) {
                                  "PCX 8-bit image has no 256-colour palette (the file ends with the "
                                  "image data)");
             else if (p[dataEnd] == kPaletteMarker)
-                error =
-                    atOffset(dataEnd, "PCX 256-colour palette is cut short: " + std::to_string(kPaletteSize) +
-                                          " bytes needed after the 0x0C "
-                                          "marker, the file has " +
-                                          std::to_string(after - 1));
+                error = atOffset(dataEnd,
+                                 "PCX 256-colour palette is cut short: 768 bytes needed after the "
+                                 "0x0C marker, the file has " +
+                                     std::to_string(after - 1));
             else
                 error = atOffset(dataEnd,
-                                 "PCX 256-colour palette marker 0x0C not found after the image data "
-                                 "(byte " +
+                                 "PCX 256-colour palette marker 0x0C not found after the image "
+                                 "data (byte " +
                                      hex(p[dataEnd]) + " here, " + plural(after, "byte") +
                                      " to the end of the file)");
             image = Image{};
