@@ -9,6 +9,8 @@ namespace esv {
 class FileBrowser;
 
 void drawMainPanel(ViewerState& s);       // file, transport, view and render settings
+// The file browser window's title (the viewer leaves it out of the panels that framing avoids).
+inline constexpr const char* kBrowserTitle = "Open a model";
 void drawBrowserPanel(ViewerState& s, FileBrowser& browser);
 void drawTreePanel(ViewerState& s);       // scene tree with kinds, instancing, selection
 void drawInspectorPanel(ViewerState& s);  // selected node: transforms, channels, mesh, material, textures, light

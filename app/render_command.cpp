@@ -74,7 +74,8 @@ int runRender(const RenderRequest& request) {
     evaluatePose(scene, time.clip, time.seconds, pose);
     Bounds bounds = sceneBounds(scene, pose);
     view.orbit.zUp = scene.up == UpAxis::Z;
-    if (bounds.valid()) Renderer::frameBounds(view.orbit, bounds.min, bounds.max);
+    if (bounds.valid())
+        Renderer::frameBounds(view.orbit, bounds.min, bounds.max, float(request.width) / float(request.height));
 
     target.bind();
     FrameStats stats = renderer->draw(scene, pose, view, request.width, request.height);

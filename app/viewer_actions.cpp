@@ -91,10 +91,79 @@ void selectNode(ViewerState& s, int node) {
     }
 }
 
+namespace {
+
+float windowAspect(const ViewerState& s) {
+    return s.framebufferWidth > 0 && s.framebufferHeight > 0
+               ? float(s.framebufferWidth) / float(s.framebufferHeight)
+               : 4.0f / 3.0f;
+}
+
+bool sameOrbit(const OrbitCamera& a, const OrbitCamera& b) {
+    return a.target == b.target && a.yaw == b.yaw && a.pitch == b.pitch && a.distance == b.distance &&
+           a.yfov == b.yfov && a.zUp == b.zUp;
+}
+
+}  // namespace
+
 void frameScene(ViewerState& s) {
     if (s.scene) s.view.orbit.zUp = s.scene->up == UpAxis::Z;
-    if (s.bounds.valid()) Renderer::frameBounds(s.view.orbit, s.bounds.min, s.bounds.max);
+    if (s.bounds.valid())
+        Renderer::frameBounds(s.view.orbit, s.bounds.min, s.bounds.max, windowAspect(s), s.viewRegion);
     s.view.camera = -1;
+    s.framed = s.bounds.valid();
+    s.framedOrbit = s.view.orbit;
+    s.framedAspect = windowAspect(s);
+    s.framedRegion = s.viewRegion;
+}
+
+ViewRegion uncoveredRegion(const std::vector<PixelRect>& covered, float width, float height) {
+    if (!(width > 0.0f) || !(height > 0.0f)) return {};
+    std::vector<PixelRect> rects;
+    std::vector<float> xs = {0.0f, width}, ys = {0.0f, height};
+    for (const PixelRect& r : covered) {
+        const PixelRect c{std::clamp(r.x0, 0.0f, width), std::clamp(r.y0, 0.0f, height),
+                          std::clamp(r.x1, 0.0f, width), std::clamp(r.y1, 0.0f, height)};
+        if (!(c.x1 > c.x0) || !(c.y1 > c.y0)) continue;
+        rects.push_back(c);
+        xs.push_back(c.x0), xs.push_back(c.x1), ys.push_back(c.y0), ys.push_back(c.y1);
+    }
+    if (rects.empty()) return {};
+    std::sort(xs.begin(), xs.end());
+    xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
+    std::sort(ys.begin(), ys.end());
+    ys.erase(std::unique(ys.begin(), ys.end()), ys.end());
+    // The largest empty rectangle has its sides on window or panel edges: try every pair of each
+    // (a few panels: a few thousand candidates).
+    float best = 0.0f;
+    PixelRect found{0.0f, 0.0f, width, height};
+    for (size_t a = 0; a < xs.size(); ++a)
+        for (size_t b = a + 1; b < xs.size(); ++b)
+            for (size_t c = 0; c < ys.size(); ++c)
+                for (size_t d = c + 1; d < ys.size(); ++d) {
+                    const float area = (xs[b] - xs[a]) * (ys[d] - ys[c]);
+                    if (area <= best) continue;
+                    bool free = true;
+                    for (const PixelRect& r : rects)
+                        if (r.x0 < xs[b] && r.x1 > xs[a] && r.y0 < ys[d] && r.y1 > ys[c]) {
+                            free = false;
+                            break;
+                        }
+                    if (!free) continue;
+                    best = area;
+                    found = {xs[a], ys[c], xs[b], ys[d]};
+                }
+    if (found.x1 - found.x0 < 0.1f * width || found.y1 - found.y0 < 0.1f * height) return {};
+    return {found.x0 / width, found.y0 / height, found.x1 / width, found.y1 / height};
+}
+
+void updateViewRegion(ViewerState& s, const std::vector<PixelRect>& covered, float width, float height) {
+    s.viewRegion = uncoveredRegion(covered, width, height);
+    if (!s.framed || !s.scene || s.view.camera >= 0 || !sameOrbit(s.view.orbit, s.framedOrbit)) {
+        s.framed = s.framed && s.view.camera < 0 && sameOrbit(s.view.orbit, s.framedOrbit);
+        return;
+    }
+    if (s.viewRegion != s.framedRegion || std::abs(windowAspect(s) - s.framedAspect) > 1e-4f) frameScene(s);
 }
 
 void frameSelection(ViewerState& s) {
@@ -118,7 +187,7 @@ void frameSelection(ViewerState& s) {
         box.add(at + glm::vec3(r));
     }
     const float sceneRadius = s.view.orbit.sceneRadius;
-    Renderer::frameBounds(s.view.orbit, box.min, box.max);
+    Renderer::frameBounds(s.view.orbit, box.min, box.max, windowAspect(s), s.viewRegion);
     // Near/far keep covering the whole scene, not just the selection.
     s.view.orbit.sceneRadius = std::max(sceneRadius, s.view.orbit.sceneRadius);
     s.view.camera = -1;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "app/viewer_state.h"
 
@@ -18,10 +19,26 @@ int findNode(const Scene& scene, const std::string& name);
 // every selection highlights the node in the viewport (view.highlightNode).
 void selectNode(ViewerState& s, int node);
 
-// Orbit camera: fit the whole scene (all clip samples), the selected node, or the default angle.
+// Orbit camera: fit the whole scene (all clip samples), the selected node, or the default angle,
+// into the part of the window no panel covers (s.viewRegion) at the window's aspect.
 void frameScene(ViewerState& s);
 void frameSelection(ViewerState& s);
 void resetView(ViewerState& s);
+
+// An axis-aligned rectangle in window pixels from the top left.
+struct PixelRect {
+    float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
+// The largest rectangle of the width x height window that none of `covered` overlaps, as
+// fractions of the window (ViewRegion). Rectangles are clipped to the window; the whole window
+// when nothing covers it; when panels leave less than a tenth of the width or height free, the
+// whole window too (a model framed into a sliver is no use).
+ViewRegion uncoveredRegion(const std::vector<PixelRect>& covered, float width, float height);
+
+// Called once a frame with the panels' rectangles of that frame: updates s.viewRegion, and frames
+// the scene again when the window's shape or the free region changed while the orbit camera is
+// still where the last framing put it (the start-up view waits for the panels to be laid out).
+void updateViewRegion(ViewerState& s, const std::vector<PixelRect>& covered, float width, float height);
 
 // Morph weight override of `target` of mesh node `node`; NaN returns it to the animation.
 void setMorphOverride(ViewerState& s, int node, int target, float weight);

@@ -83,6 +83,14 @@ struct ViewerState {
     FrameStats stats;
     float cpuFrameMs = 0.0f;  // update + draw submission of the last frame
     int framebufferWidth = 0, framebufferHeight = 0;
+    // The part of the window no panel covered in the last frame: what framing fits the scene into.
+    ViewRegion viewRegion;
+    // The orbit camera as the last framing left it, with the window aspect and region it used.
+    // While the camera is unchanged, a new aspect or region frames again (updateViewRegion).
+    bool framed = false;
+    OrbitCamera framedOrbit;
+    float framedAspect = 0.0f;
+    ViewRegion framedRegion;
 
     std::array<bool, static_cast<size_t>(PanelId::Count)> panels{true, false, true, true, false, true, false, true};
     PofViewState pof;  // POF scenes: drawn detail level, debris, markers, shield, spins

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <map>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include <imgui.h>
+#include <imgui_internal.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
@@ -355,6 +357,26 @@ int keyFromName(const std::string& name) {
     return it == kNames.end() ? -1 : it->second;
 }
 
+// The rectangles of the panels drawn this frame (top-level windows; not tooltips, popups, child
+// windows, nor the viewport's banners and input-less overlays).
+std::vector<PixelRect> panelRects() {
+    std::vector<PixelRect> rects;
+    const ImGuiContext& g = *ImGui::GetCurrentContext();
+    for (const ImGuiWindow* w : g.Windows) {
+        if (!w->Active || w->Hidden) continue;
+        if (w->Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup |
+                        ImGuiWindowFlags_NoInputs))
+            continue;
+        // ImGui's implicit "Debug##Default", the viewport's own banners ("##loading", "##loaderror")
+        // and the file browser, a dialog that comes and goes over the view.
+        if (w->Name && (std::strncmp(w->Name, "Debug##", 7) == 0 || std::strncmp(w->Name, "##", 2) == 0 ||
+                        std::strcmp(w->Name, kBrowserTitle) == 0))
+            continue;
+        rects.push_back({w->Pos.x, w->Pos.y, w->Pos.x + w->Size.x, w->Pos.y + w->Size.y});
+    }
+    return rects;
+}
+
 void drawPanels(Viewer& v) {
     ViewerState& s = v.state;
     drawViewportOverlay(s);
@@ -545,12 +567,15 @@ int runViewer(const ViewerOptions& options) {
                 drawPanels(v);
                 // New windows take the focus when they first appear; the keyboard starts on the viewport.
                 if (frame == 1) ImGui::SetWindowFocus(nullptr);
-                ImGui::Render();
 
                 int width, height;
                 glfwGetFramebufferSize(window, &width, &height);
                 s.framebufferWidth = width;
                 s.framebufferHeight = height;
+                // Framing fits the part of the window the panels of this frame leave free.
+                updateViewRegion(s, panelRects(), ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y);
+                ImGui::Render();
+
                 glBindFramebuffer(GL_FRAMEBUFFER, 0);
                 if (s.scene) {
                     s.stats = s.renderer->draw(*s.scene, s.pose, s.view, width, height);

@@ -96,9 +96,16 @@ public:
     virtual bool captureVertices(const Scene& scene, const Pose& pose, int node, std::vector<glm::vec3>& positions,
                                  std::vector<glm::vec3>& normals, std::string& error) = 0;
 
-    // Frames the orbit camera on the box min..max: target at its centre, distance so that the
-    // box's bounding sphere fits the vertical field of view; records the sphere for orbitMatrices.
-    static void frameBounds(OrbitCamera& orbit, const glm::vec3& min, const glm::vec3& max);
+    // Frames the orbit camera on the box min..max for a picture of `aspect` (w/h), keeping its yaw,
+    // pitch and field of view: the distance is the smallest at which all eight corners project
+    // inside `region` less a margin of kFrameMargin of its size on each side, in both directions,
+    // and the target moves off the box centre (across the view only) so that the projected box is
+    // centred in the region along the direction that binds, and within it along the other. So the
+    // projected box spans 1 - 2 kFrameMargin of the region's width or height. Records the box's
+    // bounding sphere for orbitMatrices.
+    static constexpr float kFrameMargin = 0.05f;
+    static void frameBounds(OrbitCamera& orbit, const glm::vec3& min, const glm::vec3& max, float aspect,
+                            const ViewRegion& region = {});
     // Unit vector from the orbit target toward the eye, and the up axis, in scene coordinates.
     static glm::vec3 orbitDirection(const OrbitCamera& orbit);
     static glm::vec3 orbitUp(const OrbitCamera& orbit);

@@ -42,6 +42,14 @@ struct OrbitCamera {
     bool zUp = false;
 };
 
+// The part of the picture a framed scene must fit: fractions of its width and height from the top
+// left (the viewer passes what no panel covers). The full picture by default.
+struct ViewRegion {
+    float x0 = 0.0f, y0 = 0.0f, x1 = 1.0f, y1 = 1.0f;
+    bool operator==(const ViewRegion& o) const { return x0 == o.x0 && y0 == o.y0 && x1 == o.x1 && y1 == o.y1; }
+    bool operator!=(const ViewRegion& o) const { return !(*this == o); }
+};
+
 struct ViewSettings {
     ViewMode mode = ViewMode::Shaded;
     int camera = -1;  // index into Scene::cameras; -1 = the orbit camera

@@ -36,7 +36,7 @@ void drawBrowserPanel(ViewerState& s, FileBrowser& browser) {
     if (!s.panel(PanelId::Browser)) return;
     ImGui::SetNextWindowPos(ImVec2(360, 60), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(520, 460), ImGuiCond_FirstUseEver);
-    if (!ImGui::Begin("Open a model", &s.panel(PanelId::Browser))) {
+    if (!ImGui::Begin(kBrowserTitle, &s.panel(PanelId::Browser))) {
         ImGui::End();
         return;
     }

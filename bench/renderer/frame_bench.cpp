@@ -62,7 +62,7 @@ struct Setup {
         esv::Pose pose;
         esv::evaluatePose(*scene, scene->animation.clips.empty() ? -1 : 0, 0.0f, pose);
         const esv::Bounds bounds = esv::sceneBounds(*scene, pose);
-        if (bounds.valid()) esv::Renderer::frameBounds(view.orbit, bounds.min, bounds.max);
+        if (bounds.valid()) esv::Renderer::frameBounds(view.orbit, bounds.min, bounds.max, float(kWidth) / kHeight);
         return true;
     }
 

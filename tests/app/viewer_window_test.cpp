@@ -260,11 +260,11 @@ TEST(ViewerWindow, ClickingTheViewportSelectsMeshesAndJoints) {
     ESVIEW_REQUIRE_XVFB();
     const fs::path dir = workDir("pick");
     // The demo at 0.5 s, framed as the viewer frames it (the view of the viewer_demo_morph reference):
-    // the blob's centre is near (745, 480), a tentacle joint marker at (551, 354), nothing at (150, 600).
+    // the blob's centre is near (737, 412), a tentacle joint marker at (558, 300), nothing at (150, 600).
     RunResult r = runViewer(dir, "demo",
-                            "pause\ntime 0.5\nwait 1\nclick 745 480\ndump blob.json\n"
-                            "click 551 354\ndump no_skeleton.json\n"
-                            "set skeleton on\nclick 551 354\ndump joint.json\n"
+                            "pause\ntime 0.5\nwait 1\nclick 737 412\ndump blob.json\n"
+                            "click 558 300\ndump no_skeleton.json\n"
+                            "set skeleton on\nclick 558 300\ndump joint.json\n"
                             "click 1200 80\ndump nothing.json\nquit\n");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(readJson(dir / "blob.json")["selected"], "blob");

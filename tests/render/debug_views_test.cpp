@@ -75,7 +75,7 @@ public:
 
     esv::ViewSettings framed(const esv::Pose& pose, esv::ViewSettings view) const {
         const esv::Bounds bounds = esv::sceneBounds(scene, pose);
-        esv::Renderer::frameBounds(view.orbit, bounds.min, bounds.max);
+        esv::Renderer::frameBounds(view.orbit, bounds.min, bounds.max, float(m_width) / float(m_height));
         return view;
     }
 
@@ -606,13 +606,15 @@ TEST(OrbitCamera, NearAndFarHugTheFramedScene) {
     EXPECT_NEAR(nearZ, 0.01f * orbit.distance, 1e-4f);
     EXPECT_NEAR(farZ, 100.0f * orbit.distance, 1e-3f * farZ);
 
-    esv::Renderer::frameBounds(orbit, glm::vec3(-1.0f, 0.0f, -2.0f), glm::vec3(3.0f, 4.0f, 2.0f));
+    esv::Renderer::frameBounds(orbit, glm::vec3(-1.0f, 0.0f, -2.0f), glm::vec3(3.0f, 4.0f, 2.0f), 1.0f);
     const float radius = 0.5f * glm::length(glm::vec3(4.0f));
     EXPECT_FLOAT_EQ(orbit.sceneRadius, radius);
     planes(orbit, nearZ, farZ);
-    EXPECT_LT(nearZ, orbit.distance - radius);
-    EXPECT_GT(farZ, orbit.distance + radius);
-    EXPECT_NEAR(nearZ, orbit.distance - 1.5f * radius, 1e-3f);
+    const glm::vec3 eye = orbit.target + orbit.distance * esv::Renderer::orbitDirection(orbit);
+    const float eyeToCentre = glm::length(eye - orbit.sceneCenter);
+    EXPECT_LT(nearZ, eyeToCentre - radius);
+    EXPECT_GT(farZ, eyeToCentre + radius);
+    EXPECT_NEAR(nearZ, eyeToCentre - 1.5f * radius, 1e-3f);
     EXPECT_LT(farZ / nearZ, 20.0f);  // was 10000 with the distance ratios
 
     // Panned away from the centre, the planes still enclose the sphere.
@@ -630,6 +632,61 @@ TEST(OrbitCamera, NearAndFarHugTheFramedScene) {
     planes(orbit, nearZ, farZ);
     EXPECT_NEAR(nearZ, 1e-4f, 1e-6f);
     EXPECT_GT(farZ, 0.1f + radius);
+}
+
+// Framing fits the projected box, not its sphere: all eight corners land inside the picture (or
+// the region asked for) less the margin, and the box spans 1 - 2 margins of the width or the height,
+// for long, flat and cubic boxes seen from several directions, in wide, square and tall pictures.
+TEST(OrbitCamera, FramingFitsTheProjectedBoxToTheRegion) {
+    const std::vector<std::pair<glm::vec3, glm::vec3>> boxes = {
+        {glm::vec3(-1.0f), glm::vec3(1.0f)},
+        {glm::vec3(-10.0f, -0.5f, -1.0f), glm::vec3(10.0f, 0.5f, 1.0f)},  // long
+        {glm::vec3(-3.0f, 0.0f, -3.0f), glm::vec3(3.0f, 0.01f, 3.0f)},    // flat
+        {glm::vec3(5.0f, 100.0f, -2.0f), glm::vec3(5.5f, 140.0f, 2.0f)},  // tall, off the origin
+    };
+    const std::vector<esv::ViewRegion> regions = {esv::ViewRegion{}, esv::ViewRegion{0.27f, 0.0f, 0.73f, 0.6f},
+                                                  esv::ViewRegion{0.0f, 0.5f, 0.5f, 1.0f}};
+    const float m = esv::Renderer::kFrameMargin;
+    int cases = 0;
+    for (const auto& [lo, hi] : boxes)
+        for (float aspect : {16.0f / 9.0f, 1.0f, 0.6f})
+            for (float yaw : {0.0f, 0.6f, 2.2f})
+                for (float pitch : {0.0f, 0.35f, -1.2f})
+                    for (const esv::ViewRegion& region : regions) {
+                        esv::OrbitCamera orbit;
+                        orbit.yaw = yaw;
+                        orbit.pitch = pitch;
+                        esv::Renderer::frameBounds(orbit, lo, hi, aspect, region);
+                        glm::mat4 v, p;
+                        esv::Renderer::orbitMatrices(orbit, aspect, v, p);
+                        // Corners in picture fractions from the top left, as the region is given.
+                        float x0 = 2, y0 = 2, x1 = -2, y1 = -2;
+                        for (int i = 0; i < 8; ++i) {
+                            const glm::vec3 c((i & 1) ? hi.x : lo.x, (i & 2) ? hi.y : lo.y, (i & 4) ? hi.z : lo.z);
+                            const glm::vec4 clip = p * v * glm::vec4(c, 1.0f);
+                            ASSERT_GT(clip.w, 0.0f);
+                            ASSERT_LE(std::abs(clip.z), clip.w * 1.0001f) << "between near and far";
+                            const float fx = 0.5f + 0.5f * clip.x / clip.w, fy = 0.5f - 0.5f * clip.y / clip.w;
+                            x0 = std::min(x0, fx), x1 = std::max(x1, fx), y0 = std::min(y0, fy), y1 = std::max(y1, fy);
+                        }
+                        const float w = region.x1 - region.x0, h = region.y1 - region.y0;
+                        const float eps = 1e-3f;
+                        EXPECT_GE(x0, region.x0 + m * w - eps);
+                        EXPECT_LE(x1, region.x1 - m * w + eps);
+                        EXPECT_GE(y0, region.y0 + m * h - eps);
+                        EXPECT_LE(y1, region.y1 - m * h + eps);
+                        const float spanX = (x1 - x0) / w, spanY = (y1 - y0) / h;
+                        EXPECT_NEAR(std::max(spanX, spanY), 1.0f - 2.0f * m, 2e-3f)
+                            << "aspect " << aspect << " yaw " << yaw << " pitch " << pitch;
+                        // Centred in the region along the direction that binds.
+                        if (spanX >= spanY) {
+                            EXPECT_NEAR(x0 - region.x0, region.x1 - x1, 2e-3f);
+                        } else {
+                            EXPECT_NEAR(y0 - region.y0, region.y1 - y1, 2e-3f);
+                        }
+                        ++cases;
+                    }
+    EXPECT_EQ(cases, 4 * 3 * 3 * 3 * 3);
 }
 
 // Bone batches drawn and palette vectors uploaded follow the demo's batches: the tentacle's two

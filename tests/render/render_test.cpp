@@ -57,7 +57,7 @@ Rendered render(const esv::Scene& scene, float seconds, esv::ViewSettings view, 
     esv::Pose pose;
     esv::evaluatePose(prepared, seconds < 0.0f ? -1 : 0, std::max(seconds, 0.0f), pose);
     esv::Bounds bounds = esv::sceneBounds(prepared, pose);
-    if (view.camera < 0) esv::Renderer::frameBounds(view.orbit, bounds.min, bounds.max);
+    if (view.camera < 0) esv::Renderer::frameBounds(view.orbit, bounds.min, bounds.max, 1.0f);
     target.bind();
     out.stats = renderer->draw(prepared, pose, view, kSize, kSize);
     target.read(out.image.rgba);
@@ -158,7 +158,7 @@ TEST_F(DemoRender, SkeletonOverlayMatchesGoldenAndMarksEveryJoint) {
         esv::evaluatePose(*s_scene, 0, 0.5f, pose);
         esv::Bounds bounds = esv::sceneBounds(*s_scene, pose);
         esv::ViewSettings framed = view;
-        esv::Renderer::frameBounds(framed.orbit, bounds.min, bounds.max);
+        esv::Renderer::frameBounds(framed.orbit, bounds.min, bounds.max, 1.0f);
         glm::mat4 v, p;
         esv::Renderer::orbitMatrices(framed.orbit, 1.0f, v, p);
         int joints = 0;
@@ -226,7 +226,7 @@ TEST_F(DemoRender, GpuSkinningMatchesCpuReference) {
         esv::Pose pose;
         esv::evaluatePose(*s_scene, 0, 0.5f, pose);
         esv::Bounds bounds = esv::sceneBounds(*s_scene, pose);
-        esv::Renderer::frameBounds(view.orbit, bounds.min, bounds.max);
+        esv::Renderer::frameBounds(view.orbit, bounds.min, bounds.max, 1.0f);
         glm::mat4 v, p;
         esv::Renderer::orbitMatrices(view.orbit, 1.0f, v, p);
         // Tentacle (node 1) vertices, projected; each must land on a non-background pixel.
