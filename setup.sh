@@ -16,7 +16,7 @@ PACKAGES=(
   xvfb xauth
   libgtest-dev libbenchmark-dev libassimp-dev libmeshoptimizer-dev libfast-float-dev libcli11-dev nlohmann-json3-dev
   glslang-tools
-  astcenc ccache imagemagick
+  astcenc ccache
 )
 
 install_missing() {
