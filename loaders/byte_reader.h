@@ -12,6 +12,36 @@
 
 namespace esv {
 
+// Bytes from a file as they can be printed in a message: printable ASCII as it is, every other
+// byte as \xNN (names, chunk ids and magic numbers of untrusted files).
+inline std::string printableBytes(const uint8_t* data, size_t size) {
+    static const char kHex[] = "0123456789ABCDEF";
+    std::string out;
+    for (size_t i = 0; i < size; ++i) {
+        const uint8_t c = data[i];
+        if (c >= 0x20 && c < 0x7F) {
+            out += static_cast<char>(c);
+        } else {
+            out += "\\x";
+            out += kHex[c >> 4];
+            out += kHex[c & 15];
+        }
+    }
+    return out;
+}
+
+// A number in hexadecimal as messages print offsets and flags: 0x1A4.
+inline std::string hexNumber(uint64_t v) {
+    static const char kHex[] = "0123456789ABCDEF";
+    char buf[19];
+    int n = 0;
+    do {
+        buf[18 - n++] = kHex[v & 15];
+        v >>= 4;
+    } while (v);
+    return "0x" + std::string(buf + 19 - n, size_t(n));
+}
+
 class ByteReader {
 public:
     ByteReader() = default;

@@ -34,29 +34,13 @@ std::string lower(std::string s) {
     return s;
 }
 
-std::string hex(uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llX", static_cast<unsigned long long>(v));
-    return buf;
-}
+std::string hex(uint64_t v) { return hexNumber(v); }
 
-std::string num(uint64_t v) {
-    return std::to_string(v);
-}
+std::string num(uint64_t v) { return std::to_string(v); }
 
 // A name as it can be printed: control and non-ASCII bytes as \xNN.
 std::string printable(const std::string& s) {
-    std::string out;
-    for (unsigned char c : s) {
-        if (c >= 0x20 && c < 0x7F) {
-            out += static_cast<char>(c);
-        } else {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\x%02X", c);
-            out += buf;
-        }
-    }
-    return out;
+    return printableBytes(reinterpret_cast<const uint8_t*>(s.data()), s.size());
 }
 
 // Reads `n` bytes at `offset` of an open file descriptor; false on a short read or an error.

@@ -60,20 +60,7 @@ std::string vecText(const glm::vec3& v) {
 }
 
 // A chunk id as text: printable bytes as they are, others as \xNN.
-std::string chunkName(const uint8_t* id) {
-    std::string s;
-    for (int i = 0; i < 4; ++i) {
-        const uint8_t c = id[i];
-        if (c >= 0x20 && c < 0x7F) {
-            s += static_cast<char>(c);
-        } else {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\x%02X", c);
-            s += buf;
-        }
-    }
-    return s;
-}
+std::string chunkName(const uint8_t* id) { return printableBytes(id, 4); }
 
 uint32_t fourcc(const char* s) {
     return static_cast<uint32_t>(static_cast<uint8_t>(s[0])) |
