@@ -1048,11 +1048,22 @@ std::string mixedArrays(int n) {
     return t;
 }
 
+// mixedArrays' numeric lists: Metric's float, two vertex arrays, the index array and four data
+// arrays (the string and the reference are not numeric).
+constexpr size_t kMixedNumericLists = 8;
+
 TEST(OpenDdlParallel, SameDocumentAsOneThread) {
     const std::string text = mixedArrays(3000);
     Document one = parseOk(text, sequentialOptions());
     Document two = parseOk(text, parallelOptions());
     expectSameDocuments(one, two);
+    // Every numeric list went through the second-thread conversion, and its result was kept: the
+    // text was not parsed again on one thread.
+    EXPECT_EQ(one.deferredLists(), 0u);
+    EXPECT_FALSE(one.reparsedOnOneThread());
+    EXPECT_EQ(two.deferredLists(), kMixedNumericLists);
+    EXPECT_LE(two.secondThreadLists(), two.deferredLists());
+    EXPECT_FALSE(two.reparsedOnOneThread());
     // The arrays really are what the text says (not merely the same on both paths).
     const Structure* g = two.findGlobal("g");
     ASSERT_NE(g, nullptr);
@@ -1073,6 +1084,9 @@ TEST(OpenDdlParallel, DefaultOptionsUseTheSecondThreadOnLargeTexts) {
     Document one = parseOk(text, sequentialOptions());
     Document two = parseOk(text);
     expectSameDocuments(one, two);
+    // The seven long lists (over 32 KiB of text each) were converted apart and kept.
+    EXPECT_EQ(two.deferredLists(), 7u);
+    EXPECT_FALSE(two.reparsedOnOneThread());
 }
 
 TEST(OpenDdlParallel, ErrorsAreTheFirstInTheFile) {
@@ -1115,6 +1129,17 @@ TEST(OpenDdlParallel, ErrorsAreTheFirstInTheFile) {
         EXPECT_EQ(one.column, two.column);
         EXPECT_EQ(one.message, two.message);
     }
+    // An error inside a deferred list makes the second-thread result unusable: the text is parsed
+    // again on one thread, and the document says so.
+    Document doc;
+    ParseError error;
+    EXPECT_FALSE(doc.parse(bytesOf(broken[0]), error, parallelOptions()));
+    EXPECT_TRUE(doc.reparsedOnOneThread());
+    EXPECT_EQ(doc.deferredLists(), 0u);
+    // The same document parses cleanly afterwards and the flag is cleared.
+    EXPECT_TRUE(doc.parse(bytesOf(good), error, parallelOptions()));
+    EXPECT_FALSE(doc.reparsedOnOneThread());
+    EXPECT_EQ(doc.deferredLists(), kMixedNumericLists);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -682,6 +682,9 @@ public:
 
     bool used() const { return m_pushed > 0; }
     size_t blockScanned() const { return m_blockScanned; }
+    // Lists the pool converted (on either thread) and those of them the second thread converted.
+    size_t converted() const { return m_converted; }
+    size_t convertedOnSecondThread() const { return m_convertedOnWorker; }
 
 private:
     Document& m_doc;
@@ -695,6 +698,7 @@ private:
     bool m_failed = false;
     size_t m_pushed = 0;
     std::atomic<size_t> m_blockScanned{0};  // lists the jobs' block scanner read
+    std::atomic<size_t> m_converted{0}, m_convertedOnWorker{0};
     std::exception_ptr m_exception;
     std::thread m_thread;
 
@@ -706,12 +710,16 @@ private:
         m_queue.pop_front();
         return true;
     }
-    void run(const DeferredData& job) {
+    void run(const DeferredData& job, bool worker) {
         bool ok = false;
         try {
             Parser parser(m_doc, m_begin, m_end, m_options);
             ok = parser.convert(job);
             m_blockScanned += parser.blockScanned();
+            if (ok) {
+                ++m_converted;
+                if (worker) ++m_convertedOnWorker;
+            }
         } catch (...) {
             std::lock_guard<std::mutex> lock(m_mutex);
             if (!m_exception) m_exception = std::current_exception();
@@ -723,11 +731,11 @@ private:
     }
     void work() {
         DeferredData job{};
-        while (take(job, true)) run(job);
+        while (take(job, true)) run(job, true);
     }
     void drain() {
         DeferredData job{};
-        while (take(job, false)) run(job);
+        while (take(job, false)) run(job, false);
     }
 };
 
@@ -1948,6 +1956,8 @@ bool Parser::run(Offset& errorOffset, std::string& errorMessage, ConversionPool*
     }
     if (!m_failed) checkNames();
     m_doc.m_blockScanned = m_blockScanned + (m_pool ? m_pool->blockScanned() : 0);
+    m_doc.m_deferredLists = m_pool ? m_pool->converted() : 0;
+    m_doc.m_secondThreadLists = m_pool ? m_pool->convertedOnSecondThread() : 0;
     if (m_failed) {
         errorOffset = m_errorOffset;
         errorMessage = std::move(m_errorMessage);
@@ -2019,6 +2029,8 @@ bool Document::parse(std::shared_ptr<const void> owner, std::string_view text, P
     m_roots.clear();
     m_globals.clear();
     m_lineStarts.clear();
+    m_blockScanned = m_deferredLists = m_secondThreadLists = 0;
+    m_reparsed = false;
     const char* begin = "";
     const char* end = begin;
     if (!m_text.empty()) {
@@ -2038,6 +2050,8 @@ bool Document::parse(std::shared_ptr<const void> owner, std::string_view text, P
             used = pool.used();
         }
         if (used) {
+            m_reparsed = true;
+            m_deferredLists = m_secondThreadLists = 0;
             m_arena.clear();
             m_roots.clear();
             m_globals.clear();

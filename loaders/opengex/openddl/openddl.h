@@ -237,6 +237,14 @@ public:
     // Numeric lists of the last parse read by the block scanner (ParseOptions::blockScan); the
     // others went element by element.
     size_t blockScannedLists() const { return m_blockScanned; }
+    // Numeric lists of the last parse converted apart from the parse (ParseOptions::parallelBytes),
+    // and how many of those the second thread converted (the rest the parsing thread took while it
+    // waited). Both 0 when the text was parsed again on one thread.
+    size_t deferredLists() const { return m_deferredLists; }
+    size_t secondThreadLists() const { return m_secondThreadLists; }
+    // True when the parse with a second thread failed and the text was parsed again on one
+    // thread (which finds the first error, or succeeds where the two-thread parse did not).
+    bool reparsedOnOneThread() const { return m_reparsed; }
 
 private:
     std::shared_ptr<const void> m_owner;  // keeps m_text alive
@@ -247,6 +255,8 @@ private:
     std::vector<std::pair<std::string_view, Structure*>> m_globals;
     mutable std::vector<Offset> m_lineStarts;
     size_t m_blockScanned = 0;
+    size_t m_deferredLists = 0, m_secondThreadLists = 0;
+    bool m_reparsed = false;
 
     friend class Parser;
 };
