@@ -26,8 +26,6 @@ namespace {
 
 using esv::test::Image;
 
-constexpr int kTolerance = 24;  // as render_test.cpp: other CPUs and Mesa builds
-constexpr double kMaxFraction = 0.01;
 
 // The demo's nodes (scene/demo_scene.cpp): the skinned tentacle, the morphing blob, a light.
 constexpr int kTentacle = 1;
@@ -503,7 +501,7 @@ TEST_F(DebugViews, SkinDiffComparesGpuAndCpuSkinning) {
         }
         // Many frames reuse the same GL objects and stay error-free.
         for (int i = 0; i < 20; ++i) EXPECT_EQ(session.draw(pose, view).stats.glErrors, 0u);
-        EXPECT_EQ(esv::test::matchGolden("demo_skindiff", diff.image, kTolerance, kMaxFraction), "");
+        EXPECT_EQ(esv::test::matchGolden("demo_skindiff", diff.image), "");
     }
 }
 
@@ -563,9 +561,8 @@ TEST_F(DebugViews, OverlaysTogetherMatchGolden) {
     for (bool gles2 : {false, true}) {
         Session session(*s_demo, gles2);
         const Frame frame = session.draw(pose, view);
-        if (gles2 && std::getenv("ESVIEW_UPDATE_GOLDEN")) continue;
-        EXPECT_EQ(esv::test::matchGolden("demo_debug_overlays", frame.image, kTolerance, kMaxFraction), "")
-            << modeName(gles2);
+        if (gles2 && esv::test::updatingGoldens()) continue;
+        EXPECT_EQ(esv::test::matchGolden("demo_debug_overlays", frame.image), "") << modeName(gles2);
     }
 }
 

@@ -13,6 +13,7 @@
 #include "common/test_paths.h"
 #include "loaders/load.h"
 #include "loaders/textures/scene_textures.h"
+#include "render/headless_render.h"
 #include "renderer/binding_plan.h"
 #include "renderer/renderer.h"
 #include "scene/cpu_reference.h"
@@ -24,45 +25,14 @@ namespace {
 using esv::test::Image;
 
 constexpr int kSize = 192;
-// llvmpipe is bit-exact run to run on one machine; the tolerance covers other CPUs and Mesa builds.
-constexpr int kTolerance = 24;
-constexpr double kMaxFraction = 0.01;
+// Pixels that must move between two poses: beyond the golden tolerance.
+constexpr int kTolerance = esv::test::GoldenRule{}.tolerance;
 
-struct Rendered {
-    Image image;
-    esv::FrameStats stats;
-};
+using esv::test::Rendered;
 
-// Renders `scene` headless at `seconds` of clip 0 (-1 = rest pose), orbit camera framing the
-// bounds at that time unless `view.camera` names a file camera.
+// Renders `scene` as the golden images were rendered (see renderHeadless).
 Rendered render(const esv::Scene& scene, float seconds, esv::ViewSettings view, bool gles2) {
-    Rendered out;
-    esv::EglContext context;
-    std::string error;
-    EXPECT_TRUE(context.create(gles2 ? 2 : 3, error)) << error;
-    esv::RendererOptions options;
-    options.gles2 = gles2;
-    options.checkErrors = true;
-    auto renderer = esv::Renderer::create(options, error);
-    EXPECT_NE(renderer, nullptr) << error;
-    if (!renderer) return out;
-    // Textures as the app prepares them for this context (decoded where it lacks the codec).
-    esv::Scene prepared = scene;
-    const esv::RendererInfo info = renderer->info();
-    esv::prepareSceneTextures(prepared, [&](esv::PixelFormat f) { return info.supports(f); });
-    std::vector<esv::ReportLine> report;
-    EXPECT_TRUE(renderer->setScene(prepared, report, error)) << error;
-    esv::OffscreenTarget target;
-    EXPECT_TRUE(target.create(kSize, kSize, error)) << error;
-    esv::Pose pose;
-    esv::evaluatePose(prepared, seconds < 0.0f ? -1 : 0, std::max(seconds, 0.0f), pose);
-    esv::Bounds bounds = esv::sceneBounds(prepared, pose);
-    if (view.camera < 0) esv::Renderer::frameBounds(view.orbit, bounds.min, bounds.max, 1.0f);
-    target.bind();
-    out.stats = renderer->draw(prepared, pose, view, kSize, kSize);
-    target.read(out.image.rgba);
-    out.image.width = out.image.height = kSize;
-    return out;
+    return esv::test::renderHeadless(scene, seconds, view, gles2, kSize);
 }
 
 void expectClean(const Rendered& r) {
@@ -85,7 +55,7 @@ TEST_F(DemoRender, Es3AtTwoTimesMatchesGolden) {
         // Two bone batches for the tentacle plus the blob: three draws.
         EXPECT_EQ(r.stats.drawCalls, 3u);
         const std::string name = t == 0.0f ? "demo_es3_t0" : "demo_es3_t0.5";
-        EXPECT_EQ(esv::test::matchGolden(name, r.image, kTolerance, kMaxFraction), "");
+        EXPECT_EQ(esv::test::matchGolden(name, r.image), "");
     }
 }
 
@@ -95,8 +65,8 @@ TEST_F(DemoRender, Es2LooksLikeEs3) {
         expectClean(r);
         // Same references as ES3: the ES2 path must be visually equivalent.
         const std::string name = t == 0.0f ? "demo_es3_t0" : "demo_es3_t0.5";
-        if (std::getenv("ESVIEW_UPDATE_GOLDEN")) continue;
-        EXPECT_EQ(esv::test::matchGolden(name, r.image, kTolerance, kMaxFraction), "") << "ES2 mode";
+        if (esv::test::updatingGoldens()) continue;
+        EXPECT_EQ(esv::test::matchGolden(name, r.image), "") << "ES2 mode";
     }
 }
 
@@ -115,10 +85,8 @@ TEST_F(DemoRender, DebugViewsMatchGolden) {
         for (bool gles2 : {false, true}) {
             Rendered r = render(*s_scene, 0.5f, view, gles2);
             expectClean(r);
-            if (gles2 && std::getenv("ESVIEW_UPDATE_GOLDEN")) continue;
-            EXPECT_EQ(esv::test::matchGolden(std::string("demo_") + esv::viewModeName(mode), r.image, kTolerance,
-                                             kMaxFraction),
-                      "")
+            if (gles2 && esv::test::updatingGoldens()) continue;
+            EXPECT_EQ(esv::test::matchGolden(std::string("demo_") + esv::viewModeName(mode), r.image), "")
                 << (gles2 ? "ES2" : "ES3");
         }
     }
@@ -151,8 +119,8 @@ TEST_F(DemoRender, SkeletonOverlayMatchesGoldenAndMarksEveryJoint) {
         Rendered r = render(*s_scene, 0.5f, view, gles2);
         expectClean(r);
         EXPECT_EQ(r.stats.drawCalls, 3u + 3u);  // scene + normal lines, bone lines, joint points
-        if (gles2 && std::getenv("ESVIEW_UPDATE_GOLDEN")) continue;
-        EXPECT_EQ(esv::test::matchGolden("demo_skeleton", r.image, kTolerance, kMaxFraction), "") << (gles2 ? "ES2" : "ES3");
+        if (gles2 && esv::test::updatingGoldens()) continue;
+        EXPECT_EQ(esv::test::matchGolden("demo_skeleton", r.image), "") << (gles2 ? "ES2" : "ES3");
         // Each joint's projected position carries the marker colour (orange: red high, blue low).
         esv::Pose pose;
         esv::evaluatePose(*s_scene, 0, 0.5f, pose);
@@ -199,14 +167,14 @@ TEST_F(DemoRender, SingleBoneWeightsAndVertexColours) {
         EXPECT_GT(count(o.image, true), 20u);
         EXPECT_LT(count(o.image, true) * 2, count(a.image, true));
         EXPECT_GT(count(o.image, false), count(a.image, false));
-        if (gles2 && std::getenv("ESVIEW_UPDATE_GOLDEN")) continue;
-        EXPECT_EQ(esv::test::matchGolden("demo_weights_bone3", o.image, kTolerance, kMaxFraction), "") << (gles2 ? "ES2" : "ES3");
+        if (gles2 && esv::test::updatingGoldens()) continue;
+        EXPECT_EQ(esv::test::matchGolden("demo_weights_bone3", o.image), "") << (gles2 ? "ES2" : "ES3");
     }
     esv::ViewSettings colours;
     colours.mode = esv::ViewMode::VertexColors;
     Rendered c = render(*s_scene, 0.5f, colours, false);
     expectClean(c);
-    EXPECT_EQ(esv::test::matchGolden("demo_colors", c.image, kTolerance, kMaxFraction), "");
+    EXPECT_EQ(esv::test::matchGolden("demo_colors", c.image), "");
 }
 
 TEST_F(DemoRender, FileCameraMatchesGolden) {
@@ -214,7 +182,7 @@ TEST_F(DemoRender, FileCameraMatchesGolden) {
     view.camera = 0;
     Rendered r = render(*s_scene, 0.5f, view, false);
     expectClean(r);
-    EXPECT_EQ(esv::test::matchGolden("demo_camera0", r.image, kTolerance, kMaxFraction), "");
+    EXPECT_EQ(esv::test::matchGolden("demo_camera0", r.image), "");
 }
 
 // The GPU-skinned silhouette must cover the CPU reference vertices projected with the same camera.
@@ -284,9 +252,8 @@ TEST(PodRender, SamplesMatchGoldenInEs3AndEs2) {
             Rendered r = render(scene, scene.animation.clips.empty() ? -1.0f : seconds, {}, gles2);
             expectClean(r);
             EXPECT_EQ(r.stats.drawCalls, c.draws) << c.file;
-            if (gles2 && std::getenv("ESVIEW_UPDATE_GOLDEN")) continue;
-            EXPECT_EQ(esv::test::matchGolden(c.golden, r.image, kTolerance, kMaxFraction), "")
-                << c.file << (gles2 ? " ES2" : " ES3");
+            if (gles2 && esv::test::updatingGoldens()) continue;
+            EXPECT_EQ(esv::test::matchGolden(c.golden, r.image), "") << c.file << (gles2 ? " ES2" : " ES3");
         }
     }
 }
