@@ -1421,6 +1421,11 @@ private:
             std::fprintf(stderr, "esview: node '%s': %zu morph targets active at once exceed the %d the GPU path blends; blended on the CPU\n",
                          node.name.c_str(), m_active.size(), morphCapacity(gpu));
         const bool cpu = morphsOnCpu || m_paletteOnCpu.count(n) > 0;
+        if (!flat) {
+            stats.cpuMorphedNodes += morphsOnCpu ? 1 : 0;
+            stats.cpuSkinnedNodes += m_paletteOnCpu.count(n) ? 1 : 0;
+            stats.morphTextureNodes += morphTexture ? 1 : 0;
+        }
         const bool gpuSkinned = !cpu && node.skin >= 0 && gpu.hasSkin;
         const bool skinDiff = !flat && view.mode == ViewMode::SkinDiff;
         // Instances that cannot be compared fall through and draw grey.

@@ -40,6 +40,13 @@ struct FrameStats {
     // SkinDiff mode: the largest |GPU - CPU| skinned position in scene units; -1 when nothing was
     // compared (another mode, ES2 mode without transform feedback, or no GPU-skinned instance).
     float skinDiffMax = -1.0f;
+    // Mesh instances of the scene pass drawn from vertices the CPU computed, by reason: more morph
+    // targets active at once than the attribute slots hold and no texture of deltas (ES2), or a
+    // bone batch larger than the palette; and instances whose morphs came from the texture of
+    // deltas. The fallbacks are never silent: the stats overlay shows them and tests assert them.
+    uint32_t cpuMorphedNodes = 0;
+    uint32_t cpuSkinnedNodes = 0;
+    uint32_t morphTextureNodes = 0;
 };
 
 // What the renderer found in the context and decided from it (shown by the panel, asserted by tests).

@@ -62,6 +62,11 @@ void drawStatsOverlay(ViewerState& s) {
         ImGui::TextColored(over ? kOverColor : ImGui::GetStyleColorVec4(ImGuiCol_Text),
                            "uniforms: palette %u + %d / %d", s.stats.paletteVectorsMax,
                            s.rendererInfo.reservedVertexVectors, limit);
+    // Instances the GPU path could not take this frame, and why (never a silent fallback).
+    if (s.stats.cpuMorphedNodes || s.stats.cpuSkinnedNodes)
+        ImGui::TextColored(kOverColor, "on the CPU: %u morphed (too many targets), %u skinned (batch over palette)",
+                           s.stats.cpuMorphedNodes, s.stats.cpuSkinnedNodes);
+    if (s.stats.morphTextureNodes) ImGui::Text("morphs from the delta texture: %u", s.stats.morphTextureNodes);
     ImGui::Text("textures %.2f MiB", static_cast<double>(s.rendererInfo.textureBytes) / (1024.0 * 1024.0));
     if (s.rendererInfo.es3)
         ImGui::TextUnformatted("OpenGL ES 3.0");

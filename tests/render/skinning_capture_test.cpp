@@ -192,6 +192,72 @@ TEST(SkinningCapture, ManyMorphTargetsFromTheDeltaTextureMatchCpuReference) {
         EXPECT_TRUE(textured) << "the report names the texture path";
     }
     checkScene(scene, "demo with ten morph targets");
+
+    // Drawn, the fallbacks are counted: ES3 blends the ten from the texture of deltas; ES2 mode has
+    // no such texture and four attribute slots, so that instance is morphed on the CPU.
+    esv::Pose pose;
+    esv::evaluatePose(scene, 0, 0.5f, pose);
+    for (bool gles2 : {false, true}) {
+        esv::EglContext context;
+        std::string error;
+        ASSERT_TRUE(context.create(gles2 ? 2 : 3, error)) << error;
+        esv::RendererOptions options;
+        options.gles2 = gles2;
+        auto renderer = esv::Renderer::create(options, error);
+        ASSERT_NE(renderer, nullptr) << error;
+        std::vector<esv::ReportLine> report;
+        ASSERT_TRUE(renderer->setScene(scene, report, error)) << error;
+        esv::OffscreenTarget target;
+        ASSERT_TRUE(target.create(64, 64, error)) << error;
+        target.bind();
+        esv::ViewSettings view;
+        const esv::FrameStats stats = renderer->draw(scene, pose, view, 64, 64);
+        EXPECT_EQ(stats.morphTextureNodes, gles2 ? 0u : 1u) << (gles2 ? "ES2" : "ES3");
+        EXPECT_EQ(stats.cpuMorphedNodes, gles2 ? 1u : 0u) << (gles2 ? "ES2" : "ES3");
+        EXPECT_EQ(stats.cpuSkinnedNodes, 0u);
+    }
+}
+
+// A bone batch larger than the palette is skinned on the CPU: a report line when the scene is set,
+// and a count in every frame's stats (the demo's tentacle with 40 bones named in its first batch,
+// over ES2's palette of 28).
+TEST(SkinningCapture, BatchOverThePaletteIsCountedAsCpuSkinned) {
+    esv::Scene scene = esv::makeDemoScene();
+    size_t skinnedNodes = 0;
+    for (esv::Mesh& mesh : scene.meshes) {
+        if (mesh.boneBatches.empty()) continue;
+        std::vector<int32_t>& bones = mesh.boneBatches[0].bones;
+        const std::vector<int32_t> first = bones;
+        while (bones.size() < 40) bones.push_back(first[bones.size() % first.size()]);
+        mesh.maxBonesPerBatch = 40;
+    }
+    for (const esv::Node& n : scene.nodes)
+        if (n.kind == esv::NodeKind::Mesh && n.skin >= 0) ++skinnedNodes;
+    ASSERT_GT(skinnedNodes, 0u);
+    esv::Pose pose;
+    esv::evaluatePose(scene, 0, 0.5f, pose);
+    for (bool gles2 : {false, true}) {
+        esv::EglContext context;
+        std::string error;
+        ASSERT_TRUE(context.create(gles2 ? 2 : 3, error)) << error;
+        esv::RendererOptions options;
+        options.gles2 = gles2;
+        auto renderer = esv::Renderer::create(options, error);
+        ASSERT_NE(renderer, nullptr) << error;
+        std::vector<esv::ReportLine> report;
+        ASSERT_TRUE(renderer->setScene(scene, report, error)) << error;
+        bool reported = false;
+        for (const esv::ReportLine& line : report)
+            reported |= line.severity == esv::Severity::Warning &&
+                        line.text.find("40 bones per batch exceed the palette") != std::string::npos;
+        EXPECT_EQ(reported, gles2) << (gles2 ? "ES2" : "ES3");
+        esv::OffscreenTarget target;
+        ASSERT_TRUE(target.create(64, 64, error)) << error;
+        target.bind();
+        const esv::FrameStats stats = renderer->draw(scene, pose, esv::ViewSettings{}, 64, 64);
+        EXPECT_EQ(stats.cpuSkinnedNodes, gles2 ? uint32_t(skinnedNodes) : 0u) << (gles2 ? "ES2" : "ES3");
+        EXPECT_EQ(stats.boneBatchesDrawn > 0, !gles2);
+    }
 }
 
 TEST(SkinningCapture, Es2ModeSaysItCannotCapture) {
