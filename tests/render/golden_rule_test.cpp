@@ -1,6 +1,7 @@
 // The golden-image rule itself (common/image_compare.h): real renders of the demo scene and of a
 // sample POD meet it against their goldens, and renders that are wrong in ways a viewer cares about
 // (the model darker, in greyscale, shifted by a pixel, at another frame, without its texture) break it.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <functional>
@@ -24,18 +25,22 @@ using esv::test::Image;
 
 // The rule's verdict on `actual` against tests/golden/<golden>.png: empty when it passes, else the
 // broken rules with their values (printed, so the margins show in the test log).
-std::string verdict(const std::string& what, const Image& actual, const std::string& golden) {
-    Image expected;
-    EXPECT_TRUE(esv::test::loadPng((esv::test::sourceDir() / "tests" / "golden" / (golden + ".png")).string(),
-                                   expected))
-        << golden;
-    const esv::test::GoldenRule rule;
+std::string verdict(const std::string& what, const Image& actual, const Image& expected,
+                    const std::string& golden, const esv::test::GoldenRule& rule = {}) {
     const esv::test::CompareResult r = esv::test::compareImages(actual, expected, rule.tolerance);
     const std::string broken = esv::test::brokenRules(r, rule);
     std::cout << what << " vs " << golden << ": model fraction " << r.modelFraction * 100.0
               << "%, picture fraction " << r.differingFraction * 100.0 << "%, mean off " << r.meanDifference
               << " -> " << (broken.empty() ? "pass" : broken) << "\n";
     return broken;
+}
+
+std::string verdict(const std::string& what, const Image& actual, const std::string& golden) {
+    Image expected;
+    EXPECT_TRUE(esv::test::loadPng((esv::test::sourceDir() / "tests" / "golden" / (golden + ".png")).string(),
+                                   expected))
+        << golden;
+    return verdict(what, actual, expected, golden);
 }
 
 // `image` with every model pixel (against the corner background) replaced by `change(rgb)`.
@@ -74,6 +79,17 @@ Image shiftedRight(const Image& image, int dx) {
                 for (int c = 0; c < 4; ++c) p[c] = from[c];
             }
         }
+    return out;
+}
+
+// The part of `image` in [x0, x1) x [y0, y1).
+Image crop(const Image& image, int x0, int y0, int x1, int y1) {
+    Image out;
+    out.width = x1 - x0;
+    out.height = y1 - y0;
+    for (int y = y0; y < y1; ++y)
+        out.rgba.insert(out.rgba.end(), image.rgba.begin() + (size_t(y) * image.width + x0) * 4,
+                        image.rgba.begin() + (size_t(y) * image.width + x1) * 4);
     return out;
 }
 
@@ -134,6 +150,34 @@ TEST_F(GoldenRule, MismatchNamesTheRuleAndWritesTheImages) {
     EXPECT_EQ(message.find('\n'), std::string::npos) << message;
     EXPECT_TRUE(std::filesystem::exists(esv::test::outputDir() / "golden_rule_darkened.actual.png"));
     EXPECT_TRUE(std::filesystem::exists(esv::test::outputDir() / "golden_rule_darkened.diff.png"));
+}
+
+// Viewer screenshots (tests/app/viewer_window_test.cpp): the golden itself stands for the real
+// screenshot, which matches it exactly here. The panels dilute the whole window, so the viewport
+// between them is compared on its own.
+TEST_F(GoldenRule, ScreenshotViewportShowsAShadingChange) {
+    Image golden;
+    ASSERT_TRUE(esv::test::loadPng(
+        (esv::test::sourceDir() / "tests" / "golden" / "viewer_man_shaded.png").string(), golden));
+    const esv::test::GoldenRule rule{10, 0.02, 0.004, 3.0};  // the viewer tests' kScreenshotRule
+    const Image viewport = crop(golden, 350, 0, 930, 630);
+    auto inWindow = [&](const Image& changed) {
+        Image out = golden;
+        for (int y = 0; y < viewport.height; ++y)
+            std::copy_n(&changed.rgba[size_t(y) * viewport.width * 4], viewport.width * 4,
+                        &out.rgba[(size_t(y) * golden.width + 350) * 4]);
+        return out;
+    };
+    EXPECT_EQ(verdict("viewport", viewport, viewport, "viewer_man_shaded viewport", rule), "");
+    for (float fraction : {0.1f, 0.2f, 0.3f}) {
+        const std::string name = "viewport darkened " + std::to_string(int(fraction * 100.0f)) + "%";
+        EXPECT_NE(verdict(name, darkened(viewport, fraction), viewport, "viewer_man_shaded viewport", rule),
+                  "");
+        verdict("window, " + name, inWindow(darkened(viewport, fraction)), golden, "viewer_man_shaded", rule);
+    }
+    EXPECT_NE(
+        verdict("viewport greyscale", greyscale(viewport), viewport, "viewer_man_shaded viewport", rule), "");
+    verdict("window, viewport greyscale", inWindow(greyscale(viewport)), golden, "viewer_man_shaded", rule);
 }
 
 TEST_F(GoldenRule, PodManRendersPassAndAlteredOnesFail) {
