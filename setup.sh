@@ -4,6 +4,8 @@
 #   ./setup.sh run [FILE]   build and open the viewer (no display: render the demo headless to a PNG)
 #   ./setup.sh test         build (warnings as errors) and run the whole test suite
 #   ./setup.sh test-sanitize  the same with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)
+# With CI=true or ESVIEW_REQUIRE_SHARED=1 the tests fail instead of skipping when ../shared or a test
+# tool is missing; both test modes end with a line counting the skipped tests.
 set -euo pipefail
 cd "$(dirname "$0")"
 # ccache keys on paths relative to the checkout, so build trees and clones share cached objects.
@@ -34,6 +36,25 @@ install_missing() {
 
 jobs() { nproc 2>/dev/null || echo 2; }
 
+# CI (CI=true, or ESVIEW_REQUIRE_SHARED=1) has ../shared and every test tool: a test that would skip
+# for want of one fails there instead. The option is always passed so a cached ON never lingers.
+require_shared() {
+  if [ "${ESVIEW_REQUIRE_SHARED:-0}" = 1 ] || [ "${CI:-}" = true ]; then echo ON; else echo OFF; fi
+}
+
+run_tests() {  # run_tests DIR: ctest, then one line counting skipped tests; the status is ctest's
+  local dir=$1 status=0
+  local junit
+  junit="$(cd "$dir" && pwd)/ctest-junit.xml"
+  rm -f "$junit"
+  ctest --test-dir "$dir" --output-on-failure -j "$(jobs)" --output-junit "$junit" || status=$?
+  local skipped
+  # The first skipped="N" is the <testsuite> attribute: tests skipped or not run.
+  skipped=$(grep -o -m 1 'skipped="[0-9]*"' "$junit" 2>/dev/null | tr -dc '0-9' || true)
+  echo "setup: ${skipped:-?} tests skipped or not run (ctest, $dir)"
+  return "$status"
+}
+
 build() {  # build DIR [cmake options...]
   local dir=$1; shift
   cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@"
@@ -56,15 +77,16 @@ case "$mode" in
     ;;
   test)
     install_missing
-    build build -DESVIEW_WERROR=ON
-    ctest --test-dir build --output-on-failure -j "$(jobs)"
+    build build -DESVIEW_WERROR=ON -DESVIEW_REQUIRE_SHARED="$(require_shared)"
+    run_tests build
     ;;
   test-sanitize)
     install_missing
-    build build-asan -DESVIEW_WERROR=ON -DESVIEW_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DESVIEW_BUILD_BENCH=OFF
+    build build-asan -DESVIEW_WERROR=ON -DESVIEW_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DESVIEW_BUILD_BENCH=OFF \
+      -DESVIEW_REQUIRE_SHARED="$(require_shared)"
     ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$(pwd)/tests/lsan.supp" \
       UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-      ctest --test-dir build-asan --output-on-failure -j "$(jobs)"
+      run_tests build-asan
     ;;
   *)
     echo "usage: ./setup.sh run [FILE] | test | test-sanitize" >&2

@@ -24,7 +24,7 @@ nlohmann::json readJson(const fs::path& path) {
 }
 
 TEST(VpViewer, OpensAModelInsideAnArchive) {
-    if (std::string(XVFB_RUN).empty()) GTEST_SKIP() << "xvfb-run not installed";
+    if (std::string(XVFB_RUN).empty()) ESVIEW_SKIP_UNLESS_REQUIRED() << "xvfb-run not installed";
     const fs::path dir = test::outputDir() / "vp_viewer";
     fs::remove_all(dir);
     const std::vector<uint8_t> demo = vptest::readFile(test::sourceDir() / "assets" / "demo.pod");
@@ -57,7 +57,7 @@ TEST(VpViewer, OpensAModelInsideAnArchive) {
 }
 
 TEST(VpViewer, TheOpenCommandTakesArchivePaths) {
-    if (std::string(XVFB_RUN).empty()) GTEST_SKIP() << "xvfb-run not installed";
+    if (std::string(XVFB_RUN).empty()) ESVIEW_SKIP_UNLESS_REQUIRED() << "xvfb-run not installed";
     const fs::path dir = test::outputDir() / "vp_viewer_open";
     fs::remove_all(dir);
     const std::vector<uint8_t> demo = vptest::readFile(test::sourceDir() / "assets" / "demo.pod");

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/test_paths.h"
 #include "loaders/pof/pof_bsp.h"
 
 namespace fs = std::filesystem;
@@ -939,7 +940,7 @@ struct FileTotals {
 TEST(PofBspSamples, EveryStagedFileDecodes) {
     const fs::path dir = fs::path(ESVIEW_SHARED_DIR) / "models" / "pof";
     if (!fs::is_directory(dir)) {
-        GTEST_SKIP() << dir << " is missing";
+        ESVIEW_SKIP_UNLESS_REQUIRED() << dir << " is missing";
     }
     std::map<std::string, FileTotals> totals;
     std::map<std::string, int32_t> versions;
@@ -998,7 +999,7 @@ TEST(PofBspSamples, EveryStagedFileDecodes) {
         }
     }
     if (totals.empty()) {
-        GTEST_SKIP() << "no .pof files in " << dir;
+        ESVIEW_SKIP_UNLESS_REQUIRED() << "no .pof files in " << dir;
     }
 
     auto check = [&](const std::string& file, int32_t version, uint64_t subobjects, uint64_t textured,
@@ -1047,7 +1048,7 @@ TEST(PofBspSamples, EveryStagedFileDecodes) {
 TEST(PofBspSamples, GasGiantBoxHasOneSubmeshPerFace) {
     const fs::path path = fs::path(ESVIEW_SHARED_DIR) / "models" / "pof" / "oih_gasgiantbox.pof";
     if (!fs::exists(path)) {
-        GTEST_SKIP() << path << " is missing";
+        ESVIEW_SKIP_UNLESS_REQUIRED() << path << " is missing";
     }
     PofFile pof;
     readPof(path, pof);
@@ -1077,7 +1078,7 @@ TEST(PofBspSamples, TrianglesAreFlippedAndRewoundPolygonByPolygon) {
         SCOPED_TRACE(name);
         const fs::path path = fs::path(ESVIEW_SHARED_DIR) / "models" / "pof" / name;
         if (!fs::exists(path)) {
-            GTEST_SKIP() << path << " is missing";
+            ESVIEW_SKIP_UNLESS_REQUIRED() << path << " is missing";
         }
         PofFile pof;
         readPof(path, pof);
