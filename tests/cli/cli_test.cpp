@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 #include <sys/wait.h>
 
 #include <gtest/gtest.h>
@@ -17,6 +19,7 @@
 
 #include "common/run_esview.h"
 #include "common/test_paths.h"
+#include "pod/pod_bytes.h"
 
 namespace {
 
@@ -201,6 +204,145 @@ TEST(Cli, UsageErrorsExitTwo) {
     EXPECT_EQ(run("--help").exitCode, 0);
 }
 
+// stderr of a usage error: CLI11's line saying what is wrong, then its pointer to --help.
+std::string usageError(const std::string& what) {
+    return what + "\nRun with --help for more information.\n";
+}
+
+TEST(Cli, UsageErrorsSayWhatIsWrong) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"info", "FILE is required"},
+        {"check", "FILE is required"},
+        {"render demo", "--output is required"},
+        {"info demo --frame 1 --time 2", "--frame excludes --time"},
+        {"render demo -o x.png --size 12by4", "--size: expected WxH, e.g. 1280x720"},
+        {"render demo -o x.png --mode sparkles", "--mode: unknown mode 'sparkles'"},
+        {"frobnicate --nope", "The following argument was not expected: --nope"},
+        {"check demo extra", "The following argument was not expected: extra"},
+    };
+    for (const auto& [args, message] : cases) {
+        SCOPED_TRACE(args);
+        RunResult r = run(args);
+        EXPECT_EQ(r.exitCode, 2);
+        EXPECT_EQ(r.err, usageError(message));
+        EXPECT_EQ(r.out, "");
+    }
+}
+
+// A folder of its own for a test's input files; `check` runs inside it so that the lines name
+// the files as given on the command line.
+std::filesystem::path inputDir(const std::string& name) {
+    const auto dir = esv::test::outputDir() / ("cli_" + name);
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
+void writeBytes(const std::filesystem::path& path, const std::vector<uint8_t>& bytes) {
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+}
+
+RunResult checkIn(const std::filesystem::path& dir, const std::string& file) {
+    return run("check '" + file + "'", "cd '" + dir.string() + "' &&");
+}
+
+// An empty POD scene: the version leaf (27 bytes), the scene tag (8), then eight 20-byte count
+// leaves, so the mesh count leaf starts at 0x4B and the material count leaf at 0x9B.
+esv::test::PodBytes emptyPodScene(uint32_t meshes, uint32_t materials) {
+    esv::test::PodBytes b;
+    b.version().open(esv::pod::Scene).counts(0, 0, meshes, 0, 0, 0, materials, 0);
+    b.close(esv::pod::Scene);
+    return b;
+}
+
+TEST(Cli, CheckBrokenPodNamesEachProblemByOffset) {
+    const auto dir = inputDir("broken_pod");
+    esv::test::PodBytes valid = emptyPodScene(0, 0);
+    ASSERT_EQ(valid.size(), 203u);
+    writeBytes(dir / "valid.pod", valid.bytes());
+    RunResult ok = checkIn(dir, "valid.pod");
+    EXPECT_EQ(ok.exitCode, 0) << ok.err;
+    EXPECT_EQ(ok.out, "valid.pod: ok (pod, 0 nodes, 0 meshes, 0 warnings)\n");
+    EXPECT_EQ(ok.err, "");
+
+    // Cut two bytes into the mesh count's 4-byte value (0x4B + 8 + 2).
+    writeBytes(dir / "cut.pod",
+               std::vector<uint8_t>(valid.bytes().begin(), valid.bytes().begin() + 0x4B + 10));
+    RunResult cut = checkIn(dir, "cut.pod");
+    EXPECT_EQ(cut.exitCode, 1);
+    EXPECT_EQ(cut.err,
+              "cut.pod: offset 0x4B: scene / mesh count: block length 4 runs past the end of the file (2 "
+              "bytes left)\n"
+              "cut.pod: 1 problem\n");
+    EXPECT_EQ(cut.out, "");
+
+    // Two counts that disagree with the blocks: one line each, in file order.
+    writeBytes(dir / "counts.pod", emptyPodScene(2, 3).bytes());
+    RunResult counts = checkIn(dir, "counts.pod");
+    EXPECT_EQ(counts.exitCode, 1);
+    EXPECT_EQ(
+        counts.err,
+        "counts.pod: offset 0x4B: scene / mesh count: declares 2 but the scene holds 0 mesh blocks\n"
+        "counts.pod: offset 0x9B: scene / material count: declares 3 but the scene holds 0 material blocks\n"
+        "counts.pod: 2 problems\n");
+    EXPECT_EQ(counts.out, "");
+}
+
+TEST(Cli, CheckBrokenOpenGexNamesEachProblemByLine) {
+    const auto dir = inputDir("broken_ogex");
+    // Line 6: the last two numbers of the matrix miss their comma.
+    std::ofstream(dir / "syntax.ogex")
+        << "Metric (key = \"distance\") {float {1.0}}\n"
+           "GeometryNode $node1\n"
+           "{\n"
+           "\tName {string {\"a\"}}\n"
+           "\tObjectRef {ref {$geometry1}}\n"
+           "\tTransform {float[16] {{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0 1}}}\n"
+           "}\n";
+    RunResult syntax = checkIn(dir, "syntax.ogex");
+    EXPECT_EQ(syntax.exitCode, 1);
+    EXPECT_EQ(syntax.err,
+              "syntax.ogex: line 6, column 69: expected ',' or '}' in a float[16] subarray, found '1'\n"
+              "syntax.ogex: 1 problem\n");
+    EXPECT_EQ(syntax.out, "");
+
+    // Line 7: index 7 of a 3-vertex mesh; line 10: a reference to a structure the file lacks.
+    std::ofstream(dir / "refs.ogex")
+        << "GeometryNode {Name {string {\"Tri\"}} ObjectRef {ref {$tri}}}\n"
+           "GeometryObject $tri\n"
+           "{\n"
+           "\tMesh (primitive = \"triangles\")\n"
+           "\t{\n"
+           "\t\tVertexArray (attrib = \"position\") {float[3] {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}}\n"
+           "\t\tIndexArray {uint16[3] {{0, 1, 2}, {0, 2, 7}}}\n"
+           "\t}\n"
+           "}\n"
+           "GeometryNode {Name {string {\"Other\"}} ObjectRef {ref {$nosuch}}}\n";
+    RunResult refs = checkIn(dir, "refs.ogex");
+    EXPECT_EQ(refs.exitCode, 1);
+    EXPECT_EQ(
+        refs.err,
+        "refs.ogex: line 7, column 3: GeometryObject $tri / Mesh / IndexArray: index 7 is out of range for 3 "
+        "vertices\n"
+        "refs.ogex: line 10, column 50: GeometryNode / ObjectRef / ref: unresolved reference $nosuch to a "
+        "GeometryObject\n"
+        "refs.ogex: 2 problems\n");
+    EXPECT_EQ(refs.out, "");
+}
+
+TEST(Cli, RenderToAnUnwritablePathIsOneLine) {
+    const auto missingFolder = esv::test::outputDir() / "cli_no_such_folder" / "out.png";
+    std::filesystem::remove_all(missingFolder.parent_path());
+    for (const std::string& path : {missingFolder.string(), std::string("/proc/esview-out.png")}) {
+        SCOPED_TRACE(path);
+        RunResult r = run("render demo -o '" + path + "' --size 32x32");
+        EXPECT_EQ(r.exitCode, 1);
+        EXPECT_EQ(r.err, "esview: cannot write " + path + "\n");
+        EXPECT_FALSE(std::filesystem::exists(path));
+    }
+}
+
 TEST(Cli, UnknownClipIsBadInput) {
     RunResult r = run("info demo --time 0.5 --clip nosuchclip");
     EXPECT_EQ(r.exitCode, 1);
@@ -311,7 +453,7 @@ TEST(Cli, RenderBadCameraIsBadInput) {
 }
 
 TEST(Cli, ViewerWindowUnderXvfbShowsSceneAndPanel) {
-    if (std::string(XVFB_RUN).empty()) GTEST_SKIP() << "xvfb-run not installed";
+    if (std::string(XVFB_RUN).empty()) ESVIEW_SKIP_UNLESS_REQUIRED() << "xvfb-run not installed";
     auto png = esv::test::outputDir() / "cli_viewer_window.png";
     std::filesystem::remove(png);
     // A private settings folder: the user's recent files and layout must not change what the test sees.
