@@ -383,6 +383,12 @@ TEST(AwdSamples, EveryFileIsListed) {
     EXPECT_EQ(files, kFacts.size());
 }
 
+// The file name stands for the facts in test names (ctest shows the parameter): gtest would print
+// the struct's bytes, pointers included, and the names would change from build to build.
+void PrintTo(const FileFact& fact, std::ostream* os) {
+    *os << fact.file;
+}
+
 class AwdSample : public ::testing::TestWithParam<FileFact> {};
 
 TEST_P(AwdSample, HoldsTheFactsOfTheFile) {

@@ -23,8 +23,11 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
+#include "common/test_paths.h"
 #include "loaders/load.h"
 #include "loaders/textures/scene_textures.h"
 #include "scene/cpu_reference.h"
@@ -944,14 +947,22 @@ TEST(OpenGexLargeFile, MappedFileLoadsAsFromMemory) {
         }
     text += "}}\n}}\n";
     ASSERT_GT(text.size(), size_t(4) << 20);
-    const std::filesystem::path path = std::filesystem::temp_directory_path() /
-                                       ("esview-large-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + ".ogex");
+    // A folder of this run's own (parallel runs and other checkouts never share it), removed at the end.
+    struct RunDir {
+        std::filesystem::path path = test::outputDir() / ("opengex_large_" + std::to_string(::getpid()));
+        RunDir() { std::filesystem::create_directories(path); }
+        ~RunDir() {
+            std::error_code ignored;
+            std::filesystem::remove_all(path, ignored);
+        }
+    } dir;
+    const std::filesystem::path path = dir.path / "large.ogex";
     {
         std::ofstream out(path, std::ios::binary);
         out << text;
     }
+    ASSERT_EQ(std::filesystem::file_size(path), text.size());
     LoadResult mapped = loadSceneFile(path.string());
-    std::filesystem::remove(path);
     LoadResult memory = loadSceneMemory(std::make_shared<const std::vector<uint8_t>>(text.begin(), text.end()), "large.ogex");
     ASSERT_TRUE(mapped.scene && memory.scene);
     ASSERT_EQ(mapped.scene->meshes.size(), 1u);

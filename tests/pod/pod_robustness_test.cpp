@@ -35,14 +35,26 @@ std::vector<uint8_t> readAll(const std::filesystem::path& path) {
     return bytes ? *bytes : std::vector<uint8_t>{};
 }
 
-// Loads `bytes` and checks the outcome is a scene or problems; touches every view of a scene so
-// that ASan sees any view that leaves its buffer.
+// Loads `bytes` and checks the outcome is a scene or problems, each problem at an offset inside
+// the file (a problem may point at the end of the file only when it says the file ends there);
+// touches every view of a scene so that ASan sees any view that leaves its buffer.
 uint64_t loadAndTouch(std::vector<uint8_t> bytes, bool check) {
     LoadOptions options;
     options.collectAll = check;
+    const int64_t size = static_cast<int64_t>(bytes.size());
     LoadResult r = loadSceneMemory(std::make_shared<const std::vector<uint8_t>>(std::move(bytes)), "sweep.pod", options);
     EXPECT_TRUE(r.scene || !r.problems.empty());
-    uint64_t sum = 0;
+    for (const Problem& p : r.problems) {
+        if (p.offset == -1) continue;  // "further problems are not listed"
+        EXPECT_GE(p.offset, 0) << p.format();
+        const bool saysEnd = p.message.find("end") != std::string::npos;
+        if (saysEnd)
+            EXPECT_LE(p.offset, size) << p.format();
+        else
+            EXPECT_LT(p.offset, size) << p.format();
+    }
+    // volatile: the reads happen even though nothing uses the sum.
+    volatile uint64_t sum = 0;
     if (!r.scene) return sum;
     for (const Mesh& m : r.scene->meshes) {
         for (const VertexStream& s : m.streams)
