@@ -4,6 +4,7 @@
 #   ./setup.sh run [FILE]   build and open the viewer (no display: render the demo headless to a PNG)
 #   ./setup.sh test         build (warnings as errors) and run the whole test suite
 #   ./setup.sh test-sanitize  the same with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)
+#   ./setup.sh fuzz [SECONDS] every libFuzzer target for SECONDS (default 60) on its corpus (build-fuzz/)
 # With CI=true or ESVIEW_REQUIRE_SHARED=1 the tests fail instead of skipping when ../shared or a test
 # tool is missing; both test modes end with a line counting the skipped tests.
 set -euo pipefail
@@ -88,8 +89,18 @@ case "$mode" in
       UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
       run_tests build-asan
     ;;
+  fuzz)
+    # The libFuzzer targets in their own tree (clang, tests and benchmarks off), then each target
+    # for SECONDS (default 60) on its committed corpus and the shared samples: fuzz/run.sh.
+    PACKAGES+=(clang libclang-rt-14-dev)
+    install_missing
+    CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DESVIEW_BUILD_FUZZ=ON \
+      -DESVIEW_BUILD_TESTS=OFF -DESVIEW_BUILD_BENCH=OFF
+    cmake --build build-fuzz -j "$(jobs)" --target fuzz_pod fuzz_opengex fuzz_awd fuzz_pof fuzz_textures fuzz_vp
+    fuzz/run.sh "$@" --build build-fuzz
+    ;;
   *)
-    echo "usage: ./setup.sh run [FILE] | test | test-sanitize" >&2
+    echo "usage: ./setup.sh run [FILE] | test | test-sanitize | fuzz [SECONDS]" >&2
     exit 2
     ;;
 esac
