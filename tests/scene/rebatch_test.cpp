@@ -940,5 +940,23 @@ TEST(RebatchBones, SceneHelperRewritesWhatNeedsItAndReports) {
     EXPECT_EQ(rebatchSceneBones(scene, 32), 0u);
 }
 
+// The fallback when re-batching cannot meet the budget is never silent: the mesh stays as it was
+// (the renderer then skins it on the CPU, counted in its frame stats) and the report says so.
+TEST(RebatchScene, ABudgetNoTriangleFitsLeavesTheMeshWithAWarning) {
+    Scene scene = chainScene(200, chainMesh(200, 6));
+    const Mesh before = scene.meshes[0];
+    EXPECT_EQ(rebatchSceneBones(scene, 1), 0u);
+    EXPECT_EQ(scene.meshes[0].streams[0].bytes.data, before.streams[0].bytes.data);
+    int warnings = 0;
+    for (const ReportLine& line : scene.report)
+        if (line.severity == Severity::Warning) {
+            ++warnings;
+            EXPECT_NE(line.text.find("left as it was (bone batches may exceed the palette)"), std::string::npos)
+                << line.text;
+            EXPECT_NE(line.text.find("budget"), std::string::npos) << line.text;
+        }
+    EXPECT_EQ(warnings, 1);
+}
+
 }  // namespace
 }  // namespace esv
