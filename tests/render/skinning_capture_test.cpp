@@ -120,6 +120,31 @@ TEST(SkinningCapture, RebatchedCharacterMatchesCpuReference) {
     checkScene(scene, "cocos3d_man re-batched to 6 bones");
 }
 
+// `scene` set on a fresh renderer (ES3, or ES2 with its limits) and drawn once at `pose` into a
+// 64x64 target: the report of setScene and the frame's stats.
+struct DrawnOnce {
+    bool ok = false;
+    std::vector<esv::ReportLine> report;
+    esv::FrameStats stats;
+};
+DrawnOnce drawOnce(const esv::Scene& scene, const esv::Pose& pose, bool gles2) {
+    DrawnOnce out;
+    esv::EglContext context;
+    std::string error;
+    esv::RendererOptions options;
+    options.gles2 = gles2;
+    std::unique_ptr<esv::Renderer> renderer;
+    esv::OffscreenTarget target;
+    const bool ready = context.create(gles2 ? 2 : 3, error) && (renderer = esv::Renderer::create(options, error)) &&
+                       renderer->setScene(scene, out.report, error) && target.create(64, 64, error);
+    EXPECT_TRUE(ready) << error;
+    if (!ready) return out;
+    target.bind();
+    out.stats = renderer->draw(scene, pose, esv::ViewSettings{}, 64, 64);
+    out.ok = true;
+    return out;
+}
+
 // Ten morph targets active at once (more than the four attribute slots): ES3 blends them from a
 // texture of deltas, relative and absolute targets with positions and normals, and matches the CPU.
 TEST(SkinningCapture, ManyMorphTargetsFromTheDeltaTextureMatchCpuReference) {
@@ -198,20 +223,9 @@ TEST(SkinningCapture, ManyMorphTargetsFromTheDeltaTextureMatchCpuReference) {
     esv::Pose pose;
     esv::evaluatePose(scene, 0, 0.5f, pose);
     for (bool gles2 : {false, true}) {
-        esv::EglContext context;
-        std::string error;
-        ASSERT_TRUE(context.create(gles2 ? 2 : 3, error)) << error;
-        esv::RendererOptions options;
-        options.gles2 = gles2;
-        auto renderer = esv::Renderer::create(options, error);
-        ASSERT_NE(renderer, nullptr) << error;
-        std::vector<esv::ReportLine> report;
-        ASSERT_TRUE(renderer->setScene(scene, report, error)) << error;
-        esv::OffscreenTarget target;
-        ASSERT_TRUE(target.create(64, 64, error)) << error;
-        target.bind();
-        esv::ViewSettings view;
-        const esv::FrameStats stats = renderer->draw(scene, pose, view, 64, 64);
+        const DrawnOnce drawn = drawOnce(scene, pose, gles2);
+        ASSERT_TRUE(drawn.ok);
+        const esv::FrameStats& stats = drawn.stats;
         EXPECT_EQ(stats.morphTextureNodes, gles2 ? 0u : 1u) << (gles2 ? "ES2" : "ES3");
         EXPECT_EQ(stats.cpuMorphedNodes, gles2 ? 1u : 0u) << (gles2 ? "ES2" : "ES3");
         EXPECT_EQ(stats.cpuSkinnedNodes, 0u);
@@ -237,24 +251,14 @@ TEST(SkinningCapture, BatchOverThePaletteIsCountedAsCpuSkinned) {
     esv::Pose pose;
     esv::evaluatePose(scene, 0, 0.5f, pose);
     for (bool gles2 : {false, true}) {
-        esv::EglContext context;
-        std::string error;
-        ASSERT_TRUE(context.create(gles2 ? 2 : 3, error)) << error;
-        esv::RendererOptions options;
-        options.gles2 = gles2;
-        auto renderer = esv::Renderer::create(options, error);
-        ASSERT_NE(renderer, nullptr) << error;
-        std::vector<esv::ReportLine> report;
-        ASSERT_TRUE(renderer->setScene(scene, report, error)) << error;
+        const DrawnOnce drawn = drawOnce(scene, pose, gles2);
+        ASSERT_TRUE(drawn.ok);
         bool reported = false;
-        for (const esv::ReportLine& line : report)
+        for (const esv::ReportLine& line : drawn.report)
             reported |= line.severity == esv::Severity::Warning &&
                         line.text.find("40 bones per batch exceed the palette") != std::string::npos;
         EXPECT_EQ(reported, gles2) << (gles2 ? "ES2" : "ES3");
-        esv::OffscreenTarget target;
-        ASSERT_TRUE(target.create(64, 64, error)) << error;
-        target.bind();
-        const esv::FrameStats stats = renderer->draw(scene, pose, esv::ViewSettings{}, 64, 64);
+        const esv::FrameStats& stats = drawn.stats;
         EXPECT_EQ(stats.cpuSkinnedNodes, gles2 ? uint32_t(skinnedNodes) : 0u) << (gles2 ? "ES2" : "ES3");
         EXPECT_EQ(stats.boneBatchesDrawn > 0, !gles2);
     }
