@@ -93,16 +93,6 @@ double reddishFraction(const esv::test::Image& image, int x0, int y0, int x1, in
     return total ? double(red) / double(total) : 0.0;
 }
 
-esv::test::Image crop(const esv::test::Image& image, int x0, int y0, int x1, int y1) {
-    esv::test::Image out;
-    out.width = x1 - x0;
-    out.height = y1 - y0;
-    for (int y = y0; y < y1; ++y)
-        out.rgba.insert(out.rgba.end(), image.rgba.begin() + (size_t(y) * image.width + x0) * 4,
-                        image.rgba.begin() + (size_t(y) * image.width + x1) * 4);
-    return out;
-}
-
 std::string demoPod() { return (esv::test::sourceDir() / "assets" / "demo.pod").string(); }
 
 TEST(ViewerWindow, SkinnedPodSessionMatchesReferenceScreenshots) {

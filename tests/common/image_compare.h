@@ -18,6 +18,8 @@ struct Image {
 
 bool loadPng(const std::string& path, Image& image);
 bool savePng(const std::string& path, const Image& image);
+// The part of `image` in [x0, x1) x [y0, y1) (inside the image).
+Image crop(const Image& image, int x0, int y0, int x1, int y1);
 
 using Rgb = std::array<uint8_t, 3>;
 

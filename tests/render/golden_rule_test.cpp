@@ -21,6 +21,7 @@
 
 namespace {
 
+using esv::test::crop;
 using esv::test::Image;
 
 // The rule's verdict on `actual` against tests/golden/<golden>.png: empty when it passes, else the
@@ -79,17 +80,6 @@ Image shiftedRight(const Image& image, int dx) {
                 for (int c = 0; c < 4; ++c) p[c] = from[c];
             }
         }
-    return out;
-}
-
-// The part of `image` in [x0, x1) x [y0, y1).
-Image crop(const Image& image, int x0, int y0, int x1, int y1) {
-    Image out;
-    out.width = x1 - x0;
-    out.height = y1 - y0;
-    for (int y = y0; y < y1; ++y)
-        out.rgba.insert(out.rgba.end(), image.rgba.begin() + (size_t(y) * image.width + x0) * 4,
-                        image.rgba.begin() + (size_t(y) * image.width + x1) * 4);
     return out;
 }
 
