@@ -8,8 +8,6 @@
 // problems located by line: never a crash, a hang, unbounded memory or undefined behaviour (run
 // under ASan/UBSan with -DESVIEW_SANITIZE=ON). Every scene that loads is sampled at rest and
 // inside its clips, and its box and triangles are computed.
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -27,6 +25,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/child_process.h"
 #include "common/test_paths.h"
 #include "loaders/load.h"
 #include "scene/cpu_reference.h"
@@ -68,12 +67,6 @@ std::string excerpt(const std::string& text, size_t at = 0) {
     for (char& c : out)
         if (static_cast<unsigned char>(c) < 0x20 && c != '\n') c = '?';
     return (from ? "..." : "") + out + (from + 160 < text.size() ? "..." : "");
-}
-
-size_t peakRssMiB() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return static_cast<size_t>(usage.ru_maxrss) / 1024;  // Linux: KiB
 }
 
 // Samples a scene that loaded the way the viewer and `info` do: rest pose, then each clip (a few)
@@ -387,68 +380,74 @@ TEST(OpenGexRobustness, DeepNestingIsADepthErrorNotAStackOverflow) {
 }
 
 // Sizes that scale with the input and must stay linear in time and memory.
+// They run in a child process, whose peak memory is measured on its own.
 TEST(OpenGexRobustness, VeryLongInputs) {
-    const size_t rssBefore = peakRssMiB();
-    Sweep sweep;
-    auto timed = [&](const std::string& text, const std::string& label) {
-        const auto start = Clock::now();
-        EXPECT_TRUE(sweep.load(text, label));
-        const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-        EXPECT_LT(seconds, 20.0) << label << " (" << text.size() << " bytes)";
-        std::printf("[ long     ] %-44s %9zu bytes  %.2f s\n", label.c_str(), text.size(), seconds);
-    };
-    timed(repeat("Node {}\n", 50000), "50000 nodes");
-    timed(repeat("Node $n {}\n", 50000), "50000 duplicate global names");
-    timed(repeat("Node {Name {string {\"a\"}}}\n", 20000), "20000 named nodes");
-    timed("Node {" + repeat("Node %n {}", 50000) + "}", "50000 duplicate local names");
-    {
-        std::string v =
-            "GeometryNode {ObjectRef {ref {$o}}}\nGeometryObject $o {Mesh {VertexArray (attrib = "
-            "\"position\") "
-            "{float[3] {";
-        for (int i = 0; i < 150000; ++i) v += (i ? ",{" : "{") + std::to_string(i % 97) + ",1.5,-2e3}";
-        v += "}}}}\n";
-        timed(v, "150000 vertices");
-        timed(v.substr(0, v.size() - 5), "150000 vertices, unclosed");
-    }
-    {
-        std::string idx =
-            "GeometryNode {ObjectRef {ref {$o}}}\nGeometryObject $o {Mesh (primitive = \"triangle_strip\") "
-            "{VertexArray (attrib = \"position\") {float[3] {{0,0,0},{1,0,0},{0,1,0}}} IndexArray (restart = "
-            "4294967295) {uint32 {";
-        for (int i = 0; i < 300000; ++i)
-            idx += (i ? "," : "") + std::string(i % 5 == 4 ? "4294967295" : std::to_string(i % 3));
-        idx += "}}}}\n";
-        timed(idx, "300000 strip indices with restarts");
-    }
-    {
-        std::string anim =
-            "Node {Translation %t {float[3] {{0,0,0}}} Animation {Track (target = %t) {Time {Key {float {";
-        const int keys = 100000;
-        for (int i = 0; i < keys; ++i) anim += (i ? "," : "") + std::to_string(i);
-        anim += "}}} Value {Key {float[3] {";
-        for (int i = 0; i < keys; ++i) anim += (i ? ",{" : "{") + std::to_string(i % 7) + ",0,1}";
-        anim += "}}}}}}\n";
-        timed(anim, "100000 animation keys");
-    }
-    timed("Node {Name {string {\"" + std::string(4 << 20, 'a') + "\"}}}", "4 MiB string");
-    timed("Node {Name {string {" + repeat("\"ab\" ", 200000) + "}}}", "200000 adjacent strings");
-    timed("Node $" + std::string(1 << 20, 'n') + " {}", "1 MiB name");
-    timed(std::string(1 << 20, 'N') + " {}", "1 MiB identifier");
-    timed("/*" + std::string(8 << 20, '*') + "*/ Node {}", "8 MiB comment");
-    timed("/*" + std::string(8 << 20, '*'), "8 MiB unterminated comment");
-    timed(repeat("// comment\n", 500000), "500000 line comments");
-    timed("Node (" + repeat("a = 1, ", 50000) + "b = 2) {}", "50000 properties");
-    timed("Node {" + repeat("Translation {float[3] {{1, 2, 3}}}", 30000) + "}", "30000 transform elements");
-    timed(std::string(4 << 20, ' ') + "Node {}", "4 MiB of spaces");
-    timed(std::string(1 << 20, '\n') + "Node {", "1 MiB of newlines, then an error");
-    timed("float {" + repeat("1.0e+0001,", 250000) + "}", "250000 floats at the top level");
-    timed("ref {" + repeat("$a%b%c%d%e, ", 50000) + "}", "50000 reference paths");
-    timed("Node {ObjectRef {ref {$" + repeat("x", 1000) + repeat("%y", 100000) + "}}}",
-          "a 100000-name reference");
-    const size_t grown = peakRssMiB() - std::min(rssBefore, peakRssMiB());
-    std::printf("[ long     ] peak RSS grew by %zu MiB\n", grown);
-    EXPECT_LT(grown, 2048u);
+    const test::ChildRun run = test::runInChild([] {
+        Sweep sweep;
+        auto timed = [&](const std::string& text, const std::string& label) {
+            const auto start = Clock::now();
+            EXPECT_TRUE(sweep.load(text, label));
+            const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+            EXPECT_LT(seconds, 20.0) << label << " (" << text.size() << " bytes)";
+            std::printf("[ long     ] %-44s %9zu bytes  %.2f s\n", label.c_str(), text.size(), seconds);
+        };
+        timed(repeat("Node {}\n", 50000), "50000 nodes");
+        timed(repeat("Node $n {}\n", 50000), "50000 duplicate global names");
+        timed(repeat("Node {Name {string {\"a\"}}}\n", 20000), "20000 named nodes");
+        timed("Node {" + repeat("Node %n {}", 50000) + "}", "50000 duplicate local names");
+        {
+            std::string v =
+                "GeometryNode {ObjectRef {ref {$o}}}\nGeometryObject $o {Mesh {VertexArray (attrib = "
+                "\"position\") "
+                "{float[3] {";
+            for (int i = 0; i < 150000; ++i) v += (i ? ",{" : "{") + std::to_string(i % 97) + ",1.5,-2e3}";
+            v += "}}}}\n";
+            timed(v, "150000 vertices");
+            timed(v.substr(0, v.size() - 5), "150000 vertices, unclosed");
+        }
+        {
+            std::string idx =
+                "GeometryNode {ObjectRef {ref {$o}}}\nGeometryObject $o {Mesh (primitive = "
+                "\"triangle_strip\") "
+                "{VertexArray (attrib = \"position\") {float[3] {{0,0,0},{1,0,0},{0,1,0}}} IndexArray "
+                "(restart = "
+                "4294967295) {uint32 {";
+            for (int i = 0; i < 300000; ++i)
+                idx += (i ? "," : "") + std::string(i % 5 == 4 ? "4294967295" : std::to_string(i % 3));
+            idx += "}}}}\n";
+            timed(idx, "300000 strip indices with restarts");
+        }
+        {
+            std::string anim =
+                "Node {Translation %t {float[3] {{0,0,0}}} Animation {Track (target = %t) {Time {Key {float "
+                "{";
+            const int keys = 100000;
+            for (int i = 0; i < keys; ++i) anim += (i ? "," : "") + std::to_string(i);
+            anim += "}}} Value {Key {float[3] {";
+            for (int i = 0; i < keys; ++i) anim += (i ? ",{" : "{") + std::to_string(i % 7) + ",0,1}";
+            anim += "}}}}}}\n";
+            timed(anim, "100000 animation keys");
+        }
+        timed("Node {Name {string {\"" + std::string(4 << 20, 'a') + "\"}}}", "4 MiB string");
+        timed("Node {Name {string {" + repeat("\"ab\" ", 200000) + "}}}", "200000 adjacent strings");
+        timed("Node $" + std::string(1 << 20, 'n') + " {}", "1 MiB name");
+        timed(std::string(1 << 20, 'N') + " {}", "1 MiB identifier");
+        timed("/*" + std::string(8 << 20, '*') + "*/ Node {}", "8 MiB comment");
+        timed("/*" + std::string(8 << 20, '*'), "8 MiB unterminated comment");
+        timed(repeat("// comment\n", 500000), "500000 line comments");
+        timed("Node (" + repeat("a = 1, ", 50000) + "b = 2) {}", "50000 properties");
+        timed("Node {" + repeat("Translation {float[3] {{1, 2, 3}}}", 30000) + "}",
+              "30000 transform elements");
+        timed(std::string(4 << 20, ' ') + "Node {}", "4 MiB of spaces");
+        timed(std::string(1 << 20, '\n') + "Node {", "1 MiB of newlines, then an error");
+        timed("float {" + repeat("1.0e+0001,", 250000) + "}", "250000 floats at the top level");
+        timed("ref {" + repeat("$a%b%c%d%e, ", 50000) + "}", "50000 reference paths");
+        timed("Node {ObjectRef {ref {$" + repeat("x", 1000) + repeat("%y", 100000) + "}}}",
+              "a 100000-name reference");
+    });
+    EXPECT_TRUE(run.passed) << run.outcome;
+    std::printf("[ long     ] peak RSS grew by %zu MiB\n", run.peakGrowthMiB);
+    EXPECT_LT(run.peakGrowthMiB, 2048u);
 }
 
 // A small valid scene to plant odd values into: a GeometryNode with a material, a skinned mesh
@@ -534,30 +533,32 @@ TEST(OpenGexRobustness, TheBaseSceneLoads) {
 }
 
 TEST(OpenGexRobustness, HugeDeclaredSizes) {
-    const size_t rssBefore = peakRssMiB();
-    Sweep sweep;
-    for (const char* data :
-         {"float[4000000000] {}", "float[4000000000] {{1}}", "float[4294967295] {{1, 2}}",
-          "float[4294967296] {}", "float[18446744073709551615] {}", "float[99999999999999999999] {}",
-          "float[0] {}", "float[0] {{}}", "float[-1] {}", "float[0x7FFFFFFF] {}", "uint8[65536]* {}",
-          "string[4000000000] {{\"a\"}}", "ref[4000000000] {{null}}", "base64[4000000000] {}"}) {
-        if (!sweep.load(data, data)) return;
-        if (!sweep.load(std::string("Node {") + data + "}", data)) return;
-    }
-    sweepPlants(
-        {{"float[3] {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}", "float[4000000000] {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}"},
-         {"float[3] {{0, 0, 1}", "float[4294967295] {{0, 0, 1}"},
-         {"uint32[3]", "uint32[4000000000]"},
-         {"uint32[3]", "uint32[2147483648]"},
-         {"float[16] {{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}, {",
-          "float[4000000000] {{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}, {"},
-         {"float[3] {{0, 0, 0}, {1, 0, 0}, {0, 2, 0}}", "float[4000000000] {}"},
-         {"float {0, 1, 2}", "float[4000000000] {}"},
-         {"float {0.5}", "float[4000000000] {{0.5}}"}},
-        sweep);
-    const size_t grown = peakRssMiB() - std::min(rssBefore, peakRssMiB());
-    EXPECT_LT(grown, 256u);
-    sweep.print("huge sizes");
+    const test::ChildRun run = test::runInChild([] {
+        Sweep sweep;
+        for (const char* data :
+             {"float[4000000000] {}", "float[4000000000] {{1}}", "float[4294967295] {{1, 2}}",
+              "float[4294967296] {}", "float[18446744073709551615] {}", "float[99999999999999999999] {}",
+              "float[0] {}", "float[0] {{}}", "float[-1] {}", "float[0x7FFFFFFF] {}", "uint8[65536]* {}",
+              "string[4000000000] {{\"a\"}}", "ref[4000000000] {{null}}", "base64[4000000000] {}"}) {
+            if (!sweep.load(data, data)) return;
+            if (!sweep.load(std::string("Node {") + data + "}", data)) return;
+        }
+        sweepPlants({{"float[3] {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}",
+                      "float[4000000000] {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}"},
+                     {"float[3] {{0, 0, 1}", "float[4294967295] {{0, 0, 1}"},
+                     {"uint32[3]", "uint32[4000000000]"},
+                     {"uint32[3]", "uint32[2147483648]"},
+                     {"float[16] {{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}, {",
+                      "float[4000000000] {{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}, {"},
+                     {"float[3] {{0, 0, 0}, {1, 0, 0}, {0, 2, 0}}", "float[4000000000] {}"},
+                     {"float {0, 1, 2}", "float[4000000000] {}"},
+                     {"float {0.5}", "float[4000000000] {{0.5}}"}},
+                    sweep);
+        sweep.print("huge sizes");
+    });
+    EXPECT_TRUE(run.passed) << run.outcome;
+    std::printf("[ huge     ] peak RSS grew by %zu MiB\n", run.peakGrowthMiB);
+    EXPECT_LT(run.peakGrowthMiB, 256u);
 }
 
 TEST(OpenGexRobustness, HugePropertyValues) {
