@@ -17,66 +17,6 @@ namespace {
 
 enum class Arg { Text, Number, Integer, OnOff, Size };
 
-struct CommandSpec {
-    const char* name;
-    const char* usage;
-    int minArgs, maxArgs;  // maxArgs -1 = any
-    std::vector<Arg> kinds;  // per argument (the last repeats); Text accepts anything
-};
-
-// The command set. Kept in one table so parsing, help and the README agree.
-const std::vector<CommandSpec>& commandSpecs() {
-    static const std::vector<CommandSpec> specs = {
-        {"open", "open PATH                  load a file (or 'demo'); waits until it is loaded", 1, 1, {Arg::Text}},
-        {"reload", "reload                     load the current file again, keeping camera, clip and time", 0, 0, {}},
-        {"clip", "clip NAME|INDEX            select an animation clip ('rest' for the rest pose)", 1, 1, {Arg::Text}},
-        {"time", "time SECONDS               seek within the clip", 1, 1, {Arg::Number}},
-        {"frame", "frame N                    seek to frame N at the clip's frame rate", 1, 1, {Arg::Number}},
-        {"play", "play                       play forwards", 0, 0, {}},
-        {"reverse", "reverse                    play backwards", 0, 0, {}},
-        {"pause", "pause                      pause", 0, 0, {}},
-        {"speed", "speed X                    playback rate (negative plays backwards)", 1, 1, {Arg::Number}},
-        {"loop", "loop loop|once|pingpong    what happens at the ends of the clip", 1, 1, {Arg::Text}},
-        {"step", "step N                     step N frames (negative: back) and pause", 1, 1, {Arg::Integer}},
-        {"key", "key N                      step N keys (negative: back) and pause", 1, 1, {Arg::Integer}},
-        {"start", "start                      jump to the clip's start", 0, 0, {}},
-        {"end", "end                        jump to the clip's end", 0, 0, {}},
-        {"blend", "blend CLIP WEIGHT | off    blend a second clip over the current one", 1, 2, {Arg::Text, Arg::Number}},
-        {"mode", "mode NAME                  shaded|wireframe|normals|weights|batches|uv|unlit|colors|skindiff", 1, 1, {Arg::Text}},
-        {"select", "select NODE|none           select a node by name or index (joints show their influences)", 1, 1, {Arg::Text}},
-        {"click", "click X Y                  pick in the viewport at window pixel X, Y", 2, 2, {Arg::Number, Arg::Number}},
-        {"morph", "morph INDEX WEIGHT|anim    override a morph target weight of the selected (or first morphed) mesh", 2, 2, {Arg::Integer, Arg::Text}},
-        {"camera", "camera INDEX|orbit         look through a file camera or the orbit camera", 1, 1, {Arg::Text}},
-        {"orbit", "orbit YAW PITCH [DISTANCE]  orbit camera angles in degrees (distance in scene units)", 2, 3, {Arg::Number}},
-        {"zoom", "zoom FACTOR                multiply the orbit distance", 1, 1, {Arg::Number}},
-        {"fit", "fit scene|selection        frame the scene or the selected node", 1, 1, {Arg::Text}},
-        {"reset", "reset                      default camera angles, scene framed", 0, 0, {}},
-        {"panel", "panel NAME on|off          main|browser|tree|inspector|report|stats|skinning|pof", 2, 2, {Arg::Text, Arg::OnOff}},
-        {"set", "set OPTION VALUE           skeleton, joint-axes, bind-pose, joint-names, normal-lines, tangent-lines,\n"
-                "                             wireframe-overlay, two-sided, scene-lights, default-rig, headlight (on|off),\n"
-                "                             gles2 on|off, fov DEGREES, background R G B (0..1)", 2, 4, {Arg::Text}},
-        {"light", "light INDEX on|off         switch one of the file's lights", 2, 2, {Arg::Integer, Arg::OnOff}},
-        {"press", "press KEY[+KEY] [FRAMES]   hold keys as if typed (a-z, 0-9, f1-f12, space, left, right, up, down,\n"
-                  "                             home, end, pageup, pagedown, tab, escape, enter, comma, period, [, ],\n"
-                  "                             plus, minus, shift, ctrl) for FRAMES frames (default 1)", 1, 2, {Arg::Text, Arg::Integer}},
-        {"wait", "wait FRAMES                let frames pass", 1, 1, {Arg::Integer}},
-        {"screenshot", "screenshot PATH [WxH]      save the window (panel included) or the scene offscreen at WxH", 1, 2, {Arg::Text, Arg::Size}},
-        {"touch", "touch PATH                 mark a file modified (hot reload picks it up)", 1, 1, {Arg::Text}},
-        {"drop", "drop PATH...               as if the files were dropped on the window", 1, -1, {Arg::Text}},
-        {"browse", "browse DIR                 show the file browser at DIR", 1, 1, {Arg::Text}},
-        {"pof", "pof lod N                  POF: draw detail level N (its root and descendants), hide the others\n"
-                "  pof debris on|off          POF: draw the debris subobjects too\n"
-                "  pof shield on|off          POF: the shield mesh as a wireframe over the view\n"
-                "  pof markers KIND|all on|off  POF markers: guns, missiles, turrets, docks, thrusters, eyes,\n"
-                "                             specials, glows (labels on hover)\n"
-                "  pof spin SUBOBJECT DEGREES POF: turn a rotating subobject (name or number) about its movement axis",
-         1, 3, {Arg::Text}},
-        {"dump", "dump PATH                  write the viewer state as JSON", 1, 1, {Arg::Text}},
-        {"quit", "quit                       close the viewer", 0, 0, {}},
-    };
-    return specs;
-}
-
 bool parseFloat(const std::string& text, float& value) {
     const char* end = text.data() + text.size();
     auto [ptr, ec] = std::from_chars(text.data(), end, value);
@@ -97,8 +37,8 @@ bool parseOnOff(const std::string& text, bool& value) {
 
 bool parseSize(const std::string& text, int& w, int& h) {
     const size_t x = text.find('x');
-    return x != std::string::npos && parseInt(text.substr(0, x), w) && parseInt(text.substr(x + 1), h) && w > 0 &&
-           h > 0 && w <= 16384 && h <= 16384;
+    return x != std::string::npos && parseInt(text.substr(0, x), w) && parseInt(text.substr(x + 1), h) &&
+           w > 0 && h > 0 && w <= 16384 && h <= 16384;
 }
 
 // Splits a line into words; "quoted words" keep blanks. Returns false on an unclosed quote.
@@ -136,7 +76,8 @@ int morphNode(const ViewerState& s) {
     const Scene& scene = *s.scene;
     auto hasTargets = [&](int n) {
         const Node& node = scene.nodes[n];
-        return node.kind == NodeKind::Mesh && node.object >= 0 && !scene.meshes[node.object].morphTargets.empty();
+        return node.kind == NodeKind::Mesh && node.object >= 0 &&
+               !scene.meshes[node.object].morphTargets.empty();
     };
     if (s.selection.node >= 0 && hasTargets(s.selection.node)) return s.selection.node;
     for (size_t n = 0; n < scene.nodes.size(); ++n)
@@ -151,14 +92,17 @@ std::string checkPofArgs(const std::vector<std::string>& a) {
     int n;
     bool b;
     PofMarkerKind kind;
-    if (sub == "lod") return a.size() == 2 && parseInt(a[1], n) && n >= 0 ? "" : "expected: pof lod N (0 or more)";
+    if (sub == "lod")
+        return a.size() == 2 && parseInt(a[1], n) && n >= 0 ? "" : "expected: pof lod N (0 or more)";
     if (sub == "debris" || sub == "shield")
         return a.size() == 2 && parseOnOff(a[1], b) ? "" : "expected: pof " + sub + " on|off";
     if (sub == "markers")
         return a.size() == 3 && (a[1] == "all" || parsePofMarkerKind(a[1], kind)) && parseOnOff(a[2], b)
                    ? ""
-                   : "expected: pof markers guns|missiles|turrets|docks|thrusters|eyes|specials|glows|all on|off";
-    if (sub == "spin") return a.size() == 3 && parseFloat(a[2], f) ? "" : "expected: pof spin SUBOBJECT DEGREES";
+                   : "expected: pof markers guns|missiles|turrets|docks|thrusters|eyes|specials|glows|all "
+                     "on|off";
+    if (sub == "spin")
+        return a.size() == 3 && parseFloat(a[2], f) ? "" : "expected: pof spin SUBOBJECT DEGREES";
     return "unknown pof command '" + sub + "' (lod, debris, shield, markers, spin)";
 }
 
@@ -183,8 +127,10 @@ bool runPof(ViewerState& s, const std::vector<std::string>& a, std::string& erro
     if (sub == "markers") {
         parseOnOff(a[2], on);
         PofMarkerKind kind;
-        if (a[1] == "all") s.pof.markers.fill(on);
-        else if (parsePofMarkerKind(a[1], kind)) s.pof.marker(kind) = on;
+        if (a[1] == "all")
+            s.pof.markers.fill(on);
+        else if (parsePofMarkerKind(a[1], kind))
+            s.pof.marker(kind) = on;
         return true;
     }
     if (sub == "spin") {
@@ -205,17 +151,28 @@ bool setOption(ViewerState& s, const std::vector<std::string>& args, std::string
     const std::string& option = args[0];
     ViewSettings& v = s.view;
     bool* flag = nullptr;
-    if (option == "skeleton") flag = &v.showSkeleton;
-    else if (option == "joint-axes") flag = &v.showJointAxes;
-    else if (option == "bind-pose") flag = &v.showBindPose;
-    else if (option == "joint-names") flag = &s.showJointNames;
-    else if (option == "normal-lines") flag = &v.showNormalLines;
-    else if (option == "tangent-lines") flag = &v.showTangentLines;
-    else if (option == "wireframe-overlay") flag = &v.wireframeOverlay;
-    else if (option == "two-sided") flag = &v.forceTwoSided;
-    else if (option == "scene-lights") flag = &v.sceneLights;
-    else if (option == "default-rig") flag = &v.defaultRig;
-    else if (option == "headlight") flag = &v.headlight;
+    if (option == "skeleton")
+        flag = &v.showSkeleton;
+    else if (option == "joint-axes")
+        flag = &v.showJointAxes;
+    else if (option == "bind-pose")
+        flag = &v.showBindPose;
+    else if (option == "joint-names")
+        flag = &s.showJointNames;
+    else if (option == "normal-lines")
+        flag = &v.showNormalLines;
+    else if (option == "tangent-lines")
+        flag = &v.showTangentLines;
+    else if (option == "wireframe-overlay")
+        flag = &v.wireframeOverlay;
+    else if (option == "two-sided")
+        flag = &v.forceTwoSided;
+    else if (option == "scene-lights")
+        flag = &v.sceneLights;
+    else if (option == "default-rig")
+        flag = &v.defaultRig;
+    else if (option == "headlight")
+        flag = &v.headlight;
     if (flag || option == "gles2") {
         bool value = false;
         if (args.size() != 2 || !parseOnOff(args[1], value)) {
@@ -241,7 +198,8 @@ bool setOption(ViewerState& s, const std::vector<std::string>& args, std::string
     }
     if (option == "background") {
         float rgb[3];
-        if (args.size() != 4 || !parseFloat(args[1], rgb[0]) || !parseFloat(args[2], rgb[1]) || !parseFloat(args[3], rgb[2])) {
+        if (args.size() != 4 || !parseFloat(args[1], rgb[0]) || !parseFloat(args[2], rgb[1]) ||
+            !parseFloat(args[3], rgb[2])) {
             error = "set background: expected three numbers R G B between 0 and 1";
             return false;
         }
@@ -252,9 +210,400 @@ bool setOption(ViewerState& s, const std::vector<std::string>& args, std::string
     return false;
 }
 
+// What a command's handler works on: the viewer, the window, the command's arguments (already
+// checked against the command's argument kinds when the script was read) and the runner's pacing.
+struct CommandContext {
+    ViewerState& s;
+    ScriptHost& host;
+    const std::vector<std::string>& a;
+    std::string& error;
+    int& wait;          // frames to let pass before the next command
+    bool& waitForLoad;  // the next command waits until the load this one started is done
+    bool& yield;        // the next command waits a frame
+
+    float number(size_t i) const {
+        float f = 0.0f;
+        parseFloat(a[i], f);
+        return f;
+    }
+    int integer(size_t i) const {
+        int n = 0;
+        parseInt(a[i], n);
+        return n;
+    }
+    bool onOff(size_t i) const {
+        bool b = false;
+        parseOnOff(a[i], b);
+        return b;
+    }
+    const Scene& scene() const { return *s.scene; }
+    Transport& transport() const { return s.transport; }
+    bool fail(std::string message) const {
+        error = std::move(message);
+        return false;
+    }
+};
+
+enum class Needs { Nothing, Scene };  // a command that needs a scene fails while none is open
+
+// Runs a command; false with the context's error set on failure.
+using Handler = bool (*)(CommandContext&);
+// Checks a command's arguments when the script is read: empty when they are fine, else what is wrong.
+using Check = std::string (*)(const std::vector<std::string>&);
+
+struct CommandSpec {
+    const char* name;
+    const char* args;        // argument synopsis for the help and usage errors ("" when there are none)
+    const char* help;        // what it does; further lines after '\n', printed as they are
+    int minArgs, maxArgs;    // maxArgs -1 = any
+    std::vector<Arg> kinds;  // per argument (the last repeats); Text accepts anything
+    Needs needs;
+    Handler run;
+    Check check;  // nullptr, or a further check of the arguments when the script is read
+};
+
+CommandSpec command(const char* name, const char* args, const char* help, int minArgs, int maxArgs,
+                    std::vector<Arg> kinds, Needs needs, Handler run, Check check = nullptr) {
+    return {name, args, help, minArgs, maxArgs, std::move(kinds), needs, run, check};
+}
+
+void play(Transport& t, float direction) {
+    t.playing = true;
+    t.direction = 1;
+    t.speed = direction * std::abs(t.speed == 0.0f ? 1.0f : t.speed);
+}
+
+// The command set, in the order of the help. Parsing, running, the help and usage errors all read it.
+const std::vector<CommandSpec>& commandSpecs() {
+    static const std::vector<CommandSpec> specs = {
+        command("open", "PATH", "load a file (or 'demo'); waits until it is loaded", 1, 1, {Arg::Text},
+                Needs::Nothing,
+                [](CommandContext& c) {
+                    c.s.requestOpen = c.a[0];
+                    c.waitForLoad = true;
+                    return true;
+                }),
+        command("reload", "", "load the current file again, keeping camera, clip and time", 0, 0, {},
+                Needs::Nothing,
+                [](CommandContext& c) {
+                    c.s.requestReload = true;
+                    c.waitForLoad = true;
+                    return true;
+                }),
+        command("clip", "NAME|INDEX", "select an animation clip ('rest' for the rest pose)", 1, 1,
+                {Arg::Text}, Needs::Scene,
+                [](CommandContext& c) {
+                    const int clip = findClip(c.scene(), c.a[0]);
+                    if (clip < 0 && c.a[0] == "rest") {
+                        selectClip(c.scene(), c.transport(), -1);
+                        return true;
+                    }
+                    if (clip < 0)
+                        return c.fail("no clip '" + c.a[0] + "' (" +
+                                      std::to_string(c.scene().animation.clips.size()) + " clips)");
+                    selectClip(c.scene(), c.transport(), clip);
+                    return true;
+                }),
+        command("time", "SECONDS", "seek within the clip", 1, 1, {Arg::Number}, Needs::Scene,
+                [](CommandContext& c) {
+                    seekTransport(c.scene(), c.transport(), c.number(0));
+                    return true;
+                }),
+        command("frame", "N", "seek to frame N at the clip's frame rate", 1, 1, {Arg::Number}, Needs::Scene,
+                [](CommandContext& c) {
+                    seekTransport(c.scene(), c.transport(),
+                                  c.number(0) / transportFrameRate(c.scene(), c.transport().clip));
+                    return true;
+                }),
+        command("play", "", "play forwards", 0, 0, {}, Needs::Scene,
+                [](CommandContext& c) {
+                    play(c.transport(), 1.0f);
+                    return true;
+                }),
+        command("reverse", "", "play backwards", 0, 0, {}, Needs::Scene,
+                [](CommandContext& c) {
+                    play(c.transport(), -1.0f);
+                    return true;
+                }),
+        command("pause", "", "pause", 0, 0, {}, Needs::Scene,
+                [](CommandContext& c) {
+                    c.transport().playing = false;
+                    return true;
+                }),
+        command("speed", "X", "playback rate (negative plays backwards)", 1, 1, {Arg::Number}, Needs::Scene,
+                [](CommandContext& c) {
+                    c.transport().speed = c.number(0);
+                    return true;
+                }),
+        command("loop", "loop|once|pingpong", "what happens at the ends of the clip", 1, 1, {Arg::Text},
+                Needs::Scene,
+                [](CommandContext& c) {
+                    LoopMode& loop = c.transport().loop;
+                    if (c.a[0] == "loop")
+                        loop = LoopMode::Loop;
+                    else if (c.a[0] == "once")
+                        loop = LoopMode::Once;
+                    else if (c.a[0] == "pingpong")
+                        loop = LoopMode::PingPong;
+                    else
+                        return c.fail("expected loop, once or pingpong");
+                    return true;
+                }),
+        command("step", "N", "step N frames (negative: back) and pause", 1, 1, {Arg::Integer}, Needs::Scene,
+                [](CommandContext& c) {
+                    stepFrames(c.scene(), c.transport(), c.integer(0));
+                    return true;
+                }),
+        command("key", "N", "step N keys (negative: back) and pause", 1, 1, {Arg::Integer}, Needs::Scene,
+                [](CommandContext& c) {
+                    stepKeys(c.scene(), c.transport(), c.integer(0));
+                    return true;
+                }),
+        command("start", "", "jump to the clip's start", 0, 0, {}, Needs::Scene,
+                [](CommandContext& c) {
+                    jumpToStart(c.scene(), c.transport());
+                    return true;
+                }),
+        command("end", "", "jump to the clip's end", 0, 0, {}, Needs::Scene,
+                [](CommandContext& c) {
+                    jumpToEnd(c.scene(), c.transport());
+                    return true;
+                }),
+        command("blend", "CLIP WEIGHT | off", "blend a second clip over the current one", 1, 2,
+                {Arg::Text, Arg::Number}, Needs::Scene,
+                [](CommandContext& c) {
+                    Transport& t = c.transport();
+                    if (c.a[0] == "off") {
+                        t.blendClip = -1;
+                        t.blendWeight = 0.0f;
+                        return true;
+                    }
+                    if (c.a.size() != 2) return c.fail("expected: blend CLIP WEIGHT | off");
+                    const int clip = findClip(c.scene(), c.a[0]);
+                    if (clip < 0) return c.fail("no clip '" + c.a[0] + "'");
+                    t.blendClip = clip;
+                    t.blendTime = 0.0f;
+                    t.blendWeight = std::clamp(c.number(1), 0.0f, 1.0f);
+                    return true;
+                }),
+        command("mode", "NAME", "shaded|wireframe|normals|weights|batches|uv|unlit|colors|skindiff", 1, 1,
+                {Arg::Text}, Needs::Nothing,
+                [](CommandContext& c) {
+                    if (!parseViewMode(c.a[0].c_str(), c.s.view.mode))
+                        return c.fail("unknown mode '" + c.a[0] + "'");
+                    return true;
+                }),
+        command("select", "NODE|none", "select a node by name or index (joints show their influences)", 1, 1,
+                {Arg::Text}, Needs::Scene,
+                [](CommandContext& c) {
+                    if (c.a[0] == "none") {
+                        selectNode(c.s, -1);
+                        return true;
+                    }
+                    const int node = findNode(c.scene(), c.a[0]);
+                    if (node < 0) return c.fail("no node named '" + c.a[0] + "'");
+                    selectNode(c.s, node);
+                    return true;
+                }),
+        command("click", "X Y", "pick in the viewport at window pixel X, Y", 2, 2, {Arg::Number, Arg::Number},
+                Needs::Scene,
+                [](CommandContext& c) {
+                    updatePose(c.s);
+                    selectNode(c.s, pickAt(c.s, c.number(0), c.number(1)));
+                    return true;
+                }),
+        command("morph", "INDEX WEIGHT|anim",
+                "override a morph target weight of the selected (or first morphed) mesh", 2, 2,
+                {Arg::Integer, Arg::Text}, Needs::Scene,
+                [](CommandContext& c) {
+                    const Scene& scene = c.scene();
+                    const int node = morphNode(c.s);
+                    if (node < 0) return c.fail("no mesh in the scene has morph targets");
+                    const int target = c.integer(0);
+                    const size_t targets = scene.meshes[scene.nodes[node].object].morphTargets.size();
+                    if (target < 0 || size_t(target) >= targets)
+                        return c.fail("target " + c.a[0] + " out of range (mesh '" + scene.nodes[node].name +
+                                      "' has " + std::to_string(targets) + ")");
+                    float weight;
+                    if (c.a[1] == "anim")
+                        weight = std::nanf("");
+                    else if (!parseFloat(c.a[1], weight))
+                        return c.fail("expected a weight or 'anim'");
+                    setMorphOverride(c.s, node, target, weight);
+                    return true;
+                }),
+        command("camera", "INDEX|orbit", "look through a file camera or the orbit camera", 1, 1, {Arg::Text},
+                Needs::Scene,
+                [](CommandContext& c) {
+                    if (c.a[0] == "orbit") {
+                        c.s.view.camera = -1;
+                        return true;
+                    }
+                    const size_t cameras = c.scene().cameras.size();
+                    int index;
+                    if (!parseInt(c.a[0], index) || index < 0 || size_t(index) >= cameras)
+                        return c.fail("no camera '" + c.a[0] + "' (" + std::to_string(cameras) + " cameras)");
+                    c.s.view.camera = index;
+                    return true;
+                }),
+        command("orbit", "YAW PITCH [DISTANCE]", "orbit camera angles in degrees (distance in scene units)",
+                2, 3, {Arg::Number}, Needs::Scene,
+                [](CommandContext& c) {
+                    OrbitCamera& orbit = c.s.view.orbit;
+                    c.s.view.camera = -1;
+                    orbit.yaw = glm::radians(c.number(0));
+                    orbit.pitch = glm::clamp(glm::radians(c.number(1)), -1.55f, 1.55f);
+                    if (c.a.size() > 2) orbit.distance = std::max(c.number(2), 1e-4f);
+                    return true;
+                }),
+        command("zoom", "FACTOR", "multiply the orbit distance", 1, 1, {Arg::Number}, Needs::Scene,
+                [](CommandContext& c) {
+                    if (c.number(0) <= 0.0f) return c.fail("factor must be positive");
+                    c.s.view.orbit.distance = std::max(c.s.view.orbit.distance * c.number(0), 1e-4f);
+                    return true;
+                }),
+        command("fit", "scene|selection", "frame the scene or the selected node", 1, 1, {Arg::Text},
+                Needs::Scene,
+                [](CommandContext& c) {
+                    if (c.a[0] == "scene")
+                        frameScene(c.s);
+                    else if (c.a[0] == "selection")
+                        frameSelection(c.s);
+                    else
+                        return c.fail("expected scene or selection");
+                    return true;
+                }),
+        command("reset", "", "default camera angles, scene framed", 0, 0, {}, Needs::Scene,
+                [](CommandContext& c) {
+                    resetView(c.s);
+                    return true;
+                }),
+        command("panel", "NAME on|off", "main|browser|tree|inspector|report|stats|skinning|pof", 2, 2,
+                {Arg::Text, Arg::OnOff}, Needs::Nothing,
+                [](CommandContext& c) {
+                    PanelId id;
+                    if (!parsePanelName(c.a[0], id))
+                        return c.fail("unknown panel '" + c.a[0] +
+                                      "' (main, browser, tree, inspector, report, stats, skinning, pof)");
+                    c.s.panel(id) = c.onOff(1);
+                    return true;
+                }),
+        command("set", "OPTION VALUE",
+                "skeleton, joint-axes, bind-pose, joint-names, normal-lines, tangent-lines,\n"
+                "                             wireframe-overlay, two-sided, scene-lights, default-rig, "
+                "headlight (on|off),\n"
+                "                             gles2 on|off, fov DEGREES, background R G B (0..1)",
+                2, 4, {Arg::Text}, Needs::Nothing,
+                [](CommandContext& c) { return setOption(c.s, c.a, c.error); }),
+        command("light", "INDEX on|off", "switch one of the file's lights", 2, 2, {Arg::Integer, Arg::OnOff},
+                Needs::Scene,
+                [](CommandContext& c) {
+                    const int index = c.integer(0);
+                    const size_t lights = c.scene().lights.size();
+                    if (index < 0 || size_t(index) >= lights)
+                        return c.fail("no light " + c.a[0] + " (" + std::to_string(lights) + " lights)");
+                    c.s.scene->lights[index].enabled = c.onOff(1);
+                    return true;
+                }),
+        command("press", "KEY[+KEY] [FRAMES]",
+                "hold keys as if typed (a-z, 0-9, f1-f12, space, left, right, up, down,\n"
+                "                             home, end, pageup, pagedown, tab, escape, enter, comma, "
+                "period, [, ],\n"
+                "                             plus, minus, shift, ctrl) for FRAMES frames (default 1)",
+                1, 2, {Arg::Text, Arg::Integer}, Needs::Nothing,
+                [](CommandContext& c) {
+                    const int frames = c.a.size() > 1 ? std::max(1, c.integer(1)) : 1;
+                    if (!c.host.press || !c.host.press(c.a[0], frames, c.error))
+                        return c.fail(c.error.empty() ? "no keyboard" : c.error);
+                    // The keys are read at the start of the next frames; what follows runs after them.
+                    c.wait = frames;
+                    return true;
+                }),
+        command("wait", "FRAMES", "let frames pass", 1, 1, {Arg::Integer}, Needs::Nothing,
+                [](CommandContext& c) {
+                    c.wait = std::max(0, c.integer(0));
+                    return true;
+                }),
+        command("screenshot", "PATH [WxH]", "save the window (panel included) or the scene offscreen at WxH",
+                1, 2, {Arg::Text, Arg::Size}, Needs::Nothing,
+                [](CommandContext& c) {
+                    c.s.requestScreenshot = c.a[0];
+                    c.s.screenshotWidth = c.s.screenshotHeight = 0;
+                    if (c.a.size() > 1) parseSize(c.a[1], c.s.screenshotWidth, c.s.screenshotHeight);
+                    c.yield = true;
+                    return true;
+                }),
+        command("touch", "PATH", "mark a file modified (hot reload picks it up)", 1, 1, {Arg::Text},
+                Needs::Nothing,
+                [](CommandContext& c) {
+                    std::error_code ec;
+                    const auto now = std::filesystem::file_time_type::clock::now();
+                    auto stamp = std::filesystem::last_write_time(c.a[0], ec);
+                    if (ec) return c.fail(c.a[0] + ": " + ec.message());
+                    // Later than both now and the old stamp, so the change shows whatever the clock
+                    // granularity.
+                    stamp = std::max(now, stamp + std::chrono::seconds(1));
+                    std::filesystem::last_write_time(c.a[0], stamp, ec);
+                    if (ec) return c.fail(c.a[0] + ": " + ec.message());
+                    return true;
+                }),
+        command("drop", "PATH...", "as if the files were dropped on the window", 1, -1, {Arg::Text},
+                Needs::Nothing,
+                [](CommandContext& c) {
+                    c.host.drop(c.a);
+                    c.waitForLoad = true;
+                    return true;
+                }),
+        command("browse", "DIR", "show the file browser at DIR", 1, 1, {Arg::Text}, Needs::Nothing,
+                [](CommandContext& c) { return c.host.browse(c.a[0], c.error); }),
+        command(
+            "pof", "lod N",
+            "POF: draw detail level N (its root and descendants), hide the others\n"
+            "  pof debris on|off          POF: draw the debris subobjects too\n"
+            "  pof shield on|off          POF: the shield mesh as a wireframe over the view\n"
+            "  pof markers KIND|all on|off  POF markers: guns, missiles, turrets, docks, thrusters, eyes,\n"
+            "                             specials, glows (labels on hover)\n"
+            "  pof spin SUBOBJECT DEGREES POF: turn a rotating subobject (name or number) about its movement "
+            "axis",
+            1, 3, {Arg::Text}, Needs::Scene, [](CommandContext& c) { return runPof(c.s, c.a, c.error); },
+            checkPofArgs),
+        command("dump", "PATH", "write the viewer state as JSON", 1, 1, {Arg::Text}, Needs::Nothing,
+                [](CommandContext& c) {
+                    std::ofstream out(c.a[0], std::ios::trunc);
+                    out << viewerStateJson(c.s) << "\n";
+                    if (!out) return c.fail("cannot write " + c.a[0]);
+                    return true;
+                }),
+        command("quit", "", "close the viewer", 0, 0, {}, Needs::Nothing,
+                [](CommandContext& c) {
+                    c.s.requestQuit = true;
+                    c.yield = true;
+                    return true;
+                }),
+    };
+    return specs;
+}
+
+const CommandSpec* findCommand(const std::string& name) {
+    for (const CommandSpec& c : commandSpecs())
+        if (name == c.name) return &c;
+    return nullptr;
+}
+
+// "name ARGS", then the help from the help column (two blanks at least); what --help lists and
+// usage errors quote.
+std::string usage(const CommandSpec& c) {
+    constexpr size_t kHelpColumn = 27;
+    std::string line = c.name;
+    if (*c.args) line += std::string(" ") + c.args;
+    line.resize(std::max(line.size() + 2, kHelpColumn), ' ');
+    return line + c.help;
+}
+
 }  // namespace
 
-bool parseScript(const std::string& text, const std::string& file, Script& out, std::vector<std::string>& errors) {
+bool parseScript(const std::string& text, const std::string& file, Script& out,
+                 std::vector<std::string>& errors) {
     out.file = file;
     out.commands.clear();
     const size_t errorsBefore = errors.size();
@@ -269,50 +618,59 @@ bool parseScript(const std::string& text, const std::string& file, Script& out, 
             continue;
         }
         if (words.empty()) continue;
-        const CommandSpec* spec = nullptr;
-        for (const CommandSpec& c : commandSpecs())
-            if (words[0] == c.name) spec = &c;
+        const CommandSpec* spec = findCommand(words[0]);
         if (!spec) {
             errors.push_back(where + "unknown command '" + words[0] + "'");
             continue;
         }
-        const int argc = int(words.size()) - 1;
+        const std::vector<std::string> args(words.begin() + 1, words.end());
+        const int argc = int(args.size());
         if (argc < spec->minArgs || (spec->maxArgs >= 0 && argc > spec->maxArgs)) {
-            errors.push_back(where + "expected: " + spec->usage);
+            errors.push_back(where + "expected: " + usage(*spec));
             continue;
         }
         bool ok = true;
         for (int i = 0; i < argc && ok; ++i) {
-            const Arg kind = spec->kinds.empty() ? Arg::Text : spec->kinds[std::min<size_t>(i, spec->kinds.size() - 1)];
-            const std::string& a = words[i + 1];
+            const Arg kind =
+                spec->kinds.empty() ? Arg::Text : spec->kinds[std::min<size_t>(i, spec->kinds.size() - 1)];
+            const std::string& a = args[i];
             float f;
             int n, w, h;
             bool b;
             switch (kind) {
-                case Arg::Text: break;
-                case Arg::Number: ok = parseFloat(a, f); break;
-                case Arg::Integer: ok = parseInt(a, n); break;
-                case Arg::OnOff: ok = parseOnOff(a, b); break;
-                case Arg::Size: ok = parseSize(a, w, h); break;
+                case Arg::Text:
+                    break;
+                case Arg::Number:
+                    ok = parseFloat(a, f);
+                    break;
+                case Arg::Integer:
+                    ok = parseInt(a, n);
+                    break;
+                case Arg::OnOff:
+                    ok = parseOnOff(a, b);
+                    break;
+                case Arg::Size:
+                    ok = parseSize(a, w, h);
+                    break;
             }
             if (!ok) {
                 static const char* kNames[] = {"text", "a number", "an integer", "on or off", "a size WxH"};
-                errors.push_back(where + words[0] + ": argument " + std::to_string(i + 1) + " '" + a + "' is not " +
-                                 kNames[int(kind)]);
+                errors.push_back(where + words[0] + ": argument " + std::to_string(i + 1) + " '" + a +
+                                 "' is not " + kNames[int(kind)]);
             }
         }
         if (!ok) continue;
-        if (words[0] == "pof") {
-            const std::string problem = checkPofArgs(std::vector<std::string>(words.begin() + 1, words.end()));
+        if (spec->check) {
+            const std::string problem = spec->check(args);
             if (!problem.empty()) {
-                errors.push_back(where + "pof: " + problem);
+                errors.push_back(where + words[0] + ": " + problem);
                 continue;
             }
         }
         ScriptCommand c;
         c.line = number;
         c.name = words[0];
-        c.args.assign(words.begin() + 1, words.end());
+        c.args = args;
         out.commands.push_back(std::move(c));
     }
     return errors.size() == errorsBefore;
@@ -335,8 +693,14 @@ bool loadScript(const std::string& path, Script& out, std::vector<std::string>& 
 
 std::string scriptCommandHelp() {
     std::string help;
-    for (const CommandSpec& c : commandSpecs()) help += std::string("  ") + c.usage + "\n";
+    for (const CommandSpec& c : commandSpecs()) help += "  " + usage(c) + "\n";
     return help;
+}
+
+std::vector<std::string> scriptCommandNames() {
+    std::vector<std::string> names;
+    for (const CommandSpec& c : commandSpecs()) names.push_back(c.name);
+    return names;
 }
 
 void ScriptRunner::runFrame(ViewerState& s, ScriptHost& host) {
@@ -362,293 +726,19 @@ void ScriptRunner::runFrame(ViewerState& s, ScriptHost& host) {
     }
 }
 
-bool ScriptRunner::execute(ViewerState& s, ScriptHost& host, const ScriptCommand& c, bool& yield, std::string& error) {
-    const std::string& name = c.name;
-    const std::vector<std::string>& a = c.args;
-    auto number = [&](size_t i) {
-        float f = 0.0f;
-        parseFloat(a[i], f);
-        return f;
-    };
-    auto integer = [&](size_t i) {
-        int n = 0;
-        parseInt(a[i], n);
-        return n;
-    };
-    auto onOff = [&](size_t i) {
-        bool b = false;
-        parseOnOff(a[i], b);
-        return b;
-    };
-
-    // Commands that do not need a scene.
-    if (name == "open") {
-        s.requestOpen = a[0];
-        m_waitForLoad = true;
-        return true;
+bool ScriptRunner::execute(ViewerState& s, ScriptHost& host, const ScriptCommand& c, bool& yield,
+                           std::string& error) {
+    const CommandSpec* spec = findCommand(c.name);
+    if (!spec) {
+        error = "not available";
+        return false;
     }
-    if (name == "reload") {
-        s.requestReload = true;
-        m_waitForLoad = true;
-        return true;
-    }
-    if (name == "wait") {
-        m_wait = std::max(0, integer(0));
-        return true;
-    }
-    if (name == "quit") {
-        s.requestQuit = true;
-        yield = true;
-        return true;
-    }
-    if (name == "screenshot") {
-        s.requestScreenshot = a[0];
-        s.screenshotWidth = s.screenshotHeight = 0;
-        if (a.size() > 1) parseSize(a[1], s.screenshotWidth, s.screenshotHeight);
-        yield = true;
-        return true;
-    }
-    if (name == "touch") {
-        std::error_code ec;
-        const auto now = std::filesystem::file_time_type::clock::now();
-        auto stamp = std::filesystem::last_write_time(a[0], ec);
-        if (ec) {
-            error = a[0] + ": " + ec.message();
-            return false;
-        }
-        // Later than both now and the old stamp, so the change shows whatever the clock granularity.
-        stamp = std::max(now, stamp + std::chrono::seconds(1));
-        std::filesystem::last_write_time(a[0], stamp, ec);
-        if (ec) {
-            error = a[0] + ": " + ec.message();
-            return false;
-        }
-        return true;
-    }
-    if (name == "drop") {
-        host.drop(a);
-        m_waitForLoad = true;
-        return true;
-    }
-    if (name == "browse") return host.browse(a[0], error);
-    if (name == "press") {
-        const int frames = a.size() > 1 ? std::max(1, integer(1)) : 1;
-        if (!host.press || !host.press(a[0], frames, error)) {
-            if (error.empty()) error = "no keyboard";
-            return false;
-        }
-        // The keys are read at the start of the next frames; what follows runs after them.
-        m_wait = frames;
-        return true;
-    }
-    if (name == "panel") {
-        PanelId id;
-        if (!parsePanelName(a[0], id)) {
-            error = "unknown panel '" + a[0] + "' (main, browser, tree, inspector, report, stats, skinning, pof)";
-            return false;
-        }
-        s.panel(id) = onOff(1);
-        return true;
-    }
-    if (name == "dump") {
-        std::ofstream out(a[0], std::ios::trunc);
-        out << viewerStateJson(s) << "\n";
-        if (!out) {
-            error = "cannot write " + a[0];
-            return false;
-        }
-        return true;
-    }
-    if (name == "set") return setOption(s, a, error);
-    if (name == "mode") {
-        if (!parseViewMode(a[0].c_str(), s.view.mode)) {
-            error = "unknown mode '" + a[0] + "'";
-            return false;
-        }
-        return true;
-    }
-
-    if (!s.scene) {
+    if (spec->needs == Needs::Scene && !s.scene) {
         error = "no scene is open";
         return false;
     }
-    const Scene& scene = *s.scene;
-    Transport& t = s.transport;
-    if (name == "clip") {
-        const int clip = findClip(scene, a[0]);
-        if (clip < 0 && a[0] == "rest") {
-            selectClip(scene, t, -1);
-            return true;
-        }
-        if (clip < 0) {
-            error = "no clip '" + a[0] + "' (" + std::to_string(scene.animation.clips.size()) + " clips)";
-            return false;
-        }
-        selectClip(scene, t, clip);
-        return true;
-    }
-    if (name == "time") {
-        seekTransport(scene, t, number(0));
-        return true;
-    }
-    if (name == "frame") {
-        seekTransport(scene, t, number(0) / transportFrameRate(scene, t.clip));
-        return true;
-    }
-    if (name == "play" || name == "reverse") {
-        t.playing = true;
-        t.direction = 1;
-        t.speed = (name == "play" ? 1.0f : -1.0f) * std::abs(t.speed == 0.0f ? 1.0f : t.speed);
-        return true;
-    }
-    if (name == "pause") {
-        t.playing = false;
-        return true;
-    }
-    if (name == "speed") {
-        t.speed = number(0);
-        return true;
-    }
-    if (name == "loop") {
-        if (a[0] == "loop") t.loop = LoopMode::Loop;
-        else if (a[0] == "once") t.loop = LoopMode::Once;
-        else if (a[0] == "pingpong") t.loop = LoopMode::PingPong;
-        else {
-            error = "expected loop, once or pingpong";
-            return false;
-        }
-        return true;
-    }
-    if (name == "step") {
-        stepFrames(scene, t, integer(0));
-        return true;
-    }
-    if (name == "key") {
-        stepKeys(scene, t, integer(0));
-        return true;
-    }
-    if (name == "start") {
-        jumpToStart(scene, t);
-        return true;
-    }
-    if (name == "end") {
-        jumpToEnd(scene, t);
-        return true;
-    }
-    if (name == "blend") {
-        if (a[0] == "off") {
-            t.blendClip = -1;
-            t.blendWeight = 0.0f;
-            return true;
-        }
-        if (a.size() != 2) {
-            error = "expected: blend CLIP WEIGHT | off";
-            return false;
-        }
-        const int clip = findClip(scene, a[0]);
-        if (clip < 0) {
-            error = "no clip '" + a[0] + "'";
-            return false;
-        }
-        t.blendClip = clip;
-        t.blendTime = 0.0f;
-        t.blendWeight = std::clamp(number(1), 0.0f, 1.0f);
-        return true;
-    }
-    if (name == "select") {
-        if (a[0] == "none") {
-            selectNode(s, -1);
-            return true;
-        }
-        const int node = findNode(scene, a[0]);
-        if (node < 0) {
-            error = "no node named '" + a[0] + "'";
-            return false;
-        }
-        selectNode(s, node);
-        return true;
-    }
-    if (name == "click") {
-        updatePose(s);
-        selectNode(s, pickAt(s, number(0), number(1)));
-        return true;
-    }
-    if (name == "morph") {
-        const int node = morphNode(s);
-        if (node < 0) {
-            error = "no mesh in the scene has morph targets";
-            return false;
-        }
-        const int target = integer(0);
-        const size_t targets = scene.meshes[scene.nodes[node].object].morphTargets.size();
-        if (target < 0 || size_t(target) >= targets) {
-            error = "target " + a[0] + " out of range (mesh '" + scene.nodes[node].name + "' has " +
-                    std::to_string(targets) + ")";
-            return false;
-        }
-        float weight;
-        if (a[1] == "anim") {
-            weight = std::nanf("");
-        } else if (!parseFloat(a[1], weight)) {
-            error = "expected a weight or 'anim'";
-            return false;
-        }
-        setMorphOverride(s, node, target, weight);
-        return true;
-    }
-    if (name == "camera") {
-        if (a[0] == "orbit") {
-            s.view.camera = -1;
-            return true;
-        }
-        int index;
-        if (!parseInt(a[0], index) || index < 0 || size_t(index) >= scene.cameras.size()) {
-            error = "no camera '" + a[0] + "' (" + std::to_string(scene.cameras.size()) + " cameras)";
-            return false;
-        }
-        s.view.camera = index;
-        return true;
-    }
-    if (name == "orbit") {
-        s.view.camera = -1;
-        s.view.orbit.yaw = glm::radians(number(0));
-        s.view.orbit.pitch = glm::clamp(glm::radians(number(1)), -1.55f, 1.55f);
-        if (a.size() > 2) s.view.orbit.distance = std::max(number(2), 1e-4f);
-        return true;
-    }
-    if (name == "zoom") {
-        if (number(0) <= 0.0f) {
-            error = "factor must be positive";
-            return false;
-        }
-        s.view.orbit.distance = std::max(s.view.orbit.distance * number(0), 1e-4f);
-        return true;
-    }
-    if (name == "fit") {
-        if (a[0] == "scene") frameScene(s);
-        else if (a[0] == "selection") frameSelection(s);
-        else {
-            error = "expected scene or selection";
-            return false;
-        }
-        return true;
-    }
-    if (name == "reset") {
-        resetView(s);
-        return true;
-    }
-    if (name == "pof") return runPof(s, a, error);
-    if (name == "light") {
-        const int index = integer(0);
-        if (index < 0 || size_t(index) >= scene.lights.size()) {
-            error = "no light " + a[0] + " (" + std::to_string(scene.lights.size()) + " lights)";
-            return false;
-        }
-        s.scene->lights[index].enabled = onOff(1);
-        return true;
-    }
-    error = "not available";
-    return false;
+    CommandContext context{s, host, c.args, error, m_wait, m_waitForLoad, yield};
+    return spec->run(context);
 }
 
 namespace {
@@ -687,7 +777,10 @@ nlohmann::json pofStateJson(const ViewerState& s) {
             lit += m.lit ? 1 : 0;
             glm::vec2 p;
             if (first.is_null() && projectToScreen(s, m.position, p))
-                first = {{"label", m.label}, {"x", p.x}, {"y", p.y}, {"position", {m.position.x, m.position.y, m.position.z}}};
+                first = {{"label", m.label},
+                         {"x", p.x},
+                         {"y", p.y},
+                         {"position", {m.position.x, m.position.y, m.position.z}}};
         }
         entry["shown"] = count;
         entry["lit"] = lit;
@@ -729,14 +822,16 @@ std::string viewerStateJson(const ViewerState& s) {
         j["format"] = scene.format;
         j["nodes"] = scene.nodes.size();
         const Transport& t = s.transport;
-        j["clip"] = t.clip >= 0 ? nlohmann::json(scene.animation.clips[t.clip].name) : nlohmann::json(nullptr);
+        j["clip"] =
+            t.clip >= 0 ? nlohmann::json(scene.animation.clips[t.clip].name) : nlohmann::json(nullptr);
         j["clip_index"] = t.clip;
         j["time"] = t.time;
         j["frame"] = transportFrame(scene, t);
         j["playing"] = t.playing;
         j["speed"] = t.speed;
         j["loop"] = loopModeName(t.loop);
-        j["selected"] = s.selection.node >= 0 ? nlohmann::json(scene.nodes[s.selection.node].name) : nlohmann::json(nullptr);
+        j["selected"] = s.selection.node >= 0 ? nlohmann::json(scene.nodes[s.selection.node].name)
+                                              : nlohmann::json(nullptr);
         j["selected_index"] = s.selection.node;
         j["joint"] = s.selection.joint;
         nlohmann::json morphs = nlohmann::json::object();

@@ -31,6 +31,8 @@ bool loadScript(const std::string& path, Script& out, std::vector<std::string>& 
 
 // One line per command with its arguments, for --help and the README.
 std::string scriptCommandHelp();
+// The commands' names, in the order of the help.
+std::vector<std::string> scriptCommandNames();
 
 // What the window does for commands that need it.
 struct ScriptHost {

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -68,6 +70,44 @@ TEST(ViewerScript, HelpListsEveryCommandOfTheIssue) {
                           "mode NAME", "select NODE", "morph INDEX WEIGHT", "camera INDEX|orbit", "panel NAME on|off",
                           "wait FRAMES", "screenshot PATH", "quit"})
         EXPECT_NE(help.find(c), std::string::npos) << c;
+}
+
+// The help is made from the command table: every command has one entry (a line at the margin that
+// starts with its name), a usage error quotes that entry, and any other word is an unknown command.
+TEST(ViewerScript, HelpHasAnEntryForEveryCommandAndUsageErrorsQuoteIt) {
+    const std::string help = esv::scriptCommandHelp();
+    const std::vector<std::string> names = esv::scriptCommandNames();
+    const std::set<std::string> commands(names.begin(), names.end());
+    EXPECT_EQ(commands.size(), names.size()) << "a command is in the table twice";
+    std::set<std::string> listed;
+    std::istringstream lines(help);
+    for (std::string line; std::getline(lines, line);) {
+        ASSERT_EQ(line.rfind("  ", 0), 0u) << line;
+        if (line[2] != ' ') listed.insert(line.substr(2, line.find(' ', 2) - 2));
+    }
+    EXPECT_EQ(listed, commands);
+
+    for (const std::string& name : names) {
+        // Every command needs an argument or takes fewer than ten, so one of these lines is a usage error.
+        Script script;
+        std::vector<std::string> errors;
+        if (esv::parseScript(name, "u.txt", script, errors)) {
+            EXPECT_FALSE(esv::parseScript(name + " 1 2 3 4 5 6 7 8 9 10", "u.txt", script, errors)) << name;
+        }
+        ASSERT_EQ(errors.size(), 1u) << name;
+        const std::string prefix = "u.txt:1: expected: ";
+        ASSERT_EQ(errors[0].rfind(prefix + name + " ", 0), 0u) << errors[0];
+        const std::string entry = errors[0].substr(prefix.size());
+        EXPECT_NE(help.find("  " + entry + "\n"), std::string::npos) << entry;
+    }
+
+    Script script;
+    std::vector<std::string> errors;
+    EXPECT_FALSE(esv::parseScript("Open a.pod\nexplode\npof\n", "u.txt", script, errors));
+    ASSERT_EQ(errors.size(), 3u);
+    EXPECT_EQ(errors[0], "u.txt:1: unknown command 'Open'");
+    EXPECT_EQ(errors[1], "u.txt:2: unknown command 'explode'");
+    EXPECT_EQ(errors[2].rfind("u.txt:3: expected: pof lod N", 0), 0u) << errors[2];
 }
 
 // A state with the demo scene but no renderer: commands that only edit state can run.
