@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include <imgui.h>
 #include <nlohmann/json.hpp>
@@ -150,29 +151,23 @@ bool runPof(ViewerState& s, const std::vector<std::string>& a, std::string& erro
 bool setOption(ViewerState& s, const std::vector<std::string>& args, std::string& error) {
     const std::string& option = args[0];
     ViewSettings& v = s.view;
+    // The on|off options but gles2 (which also recreates the renderer).
+    const std::pair<const char*, bool*> switches[] = {
+        {"skeleton", &v.showSkeleton},
+        {"joint-axes", &v.showJointAxes},
+        {"bind-pose", &v.showBindPose},
+        {"joint-names", &s.showJointNames},
+        {"normal-lines", &v.showNormalLines},
+        {"tangent-lines", &v.showTangentLines},
+        {"wireframe-overlay", &v.wireframeOverlay},
+        {"two-sided", &v.forceTwoSided},
+        {"scene-lights", &v.sceneLights},
+        {"default-rig", &v.defaultRig},
+        {"headlight", &v.headlight},
+    };
     bool* flag = nullptr;
-    if (option == "skeleton")
-        flag = &v.showSkeleton;
-    else if (option == "joint-axes")
-        flag = &v.showJointAxes;
-    else if (option == "bind-pose")
-        flag = &v.showBindPose;
-    else if (option == "joint-names")
-        flag = &s.showJointNames;
-    else if (option == "normal-lines")
-        flag = &v.showNormalLines;
-    else if (option == "tangent-lines")
-        flag = &v.showTangentLines;
-    else if (option == "wireframe-overlay")
-        flag = &v.wireframeOverlay;
-    else if (option == "two-sided")
-        flag = &v.forceTwoSided;
-    else if (option == "scene-lights")
-        flag = &v.sceneLights;
-    else if (option == "default-rig")
-        flag = &v.defaultRig;
-    else if (option == "headlight")
-        flag = &v.headlight;
+    for (const auto& [name, field] : switches)
+        if (option == name) flag = field;
     if (flag || option == "gles2") {
         bool value = false;
         if (args.size() != 2 || !parseOnOff(args[1], value)) {
@@ -220,6 +215,7 @@ struct CommandContext {
     int& wait;          // frames to let pass before the next command
     bool& waitForLoad;  // the next command waits until the load this one started is done
     bool& yield;        // the next command waits a frame
+    bool ok = true;     // false when the command failed, with the reason in error
 
     float number(size_t i) const {
         float f = 0.0f;
@@ -238,16 +234,16 @@ struct CommandContext {
     }
     const Scene& scene() const { return *s.scene; }
     Transport& transport() const { return s.transport; }
-    bool fail(std::string message) const {
+    void fail(std::string message) {
         error = std::move(message);
-        return false;
+        ok = false;
     }
 };
 
 enum class Needs { Nothing, Scene };  // a command that needs a scene fails while none is open
 
-// Runs a command; false with the context's error set on failure.
-using Handler = bool (*)(CommandContext&);
+// Runs a command; on failure clears the context's ok and says why in its error.
+using Handler = void (*)(CommandContext&);
 // Checks a command's arguments when the script is read: empty when they are fine, else what is wrong.
 using Check = std::string (*)(const std::vector<std::string>&);
 
@@ -281,14 +277,12 @@ const std::vector<CommandSpec>& commandSpecs() {
                 [](CommandContext& c) {
                     c.s.requestOpen = c.a[0];
                     c.waitForLoad = true;
-                    return true;
                 }),
         command("reload", "", "load the current file again, keeping camera, clip and time", 0, 0, {},
                 Needs::Nothing,
                 [](CommandContext& c) {
                     c.s.requestReload = true;
                     c.waitForLoad = true;
-                    return true;
                 }),
         command("clip", "NAME|INDEX", "select an animation clip ('rest' for the rest pose)", 1, 1,
                 {Arg::Text}, Needs::Scene,
@@ -296,45 +290,28 @@ const std::vector<CommandSpec>& commandSpecs() {
                     const int clip = findClip(c.scene(), c.a[0]);
                     if (clip < 0 && c.a[0] == "rest") {
                         selectClip(c.scene(), c.transport(), -1);
-                        return true;
+                        return;
                     }
                     if (clip < 0)
                         return c.fail("no clip '" + c.a[0] + "' (" +
                                       std::to_string(c.scene().animation.clips.size()) + " clips)");
                     selectClip(c.scene(), c.transport(), clip);
-                    return true;
                 }),
         command("time", "SECONDS", "seek within the clip", 1, 1, {Arg::Number}, Needs::Scene,
-                [](CommandContext& c) {
-                    seekTransport(c.scene(), c.transport(), c.number(0));
-                    return true;
-                }),
+                [](CommandContext& c) { seekTransport(c.scene(), c.transport(), c.number(0)); }),
         command("frame", "N", "seek to frame N at the clip's frame rate", 1, 1, {Arg::Number}, Needs::Scene,
                 [](CommandContext& c) {
                     seekTransport(c.scene(), c.transport(),
                                   c.number(0) / transportFrameRate(c.scene(), c.transport().clip));
-                    return true;
                 }),
         command("play", "", "play forwards", 0, 0, {}, Needs::Scene,
-                [](CommandContext& c) {
-                    play(c.transport(), 1.0f);
-                    return true;
-                }),
+                [](CommandContext& c) { play(c.transport(), 1.0f); }),
         command("reverse", "", "play backwards", 0, 0, {}, Needs::Scene,
-                [](CommandContext& c) {
-                    play(c.transport(), -1.0f);
-                    return true;
-                }),
+                [](CommandContext& c) { play(c.transport(), -1.0f); }),
         command("pause", "", "pause", 0, 0, {}, Needs::Scene,
-                [](CommandContext& c) {
-                    c.transport().playing = false;
-                    return true;
-                }),
+                [](CommandContext& c) { c.transport().playing = false; }),
         command("speed", "X", "playback rate (negative plays backwards)", 1, 1, {Arg::Number}, Needs::Scene,
-                [](CommandContext& c) {
-                    c.transport().speed = c.number(0);
-                    return true;
-                }),
+                [](CommandContext& c) { c.transport().speed = c.number(0); }),
         command("loop", "loop|once|pingpong", "what happens at the ends of the clip", 1, 1, {Arg::Text},
                 Needs::Scene,
                 [](CommandContext& c) {
@@ -347,28 +324,15 @@ const std::vector<CommandSpec>& commandSpecs() {
                         loop = LoopMode::PingPong;
                     else
                         return c.fail("expected loop, once or pingpong");
-                    return true;
                 }),
         command("step", "N", "step N frames (negative: back) and pause", 1, 1, {Arg::Integer}, Needs::Scene,
-                [](CommandContext& c) {
-                    stepFrames(c.scene(), c.transport(), c.integer(0));
-                    return true;
-                }),
+                [](CommandContext& c) { stepFrames(c.scene(), c.transport(), c.integer(0)); }),
         command("key", "N", "step N keys (negative: back) and pause", 1, 1, {Arg::Integer}, Needs::Scene,
-                [](CommandContext& c) {
-                    stepKeys(c.scene(), c.transport(), c.integer(0));
-                    return true;
-                }),
+                [](CommandContext& c) { stepKeys(c.scene(), c.transport(), c.integer(0)); }),
         command("start", "", "jump to the clip's start", 0, 0, {}, Needs::Scene,
-                [](CommandContext& c) {
-                    jumpToStart(c.scene(), c.transport());
-                    return true;
-                }),
+                [](CommandContext& c) { jumpToStart(c.scene(), c.transport()); }),
         command("end", "", "jump to the clip's end", 0, 0, {}, Needs::Scene,
-                [](CommandContext& c) {
-                    jumpToEnd(c.scene(), c.transport());
-                    return true;
-                }),
+                [](CommandContext& c) { jumpToEnd(c.scene(), c.transport()); }),
         command("blend", "CLIP WEIGHT | off", "blend a second clip over the current one", 1, 2,
                 {Arg::Text, Arg::Number}, Needs::Scene,
                 [](CommandContext& c) {
@@ -376,7 +340,7 @@ const std::vector<CommandSpec>& commandSpecs() {
                     if (c.a[0] == "off") {
                         t.blendClip = -1;
                         t.blendWeight = 0.0f;
-                        return true;
+                        return;
                     }
                     if (c.a.size() != 2) return c.fail("expected: blend CLIP WEIGHT | off");
                     const int clip = findClip(c.scene(), c.a[0]);
@@ -384,33 +348,29 @@ const std::vector<CommandSpec>& commandSpecs() {
                     t.blendClip = clip;
                     t.blendTime = 0.0f;
                     t.blendWeight = std::clamp(c.number(1), 0.0f, 1.0f);
-                    return true;
                 }),
         command("mode", "NAME", "shaded|wireframe|normals|weights|batches|uv|unlit|colors|skindiff", 1, 1,
                 {Arg::Text}, Needs::Nothing,
                 [](CommandContext& c) {
                     if (!parseViewMode(c.a[0].c_str(), c.s.view.mode))
                         return c.fail("unknown mode '" + c.a[0] + "'");
-                    return true;
                 }),
         command("select", "NODE|none", "select a node by name or index (joints show their influences)", 1, 1,
                 {Arg::Text}, Needs::Scene,
                 [](CommandContext& c) {
                     if (c.a[0] == "none") {
                         selectNode(c.s, -1);
-                        return true;
+                        return;
                     }
                     const int node = findNode(c.scene(), c.a[0]);
                     if (node < 0) return c.fail("no node named '" + c.a[0] + "'");
                     selectNode(c.s, node);
-                    return true;
                 }),
         command("click", "X Y", "pick in the viewport at window pixel X, Y", 2, 2, {Arg::Number, Arg::Number},
                 Needs::Scene,
                 [](CommandContext& c) {
                     updatePose(c.s);
                     selectNode(c.s, pickAt(c.s, c.number(0), c.number(1)));
-                    return true;
                 }),
         command("morph", "INDEX WEIGHT|anim",
                 "override a morph target weight of the selected (or first morphed) mesh", 2, 2,
@@ -430,21 +390,19 @@ const std::vector<CommandSpec>& commandSpecs() {
                     else if (!parseFloat(c.a[1], weight))
                         return c.fail("expected a weight or 'anim'");
                     setMorphOverride(c.s, node, target, weight);
-                    return true;
                 }),
         command("camera", "INDEX|orbit", "look through a file camera or the orbit camera", 1, 1, {Arg::Text},
                 Needs::Scene,
                 [](CommandContext& c) {
                     if (c.a[0] == "orbit") {
                         c.s.view.camera = -1;
-                        return true;
+                        return;
                     }
                     const size_t cameras = c.scene().cameras.size();
                     int index;
                     if (!parseInt(c.a[0], index) || index < 0 || size_t(index) >= cameras)
                         return c.fail("no camera '" + c.a[0] + "' (" + std::to_string(cameras) + " cameras)");
                     c.s.view.camera = index;
-                    return true;
                 }),
         command("orbit", "YAW PITCH [DISTANCE]", "orbit camera angles in degrees (distance in scene units)",
                 2, 3, {Arg::Number}, Needs::Scene,
@@ -454,13 +412,11 @@ const std::vector<CommandSpec>& commandSpecs() {
                     orbit.yaw = glm::radians(c.number(0));
                     orbit.pitch = glm::clamp(glm::radians(c.number(1)), -1.55f, 1.55f);
                     if (c.a.size() > 2) orbit.distance = std::max(c.number(2), 1e-4f);
-                    return true;
                 }),
         command("zoom", "FACTOR", "multiply the orbit distance", 1, 1, {Arg::Number}, Needs::Scene,
                 [](CommandContext& c) {
                     if (c.number(0) <= 0.0f) return c.fail("factor must be positive");
                     c.s.view.orbit.distance = std::max(c.s.view.orbit.distance * c.number(0), 1e-4f);
-                    return true;
                 }),
         command("fit", "scene|selection", "frame the scene or the selected node", 1, 1, {Arg::Text},
                 Needs::Scene,
@@ -471,13 +427,9 @@ const std::vector<CommandSpec>& commandSpecs() {
                         frameSelection(c.s);
                     else
                         return c.fail("expected scene or selection");
-                    return true;
                 }),
         command("reset", "", "default camera angles, scene framed", 0, 0, {}, Needs::Scene,
-                [](CommandContext& c) {
-                    resetView(c.s);
-                    return true;
-                }),
+                [](CommandContext& c) { resetView(c.s); }),
         command("panel", "NAME on|off", "main|browser|tree|inspector|report|stats|skinning|pof", 2, 2,
                 {Arg::Text, Arg::OnOff}, Needs::Nothing,
                 [](CommandContext& c) {
@@ -486,15 +438,15 @@ const std::vector<CommandSpec>& commandSpecs() {
                         return c.fail("unknown panel '" + c.a[0] +
                                       "' (main, browser, tree, inspector, report, stats, skinning, pof)");
                     c.s.panel(id) = c.onOff(1);
-                    return true;
                 }),
         command("set", "OPTION VALUE",
+                // clang-format off
                 "skeleton, joint-axes, bind-pose, joint-names, normal-lines, tangent-lines,\n"
-                "                             wireframe-overlay, two-sided, scene-lights, default-rig, "
-                "headlight (on|off),\n"
+                "                             wireframe-overlay, two-sided, scene-lights, default-rig, headlight (on|off),\n"
                 "                             gles2 on|off, fov DEGREES, background R G B (0..1)",
+                // clang-format on
                 2, 4, {Arg::Text}, Needs::Nothing,
-                [](CommandContext& c) { return setOption(c.s, c.a, c.error); }),
+                [](CommandContext& c) { c.ok = setOption(c.s, c.a, c.error); }),
         command("light", "INDEX on|off", "switch one of the file's lights", 2, 2, {Arg::Integer, Arg::OnOff},
                 Needs::Scene,
                 [](CommandContext& c) {
@@ -503,13 +455,13 @@ const std::vector<CommandSpec>& commandSpecs() {
                     if (index < 0 || size_t(index) >= lights)
                         return c.fail("no light " + c.a[0] + " (" + std::to_string(lights) + " lights)");
                     c.s.scene->lights[index].enabled = c.onOff(1);
-                    return true;
                 }),
         command("press", "KEY[+KEY] [FRAMES]",
+                // clang-format off
                 "hold keys as if typed (a-z, 0-9, f1-f12, space, left, right, up, down,\n"
-                "                             home, end, pageup, pagedown, tab, escape, enter, comma, "
-                "period, [, ],\n"
+                "                             home, end, pageup, pagedown, tab, escape, enter, comma, period, [, ],\n"
                 "                             plus, minus, shift, ctrl) for FRAMES frames (default 1)",
+                // clang-format on
                 1, 2, {Arg::Text, Arg::Integer}, Needs::Nothing,
                 [](CommandContext& c) {
                     const int frames = c.a.size() > 1 ? std::max(1, c.integer(1)) : 1;
@@ -517,13 +469,9 @@ const std::vector<CommandSpec>& commandSpecs() {
                         return c.fail(c.error.empty() ? "no keyboard" : c.error);
                     // The keys are read at the start of the next frames; what follows runs after them.
                     c.wait = frames;
-                    return true;
                 }),
         command("wait", "FRAMES", "let frames pass", 1, 1, {Arg::Integer}, Needs::Nothing,
-                [](CommandContext& c) {
-                    c.wait = std::max(0, c.integer(0));
-                    return true;
-                }),
+                [](CommandContext& c) { c.wait = std::max(0, c.integer(0)); }),
         command("screenshot", "PATH [WxH]", "save the window (panel included) or the scene offscreen at WxH",
                 1, 2, {Arg::Text, Arg::Size}, Needs::Nothing,
                 [](CommandContext& c) {
@@ -531,7 +479,6 @@ const std::vector<CommandSpec>& commandSpecs() {
                     c.s.screenshotWidth = c.s.screenshotHeight = 0;
                     if (c.a.size() > 1) parseSize(c.a[1], c.s.screenshotWidth, c.s.screenshotHeight);
                     c.yield = true;
-                    return true;
                 }),
         command("touch", "PATH", "mark a file modified (hot reload picks it up)", 1, 1, {Arg::Text},
                 Needs::Nothing,
@@ -540,45 +487,40 @@ const std::vector<CommandSpec>& commandSpecs() {
                     const auto now = std::filesystem::file_time_type::clock::now();
                     auto stamp = std::filesystem::last_write_time(c.a[0], ec);
                     if (ec) return c.fail(c.a[0] + ": " + ec.message());
-                    // Later than both now and the old stamp, so the change shows whatever the clock
-                    // granularity.
+                    // Later than both now and the old stamp, so the change shows at any clock granularity.
                     stamp = std::max(now, stamp + std::chrono::seconds(1));
                     std::filesystem::last_write_time(c.a[0], stamp, ec);
                     if (ec) return c.fail(c.a[0] + ": " + ec.message());
-                    return true;
                 }),
         command("drop", "PATH...", "as if the files were dropped on the window", 1, -1, {Arg::Text},
                 Needs::Nothing,
                 [](CommandContext& c) {
                     c.host.drop(c.a);
                     c.waitForLoad = true;
-                    return true;
                 }),
         command("browse", "DIR", "show the file browser at DIR", 1, 1, {Arg::Text}, Needs::Nothing,
-                [](CommandContext& c) { return c.host.browse(c.a[0], c.error); }),
-        command(
-            "pof", "lod N",
-            "POF: draw detail level N (its root and descendants), hide the others\n"
-            "  pof debris on|off          POF: draw the debris subobjects too\n"
-            "  pof shield on|off          POF: the shield mesh as a wireframe over the view\n"
-            "  pof markers KIND|all on|off  POF markers: guns, missiles, turrets, docks, thrusters, eyes,\n"
-            "                             specials, glows (labels on hover)\n"
-            "  pof spin SUBOBJECT DEGREES POF: turn a rotating subobject (name or number) about its movement "
-            "axis",
-            1, 3, {Arg::Text}, Needs::Scene, [](CommandContext& c) { return runPof(c.s, c.a, c.error); },
-            checkPofArgs),
+                [](CommandContext& c) { c.ok = c.host.browse(c.a[0], c.error); }),
+        command("pof", "lod N",
+                // clang-format off
+                "POF: draw detail level N (its root and descendants), hide the others\n"
+                "  pof debris on|off          POF: draw the debris subobjects too\n"
+                "  pof shield on|off          POF: the shield mesh as a wireframe over the view\n"
+                "  pof markers KIND|all on|off  POF markers: guns, missiles, turrets, docks, thrusters, eyes,\n"
+                "                             specials, glows (labels on hover)\n"
+                "  pof spin SUBOBJECT DEGREES POF: turn a rotating subobject (name or number) about its movement axis",
+                // clang-format on
+                1, 3, {Arg::Text}, Needs::Scene, [](CommandContext& c) { c.ok = runPof(c.s, c.a, c.error); },
+                checkPofArgs),
         command("dump", "PATH", "write the viewer state as JSON", 1, 1, {Arg::Text}, Needs::Nothing,
                 [](CommandContext& c) {
                     std::ofstream out(c.a[0], std::ios::trunc);
                     out << viewerStateJson(c.s) << "\n";
                     if (!out) return c.fail("cannot write " + c.a[0]);
-                    return true;
                 }),
         command("quit", "", "close the viewer", 0, 0, {}, Needs::Nothing,
                 [](CommandContext& c) {
                     c.s.requestQuit = true;
                     c.yield = true;
-                    return true;
                 }),
     };
     return specs;
@@ -738,7 +680,8 @@ bool ScriptRunner::execute(ViewerState& s, ScriptHost& host, const ScriptCommand
         return false;
     }
     CommandContext context{s, host, c.args, error, m_wait, m_waitForLoad, yield};
-    return spec->run(context);
+    spec->run(context);
+    return context.ok;
 }
 
 namespace {
