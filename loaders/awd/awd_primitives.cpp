@@ -6,6 +6,7 @@
 
 #include <cassert>
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 namespace esv::awd {
@@ -551,6 +552,100 @@ bool toBool(double value) {
     return value != 0 && !std::isnan(value);
 }
 
+// A field of PrimitiveParams; its C++ type says how a property value is stored into it: a size or
+// scale as it is, a segment count through toSegments, a switch through toBool.
+class Field {
+public:
+    constexpr Field(double PrimitiveParams::*number) : m_number(number) {}
+    constexpr Field(uint32_t PrimitiveParams::*segments) : m_segments(segments) {}
+    constexpr Field(bool PrimitiveParams::*flag) : m_flag(flag) {}
+
+    void store(double value, PrimitiveParams& params) const {
+        if (m_number)
+            params.*m_number = value;
+        else if (m_segments)
+            params.*m_segments = toSegments(value);
+        else
+            params.*m_flag = toBool(value);
+    }
+
+private:
+    double PrimitiveParams::*m_number = nullptr;
+    uint32_t PrimitiveParams::*m_segments = nullptr;
+    bool PrimitiveParams::*m_flag = nullptr;
+};
+
+// Stands for every kind in the property table (not a primitive type id: those start at 1).
+constexpr PrimitiveKind kEveryKind = PrimitiveKind(0);
+
+struct PrimitiveProperty {
+    PrimitiveKind kind;
+    uint16_t id;
+    Field field;
+    double defaultValue;  // Away3D's for that kind, as a property value (a switch is 1 or 0)
+};
+
+// The properties of each kind by the spec's ids (table 14), the field each sets and its default;
+// 110 and 111 are not in the spec's tables but Away3D's AWD parser reads them for every kind.
+using P = PrimitiveParams;
+constexpr PrimitiveProperty kProperties[] = {
+    {kEveryKind, 110, &P::scaleU, 1},
+    {kEveryKind, 111, &P::scaleV, 1},
+
+    {PrimitiveKind::Plane, 101, &P::width, 100},
+    {PrimitiveKind::Plane, 102, &P::height, 100},
+    {PrimitiveKind::Plane, 301, &P::segmentsW, 1},
+    {PrimitiveKind::Plane, 302, &P::segmentsH, 1},
+    {PrimitiveKind::Plane, 701, &P::yUp, 1},
+    {PrimitiveKind::Plane, 702, &P::doubleSided, 0},
+
+    {PrimitiveKind::Cube, 101, &P::width, 100},
+    {PrimitiveKind::Cube, 102, &P::height, 100},
+    {PrimitiveKind::Cube, 103, &P::depth, 100},
+    {PrimitiveKind::Cube, 301, &P::segmentsW, 1},
+    {PrimitiveKind::Cube, 302, &P::segmentsH, 1},
+    {PrimitiveKind::Cube, 303, &P::segmentsD, 1},
+    {PrimitiveKind::Cube, 701, &P::tile6, 1},
+
+    {PrimitiveKind::Sphere, 101, &P::radius, 50},
+    {PrimitiveKind::Sphere, 301, &P::segmentsW, 16},
+    {PrimitiveKind::Sphere, 302, &P::segmentsH, 12},
+    {PrimitiveKind::Sphere, 701, &P::yUp, 1},
+
+    {PrimitiveKind::Cylinder, 101, &P::topRadius, 50},
+    {PrimitiveKind::Cylinder, 102, &P::bottomRadius, 50},
+    {PrimitiveKind::Cylinder, 103, &P::height, 100},
+    {PrimitiveKind::Cylinder, 301, &P::segmentsW, 16},
+    {PrimitiveKind::Cylinder, 302, &P::segmentsH, 1},
+    {PrimitiveKind::Cylinder, 701, &P::topClosed, 1},
+    {PrimitiveKind::Cylinder, 702, &P::bottomClosed, 1},
+    {PrimitiveKind::Cylinder, 703, &P::yUp, 1},
+    {PrimitiveKind::Cylinder, 704, &P::surfaceClosed, 1},
+
+    {PrimitiveKind::Cone, 101, &P::radius, 50},
+    {PrimitiveKind::Cone, 102, &P::height, 100},
+    {PrimitiveKind::Cone, 301, &P::segmentsW, 16},
+    {PrimitiveKind::Cone, 302, &P::segmentsH, 1},
+    {PrimitiveKind::Cone, 701, &P::closed, 1},
+    {PrimitiveKind::Cone, 702, &P::yUp, 1},
+
+    {PrimitiveKind::Capsule, 101, &P::radius, 50},
+    {PrimitiveKind::Capsule, 102, &P::height, 100},
+    {PrimitiveKind::Capsule, 301, &P::segmentsW, 16},
+    {PrimitiveKind::Capsule, 302, &P::segmentsH, 15},
+    {PrimitiveKind::Capsule, 701, &P::yUp, 1},
+
+    {PrimitiveKind::Torus, 101, &P::radius, 50},
+    {PrimitiveKind::Torus, 102, &P::tubeRadius, 50},
+    {PrimitiveKind::Torus, 301, &P::segmentsR, 16},
+    {PrimitiveKind::Torus, 302, &P::segmentsT, 8},
+    {PrimitiveKind::Torus, 701, &P::yUp, 1},
+};
+
+bool hasProperty(const PrimitiveProperty& property, PrimitiveKind kind) {
+    return property.kind == kEveryKind || property.kind == kind;
+}
+
 }  // namespace
 
 bool primitiveKindFromId(uint32_t typeId, PrimitiveKind& kind) {
@@ -560,217 +655,26 @@ bool primitiveKindFromId(uint32_t typeId, PrimitiveKind& kind) {
 }
 
 const char* primitiveKindName(PrimitiveKind kind) {
-    switch (kind) {
-        case PrimitiveKind::Plane:
-            return "plane";
-        case PrimitiveKind::Cube:
-            return "cube";
-        case PrimitiveKind::Sphere:
-            return "sphere";
-        case PrimitiveKind::Cylinder:
-            return "cylinder";
-        case PrimitiveKind::Cone:
-            return "cone";
-        case PrimitiveKind::Capsule:
-            return "capsule";
-        case PrimitiveKind::Torus:
-            return "torus";
-    }
-    return "unknown";
+    static constexpr const char* kNames[] = {"plane", "cube",    "sphere", "cylinder",
+                                             "cone",  "capsule", "torus"};
+    static_assert(std::size(kNames) == size_t(PrimitiveKind::Torus) - size_t(PrimitiveKind::Plane) + 1);
+    const size_t index = size_t(kind) - size_t(PrimitiveKind::Plane);
+    return index < std::size(kNames) ? kNames[index] : "unknown";
 }
 
 PrimitiveParams defaultParams(PrimitiveKind kind) {
-    PrimitiveParams p;
-    switch (kind) {
-        case PrimitiveKind::Plane:
-        case PrimitiveKind::Cube:
-            break;
-        case PrimitiveKind::Sphere:
-            p.segmentsW = 16;
-            p.segmentsH = 12;
-            break;
-        case PrimitiveKind::Cylinder:
-        case PrimitiveKind::Cone:
-            p.segmentsW = 16;
-            p.segmentsH = 1;
-            break;
-        case PrimitiveKind::Capsule:
-            p.segmentsW = 16;
-            p.segmentsH = 15;
-            break;
-        case PrimitiveKind::Torus:
-            break;  // segmentsR 16, segmentsT 8
-    }
-    return p;
+    PrimitiveParams params;
+    for (const PrimitiveProperty& property : kProperties)
+        if (hasProperty(property, kind)) property.field.store(property.defaultValue, params);
+    return params;
 }
 
 bool setPrimitiveProperty(PrimitiveKind kind, uint16_t propertyId, double value, PrimitiveParams& params) {
-    PrimitiveParams& p = params;
-    switch (propertyId) {
-        case 110:
-            p.scaleU = value;
+    for (const PrimitiveProperty& property : kProperties) {
+        if (property.id == propertyId && hasProperty(property, kind)) {
+            property.field.store(value, params);
             return true;
-        case 111:
-            p.scaleV = value;
-            return true;
-        default:
-            break;
-    }
-    switch (kind) {
-        case PrimitiveKind::Plane:
-            switch (propertyId) {
-                case 101:
-                    p.width = value;
-                    return true;
-                case 102:
-                    p.height = value;
-                    return true;
-                case 301:
-                    p.segmentsW = toSegments(value);
-                    return true;
-                case 302:
-                    p.segmentsH = toSegments(value);
-                    return true;
-                case 701:
-                    p.yUp = toBool(value);
-                    return true;
-                case 702:
-                    p.doubleSided = toBool(value);
-                    return true;
-            }
-            return false;
-        case PrimitiveKind::Cube:
-            switch (propertyId) {
-                case 101:
-                    p.width = value;
-                    return true;
-                case 102:
-                    p.height = value;
-                    return true;
-                case 103:
-                    p.depth = value;
-                    return true;
-                case 301:
-                    p.segmentsW = toSegments(value);
-                    return true;
-                case 302:
-                    p.segmentsH = toSegments(value);
-                    return true;
-                case 303:
-                    p.segmentsD = toSegments(value);
-                    return true;
-                case 701:
-                    p.tile6 = toBool(value);
-                    return true;
-            }
-            return false;
-        case PrimitiveKind::Sphere:
-            switch (propertyId) {
-                case 101:
-                    p.radius = value;
-                    return true;
-                case 301:
-                    p.segmentsW = toSegments(value);
-                    return true;
-                case 302:
-                    p.segmentsH = toSegments(value);
-                    return true;
-                case 701:
-                    p.yUp = toBool(value);
-                    return true;
-            }
-            return false;
-        case PrimitiveKind::Cylinder:
-            switch (propertyId) {
-                case 101:
-                    p.topRadius = value;
-                    return true;
-                case 102:
-                    p.bottomRadius = value;
-                    return true;
-                case 103:
-                    p.height = value;
-                    return true;
-                case 301:
-                    p.segmentsW = toSegments(value);
-                    return true;
-                case 302:
-                    p.segmentsH = toSegments(value);
-                    return true;
-                case 701:
-                    p.topClosed = toBool(value);
-                    return true;
-                case 702:
-                    p.bottomClosed = toBool(value);
-                    return true;
-                case 703:
-                    p.yUp = toBool(value);
-                    return true;
-                case 704:
-                    p.surfaceClosed = toBool(value);
-                    return true;
-            }
-            return false;
-        case PrimitiveKind::Cone:
-            switch (propertyId) {
-                case 101:
-                    p.radius = value;
-                    return true;
-                case 102:
-                    p.height = value;
-                    return true;
-                case 301:
-                    p.segmentsW = toSegments(value);
-                    return true;
-                case 302:
-                    p.segmentsH = toSegments(value);
-                    return true;
-                case 701:
-                    p.closed = toBool(value);
-                    return true;
-                case 702:
-                    p.yUp = toBool(value);
-                    return true;
-            }
-            return false;
-        case PrimitiveKind::Capsule:
-            switch (propertyId) {
-                case 101:
-                    p.radius = value;
-                    return true;
-                case 102:
-                    p.height = value;
-                    return true;
-                case 301:
-                    p.segmentsW = toSegments(value);
-                    return true;
-                case 302:
-                    p.segmentsH = toSegments(value);
-                    return true;
-                case 701:
-                    p.yUp = toBool(value);
-                    return true;
-            }
-            return false;
-        case PrimitiveKind::Torus:
-            switch (propertyId) {
-                case 101:
-                    p.radius = value;
-                    return true;
-                case 102:
-                    p.tubeRadius = value;
-                    return true;
-                case 301:
-                    p.segmentsR = toSegments(value);
-                    return true;
-                case 302:
-                    p.segmentsT = toSegments(value);
-                    return true;
-                case 701:
-                    p.yUp = toBool(value);
-                    return true;
-            }
-            return false;
+        }
     }
     return false;
 }
