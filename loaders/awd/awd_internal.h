@@ -12,6 +12,7 @@
 
 #include "loaders/awd/awd_format.h"
 #include "loaders/byte_reader.h"
+#include "loaders/diagnostics.h"
 #include "loaders/load.h"
 
 namespace esv::awd {
@@ -154,15 +155,21 @@ public:
     // Reads the whole file (kept alive by the scene's views) into the scene.
     void run(const std::shared_ptr<const std::vector<uint8_t>>& file);
 
-    // ---- diagnostics (awd_reader.cpp)
+    // ---- diagnostics (loaders/diagnostics.h)
     // Makes the file unusable: always a problem; the load stops unless in check mode.
-    void fatal(uint64_t offset, const std::string& where, const std::string& message);
+    void fatal(uint64_t offset, const std::string& where, const std::string& message) {
+        m_diag.fatal(offset, where, message);
+    }
     // A violation the reader reads around: a problem in check mode, a warning otherwise.
-    void violation(uint64_t offset, const std::string& where, const std::string& message);
-    void warn(uint64_t offset, const std::string& where, const std::string& message);
+    void violation(uint64_t offset, const std::string& where, const std::string& message) {
+        m_diag.violation(offset, where, message);
+    }
+    void warn(uint64_t offset, const std::string& where, const std::string& message) {
+        m_diag.warn(offset, where, message);
+    }
     // An information line for the import report (capped, with a count of what was left out).
-    void info(const std::string& text);
-    bool stopped() const { return m_failed && !m_options.collectAll; }
+    void info(const std::string& text) { m_diag.info(text); }
+    bool stopped() const { return m_diag.stopped(); }
 
     // ---- field readers (awd_reader.cpp); each reports a block that ends inside the field
     bool readString(ByteReader& r, std::string& out, const char* what);
@@ -209,10 +216,8 @@ public:
     // Context of the block being read.
     std::string blockWhere() const;
 
-    const std::string& m_path;
-    const LoadOptions& m_options;
     Scene& m_scene;
-    std::vector<Problem>& m_problems;
+    Diagnostics m_diag;
 
     Header m_header;
     std::shared_ptr<const std::vector<uint8_t>> m_body;  // owner of every view into the body
@@ -259,9 +264,6 @@ public:
     std::map<std::string, std::vector<std::string>> m_materialNotes;     // info: note -> material names
     std::map<std::string, std::vector<std::string>> m_materialWarnings;  // warning: note -> material names
     std::vector<std::string> m_noShadowInstances;
-    size_t m_infoLines = 0, m_infoDropped = 0;
-    size_t m_warnings = 0;
-    bool m_failed = false;
     uint32_t m_expectedId = 1;
 };
 

@@ -28,10 +28,6 @@ namespace esv {
 namespace awd {
 namespace {
 
-constexpr size_t kMaxProblems = 200;
-constexpr size_t kMaxWarnings = 200;
-constexpr size_t kMaxInfoLines = 400;
-
 std::string num(uint64_t v) { return std::to_string(v); }
 
 std::string fmt(double v) {
@@ -93,52 +89,9 @@ std::string hex(uint64_t v) {
     return buf;
 }
 
-Reader::Reader(const std::string& path, const LoadOptions& options, Scene& scene, std::vector<Problem>& problems)
-    : m_path(path), m_options(options), m_scene(scene), m_problems(problems) {}
-
-// ---------------------------------------------------------------------------------------------
-// Diagnostics
-
-void Reader::fatal(uint64_t offset, const std::string& where, const std::string& message) {
-    m_failed = true;
-    if (m_problems.size() > kMaxProblems) return;
-    if (m_problems.size() == kMaxProblems) {
-        m_problems.push_back({m_path, -1, 0, 0, "", "further problems are not listed"});
-        return;
-    }
-    m_problems.push_back({m_path, static_cast<int64_t>(offset), 0, 0, where, message});
-}
-
-void Reader::violation(uint64_t offset, const std::string& where, const std::string& message) {
-    if (m_options.collectAll) {
-        if (m_problems.size() > kMaxProblems) return;
-        if (m_problems.size() == kMaxProblems) {
-            m_problems.push_back({m_path, -1, 0, 0, "", "further problems are not listed"});
-            return;
-        }
-        m_problems.push_back({m_path, static_cast<int64_t>(offset), 0, 0, where, message});
-    } else {
-        warn(offset, where, message);
-    }
-}
-
-void Reader::warn(uint64_t offset, const std::string& where, const std::string& message) {
-    if (m_warnings >= kMaxWarnings) return;
-    if (++m_warnings == kMaxWarnings) {
-        m_scene.warn("further warnings are not listed");
-        return;
-    }
-    m_scene.warn("offset " + hex(offset) + ": " + (where.empty() ? "" : where + ": ") + message);
-}
-
-void Reader::info(const std::string& text) {
-    if (m_infoLines >= kMaxInfoLines) {
-        ++m_infoDropped;
-        return;
-    }
-    ++m_infoLines;
-    m_scene.info(text);
-}
+Reader::Reader(const std::string& path, const LoadOptions& options, Scene& scene,
+               std::vector<Problem>& problems)
+    : m_scene(scene), m_diag(path, options, scene, problems) {}
 
 std::string Reader::blockWhere() const {
     std::string out = m_header.compression == 1   ? "zlib body / "
@@ -1573,8 +1526,7 @@ void Reader::run(const std::shared_ptr<const std::vector<uint8_t>>& file) {
         BlockReader b(*this, r);
         int32_t index = -1;
         m_blockAttributes.clear();
-        const size_t problemsBefore = m_problems.size();
-        const bool failedBefore = m_failed;
+        const bool failedBefore = m_diag.failed();
         bool skipped = false;
         switch (e.type) {
             case block::TriangleGeometry:
@@ -1617,7 +1569,6 @@ void Reader::run(const std::shared_ptr<const std::vector<uint8_t>>& file) {
                 skipped = true;
                 break;
         }
-        (void)problemsBefore;
         if (index >= 0 && !m_blockAttributes.empty()) {
             std::vector<UserAttribute>* owner = nullptr;
             switch (e.type) {
@@ -1638,7 +1589,7 @@ void Reader::run(const std::shared_ptr<const std::vector<uint8_t>>& file) {
         ref.index = index;
         ref.name = m_currentName;
         if (e.id) m_blocks[e.id] = ref;
-        if (!skipped && !(m_failed && !failedBefore) && r.ok() && !r.atEnd())
+        if (!skipped && !(m_diag.failed() && !failedBefore) && r.ok() && !r.atEnd())
             violation(r.offset(), blockWhere(), num(r.remaining()) + " bytes after the block's fields are ignored");
     }
     m_current = nullptr;
@@ -1714,10 +1665,10 @@ void Reader::finish() {
     }
     if (hidden) info(num(hidden) + " objects are hidden because a container above them is (visibility 0)");
 
-    for (const auto& [what, count] : m_unknownBlocks) m_scene.warn(num(count) + " x " + what);
+    for (const auto& [what, count] : m_unknownBlocks) m_diag.warn(num(count) + " x " + what);
     if (m_float64Streams)
-        m_scene.warn("float64 geometry converted to float32 once (GLES has no double attributes): " +
-                     num(m_float64Streams) + " streams in " + num(m_float64Geometries) + " geometries");
+        m_diag.warn("float64 geometry converted to float32 once (GLES has no double attributes): " +
+                    num(m_float64Streams) + " streams in " + num(m_float64Geometries) + " geometries");
     if (!m_computedNormals.empty())
         info("normals computed (Away3D derives them the same way) for geometries that store none: " +
              nameList(m_computedNormals));
@@ -1726,10 +1677,10 @@ void Reader::finish() {
              nameList(m_packedGeometries));
     for (const auto& [note, names] : m_materialNotes) info(note + ": material" + (names.size() == 1 ? " " : "s ") + nameList(names));
     for (const auto& [note, names] : m_materialWarnings)
-        m_scene.warn(note + ": material" + (names.size() == 1 ? " " : "s ") + nameList(names));
+        m_diag.warn(note + ": material" + (names.size() == 1 ? " " : "s ") + nameList(names));
     if (!m_noShadowInstances.empty())
         info("mesh instances that cast no shadow (the renderer draws no shadows): " + nameList(m_noShadowInstances));
-    if (m_infoDropped) m_scene.info(num(m_infoDropped) + " further information lines are not listed");
+    m_diag.finish();
 }
 
 }  // namespace awd

@@ -272,7 +272,7 @@ void Reader::readGeometryObject(const Structure* s) {
     }
     if (!positions) {
         // Not against the spec (no attrib is required), but nothing can be drawn without positions.
-        warn(lineOf(lodMesh) + where(lodMesh) + ": the mesh has no position array; it is not drawn");
+        m_diag.warn(placeOf(lodMesh), where(lodMesh), "the mesh has no position array; it is not drawn");
     }
     mesh.vertexCount = vertexCount;
     info.baseMorph = baseMorph == UINT32_MAX ? 0 : baseMorph;

@@ -10,6 +10,7 @@
 
 #include <glm/glm.hpp>
 
+#include "loaders/diagnostics.h"
 #include "loaders/load.h"
 #include "loaders/opengex/openddl/openddl.h"
 
@@ -47,16 +48,17 @@ public:
     // Reads the whole document into the scene. Problems go to `problems` (see violation/fail).
     void run();
 
-    // ---- reporting (opengex_reader.cpp)
+    // ---- reporting (opengex_reader.cpp; caps and modes in loaders/diagnostics.h)
     // A violation of the spec that the reader can read around: a problem in check mode, a warning
     // (with the line) otherwise.
     void violation(const Structure* at, const std::string& message);
     // A violation that makes the file unusable: always a problem (the load fails).
     void fail(const Structure* at, const std::string& message);
-    void note(const std::string& message) { m_scene.info(message); }
-    void warn(const std::string& message) { m_scene.warn(message); }
+    void note(const std::string& message) { m_diag.info(message); }
+    void warn(const std::string& message) { m_diag.warn(message); }
     std::string where(const Structure* at) const;
-    std::string lineOf(const Structure* at) const;
+    // The line (and column) of `at` in the file; none for null.
+    FilePlace placeOf(const Structure* at) const;
 
     // ---- data access (opengex_reader.cpp)
     // The single primitive substructure of `s` (a violation when there is none or more than one).
@@ -82,10 +84,8 @@ public:
     void bindSkins();
 
     ddl::Document& m_doc;
-    const std::string& m_path;
-    const LoadOptions& m_options;
     Scene& m_scene;
-    std::vector<Problem>& m_problems;
+    Diagnostics m_diag;
     Metrics m_metrics;
 
     std::unordered_map<const Structure*, GeometryInfo> m_geometry;

@@ -66,7 +66,7 @@ glm::mat4 expandMatrix(const float* v, uint32_t size) {
 
 Reader::Reader(ddl::Document& doc, const std::string& path, const LoadOptions& options, Scene& scene,
                std::vector<Problem>& problems)
-    : m_doc(doc), m_path(path), m_options(options), m_scene(scene), m_problems(problems) {}
+    : m_doc(doc), m_scene(scene), m_diag(path, options, scene, problems) {}
 
 // ---------------------------------------------------------------------------------------------
 // Reporting
@@ -83,28 +83,18 @@ std::string Reader::where(const Structure* at) const {
     return out;
 }
 
-std::string Reader::lineOf(const Structure* at) const {
-    if (!at) return "";
-    int line = 0, column = 0;
-    m_doc.locate(at->offset, line, column);
-    return "line " + std::to_string(line) + ": ";
+FilePlace Reader::placeOf(const Structure* at) const {
+    FilePlace place;
+    if (at) m_doc.locate(at->offset, place.line, place.column);
+    return place;
 }
 
 void Reader::fail(const Structure* at, const std::string& message) {
-    Problem p;
-    p.file = m_path;
-    if (at) m_doc.locate(at->offset, p.line, p.column);
-    p.where = at ? where(at) : "";
-    p.message = message;
-    m_problems.push_back(std::move(p));
+    m_diag.fatal(placeOf(at), at ? where(at) : "", message);
 }
 
 void Reader::violation(const Structure* at, const std::string& message) {
-    if (m_options.collectAll) {
-        fail(at, message);
-        return;
-    }
-    m_scene.warn(lineOf(at) + (at ? where(at) + ": " : "") + message);
+    m_diag.violation(placeOf(at), at ? where(at) : "", message);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1494,6 +1484,7 @@ void Reader::run() {
     note(std::string("metrics: 1 unit = ") + std::to_string(m_metrics.distance) + " m, up " + (m_metrics.upZ ? "z" : "y") +
          ", forward " + m_metrics.forward + ", angles x" + std::to_string(m_metrics.angle) + ", times x" +
          std::to_string(m_metrics.time));
+    m_diag.finish();
 }
 
 }  // namespace ogex

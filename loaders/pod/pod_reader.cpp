@@ -34,73 +34,13 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "loaders/byte_reader.h"
+#include "loaders/diagnostics.h"
 #include "loaders/formats.h"
 #include "loaders/pod/pod_format.h"
 
 namespace esv {
 
 namespace {
-
-// Caps on what one load reports, so that a corrupt file cannot flood the output.
-constexpr size_t kMaxProblems = 200;
-constexpr size_t kMaxWarnings = 200;
-
-// ---------------------------------------------------------------------------------------------
-// Diagnostics
-
-class Diagnostics {
-public:
-    Diagnostics(const std::string& file, bool collectAll, Scene& scene, std::vector<Problem>& problems)
-        : m_file(file), m_collectAll(collectAll), m_scene(scene), m_problems(problems) {}
-
-    // A problem that makes the file unusable: the load fails (check mode still lists it).
-    void fatal(uint64_t offset, const std::string& where, const std::string& message) {
-        m_failed = true;
-        addProblem(offset, where, message);
-    }
-    // A violation the reader repairs: a warning when loading, a problem in check mode.
-    void violation(uint64_t offset, const std::string& where, const std::string& message) {
-        if (m_collectAll)
-            addProblem(offset, where, message);
-        else
-            warn(offset, where, message);
-    }
-    void warn(uint64_t offset, const std::string& where, const std::string& message) {
-        if (m_warnings >= kMaxWarnings) return;
-        if (++m_warnings == kMaxWarnings) {
-            m_scene.warn("further warnings are not listed");
-            return;
-        }
-        m_scene.warn(located(offset, where, message));
-    }
-    void info(const std::string& text) { m_scene.info(text); }
-
-    bool failed() const { return m_failed; }
-    bool collectAll() const { return m_collectAll; }
-
-    static std::string located(uint64_t offset, const std::string& where, const std::string& message) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "offset 0x%llX: ", static_cast<unsigned long long>(offset));
-        return std::string(buf) + (where.empty() ? "" : where + ": ") + message;
-    }
-
-private:
-    void addProblem(uint64_t offset, const std::string& where, const std::string& message) {
-        if (m_problems.size() > kMaxProblems) return;
-        if (m_problems.size() == kMaxProblems) {
-            m_problems.push_back({m_file, -1, 0, 0, "", "further problems are not listed"});
-            return;
-        }
-        m_problems.push_back({m_file, static_cast<int64_t>(offset), 0, 0, where, message});
-    }
-
-    const std::string& m_file;
-    bool m_collectAll;
-    Scene& m_scene;
-    std::vector<Problem>& m_problems;
-    size_t m_warnings = 0;
-    bool m_failed = false;
-};
 
 std::string num(uint64_t v) { return std::to_string(v); }
 std::string hex(uint64_t v) {
@@ -1774,7 +1714,7 @@ LoadResult loadPod(std::shared_ptr<const std::vector<uint8_t>> bytes, const std:
     }
     auto scene = std::make_unique<Scene>();
     scene->format = "pod";
-    Diagnostics diag(path, options.collectAll, *scene, result.problems);
+    Diagnostics diag(path, options, *scene, result.problems);
     RawFile raw;
     Parser parser(bytes->data(), bytes->size(), diag);
     const bool parsed = parser.parse(raw);
@@ -1784,6 +1724,7 @@ LoadResult loadPod(std::shared_ptr<const std::vector<uint8_t>> bytes, const std:
     }
     // A structural failure leaves no scene (check mode has listed every problem it could find).
     if (!parsed || diag.failed()) return result;
+    diag.finish();
     result.scene = std::move(scene);
     return result;
 }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "loaders/byte_reader.h"
+#include "loaders/diagnostics.h"
 #include "loaders/formats.h"
 #include "loaders/pof/pof_bsp.h"
 #include "scene/pof_extras.h"
@@ -25,8 +26,6 @@ namespace esv {
 namespace pof {
 namespace {
 
-constexpr size_t kMaxProblems = 200;
-constexpr size_t kMaxWarnings = 100;
 // fs2open's first version with the FS2 field orders (radius first in HDR2/OBJ2).
 constexpr int32_t kFs2FieldOrder = 2116;
 constexpr int32_t kMassVersion = 1903;
@@ -91,17 +90,19 @@ struct Subobject {
 class Reader {
 public:
     Reader(const std::string& path, const LoadOptions& options, Scene& scene, std::vector<Problem>& problems)
-        : m_path(path), m_options(options), m_scene(scene), m_problems(problems) {}
+        : m_scene(scene), m_diag(path, options, scene, problems) {}
 
     void run(const std::vector<uint8_t>& bytes);
-    bool failed() const { return m_failed; }
+    bool failed() const { return m_diag.failed(); }
 
 private:
-    // Diagnostics.
-    void fatal(uint64_t offset, const std::string& where, const std::string& message);
-    void violation(uint64_t offset, const std::string& where, const std::string& message);
-    void warn(uint64_t offset, const std::string& where, const std::string& message);
-    void push(uint64_t offset, const std::string& where, const std::string& message);
+    // Diagnostics (loaders/diagnostics.h).
+    void fatal(uint64_t offset, const std::string& where, const std::string& message) {
+        m_diag.fatal(offset, where, message);
+    }
+    void violation(uint64_t offset, const std::string& where, const std::string& message) {
+        m_diag.violation(offset, where, message);
+    }
     // A problem inside the current chunk: fatal in the header, texture list and subobject
     // fields (m_essential), a violation elsewhere.
     void chunkProblem(uint64_t offset, const std::string& where, const std::string& message);
@@ -135,10 +136,8 @@ private:
 
     void build();
 
-    std::string m_path;
-    const LoadOptions& m_options;
     Scene& m_scene;
-    std::vector<Problem>& m_problems;
+    Diagnostics m_diag;
     std::shared_ptr<PofExtras> m_pof = std::make_shared<PofExtras>();
     std::vector<Subobject> m_subobjects;
     int32_t m_version = 0;
@@ -146,28 +145,12 @@ private:
     bool m_haveHeader = false, m_haveTextures = false;
     uint64_t m_headerOffset = 0;
     std::string m_headerName = "OHDR";
-    bool m_failed = false;
     bool m_essential = false;      // the current chunk cannot be done without
     bool m_chunkReported = false;  // a problem of the current chunk is already reported
-    size_t m_warnings = 0;
 };
 
 // ---------------------------------------------------------------------------------------------
 // Diagnostics
-
-void Reader::push(uint64_t offset, const std::string& where, const std::string& message) {
-    if (m_problems.size() > kMaxProblems) return;
-    if (m_problems.size() == kMaxProblems) {
-        m_problems.push_back({m_path, -1, 0, 0, "", "further problems are not listed"});
-        return;
-    }
-    m_problems.push_back({m_path, static_cast<int64_t>(offset), 0, 0, where, message});
-}
-
-void Reader::fatal(uint64_t offset, const std::string& where, const std::string& message) {
-    m_failed = true;
-    push(offset, where, message);
-}
 
 void Reader::chunkProblem(uint64_t offset, const std::string& where, const std::string& message) {
     m_chunkReported = true;
@@ -175,22 +158,6 @@ void Reader::chunkProblem(uint64_t offset, const std::string& where, const std::
         fatal(offset, where, message);
     else
         violation(offset, where, message);
-}
-
-void Reader::violation(uint64_t offset, const std::string& where, const std::string& message) {
-    if (m_options.collectAll)
-        push(offset, where, message);
-    else
-        warn(offset, where, message);
-}
-
-void Reader::warn(uint64_t offset, const std::string& where, const std::string& message) {
-    if (m_warnings >= kMaxWarnings) return;
-    if (++m_warnings == kMaxWarnings) {
-        m_scene.warn("further warnings are not listed");
-        return;
-    }
-    m_scene.warn("offset " + hex(offset) + ": " + (where.empty() ? "" : where + ": ") + message);
 }
 
 bool Reader::count(ByteReader& r, const std::string& where, const char* what, size_t minItemSize,
@@ -708,7 +675,7 @@ void Reader::run(const std::vector<uint8_t>& bytes) {
     if (m_version < 1900 || m_version > 2301)
         violation(4, "header", "version " + std::to_string(m_version) + " is outside the known 1900..2301");
 
-    while (!r.atEnd() && !m_failed) {
+    while (!r.atEnd() && !m_diag.failed()) {
         const uint64_t at = r.offset();
         if (r.remaining() < 8) {
             violation(
@@ -782,11 +749,11 @@ void Reader::run(const std::vector<uint8_t>& bytes) {
             readShieldTree(chunk, where, name);
         } else {
             m_pof->skippedChunks.push_back(name);
-            m_scene.info("offset " + hex(at) + ": unknown chunk '" + name + "' (" + num(uint64_t(length)) +
-                         " bytes) skipped");
+            m_diag.info(offsetText(at) + ": unknown chunk '" + name + "' (" + num(uint64_t(length)) +
+                        " bytes) skipped");
         }
     }
-    if (m_failed) return;
+    if (m_diag.failed()) return;
     if (!m_haveHeader) {
         fatal(8, "", "the file has no header chunk (OHDR or HDR2)");
         return;
@@ -905,7 +872,7 @@ void Reader::build() {
     }
     p.lod0Node = p.detailLevels.empty() ? (count > 0 ? 0 : -1) : nodeFor(p.detailLevels[0]);
     if (p.detailLevels.empty() && count > 0)
-        m_scene.info("the header lists no detail levels: the first subobject is drawn as LOD0");
+        m_diag.info("the header lists no detail levels: the first subobject is drawn as LOD0");
 
     // The default drawn set: the LOD0 root and its descendants, no debris.
     for (int32_t i = 0; i < count && p.lod0Node >= 0; ++i) {
@@ -1006,19 +973,20 @@ void Reader::build() {
         std::string names;
         for (size_t i = 0; i < invisibleNames.size(); ++i) names += (i ? ", " : "") + invisibleNames[i];
         const bool one = invisibleNames.size() == 1;
-        m_scene.info(std::string(one ? "texture " : "textures ") + names + (one ? " is" : " are") +
-                     " invisible (the name contains \"invisible\"; FreeSpace draws no polygon using it): " +
-                     num(invisiblePolygons) + " polygon" + (invisiblePolygons == 1 ? "" : "s") + " in " +
-                     num(invisibleSubobjects) + " subobject" + (invisibleSubobjects == 1 ? "" : "s") +
-                     " not drawn");
+        m_diag.info(std::string(one ? "texture " : "textures ") + names + (one ? " is" : " are") +
+                    " invisible (the name contains \"invisible\"; FreeSpace draws no polygon using it): " +
+                    num(invisiblePolygons) + " polygon" + (invisiblePolygons == 1 ? "" : "s") + " in " +
+                    num(invisibleSubobjects) + " subobject" + (invisibleSubobjects == 1 ? "" : "s") +
+                    " not drawn");
     }
-    if (p.lod0Node < 0 && !p.detailLevels.empty()) m_scene.warn("LOD0 names no subobject: nothing is drawn");
+    if (p.lod0Node < 0 && !p.detailLevels.empty()) m_diag.warn("LOD0 names no subobject: nothing is drawn");
 
     for (Subobject& s : m_subobjects) p.subobjects.push_back(s.info);
     m_subobjects.clear();
-    m_scene.info("POF version " + std::to_string(m_version) + ": " + num(p.subobjects.size()) +
-                 " subobjects, " + num(p.detailLevels.size()) + " detail levels, " + num(p.debris.size()) +
-                 " debris");
+    m_diag.info("POF version " + std::to_string(m_version) + ": " + num(p.subobjects.size()) +
+                " subobjects, " + num(p.detailLevels.size()) + " detail levels, " + num(p.debris.size()) +
+                " debris");
+    m_diag.finish();
     m_scene.pof = m_pof;
 }
 

@@ -1009,5 +1009,33 @@ TEST(OpenGexRobustness, MalformedTokens) {
     sweep.print("malformed tokens");
 }
 
+// The reader files what it finds through loaders/diagnostics.h like the binary readers: at most 200
+// problems in check mode, then one line; at most 200 warnings when loading, then one line.
+TEST(OpenGexRobustness, ManyProblemsStopAtTheCaps) {
+    std::string text;
+    for (int i = 0; i < 300; ++i) text += "Mesh {}\n";  // each a violation: not a top-level structure
+    const auto bytes = std::make_shared<const std::vector<uint8_t>>(text.begin(), text.end());
+
+    LoadOptions check;
+    check.collectAll = true;
+    const LoadResult checked = loadSceneMemory(bytes, "many.ogex", check);
+    ASSERT_EQ(checked.problems.size(), 201u);
+    EXPECT_EQ(checked.problems[0].format(),
+              "many.ogex: line 1, column 1: Mesh: a Mesh cannot be a top-level structure");
+    EXPECT_EQ(checked.problems[199].format(),
+              "many.ogex: line 200, column 1: Mesh: a Mesh cannot be a top-level structure");
+    EXPECT_EQ(checked.problems[200].format(), "many.ogex: further problems are not listed");
+
+    const LoadResult loaded = loadSceneMemory(bytes, "many.ogex");
+    ASSERT_TRUE(loaded.ok());
+    std::vector<std::string> warnings;
+    for (const ReportLine& line : loaded.scene->report)
+        if (line.severity == Severity::Warning) warnings.push_back(line.text);
+    ASSERT_EQ(warnings.size(), 201u);
+    EXPECT_EQ(warnings[0], "line 1: Mesh: a Mesh cannot be a top-level structure");
+    EXPECT_EQ(warnings[199], "line 200: Mesh: a Mesh cannot be a top-level structure");
+    EXPECT_EQ(warnings[200], "further warnings are not listed");
+}
+
 }  // namespace
 }  // namespace esv

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "loaders/byte_reader.h"
 #include "loaders/load.h"
 #include "loaders/textures/scene_textures.h"
 #include "pof/pof_writer.h"
@@ -341,6 +342,36 @@ TEST(PofFixtures, UnknownChunksAreSkipped) {
     ASSERT_TRUE(r.scene) << problemsText(r);
     EXPECT_EQ(r.scene->pof->skippedChunks, std::vector<std::string>{"ZZZZ"});
     EXPECT_EQ(r.scene->nodes.size(), 1u);
+}
+
+// The caps are the other readers' (loaders/diagnostics.h): 200 problems in check mode and 200
+// warnings when loading, each followed by one line.
+TEST(PofFixtures, ManyViolationsStopAtTheCaps) {
+    PofWriter w(2117);
+    w.chunk("HDR2", w.header(poftest::Header{}));
+    w.chunk("TXTR", PofWriter::textures({"hull"}));
+    w.chunk("OBJ2", w.subobject(square(w, 0, -1, {}, "hull")));
+    const uint64_t first = w.finish().size();
+    const Bytes again = PofWriter::textures({"hull"});
+    for (int i = 0; i < 250; ++i) w.chunk("TXTR", again);
+    const uint64_t step = 8 + again.size();
+    const std::vector<uint8_t> bytes = w.finish();
+
+    LoadResult checked = load(bytes, true);
+    ASSERT_EQ(checked.problems.size(), 201u) << problemsText(checked);
+    EXPECT_EQ(checked.problems[199].offset, int64_t(first + 199 * step));
+    EXPECT_EQ(checked.problems[199].message, "a second texture list is ignored");
+    EXPECT_EQ(checked.problems[200].format(), "fixture.pof: further problems are not listed");
+
+    LoadResult loaded = load(bytes);
+    ASSERT_TRUE(loaded.scene) << problemsText(loaded);
+    std::vector<std::string> warnings;
+    for (const ReportLine& line : loaded.scene->report)
+        if (line.severity == Severity::Warning) warnings.push_back(line.text);
+    ASSERT_EQ(warnings.size(), 201u);
+    EXPECT_EQ(warnings[199],
+              "offset " + hexNumber(first + 199 * step) + ": chunk TXTR: a second texture list is ignored");
+    EXPECT_EQ(warnings[200], "further warnings are not listed");
 }
 
 // One problem per violation, naming the chunk and the offset of the bad field.
