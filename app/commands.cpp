@@ -1,5 +1,6 @@
 #include "app/commands.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <regex>
@@ -12,6 +13,7 @@
 #include "app/viewer_script.h"
 #include "app/viewer_window.h"
 #include "loaders/archive/vp_archive.h"
+#include "loaders/format_table.h"
 #include "loaders/textures/scene_textures.h"
 
 namespace esv {
@@ -102,10 +104,31 @@ int runCheck(const std::string& file) {
     return kExitOk;
 }
 
+// The help's first line and its list of formats, both from the format table.
+std::string programDescription() {
+    std::string titles;
+    const std::vector<FormatInfo>& all = formats();
+    for (size_t i = 0; i < all.size(); ++i)
+        titles += (i == 0 ? "" : i + 1 == all.size() ? " and " : ", ") + all[i].title;
+    return "esview: real-time viewer for " + titles + " models (OpenGL ES 2/3)";
+}
+
+std::string formatHelp() {
+    std::string help = "Formats (known by their first bytes; text formats by their extension):\n";
+    for (const FormatInfo& f : formats()) {
+        std::string line = "  " + f.name;
+        line.resize(std::max<size_t>(line.size() + 1, 29), ' ');
+        for (size_t i = 0; i < f.extensions.size(); ++i) line += (i == 0 ? "." : " .") + f.extensions[i];
+        if (f.magic.empty()) line += " (text)";
+        help += line + "\n";
+    }
+    return help + "  a model inside a FreeSpace VP archive is named archive.vp:path/inside/model.pof\n";
+}
+
 }  // namespace
 
 int runCommandLine(int argc, char** argv) {
-    CLI::App app{"esview: real-time viewer for PowerVR POD, OpenGEX, AWD and POF models (OpenGL ES 2/3)"};
+    CLI::App app{programDescription()};
     app.set_version_flag("--version", "esview 0.1.0");
     app.require_subcommand(0, 1);
 
@@ -118,7 +141,8 @@ int runCommandLine(int argc, char** argv) {
         ->group("Scripting");
     app.add_option("--script", viewer.script, "Viewer: run the commands in this file between frames (listed below)")
         ->group("Scripting");
-    app.footer("Viewer script commands (one per line, '#' comments):\n" + scriptCommandHelp());
+    app.footer(formatHelp() + "\nViewer script commands (one per line, '#' comments):\n" +
+               scriptCommandHelp());
 
     std::string file;
     bool json = false;

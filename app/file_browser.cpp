@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "loaders/archive/vp_archive.h"
+#include "loaders/format_table.h"
 
 namespace esv {
 namespace fs = std::filesystem;
@@ -28,8 +29,7 @@ fs::path configDir() {
 }  // namespace
 
 bool isModelFileName(const std::string& name) {
-    const std::string ext = lower(fs::path(name).extension().string());
-    return ext == ".pod" || ext == ".ogex" || ext == ".awd" || ext == ".pof";
+    return hasModelExtension(name);
 }
 
 namespace {

@@ -53,7 +53,7 @@ private:
     std::string m_error;
 };
 
-// True for the extensions esview opens: .pod, .ogex, .awd, .pof (any case).
+// True for the extensions esview opens (any case): those of loaders/format_table.h.
 bool isModelFileName(const std::string& name);
 
 // Recently opened files, most recent first, kept in <config>/recent.txt where <config> is

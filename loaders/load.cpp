@@ -1,7 +1,5 @@
 #include "loaders/load.h"
 
-#include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -16,7 +14,6 @@
 #include <unistd.h>
 
 #include "loaders/archive/vp_archive.h"
-#include "loaders/formats.h"
 
 namespace esv {
 
@@ -35,35 +32,6 @@ std::string Problem::format() const {
     if (!where.empty()) out << where << ": ";
     out << message;
     return out.str();
-}
-
-const char* formatName(FileFormat format) {
-    static constexpr const char* kNames[] = {"unknown", "pod", "ogex", "awd", "pof"};
-    static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<size_t>(FileFormat::Count));
-    return kNames[static_cast<size_t>(format)];
-}
-
-static std::string lowerExtension(const std::string& path) {
-    size_t slash = path.find_last_of("/\\");
-    size_t dot = path.find_last_of('.');
-    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return {};
-    std::string ext = path.substr(dot + 1);
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-    return ext;
-}
-
-FileFormat detectFormat(const uint8_t* data, size_t size, const std::string& path) {
-    auto u32 = [&](size_t at) {
-        return static_cast<uint32_t>(data[at]) | static_cast<uint32_t>(data[at + 1]) << 8 |
-               static_cast<uint32_t>(data[at + 2]) << 16 | static_cast<uint32_t>(data[at + 3]) << 24;
-    };
-    // POD: the version block 1000 comes first (little-endian, or byte-swapped in big-endian files).
-    if (size >= 4 && (u32(0) == 1000u || u32(0) == 0xE8030000u)) return FileFormat::Pod;
-    if (size >= 3 && std::memcmp(data, "AWD", 3) == 0) return FileFormat::Awd;
-    if (size >= 4 && std::memcmp(data, "PSPO", 4) == 0) return FileFormat::Pof;
-    std::string ext = lowerExtension(path);
-    if (ext == "ogex" || ext == "oddl") return FileFormat::OpenGex;
-    return FileFormat::Unknown;
 }
 
 namespace {
@@ -177,35 +145,20 @@ std::shared_ptr<const MappedFile> mapWholeFile(const std::string& path) {
 LoadResult loadSceneMemory(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path,
                            const LoadOptions& options) {
     LoadResult result;
-    FileFormat format = detectFormat(bytes->data(), bytes->size(), path);
-    switch (format) {
-        case FileFormat::Pod:
-            result = loadPod(bytes, path, options);
-            break;
-        case FileFormat::OpenGex:
-            result = loadOpenGex(bytes, path, options);
-            break;
-        case FileFormat::Awd:
-            result = loadAwd(bytes, path, options);
-            break;
-        case FileFormat::Pof:
-            result = loadPof(bytes, path, options);
-            break;
-        default: {
-            Problem p{path, bytes->empty() ? -1 : 0, 0, 0, "",
-                      bytes->empty() ? "the file is empty"
-                                     : "unknown file format (expected POD, OpenGEX, AWD or POF)"};
-            if (bytes->size() >= 4 && std::memcmp(bytes->data(), "VPVP", 4) == 0) {
-                p.message =
-                    "a FreeSpace VP archive, not a model: name a model inside it as " + path + ":PATH";
-                std::vector<Problem> ignored;
-                if (auto archive = VpArchive::fromMemory(bytes, path, ignored))
-                    p.message += " (" + describeArchiveModels(*archive, path) + ")";
-            }
-            result.problems.push_back(std::move(p));
-            return result;
+    const FormatInfo* format = findFormat(detectFormat(bytes->data(), bytes->size(), path));
+    if (!format) {
+        Problem p{path, bytes->empty() ? -1 : 0, 0, 0, "", "the file is empty"};
+        if (!bytes->empty()) p.message = "unknown file format (expected " + formatNameList(" or ") + ")";
+        if (bytes->size() >= 4 && std::memcmp(bytes->data(), "VPVP", 4) == 0) {
+            p.message = "a FreeSpace VP archive, not a model: name a model inside it as " + path + ":PATH";
+            std::vector<Problem> ignored;
+            if (auto archive = VpArchive::fromMemory(bytes, path, ignored))
+                p.message += " (" + describeArchiveModels(*archive, path) + ")";
         }
+        result.problems.push_back(std::move(p));
+        return result;
     }
+    result = format->load(bytes, path, options);
     finishLoad(result, path);
     return result;
 }
@@ -255,14 +208,15 @@ LoadResult loadSceneFile(const std::string& path, const LoadOptions& options) {
     if (splitArchivePath(path, inside)) return loadFromArchive(inside, path, options);
     if (isVpArchiveFile(path)) return loadFromArchive(ArchivePath{path, ""}, path, options);
     if (auto mapped = mapWholeFile(path)) {
-        if (detectFormat(mapped->data, mapped->size, path) == FileFormat::OpenGex) {
+        const FormatInfo* format = findFormat(detectFormat(mapped->data, mapped->size, path));
+        if (format && format->loadView) {
             const uint8_t* data = mapped->data;
             const size_t size = mapped->size;
             // The parsed tree and the mapping are freed on a second thread while this one
             // validates the scene (for a large file, each takes a millisecond or more).
             std::shared_ptr<void> parsed;
-            LoadResult result =
-                loadOpenGex(std::shared_ptr<const void>(std::move(mapped)), data, size, path, options, &parsed);
+            LoadResult result = format->loadView(std::shared_ptr<const void>(std::move(mapped)), data, size,
+                                                 path, options, &parsed);
             std::thread release;
             try {
                 if (size >= (size_t(1) << 20)) release = std::thread([document = std::move(parsed)]() mutable { document.reset(); });
@@ -273,7 +227,7 @@ LoadResult loadSceneFile(const std::string& path, const LoadOptions& options) {
             if (release.joinable()) release.join();
             return result;
         }
-        // Binary formats keep views into the bytes: copy them into a buffer the scene can own
+        // The other formats keep views into the bytes: copy them into a buffer the scene can own
         // (a copy, not a zero fill followed by a read).
         std::shared_ptr<const std::vector<uint8_t>> bytes;
         try {

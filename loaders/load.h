@@ -1,4 +1,5 @@
-// Loading scenes from files: format detection, dispatch to the format readers, validation.
+// Loading scenes from files: format detection, dispatch to the format readers (both through the
+// table in format_table.h), validation.
 // Loaders never touch GL; they return a plain Scene plus an import report, or problems.
 #pragma once
 
@@ -7,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "loaders/format_table.h"
 #include "scene/scene.h"
 
 namespace esv {
@@ -24,12 +26,6 @@ struct Problem {
     // "file: offset 0x1A4: mesh 2 / normal list: stride 8 is smaller than 3 floats"
     std::string format() const;
 };
-
-enum class FileFormat : uint8_t { Unknown, Pod, OpenGex, Awd, Pof, Count };
-const char* formatName(FileFormat format);
-
-// Guesses the format from the first bytes (magic numbers) and, for text formats, the extension.
-FileFormat detectFormat(const uint8_t* data, size_t size, const std::string& path);
 
 struct LoadResult {
     std::unique_ptr<Scene> scene;  // null when loading failed

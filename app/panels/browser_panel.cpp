@@ -9,6 +9,7 @@
 
 #include "app/file_browser.h"
 #include "app/panels.h"
+#include "loaders/format_table.h"
 
 namespace esv {
 namespace {
@@ -92,8 +93,9 @@ void drawBrowserPanel(ViewerState& s, FileBrowser& browser) {
         ImGui::EndTable();
         if (!enter.empty()) browser.setDirectory(enter);
     }
-    ImGui::TextDisabled(
-        "POD, OpenGEX, AWD, POF (also inside FreeSpace .vp archives); or drop a file on the window");
+    static const std::string kOpens =
+        formatNameList(", ") + " (also inside FreeSpace .vp archives); or drop a file on the window";
+    ImGui::TextDisabled("%s", kOpens.c_str());
     if (!s.recentFiles.empty()) {
         ImGui::Separator();
         ImGui::TextUnformatted("Recent");

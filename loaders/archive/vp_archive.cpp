@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "loaders/byte_reader.h"
+#include "loaders/format_table.h"
 
 namespace esv {
 
@@ -548,10 +549,7 @@ std::shared_ptr<const VpArchive> openVpArchiveCached(const std::string& path,
 }
 
 bool isModelInArchive(const std::string& innerPath) {
-    const size_t dot = innerPath.rfind('.');
-    if (dot == std::string::npos || innerPath.find('/', dot) != std::string::npos) return false;
-    const std::string ext = lower(innerPath.substr(dot));
-    return ext == ".pof" || ext == ".pod" || ext == ".ogex" || ext == ".awd";
+    return hasModelExtension(innerPath);
 }
 
 std::string describeArchiveModels(const VpArchive& archive, const std::string& archivePath, size_t limit) {

@@ -110,7 +110,7 @@ std::string vpLookupKey(const std::string& innerPath);
 std::shared_ptr<const VpArchive> openVpArchiveCached(const std::string& path,
                                                      std::vector<Problem>* problems = nullptr);
 
-// A model file's name by extension (.pod .ogex .awd .pof, any case), for listing an archive.
+// A model file's name by extension (any of the format table's, any case), for listing an archive.
 bool isModelInArchive(const std::string& innerPath);
 // One sentence naming up to `limit` model files of `archive` as `archivePath:inner` paths, for
 // messages that ask for one ("models in it: a.vp:data/models/x.pof, ..." or "it holds no model").

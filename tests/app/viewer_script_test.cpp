@@ -2,6 +2,7 @@
 // against a viewer state without a window, listing folders and the recent-files list.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include "app/viewer_actions.h"
 #include "app/viewer_script.h"
 #include "common/test_paths.h"
+#include "loaders/format_table.h"
 #include "scene/demo_scene.h"
 
 namespace {
@@ -255,6 +257,38 @@ TEST(FileBrowser, ListsFoldersFirstThenModelFilesSortedIgnoringCase) {
     EXPECT_FALSE(browser.setDirectory((dir / "missing").string()));
     EXPECT_FALSE(browser.error().empty());
     EXPECT_EQ(fs::path(browser.directory()), dir) << "a failed change keeps the listing";
+}
+
+// The filter is the format table's: a file of every extension of every format is listed (in any
+// case) and opened when dropped; the others only with showAll.
+TEST(FileBrowser, ListsEveryExtensionOfTheFormatTable) {
+    namespace fs = std::filesystem;
+    const fs::path dir = esv::test::outputDir() / "browser_formats";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::set<std::string> expected;
+    for (const esv::FormatInfo& f : esv::formats())
+        for (const std::string& e : f.extensions) {
+            std::string shouting = e;
+            for (char& c : shouting) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+            for (const std::string& name : {f.key + "_model." + e, f.key + "_LOUD." + shouting}) {
+                std::ofstream(dir / name) << "x";
+                expected.insert(name);
+                EXPECT_TRUE(esv::isModelFileName(name)) << name;
+                EXPECT_TRUE(esv::isModelFileName((dir / name).string())) << name;
+            }
+            std::ofstream(dir / ("backup." + e + ".bak")) << "x";
+            EXPECT_FALSE(esv::isModelFileName("backup." + e + ".bak"));
+        }
+    std::ofstream(dir / "notes.txt") << "x";
+    esv::FileBrowser browser;
+    ASSERT_TRUE(browser.setDirectory(dir.string())) << browser.error();
+    std::set<std::string> listed;
+    for (const esv::BrowserEntry& e : browser.entries()) listed.insert(e.name);
+    EXPECT_EQ(listed, expected);
+    browser.showAll = true;
+    browser.refresh();
+    EXPECT_GT(browser.entries().size(), expected.size());
 }
 
 TEST(FileBrowser, RecentFilesMoveToTheFrontAndPersist) {

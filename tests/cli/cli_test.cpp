@@ -19,6 +19,7 @@
 
 #include "common/run_esview.h"
 #include "common/test_paths.h"
+#include "loaders/format_table.h"
 #include "pod/pod_bytes.h"
 
 namespace {
@@ -128,9 +129,7 @@ TEST(Cli, InfoNamesEveryMaterialTextureAndWhereItResolved) {
     ESVIEW_REQUIRE_MODELS("");
     size_t withTextures = 0, resolvedFiles = 0, embedded = 0;
     for (const auto& entry : std::filesystem::recursive_directory_iterator(esv::test::modelsDir())) {
-        std::string ext = entry.path().extension().string();
-        for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        if (ext != ".pod" && ext != ".awd" && ext != ".ogex" && ext != ".pof") continue;
+        if (!esv::hasModelExtension(entry.path().string())) continue;
         RunResult r = run("info '" + entry.path().string() + "' --json");
         if (r.exitCode != 0) continue;  // files that fail are other tests' business
         const nlohmann::json info = nlohmann::json::parse(r.out);
@@ -192,6 +191,30 @@ TEST(Cli, UnknownFormatIsOneClearLine) {
     RunResult e = run("check '" + empty.string() + "'");
     EXPECT_EQ(e.exitCode, 1);
     EXPECT_NE(e.err.find("empty"), std::string::npos) << e.err;
+}
+
+// The help names every format of the table (loaders/format_table.h) on its first line and lists
+// each one's extensions; an unknown file's line names them all too.
+TEST(Cli, HelpAndErrorsNameEveryFormatAndExtension) {
+    RunResult r = run("--help");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const std::string firstLine = r.out.substr(0, r.out.find('\n'));
+    for (const esv::FormatInfo& f : esv::formats()) {
+        EXPECT_NE(firstLine.find(f.title), std::string::npos) << f.title << " in " << firstLine;
+        std::string extensions;
+        for (const std::string& e : f.extensions) extensions += (extensions.empty() ? "." : " .") + e;
+        EXPECT_NE(r.out.find("  " + f.name + " "), std::string::npos) << f.name << " has a line:\n" << r.out;
+        const std::string end = f.magic.empty() ? " (text)\n" : "\n";  // text formats are known by extension
+        EXPECT_NE(r.out.find(" " + extensions + end), std::string::npos) << extensions << " in:\n" << r.out;
+    }
+    auto path = esv::test::outputDir() / "not_a_model.txt";
+    std::ofstream(path) << "hello\n";
+    RunResult e = run("check '" + path.string() + "'");
+    EXPECT_EQ(e.exitCode, 1);
+    EXPECT_NE(e.err.find(path.string() + ": offset 0x0: unknown file format (expected " +
+                         esv::formatNameList(" or ") + ")\n"),
+              std::string::npos)
+        << e.err;
 }
 
 TEST(Cli, UsageErrorsExitTwo) {

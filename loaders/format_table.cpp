@@ -1,0 +1,87 @@
+#include "loaders/format_table.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
+#include "loaders/formats.h"
+#include "loaders/pod/pod_writer.h"
+
+namespace esv {
+namespace {
+
+using namespace std::string_literals;
+
+bool writePodDefault(const Scene& scene, std::vector<uint8_t>& out, std::string& error,
+                     std::vector<std::string>* notes) {
+    return writePod(scene, PodWriteOptions{}, out, error, notes);
+}
+
+std::string lowerExtension(const std::string& path) {
+    const size_t slash = path.find_last_of("/\\");
+    const size_t dot = path.find_last_of('.');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return {};
+    std::string ext = path.substr(dot + 1);
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    return ext;
+}
+
+}  // namespace
+
+const std::vector<FormatInfo>& formats() {
+    // clang-format off
+    static const std::vector<FormatInfo> kFormats = {
+        // POD: the version block 1000 comes first (little-endian, or byte-swapped in big-endian files).
+        {FileFormat::Pod, "pod", "POD", "PowerVR POD", "pod", {"pod"},
+         {"\xE8\x03\0\0"s, "\0\0\x03\xE8"s}, loadPod, nullptr, writePodDefault},
+        // OpenGEX is OpenDDL text, which has no magic: known by its extension.
+        {FileFormat::OpenGex, "ogex", "OpenGEX", "OpenGEX", "opengex", {"ogex", "oddl"},
+         {}, loadOpenGex, loadOpenGex, nullptr},
+        {FileFormat::Awd, "awd", "AWD", "AWD", "awd", {"awd"},
+         {"AWD"s}, loadAwd, nullptr, nullptr},
+        {FileFormat::Pof, "pof", "POF", "POF", "pof", {"pof"},
+         {"PSPO"s}, loadPof, nullptr, nullptr},
+    };
+    // clang-format on
+    return kFormats;
+}
+
+const FormatInfo* findFormat(FileFormat format) {
+    for (const FormatInfo& f : formats())
+        if (f.id == format) return &f;
+    return nullptr;
+}
+
+const FormatInfo* formatForExtension(const std::string& path) {
+    const std::string ext = lowerExtension(path);
+    if (ext.empty()) return nullptr;
+    for (const FormatInfo& f : formats())
+        if (std::find(f.extensions.begin(), f.extensions.end(), ext) != f.extensions.end()) return &f;
+    return nullptr;
+}
+
+const char* formatName(FileFormat format) {
+    const FormatInfo* f = findFormat(format);
+    return f ? f->key.c_str() : "unknown";
+}
+
+FileFormat detectFormat(const uint8_t* data, size_t size, const std::string& path) {
+    for (const FormatInfo& f : formats())
+        for (const std::string& m : f.magic)
+            if (size >= m.size() && std::memcmp(data, m.data(), m.size()) == 0) return f.id;
+    const FormatInfo* byName = formatForExtension(path);
+    return byName && byName->magic.empty() ? byName->id : FileFormat::Unknown;
+}
+
+std::string formatNameList(const std::string& last) {
+    const std::vector<FormatInfo>& all = formats();
+    std::string list;
+    for (size_t i = 0; i < all.size(); ++i) {
+        if (i > 0) list += i + 1 == all.size() ? last : ", ";
+        list += all[i].name;
+    }
+    return list;
+}
+
+}  // namespace esv

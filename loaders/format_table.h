@@ -1,0 +1,80 @@
+// The one table of the model formats esview reads. Detection, the dispatch to the readers, the
+// "unknown file format" message, the file browser's filter, the models counted inside VP archives,
+// the command line's help, the tests and the fuzz targets all read it; adding a format is a reader
+// folder, a row in format_table.cpp and its sources in loaders/CMakeLists.txt (loaders/README.md).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace esv {
+
+struct LoadOptions;
+struct LoadResult;
+struct Scene;
+
+// Unknown is no format; every other value has exactly one row in formats().
+enum class FileFormat : uint8_t { Unknown, Pod, OpenGex, Awd, Pof, Count };
+
+// A reader's entry point: the whole file as one shared buffer (the scene may keep views into it).
+// Returns a scene or problems, never throws; the caller validates the scene.
+using LoadFn = LoadResult (*)(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path,
+                              const LoadOptions& options);
+// The same for bytes owned by anything (loadSceneFile passes a mapped file), for formats whose
+// scene keeps no view into them. With `parsed` set, what the parse built is handed over there
+// instead of being freed before the return.
+using LoadViewFn = LoadResult (*)(std::shared_ptr<const void> owner, const uint8_t* data, size_t size,
+                                  const std::string& path, const LoadOptions& options,
+                                  std::shared_ptr<void>* parsed);
+// A writer with its default options: `out` replaced by the file, or false with one sentence in
+// `error` when the scene holds something the format cannot express. Lossless changes it made are
+// appended to `notes` when given.
+using WriteFn = bool (*)(const Scene& scene, std::vector<uint8_t>& out, std::string& error,
+                         std::vector<std::string>* notes);
+
+// One row of the table: everything about a format that code outside its reader needs.
+struct FormatInfo {
+    FileFormat id = FileFormat::Unknown;
+    std::string key;     // "pod": Scene::format, formatName(), the folder of its samples in ../shared/models
+    std::string name;    // "POD": how messages and the file browser name it
+    std::string title;   // "PowerVR POD": the first line of the command line's help
+    std::string folder;  // "pod": reader in loaders/<folder>, tests in tests/<folder>, fuzz/<folder>
+    std::vector<std::string> extensions;  // lower case, no dot; the first is the one a writer's file takes
+    // A file is of this format when it starts with one of these byte strings, whatever its name.
+    // None: a text format, recognised by its extension once no format's magic matched.
+    std::vector<std::string> magic;
+    LoadFn load = nullptr;
+    LoadViewFn loadView = nullptr;  // null: loadSceneFile copies the file into a buffer for `load`
+    WriteFn write = nullptr;        // null: no writer
+};
+
+// Every format, in the order detection tries their magic and messages name them.
+const std::vector<FormatInfo>& formats();
+
+// The row of `format`; null for Unknown.
+const FormatInfo* findFormat(FileFormat format);
+
+// The format one of whose extensions `path` ends with (any case: "dir/a.OGEX"); null when none.
+// The extension is what follows the last dot of the last path component ('/' or '\' separated).
+const FormatInfo* formatForExtension(const std::string& path);
+
+// True when `path` ends with an extension of a format in the table (any case).
+inline bool hasModelExtension(const std::string& path) {
+    return formatForExtension(path) != nullptr;
+}
+
+// The row's key ("pod", "ogex", ...); "unknown" for Unknown.
+const char* formatName(FileFormat format);
+
+// The format whose magic the first bytes are, else a text format by the extension of `path`, else
+// Unknown. Reads at most the longest magic's length of `data`.
+FileFormat detectFormat(const uint8_t* data, size_t size, const std::string& path);
+
+// The formats' names in table order for a sentence, `last` before the final one:
+// formatNameList(" or ") is "POD, OpenGEX, AWD or POF".
+std::string formatNameList(const std::string& last);
+
+}  // namespace esv
