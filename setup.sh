@@ -96,7 +96,7 @@ case "$mode" in
     install_missing
     CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DESVIEW_BUILD_FUZZ=ON \
       -DESVIEW_BUILD_TESTS=OFF -DESVIEW_BUILD_BENCH=OFF
-    cmake --build build-fuzz -j "$(jobs)" --target fuzz_pod fuzz_opengex fuzz_awd fuzz_pof fuzz_textures fuzz_vp
+    cmake --build build-fuzz -j "$(jobs)" --target fuzzers
     fuzz/run.sh "$@" --build build-fuzz
     ;;
   *)

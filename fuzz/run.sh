@@ -26,21 +26,29 @@ while [ $# -gt 0 ]; do
 done
 shared=$root/../shared/models
 
-# target | dictionary | largest input | seed folders beside the committed corpus
-targets=(
-  "pod|fuzz/pod/pod.dict|2000000|$shared/pod/cocos3d $shared/pod/nsdk $shared/pod/oolong $shared/pod/webglsdk"
-  "opengex|fuzz/opengex/openddl.dict|65536|$shared/ogex"
-  "awd|fuzz/awd/awd.dict|65536|$shared/awd"
-  "pof|fuzz/pof/pof.dict|1100000|$shared/pof"
-  "textures|fuzz/textures/textures.dict|1500000|$root/tests/textures/pcx $shared/pof"
-  "vp|fuzz/vp/vp.dict|65536|"
+# The targets are the folders fuzz/NAME/ holding a *_fuzzer.cpp (as fuzz/CMakeLists.txt builds
+# them), each with its dictionary fuzz/NAME/*.dict. Per target, where the defaults (inputs up to
+# 64 KiB, no seeds beyond the committed corpus) do not fit:
+# target | largest input | seed folders beside the committed corpus
+settings=(
+  "pod|2000000|$shared/pod/cocos3d $shared/pod/nsdk $shared/pod/oolong $shared/pod/webglsdk"
+  "opengex|65536|$shared/ogex"
+  "awd|65536|$shared/awd"
+  "pof|1100000|$shared/pof"
+  "textures|1500000|$root/tests/textures/pcx $shared/pof"
 )
 
 mkdir -p "$build/crashes"
 failed=0
-for entry in "${targets[@]}"; do
-  IFS='|' read -r name dict maxlen seeds <<<"$entry"
+for source in "$root"/fuzz/*/*_fuzzer.cpp; do
+  name=$(basename "$(dirname "$source")")
   [ -n "$only" ] && [ "$only" != "$name" ] && continue
+  dicts=("$root/fuzz/$name"/*.dict)
+  maxlen=65536
+  seeds=""
+  for entry in "${settings[@]}"; do
+    if [ "${entry%%|*}" = "$name" ]; then IFS='|' read -r _ maxlen seeds <<<"$entry"; fi
+  done
   binary=$build/fuzz_$name
   if [ ! -x "$binary" ]; then
     echo "fuzz: $binary is not built (./setup.sh fuzz builds it)" >&2
@@ -54,7 +62,7 @@ for entry in "${targets[@]}"; do
   scratch=$(mktemp -d)
   log=$build/fuzz_$name.log
   set +e
-  "$binary" "$scratch" "${dirs[@]}" -dict="$root/$dict" -max_len="$maxlen" -rss_limit_mb=2048 -timeout=25 \
+  "$binary" "$scratch" "${dirs[@]}" -dict="${dicts[0]}" -max_len="$maxlen" -rss_limit_mb=2048 -timeout=25 \
     -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$build/crashes/$name-" >"$log" 2>&1
   rc=$?
   set -e
