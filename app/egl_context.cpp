@@ -8,6 +8,8 @@
 #include <glad/egl.h>
 #include <glad/gles2.h>
 
+#include "renderer/gl_calls.h"
+
 namespace esv {
 
 namespace {
@@ -90,6 +92,7 @@ bool EglContext::create(int major, std::string& error) {
         error = "the GLES entry points could not be loaded";
         return false;
     }
+    gl::installCallCounter();
     keepGraphicsDriversLoaded();
     return true;
 }

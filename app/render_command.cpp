@@ -6,9 +6,8 @@
 
 #include "app/commands.h"
 #include "app/egl_context.h"
-#include "loaders/textures/scene_textures.h"
+#include "prepare/prepare.h"
 #include "renderer/renderer.h"
-#include "scene/rebatch.h"
 #include "scene/cpu_reference.h"
 #include "scene/sampler.h"
 
@@ -25,16 +24,16 @@ int runRender(const RenderRequest& request) {
         for (const Problem& p : loaded.problems) std::fprintf(stderr, "%s\n", p.format().c_str());
         return kExitBadInput;
     }
-    Scene& scene = *loaded.scene;
+    const Scene& loadedScene = *loaded.scene;
     ResolvedTime time;
     std::string error;
-    if (!resolveTime(scene, request.time, time, error)) {
+    if (!resolveTime(loadedScene, request.time, time, error)) {
         std::fprintf(stderr, "%s: %s\n", request.file.c_str(), error.c_str());
         return kExitBadInput;
     }
-    if (request.camera >= static_cast<int>(scene.cameras.size())) {
+    if (request.camera >= static_cast<int>(loadedScene.cameras.size())) {
         std::fprintf(stderr, "%s: no camera %d (the file has %zu)\n", request.file.c_str(), request.camera,
-                     scene.cameras.size());
+                     loadedScene.cameras.size());
         return kExitBadInput;
     }
 
@@ -46,13 +45,14 @@ int runRender(const RenderRequest& request) {
     RendererOptions options;
     options.gles2 = request.gles2;
     std::unique_ptr<Renderer> renderer = Renderer::create(options, error);
-    // Batches over this context's palette are split here, so GPU and CPU paths see the same mesh.
-    if (renderer) {
-        const RendererInfo info = renderer->info();
-        rebatchSceneBones(scene, uint32_t(info.paletteCapacity));
-        prepareSceneTextures(scene, [&](PixelFormat f) { return info.supports(f); });
+    if (!renderer) {
+        std::fprintf(stderr, "esview: %s\n", error.c_str());
+        return kExitBadInput;
     }
-    if (!renderer || !renderer->setScene(scene, scene.report, error)) {
+    // The scene prepared for this context, as the viewer prepares it (textures, bone batches, types, tangents).
+    const std::unique_ptr<Scene> prepared = prepareForTarget(loadedScene, targetCaps(renderer->info()));
+    const Scene& scene = *prepared;
+    if (!renderer->setScene(scene, prepared->report, error)) {
         std::fprintf(stderr, "esview: %s\n", error.c_str());
         return kExitBadInput;
     }
@@ -77,8 +77,11 @@ int runRender(const RenderRequest& request) {
     if (bounds.valid())
         Renderer::frameBounds(view.orbit, bounds.min, bounds.max, float(request.width) / float(request.height));
 
+    // Programs, vertex arrays and buffers are made before the frame, which then only draws.
+    renderer->prepareFrame(scene, pose, view);
     target.bind();
     FrameStats stats = renderer->draw(scene, pose, view, request.width, request.height);
+    for (const std::string& note : stats.notes) std::fprintf(stderr, "%s: warning: %s\n", request.file.c_str(), note.c_str());
     std::vector<uint8_t> rgba;
     target.read(rgba);
     if (!writePng(request.output, request.width, request.height, rgba)) {

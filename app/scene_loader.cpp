@@ -7,7 +7,6 @@
 #include "app/scene_source.h"
 #include "loaders/archive/vp_archive.h"
 #include "loaders/textures/scene_textures.h"
-#include "scene/rebatch.h"
 
 namespace esv {
 namespace {
@@ -70,20 +69,20 @@ void SceneLoader::progress(float& fraction, std::string& stage) const {
     stage = m_stage;
 }
 
-void SceneLoader::start(const std::string& path, const RendererInfo& gpu) {
+void SceneLoader::start(const std::string& path, const TargetCaps& target) {
     // One worker at a time: a newer request waits for the older worker (its result is dropped).
     if (m_thread.joinable()) m_thread.join();
     const uint64_t generation = ++m_generation;
     {
         std::lock_guard<std::mutex> lock(m_mutex);
         m_done = false;
-        m_result = LoadResult{};
+        m_result = LoadedScene{};
         m_fraction = 0.0f;
         m_stage = "reading";
         m_path = path;
     }
     m_busy = true;
-    m_thread = std::thread([this, path, gpu, generation] {
+    m_thread = std::thread([this, path, target, generation] {
         LoadResult result;
         ArchivePath inside;
         if (isDemoName(path)) {
@@ -107,21 +106,23 @@ void SceneLoader::start(const std::string& path, const RendererInfo& gpu) {
                 result = loadSceneMemory(bytes, path);
             }
         }
+        LoadedScene out;
+        out.problems = std::move(result.problems);
         if (result.scene) {
-            Scene& scene = *result.scene;
-            setStage(0.6f, "textures");
-            prepareSceneTextures(
-                scene, [&gpu](PixelFormat f) { return gpu.supports(f); },
-                [&](size_t i, size_t n) {
-                    setStage(0.6f + 0.35f * float(i) / float(n), "textures " + std::to_string(i + 1) + "/" + std::to_string(n));
+            // The scene as loaded holds its images as stored; the target's decoding is preparation.
+            if (!texturesRead(*result.scene))
+                readSceneTextures(*result.scene, [&](size_t i, size_t n) {
+                    setStage(0.6f + 0.2f * float(i) / float(n),
+                             "textures " + std::to_string(i + 1) + "/" + std::to_string(n));
                 });
-            setStage(0.95f, "bone batches");
-            // Batches over this GPU's palette are split here, so GPU and CPU paths see the same mesh.
-            if (gpu.paletteCapacity > 0) rebatchSceneBones(scene, uint32_t(gpu.paletteCapacity));
+            out.loaded = std::move(result.scene);
+            out.prepared = prepareForTarget(*out.loaded, target, [&](float fraction, const std::string& stage) {
+                setStage(0.8f + 0.2f * fraction, stage);
+            });
         }
         std::lock_guard<std::mutex> lock(m_mutex);
         if (generation == m_generation.load()) {
-            m_result = std::move(result);
+            m_result = std::move(out);
             m_done = true;
             m_fraction = 1.0f;
             m_stage = "uploading";
@@ -130,12 +131,12 @@ void SceneLoader::start(const std::string& path, const RendererInfo& gpu) {
     });
 }
 
-bool SceneLoader::poll(LoadResult& result) {
+bool SceneLoader::poll(LoadedScene& result) {
     std::lock_guard<std::mutex> lock(m_mutex);
     if (!m_done) return false;
     m_done = false;
     result = std::move(m_result);
-    m_result = LoadResult{};
+    m_result = LoadedScene{};
     return true;
 }
 

@@ -1,7 +1,8 @@
 // Loading a scene off the render thread: reading (in chunks, so large files show progress),
-// parsing and validating, finding and decoding textures, and rebatching bones for the GPU's
-// palette all run on a worker thread. Only the GL upload (Renderer::setScene) is left for the
-// render thread, which polls for the result between frames.
+// parsing and validating, reading its textures, and the preparation stage for the GPU (textures
+// decoded, bones re-batched for its palette, vertex types, tangents) all run on a worker thread.
+// Only the GL upload (Renderer::setScene) is left for the render thread, which polls for the
+// result between frames.
 #pragma once
 
 #include <atomic>
@@ -12,9 +13,17 @@
 #include <thread>
 
 #include "loaders/load.h"
-#include "renderer/renderer.h"
+#include "prepare/prepare.h"
 
 namespace esv {
+
+// A finished load: the scene as loaded (kept to prepare again for another target) and prepared
+// for the target the load was started for; or no scene, and problems that say why.
+struct LoadedScene {
+    std::shared_ptr<const Scene> loaded;
+    std::unique_ptr<Scene> prepared;
+    std::vector<Problem> problems;
+};
 
 class SceneLoader {
 public:
@@ -23,10 +32,9 @@ public:
     SceneLoader(const SceneLoader&) = delete;
     SceneLoader& operator=(const SceneLoader&) = delete;
 
-    // Starts loading `path` ("demo" or a file) for a GPU described by `gpu` (which compressed
-    // formats stay compressed, the bone palette size). A load already running is abandoned: its
-    // result is dropped when it finishes.
-    void start(const std::string& path, const RendererInfo& gpu);
+    // Starts loading `path` ("demo" or a file) and preparing it for `target`. A load already
+    // running is abandoned: its result is dropped when it finishes.
+    void start(const std::string& path, const TargetCaps& target);
 
     bool busy() const { return m_busy.load(); }
     // Progress of the running load: fraction 0..1 and a short stage label.
@@ -35,7 +43,7 @@ public:
 
     // When the load has finished: moves its result into `result` (a scene, or problems) and returns
     // true, once. Returns false while it runs or when nothing was started.
-    bool poll(LoadResult& result);
+    bool poll(LoadedScene& result);
 
     // Blocks until the running load (if any) has finished. Scripts use this for determinism.
     void wait();
@@ -50,7 +58,7 @@ private:
     float m_fraction = 0.0f;
     std::string m_stage;
     bool m_done = false;
-    LoadResult m_result;
+    LoadedScene m_result;
     std::string m_path;
 };
 

@@ -8,6 +8,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "app/scene_loader.h"
+#include "prepare/prepare.h"
 
 namespace esv {
 namespace {
@@ -229,8 +230,10 @@ void updatePose(ViewerState& s) {
     }
 }
 
-bool installScene(ViewerState& s, std::unique_ptr<Scene> scene, const std::string& path, bool keepView,
-                  std::string& error) {
+namespace {
+
+bool install(ViewerState& s, std::unique_ptr<Scene> scene, const std::string& path, bool keepView,
+             std::string& error) {
     if (!s.renderer->setScene(*scene, scene->report, error)) {
         if (s.scene) {
             std::vector<ReportLine> again;  // the old scene's report already has these lines
@@ -295,8 +298,22 @@ bool installScene(ViewerState& s, std::unique_ptr<Scene> scene, const std::strin
         frameScene(s);
     }
     updatePose(s);
+    return true;
+}
+
+}  // namespace
+
+bool installScene(ViewerState& s, std::shared_ptr<const Scene> loaded, std::unique_ptr<Scene> prepared,
+                  const std::string& path, bool keepView, std::string& error) {
+    if (!install(s, std::move(prepared), path, keepView, error)) return false;
+    s.loaded = std::move(loaded);
     ++s.loadsCompleted;
     return true;
+}
+
+bool reprepareScene(ViewerState& s, std::string& error) {
+    if (!s.loaded || !s.renderer) return false;
+    return install(s, prepareForTarget(*s.loaded, targetCaps(s.renderer->info())), s.path, true, error);
 }
 
 unsigned textureObject(const ViewerState& s, int index) {

@@ -47,11 +47,16 @@ void clearMorphOverrides(ViewerState& s);
 // Evaluates the transport at its time into s.pose and applies the morph overrides.
 void updatePose(ViewerState& s);
 
-// Uploads a freshly loaded scene and makes it current: keeps camera, view settings, clip (by name),
-// time and selection (by name) when `keepView` (reload), else frames it and starts the first clip.
-// When the upload fails the previous scene stays (re-uploaded) and `error` says why.
-bool installScene(ViewerState& s, std::unique_ptr<Scene> scene, const std::string& path, bool keepView,
-                  std::string& error);
+// Uploads a freshly loaded scene (`prepared` for s.renderer from `loaded`) and makes it current:
+// keeps camera, view settings, clip (by name), time and selection (by name) when `keepView`
+// (reload), else frames it and starts the first clip. Counts a load. When the upload fails the
+// previous scene stays (re-uploaded) and `error` says why.
+bool installScene(ViewerState& s, std::shared_ptr<const Scene> loaded, std::unique_ptr<Scene> prepared,
+                  const std::string& path, bool keepView, std::string& error);
+
+// Prepares the scene as loaded again for s.renderer (after a new renderer: ES2 limits on or off)
+// and installs it keeping the view, without reading the file again (no load is counted).
+bool reprepareScene(ViewerState& s, std::string& error);
 
 // The GL texture object the renderer made for scene texture `index` (0 when none), for thumbnails.
 unsigned textureObject(const ViewerState& s, int index);

@@ -56,11 +56,13 @@ struct LoadStatus {
 };
 
 struct ViewerState {
-    // The open document. `path` is what was opened (a file path or "demo").
+    // The open document: as loaded (textures read as stored), and prepared for the renderer from
+    // it (what is drawn and inspected). `path` is what was opened (a file path or "demo").
+    std::shared_ptr<const Scene> loaded;
     std::unique_ptr<Scene> scene;
     std::string path;
     int64_t fileStamp = 0;  // modification time + size of `path` when loaded, for hot reload
-    int loadsCompleted = 0;  // scenes installed so far (first open, reloads, opens)
+    int loadsCompleted = 0;  // files loaded and installed so far (first open, reloads, opens)
     bool watchFile = true;
 
     std::unique_ptr<Renderer> renderer;

@@ -30,6 +30,7 @@
 #include "app/viewer_actions.h"
 #include "app/viewer_script.h"
 #include "app/viewer_state.h"
+#include "renderer/gl_calls.h"
 
 namespace esv {
 namespace {
@@ -80,7 +81,7 @@ void onDrop(GLFWwindow*, int count, const char** paths) {
 
 void startLoad(Viewer& v, const std::string& path, bool reload) {
     ViewerState& s = v.state;
-    v.loader.start(path, s.rendererInfo);
+    v.loader.start(path, targetCaps(s.rendererInfo));
     v.reloading = reload;
     s.load.active = true;
     s.load.path = path;
@@ -90,11 +91,11 @@ void startLoad(Viewer& v, const std::string& path, bool reload) {
 }
 
 // Installs a finished load, or keeps the previous scene and shows why it failed.
-void finishLoad(Viewer& v, LoadResult& result) {
+void finishLoad(Viewer& v, LoadedScene& result) {
     ViewerState& s = v.state;
     const std::string path = v.loader.path();
     s.load.active = false;
-    if (!result.scene) {
+    if (!result.prepared) {
         std::string text;
         for (const Problem& p : result.problems) text += (text.empty() ? "" : "\n") + p.format();
         s.load.error = text.empty() ? path + ": could not be loaded" : text;
@@ -103,7 +104,7 @@ void finishLoad(Viewer& v, LoadResult& result) {
         return;
     }
     std::string error;
-    if (!installScene(s, std::move(result.scene), path, v.reloading, error)) {
+    if (!installScene(s, std::move(result.loaded), std::move(result.prepared), path, v.reloading, error)) {
         s.load.error = path + ": " + error;
         return;
     }
@@ -115,8 +116,9 @@ void finishLoad(Viewer& v, LoadResult& result) {
     }
 }
 
-// ES2 limits on or off: a new renderer, and the scene prepared again for it (textures it cannot
-// sample decoded, batches split to its palette), keeping the view.
+// ES2 limits on or off: a new renderer, and the scene as loaded prepared again for it (textures it
+// cannot sample decoded, batches split to its palette, types it cannot read widened), keeping the
+// view. The file is not read again.
 void recreateRenderer(Viewer& v) {
     ViewerState& s = v.state;
     RendererOptions options;
@@ -130,17 +132,9 @@ void recreateRenderer(Viewer& v) {
     }
     s.renderer = std::move(renderer);
     s.rendererInfo = s.renderer->info();
-    if (s.path.empty()) return;
-    v.loader.start(s.path, s.rendererInfo);
-    v.loader.wait();
-    LoadResult result;
-    v.loader.poll(result);
-    v.reloading = true;
-    if (result.scene) {
-        finishLoad(v, result);
-    } else if (s.scene) {
-        // The file went away: upload what we have (the renderer reports what it cannot use).
-        s.renderer->setScene(*s.scene, s.scene->report, error);
+    if (s.loaded && !reprepareScene(s, error)) {
+        s.status = "cannot draw the scene with this renderer: " + error;
+        return;
     }
     s.status = s.gles2 ? "ES2 limits enforced" : "ES3 features in use";
 }
@@ -422,6 +416,7 @@ int runViewer(const ViewerOptions& options) {
         glfwTerminate();
         return kExitBadInput;
     }
+    gl::installCallCounter();
     glfwMakeContextCurrent(window);
     const bool scripted = options.maxFrames > 0 || script.has_value();
     glfwSwapInterval(scripted ? 0 : 1);
@@ -514,7 +509,7 @@ int runViewer(const ViewerOptions& options) {
                 const auto cpuStart = std::chrono::steady_clock::now();
 
                 // Loading: finished work, new requests, the file changing on disk.
-                LoadResult result;
+                LoadedScene result;
                 if (v.loader.poll(result)) {
                     finishLoad(v, result);
                     if (!s.scene) {
@@ -579,6 +574,8 @@ int runViewer(const ViewerOptions& options) {
                 glBindFramebuffer(GL_FRAMEBUFFER, 0);
                 if (s.scene) {
                     s.stats = s.renderer->draw(*s.scene, s.pose, s.view, width, height);
+                    // What the renderer could not do is said once, in the import report.
+                    for (const std::string& note : s.stats.notes) s.scene->warn(note);
                 } else {
                     glViewport(0, 0, width, height);
                     glClearColor(s.view.clearColor.r, s.view.clearColor.g, s.view.clearColor.b, 1.0f);

@@ -14,13 +14,15 @@ pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)
 pkg_check_modules(GLESV2 REQUIRED IMPORTED_TARGET glesv2)
 pkg_check_modules(EGL REQUIRED IMPORTED_TARGET egl)
 
-# glad 2: one GLES 2.0..3.2 loader plus EGL 1.5, generated offline from the bundled XML.
+# glad 2: one GLES 2.0..3.2 loader plus EGL 1.5, generated offline from the bundled XML, with its
+# debug wrappers: a hook runs before each GLES call, which renderer/gl_calls.cpp makes a counter
+# (GL call budgets are tested; the stats overlay shows the calls of a frame).
 find_program(GLAD_EXECUTABLE glad REQUIRED)
 set(GLAD_OUT ${CMAKE_BINARY_DIR}/glad)
 set(GLAD_FILES ${GLAD_OUT}/src/gles2.c ${GLAD_OUT}/src/egl.c
                ${GLAD_OUT}/include/glad/gles2.h ${GLAD_OUT}/include/glad/egl.h)
 add_custom_command(OUTPUT ${GLAD_FILES}
-  COMMAND ${GLAD_EXECUTABLE} --quiet --reproducible --api gles2=3.2,egl=1.5 --out-path ${GLAD_OUT} c --loader
+  COMMAND ${GLAD_EXECUTABLE} --quiet --reproducible --api gles2=3.2,egl=1.5 --out-path ${GLAD_OUT} c --loader --debug
   COMMENT "Generating the glad GLES/EGL loader"
   VERBATIM)
 add_library(glad STATIC ${GLAD_FILES})

@@ -12,13 +12,14 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "renderer/binding_plan.h"
+#include "renderer/gl_calls.h"
 #include "renderer/gl_objects.h"
+#include "renderer/gl_state.h"
 #include "renderer/renderer.h"
 #include "renderer/shader_program.h"
 #include "renderer/textures.h"
 #include "scene/cpu_reference.h"
 #include "scene/skin_analysis.h"
-#include "scene/tangents.h"
 
 namespace esv {
 namespace {
@@ -180,12 +181,19 @@ public:
         : m_options(options),
           m_caps(caps),
           m_programs(caps.es3 ? GlslVersion::Es300 : GlslVersion::Es100, caps.maxVertexAttribs),
-          m_textureSupport(detectTextureSupport(caps.es3)) {}
+          m_textureSupport(detectTextureSupport(caps.es3)) {
+        m_state.configure(m_caps.vao, attributeLimit());
+    }
 
     bool setScene(const Scene& scene, std::vector<ReportLine>& report, std::string& error) override {
         m_meshes.clear();
         m_cpuNodes.clear();
         m_paletteOnCpu.clear();
+        m_reported.clear();
+        // Their vertex arrays are gone (names may come back): uploads go to the context's state.
+        m_state.forgetObjects();
+        m_state.resetContextState();
+        m_state.bindVertexArray(0);
         m_meshes.resize(scene.meshes.size());
         VertexCaps vcaps;
         vcaps.es3 = m_caps.es3;
@@ -222,24 +230,19 @@ public:
                                                      "); only the first enabled one in node order is "
                                                      "projected, the others light unfiltered"});
         }
-        // Tangent frames for meshes some material normal-maps.
-        for (const Node& node : scene.nodes) {
-            if (node.kind != NodeKind::Mesh || node.object < 0) continue;
-            GpuMesh& gpu = m_meshes[node.object];
-            if (gpu.tangents || !gpu.hasNormal || !gpu.hasUv) continue;
-            bool normalMapped = false;
-            for (int32_t m : node.materials)
-                normalMapped |= m >= 0 && normalMapOf(scene.materials[m]) >= 0;
-            if (!normalMapped) continue;
-            std::vector<glm::vec4> tangents;
-            std::string source;
-            const Mesh& mesh = scene.meshes[node.object];
-            if (!computeTangents(mesh, tangents, &source)) continue;
+        // Tangent frames the preparation stage made for meshes some material normal-maps.
+        for (size_t i = 0; i < scene.meshes.size(); ++i) {
+            const Mesh& mesh = scene.meshes[i];
+            GpuMesh& gpu = m_meshes[i];
+            if (!mesh.tangentFrames || mesh.tangentFrames->size() != mesh.vertexCount || !gpu.hasNormal || !gpu.hasUv)
+                continue;
             gpu.tangents = gl::makeBuffer();
-            glBindBuffer(GL_ARRAY_BUFFER, gpu.tangents.get());
-            glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(tangents.size() * sizeof(glm::vec4)), tangents.data(), GL_STATIC_DRAW);
-            report.push_back({Severity::Info, "mesh '" + mesh.name + "': tangent frames for normal mapping from " + source});
+            m_state.bindArrayBuffer(gpu.tangents.get());
+            glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(mesh.tangentFrames->size() * sizeof(glm::vec4)),
+                         mesh.tangentFrames->data(), GL_STATIC_DRAW);
         }
+        // Texture uploads bound textures behind the cache's back.
+        m_state.resetContextState();
         uint32_t errors = 0;
         if (!checkGl("scene upload", errors)) {
             error = "GL errors while uploading the scene";
@@ -271,8 +274,27 @@ public:
         return index >= 0 && size_t(index) < m_textures.size() ? m_textures[index].texture.get() : 0u;
     }
 
+    void prepareFrame(const Scene& scene, const Pose& pose, const ViewSettings& view) override {
+        FrameStats ignored;
+        m_dryRun = true;
+        m_state.resetContextState();
+        for (size_t n = 0; n < scene.nodes.size(); ++n)
+            if (drawable(scene, pose, n)) drawNode(scene, pose, view, n, ignored);
+        if (view.wireframeOverlay) {
+            const FlatPass edges{true, kEdgeColor};
+            for (size_t n = 0; n < scene.nodes.size(); ++n)
+                if (drawable(scene, pose, n)) drawNode(scene, pose, view, n, ignored, &edges);
+        }
+        m_dryRun = false;
+        if (m_caps.vao) m_state.bindVertexArray(0);
+        m_state.disableContextAttributes();
+    }
+
     FrameStats draw(const Scene& scene, const Pose& pose, const ViewSettings& view, int width, int height) override {
         FrameStats stats;
+        const uint64_t callsBefore = gl::callCount();
+        // The host and the panel changed the context's state since the last frame.
+        m_state.resetContextState();
         glViewport(0, 0, width, height);
         const glm::vec4 clear = view.useSceneClearColor ? glm::vec4(scene.clearColor, 1.0f) : view.clearColor;
         glClearColor(clear.r, clear.g, clear.b, clear.a);
@@ -281,10 +303,10 @@ public:
         // Timed from after the clear: llvmpipe returns a timestamp, not a duration, for a query begun
         // before the context has drawn anything (and a clear is close to free on tile-based GPUs).
         beginGpuTimer();
-        glEnable(GL_DEPTH_TEST);
-        glDepthFunc(GL_LEQUAL);
-        glDepthMask(GL_TRUE);
-        glDisable(GL_BLEND);
+        m_state.enable(GL_DEPTH_TEST, true);
+        m_state.depthFunc(GL_LEQUAL);
+        m_state.depthMask(true);
+        m_state.enable(GL_BLEND, false);
 
         cameraMatrices(scene, pose, view, width, height, m_view, m_projection);
         m_eye = glm::vec3(glm::inverse(m_view)[3]);
@@ -301,8 +323,8 @@ public:
         // surfaces are pushed back instead, so edges drawn later at their true depth win.
         const bool edgeOverlay = view.wireframeOverlay || highlightMesh;
         if (edgeOverlay) {
-            glEnable(GL_POLYGON_OFFSET_FILL);
-            glPolygonOffset(1.0f, 1.0f);
+            m_state.enable(GL_POLYGON_OFFSET_FILL, true);
+            m_state.polygonOffset(1.0f, 1.0f);
         }
 
         // Opaque first, then transparent ones back to front.
@@ -322,7 +344,7 @@ public:
         }
         std::sort(transparent.begin(), transparent.end(), [](const Item& a, const Item& b) { return a.depth < b.depth; });
         for (const Item& item : transparent) drawNode(scene, pose, view, item.node, stats);
-        glDisable(GL_POLYGON_OFFSET_FILL);
+        m_state.enable(GL_POLYGON_OFFSET_FILL, false);
         if (view.wireframeOverlay) {
             const FlatPass edges{true, kEdgeColor};
             for (size_t n = 0; n < scene.nodes.size(); ++n)
@@ -337,15 +359,16 @@ public:
         if (view.showSkeleton || view.showNormalLines || view.showTangentLines || view.showJointAxes ||
             view.showBindPose || highlight >= 0 || view.influenceJoint >= 0)
             drawOverlay(scene, pose, view, stats);
-        glDisable(GL_BLEND);
-        glDepthMask(GL_TRUE);
-        if (m_caps.vao) gl::vertexArrayApi().bind(0);
-        for (GLuint i = 0; i < attributeLimit(); ++i) glDisableVertexAttribArray(i);
-        glBindBuffer(GL_ARRAY_BUFFER, 0);
-        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
+        m_state.enable(GL_BLEND, false);
+        m_state.depthMask(true);
+        // What is bound stays ours: no vertex array of ours is left bound for others to change,
+        // and without vertex arrays no attribute array of ours is left enabled.
+        if (m_caps.vao) m_state.bindVertexArray(0);
+        m_state.disableContextAttributes();
         endGpuTimer();
         stats.gpuMs = m_gpuMs;
         checkGl("frame end", stats.glErrors);
+        stats.glCalls = uint32_t(gl::callCount() - callsBefore);
         return stats;
     }
 
@@ -366,7 +389,7 @@ private:
                                                      "once because this context cannot read its stored types or alignment"});
             }
             gs.buffer = gl::makeBuffer();
-            glBindBuffer(GL_ARRAY_BUFFER, gs.buffer.get());
+            m_state.bindArrayBuffer(gs.buffer.get());
             glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(size_t(source->stride) * source->count),
                          source->bytes.data, GL_STATIC_DRAW);
             for (const AttributeBinding& b : gs.plan.attributes) {
@@ -399,7 +422,7 @@ private:
             }
             gpu.morphNormals &= gm.normal >= 0;
             gm.buffer = gl::makeBuffer();
-            glBindBuffer(GL_ARRAY_BUFFER, gm.buffer.get());
+            m_state.bindArrayBuffer(gm.buffer.get());
             glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(size_t(source->stride) * source->count),
                          source->bytes.data, GL_STATIC_DRAW);
             gpu.morphs.push_back(std::move(gm));
@@ -436,7 +459,7 @@ private:
             return false;
         }
         gpu.indices = gl::makeBuffer();
-        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gpu.indices.get());
+        m_state.bindElementBuffer(gpu.indices.get());
         if (allLists && mesh.indices.count > 0 &&
             (mesh.indices.type != ComponentType::UInt32 || m_caps.uintIndices)) {
             // Stored as the file has it: one upload, no conversion.
@@ -494,7 +517,7 @@ private:
         uint32_t maxIndex = 0;
         for (uint32_t v : lines) maxIndex = std::max(maxIndex, v);
         gpu.primitives = gl::makeBuffer();
-        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gpu.primitives.get());
+        m_state.bindElementBuffer(gpu.primitives.get());
         if (maxIndex > 0xFFFF) {
             if (!m_caps.uintIndices) {
                 error = "mesh '" + mesh.name + "' needs 32-bit indices, which this context lacks (OES_element_index_uint)";
@@ -580,12 +603,10 @@ private:
         glm::vec4 weights[kMaxTextureMorphTargets / 4] = {};
         const std::vector<float>& w = pose.morphWeights[n];
         for (size_t t = 0; t < w.size() && t < size_t(kMaxTextureMorphTargets); ++t) weights[t / 4][int(t % 4)] = w[t];
-        glUniform4fv(p.morphTextureWeights, kMaxTextureMorphTargets / 4, glm::value_ptr(weights[0]));
-        glUniform4i(p.morphLayout, int(gpu.morphs.size()), gpu.morphRows, gpu.morphWidth, gpu.morphTextureNormals ? 1 : 0);
-        if (p.morphBaseScale >= 0) glUniform1f(p.morphBaseScale, morphBaseScaleOf(gpu, w));
-        glActiveTexture(GL_TEXTURE0 + kUnitMorphDeltas);
-        glBindTexture(GL_TEXTURE_2D, gpu.morphDeltas.get());
-        glActiveTexture(GL_TEXTURE0);
+        m_state.uniform4fv(p.morphTextureWeights, kMaxTextureMorphTargets / 4, glm::value_ptr(weights[0]));
+        m_state.uniform4i(p.morphLayout, int(gpu.morphs.size()), gpu.morphRows, gpu.morphWidth, gpu.morphTextureNormals ? 1 : 0);
+        if (p.morphBaseScale >= 0) m_state.uniform1f(p.morphBaseScale, morphBaseScaleOf(gpu, w));
+        m_state.bindTexture(kUnitMorphDeltas, GL_TEXTURE_2D, gpu.morphDeltas.get());
     }
 
     // True when node n's active targets go through the texture of deltas this frame.
@@ -604,7 +625,7 @@ private:
             }
         gpu.edgeCount = static_cast<uint32_t>(edges.size());
         gpu.edges = gl::makeBuffer();
-        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gpu.edges.get());
+        m_state.bindElementBuffer(gpu.edges.get());
         if (gpu.indexType == GL_UNSIGNED_INT) {
             glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(edges.size() * 4), edges.data(), GL_STATIC_DRAW);
         } else {
@@ -728,9 +749,9 @@ private:
     }
 
     void bindStreams(const GpuMesh& gpu, bool skinned) {
-        for (GLuint i = 0; i < attributeLimit(); ++i) glDisableVertexAttribArray(i);
+        for (GLuint i = 0; i < attributeLimit(); ++i) m_state.enableAttribute(i, false);
         for (const GpuStream& s : gpu.streams) {
-            glBindBuffer(GL_ARRAY_BUFFER, s.buffer.get());
+            m_state.bindArrayBuffer(s.buffer.get());
             for (const AttributeBinding& b : s.plan.attributes) {
                 int loc = -1;
                 switch (b.semantic) {
@@ -743,9 +764,9 @@ private:
                     default: break;
                 }
                 if (loc < 0) continue;
-                glEnableVertexAttribArray(loc);
-                glVertexAttribPointer(loc, b.size, b.glType, b.normalized ? GL_TRUE : GL_FALSE, static_cast<GLsizei>(s.plan.stride),
-                                      reinterpret_cast<const void*>(uintptr_t(b.offset)));
+                m_state.enableAttribute(loc, true);
+                m_state.attributePointer(GLuint(loc), b.size, b.glType, b.normalized, static_cast<GLsizei>(s.plan.stride),
+                                         uintptr_t(b.offset));
             }
         }
     }
@@ -758,29 +779,23 @@ private:
             gl::VertexArray& vao = gpu.vao[skinned ? 1 : 0];
             if (!vao) {
                 vao = gl::makeVertexArray();
-                gl::vertexArrayApi().bind(vao.get());
+                m_state.bindVertexArray(vao.get());
                 bindStreams(gpu, skinned);
             } else {
-                gl::vertexArrayApi().bind(vao.get());
+                m_state.bindVertexArray(vao.get());
             }
         } else {
             bindStreams(gpu, skinned);
         }
         // Missing skin inputs read as zero weights (the shader then uses the model matrix).
-        if (skinned) glVertexAttrib4f(kLocBoneWeights, 0, 0, 0, 0);
-        glVertexAttrib4f(kLocColor, 1, 1, 1, 1);
+        if (skinned) m_state.attributeValue(kLocBoneWeights, 0, 0, 0, 0);
+        m_state.attributeValue(kLocColor, 1, 1, 1, 1);
     }
 
     static const Material& materialOf(const Scene& scene, const Node& node, uint32_t slot) {
         static const Material fallback;
         if (slot < node.materials.size() && node.materials[slot] >= 0) return scene.materials[node.materials[slot]];
         return fallback;
-    }
-
-    // The texture a material normal-maps with (its normal map, else its bump map), or -1.
-    static int32_t normalMapOf(const Material& m) {
-        const int32_t normal = m.texture(TextureSlot::Normal).texture;
-        return normal >= 0 ? normal : m.texture(TextureSlot::Bump).texture;
     }
 
     void uploadTextures(const Scene& scene, std::vector<ReportLine>& report) {
@@ -864,15 +879,27 @@ private:
     // Binds `texture` (or the neutral `fallback`) on `unit` with the reference's wrap modes and, on
     // ES3, its swizzle (ES2 permuted the pixels at upload). True when the reference's own texture
     // was bound, false for the fallback.
+    // The program for `f`, linked on first use (linking leaves the new program in use).
+    const MeshProgram* programFor(const ShaderFeatures& f, std::string& error) {
+        const size_t linked = m_programs.size();
+        const MeshProgram* p = m_programs.get(f, error);
+        if (m_programs.size() != linked) m_state.programChanged();
+        return p;
+    }
+
     bool bindTexture(int unit, const TextureRef& ref, GpuTexture& fallback, GLenum target = GL_TEXTURE_2D) {
-        glActiveTexture(GLenum(GL_TEXTURE0 + unit));
         GpuTexture* t = &fallback;
         if (ref.texture >= 0 && size_t(ref.texture) < m_textures.size() && m_textures[ref.texture].texture &&
             m_textures[ref.texture].target == target)
             t = &m_textures[ref.texture];
-        glBindTexture(t->target, t->texture.get());
-        applyWrap(*t, ref.wrapS, ref.wrapT);
-        if (m_caps.es3) applySwizzle(*t, t == &fallback ? kIdentitySwizzle : ref.swizzle);
+        m_state.bindTexture(unit, t->target, t->texture.get());
+        // Wrap and swizzle live in the texture object: set on its unit, and only what differs.
+        const TextureSwizzle& swizzle = t == &fallback ? kIdentitySwizzle : ref.swizzle;
+        if (wrapDiffers(*t, ref.wrapS, ref.wrapT) || (m_caps.es3 && swizzleDiffers(*t, swizzle))) {
+            m_state.activeTexture(unit);
+            applyWrap(*t, ref.wrapS, ref.wrapT);
+            if (m_caps.es3) applySwizzle(*t, swizzle);
+        }
         return t != &fallback;
     }
 
@@ -914,7 +941,6 @@ private:
         if (f.reflection == 1) bindTexture(kUnitReflection, m.texture(TextureSlot::Reflection), m_white);
         if (f.reflection == 2)
             bindTexture(kUnitReflectionCube, m.texture(TextureSlot::Reflection), m_white, GL_TEXTURE_CUBE_MAP);
-        glActiveTexture(GL_TEXTURE0);
         if (!f.mapTransforms) return;
         // Each map's transform at this pose (animated uv matrices) and its emulated addressing; a
         // neutral stand-in samples untransformed.
@@ -932,28 +958,28 @@ private:
             rows[2 * i + 1] = glm::vec4(uv[0][1], uv[1][1], uv[3][1], use ? mode(refs[i]->wrapT) : 0.0f);
             borders[i] = use ? refs[i]->border : glm::vec4(0.0f);
         }
-        glUniform4fv(p.mapUv, 2 * kTransformedMaps, glm::value_ptr(rows[0]));
-        glUniform4fv(p.mapBorder, kTransformedMaps, glm::value_ptr(borders[0]));
+        m_state.uniform4fv(p.mapUv, 2 * kTransformedMaps, glm::value_ptr(rows[0]));
+        m_state.uniform4fv(p.mapBorder, kTransformedMaps, glm::value_ptr(borders[0]));
     }
 
     // The material's uniforms and render state; `flat` is the colour of the batches, wireframe and
     // SkinDiff views.
     void setMaterial(const Scene& scene, const Node& node, uint32_t slot, const MeshProgram& p, const glm::vec3& flat) {
         const Material* m = &materialOf(scene, node, slot);
-        glUniform3fv(p.ambient, 1, glm::value_ptr(m->ambient * scene.ambient + (m_lights.empty() ? glm::vec3(0.2f) : glm::vec3(0.0f))));
+        m_state.uniform3fv(p.ambient, 1, glm::value_ptr(m->ambient * scene.ambient + (m_lights.empty() ? glm::vec3(0.2f) : glm::vec3(0.0f))));
         // Reflectivity: the material's, or half strength when it has a reflection map but no value.
         const float reflectivity = m->reflectivity > 0.0f ? m->reflectivity : 0.5f;
-        glUniform4f(p.surface, m->metallic, m->roughness, reflectivity, m->alphaCutoff);
+        m_state.uniform4f(p.surface, m->metallic, m->roughness, reflectivity, m->alphaCutoff);
         glm::vec4 diffuse(m->diffuse, m->opacity);
-        glUniform4fv(p.diffuse, 1, glm::value_ptr(diffuse));
-        glUniform3fv(p.specular, 1, glm::value_ptr(m->specular));
-        glUniform3fv(p.emissive, 1, glm::value_ptr(m->emissive));
-        glUniform1f(p.shininess, m->shininess);
-        glUniform4f(p.flatColor, flat.r, flat.g, flat.b, 1.0f);
+        m_state.uniform4fv(p.diffuse, 1, glm::value_ptr(diffuse));
+        m_state.uniform3fv(p.specular, 1, glm::value_ptr(m->specular));
+        m_state.uniform3fv(p.emissive, 1, glm::value_ptr(m->emissive));
+        m_state.uniform1f(p.shininess, m->shininess);
+        m_state.uniform4f(p.flatColor, flat.r, flat.g, flat.b, 1.0f);
         setCulling(*m);
         if (m->blend.enabled || m->opacity < 1.0f) {
-            glEnable(GL_BLEND);
-            glDepthMask(GL_FALSE);
+            m_state.enable(GL_BLEND, true);
+            m_state.depthMask(false);
             if (m->blend.enabled) {
                 static constexpr GLenum kFactors[] = {GL_ZERO, GL_ONE, GL_SRC_COLOR, GL_ONE_MINUS_SRC_COLOR, GL_SRC_ALPHA,
                                                       GL_ONE_MINUS_SRC_ALPHA, GL_DST_ALPHA, GL_ONE_MINUS_DST_ALPHA,
@@ -966,17 +992,17 @@ private:
                                        m_caps.es3 ? GLenum(GL_MIN) : GLenum(GL_FUNC_ADD), m_caps.es3 ? GLenum(GL_MAX) : GLenum(GL_FUNC_ADD)};
                 static_assert(sizeof(kOps) / sizeof(kOps[0]) == static_cast<size_t>(BlendOp::Count));
                 const BlendState& b = m->blend;
-                glBlendFuncSeparate(kFactors[size_t(b.srcRgb)], kFactors[size_t(b.dstRgb)], kFactors[size_t(b.srcAlpha)],
+                m_state.blendFuncSeparate(kFactors[size_t(b.srcRgb)], kFactors[size_t(b.dstRgb)], kFactors[size_t(b.srcAlpha)],
                                     kFactors[size_t(b.dstAlpha)]);
-                glBlendEquationSeparate(kOps[size_t(b.opRgb)], kOps[size_t(b.opAlpha)]);
-                glBlendColor(b.constant.r, b.constant.g, b.constant.b, b.constant.a);
+                m_state.blendEquationSeparate(kOps[size_t(b.opRgb)], kOps[size_t(b.opAlpha)]);
+                m_state.blendColor(b.constant.r, b.constant.g, b.constant.b, b.constant.a);
             } else {
-                glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-                glBlendEquation(GL_FUNC_ADD);
+                m_state.blendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+                m_state.blendEquationSeparate(GL_FUNC_ADD, GL_FUNC_ADD);
             }
         } else {
-            glDisable(GL_BLEND);
-            glDepthMask(GL_TRUE);
+            m_state.enable(GL_BLEND, false);
+            m_state.depthMask(true);
         }
     }
 
@@ -1020,24 +1046,24 @@ private:
             const GpuMorph& m = gpu.morphs[active[i]];
             weights[i] = pose.morphWeights[n][active[i]];
             absolute[i] = m.relative ? 0.0f : 1.0f;
-            glBindBuffer(GL_ARRAY_BUFFER, m.buffer.get());
+            m_state.bindArrayBuffer(m.buffer.get());
             auto point = [&](GLuint loc, const AttributeBinding& b) {
                 if (loc >= used.size()) return;
                 used[loc] = true;
-                glEnableVertexAttribArray(loc);
-                glVertexAttribPointer(loc, std::min(b.size, 3), b.glType, b.normalized ? GL_TRUE : GL_FALSE,
-                                      static_cast<GLsizei>(m.plan.stride), reinterpret_cast<const void*>(uintptr_t(b.offset)));
+                m_state.enableAttribute(loc, true);
+                m_state.attributePointer(loc, std::min(b.size, 3), b.glType, b.normalized,
+                                         static_cast<GLsizei>(m.plan.stride), uintptr_t(b.offset));
             };
             point(morphPositionLocation(i), m.plan.attributes[m.position]);
             if (f.morphNormals) point(morphNormalLocation(targets, i), m.plan.attributes[m.normal]);
         }
         for (GLuint loc = kLocMorphBase; loc < used.size(); ++loc)
-            if (!used[loc]) glDisableVertexAttribArray(loc);
+            if (!used[loc]) m_state.enableAttribute(loc, false);
         if (targets > 0) {
-            glUniform4fv(p.morphWeights, 1, glm::value_ptr(weights));
-            glUniform4fv(p.morphAbsolute, 1, glm::value_ptr(absolute));
+            m_state.uniform4fv(p.morphWeights, 1, glm::value_ptr(weights));
+            m_state.uniform4fv(p.morphAbsolute, 1, glm::value_ptr(absolute));
         }
-        if (p.morphBaseScale >= 0) glUniform1f(p.morphBaseScale, morphBaseScaleOf(gpu, pose.morphWeights[n]));
+        if (p.morphBaseScale >= 0) m_state.uniform1f(p.morphBaseScale, morphBaseScaleOf(gpu, pose.morphWeights[n]));
     }
 
     ShaderFeatures featuresFor(const Scene& scene, const Node& node, const GpuMesh& gpu, ViewMode mode, bool cpu,
@@ -1060,7 +1086,7 @@ private:
                                               : has(TextureSlot::Specular) || has(TextureSlot::Emissive) ||
                                                     has(TextureSlot::Opacity);
                 // Normal maps need the tangent stream; the CPU path has no skinned tangents.
-                f.normalMap = !cpu && gpu.tangents && f.normal && normalMapOf(m) >= 0;
+                f.normalMap = !cpu && gpu.tangents && f.normal && normalMapTexture(m) >= 0;
                 const int32_t reflection = m.texture(TextureSlot::Reflection).texture;
                 if (reflection >= 0 && size_t(reflection) < m_textures.size())
                     f.reflection = m_textures[reflection].target == GL_TEXTURE_CUBE_MAP ? 2 : f.metalRough ? 0 : 1;
@@ -1120,7 +1146,7 @@ private:
         f.morphTexture = morphTexture;
         f.morphTargets = morphTexture ? 0 : int(active.size());
         f.morphNormals = f.morphTargets > 0 && gpu.morphNormals;
-        const MeshProgram* p = m_programs.get(f, error);
+        const MeshProgram* p = programFor(f, error);
         if (!p) return false;
         const uint32_t count = mesh.vertexCount;
         const float nan = std::nanf("");
@@ -1143,10 +1169,10 @@ private:
             }
         }
 
-        glUseProgram(p->program.get());
-        glUniformMatrix4fv(p->viewProjection, 1, GL_FALSE, glm::value_ptr(glm::mat4(1.0f)));
-        glUniformMatrix4fv(p->model, 1, GL_FALSE, glm::value_ptr(pose.objectWorld[n]));
-        glUniformMatrix4fv(p->positionUnpack, 1, GL_FALSE, glm::value_ptr(mesh.positionUnpack));
+        m_state.useProgram(p->program.get());
+        m_state.uniformMatrix4fv(p->viewProjection, 1, glm::value_ptr(glm::mat4(1.0f)));
+        m_state.uniformMatrix4fv(p->model, 1, glm::value_ptr(pose.objectWorld[n]));
+        m_state.uniformMatrix4fv(p->positionUnpack, 1, glm::value_ptr(mesh.positionUnpack));
         bindMesh(gpu, gpuSkinned);
         bindMorphs(gpu, morphTexture ? std::vector<int>() : active, pose, size_t(n), f, *p);
         if (morphTexture) bindMorphTexture(gpu, pose, size_t(n), *p);
@@ -1204,7 +1230,7 @@ private:
         glDisable(GL_RASTERIZER_DISCARD);
         glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
         glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
-        gl::vertexArrayApi().bind(0);
+        m_state.bindVertexArray(0);
         glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previousFramebuffer));
         if (!checkGl("transform feedback capture", errors)) error = "GL errors while capturing vertices";
         return error.empty();
@@ -1216,8 +1242,9 @@ private:
     void drawOverlay(const Scene& scene, const Pose& pose, const ViewSettings& view, FrameStats& stats) {
         if (!m_overlay.program) {
             std::string error;
+            m_state.programChanged();
             if (!buildOverlayProgram(m_caps.es3 ? GlslVersion::Es300 : GlslVersion::Es100, m_overlay, error)) {
-                if (m_reported.insert(0x4000000000000000ull).second) std::fprintf(stderr, "esview: %s\n", error.c_str());
+                if (m_reported.insert(0x4000000000000000ull).second) stats.notes.push_back(error);
                 return;
             }
             m_overlayBuffer = gl::makeBuffer();
@@ -1292,28 +1319,27 @@ private:
                 }
             }
         }
-        glUseProgram(m_overlay.program.get());
-        glUniformMatrix4fv(m_overlay.viewProjection, 1, GL_FALSE, glm::value_ptr(m_projection * m_view));
-        if (m_caps.vao) gl::vertexArrayApi().bind(0);
-        for (GLuint i = 0; i < attributeLimit(); ++i) glDisableVertexAttribArray(i);
-        glBindBuffer(GL_ARRAY_BUFFER, m_overlayBuffer.get());
-        glEnableVertexAttribArray(kLocPosition);
-        glEnableVertexAttribArray(kLocColor);
-        glDisable(GL_CULL_FACE);
-        glDisable(GL_BLEND);
-        glDepthMask(GL_TRUE);
+        m_state.useProgram(m_overlay.program.get());
+        m_state.uniformMatrix4fv(m_overlay.viewProjection, 1, glm::value_ptr(m_projection * m_view));
+        if (m_caps.vao) m_state.bindVertexArray(0);
+        for (GLuint i = 0; i < attributeLimit(); ++i) m_state.enableAttribute(i, false);
+        m_state.bindArrayBuffer(m_overlayBuffer.get());
+        m_state.enableAttribute(kLocPosition, true);
+        m_state.enableAttribute(kLocColor, true);
+        m_state.enable(GL_CULL_FACE, false);
+        m_state.enable(GL_BLEND, false);
+        m_state.depthMask(true);
         auto drawSet = [&](const std::vector<OverlayVertex>& set, GLenum primitive, bool depth, float pointSize) {
             if (set.empty()) return;
             if (depth) {
-                glEnable(GL_DEPTH_TEST);
+                m_state.enable(GL_DEPTH_TEST, true);
             } else {
-                glDisable(GL_DEPTH_TEST);
+                m_state.enable(GL_DEPTH_TEST, false);
             }
-            glUniform1f(m_overlay.pointSize, pointSize);
+            m_state.uniform1f(m_overlay.pointSize, pointSize);
             glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(set.size() * sizeof(OverlayVertex)), set.data(), GL_STREAM_DRAW);
-            glVertexAttribPointer(kLocPosition, 3, GL_FLOAT, GL_FALSE, sizeof(OverlayVertex), nullptr);
-            glVertexAttribPointer(kLocColor, 4, GL_FLOAT, GL_FALSE, sizeof(OverlayVertex),
-                                  reinterpret_cast<const void*>(offsetof(OverlayVertex, color)));
+            m_state.attributePointer(kLocPosition, 3, GL_FLOAT, false, sizeof(OverlayVertex), 0);
+            m_state.attributePointer(kLocColor, 4, GL_FLOAT, false, sizeof(OverlayVertex), offsetof(OverlayVertex, color));
             glDrawArrays(primitive, 0, static_cast<GLsizei>(set.size()));
             ++stats.drawCalls;
             checkGl("overlay draw", stats.glErrors);
@@ -1323,7 +1349,7 @@ private:
         drawSet(points, GL_POINTS, false, 7.0f);
         drawSet(influence, GL_POINTS, false, 5.0f);
         drawSet(markers, GL_POINTS, false, 13.0f);
-        glEnable(GL_DEPTH_TEST);
+        m_state.enable(GL_DEPTH_TEST, true);
     }
 
     // Calls emit(joint, &parent) for every bone and emit(joint, nullptr) for every joint of every
@@ -1333,12 +1359,13 @@ private:
     // bind skeleton, are placed by that matrix: the rest pose's, which is frame 0 for POD.
     template <typename Emit>
     void bindPoseSkeleton(const Scene& scene, Emit&& emit) {
-        const bool pod = scene.format == "pod";
-        if (pod) evaluatePose(scene, -1, 0.0f, m_restPose);
+        bool placed = false;
+        for (const Skin& skin : scene.skins) placed |= skin.bindPlacedByMeshNode;
+        if (placed) evaluatePose(scene, -1, 0.0f, m_restPose);
         for (size_t s = 0; s < scene.skins.size(); ++s) {
             const Skin& skin = scene.skins[s];
             glm::mat4 placement(1.0f);
-            if (pod)
+            if (skin.bindPlacedByMeshNode)
                 for (size_t n = 0; n < scene.nodes.size(); ++n)
                     if (scene.nodes[n].skin == int32_t(s)) {
                         placement = m_restPose.world[n];
@@ -1367,39 +1394,38 @@ private:
         const bool setup = !m_caps.vao || !c.vao;
         if (m_caps.vao) {
             if (!c.vao) c.vao = gl::makeVertexArray();
-            gl::vertexArrayApi().bind(c.vao.get());
+            m_state.bindVertexArray(c.vao.get());
         }
         if (setup) {
-            for (GLuint i = 0; i < attributeLimit(); ++i) glDisableVertexAttribArray(i);
+            for (GLuint i = 0; i < attributeLimit(); ++i) m_state.enableAttribute(i, false);
             for (const GpuStream& s : gpu.streams) {
-                glBindBuffer(GL_ARRAY_BUFFER, s.buffer.get());
+                m_state.bindArrayBuffer(s.buffer.get());
                 for (const AttributeBinding& b : s.plan.attributes) {
                     if (b.set != 0 || (b.semantic != Semantic::Color && b.semantic != Semantic::TexCoord)) continue;
                     const GLuint loc = b.semantic == Semantic::Color ? kLocColor : kLocUv;
-                    glEnableVertexAttribArray(loc);
-                    glVertexAttribPointer(loc, b.size, b.glType, b.normalized ? GL_TRUE : GL_FALSE,
-                                          static_cast<GLsizei>(s.plan.stride),
-                                          reinterpret_cast<const void*>(uintptr_t(b.offset)));
+                    m_state.enableAttribute(loc, true);
+                    m_state.attributePointer(loc, b.size, b.glType, b.normalized, static_cast<GLsizei>(s.plan.stride),
+                                             uintptr_t(b.offset));
                 }
             }
         }
-        glBindBuffer(GL_ARRAY_BUFFER, c.positions.get());
+        m_state.bindArrayBuffer(c.positions.get());
         glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(m_positions.size() * sizeof(glm::vec3)), m_positions.data(),
                      GL_STREAM_DRAW);
         if (setup) {
-            glEnableVertexAttribArray(kLocPosition);
-            glVertexAttribPointer(kLocPosition, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+            m_state.enableAttribute(kLocPosition, true);
+            m_state.attributePointer(kLocPosition, 3, GL_FLOAT, false, 0, 0);
         }
         if (gpu.hasNormal) {
-            glBindBuffer(GL_ARRAY_BUFFER, c.normals.get());
+            m_state.bindArrayBuffer(c.normals.get());
             glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(m_normals.size() * sizeof(glm::vec3)), m_normals.data(),
                          GL_STREAM_DRAW);
             if (setup) {
-                glEnableVertexAttribArray(kLocNormal);
-                glVertexAttribPointer(kLocNormal, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+                m_state.enableAttribute(kLocNormal, true);
+                m_state.attributePointer(kLocNormal, 3, GL_FLOAT, false, 0, 0);
             }
         }
-        if (!gpu.hasColor) glVertexAttrib4f(kLocColor, 1, 1, 1, 1);
+        if (!gpu.hasColor) m_state.attributeValue(kLocColor, 1, 1, 1, 1);
     }
 
     static bool drawable(const Scene& scene, const Pose& pose, size_t n) {
@@ -1417,9 +1443,10 @@ private:
         activeMorphs(pose, n, gpu, m_active);
         const bool morphTexture = useMorphTexture(gpu, m_active);
         const bool morphsOnCpu = !morphTexture && int(m_active.size()) > morphCapacity(gpu);
-        if (morphsOnCpu && m_reported.insert(0x8000000000000000ull | n).second)
-            std::fprintf(stderr, "esview: node '%s': %zu morph targets active at once exceed the %d the GPU path blends; blended on the CPU\n",
-                         node.name.c_str(), m_active.size(), morphCapacity(gpu));
+        if (morphsOnCpu && !m_dryRun && m_reported.insert(0x8000000000000000ull | n).second)
+            stats.notes.push_back("node '" + node.name + "': " + std::to_string(m_active.size()) +
+                                  " morph targets active at once exceed the " + std::to_string(morphCapacity(gpu)) +
+                                  " the GPU path blends; blended on the CPU");
         const bool cpu = morphsOnCpu || m_paletteOnCpu.count(n) > 0;
         if (!flat) {
             stats.cpuMorphedNodes += morphsOnCpu ? 1 : 0;
@@ -1429,7 +1456,7 @@ private:
         const bool gpuSkinned = !cpu && node.skin >= 0 && gpu.hasSkin;
         const bool skinDiff = !flat && view.mode == ViewMode::SkinDiff;
         // Instances that cannot be compared fall through and draw grey.
-        if (skinDiff && gpuSkinned && drawSkinDiff(scene, pose, n, stats)) return;
+        if (skinDiff && gpuSkinned && !m_dryRun && drawSkinDiff(scene, pose, n, stats)) return;
 
         // Vertex inputs, shared by every program this node draws with (locations are fixed).
         if (cpu) {
@@ -1439,7 +1466,7 @@ private:
         }
         const bool wire = flat ? flat->edges : view.mode == ViewMode::Wireframe;
         if (wire && !gpu.edges) buildEdges(gpu);
-        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, wire ? gpu.edges.get() : gpu.indices.get());
+        m_state.bindElementBuffer(wire ? gpu.edges.get() : gpu.indices.get());
         selectLights(glm::vec3(pose.objectWorld[n][3]));
 
         std::vector<glm::mat4> palette;
@@ -1473,23 +1500,23 @@ private:
             }
             if (f.mode == ViewMode::Weights && !gpuSkinned) f.mode = ViewMode::Shaded;
             std::string error;
-            const MeshProgram* p = m_programs.get(f, error);
+            const MeshProgram* p = programFor(f, error);
             if (!p) {
-                if (m_reported.insert(f.key()).second) std::fprintf(stderr, "esview: %s\n", error.c_str());
+                if (!m_dryRun && m_reported.insert(f.key()).second) stats.notes.push_back(error);
                 continue;
             }
-            glUseProgram(p->program.get());
-            glUniformMatrix4fv(p->viewProjection, 1, GL_FALSE, glm::value_ptr(m_projection * m_view));
-            glUniform3fv(p->eye, 1, glm::value_ptr(m_eye));
-            glUniform1i(p->lightCount, m_lightCount);
-            glUniform4fv(p->lightPosition, kMaxLights, glm::value_ptr(m_lightPosition[0]));
-            glUniform4fv(p->lightColor, kMaxLights, glm::value_ptr(m_lightColor[0]));
-            glUniform4fv(p->lightAttenuation, kMaxLights, glm::value_ptr(m_lightAttenuation[0]));
-            glUniform4fv(p->lightRange, kMaxLights, glm::value_ptr(m_lightRange[0]));
-            glUniform4fv(p->lightSpot, kMaxLights, glm::value_ptr(m_lightSpot[0]));
+            m_state.useProgram(p->program.get());
+            m_state.uniformMatrix4fv(p->viewProjection, 1, glm::value_ptr(m_projection * m_view));
+            m_state.uniform3fv(p->eye, 1, glm::value_ptr(m_eye));
+            m_state.uniform1i(p->lightCount, m_lightCount);
+            m_state.uniform4fv(p->lightPosition, kMaxLights, glm::value_ptr(m_lightPosition[0]));
+            m_state.uniform4fv(p->lightColor, kMaxLights, glm::value_ptr(m_lightColor[0]));
+            m_state.uniform4fv(p->lightAttenuation, kMaxLights, glm::value_ptr(m_lightAttenuation[0]));
+            m_state.uniform4fv(p->lightRange, kMaxLights, glm::value_ptr(m_lightRange[0]));
+            m_state.uniform4fv(p->lightSpot, kMaxLights, glm::value_ptr(m_lightSpot[0]));
             if (f.lightProjection) {
-                glUniformMatrix4fv(p->lightProjection, 1, GL_FALSE, glm::value_ptr(m_lightProjection));
-                glUniform1f(p->projectedLight, float(m_projectedSlot));
+                m_state.uniformMatrix4fv(p->lightProjection, 1, glm::value_ptr(m_lightProjection));
+                m_state.uniform1f(p->projectedLight, float(m_projectedSlot));
                 // Clamped: outside [0, 1] the shader gives no light, and ES2 takes any size so.
                 TextureRef ref = m_lights[size_t(m_projectedLight)].projection;
                 ref.wrapS = ref.wrapT = Wrap::Clamp;
@@ -1498,24 +1525,25 @@ private:
             }
             if (cpu) {
                 const glm::mat4 identity(1.0f);
-                glUniformMatrix4fv(p->model, 1, GL_FALSE, glm::value_ptr(identity));
-                glUniformMatrix4fv(p->positionUnpack, 1, GL_FALSE, glm::value_ptr(identity));
+                m_state.uniformMatrix4fv(p->model, 1, glm::value_ptr(identity));
+                m_state.uniformMatrix4fv(p->positionUnpack, 1, glm::value_ptr(identity));
             } else {
                 bindMorphs(gpu, f.morphTexture ? std::vector<int>() : m_active, pose, n, f, *p);
                 if (f.morphTexture) bindMorphTexture(gpu, pose, n, *p);
-                glUniformMatrix4fv(p->model, 1, GL_FALSE, glm::value_ptr(pose.objectWorld[n]));
-                glUniformMatrix4fv(p->positionUnpack, 1, GL_FALSE, glm::value_ptr(mesh.positionUnpack));
+                m_state.uniformMatrix4fv(p->model, 1, glm::value_ptr(pose.objectWorld[n]));
+                m_state.uniformMatrix4fv(p->positionUnpack, 1, glm::value_ptr(mesh.positionUnpack));
                 if (tangentLoc < GLuint(m_caps.maxVertexAttribs)) {
                     if (f.normalMap) {
-                        glBindBuffer(GL_ARRAY_BUFFER, gpu.tangents.get());
-                        glEnableVertexAttribArray(tangentLoc);
-                        glVertexAttribPointer(tangentLoc, 4, GL_FLOAT, GL_FALSE, 0, nullptr);
+                        m_state.bindArrayBuffer(gpu.tangents.get());
+                        m_state.enableAttribute(tangentLoc, true);
+                        m_state.attributePointer(tangentLoc, 4, GL_FLOAT, false, 0, 0);
                     } else if (gpu.tangents) {
-                        glDisableVertexAttribArray(tangentLoc);
+                        m_state.enableAttribute(tangentLoc, false);
                     }
                 }
             }
             bindMaterialTextures(scene, pose, material, f, *p);
+            if (m_dryRun) continue;  // prepareFrame: the program, arrays and buffers exist now
             if (primitive) {
                 drawPrimitives(scene, view, node, mesh, gpu, s, f, *p, palette, flat, wire, stats);
                 continue;
@@ -1535,11 +1563,11 @@ private:
                     batchPalette(mesh, palette, b);
                     const size_t uploaded = std::min<size_t>(m_bones.size(), size_t(f.boneCount));
                     if (uploaded > 0)
-                        glUniformMatrix4fv(p->bones, static_cast<GLsizei>(uploaded), GL_FALSE, glm::value_ptr(m_bones[0]));
+                        m_state.uniformMatrix4fv(p->bones, static_cast<GLsizei>(uploaded), glm::value_ptr(m_bones[0]));
                     ++stats.boneBatchesDrawn;
                     stats.paletteVectorsMax = std::max(stats.paletteVectorsMax, uint32_t(uploaded) * kVectorsPerBone);
                 }
-                if (gpuSkinned && f.mode == ViewMode::Weights) glUniform1f(p->weightBone, weightBoneLocal(scene, node, mesh, b, view.weightBone));
+                if (gpuSkinned && f.mode == ViewMode::Weights) m_state.uniform1f(p->weightBone, weightBoneLocal(scene, node, mesh, b, view.weightBone));
                 if (flat) {
                     setFlat(*p, *flat, material);
                 } else {
@@ -1573,19 +1601,19 @@ private:
         if (f.skinned) {
             batchPalette(mesh, palette, 0);
             const size_t uploaded = std::min<size_t>(m_bones.size(), size_t(f.boneCount));
-            if (uploaded > 0) glUniformMatrix4fv(p.bones, static_cast<GLsizei>(uploaded), GL_FALSE, glm::value_ptr(m_bones[0]));
-            if (f.mode == ViewMode::Weights) glUniform1f(p.weightBone, weightBoneLocal(scene, node, mesh, 0, view.weightBone));
+            if (uploaded > 0) m_state.uniformMatrix4fv(p.bones, static_cast<GLsizei>(uploaded), glm::value_ptr(m_bones[0]));
+            if (f.mode == ViewMode::Weights) m_state.uniform1f(p.weightBone, weightBoneLocal(scene, node, mesh, 0, view.weightBone));
         }
-        if (p.pointSize >= 0) glUniform1f(p.pointSize, std::max(view.pointSize, 1.0f));
+        if (p.pointSize >= 0) m_state.uniform1f(p.pointSize, std::max(view.pointSize, 1.0f));
         if (flat) {
             setFlat(p, *flat, materialOf(scene, node, s.materialSlot));
         } else {
             setMaterial(scene, node, s.materialSlot, p, kBatchColors[3]);
         }
-        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gpu.primitives.get());
+        m_state.bindElementBuffer(gpu.primitives.get());
         glDrawElements(s.mode, static_cast<GLsizei>(s.elementCount), gpu.primitiveType,
                        reinterpret_cast<const void*>(uintptr_t(s.firstElement) * gpu.primitiveSize));
-        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, wire ? gpu.edges.get() : gpu.indices.get());
+        m_state.bindElementBuffer(wire ? gpu.edges.get() : gpu.indices.get());
         ++stats.drawCalls;
         if (s.mode == GL_POINTS) {
             stats.points += s.elementCount;
@@ -1599,26 +1627,26 @@ private:
     // Culling as the material asks, unless the view forces every material two-sided.
     void setCulling(const Material& m) const {
         if (m.twoSided || m_forceTwoSided) {
-            glDisable(GL_CULL_FACE);
+            m_state.enable(GL_CULL_FACE, false);
         } else {
-            glEnable(GL_CULL_FACE);
-            glCullFace(GL_BACK);
+            m_state.enable(GL_CULL_FACE, true);
+            m_state.cullFace(GL_BACK);
         }
     }
 
     // State of a flat overlay pass: its colour (alpha-blended below 1), no alpha test, and no depth
     // writes, so overlays never hide each other.
     void setFlat(const MeshProgram& p, const FlatPass& flat, const Material& m) const {
-        glUniform4fv(p.diffuse, 1, glm::value_ptr(flat.color));
-        glUniform4f(p.surface, 0.0f, 0.0f, 0.0f, 0.0f);
+        m_state.uniform4fv(p.diffuse, 1, glm::value_ptr(flat.color));
+        m_state.uniform4f(p.surface, 0.0f, 0.0f, 0.0f, 0.0f);
         setCulling(m);
-        glDepthMask(GL_FALSE);
+        m_state.depthMask(false);
         if (flat.color.a < 1.0f) {
-            glEnable(GL_BLEND);
-            glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-            glBlendEquation(GL_FUNC_ADD);
+            m_state.enable(GL_BLEND, true);
+            m_state.blendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+            m_state.blendEquationSeparate(GL_FUNC_ADD, GL_FUNC_ADD);
         } else {
-            glDisable(GL_BLEND);
+            m_state.enable(GL_BLEND, false);
         }
     }
 
@@ -1644,9 +1672,9 @@ private:
         ShaderFeatures f;
         f.mode = ViewMode::SkinDiff;
         f.color = true;
-        const MeshProgram* p = m_programs.get(f, error);
+        const MeshProgram* p = programFor(f, error);
         if (!p) {
-            if (m_reported.insert(f.key()).second) std::fprintf(stderr, "esview: %s\n", error.c_str());
+            if (m_reported.insert(f.key()).second) stats.notes.push_back(error);
             return false;
         }
         // One pair of stream buffers and one VAO serve every node, refilled per draw.
@@ -1654,29 +1682,29 @@ private:
             m_skinDiffPositions = gl::makeBuffer();
             m_skinDiffColors = gl::makeBuffer();
             m_skinDiffVao = gl::makeVertexArray();
-            gl::vertexArrayApi().bind(m_skinDiffVao.get());
-            for (GLuint i = 0; i < attributeLimit(); ++i) glDisableVertexAttribArray(i);
-            glBindBuffer(GL_ARRAY_BUFFER, m_skinDiffPositions.get());
-            glEnableVertexAttribArray(kLocPosition);
-            glVertexAttribPointer(kLocPosition, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
-            glBindBuffer(GL_ARRAY_BUFFER, m_skinDiffColors.get());
-            glEnableVertexAttribArray(kLocColor);
-            glVertexAttribPointer(kLocColor, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+            m_state.bindVertexArray(m_skinDiffVao.get());
+            for (GLuint i = 0; i < attributeLimit(); ++i) m_state.enableAttribute(i, false);
+            m_state.bindArrayBuffer(m_skinDiffPositions.get());
+            m_state.enableAttribute(kLocPosition, true);
+            m_state.attributePointer(kLocPosition, 3, GL_FLOAT, false, 0, 0);
+            m_state.bindArrayBuffer(m_skinDiffColors.get());
+            m_state.enableAttribute(kLocColor, true);
+            m_state.attributePointer(kLocColor, 3, GL_FLOAT, false, 0, 0);
         }
-        gl::vertexArrayApi().bind(m_skinDiffVao.get());
-        glBindBuffer(GL_ARRAY_BUFFER, m_skinDiffPositions.get());
+        m_state.bindVertexArray(m_skinDiffVao.get());
+        m_state.bindArrayBuffer(m_skinDiffPositions.get());
         glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(m_positions.size() * sizeof(glm::vec3)), m_positions.data(), GL_STREAM_DRAW);
-        glBindBuffer(GL_ARRAY_BUFFER, m_skinDiffColors.get());
+        m_state.bindArrayBuffer(m_skinDiffColors.get());
         glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(m_colors.size() * sizeof(glm::vec3)), m_colors.data(), GL_STREAM_DRAW);
         const GpuMesh& gpu = m_meshes[scene.nodes[n].object];
-        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gpu.indices.get());
-        glUseProgram(p->program.get());
+        m_state.bindElementBuffer(gpu.indices.get());
+        m_state.useProgram(p->program.get());
         const glm::mat4 identity(1.0f);
-        glUniformMatrix4fv(p->viewProjection, 1, GL_FALSE, glm::value_ptr(m_projection * m_view));
-        glUniformMatrix4fv(p->model, 1, GL_FALSE, glm::value_ptr(identity));
-        glUniformMatrix4fv(p->positionUnpack, 1, GL_FALSE, glm::value_ptr(identity));
-        glDisable(GL_BLEND);
-        glDepthMask(GL_TRUE);
+        m_state.uniformMatrix4fv(p->viewProjection, 1, glm::value_ptr(m_projection * m_view));
+        m_state.uniformMatrix4fv(p->model, 1, glm::value_ptr(identity));
+        m_state.uniformMatrix4fv(p->positionUnpack, 1, glm::value_ptr(identity));
+        m_state.enable(GL_BLEND, false);
+        m_state.depthMask(true);
         for (const GpuSubmesh& s : gpu.submeshes) {
             if (s.triangleCount == 0) continue;
             setCulling(materialOf(scene, scene.nodes[n], s.materialSlot));
@@ -1747,6 +1775,8 @@ private:
 
     RendererOptions m_options;
     Caps m_caps;
+    mutable gl::StateCache m_state;  // every state change of a frame goes through it
+    bool m_dryRun = false;           // prepareFrame: everything a draw needs, but no draws
     ProgramCache m_programs;
     std::vector<GpuMesh> m_meshes;
     std::map<size_t, CpuNode> m_cpuNodes;  // nodes drawn from CPU-computed vertices, made on first use
@@ -1807,9 +1837,9 @@ std::unique_ptr<Renderer> Renderer::create(const RendererOptions& options, std::
     caps.uintIndices = caps.es3 || gl::hasExtension("GL_OES_element_index_uint");
     gl::VertexArrayApi& vao = gl::vertexArrayApi();
     if (caps.es3) {
-        vao = {glad_glGenVertexArrays, glad_glBindVertexArray, glad_glDeleteVertexArrays};
+        vao = {glGenVertexArrays, glBindVertexArray, glDeleteVertexArrays};  // through the counting hooks
     } else if (gl::hasExtension("GL_OES_vertex_array_object")) {
-        vao = {glad_glGenVertexArraysOES, glad_glBindVertexArrayOES, glad_glDeleteVertexArraysOES};
+        vao = {glGenVertexArraysOES, glBindVertexArrayOES, glDeleteVertexArraysOES};
     } else {
         vao = {};
     }

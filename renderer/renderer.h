@@ -47,6 +47,12 @@ struct FrameStats {
     uint32_t cpuMorphedNodes = 0;
     uint32_t cpuSkinnedNodes = 0;
     uint32_t morphTextureNodes = 0;
+    // GL calls the frame made (renderer/gl_calls.h): what reached GL through the state cache.
+    uint32_t glCalls = 0;
+    // What the renderer could not do as asked, one sentence each, said in the first frame it
+    // happens for the current scene (a program that does not compile, morphs moved to the CPU).
+    // The viewer adds them to the import report; `render` prints them as warnings.
+    std::vector<std::string> notes;
 };
 
 // What the renderer found in the context and decided from it (shown by the panel, asserted by tests).
@@ -89,6 +95,11 @@ public:
     // image is one), 0 when that texture was not uploaded; for the panel's thumbnails. Owned by the
     // renderer and valid until the next setScene.
     virtual unsigned textureObject(int index) const = 0;
+
+    // Links the programs and makes the vertex arrays and buffers that draw() needs for this scene,
+    // pose and view, without drawing anything: a one-frame render (`esview render`) does this
+    // before it clears, so that its frame holds only the frame's work.
+    virtual void prepareFrame(const Scene& scene, const Pose& pose, const ViewSettings& view) = 0;
 
     // Draws the scene at `pose` into the currently bound framebuffer of width x height pixels.
     virtual FrameStats draw(const Scene& scene, const Pose& pose, const ViewSettings& view, int width,

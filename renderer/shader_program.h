@@ -138,6 +138,8 @@ public:
     ProgramCache(GlslVersion version, int maxVertexAttribs) : m_version(version), m_maxVertexAttribs(maxVertexAttribs) {}
     // The linked program for `features`, compiled on first use; null with `error` set on failure.
     const MeshProgram* get(const ShaderFeatures& features, std::string& error);
+    // Programs linked so far (linking one leaves it in use: see get).
+    size_t size() const { return m_programs.size(); }
 
 private:
     GlslVersion m_version;

@@ -216,6 +216,18 @@ void applyWrap(GpuTexture& texture, Wrap s, Wrap t) {
 
 namespace esv {
 
+bool wrapDiffers(const GpuTexture& texture, Wrap s, Wrap t) {
+    if (texture.clampOnly || texture.target == GL_TEXTURE_CUBE_MAP) s = t = Wrap::Clamp;
+    return s != texture.wrapS || t != texture.wrapT;
+}
+
+bool swizzleDiffers(const GpuTexture& texture, const TextureSwizzle& swizzle) {
+    const TextureSwizzle resolved = resolveSwizzle(swizzle, kUploadedChannels);
+    for (int i = 0; i < 4; ++i)
+        if (resolved[i] != texture.swizzle[i]) return true;
+    return false;
+}
+
 void applySwizzle(GpuTexture& texture, const TextureSwizzle& swizzle) {
     static constexpr GLenum kSources[] = {GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA, GL_ZERO, GL_ONE};
     static constexpr GLenum kParameters[] = {GL_TEXTURE_SWIZZLE_R, GL_TEXTURE_SWIZZLE_G, GL_TEXTURE_SWIZZLE_B,

@@ -51,6 +51,11 @@ void applyWrap(GpuTexture& texture, Wrap s, Wrap t);
 // was uploaded as). The texture must be bound to its target on the active unit.
 void applySwizzle(GpuTexture& texture, const TextureSwizzle& swizzle);
 
+// True when applyWrap / applySwizzle would change the texture object (its unit must then be the
+// active one), so that a texture already bound as wanted costs no call.
+bool wrapDiffers(const GpuTexture& texture, Wrap s, Wrap t);
+bool swizzleDiffers(const GpuTexture& texture, const TextureSwizzle& swizzle);
+
 // The image with its channels permuted by `swizzle` on the CPU (ES2, which has no swizzle state):
 // every level and face of an RGBA8 image. False, leaving `out` empty, for compressed images.
 bool swizzleImage(const Image& image, const TextureSwizzle& swizzle, Image& out);

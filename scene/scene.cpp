@@ -241,4 +241,9 @@ uint32_t triangleCount(const Mesh& mesh) {
     return static_cast<uint32_t>(total);
 }
 
+int32_t normalMapTexture(const Material& material) {
+    const int32_t normal = material.texture(TextureSlot::Normal).texture;
+    return normal >= 0 ? normal : material.texture(TextureSlot::Bump).texture;
+}
+
 }  // namespace esv

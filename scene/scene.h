@@ -145,6 +145,9 @@ struct Skin {
     std::vector<int32_t> joints;
     std::vector<glm::mat4> inverseBind;
     int32_t skeletonRoot = -1;
+    // The stored vertices sit where the rest pose's world matrix of the mesh node puts them, which
+    // inverseBind then includes (POD, pod-reader-notes 5): the bind skeleton is drawn placed by it.
+    bool bindPlacedByMeshNode = false;
 };
 
 // A morph target: a stream carrying Position (and optionally Normal/Tangent) values for every vertex.
@@ -187,6 +190,9 @@ struct Mesh {
     bool morphBaseWeighted = false;
     // Adjacency (POD 6021 etc.) kept as read; not drawn.
     ByteView adjacency;
+    // Tangent frames for normal mapping, one per vertex (xyz the tangent, w the handedness): made by
+    // the preparation stage for a mesh that a material normal-maps; null in a scene as loaded.
+    std::shared_ptr<const std::vector<glm::vec4>> tangentFrames;
     std::vector<UserAttribute> attributes;  // the file's user attributes (AWD), for the inspector
 };
 
@@ -591,6 +597,9 @@ struct Scene {
     void info(std::string text) { report.push_back({Severity::Info, std::move(text)}); }
     void warn(std::string text) { report.push_back({Severity::Warning, std::move(text)}); }
 };
+
+// The texture a material normal-maps with (its normal map, else its bump map), or -1.
+int32_t normalMapTexture(const Material& material);
 
 // Number of triangles a submesh draws after strip, fan and quad expansion (0 for non-triangle primitives).
 uint32_t triangleCount(const Submesh& submesh);

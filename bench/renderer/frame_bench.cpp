@@ -20,10 +20,9 @@
 
 #include "app/egl_context.h"
 #include "loaders/load.h"
-#include "loaders/textures/scene_textures.h"
+#include "prepare/prepare.h"
 #include "renderer/renderer.h"
 #include "scene/cpu_reference.h"
-#include "scene/rebatch.h"
 #include "scene/sampler.h"
 
 namespace {
@@ -52,10 +51,7 @@ struct Setup {
             error = "cannot load " + g_file;
             return false;
         }
-        scene = std::move(loaded.scene);
-        const esv::RendererInfo info = renderer->info();
-        esv::rebatchSceneBones(*scene, uint32_t(info.paletteCapacity));
-        esv::prepareSceneTextures(*scene, [&](esv::PixelFormat f) { return info.supports(f); });
+        scene = esv::prepareForTarget(*loaded.scene, esv::targetCaps(renderer->info()));
         std::vector<esv::ReportLine> report;
         if (!renderer->setScene(*scene, report, error)) return false;
         if (!target.create(kWidth, kHeight, error)) return false;
@@ -191,9 +187,8 @@ void printCharacters() {
             auto renderer = esv::Renderer::create(options, error);
             esv::LoadResult loaded = esv::loadSceneFile(path.string());
             if (!renderer || !loaded.scene || loaded.scene->skins.empty()) break;
-            esv::Scene& scene = *loaded.scene;
-            const esv::RendererInfo info = renderer->info();
-            esv::rebatchSceneBones(scene, uint32_t(info.paletteCapacity));
+            const std::unique_ptr<esv::Scene> prepared = esv::prepareForTarget(*loaded.scene, esv::targetCaps(renderer->info()));
+            const esv::Scene& scene = *prepared;
             std::vector<esv::ReportLine> report;
             if (!renderer->setScene(scene, report, error)) break;
             esv::OffscreenTarget target;
@@ -217,7 +212,7 @@ void printCharacters() {
             }
             std::printf("%-40s %-4s %6u %8zu %12zu %s (capacity %d)\n", path.filename().string().c_str(),
                         gles2 ? "ES2" : "ES3", stats.drawCalls, batches, largest, sizes.c_str(),
-                        info.paletteCapacity);
+                        renderer->info().paletteCapacity);
         }
     }
 }

@@ -1653,6 +1653,7 @@ private:
             Skin skin;
             skin.name = node.name;
             skin.joints = joints.nodes;
+            skin.bindPlacedByMeshNode = true;  // inverseBind folds in the mesh node's rest world matrix
             skin.inverseBind.reserve(joints.nodes.size());
             for (int32_t j : joints.nodes) {
                 if (!inverted[j]) {

@@ -43,6 +43,10 @@ std::string fileKey(const std::string& path) {
     return ec ? path : canonical.string();
 }
 
+std::string textureLabel(const Texture& tex, size_t index) {
+    return "texture " + std::to_string(index) + " '" + (tex.name.empty() ? tex.path : tex.name) + "'";
+}
+
 std::string baseName(std::string name) {
     for (char& c : name)
         if (c == '\\') c = '/';
@@ -52,15 +56,13 @@ std::string baseName(std::string name) {
 
 }  // namespace
 
-int prepareSceneTextures(Scene& scene, const std::function<bool(PixelFormat)>& gpuSupports,
-                         const std::function<void(size_t, size_t)>& progress) {
+int readSceneTextures(Scene& scene, const std::function<void(size_t, size_t)>& progress) {
     std::map<std::string, size_t> firstByFile;  // file key -> the texture that read it
     int placeholders = 0;
     for (size_t i = 0; i < scene.textures.size(); ++i) {
         if (progress) progress(i, scene.textures.size());
         Texture& tex = scene.textures[i];
-        const std::string label =
-            "texture " + std::to_string(i) + " '" + (tex.name.empty() ? tex.path : tex.name) + "'";
+        const std::string label = textureLabel(tex, i);
         tex.resolvedPath.clear();
         tex.placeholder = false;
         tex.image = Image{};
@@ -125,20 +127,61 @@ int prepareSceneTextures(Scene& scene, const std::function<bool(PixelFormat)>& g
             }
         }
         for (const std::string& note : image.notes) scene.info(label + ": " + note);
-        // Bottom-up block data cannot be flipped as stored: decoding puts row 0 at the top.
-        if (isCompressed(image.format) && ((gpuSupports && !gpuSupports(image.format)) || image.bottomUp)) {
-            Image decoded;
-            if (!decodeImage(image, decoded, error)) {
-                fail(formatLabel(image) + " could not be decoded: " + error);
-                continue;
-            }
-            scene.info(label + ": " + formatLabel(image) + " decoded to RGBA8 in software (" +
-                       (image.bottomUp ? "rows stored bottom-up" : "no GPU support") + ")");
-            image = std::move(decoded);
-        }
         tex.image = std::move(image);
     }
     return placeholders;
+}
+
+bool texturesRead(const Scene& scene) {
+    for (const Texture& tex : scene.textures)
+        if (tex.image.empty() && !tex.placeholder) return false;
+    return true;
+}
+
+int decodeSceneTextures(Scene& scene, const std::function<bool(PixelFormat)>& gpuSupports, size_t* decoded) {
+    int placeholders = 0;
+    // Textures that share a file share its image: decode it once and hand the result on.
+    std::map<const uint8_t*, size_t> decodedFrom;  // first surface of a stored image -> texture
+    for (size_t i = 0; i < scene.textures.size(); ++i) {
+        Texture& tex = scene.textures[i];
+        if (tex.placeholder || tex.image.empty()) continue;
+        Image& image = tex.image;
+        // Bottom-up block data cannot be flipped as stored: decoding puts row 0 at the top.
+        if (!isCompressed(image.format) || !((gpuSupports && !gpuSupports(image.format)) || image.bottomUp))
+            continue;
+        const std::string label = textureLabel(tex, i);
+        const uint8_t* key = image.surfaces.front().data;
+        const auto seen = decodedFrom.find(key);
+        if (seen != decodedFrom.end()) {
+            const Texture& first = scene.textures[seen->second];
+            tex.image = first.image;
+            tex.placeholder = first.placeholder;
+            placeholders += first.placeholder ? 1 : 0;
+            continue;
+        }
+        decodedFrom.emplace(key, i);
+        Image result;
+        std::string error;
+        if (!decodeImage(image, result, error)) {
+            tex.image = makeCheckerImage();
+            tex.placeholder = true;
+            ++placeholders;
+            scene.warn(label + ": " + formatLabel(image) + " could not be decoded: " + error +
+                       "; showing a checker placeholder");
+            continue;
+        }
+        scene.info(label + ": " + formatLabel(image) + " decoded to RGBA8 in software (" +
+                   (image.bottomUp ? "rows stored bottom-up" : "no GPU support") + ")");
+        if (decoded) ++*decoded;
+        tex.image = std::move(result);
+    }
+    return placeholders;
+}
+
+int prepareSceneTextures(Scene& scene, const std::function<bool(PixelFormat)>& gpuSupports,
+                         const std::function<void(size_t, size_t)>& progress) {
+    const int missing = readSceneTextures(scene, progress);
+    return missing + decodeSceneTextures(scene, gpuSupports);
 }
 
 }  // namespace esv

@@ -2,6 +2,7 @@
 // come back as problems, and a newer request replaces an older one.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -14,26 +15,31 @@ namespace {
 
 std::string demoPod() { return (esv::test::sourceDir() / "assets" / "demo.pod").string(); }
 
-esv::LoadResult waitForResult(esv::SceneLoader& loader) {
-    esv::LoadResult result;
+esv::LoadedScene waitForResult(esv::SceneLoader& loader) {
+    esv::LoadedScene result;
     for (int i = 0; i < 2000 && !loader.poll(result); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     return result;
 }
 
 TEST(SceneLoader, LoadsOffThreadAndHandsTheResultOverOnce) {
     esv::SceneLoader loader;
-    esv::RendererInfo gpu;
+    esv::TargetCaps gpu;
     gpu.paletteCapacity = 3;  // smaller than the demo's 4-bone batch: the loader must rebatch
     loader.start(demoPod(), gpu);
-    esv::LoadResult result = waitForResult(loader);
-    ASSERT_TRUE(result.scene) << (result.problems.empty() ? "" : result.problems[0].format());
+    esv::LoadedScene result = waitForResult(loader);
+    ASSERT_TRUE(result.prepared) << (result.problems.empty() ? "" : result.problems[0].format());
+    ASSERT_TRUE(result.loaded);
     EXPECT_FALSE(loader.busy());
     float fraction = 0.0f;
     std::string stage;
     loader.progress(fraction, stage);
     EXPECT_EQ(fraction, 1.0f);
-    for (const esv::Mesh& mesh : result.scene->meshes) EXPECT_LE(mesh.maxBonesPerBatch, 3u) << mesh.name;
-    esv::LoadResult again;
+    for (const esv::Mesh& mesh : result.prepared->meshes) EXPECT_LE(mesh.maxBonesPerBatch, 3u) << mesh.name;
+    // The scene as loaded keeps the file's batches, for preparing again for another target.
+    uint32_t loadedMax = 0;
+    for (const esv::Mesh& mesh : result.loaded->meshes) loadedMax = std::max(loadedMax, mesh.maxBonesPerBatch);
+    EXPECT_EQ(loadedMax, 4u);
+    esv::LoadedScene again;
     EXPECT_FALSE(loader.poll(again)) << "a result is handed over once";
 }
 
@@ -43,13 +49,14 @@ TEST(SceneLoader, ABadFileComesBackAsProblemsWithTheFileName) {
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     std::ofstream(path, std::ios::binary) << bytes.substr(0, 300);
     esv::SceneLoader loader;
-    loader.start(path.string(), esv::RendererInfo{});
-    esv::LoadResult result = waitForResult(loader);
-    EXPECT_FALSE(result.scene);
+    loader.start(path.string(), esv::TargetCaps{});
+    esv::LoadedScene result = waitForResult(loader);
+    EXPECT_FALSE(result.prepared);
+    EXPECT_FALSE(result.loaded);
     ASSERT_EQ(result.problems.size(), 1u);
     EXPECT_EQ(result.problems[0].format(), path.string() + ": offset 0x32: scene: the file ends before the block's end tag");
 
-    loader.start("/nonexistent/model.pod", esv::RendererInfo{});
+    loader.start("/nonexistent/model.pod", esv::TargetCaps{});
     result = waitForResult(loader);
     ASSERT_EQ(result.problems.size(), 1u);
     EXPECT_EQ(result.problems[0].file, "/nonexistent/model.pod");
@@ -57,10 +64,10 @@ TEST(SceneLoader, ABadFileComesBackAsProblemsWithTheFileName) {
 
 TEST(SceneLoader, ANewerRequestReplacesTheOlderOne) {
     esv::SceneLoader loader;
-    loader.start("/nonexistent/first.pod", esv::RendererInfo{});
-    loader.start(demoPod(), esv::RendererInfo{});
-    esv::LoadResult result = waitForResult(loader);
-    ASSERT_TRUE(result.scene);
+    loader.start("/nonexistent/first.pod", esv::TargetCaps{});
+    loader.start(demoPod(), esv::TargetCaps{});
+    esv::LoadedScene result = waitForResult(loader);
+    ASSERT_TRUE(result.prepared);
     EXPECT_EQ(loader.path(), demoPod());
     EXPECT_FALSE(loader.poll(result)) << "the first request's result was dropped";
 }

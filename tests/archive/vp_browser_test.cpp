@@ -126,15 +126,16 @@ TEST(VpBrowser, TheLoaderThreadOpensArchivePathsAndStampsTheArchive) {
     const fs::path archive = dir / "demo.vp";
     vptest::writeFile(archive, vptest::archiveOf({{"data/models/demo.pod", demo}}));
     SceneLoader loader;
-    loader.start(archive.string() + ":data/models/demo.pod", RendererInfo{});
-    LoadResult result;
+    loader.start(archive.string() + ":data/models/demo.pod", TargetCaps{});
+    LoadedScene result;
     for (int i = 0; i < 2000 && !loader.poll(result); ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    ASSERT_TRUE(result.scene) << (result.problems.empty() ? "" : result.problems[0].format());
-    EXPECT_EQ(result.scene->sourcePath, archive.string() + ":data/models/demo.pod");
+    ASSERT_TRUE(result.prepared) << (result.problems.empty() ? "" : result.problems[0].format());
+    EXPECT_EQ(result.prepared->sourcePath, archive.string() + ":data/models/demo.pod");
+    EXPECT_EQ(result.loaded->sourcePath, result.prepared->sourcePath);
 
-    loader.start(archive.string() + ":data/models/none.pod", RendererInfo{});
-    LoadResult missing;
+    loader.start(archive.string() + ":data/models/none.pod", TargetCaps{});
+    LoadedScene missing;
     for (int i = 0; i < 2000 && !loader.poll(missing); ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     ASSERT_EQ(missing.problems.size(), 1u);

@@ -1,0 +1,127 @@
+// The one harness every rendering test draws through: a headless GLES context (EGL on llvmpipe),
+// a renderer for it, an offscreen target, and the scene prepared for that renderer by the same
+// preparation stage the app uses (prepareForTarget). Failures to set up are test failures.
+#pragma once
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "app/egl_context.h"
+#include "common/image_compare.h"
+#include "prepare/prepare.h"
+#include "renderer/renderer.h"
+#include "scene/cpu_reference.h"
+#include "scene/sampler.h"
+
+namespace esv::test {
+
+struct Rendered {
+    Image image;
+    FrameStats stats;
+};
+
+class RenderHarness {
+public:
+    explicit RenderHarness(bool gles2, int width = 192, int height = 192, bool checkErrors = true)
+        : m_width(width), m_height(height) {
+        std::string error;
+        if (!m_context.create(gles2 ? 2 : 3, error)) {
+            ADD_FAILURE() << "headless context: " << error;
+            return;
+        }
+        RendererOptions options;
+        options.gles2 = gles2;
+        options.checkErrors = checkErrors;
+        m_renderer = Renderer::create(options, error);
+        if (!m_renderer) {
+            ADD_FAILURE() << "renderer: " << error;
+            return;
+        }
+        if (!m_target.create(width, height, error)) {
+            ADD_FAILURE() << "offscreen target: " << error;
+            m_renderer.reset();
+        }
+    }
+
+    bool ok() const { return m_renderer != nullptr; }
+    Renderer& renderer() { return *m_renderer; }
+    RendererInfo info() const { return m_renderer->info(); }
+    TargetCaps target() const { return targetCaps(m_renderer->info()); }
+    int width() const { return m_width; }
+    int height() const { return m_height; }
+
+    // Prepares `loaded` for this renderer (as the app does) and uploads it. The report holds the
+    // preparation's lines and the upload's.
+    bool setScene(const Scene& loaded, PrepareStats* stats = nullptr) {
+        if (!ok()) return false;
+        return setPrepared(prepareForTarget(loaded, target(), {}, stats));
+    }
+
+    // Uploads a scene as it is, without preparation: for tests of what the renderer does with a
+    // scene that skipped a step.
+    bool setPrepared(std::unique_ptr<Scene> prepared) {
+        if (!ok()) return false;
+        m_scene = std::move(prepared);
+        m_report = m_scene->report;
+        std::string error;
+        const bool uploaded = m_renderer->setScene(*m_scene, m_report, error);
+        EXPECT_TRUE(uploaded) << error;
+        return uploaded;
+    }
+
+    const Scene& scene() const { return *m_scene; }
+    const std::vector<ReportLine>& report() const { return m_report; }
+
+    // Draws the prepared scene at `pose` with `view` into the offscreen target and reads it back.
+    Rendered draw(const Pose& pose, const ViewSettings& view) {
+        Rendered out;
+        if (!ok() || !m_scene) return out;
+        m_target.bind();
+        out.stats = m_renderer->draw(*m_scene, pose, view, m_width, m_height);
+        m_target.read(out.image.rgba);
+        out.image.width = m_width;
+        out.image.height = m_height;
+        return out;
+    }
+
+    // The pose at `seconds` of clip 0 (-1 = the rest pose).
+    Pose poseAt(float seconds) const {
+        Pose pose;
+        evaluatePose(*m_scene, seconds < 0.0f ? -1 : 0, std::max(seconds, 0.0f), pose);
+        return pose;
+    }
+
+    // Draws at `seconds` of clip 0 (-1 = rest pose) with the orbit camera framing the bounds at
+    // that time, unless `view.camera` names a file camera.
+    Rendered drawAt(float seconds, ViewSettings view) {
+        if (!ok() || !m_scene) return {};
+        const Pose pose = poseAt(seconds);
+        const Bounds bounds = sceneBounds(*m_scene, pose);
+        if (view.camera < 0 && bounds.valid())
+            Renderer::frameBounds(view.orbit, bounds.min, bounds.max, float(m_width) / float(m_height));
+        return draw(pose, view);
+    }
+
+private:
+    int m_width, m_height;
+    EglContext m_context;
+    std::unique_ptr<Renderer> m_renderer;
+    OffscreenTarget m_target;
+    std::unique_ptr<Scene> m_scene;
+    std::vector<ReportLine> m_report;
+};
+
+// One scene drawn once, `size` x `size`, at `seconds` of clip 0 (-1 = rest pose): what the golden
+// image tests compare.
+inline Rendered renderHeadless(const Scene& scene, float seconds, ViewSettings view, bool gles2,
+                               int size = 192) {
+    RenderHarness harness(gles2, size, size);
+    if (!harness.setScene(scene)) return {};
+    return harness.drawAt(seconds, view);
+}
+
+}  // namespace esv::test

@@ -1,0 +1,237 @@
+// GL call budgets of a steady frame, counted through the loader's hooks (renderer/gl_calls.h): the
+// renderer's state goes through a cache, so a frame that changes nothing sends only what each draw
+// needs. Budgets, in ES3 and ES2 mode, for the demo and every shared POD sample:
+//   - at most 30 calls of fixed frame cost plus 4 per draw call;
+//   - a bone batch after the first of a mesh costs at most 2 calls: its palette and its draw.
+// And the cache itself: repeated values, location -1 and unchanged bindings never reach GL.
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <glad/gles2.h>
+#include <gtest/gtest.h>
+
+#include "common/render_harness.h"
+#include "common/test_paths.h"
+#include "loaders/load.h"
+#include "renderer/gl_calls.h"
+#include "renderer/gl_state.h"
+#include "scene/cpu_reference.h"
+#include "scene/demo_scene.h"
+
+namespace esv {
+namespace {
+
+constexpr uint64_t kFixedFrameCalls = 30;
+constexpr uint64_t kCallsPerDraw = 4;
+
+struct Counted {
+    uint64_t calls = 0;
+    FrameStats stats;
+    std::vector<std::string> names;
+    uint32_t extraBatches = 0;  // bone batches after the first of a mesh's triangle submesh
+};
+
+// Bone batches after the first that each GPU-skinned triangle submesh of a drawn node draws.
+uint32_t extraBatches(const Scene& scene, const Pose& pose) {
+    uint32_t extra = 0;
+    for (size_t n = 0; n < scene.nodes.size(); ++n) {
+        const Node& node = scene.nodes[n];
+        if (node.kind != NodeKind::Mesh || node.object < 0 || !pose.visible[n] || node.skin < 0) continue;
+        const Mesh& mesh = scene.meshes[node.object];
+        if (mesh.boneBatches.size() < 2) continue;
+        std::vector<uint32_t> triangles, starts;
+        expandTriangles(mesh, triangles, &starts);
+        const uint32_t total = uint32_t(triangles.size() / 3);
+        for (size_t s = 0; s < mesh.submeshes.size(); ++s) {
+            const uint32_t lo = starts[s], hi = s + 1 < starts.size() ? starts[s + 1] : total;
+            uint32_t overlapping = 0;
+            for (const BoneBatch& b : mesh.boneBatches)
+                overlapping +=
+                    std::max(b.firstTriangle, lo) < std::min(b.firstTriangle + b.triangleCount, hi) ? 1 : 0;
+            extra += overlapping > 1 ? overlapping - 1 : 0;
+        }
+    }
+    return extra;
+}
+
+// Two frames to warm up (programs, vertex arrays, first uploads), then one counted.
+Counted steadyFrame(const Scene& loaded, bool gles2, ViewMode mode = ViewMode::Shaded) {
+    Counted out;
+    test::RenderHarness harness(gles2, 320, 240, /*checkErrors=*/false);
+    if (!harness.setScene(loaded)) return out;
+    ViewSettings view;
+    view.mode = mode;
+    const Pose pose = harness.poseAt(-1.0f);
+    const Bounds bounds = sceneBounds(harness.scene(), pose);
+    if (bounds.valid()) Renderer::frameBounds(view.orbit, bounds.min, bounds.max, 320.0f / 240.0f);
+    harness.draw(pose, view);
+    harness.draw(pose, view);  // the target stays bound
+    gl::clearRecordedCallNames();
+    gl::recordCallNames(true);
+    const uint64_t before = gl::callCount();
+    out.stats = harness.renderer().draw(harness.scene(), pose, view, 320, 240);
+    out.calls = gl::callCount() - before;
+    gl::recordCallNames(false);
+    // Builds with GL checks (ESVIEW_GL_CHECKS, the test builds) ask glGetError after each draw:
+    // not part of what a frame sends, so not counted.
+    for (const std::string& name : gl::recordedCallNames()) {
+        if (name == "glGetError") {
+            --out.calls;
+        } else {
+            out.names.push_back(name);
+        }
+    }
+    out.extraBatches = extraBatches(harness.scene(), pose);
+    EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR));
+    return out;
+}
+
+std::string listing(const std::vector<std::string>& names) {
+    std::map<std::string, int> counts;
+    for (const std::string& n : names) ++counts[n];
+    std::string text;
+    for (const auto& [name, count] : counts) text += "  " + std::to_string(count) + " " + name + "\n";
+    return text;
+}
+
+// The calls between consecutive draws, smallest first.
+std::vector<size_t> gapsBetweenDraws(const std::vector<std::string>& names) {
+    std::vector<size_t> gaps;
+    size_t last = names.size();
+    for (size_t i = 0; i < names.size(); ++i) {
+        if (names[i].rfind("glDraw", 0) != 0) continue;
+        if (last < names.size()) gaps.push_back(i - last - 1);
+        last = i;
+    }
+    std::sort(gaps.begin(), gaps.end());
+    return gaps;
+}
+
+void expectWithinBudget(const Scene& loaded, const std::string& what) {
+    for (bool gles2 : {false, true}) {
+        SCOPED_TRACE(what + (gles2 ? " (ES2)" : " (ES3)"));
+        const Counted c = steadyFrame(loaded, gles2);
+        ASSERT_GT(c.stats.drawCalls, 0u);
+        const uint64_t budget = kFixedFrameCalls + kCallsPerDraw * c.stats.drawCalls;
+        EXPECT_LE(c.calls, budget) << c.stats.drawCalls << " draw calls; the frame's calls:\n"
+                                   << listing(c.names);
+        // Each bone batch after the first of a mesh: its palette, then its draw.
+        const std::vector<size_t> gaps = gapsBetweenDraws(c.names);
+        ASSERT_GE(gaps.size() + 1, size_t(c.extraBatches));
+        for (uint32_t i = 0; i < c.extraBatches; ++i)
+            EXPECT_LE(gaps[i], 1u) << "bone batch " << i << " of " << c.extraBatches << " after the first";
+        std::printf("[ gl calls ] %-44s %s %4llu calls, %3u draws, %2u later batches\n", what.c_str(),
+                    gles2 ? "ES2" : "ES3", static_cast<unsigned long long>(c.calls), c.stats.drawCalls,
+                    c.extraBatches);
+    }
+}
+
+TEST(GlCallBudget, DemoSceneSteadyFrame) {
+    expectWithinBudget(makeDemoScene(), "demo");
+}
+
+TEST(GlCallBudget, EverySharedPodSampleSteadyFrame) {
+    ESVIEW_REQUIRE_MODELS("pod");
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(test::modelsDir() / "pod"))
+        if (entry.path().extension() == ".pod") files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    ASSERT_EQ(files.size(), 17u);
+    for (const auto& path : files) {
+        LoadResult r = loadSceneFile(path.string());
+        ASSERT_TRUE(r.scene) << path;
+        expectWithinBudget(*r.scene, path.filename().string());
+    }
+}
+
+TEST(GlCallBudget, SkinnedManHasLaterBatchesToMeasure) {
+    ESVIEW_REQUIRE_MODELS("pod");
+    LoadResult r = loadSceneFile((test::modelsDir() / "pod/cocos3d/cocos3d_man.pod").string());
+    ASSERT_TRUE(r.scene);
+    // The body's two batches: the budget of a later batch is exercised, not vacuous.
+    const Counted c = steadyFrame(*r.scene, false);
+    EXPECT_GE(c.extraBatches, 1u);
+    EXPECT_EQ(c.stats.boneBatchesDrawn, 4u);
+}
+
+// A one-frame render (`esview render`) makes what it draws with before the frame: the frame itself
+// creates no program, shader, vertex array, buffer or texture.
+TEST(GlCallBudget, PrepareFrameLeavesTheFrameOnlyDrawing) {
+    const Scene demo = makeDemoScene();
+    for (bool gles2 : {false, true}) {
+        SCOPED_TRACE(gles2 ? "ES2" : "ES3");
+        test::RenderHarness harness(gles2, 160, 120, false);
+        ASSERT_TRUE(harness.setScene(demo));
+        ViewSettings view;
+        const Pose pose = harness.poseAt(0.5f);
+        harness.renderer().prepareFrame(harness.scene(), pose, view);
+        gl::clearRecordedCallNames();
+        gl::recordCallNames(true);
+        const test::Rendered frame = harness.draw(pose, view);
+        gl::recordCallNames(false);
+        EXPECT_GT(frame.stats.drawCalls, 0u);
+        for (const std::string& name : gl::recordedCallNames())
+            for (const char* creating :
+                 {"glCreateProgram", "glCompileShader", "glLinkProgram", "glGenVertexArrays",
+                  "glGenVertexArraysOES", "glGenBuffers", "glGenTextures"})
+                EXPECT_NE(name, creating) << "the frame made an object";
+    }
+}
+
+// The cache: a second identical frame of state sends nothing; location -1 never reaches GL.
+TEST(GlStateCache, RepeatedStateAndLocationMinusOneReachNoGl) {
+    test::RenderHarness harness(false, 16, 16, false);
+    ASSERT_TRUE(harness.ok());
+    const char* vs = "#version 300 es\nuniform vec4 u;\nvoid main() { gl_Position = u; }\n";
+    const char* fs =
+        "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n";
+    GLuint program = glCreateProgram();
+    for (auto [type, source] :
+         {std::pair<GLenum, const char*>{GL_VERTEX_SHADER, vs}, {GL_FRAGMENT_SHADER, fs}}) {
+        GLuint shader = glCreateShader(type);
+        glShaderSource(shader, 1, &source, nullptr);
+        glCompileShader(shader);
+        glAttachShader(program, shader);
+        glDeleteShader(shader);
+    }
+    glLinkProgram(program);
+    GLint linked = 0;
+    glGetProgramiv(program, GL_LINK_STATUS, &linked);
+    ASSERT_EQ(linked, GL_TRUE);
+    const GLint u = glGetUniformLocation(program, "u");
+    ASSERT_GE(u, 0);
+
+    gl::StateCache cache;
+    cache.configure(true, 8);
+    auto calls = [&](const std::function<void()>& work) {
+        const uint64_t before = gl::callCount();
+        work();
+        return gl::callCount() - before;
+    };
+    EXPECT_EQ(calls([&] { cache.useProgram(program); }), 1u);
+    EXPECT_EQ(calls([&] { cache.useProgram(program); }), 0u);
+    EXPECT_EQ(calls([&] { cache.uniform4f(u, 1, 2, 3, 4); }), 1u);
+    EXPECT_EQ(calls([&] { cache.uniform4f(u, 1, 2, 3, 4); }), 0u);
+    EXPECT_EQ(calls([&] { cache.uniform4f(u, 1, 2, 3, 5); }), 1u);
+    EXPECT_EQ(calls([&] { cache.uniform4f(-1, 1, 2, 3, 5); }), 0u);
+    EXPECT_EQ(calls([&] { cache.enable(GL_BLEND, true); }), 1u);
+    EXPECT_EQ(calls([&] { cache.enable(GL_BLEND, true); }), 0u);
+    EXPECT_EQ(calls([&] { cache.bindTexture(3, GL_TEXTURE_2D, 0); }), 2u);  // unit, then texture
+    EXPECT_EQ(calls([&] { cache.bindTexture(3, GL_TEXTURE_2D, 0); }), 0u);
+    // A new frame: context state is unknown again, program uniforms are not.
+    cache.resetContextState();
+    EXPECT_EQ(calls([&] { cache.useProgram(program); }), 1u);
+    EXPECT_EQ(calls([&] { cache.enable(GL_BLEND, true); }), 1u);
+    EXPECT_EQ(calls([&] { cache.uniform4f(u, 1, 2, 3, 5); }), 0u);
+    cache.useProgram(0);
+    glDeleteProgram(program);
+    cache.forgetObjects();
+    EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR));
+}
+
+}  // namespace
+}  // namespace esv
