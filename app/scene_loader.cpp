@@ -1,57 +1,12 @@
 #include "app/scene_loader.h"
 
-#include <cstdio>
 #include <filesystem>
-#include <vector>
 
 #include "app/scene_source.h"
 #include "loaders/archive/vp_archive.h"
 #include "loaders/textures/scene_textures.h"
 
 namespace esv {
-namespace {
-
-// Reads `path` in 4 MiB chunks, reporting the fraction read. Same failures as readWholeFile.
-std::shared_ptr<const std::vector<uint8_t>> readWithProgress(const std::string& path, std::string& error,
-                                                             const std::function<void(float)>& report) {
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) {
-        error = "cannot open file";
-        return nullptr;
-    }
-    std::error_code ec;
-    const uintmax_t size = std::filesystem::file_size(path, ec);
-    if (ec) {
-        std::fclose(f);
-        error = "cannot read the file size";
-        return nullptr;
-    }
-    auto bytes = std::make_shared<std::vector<uint8_t>>();
-    try {
-        bytes->resize(size_t(size));
-    } catch (const std::bad_alloc&) {
-        std::fclose(f);
-        error = "file too large to read into memory (" + std::to_string(size) + " bytes)";
-        return nullptr;
-    }
-    constexpr size_t kChunk = size_t(4) << 20;
-    size_t done = 0;
-    while (done < bytes->size()) {
-        const size_t want = std::min(kChunk, bytes->size() - done);
-        const size_t got = std::fread(bytes->data() + done, 1, want, f);
-        done += got;
-        if (got != want) break;
-        report(float(done) / float(bytes->size()));
-    }
-    std::fclose(f);
-    if (done != bytes->size()) {
-        error = "read " + std::to_string(done) + " of " + std::to_string(bytes->size()) + " bytes";
-        return nullptr;
-    }
-    return bytes;
-}
-
-}  // namespace
 
 SceneLoader::~SceneLoader() {
     if (m_thread.joinable()) m_thread.join();
@@ -84,27 +39,12 @@ void SceneLoader::start(const std::string& path, const TargetCaps& target) {
     m_busy = true;
     m_thread = std::thread([this, path, target, generation] {
         LoadResult result;
-        ArchivePath inside;
         if (isDemoName(path)) {
             setStage(0.5f, "building");
             result = openScene(path);
-        } else if (splitArchivePath(path, inside) || isVpArchiveFile(path)) {
-            // A file inside a VP archive: one read of its bytes (archives hold small files; the
-            // archive's own problems become a warning there).
-            setStage(0.2f, "reading from the archive");
-            result = loadSceneFile(path);
         } else {
-            std::string error;
-            auto bytes = readWithProgress(path, error, [&](float f) { setStage(0.4f * f, "reading"); });
-            if (!bytes) {
-                Problem p;
-                p.file = path;
-                p.message = error;
-                result.problems.push_back(p);
-            } else {
-                setStage(0.4f, "parsing");
-                result = loadSceneMemory(bytes, path);
-            }
+            // The one file reader (mapped where the OS allows); archives read their member whole.
+            result = loadSceneFile(path, {}, [&](float f) { setStage(0.4f * f, f < 1.0f ? "reading" : "parsing"); });
         }
         LoadedScene out;
         out.problems = std::move(result.problems);

@@ -1,5 +1,6 @@
 #include "loaders/load.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -59,9 +60,94 @@ std::shared_ptr<const std::vector<uint8_t>> readArchiveMember(const ArchivePath&
 
 }  // namespace
 
-std::shared_ptr<const std::vector<uint8_t>> readWholeFile(const std::string& path, std::string& error) {
+namespace {
+
+constexpr size_t kReadStep = size_t(4) << 20;  // progress is reported every 4 MiB
+
+// A read-only private mapping of a whole regular file, unmapped when the last owner goes.
+struct MappedFile {
+    const uint8_t* data = nullptr;
+    size_t size = 0;
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
+    MappedFile(const uint8_t* d, size_t n) : data(d), size(n) {}
+    ~MappedFile() {
+        if (data) munmap(const_cast<uint8_t*>(data), size);
+    }
+};
+
+// Maps `path` when it is a non-empty regular file; null otherwise (the caller reads it instead,
+// which also words the error). Without `progress` the pages are populated up front, in one call;
+// with it they are read in steps of kReadStep, each reported. A text format whose scene keeps
+// nothing of the text (OpenGEX) parses the mapping directly and so skips the copy into a buffer
+// and the zero-filled pages a buffer costs.
+std::shared_ptr<const MappedFile> mapWholeFile(const std::string& path, bool populate) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return nullptr;
+    struct stat info {};
+    std::shared_ptr<const MappedFile> mapped;
+    if (fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0) {
+        const size_t size = static_cast<size_t>(info.st_size);
+        void* at = mmap(nullptr, size, PROT_READ, MAP_PRIVATE | (populate ? MAP_POPULATE : 0), fd, 0);
+        if (at != MAP_FAILED) {
+            try {
+                mapped = std::make_shared<const MappedFile>(static_cast<const uint8_t*>(at), size);
+            } catch (const std::bad_alloc&) {
+                munmap(at, size);
+            }
+        }
+    }
+    ::close(fd);
+    return mapped;
+}
+
+// Reads the mapping's pages in steps, reporting each (the parse then finds them in memory).
+void readPages(const MappedFile& mapped, const ReadProgress& progress) {
+    const long page = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
+    volatile uint8_t sink = 0;
+    for (size_t done = 0; done < mapped.size;) {
+        const size_t step = std::min(kReadStep, mapped.size - done);
+        madvise(const_cast<uint8_t*>(mapped.data + done - done % size_t(page)), step + done % size_t(page),
+                MADV_WILLNEED);
+        for (size_t at = done; at < done + step; at += size_t(page)) sink = sink + mapped.data[at];
+        done += step;
+        progress(float(double(done) / double(mapped.size)));
+    }
+}
+
+// A copy of the mapping the scene can own (no zero fill before it), made in steps with progress.
+std::shared_ptr<const std::vector<uint8_t>> copyMapping(const MappedFile& mapped, const ReadProgress& progress) {
+    try {
+        auto bytes = std::make_shared<std::vector<uint8_t>>();
+        bytes->reserve(mapped.size);
+        for (size_t done = 0; done < mapped.size;) {
+            const size_t step = std::min(kReadStep, mapped.size - done);
+            bytes->insert(bytes->end(), mapped.data + done, mapped.data + done + step);
+            done += step;
+            if (progress) progress(float(double(done) / double(mapped.size)));
+        }
+        return bytes;
+    } catch (const std::bad_alloc&) {
+        return nullptr;
+    }
+}
+
+}  // namespace
+
+std::shared_ptr<const std::vector<uint8_t>> readWholeFile(const std::string& path, std::string& error,
+                                                          const ReadProgress& progress) {
     ArchivePath inside;
-    if (splitArchivePath(path, inside)) return readArchiveMember(inside, error);
+    if (splitArchivePath(path, inside)) {
+        auto bytes = readArchiveMember(inside, error);
+        if (bytes && progress) progress(1.0f);
+        return bytes;
+    }
+    if (auto mapped = mapWholeFile(path, !progress)) {
+        auto bytes = copyMapping(*mapped, progress);
+        if (!bytes) error = "the file is too large to load";
+        return bytes;
+    }
+    // Not mappable (empty, not a regular file, or the OS refused): read it, and say why it failed.
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f) {
         error = std::strerror(errno);
@@ -87,6 +173,7 @@ std::shared_ptr<const std::vector<uint8_t>> readWholeFile(const std::string& pat
         error = "short read";
         return nullptr;
     }
+    if (progress) progress(1.0f);
     return bytes;
 }
 
@@ -102,42 +189,6 @@ void finishLoad(LoadResult& result, const std::string& path) {
         result.scene.reset();
         result.problems.insert(result.problems.end(), invalid.begin(), invalid.end());
     }
-}
-
-// A read-only private mapping of a whole regular file, unmapped when the last owner goes.
-struct MappedFile {
-    const uint8_t* data = nullptr;
-    size_t size = 0;
-    MappedFile(const MappedFile&) = delete;
-    MappedFile& operator=(const MappedFile&) = delete;
-    MappedFile(const uint8_t* d, size_t n) : data(d), size(n) {}
-    ~MappedFile() {
-        if (data) munmap(const_cast<uint8_t*>(data), size);
-    }
-};
-
-// Maps `path` when it is a non-empty regular file; null otherwise (the caller reads it instead,
-// which also words the error). The pages are populated up front: the file is read once, whole.
-// A text format whose scene keeps nothing of the text (OpenGEX) parses the mapping directly and
-// so skips the copy into a buffer and the zero-filled pages a buffer costs.
-std::shared_ptr<const MappedFile> mapWholeFile(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return nullptr;
-    struct stat info {};
-    std::shared_ptr<const MappedFile> mapped;
-    if (fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0) {
-        const size_t size = static_cast<size_t>(info.st_size);
-        void* at = mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-        if (at != MAP_FAILED) {
-            try {
-                mapped = std::make_shared<const MappedFile>(static_cast<const uint8_t*>(at), size);
-            } catch (const std::bad_alloc&) {
-                munmap(at, size);
-            }
-        }
-    }
-    ::close(fd);
-    return mapped;
 }
 
 }  // namespace
@@ -203,13 +254,19 @@ LoadResult loadFromArchive(const ArchivePath& where, const std::string& path, co
 
 }  // namespace
 
-LoadResult loadSceneFile(const std::string& path, const LoadOptions& options) {
+LoadResult loadSceneFile(const std::string& path, const LoadOptions& options, const ReadProgress& progress) {
     ArchivePath inside;
-    if (splitArchivePath(path, inside)) return loadFromArchive(inside, path, options);
-    if (isVpArchiveFile(path)) return loadFromArchive(ArchivePath{path, ""}, path, options);
-    if (auto mapped = mapWholeFile(path)) {
+    auto fromArchive = [&](const ArchivePath& where) {
+        LoadResult result = loadFromArchive(where, path, options);
+        if (progress) progress(1.0f);
+        return result;
+    };
+    if (splitArchivePath(path, inside)) return fromArchive(inside);
+    if (isVpArchiveFile(path)) return fromArchive(ArchivePath{path, ""});
+    if (auto mapped = mapWholeFile(path, !progress)) {
         const FormatInfo* format = findFormat(detectFormat(mapped->data, mapped->size, path));
         if (format && format->loadView) {
+            if (progress) readPages(*mapped, progress);
             const uint8_t* data = mapped->data;
             const size_t size = mapped->size;
             // The parsed tree and the mapping are freed on a second thread while this one
@@ -229,10 +286,8 @@ LoadResult loadSceneFile(const std::string& path, const LoadOptions& options) {
         }
         // The other formats keep views into the bytes: copy them into a buffer the scene can own
         // (a copy, not a zero fill followed by a read).
-        std::shared_ptr<const std::vector<uint8_t>> bytes;
-        try {
-            bytes = std::make_shared<const std::vector<uint8_t>>(mapped->data, mapped->data + mapped->size);
-        } catch (const std::bad_alloc&) {
+        std::shared_ptr<const std::vector<uint8_t>> bytes = copyMapping(*mapped, progress);
+        if (!bytes) {
             LoadResult result;
             result.problems.push_back({path, -1, 0, 0, "", "cannot read the file: it is too large to load"});
             return result;
@@ -241,7 +296,7 @@ LoadResult loadSceneFile(const std::string& path, const LoadOptions& options) {
         return loadSceneMemory(std::move(bytes), path, options);
     }
     std::string error;
-    auto bytes = readWholeFile(path, error);
+    auto bytes = readWholeFile(path, error, progress);
     if (!bytes) {
         LoadResult result;
         result.problems.push_back({path, -1, 0, 0, "", "cannot read the file: " + error});

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,18 +39,25 @@ struct LoadOptions {
     bool collectAll = false;
 };
 
-// Reads the whole file at `path` and loads it. Never throws; I/O errors are problems too.
-// `archive.vp:inner/path` loads a file inside a FreeSpace VP archive (loaders/archive); a bare
-// archive is a problem that names the models inside it.
-LoadResult loadSceneFile(const std::string& path, const LoadOptions& options = {});
+// Told how far a file has been read: the fraction 0..1 of its bytes, from the reading thread.
+using ReadProgress = std::function<void(float fraction)>;
+
+// Reads the whole file at `path` and loads it: the one way a model file is read (the viewer, the
+// command line, benchmarks). The file is mapped where the OS allows; a format that keeps nothing
+// of the bytes (OpenGEX) parses the mapping, the others get a copy their scene owns. With
+// `progress` the pages are read in 4 MiB steps, each reported. Never throws; I/O errors are
+// problems too. `archive.vp:inner/path` loads a file inside a FreeSpace VP archive
+// (loaders/archive); a bare archive is a problem that names the models inside it.
+LoadResult loadSceneFile(const std::string& path, const LoadOptions& options = {}, const ReadProgress& progress = {});
 
 // Loads from bytes already in memory; `bytes` is kept alive by the scene's vertex views.
 LoadResult loadSceneMemory(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path,
                            const LoadOptions& options = {});
 
-// Reads a file (or `archive.vp:inner/path`) into a shared buffer. Returns null and fills `error` on
-// failure.
-std::shared_ptr<const std::vector<uint8_t>> readWholeFile(const std::string& path, std::string& error);
+// Reads a file (or `archive.vp:inner/path`) into a shared buffer, through a mapping where the OS
+// allows, reporting progress as loadSceneFile does. Returns null and fills `error` on failure.
+std::shared_ptr<const std::vector<uint8_t>> readWholeFile(const std::string& path, std::string& error,
+                                                          const ReadProgress& progress = {});
 
 // Range-checks every index, count, stride, offset and reference of a scene (whatever produced it).
 // Appends one problem per violation; `file` names the source in the problems.
