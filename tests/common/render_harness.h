@@ -58,7 +58,14 @@ public:
     // preparation's lines and the upload's.
     bool setScene(const Scene& loaded, PrepareStats* stats = nullptr) {
         if (!ok()) return false;
-        return setPrepared(prepareForTarget(loaded, target(), {}, stats));
+        return setScene(loaded, target(), stats);
+    }
+
+    // The same for another target than this renderer's own (a smaller palette, ...), which this
+    // renderer must still be able to draw.
+    bool setScene(const Scene& loaded, const TargetCaps& caps, PrepareStats* stats = nullptr) {
+        if (!ok()) return false;
+        return setPrepared(prepareForTarget(loaded, caps, {}, stats));
     }
 
     // Uploads a scene as it is, without preparation: for tests of what the renderer does with a
@@ -74,6 +81,8 @@ public:
     }
 
     const Scene& scene() const { return *m_scene; }
+    // The uploaded scene, to edit between draws what the renderer reads each frame (lights, ...).
+    Scene& scene() { return *m_scene; }
     const std::vector<ReportLine>& report() const { return m_report; }
 
     // Draws the prepared scene at `pose` with `view` into the offscreen target and reads it back.
@@ -95,15 +104,35 @@ public:
         return pose;
     }
 
-    // Draws at `seconds` of clip 0 (-1 = rest pose) with the orbit camera framing the bounds at
-    // that time, unless `view.camera` names a file camera.
-    Rendered drawAt(float seconds, ViewSettings view) {
-        if (!ok() || !m_scene) return {};
-        const Pose pose = poseAt(seconds);
+    // `view` with its orbit camera framing the scene's bounds at `pose` for this target's aspect
+    // (a file camera named by `view.camera` is drawn instead when the scene has it).
+    ViewSettings framed(const Pose& pose, ViewSettings view) const {
         const Bounds bounds = sceneBounds(*m_scene, pose);
-        if (view.camera < 0 && bounds.valid())
+        if (bounds.valid())
             Renderer::frameBounds(view.orbit, bounds.min, bounds.max, float(m_width) / float(m_height));
-        return draw(pose, view);
+        return view;
+    }
+
+    // Draws at `pose` with `view` framed as above.
+    Rendered drawFramed(const Pose& pose, const ViewSettings& view) {
+        if (!ok() || !m_scene) return {};
+        return draw(pose, framed(pose, view));
+    }
+
+    // Draws at `seconds` of clip 0 (-1 = rest pose), framed as above.
+    Rendered drawAt(float seconds, const ViewSettings& view) {
+        if (!ok() || !m_scene) return {};
+        return drawFramed(poseAt(seconds), view);
+    }
+
+    // Where world point `p` lands in a drawFramed picture, in pixels from the top left, through the
+    // view and projection the renderer draws with.
+    glm::vec2 project(const Pose& pose, const ViewSettings& view, const glm::vec3& p) const {
+        glm::mat4 v, proj;
+        Renderer::cameraMatrices(*m_scene, pose, framed(pose, view), m_width, m_height, v, proj);
+        const glm::vec4 clip = proj * v * glm::vec4(p, 1.0f);
+        return {(clip.x / clip.w * 0.5f + 0.5f) * float(m_width),
+                (0.5f - clip.y / clip.w * 0.5f) * float(m_height)};
     }
 
 private:
@@ -114,6 +143,17 @@ private:
     std::unique_ptr<Scene> m_scene;
     std::vector<ReportLine> m_report;
 };
+
+// The orbit camera on +Z looking at the origin from `distance`, unframed: tests that place
+// geometry by hand know where each world point lands.
+inline ViewSettings headOnView(float distance) {
+    ViewSettings view;
+    view.orbit.target = glm::vec3(0.0f);
+    view.orbit.yaw = 0.0f;
+    view.orbit.pitch = 0.0f;
+    view.orbit.distance = distance;
+    return view;
+}
 
 // One scene drawn once, `size` x `size`, at `seconds` of clip 0 (-1 = rest pose): what the golden
 // image tests compare.

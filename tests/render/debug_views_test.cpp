@@ -13,11 +13,10 @@
 
 #include <glad/gles2.h>
 
-#include "app/egl_context.h"
 #include "common/image_compare.h"
+#include "common/render_harness.h"
 #include "common/test_paths.h"
 #include "loaders/load.h"
-#include "renderer/renderer.h"
 #include "scene/cpu_reference.h"
 #include "scene/demo_scene.h"
 #include "scene/sampler.h"
@@ -39,75 +38,28 @@ struct Frame {
     const uint8_t* at(int x, int y) const { return &image.rgba[(size_t(y) * image.width + x) * 4]; }
 };
 
-// A context, a renderer with `scene` uploaded and an offscreen target, kept across frames so tests
-// can edit the scene or the view between draws.
-class Session {
-public:
-    Session(const esv::Scene& source, bool gles2, int width = 192, int height = 192)
-        : scene(source), m_width(width), m_height(height) {
-        std::string error;
-        EXPECT_TRUE(m_context.create(gles2 ? 2 : 3, error)) << error;
-        esv::RendererOptions options;
-        options.gles2 = gles2;
-        options.checkErrors = true;
-        renderer = esv::Renderer::create(options, error);
-        EXPECT_NE(renderer, nullptr) << error;
-        if (!renderer) return;
-        std::vector<esv::ReportLine> report;
-        EXPECT_TRUE(renderer->setScene(scene, report, error)) << error;
-        EXPECT_TRUE(m_target.create(width, height, error)) << error;
+// The harness keeps its context, renderer and prepared scene across frames, so tests can edit the
+// scene or the view between draws. Each frame here is drawn with the orbit camera framing the scene
+// at `pose` and must be free of GL errors.
+Frame draw(esv::test::RenderHarness& harness, const esv::Pose& pose, const esv::ViewSettings& view) {
+    esv::test::Rendered r = harness.drawFramed(pose, view);
+    EXPECT_EQ(r.stats.glErrors, 0u);
+    return {std::move(r.image), r.stats};
+}
+
+// The screen box of mesh node n's CPU-skinned vertices.
+void screenBox(const esv::test::RenderHarness& harness, const esv::Pose& pose, const esv::ViewSettings& view,
+               int n, glm::vec2& lo, glm::vec2& hi) {
+    std::vector<glm::vec3> positions;
+    esv::worldVertices(harness.scene(), pose, n, positions);
+    lo = glm::vec2(1e9f);
+    hi = glm::vec2(-1e9f);
+    for (const glm::vec3& p : positions) {
+        const glm::vec2 s = harness.project(pose, view, p);
+        lo = glm::min(lo, s);
+        hi = glm::max(hi, s);
     }
-
-    // Draws at `pose` with the orbit camera framing the scene's bounds at that pose.
-    Frame draw(const esv::Pose& pose, const esv::ViewSettings& view) {
-        Frame out;
-        if (!renderer) return out;
-        m_target.bind();
-        out.stats = renderer->draw(scene, pose, framed(pose, view), m_width, m_height);
-        EXPECT_EQ(out.stats.glErrors, 0u);
-        m_target.read(out.image.rgba);
-        out.image.width = m_width;
-        out.image.height = m_height;
-        return out;
-    }
-
-    esv::ViewSettings framed(const esv::Pose& pose, esv::ViewSettings view) const {
-        const esv::Bounds bounds = esv::sceneBounds(scene, pose);
-        esv::Renderer::frameBounds(view.orbit, bounds.min, bounds.max, float(m_width) / float(m_height));
-        return view;
-    }
-
-    // Where world point p lands, in pixels from the top left, through the renderer's own matrices.
-    glm::vec2 project(const esv::Pose& pose, const esv::ViewSettings& view, const glm::vec3& p) const {
-        glm::mat4 v, proj;
-        esv::Renderer::cameraMatrices(scene, pose, framed(pose, view), m_width, m_height, v, proj);
-        const glm::vec4 clip = proj * v * glm::vec4(p, 1.0f);
-        return {(clip.x / clip.w * 0.5f + 0.5f) * float(m_width),
-                (0.5f - clip.y / clip.w * 0.5f) * float(m_height)};
-    }
-
-    // The screen box of mesh node n's CPU-skinned vertices.
-    void screenBox(const esv::Pose& pose, const esv::ViewSettings& view, int n, glm::vec2& lo,
-                   glm::vec2& hi) const {
-        std::vector<glm::vec3> positions;
-        esv::worldVertices(scene, pose, n, positions);
-        lo = glm::vec2(1e9f);
-        hi = glm::vec2(-1e9f);
-        for (const glm::vec3& p : positions) {
-            const glm::vec2 s = project(pose, view, p);
-            lo = glm::min(lo, s);
-            hi = glm::max(hi, s);
-        }
-    }
-
-    esv::Scene scene;
-    std::unique_ptr<esv::Renderer> renderer;
-
-private:
-    esv::EglContext m_context;
-    esv::OffscreenTarget m_target;
-    int m_width, m_height;
-};
+}
 
 esv::Pose poseAt(const esv::Scene& scene, float seconds) {
     esv::Pose pose;
@@ -189,9 +141,10 @@ TEST_F(DebugViews, WireframeOverlayDrawsEdgesOverTheShadedScene) {
     esv::ViewSettings overlay;
     overlay.wireframeOverlay = true;
     for (bool gles2 : {false, true}) {
-        Session session(*s_demo, gles2);
-        const Frame plain = session.draw(pose, {});
-        const Frame edges = session.draw(pose, overlay);
+        esv::test::RenderHarness session(gles2);
+        ASSERT_TRUE(session.setScene(*s_demo));
+        const Frame plain = draw(session, pose, {});
+        const Frame edges = draw(session, pose, overlay);
         // One more draw per (submesh, bone batch) range: the tentacle's two batches and the blob.
         EXPECT_EQ(edges.stats.drawCalls, plain.stats.drawCalls + 3) << modeName(gles2);
         const Added added = addedPixels(plain, edges, [](const uint8_t* p) { return near(p, kEdge, 2); });
@@ -257,9 +210,10 @@ TEST(DebugViewsSynthetic, ForceTwoSidedShowsCulledBackFaces) {
     esv::ViewSettings forced = view;
     forced.forceTwoSided = true;
     for (bool gles2 : {false, true}) {
-        Session session(scene, gles2, 64, 64);
-        const Frame culled = session.draw(pose, view);
-        const Frame shown = session.draw(pose, forced);
+        esv::test::RenderHarness session(gles2, 64, 64);
+        ASSERT_TRUE(session.setScene(scene));
+        const Frame culled = draw(session, pose, view);
+        const Frame shown = draw(session, pose, forced);
         const Added added = addedPixels(culled, shown, [](const uint8_t*) { return true; });
         int covered = 0;
         for (int y = 0; y < 64; ++y)
@@ -282,12 +236,13 @@ TEST(DebugViewsSynthetic, TextureObjectNamesTheUploadedTexture) {
     texture.image.surfaces.push_back(esv::makeOwnedBytes(std::vector<uint8_t>(16, 200)));
     scene.textures.push_back(texture);
     for (bool gles2 : {false, true}) {
-        Session session(scene, gles2, 16, 16);
-        const unsigned name = session.renderer->textureObject(0);
+        esv::test::RenderHarness session(gles2, 16, 16);
+        ASSERT_TRUE(session.setScene(scene));
+        const unsigned name = session.renderer().textureObject(0);
         EXPECT_NE(name, 0u) << modeName(gles2);
         EXPECT_TRUE(glIsTexture(name)) << modeName(gles2);
-        EXPECT_EQ(session.renderer->textureObject(1), 0u);
-        EXPECT_EQ(session.renderer->textureObject(-1), 0u);
+        EXPECT_EQ(session.renderer().textureObject(1), 0u);
+        EXPECT_EQ(session.renderer().textureObject(-1), 0u);
     }
 }
 
@@ -303,39 +258,40 @@ TEST_F(DebugViews, LightSwitchesRigAndPerLightEdits) {
         return sum;
     };
     for (bool gles2 : {false, true}) {
-        Session session(*s_demo, gles2);
-        const Frame lit = session.draw(pose, {});
+        esv::test::RenderHarness session(gles2);
+        ASSERT_TRUE(session.setScene(*s_demo));
+        const Frame lit = draw(session, pose, {});
         esv::ViewSettings noLights;
         noLights.sceneLights = false;
-        const Frame headlight = session.draw(pose, noLights);
+        const Frame headlight = draw(session, pose, noLights);
         EXPECT_GT(esv::test::compareImages(headlight.image, lit.image, 8).differingFraction, 0.05)
             << modeName(gles2);
         noLights.headlight = false;
-        const Frame dark = session.draw(pose, noLights);
+        const Frame dark = draw(session, pose, noLights);
         EXPECT_LT(brightness(dark), 0.8 * brightness(headlight)) << modeName(gles2);
 
         esv::ViewSettings rig;
         rig.defaultRig = true;
-        EXPECT_GT(brightness(session.draw(pose, rig)), 1.1 * brightness(lit)) << modeName(gles2);
+        EXPECT_GT(brightness(draw(session, pose, rig)), 1.1 * brightness(lit)) << modeName(gles2);
         noLights.defaultRig = true;  // the rig alone lights the scene
-        EXPECT_GT(brightness(session.draw(pose, noLights)), 1.5 * brightness(dark)) << modeName(gles2);
+        EXPECT_GT(brightness(draw(session, pose, noLights)), 1.5 * brightness(dark)) << modeName(gles2);
 
         // Per-light edits between frames: disabling equals zero intensity, restoring restores.
-        session.scene.lights[0].enabled = false;
-        const Frame disabled = session.draw(pose, {});
+        session.scene().lights[0].enabled = false;
+        const Frame disabled = draw(session, pose, {});
         EXPECT_GT(esv::test::compareImages(disabled.image, lit.image, 8).differingFraction, 0.05)
             << modeName(gles2);
-        session.scene.lights[0].enabled = true;
-        session.scene.lights[0].intensity = 0.0f;
-        EXPECT_EQ(esv::test::compareImages(session.draw(pose, {}).image, disabled.image, 0).differingFraction,
-                  0.0);
-        session.scene.lights[0].intensity = 1.0f;
-        session.scene.lights[0].color = glm::vec3(1.0f, 0.0f, 0.0f);
-        const Frame red = session.draw(pose, {});
+        session.scene().lights[0].enabled = true;
+        session.scene().lights[0].intensity = 0.0f;
+        EXPECT_EQ(
+            esv::test::compareImages(draw(session, pose, {}).image, disabled.image, 0).differingFraction, 0.0);
+        session.scene().lights[0].intensity = 1.0f;
+        session.scene().lights[0].color = glm::vec3(1.0f, 0.0f, 0.0f);
+        const Frame red = draw(session, pose, {});
         EXPECT_GT(esv::test::compareImages(red.image, lit.image, 8).differingFraction, 0.05)
             << modeName(gles2);
-        session.scene.lights[0] = s_demo->lights[0];
-        EXPECT_EQ(esv::test::compareImages(session.draw(pose, {}).image, lit.image, 0).differingFraction,
+        session.scene().lights[0] = s_demo->lights[0];
+        EXPECT_EQ(esv::test::compareImages(draw(session, pose, {}).image, lit.image, 0).differingFraction,
                   0.0);
     }
 }
@@ -347,15 +303,16 @@ TEST_F(DebugViews, HighlightMarksOnlyTheSelectedNode) {
     auto accent = [](const uint8_t* p) { return near(p, kAccent, 8); };
     auto axis = [](int a) { return [a](const uint8_t* p) { return near(p, kAxes[a], 8); }; };
     for (bool gles2 : {false, true}) {
-        Session session(*s_demo, gles2);
-        const Frame plain = session.draw(pose, {});
+        esv::test::RenderHarness session(gles2);
+        ASSERT_TRUE(session.setScene(*s_demo));
+        const Frame plain = draw(session, pose, {});
         esv::ViewSettings view;
         view.highlightNode = kBlob;
-        const Frame selected = session.draw(pose, view);
+        const Frame selected = draw(session, pose, view);
         // Tint and edges: one draw each for the blob's one range; the tripod: one line draw.
         EXPECT_EQ(selected.stats.drawCalls, plain.stats.drawCalls + 3) << modeName(gles2);
         glm::vec2 lo, hi;
-        session.screenBox(pose, view, kBlob, lo, hi);
+        screenBox(session, pose, view, kBlob, lo, hi);
         const Added edges = addedPixels(plain, selected, accent, lo - 1.0f, hi + 1.0f);
         EXPECT_GT(edges.count, 300) << modeName(gles2);
         EXPECT_EQ(edges.outside, 0) << modeName(gles2);
@@ -377,7 +334,7 @@ TEST_F(DebugViews, HighlightMarksOnlyTheSelectedNode) {
         }
 
         view.highlightNode = kKeyLight;
-        const Frame light = session.draw(pose, view);
+        const Frame light = draw(session, pose, view);
         EXPECT_EQ(light.stats.drawCalls, plain.stats.drawCalls + 1) << modeName(gles2);
         EXPECT_EQ(addedPixels(plain, light, accent).count, 0) << modeName(gles2);
         const glm::vec2 at = session.project(pose, view, glm::vec3(pose.world[kKeyLight][3]));
@@ -395,14 +352,15 @@ TEST_F(DebugViews, HighlightMarksOnlyTheSelectedNode) {
 TEST_F(DebugViews, InfluenceJointPointsLieOnTheSkinnedMesh) {
     const esv::Pose pose = poseAt(*s_demo, 0.5f);
     for (bool gles2 : {false, true}) {
-        Session session(*s_demo, gles2);
-        const Frame plain = session.draw(pose, {});
+        esv::test::RenderHarness session(gles2);
+        ASSERT_TRUE(session.setScene(*s_demo));
+        const Frame plain = draw(session, pose, {});
         esv::ViewSettings view;
         view.influenceJoint = s_demo->skins[0].joints[3];
-        const Frame influence = session.draw(pose, view);
+        const Frame influence = draw(session, pose, view);
         EXPECT_EQ(influence.stats.drawCalls, plain.stats.drawCalls + 2) << modeName(gles2);  // points, marker
         glm::vec2 lo, hi;
-        session.screenBox(pose, view, kTentacle, lo, hi);
+        screenBox(session, pose, view, kTentacle, lo, hi);
         const Added points = addedPixels(plain, influence, onHeatRamp, lo - 3.0f, hi + 3.0f);
         EXPECT_GT(points.count, 200) << modeName(gles2);
         EXPECT_EQ(points.outside, 0) << modeName(gles2);
@@ -414,7 +372,7 @@ TEST_F(DebugViews, InfluenceJointPointsLieOnTheSkinnedMesh) {
         EXPECT_EQ(other.count, 0) << modeName(gles2);
         // A joint at the tip moves none of the bottom vertices: its points stay in the upper part.
         view.influenceJoint = s_demo->skins[0].joints[5];
-        const Frame tip = session.draw(pose, view);
+        const Frame tip = draw(session, pose, view);
         const glm::vec2 base =
             session.project(pose, view, glm::vec3(pose.world[s_demo->skins[0].joints[0]][3]));
         EXPECT_EQ(
@@ -429,11 +387,12 @@ TEST_F(DebugViews, JointAxesAndBindPoseSkeleton) {
     const esv::Pose pose = poseAt(*s_demo, 0.5f);
     const esv::Pose rest = poseAt(*s_demo, -1.0f);
     for (bool gles2 : {false, true}) {
-        Session session(*s_demo, gles2);
-        const Frame plain = session.draw(pose, {});
+        esv::test::RenderHarness session(gles2);
+        ASSERT_TRUE(session.setScene(*s_demo));
+        const Frame plain = draw(session, pose, {});
         esv::ViewSettings view;
         view.showJointAxes = true;
-        const Frame axes = session.draw(pose, view);
+        const Frame axes = draw(session, pose, view);
         for (int a = 0; a < 3; ++a)
             EXPECT_GT(addedPixels(plain, axes, [a](const uint8_t* p) { return near(p, kAxes[a], 8); }).count,
                       20)
@@ -441,7 +400,7 @@ TEST_F(DebugViews, JointAxesAndBindPoseSkeleton) {
         esv::ViewSettings bind;
         bind.showSkeleton = true;
         bind.showBindPose = true;
-        const Frame both = session.draw(pose, bind);
+        const Frame both = draw(session, pose, bind);
         EXPECT_GT(addedPixels(plain, both, [](const uint8_t* p) { return near(p, kBindBone, 8); }).count, 20)
             << modeName(gles2);
         for (int32_t j : s_demo->skins[0].joints) {
@@ -476,10 +435,11 @@ TEST_F(DebugViews, SkinDiffComparesGpuAndCpuSkinning) {
         return n;
     };
     for (bool gles2 : {false, true}) {
-        Session session(*s_demo, gles2);
-        const Frame shaded = session.draw(pose, {});
+        esv::test::RenderHarness session(gles2);
+        ASSERT_TRUE(session.setScene(*s_demo));
+        const Frame shaded = draw(session, pose, {});
         EXPECT_EQ(shaded.stats.skinDiffMax, -1.0f);
-        const Frame diff = session.draw(pose, view);
+        const Frame diff = draw(session, pose, view);
         EXPECT_GT(count(diff, grey), 400) << modeName(gles2);
         if (gles2) {
             EXPECT_EQ(diff.stats.skinDiffMax, -1.0f);
@@ -496,11 +456,11 @@ TEST_F(DebugViews, SkinDiffComparesGpuAndCpuSkinning) {
         if (diff.stats.skinDiffMax > 0.0f) {
             esv::ViewSettings tight = view;
             tight.skinDiffRange = diff.stats.skinDiffMax * 0.5f;
-            const Frame red = session.draw(pose, tight);
+            const Frame red = draw(session, pose, tight);
             EXPECT_GT(count(red, [](const uint8_t* p) { return p[0] > 200 && p[2] < 60; }), 0);
         }
         // Many frames reuse the same GL objects and stay error-free.
-        for (int i = 0; i < 20; ++i) EXPECT_EQ(session.draw(pose, view).stats.glErrors, 0u);
+        for (int i = 0; i < 20; ++i) EXPECT_EQ(draw(session, pose, view).stats.glErrors, 0u);
         EXPECT_EQ(esv::test::matchGolden("demo_skindiff", diff.image), "");
     }
 }
@@ -516,7 +476,8 @@ TEST(DebugViewsPod, SkinDiffAndBindPoseOnSkinnedSamples) {
         esv::LoadResult loaded = esv::loadSceneFile((esv::test::modelsDir() / "pod" / file).string());
         ASSERT_NE(loaded.scene, nullptr) << file;
         const esv::Scene& scene = *loaded.scene;
-        Session session(scene, false);
+        esv::test::RenderHarness session(false);
+        ASSERT_TRUE(session.setScene(scene));
         const float end = scene.animation.clips.empty() ? 0.0f : scene.animation.clips[0].duration();
         float worst = 0.0f;
         for (float t : {0.0f, 0.5f * end}) {
@@ -524,7 +485,7 @@ TEST(DebugViewsPod, SkinDiffAndBindPoseOnSkinnedSamples) {
             const esv::Bounds bounds = esv::sceneBounds(scene, pose);
             esv::ViewSettings view;
             view.mode = esv::ViewMode::SkinDiff;
-            const Frame diff = session.draw(pose, view);
+            const Frame diff = draw(session, pose, view);
             EXPECT_GE(diff.stats.skinDiffMax, 0.0f) << file;
             EXPECT_LT(diff.stats.skinDiffMax, 1e-3f * glm::length(bounds.max - bounds.min)) << file;
             worst = std::max(worst, diff.stats.skinDiffMax / glm::length(bounds.max - bounds.min));
@@ -534,7 +495,7 @@ TEST(DebugViewsPod, SkinDiffAndBindPoseOnSkinnedSamples) {
         const esv::Pose first = poseAt(scene, 0.0f);
         esv::ViewSettings bind;
         bind.showBindPose = true;
-        const Frame frame = session.draw(first, bind);
+        const Frame frame = draw(session, first, bind);
         int checked = 0, onJoint = 0;
         for (const esv::Skin& skin : scene.skins)
             for (int32_t j : skin.joints) {
@@ -559,8 +520,9 @@ TEST_F(DebugViews, OverlaysTogetherMatchGolden) {
     view.influenceJoint = s_demo->skins[0].joints[2];
     view.defaultRig = true;
     for (bool gles2 : {false, true}) {
-        Session session(*s_demo, gles2);
-        const Frame frame = session.draw(pose, view);
+        esv::test::RenderHarness session(gles2);
+        ASSERT_TRUE(session.setScene(*s_demo));
+        const Frame frame = draw(session, pose, view);
         if (gles2 && esv::test::updatingGoldens()) continue;
         EXPECT_EQ(esv::test::matchGolden("demo_debug_overlays", frame.image), "") << modeName(gles2);
     }
@@ -571,11 +533,12 @@ TEST_F(DebugViews, OverlaysTogetherMatchGolden) {
 TEST_F(DebugViews, CameraMatricesProjectWhereDrawPutsThings) {
     const esv::Pose pose = poseAt(*s_demo, 0.5f);
     for (int camera : {-1, 0}) {
-        Session session(*s_demo, false, 240, 160);
+        esv::test::RenderHarness session(false, 240, 160);
+        ASSERT_TRUE(session.setScene(*s_demo));
         esv::ViewSettings view;
         view.camera = camera;
         view.showSkeleton = true;
-        const Frame frame = session.draw(pose, view);
+        const Frame frame = draw(session, pose, view);
         int checked = 0;
         for (int32_t j : s_demo->skins[0].joints) {
             const glm::vec2 at = session.project(pose, view, glm::vec3(pose.world[j][3]));
@@ -695,19 +658,20 @@ TEST_F(DebugViews, FrameStatsCountBoneBatchesAndPaletteVectors) {
     for (const esv::BoneBatch& b : tentacle.boneBatches) largest = std::max(largest, b.bones.size());
     ASSERT_EQ(tentacle.boneBatches.size(), 2u);
     for (bool gles2 : {false, true}) {
-        Session session(*s_demo, gles2);
-        const esv::RendererInfo info = session.renderer->info();
+        esv::test::RenderHarness session(gles2);
+        ASSERT_TRUE(session.setScene(*s_demo));
+        const esv::RendererInfo info = session.renderer().info();
         EXPECT_EQ(info.vectorsPerBone, 4);
         EXPECT_EQ(info.reservedVertexVectors, 16);
         EXPECT_LE(info.paletteCapacity * info.vectorsPerBone + info.reservedVertexVectors,
                   info.maxVertexUniformVectors);
-        const Frame frame = session.draw(pose, {});
+        const Frame frame = draw(session, pose, {});
         EXPECT_EQ(frame.stats.boneBatchesDrawn, tentacle.boneBatches.size()) << modeName(gles2);
         EXPECT_EQ(frame.stats.paletteVectorsMax, uint32_t(info.vectorsPerBone * largest)) << modeName(gles2);
         // The edge overlay skins the tentacle again, batch by batch.
         esv::ViewSettings overlay;
         overlay.wireframeOverlay = true;
-        EXPECT_EQ(session.draw(pose, overlay).stats.boneBatchesDrawn, 2 * tentacle.boneBatches.size());
+        EXPECT_EQ(draw(session, pose, overlay).stats.boneBatchesDrawn, 2 * tentacle.boneBatches.size());
     }
 }
 
@@ -716,13 +680,14 @@ TEST_F(DebugViews, FrameStatsCountBoneBatchesAndPaletteVectors) {
 TEST_F(DebugViews, GpuTimerReportsAnEarlierFrame) {
     const esv::Pose pose = poseAt(*s_demo, 0.5f);
     for (bool gles2 : {false, true}) {
-        Session session(*s_demo, gles2);
-        const bool timer = session.renderer->info().gpuTimer;
-        EXPECT_EQ(session.draw(pose, {}).stats.gpuMs, -1.0f) << modeName(gles2);
+        esv::test::RenderHarness session(gles2);
+        ASSERT_TRUE(session.setScene(*s_demo));
+        const bool timer = session.renderer().info().gpuTimer;
+        EXPECT_EQ(draw(session, pose, {}).stats.gpuMs, -1.0f) << modeName(gles2);
         float ms = -1.0f;
         for (int frame = 0; frame < 8 && ms < 0.0f; ++frame) {
             glFinish();
-            ms = session.draw(pose, {}).stats.gpuMs;
+            ms = draw(session, pose, {}).stats.gpuMs;
         }
         if (timer) {
             // llvmpipe's elapsed times are tens of nanoseconds; a real frame takes well under a second.

@@ -12,10 +12,10 @@
 #include <gtest/gtest.h>
 
 #include "common/image_compare.h"
+#include "common/render_harness.h"
 #include "common/test_paths.h"
 #include "loaders/load.h"
-#include "loaders/textures/scene_textures.h"
-#include "render/headless_render.h"
+#include "prepare/prepare.h"
 #include "scene/demo_scene.h"
 #include "scene/sampler.h"
 
@@ -184,9 +184,10 @@ TEST_F(GoldenRule, PodManRendersPassAndAlteredOnesFail) {
         texture.embedded = {};
     }
     {
-        esv::Scene prepared = untextured;
-        EXPECT_EQ(esv::prepareSceneTextures(prepared, [](esv::PixelFormat) { return true; }),
-                  int(prepared.textures.size()));
+        const std::unique_ptr<esv::Scene> prepared = esv::prepareForTarget(untextured, esv::TargetCaps{});
+        size_t placeholders = 0;
+        for (const esv::Texture& texture : prepared->textures) placeholders += texture.placeholder;
+        EXPECT_EQ(placeholders, prepared->textures.size());
     }
     for (bool gles2 : {false, true}) {
         const std::string mode = gles2 ? "ES2 " : "ES3 ";

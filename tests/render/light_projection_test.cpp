@@ -12,13 +12,10 @@
 
 #include <gtest/gtest.h>
 
-#include "app/egl_context.h"
 #include "common/image_compare.h"
+#include "common/render_harness.h"
 #include "common/test_paths.h"
 #include "loaders/load.h"
-#include "loaders/textures/scene_textures.h"
-#include "renderer/renderer.h"
-#include "scene/sampler.h"
 
 namespace {
 
@@ -42,32 +39,21 @@ std::unique_ptr<esv::Scene> loadFixture() {
     return std::move(r.scene);
 }
 
-// Renders `scene` at rest through its camera 0.
+// Renders `scene` at rest through its camera 0, prepared for the context (the projected image is
+// read there).
 Frame render(const esv::Scene& scene, bool gles2) {
     Frame out;
-    esv::EglContext context;
-    std::string error;
-    EXPECT_TRUE(context.create(gles2 ? 2 : 3, error)) << error;
-    esv::RendererOptions options;
-    options.gles2 = gles2;
-    options.checkErrors = true;
-    auto renderer = esv::Renderer::create(options, error);
-    EXPECT_NE(renderer, nullptr) << error;
-    if (!renderer) return out;
-    esv::Scene prepared = scene;
-    const esv::RendererInfo info = renderer->info();
-    EXPECT_EQ(esv::prepareSceneTextures(prepared, [&](esv::PixelFormat f) { return info.supports(f); }), 0);
-    EXPECT_TRUE(renderer->setScene(prepared, out.report, error)) << error;
-    esv::OffscreenTarget target;
-    EXPECT_TRUE(target.create(kSize, kSize, error)) << error;
-    esv::Pose pose;
-    esv::evaluatePose(prepared, -1, 0.0f, pose);
+    esv::test::RenderHarness harness(gles2, kSize, kSize);
+    if (!harness.setScene(scene)) return out;
+    out.report = harness.report();
+    int placeholders = 0;
+    for (const esv::Texture& texture : harness.scene().textures) placeholders += texture.placeholder;
+    EXPECT_EQ(placeholders, 0);
     esv::ViewSettings view;
     view.camera = 0;
-    target.bind();
-    out.stats = renderer->draw(prepared, pose, view, kSize, kSize);
-    target.read(out.image.rgba);
-    out.image.width = out.image.height = kSize;
+    esv::test::Rendered r = harness.draw(harness.poseAt(-1.0f), view);
+    out.image = std::move(r.image);
+    out.stats = r.stats;
     return out;
 }
 

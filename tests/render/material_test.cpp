@@ -131,13 +131,10 @@ Frame render(const esv::Scene& scene, bool gles2, esv::ViewMode mode = esv::View
     out.report = harness.report();
     esv::Pose pose;
     esv::evaluatePose(harness.scene(), clip, seconds, pose);
-    esv::ViewSettings view;
+    // The 2x2 quad spans about 60% of the 45 degree view.
+    esv::ViewSettings view = esv::test::headOnView(3.0f);
     view.mode = mode;
     view.clearColor = glm::vec4(0, 0, 0, 1);
-    view.orbit.target = glm::vec3(0.0f);
-    view.orbit.yaw = 0.0f;
-    view.orbit.pitch = 0.0f;
-    view.orbit.distance = 3.0f;  // the 2x2 quad spans about 60% of the 45 degree view
     const esv::test::Rendered r = harness.draw(pose, view);
     out.stats = r.stats;
     EXPECT_EQ(out.stats.glErrors, 0u);

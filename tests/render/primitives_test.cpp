@@ -9,12 +9,9 @@
 
 #include <gtest/gtest.h>
 
-#include "app/egl_context.h"
+#include "common/render_harness.h"
 #include "common/test_paths.h"
 #include "loaders/load.h"
-#include "renderer/renderer.h"
-#include "scene/cpu_reference.h"
-#include "scene/sampler.h"
 
 namespace {
 
@@ -52,34 +49,17 @@ std::unique_ptr<esv::Scene> loadFixture() {
 // (64 + 51.5 x, 64 - 51.5 y).
 Frame render(const esv::Scene& scene, bool gles2, esv::ViewMode mode, int highlight = -1) {
     Frame out;
-    esv::EglContext context;
-    std::string error;
-    EXPECT_TRUE(context.create(gles2 ? 2 : 3, error)) << error;
-    esv::RendererOptions options;
-    options.gles2 = gles2;
-    options.checkErrors = true;
-    auto renderer = esv::Renderer::create(options, error);
-    EXPECT_NE(renderer, nullptr) << error;
-    if (!renderer) return out;
-    std::vector<esv::ReportLine> report;
-    EXPECT_TRUE(renderer->setScene(scene, report, error)) << error;
-    esv::OffscreenTarget target;
-    EXPECT_TRUE(target.create(kSize, kSize, error)) << error;
-    esv::Pose pose;
-    esv::evaluatePose(scene, -1, 0.0f, pose);
-    esv::ViewSettings view;
+    esv::test::RenderHarness harness(gles2, kSize, kSize);
+    if (!harness.setScene(scene)) return out;
+    esv::ViewSettings view = esv::test::headOnView(3.0f);
     view.mode = mode;
     view.clearColor = glm::vec4(kClear) / 255.0f;
-    view.orbit.target = glm::vec3(0.0f);
-    view.orbit.yaw = 0.0f;
-    view.orbit.pitch = 0.0f;
-    view.orbit.distance = 3.0f;
     view.highlightNode = highlight;
     view.pointSize = 5.0f;
-    target.bind();
-    out.stats = renderer->draw(scene, pose, view, kSize, kSize);
+    esv::test::Rendered r = harness.draw(harness.poseAt(-1.0f), view);
+    out.stats = r.stats;
     EXPECT_EQ(out.stats.glErrors, 0u);
-    target.read(out.rgba);
+    out.rgba = std::move(r.image.rgba);
     return out;
 }
 

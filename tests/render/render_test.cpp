@@ -8,12 +8,10 @@
 
 #include <glad/gles2.h>
 
-#include "app/egl_context.h"
 #include "common/image_compare.h"
+#include "common/render_harness.h"
 #include "common/test_paths.h"
 #include "loaders/load.h"
-#include "loaders/textures/scene_textures.h"
-#include "render/headless_render.h"
 #include "renderer/binding_plan.h"
 #include "renderer/renderer.h"
 #include "scene/cpu_reference.h"
@@ -116,23 +114,19 @@ TEST_F(DemoRender, SkeletonOverlayMatchesGoldenAndMarksEveryJoint) {
     view.showSkeleton = true;
     view.showNormalLines = true;
     for (bool gles2 : {false, true}) {
-        Rendered r = render(*s_scene, 0.5f, view, gles2);
+        esv::test::RenderHarness harness(gles2, kSize, kSize);
+        ASSERT_TRUE(harness.setScene(*s_scene));
+        const esv::Pose pose = harness.poseAt(0.5f);
+        Rendered r = harness.drawFramed(pose, view);
         expectClean(r);
         EXPECT_EQ(r.stats.drawCalls, 3u + 3u);  // scene + normal lines, bone lines, joint points
         if (gles2 && esv::test::updatingGoldens()) continue;
         EXPECT_EQ(esv::test::matchGolden("demo_skeleton", r.image), "") << (gles2 ? "ES2" : "ES3");
         // Each joint's projected position carries the marker colour (orange: red high, blue low).
-        esv::Pose pose;
-        esv::evaluatePose(*s_scene, 0, 0.5f, pose);
-        esv::Bounds bounds = esv::sceneBounds(*s_scene, pose);
-        esv::ViewSettings framed = view;
-        esv::Renderer::frameBounds(framed.orbit, bounds.min, bounds.max, 1.0f);
-        glm::mat4 v, p;
-        esv::Renderer::orbitMatrices(framed.orbit, 1.0f, v, p);
         int joints = 0;
-        for (int32_t j : s_scene->skins[0].joints) {
-            const glm::vec4 clip = p * v * pose.world[j][3];
-            const int x = int((clip.x / clip.w * 0.5f + 0.5f) * kSize), y = int((0.5f - clip.y / clip.w * 0.5f) * kSize);
+        for (int32_t j : harness.scene().skins[0].joints) {
+            const glm::vec2 at = harness.project(pose, view, glm::vec3(pose.world[j][3]));
+            const int x = int(at.x), y = int(at.y);
             if (x < 0 || y < 0 || x >= kSize || y >= kSize) continue;
             const uint8_t* px = &r.image.rgba[(size_t(y) * kSize + x) * 4];
             EXPECT_GT(px[0], 200) << "joint " << j;
@@ -190,23 +184,19 @@ TEST_F(DemoRender, GpuSkinningMatchesCpuReference) {
     for (bool gles2 : {false, true}) {
         esv::ViewSettings view;
         view.mode = esv::ViewMode::Unlit;
-        Rendered r = render(*s_scene, 0.5f, view, gles2);
-        esv::Pose pose;
-        esv::evaluatePose(*s_scene, 0, 0.5f, pose);
-        esv::Bounds bounds = esv::sceneBounds(*s_scene, pose);
-        esv::Renderer::frameBounds(view.orbit, bounds.min, bounds.max, 1.0f);
-        glm::mat4 v, p;
-        esv::Renderer::orbitMatrices(view.orbit, 1.0f, v, p);
+        esv::test::RenderHarness harness(gles2, kSize, kSize);
+        ASSERT_TRUE(harness.setScene(*s_scene));
+        const esv::Pose pose = harness.poseAt(0.5f);
+        Rendered r = harness.drawFramed(pose, view);
         // Tentacle (node 1) vertices, projected; each must land on a non-background pixel.
         std::vector<glm::vec3> positions;
-        esv::worldVertices(*s_scene, pose, 1, positions);
+        esv::worldVertices(harness.scene(), pose, 1, positions);
         ASSERT_FALSE(positions.empty());
         const uint8_t* background = &r.image.rgba[0];
         size_t inside = 0, covered = 0;
         for (const glm::vec3& world : positions) {
-            glm::vec4 clip = p * v * glm::vec4(world, 1.0f);
-            glm::vec2 ndc = glm::vec2(clip) / clip.w;
-            int x = int((ndc.x * 0.5f + 0.5f) * kSize), y = int((0.5f - ndc.y * 0.5f) * kSize);
+            const glm::vec2 at = harness.project(pose, view, world);
+            int x = int(at.x), y = int(at.y);
             if (x < 1 || y < 1 || x >= kSize - 1 || y >= kSize - 1) continue;
             ++inside;
             // A vertex on the silhouette may fall half a pixel outside: look at its 3x3 neighbourhood.
@@ -262,14 +252,9 @@ TEST(PodRender, SamplesMatchGoldenInEs3AndEs2) {
 // enforces the ES 2.0 minimums and uses extensions only where the context lists them.
 TEST(RendererCaps, Es3AndEs2ModeChooseTheirFeatures) {
     for (bool gles2 : {false, true}) {
-        esv::EglContext context;
-        std::string error;
-        ASSERT_TRUE(context.create(gles2 ? 2 : 3, error)) << error;
-        esv::RendererOptions options;
-        options.gles2 = gles2;
-        auto renderer = esv::Renderer::create(options, error);
-        ASSERT_NE(renderer, nullptr) << error;
-        const esv::RendererInfo info = renderer->info();
+        esv::test::RenderHarness harness(gles2, 64, 64);
+        ASSERT_TRUE(harness.ok());
+        const esv::RendererInfo info = harness.info();
         const std::string extensions = reinterpret_cast<const char*>(glGetString(GL_EXTENSIONS));
         auto listed = [&](const std::string& name) { return (" " + extensions + " ").find(" " + name + " ") != std::string::npos; };
         if (gles2) {
@@ -286,16 +271,10 @@ TEST(RendererCaps, Es3AndEs2ModeChooseTheirFeatures) {
             EXPECT_GE(info.maxVertexUniformVectors, 256);
         }
         // The demo draws cleanly through whichever attribute path was chosen.
-        esv::Scene scene = esv::makeDemoScene();
-        std::vector<esv::ReportLine> report;
-        ASSERT_TRUE(renderer->setScene(scene, report, error)) << error;
-        esv::OffscreenTarget target;
-        ASSERT_TRUE(target.create(64, 64, error)) << error;
-        target.bind();
-        esv::Pose pose;
-        esv::evaluatePose(scene, 0, 0.25f, pose);
+        ASSERT_TRUE(harness.setScene(esv::makeDemoScene()));
+        const esv::Pose pose = harness.poseAt(0.25f);
         for (int frame = 0; frame < 2; ++frame) {
-            const esv::FrameStats stats = renderer->draw(scene, pose, {}, 64, 64);
+            const esv::FrameStats stats = harness.draw(pose, {}).stats;
             EXPECT_EQ(stats.glErrors, 0u);
             EXPECT_EQ(stats.drawCalls, 3u);
         }

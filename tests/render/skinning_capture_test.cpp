@@ -10,14 +10,12 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <gtest/gtest.h>
 
-#include "app/egl_context.h"
+#include "common/render_harness.h"
 #include "common/test_paths.h"
 #include "loaders/load.h"
-#include "renderer/renderer.h"
 #include "scene/cpu_reference.h"
 #include "scene/demo_scene.h"
 #include "scene/sampler.h"
-#include "scene/rebatch.h"
 
 namespace {
 
@@ -62,23 +60,16 @@ float sceneSize(const esv::Scene& scene) {
     return glm::length(b.max - b.min);
 }
 
-void checkScene(const esv::Scene& scene, const std::string& name) {
-    esv::EglContext context;
-    std::string error;
-    ASSERT_TRUE(context.create(3, error)) << error;
-    esv::RendererOptions options;
-    options.checkErrors = true;
-    auto renderer = esv::Renderer::create(options, error);
-    ASSERT_NE(renderer, nullptr) << error;
-    std::vector<esv::ReportLine> report;
-    ASSERT_TRUE(renderer->setScene(scene, report, error)) << error;
+// Captures and compares the scene `harness` holds (ES3: transform feedback), as it was prepared.
+void checkPrepared(esv::test::RenderHarness& harness, const std::string& name) {
+    const esv::Scene& scene = harness.scene();
     const float size = sceneSize(scene);
     ASSERT_GT(size, 0.0f);
     const float duration = scene.animation.clips.empty() ? 0.0f : scene.animation.clips[0].duration();
     size_t compared = 0;
     double worstPosition = 0.0, worstAngle = 0.0;
     for (float t : {0.0f, 0.31f * duration, 0.67f * duration, duration}) {
-        const Errors e = compareAt(*renderer, scene, t);
+        const Errors e = compareAt(harness.renderer(), scene, t);
         compared += e.compared;
         worstPosition = std::max(worstPosition, e.maxPosition / size);
         worstAngle = std::max(worstAngle, e.maxNormalAngle);
@@ -88,6 +79,13 @@ void checkScene(const esv::Scene& scene, const std::string& name) {
     EXPECT_GT(compared, 0u) << name << ": no skinned vertex was compared";
     std::printf("%s: %zu vertices compared, max position error %.2e of the model size, max normal angle %.2e rad\n",
                 name.c_str(), compared, worstPosition, worstAngle);
+}
+
+// `scene` prepared for an ES3 context as the app prepares it, then captured and compared.
+void checkScene(const esv::Scene& scene, const std::string& name) {
+    esv::test::RenderHarness harness(false, 64, 64);
+    ASSERT_TRUE(harness.setScene(scene));
+    checkPrepared(harness, name);
 }
 
 TEST(SkinningCapture, DemoMatchesCpuReference) { checkScene(esv::makeDemoScene(), "demo"); }
@@ -108,39 +106,40 @@ TEST(SkinningCapture, RebatchedCharacterMatchesCpuReference) {
     ESVIEW_REQUIRE_MODELS("pod");
     esv::LoadResult r = esv::loadSceneFile((esv::test::modelsDir() / "pod" / "cocos3d/cocos3d_man.pod").string());
     ASSERT_NE(r.scene, nullptr);
-    esv::Scene& scene = *r.scene;
     size_t batchesBefore = 0, batchesAfter = 0;
-    for (const esv::Mesh& m : scene.meshes) batchesBefore += m.boneBatches.size();
-    EXPECT_GT(esv::rebatchSceneBones(scene, 6), 0u);
-    for (const esv::Mesh& m : scene.meshes) {
+    for (const esv::Mesh& m : r.scene->meshes) batchesBefore += m.boneBatches.size();
+    // The preparation stage re-batches for a target whose palette holds 6 bones.
+    esv::test::RenderHarness harness(false, 64, 64);
+    ASSERT_TRUE(harness.ok());
+    esv::TargetCaps small = harness.target();
+    small.paletteCapacity = 6;
+    esv::PrepareStats stats;
+    ASSERT_TRUE(harness.setScene(*r.scene, small, &stats));
+    EXPECT_GT(stats.meshesRebatched, 0u);
+    for (const esv::Mesh& m : harness.scene().meshes) {
         batchesAfter += m.boneBatches.size();
         for (const esv::BoneBatch& b : m.boneBatches) EXPECT_LE(b.bones.size(), 6u) << m.name;
     }
     EXPECT_GT(batchesAfter, batchesBefore);
-    checkScene(scene, "cocos3d_man re-batched to 6 bones");
+    checkPrepared(harness, "cocos3d_man re-batched to 6 bones");
 }
 
-// `scene` set on a fresh renderer (ES3, or ES2 with its limits) and drawn once at `pose` into a
-// 64x64 target: the report of setScene and the frame's stats.
+// `scene` set on a fresh renderer (ES3, or ES2 with its limits) and drawn once at `seconds` of clip
+// 0 into a 64x64 target: the report of setScene and the frame's stats. `prepare` false uploads the
+// scene as it is, for tests of what the renderer itself does with what preparation would change.
 struct DrawnOnce {
     bool ok = false;
     std::vector<esv::ReportLine> report;
     esv::FrameStats stats;
 };
-DrawnOnce drawOnce(const esv::Scene& scene, const esv::Pose& pose, bool gles2) {
+DrawnOnce drawOnce(const esv::Scene& scene, float seconds, bool gles2, bool prepare = true) {
     DrawnOnce out;
-    esv::EglContext context;
-    std::string error;
-    esv::RendererOptions options;
-    options.gles2 = gles2;
-    std::unique_ptr<esv::Renderer> renderer;
-    esv::OffscreenTarget target;
-    const bool ready = context.create(gles2 ? 2 : 3, error) && (renderer = esv::Renderer::create(options, error)) &&
-                       renderer->setScene(scene, out.report, error) && target.create(64, 64, error);
-    EXPECT_TRUE(ready) << error;
+    esv::test::RenderHarness harness(gles2, 64, 64, /*checkErrors=*/false);
+    const bool ready =
+        prepare ? harness.setScene(scene) : harness.setPrepared(std::make_unique<esv::Scene>(scene));
     if (!ready) return out;
-    target.bind();
-    out.stats = renderer->draw(scene, pose, esv::ViewSettings{}, 64, 64);
+    out.report = harness.report();
+    out.stats = harness.draw(harness.poseAt(seconds), esv::ViewSettings{}).stats;
     out.ok = true;
     return out;
 }
@@ -204,26 +203,19 @@ TEST(SkinningCapture, ManyMorphTargetsFromTheDeltaTextureMatchCpuReference) {
         track.values = values;
     }
     {
-        esv::EglContext context;
-        std::string error;
-        ASSERT_TRUE(context.create(3, error)) << error;
-        auto renderer = esv::Renderer::create({}, error);
-        ASSERT_NE(renderer, nullptr) << error;
-        std::vector<esv::ReportLine> report;
-        ASSERT_TRUE(renderer->setScene(scene, report, error)) << error;
+        esv::test::RenderHarness harness(false, 64, 64);
+        ASSERT_TRUE(harness.setScene(scene));
         bool textured = false;
-        for (const esv::ReportLine& line : report)
+        for (const esv::ReportLine& line : harness.report())
             textured |= line.text.find("10 morph targets blended on the GPU from a") != std::string::npos;
         EXPECT_TRUE(textured) << "the report names the texture path";
+        checkPrepared(harness, "demo with ten morph targets");
     }
-    checkScene(scene, "demo with ten morph targets");
 
     // Drawn, the fallbacks are counted: ES3 blends the ten from the texture of deltas; ES2 mode has
     // no such texture and four attribute slots, so that instance is morphed on the CPU.
-    esv::Pose pose;
-    esv::evaluatePose(scene, 0, 0.5f, pose);
     for (bool gles2 : {false, true}) {
-        const DrawnOnce drawn = drawOnce(scene, pose, gles2);
+        const DrawnOnce drawn = drawOnce(scene, 0.5f, gles2);
         ASSERT_TRUE(drawn.ok);
         const esv::FrameStats& stats = drawn.stats;
         EXPECT_EQ(stats.morphTextureNodes, gles2 ? 0u : 1u) << (gles2 ? "ES2" : "ES3");
@@ -248,10 +240,10 @@ TEST(SkinningCapture, BatchOverThePaletteIsCountedAsCpuSkinned) {
     for (const esv::Node& n : scene.nodes)
         if (n.kind == esv::NodeKind::Mesh && n.skin >= 0) ++skinnedNodes;
     ASSERT_GT(skinnedNodes, 0u);
-    esv::Pose pose;
-    esv::evaluatePose(scene, 0, 0.5f, pose);
     for (bool gles2 : {false, true}) {
-        const DrawnOnce drawn = drawOnce(scene, pose, gles2);
+        // Unprepared on purpose: the preparation stage would split the batch for ES2's palette, and
+        // this is about what the renderer does with a batch it cannot take.
+        const DrawnOnce drawn = drawOnce(scene, 0.5f, gles2, /*prepare=*/false);
         ASSERT_TRUE(drawn.ok);
         bool reported = false;
         for (const esv::ReportLine& line : drawn.report)
@@ -265,20 +257,12 @@ TEST(SkinningCapture, BatchOverThePaletteIsCountedAsCpuSkinned) {
 }
 
 TEST(SkinningCapture, Es2ModeSaysItCannotCapture) {
-    esv::EglContext context;
-    std::string error;
-    ASSERT_TRUE(context.create(2, error)) << error;
-    esv::RendererOptions options;
-    options.gles2 = true;
-    auto renderer = esv::Renderer::create(options, error);
-    ASSERT_NE(renderer, nullptr) << error;
-    esv::Scene scene = esv::makeDemoScene();
-    std::vector<esv::ReportLine> report;
-    ASSERT_TRUE(renderer->setScene(scene, report, error)) << error;
-    esv::Pose pose;
-    esv::evaluatePose(scene, 0, 0.0f, pose);
+    esv::test::RenderHarness harness(true, 64, 64, /*checkErrors=*/false);
+    ASSERT_TRUE(harness.setScene(esv::makeDemoScene()));
+    const esv::Pose pose = harness.poseAt(0.0f);
     std::vector<glm::vec3> p, n;
-    EXPECT_FALSE(renderer->captureVertices(scene, pose, 1, p, n, error));
+    std::string error;
+    EXPECT_FALSE(harness.renderer().captureVertices(harness.scene(), pose, 1, p, n, error));
     EXPECT_NE(error.find("ES3"), std::string::npos) << error;
 }
 
