@@ -7,11 +7,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/glfw_host.h"
 #include "app/render_command.h"
 #include "app/scene_info.h"
 #include "app/scene_source.h"
+#include "app/viewer_loop.h"
 #include "app/viewer_script.h"
-#include "app/viewer_window.h"
 #include "loaders/archive/vp_archive.h"
 #include "loaders/format_table.h"
 #include "loaders/textures/scene_textures.h"
@@ -199,7 +200,8 @@ int runCommandLine(int argc, char** argv) {
         render.time = time;
         return runRender(render);
     }
-    return runViewer(viewer);
+    GlfwHost host;
+    return runViewer(host, viewer);
 }
 
 }  // namespace esv

@@ -1,0 +1,693 @@
+#include "app/viewer_loop.h"
+
+#include <glad/gles2.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <imgui.h>
+#include <imgui_internal.h>
+#include <imgui_impl_opengl3.h>
+
+#include "app/commands.h"
+#include "app/file_browser.h"
+#include "app/host.h"
+#include "app/panels.h"
+#include "app/render_command.h"
+#include "app/scene_loader.h"
+#include "app/viewer_actions.h"
+#include "app/viewer_script.h"
+#include "app/viewer_state.h"
+
+namespace esv {
+namespace {
+
+// Everything the frame loop owns besides the state.
+struct Viewer {
+    Host* host = nullptr;
+    ViewerState state;
+    SceneLoader loader;
+    FileBrowser browser;
+    bool reloading = false;  // the load in flight keeps the view (reload), or frames the new scene
+    bool scripted = false;   // fixed time step, panel layout neither read nor saved
+    std::string layoutFile;  // ImGui's window layout, in the configuration folder
+    // The input as the host's events left it: pointer (window coordinates), buttons and keys held,
+    // wheel steps of this frame, a request to close.
+    double pointerX = 0.0, pointerY = 0.0;
+    bool buttonsHeld[size_t(MouseButton::Count)] = {};
+    bool keysHeld[size_t(Key::Count)] = {};
+    double wheelX = 0.0, wheelY = 0.0;
+    bool closeRequested = false;
+    // Mouse drag tracking, and the keys as keyboardInput last saw them (for presses).
+    bool rotating = false, panning = false;
+    double pressX = 0.0, pressY = 0.0, lastX = 0.0, lastY = 0.0;
+    bool leftWasDown = false;
+    bool keysDown[size_t(Key::Count)] = {};
+    // Keys a script holds down (key -> frames left), read exactly like real keys.
+    std::map<Key, int> scriptKeys;
+    bool hidePanels = false;
+};
+
+bool held(const Viewer& v, MouseButton button) {
+    return v.buttonsHeld[size_t(button)];
+}
+
+// A key held on the keyboard or by a script.
+bool held(const Viewer& v, Key key) {
+    return v.keysHeld[size_t(key)] || v.scriptKeys.count(key) > 0;
+}
+
+bool shiftHeld(const Viewer& v) {
+    return held(v, Key::LeftShift) || held(v, Key::RightShift);
+}
+
+bool controlHeld(const Viewer& v) {
+    return held(v, Key::LeftControl) || held(v, Key::RightControl);
+}
+
+// Dropped files: the first model file opens, a folder (or a VP archive) opens in the browser, anything
+// else is a status line.
+void dropPaths(Viewer& v, const std::vector<std::string>& paths) {
+    ViewerState& s = v.state;
+    for (const std::string& path : paths) {
+        if (FileBrowser::isFolder(path)) {  // a folder or a VP archive: shown in the browser
+            v.browser.setDirectory(path);
+            s.panel(PanelId::Browser) = true;
+            continue;
+        }
+        if (isModelFileName(path)) {
+            s.requestOpen = path;
+            return;
+        }
+        s.status = "not a model file esview opens: " + path;
+    }
+}
+
+// Input state from one host event. The panels get their input through the host's ImGui backend;
+// the viewport reads this state once a frame (mouseInput, keyboardInput).
+void handleEvent(Viewer& v, const Event& e) {
+    switch (e.type) {
+    case EventType::MouseMove:
+        v.pointerX = e.x;
+        v.pointerY = e.y;
+        break;
+    case EventType::MouseButton:
+        if (e.button < MouseButton::Count) v.buttonsHeld[size_t(e.button)] = e.down;
+        break;
+    case EventType::Wheel:
+        v.wheelX += e.x;
+        v.wheelY += e.y;
+        break;
+    case EventType::Key:
+        if (e.key < Key::Count) v.keysHeld[size_t(e.key)] = e.down;
+        break;
+    case EventType::Drop: dropPaths(v, e.paths); break;
+    case EventType::Close: v.closeRequested = true; break;
+    case EventType::Text:    // typed text only matters to the panels
+    case EventType::Resize:  // every frame reads the framebuffer size
+        break;
+    }
+}
+
+void startLoad(Viewer& v, const std::string& path, bool reload) {
+    ViewerState& s = v.state;
+    v.loader.start(path, targetCaps(s.rendererInfo));
+    v.reloading = reload;
+    s.load.active = true;
+    s.load.path = path;
+    s.load.progress = 0.0f;
+    s.load.stage = "reading";
+    s.load.error.clear();
+}
+
+// Installs a finished load, or keeps the previous scene and shows why it failed.
+void finishLoad(Viewer& v, LoadedScene& result) {
+    ViewerState& s = v.state;
+    const std::string path = v.loader.path();
+    s.load.active = false;
+    if (!result.prepared) {
+        std::string text;
+        for (const Problem& p : result.problems) text += (text.empty() ? "" : "\n") + p.format();
+        s.load.error = text.empty() ? path + ": could not be loaded" : text;
+        // A reload that fails (file half-written) must not retry every frame: wait for the next change.
+        if (v.reloading) s.fileStamp = fileStamp(s.path);
+        return;
+    }
+    std::string error;
+    if (!installScene(s, std::move(result.loaded), std::move(result.prepared), path, v.reloading, error)) {
+        s.load.error = path + ": " + error;
+        return;
+    }
+    s.load.error.clear();
+    s.status = (v.reloading ? "reloaded " : "opened ") + path;
+    if (!isDemoName(path)) {
+        addRecentFile(s.recentFiles, path);
+        saveRecentFiles(s.recentFiles);
+    }
+}
+
+// ES2 limits on or off: a new renderer, and the scene as loaded prepared again for it (textures it
+// cannot sample decoded, batches split to its palette, types it cannot read widened), keeping the
+// view. The file is not read again.
+void recreateRenderer(Viewer& v) {
+    ViewerState& s = v.state;
+    RendererOptions options;
+    options.gles2 = s.gles2;
+    std::string error;
+    std::unique_ptr<Renderer> renderer = Renderer::create(options, error);
+    if (!renderer) {
+        s.status = "cannot switch renderer: " + error;
+        s.gles2 = !s.gles2;
+        return;
+    }
+    s.renderer = std::move(renderer);
+    s.rendererInfo = s.renderer->info();
+    if (s.loaded && !reprepareScene(s, error)) {
+        s.status = "cannot draw the scene with this renderer: " + error;
+        return;
+    }
+    s.status = s.gles2 ? "ES2 limits enforced" : "ES3 features in use";
+}
+
+bool saveScreenshot(Viewer& v, int width, int height) {
+    ViewerState& s = v.state;
+    const std::string path = s.requestScreenshot;
+    s.requestScreenshot.clear();
+    std::vector<uint8_t> rgba;
+    if (s.screenshotWidth > 0 && s.scene) {
+        OffscreenTarget target;
+        std::string error;
+        if (!target.create(s.screenshotWidth, s.screenshotHeight, error)) {
+            s.status = "screenshot: " + error;
+            return false;
+        }
+        target.bind();
+        s.renderer->draw(*s.scene, s.pose, s.view, s.screenshotWidth, s.screenshotHeight);
+        target.read(rgba);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        width = s.screenshotWidth;
+        height = s.screenshotHeight;
+    } else {
+        std::vector<uint8_t> pixels(size_t(width) * height * 4);
+        glPixelStorei(GL_PACK_ALIGNMENT, 1);
+        glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+        // GL rows run bottom-up; PNG rows top-down. The window has no use for alpha.
+        rgba.resize(pixels.size());
+        const size_t row = size_t(width) * 4;
+        for (int y = 0; y < height; ++y)
+            std::copy_n(pixels.data() + size_t(height - 1 - y) * row, row, rgba.data() + size_t(y) * row);
+        for (size_t i = 3; i < rgba.size(); i += 4) rgba[i] = 255;
+    }
+    if (!writePng(path, width, height, rgba)) {
+        s.status = "cannot write " + path;
+        return false;
+    }
+    s.status = "saved " + path;
+    return true;
+}
+
+// Moves the orbit target in the view plane: `right` along the screen's x, `up` along its y (scene units).
+void panOrbit(OrbitCamera& orbit, float right, float up) {
+    const glm::vec3 forward = Renderer::orbitDirection(orbit);
+    const glm::vec3 rightDir = glm::normalize(glm::cross(Renderer::orbitUp(orbit), forward));
+    const glm::vec3 upDir = glm::cross(forward, rightDir);
+    orbit.target += rightDir * right + upDir * up;
+}
+
+// Mouse: left drag orbits, right/middle drag (or shift+left) pans, wheel zooms (ctrl+wheel: field of
+// view), horizontal wheel orbits; a left click without a drag picks, a double click frames it.
+void mouseInput(Viewer& v) {
+    ImGuiIO& io = ImGui::GetIO();
+    ViewerState& s = v.state;
+    OrbitCamera& orbit = s.view.orbit;
+    const double x = v.pointerX, y = v.pointerY;
+    const bool left = held(v, MouseButton::Left);
+    if (!io.WantCaptureMouse) {
+        const bool right = held(v, MouseButton::Right) || held(v, MouseButton::Middle);
+        const bool shift = shiftHeld(v);
+        const double dx = x - v.lastX, dy = y - v.lastY;
+        if (left && !v.leftWasDown) {
+            v.pressX = x;
+            v.pressY = y;
+            // Clicking the 3D view gives it the keyboard.
+            ImGui::SetWindowFocus(nullptr);
+        }
+        if (left && !shift && v.rotating) {
+            s.view.camera = -1;
+            orbit.yaw -= float(dx) * 0.01f;
+            orbit.pitch = std::clamp(orbit.pitch + float(dy) * 0.01f, -1.55f, 1.55f);
+        }
+        if ((right || (left && shift)) && v.panning) {
+            s.view.camera = -1;
+            // Pan in the view plane, scaled so the point under the cursor follows it.
+            const float scale = orbit.distance * 2.0f * std::tan(0.5f * orbit.yfov) /
+                                float(std::max(s.framebufferHeight, 1));
+            panOrbit(orbit, float(dx) * scale, float(dy) * scale);
+        }
+        v.rotating = left && !shift;
+        v.panning = right || (left && shift);
+        if (!left && v.leftWasDown && std::abs(x - v.pressX) < 3.0 && std::abs(y - v.pressY) < 3.0 && s.scene) {
+            // Window coordinates to framebuffer pixels (they differ on high-density displays).
+            const HostSize window = v.host->windowSize(), pixels = v.host->framebufferSize();
+            const float fx = float(x) * float(pixels.width) / float(std::max(window.width, 1));
+            const float fy = float(y) * float(pixels.height) / float(std::max(window.height, 1));
+            selectNode(s, pickAt(s, fx, fy));
+        }
+        if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && s.selection.node >= 0) frameSelection(s);
+        const float wheel = float(v.wheelY), wheelH = float(v.wheelX);
+        if (wheel != 0.0f) {
+            if (controlHeld(v)) {
+                orbit.yfov = std::clamp(orbit.yfov * std::pow(0.95f, wheel), 0.05f, 2.6f);
+            } else {
+                orbit.distance *= std::pow(0.88f, wheel);
+            }
+        }
+        if (wheelH != 0.0f) orbit.yaw += wheelH * 0.05f;
+    } else {
+        v.rotating = v.panning = false;
+    }
+    v.leftWasDown = left;
+    v.lastX = x;
+    v.lastY = y;
+    orbit.distance = std::max(orbit.distance, 1e-4f);
+}
+
+// Keyboard-only use: everything the mouse does has a key (embedded devices often have no pointer).
+void keyboardInput(Viewer& v, float dt) {
+    ImGuiIO& io = ImGui::GetIO();
+    ViewerState& s = v.state;
+    auto down = [&](Key key) { return held(v, key); };
+    auto pressed = [&](Key key) {
+        const bool now = down(key);
+        const bool was = v.keysDown[size_t(key)];
+        v.keysDown[size_t(key)] = now;
+        return now && !was;
+    };
+    // The keyboard drives the viewport unless a panel window has focus (clicked, or F6): then ImGui
+    // navigates the panel with it. F6 moves the focus between the main panel and the viewport.
+    if (pressed(Key::F6)) {
+        if (io.WantCaptureKeyboard) ImGui::SetWindowFocus(nullptr);
+        else ImGui::SetWindowFocus("esview");
+        return;
+    }
+    if (io.WantCaptureKeyboard || io.WantTextInput) {
+        // Keep edge detection in step while the panel has the keys.
+        for (size_t key = 1; key < size_t(Key::Count); ++key) v.keysDown[key] = down(Key(key));
+        return;
+    }
+    if (!s.scene) return;
+    const Scene& scene = *s.scene;
+    OrbitCamera& orbit = s.view.orbit;
+    const bool shift = shiftHeld(v), ctrl = controlHeld(v);
+    const float turn = 1.5f * dt;
+    if (!shift) {
+        if (down(Key::Left) || down(Key::A)) orbit.yaw += turn;
+        if (down(Key::Right) || down(Key::D)) orbit.yaw -= turn;
+        if (down(Key::Up)) orbit.pitch = std::min(orbit.pitch + turn, 1.55f);
+        if (down(Key::Down)) orbit.pitch = std::max(orbit.pitch - turn, -1.55f);
+    } else {
+        // Shift+arrows pan.
+        const float step = orbit.distance * dt;
+        panOrbit(orbit, (down(Key::Left) ? step : 0.0f) - (down(Key::Right) ? step : 0.0f),
+                 (down(Key::Down) ? step : 0.0f) - (down(Key::Up) ? step : 0.0f));
+    }
+    if (down(Key::Equal) || down(Key::KeypadAdd) || down(Key::PageUp) || (down(Key::W) && shift))
+        orbit.distance *= 1.0f - dt;
+    if (down(Key::Minus) || down(Key::KeypadSubtract) || down(Key::PageDown) || (down(Key::S) && shift))
+        orbit.distance *= 1.0f + dt;
+    Transport& t = s.transport;
+    if (pressed(Key::Space)) {
+        if (shift) {
+            t.speed = -std::abs(t.speed == 0.0f ? 1.0f : t.speed);
+            t.playing = true;
+        } else {
+            t.playing = !t.playing;
+        }
+    }
+    if (pressed(Key::Comma)) stepFrames(scene, t, -1);
+    if (pressed(Key::Period)) stepFrames(scene, t, 1);
+    if (pressed(Key::LeftBracket)) stepKeys(scene, t, -1);
+    if (pressed(Key::RightBracket)) stepKeys(scene, t, 1);
+    if (pressed(Key::Home)) jumpToStart(scene, t);
+    if (pressed(Key::End)) jumpToEnd(scene, t);
+    if (pressed(Key::F)) frameScene(s);
+    if (pressed(Key::G)) frameSelection(s);
+    const bool r = pressed(Key::R);
+    if (r && !ctrl) resetView(s);
+    if (pressed(Key::F5) || (r && ctrl)) s.requestReload = true;
+    if (pressed(Key::O) && ctrl) s.panel(PanelId::Browser) = true;
+    if (pressed(Key::H)) v.hidePanels = !v.hidePanels;
+    if (pressed(Key::K)) s.view.showSkeleton = !s.view.showSkeleton;
+    if (pressed(Key::W) && !shift) s.view.wireframeOverlay = !s.view.wireframeOverlay;
+    if (pressed(Key::C)) {
+        // Cycle orbit -> camera 0 -> camera 1 ... -> orbit.
+        const int count = int(scene.cameras.size());
+        s.view.camera = s.view.camera + 1 >= count ? -1 : s.view.camera + 1;
+    }
+    if (pressed(Key::P)) {
+        char name[64];
+        std::snprintf(name, sizeof(name), "esview-%lld.png", static_cast<long long>(std::time(nullptr)));
+        s.requestScreenshot = name;
+        s.screenshotWidth = s.screenshotHeight = 0;
+    }
+    if (pressed(Key::Tab)) {
+        // Tab / Shift+Tab walk the selection through the nodes.
+        const int count = int(scene.nodes.size());
+        if (count > 0) selectNode(s, ((s.selection.node < 0 ? (shift ? 0 : -1) : s.selection.node) + (shift ? count - 1 : 1)) % count);
+    }
+    for (int m = 0; m < int(ViewMode::Count) && m < 9; ++m)
+        if (pressed(Key(int(Key::Num1) + m))) s.view.mode = ViewMode(m);
+    if (pressed(Key::Escape)) {
+        if (s.selection.node >= 0) selectNode(s, -1);
+        else v.closeRequested = true;
+    }
+    orbit.distance = std::max(orbit.distance, 1e-4f);
+}
+
+// The key for a script's key name: a-z, 0-9, f1-f12, and the names below (Key::Unknown otherwise).
+Key keyFromName(const std::string& name) {
+    if (name.size() == 1 && name[0] >= 'a' && name[0] <= 'z') return Key(int(Key::A) + (name[0] - 'a'));
+    if (name.size() == 1 && name[0] >= '0' && name[0] <= '9') return Key(int(Key::Num0) + (name[0] - '0'));
+    if (name.size() >= 2 && name[0] == 'f' && name.find_first_not_of("0123456789", 1) == std::string::npos) {
+        const int n = std::atoi(name.c_str() + 1);
+        if (n >= 1 && n <= 12) return Key(int(Key::F1) + n - 1);
+    }
+    static const std::map<std::string, Key> kNames = {
+        {"space", Key::Space}, {"left", Key::Left}, {"right", Key::Right}, {"up", Key::Up},
+        {"down", Key::Down}, {"home", Key::Home}, {"end", Key::End}, {"pageup", Key::PageUp},
+        {"pagedown", Key::PageDown}, {"tab", Key::Tab}, {"escape", Key::Escape}, {"enter", Key::Enter},
+        {"comma", Key::Comma}, {"period", Key::Period}, {"[", Key::LeftBracket},
+        {"]", Key::RightBracket}, {"plus", Key::Equal}, {"minus", Key::Minus},
+        {"shift", Key::LeftShift}, {"ctrl", Key::LeftControl}};
+    auto it = kNames.find(name);
+    return it == kNames.end() ? Key::Unknown : it->second;
+}
+
+// The rectangles of the panels drawn this frame (top-level windows; not tooltips, popups, child
+// windows, nor the viewport's banners and input-less overlays).
+std::vector<PixelRect> panelRects() {
+    std::vector<PixelRect> rects;
+    const ImGuiContext& g = *ImGui::GetCurrentContext();
+    for (const ImGuiWindow* w : g.Windows) {
+        if (!w->Active || w->Hidden) continue;
+        if (w->Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup |
+                        ImGuiWindowFlags_NoInputs))
+            continue;
+        // ImGui's implicit "Debug##Default", the viewport's own banners ("##loading", "##loaderror")
+        // and the file browser, a dialog that comes and goes over the view.
+        if (w->Name && (std::strncmp(w->Name, "Debug##", 7) == 0 || std::strncmp(w->Name, "##", 2) == 0 ||
+                        std::strcmp(w->Name, kBrowserTitle) == 0))
+            continue;
+        rects.push_back({w->Pos.x, w->Pos.y, w->Pos.x + w->Size.x, w->Pos.y + w->Size.y});
+    }
+    return rects;
+}
+
+void drawPanels(Viewer& v) {
+    ViewerState& s = v.state;
+    drawViewportOverlay(s);
+    if (v.hidePanels) return;
+    drawMainPanel(s);
+    drawBrowserPanel(s, v.browser);
+    drawTreePanel(s);
+    drawInspectorPanel(s);
+    drawReportPanel(s);
+    drawSkinningPanel(s);
+    drawPofPanel(s);
+    drawStatsOverlay(s);
+}
+
+}  // namespace
+
+struct ViewerLoop::Impl {
+    Viewer v;
+    Host* host = nullptr;  // set once it is open
+    ViewerOptions options;
+    std::optional<ScriptRunner> script;
+    ScriptHost scriptHost;
+    std::vector<Event> events;  // this frame's, reused
+    std::string clipboard;      // the host's clipboard text as ImGui last asked for it
+    int frame = 0;
+    double last = 0.0;  // host time of the previous frame
+    int exitCode = kExitOk;
+    bool imgui = false;  // the ImGui context and both backends are up
+    bool done = false;
+    bool finished = false;
+};
+
+ViewerLoop::ViewerLoop() : m_impl(std::make_unique<Impl>()) {}
+
+ViewerLoop::~ViewerLoop() {
+    finish();
+}
+
+ViewerState& ViewerLoop::state() {
+    return m_impl->v.state;
+}
+
+int ViewerLoop::start(Host& host, const ViewerOptions& options) {
+    Impl& m = *m_impl;
+    m.options = options;
+    m.exitCode = kExitBadInput;  // until everything is up
+    if (!options.script.empty()) {
+        Script parsed;
+        std::vector<std::string> errors;
+        if (!loadScript(options.script, parsed, errors)) {
+            for (const std::string& e : errors) std::fprintf(stderr, "%s\n", e.c_str());
+            return kExitBadInput;
+        }
+        m.script.emplace(std::move(parsed));
+    }
+
+    const bool scripted = options.maxFrames > 0 || m.script.has_value();
+    HostConfig config;
+    config.title = "esview - " + options.file;
+    config.width = options.width;
+    config.height = options.height;
+    config.glesMajor = options.gles2 ? 2 : 3;
+    config.vsync = !scripted;
+    std::string error;
+    if (!host.open(config, error)) {
+        std::fprintf(stderr, "esview: %s\n", error.c_str());
+        return kExitBadInput;
+    }
+    m.host = &host;
+
+    Viewer& v = m.v;
+    ViewerState& s = v.state;
+    v.host = &host;
+    v.scripted = scripted;
+    s.gles2 = options.gles2;
+    RendererOptions ropts;
+    ropts.gles2 = options.gles2;
+    s.renderer = Renderer::create(ropts, error);
+    if (!s.renderer) {
+        std::fprintf(stderr, "esview: %s\n", error.c_str());
+        return kExitBadInput;
+    }
+    s.rendererInfo = s.renderer->info();
+    s.recentFiles = loadRecentFiles();
+    const std::string startFolder = FileBrowser::folderOf(options.file);
+    v.browser.setDirectory(!startFolder.empty() && FileBrowser::isFolder(startFolder) ? startFolder : ".");
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    v.layoutFile = scripted ? std::string() : configFilePath("imgui.ini");
+    io.IniFilename = v.layoutFile.empty() ? nullptr : v.layoutFile.c_str();
+    io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+    ImGui::StyleColorsDark();
+    if (!host.imguiInit()) {
+        ImGui::DestroyContext();
+        std::fprintf(stderr, "esview: the panels cannot start on this window\n");
+        return kExitBadInput;
+    }
+    ImGui_ImplOpenGL3_Init(options.gles2 ? "#version 100" : "#version 300 es");
+    m.imgui = true;
+    // The panels' copy and paste go through the host, whatever its ImGui backend installed.
+    io.ClipboardUserData = &m;
+    io.GetClipboardTextFn = [](void* user) -> const char* {
+        Impl& impl = *static_cast<Impl*>(user);
+        impl.clipboard = impl.host->clipboardText();
+        return impl.clipboard.c_str();
+    };
+    io.SetClipboardTextFn = [](void* user, const char* text) { static_cast<Impl*>(user)->host->setClipboardText(text); };
+
+    startLoad(v, options.file, false);
+    // Exactly what a dropped-files event does.
+    m.scriptHost.drop = [&v](const std::vector<std::string>& paths) { dropPaths(v, paths); };
+    m.scriptHost.press = [&v](const std::string& keys, int frames, std::string& err) {
+        // "shift+space": every part is held for the same frames.
+        std::vector<Key> codes;
+        size_t from = 0;
+        while (from <= keys.size()) {
+            const size_t plus = keys.find('+', from);
+            const std::string part = keys.substr(from, plus == std::string::npos ? std::string::npos : plus - from);
+            const Key code = keyFromName(part);
+            if (code == Key::Unknown) {
+                err = "unknown key '" + part + "'";
+                return false;
+            }
+            codes.push_back(code);
+            if (plus == std::string::npos) break;
+            from = plus + 1;
+        }
+        for (Key code : codes) v.scriptKeys[code] = std::max(frames, 1);
+        return true;
+    };
+    m.scriptHost.browse = [&v](const std::string& dir, std::string& err) {
+        if (!v.browser.setDirectory(dir)) {
+            err = v.browser.error();
+            return false;
+        }
+        v.state.panel(PanelId::Browser) = true;
+        return true;
+    };
+    m.last = host.time();
+    m.exitCode = kExitOk;
+    return kExitOk;
+}
+
+bool ViewerLoop::frame() {
+    Impl& m = *m_impl;
+    if (!m.host || !m.imgui || m.done) return false;
+    Host& host = *m.host;
+    Viewer& v = m.v;
+    ViewerState& s = v.state;
+    const int frame = m.frame++;
+
+    m.events.clear();
+    host.pollEvents(m.events);
+    for (const Event& e : m.events) handleEvent(v, e);
+    const double now = host.time();
+    // Scripted runs step at a fixed rate so screenshots do not depend on timing.
+    const float dt = v.scripted ? 1.0f / 30.0f : float(std::min(now - m.last, 0.25));
+    m.last = now;
+    const auto cpuStart = std::chrono::steady_clock::now();
+
+    // Loading: finished work, new requests, the file changing on disk.
+    LoadedScene result;
+    if (v.loader.poll(result)) {
+        finishLoad(v, result);
+        if (!s.scene) {
+            // The first file could not be opened: nothing to show.
+            std::fprintf(stderr, "%s\n", s.load.error.c_str());
+            m.exitCode = kExitBadInput;
+            m.done = true;
+            return false;
+        }
+    }
+    if (s.load.active) v.loader.progress(s.load.progress, s.load.stage);
+    if (s.requestRecreateRenderer) {
+        s.requestRecreateRenderer = false;
+        recreateRenderer(v);
+    }
+    if (!s.requestOpen.empty()) {
+        startLoad(v, s.requestOpen, false);
+        s.requestOpen.clear();
+    } else if (s.requestReload) {
+        if (!s.path.empty()) startLoad(v, s.path, true);
+    } else if (s.watchFile && s.scene && !s.load.active && !isDemoName(s.path) && (v.scripted || frame % 15 == 0)) {
+        const int64_t stamp = fileStamp(s.path);
+        if (stamp != 0 && stamp != s.fileStamp) {
+            s.fileStamp = stamp;
+            startLoad(v, s.path, true);
+        }
+    }
+    s.requestReload = false;
+
+    ImGui_ImplOpenGL3_NewFrame();
+    host.imguiNewFrame();
+    ImGui::NewFrame();
+    if (s.scene) {
+        mouseInput(v);
+        keyboardInput(v, dt);
+    }
+    v.wheelX = v.wheelY = 0.0;
+    for (auto it = v.scriptKeys.begin(); it != v.scriptKeys.end();)
+        it = --it->second <= 0 ? v.scriptKeys.erase(it) : std::next(it);
+    if (s.scene) {
+        advanceTransport(*s.scene, s.transport, dt);
+    }
+    s.pof.clockSeconds += dt;
+    if (m.script) {
+        m.script->runFrame(s, m.scriptHost);
+        if (m.script->failed()) {
+            std::fprintf(stderr, "%s\n", m.script->error().c_str());
+            m.exitCode = kExitBadInput;
+        }
+    }
+    if (s.scene) updatePose(s);
+    drawPanels(v);
+    // New windows take the focus when they first appear; the keyboard starts on the viewport.
+    if (frame == 1) ImGui::SetWindowFocus(nullptr);
+
+    const HostSize framebuffer = host.framebufferSize();
+    const int width = framebuffer.width, height = framebuffer.height;
+    s.framebufferWidth = width;
+    s.framebufferHeight = height;
+    // Framing fits the part of the window the panels of this frame leave free.
+    updateViewRegion(s, panelRects(), ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y);
+    ImGui::Render();
+
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    if (s.scene) {
+        s.stats = s.renderer->draw(*s.scene, s.pose, s.view, width, height);
+        // What the renderer could not do is said once, in the import report.
+        for (const std::string& note : s.stats.notes) s.scene->warn(note);
+    } else {
+        glViewport(0, 0, width, height);
+        glClearColor(s.view.clearColor.r, s.view.clearColor.g, s.view.clearColor.b, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    }
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    s.cpuFrameMs = std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - cpuStart).count();
+
+    const bool lastFrame = m.options.maxFrames > 0 && frame + 1 >= m.options.maxFrames;
+    if (lastFrame && !m.options.screenshot.empty()) s.requestScreenshot = m.options.screenshot;
+    if (!s.requestScreenshot.empty()) {
+        if (!saveScreenshot(v, width, height)) {
+            std::fprintf(stderr, "esview: %s\n", s.status.c_str());
+            if (v.scripted) m.exitCode = kExitBadInput;
+        }
+    }
+    host.swapBuffers();
+    m.done = lastFrame || v.closeRequested || s.requestQuit;
+    return !m.done;
+}
+
+int ViewerLoop::finish() {
+    Impl& m = *m_impl;
+    if (m.finished) return m.exitCode;
+    m.finished = m.done = true;
+    // A load still running finishes before its scene is dropped.
+    m.v.loader.wait();
+    if (m.imgui) {
+        ImGui_ImplOpenGL3_Shutdown();
+        m.host->imguiShutdown();
+        ImGui::DestroyContext();
+        m.imgui = false;
+    }
+    m.v.state.renderer.reset();  // GL objects go while the context is current
+    return m.exitCode;
+}
+
+int runViewer(Host& host, const ViewerOptions& options) {
+    ViewerLoop viewer;
+    const int started = viewer.start(host, options);
+    if (started != kExitOk) return started;
+    while (viewer.frame()) {
+    }
+    return viewer.finish();
+}
+
+}  // namespace esv

@@ -1,0 +1,61 @@
+// The interactive viewer's frame loop, independent of the window it runs in: the renderer and the
+// Dear ImGui panels over a Host (host.h), driven by the host's input events (mouse, keyboard,
+// dropped files) and by scripts; loading, hot reload and screenshots.
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace esv {
+
+class Host;
+struct ViewerState;
+
+struct ViewerOptions {
+    std::string file = "demo";
+    int width = 1280, height = 720;
+    // Close after this many frames (0 = run until closed or a script quits) and save the last frame.
+    int maxFrames = 0;
+    std::string screenshot;
+    // Commands to run between frames (see viewer_script.h); the script is checked before the window opens.
+    std::string script;
+    bool gles2 = false;
+};
+
+// The viewer frame by frame, for hosts that own the main loop (a browser calls back once a frame)
+// and for tests that look at the state between frames.
+class ViewerLoop {
+public:
+    ViewerLoop();
+    ~ViewerLoop();  // finish() if it was not called
+    ViewerLoop(const ViewerLoop&) = delete;
+    ViewerLoop& operator=(const ViewerLoop&) = delete;
+
+    // Checks the script, opens the host (the window and its GLES context), creates the renderer and
+    // the panels and starts loading `options.file`. Returns kExitOk, or an ExitCode with one line on
+    // stderr when the script is invalid, the host cannot open or there is no renderer. `host` must
+    // outlive this object.
+    int start(Host& host, const ViewerOptions& options);
+
+    // One frame: the host's events, loads, input, the script's commands, drawing, a screenshot,
+    // swapping. Returns false when the viewer is done: closed, quit, the last of `maxFrames`, or the
+    // first file could not be opened; then call finish().
+    bool frame();
+
+    // Waits for a load still running, then shuts the panels and the renderer down while the context
+    // is current. Returns the run's ExitCode: 1 when the first file could not be opened, a script
+    // failed (the line and why on stderr) or a scripted screenshot could not be written.
+    int finish();
+
+    // What the viewer shows (valid after start).
+    ViewerState& state();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+// start, frame until done, finish: the ExitCode of the run.
+int runViewer(Host& host, const ViewerOptions& options);
+
+}  // namespace esv
