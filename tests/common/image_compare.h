@@ -53,7 +53,7 @@ CompareResult compareImages(const Image& actual, const Image& expected, int tole
 CompareResult compareImages(const Image& actual, const Image& expected, int tolerance, const Rgb& background);
 
 // What a render must meet against its golden image. The defaults are what llvmpipe renders need
-// across the golden cases with margin (tests/render/golden_rule_test.cpp shows that darkening,
+// across the golden cases with margin (tests/gles_render/golden_rule_test.cpp shows that darkening,
 // greyscale, a one-pixel shift, a wrong frame or a missing texture each break them).
 struct GoldenRule {
     int tolerance = 10;                // per channel, levels

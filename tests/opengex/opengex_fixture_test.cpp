@@ -593,7 +593,7 @@ TEST(OpenGexPrimitives, BoundsOfWhatIsDrawn) {
     EXPECT_TRUE(boxIs(sceneBounds(*s, rest), {-200, -100, -100}, {102, 200, 100}));
 }
 
-// points_lines.ogex: what the renderer test draws (tests/render/primitives_test.cpp).
+// points_lines.ogex: what the renderer test draws (tests/gles_render/primitives_test.cpp).
 TEST(OpenGexPrimitives, PointsAndLinesFixture) {
     auto s = load("points_lines.ogex");
     ASSERT_TRUE(s);
