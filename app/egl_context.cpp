@@ -49,7 +49,7 @@ void keepGraphicsDriversLoaded() {
 #endif
 }
 
-bool EglContext::create(int major, std::string& error) {
+bool EglContext::create(int major, std::string& error, int surfaceWidth, int surfaceHeight) {
     if (!gladLoaderLoadEGL(EGL_NO_DISPLAY)) {
         error = "libEGL could not be loaded";
         return false;
@@ -84,8 +84,19 @@ bool EglContext::create(int major, std::string& error) {
         return false;
     }
     m_context = context;
-    if (!eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context)) {
-        error = "the context cannot be made current without a surface";
+    EGLSurface surface = EGL_NO_SURFACE;
+    if (surfaceWidth > 0 && surfaceHeight > 0) {
+        const EGLint surfaceAttributes[] = {EGL_WIDTH, surfaceWidth, EGL_HEIGHT, surfaceHeight, EGL_NONE};
+        surface = eglCreatePbufferSurface(display, config, surfaceAttributes);
+        if (surface == EGL_NO_SURFACE) {
+            error = "no EGL pbuffer of " + std::to_string(surfaceWidth) + "x" + std::to_string(surfaceHeight);
+            return false;
+        }
+        m_surface = surface;
+    }
+    if (!eglMakeCurrent(display, surface, surface, context)) {
+        error = surface == EGL_NO_SURFACE ? "the context cannot be made current without a surface"
+                                          : "the context cannot be made current on its pbuffer";
         return false;
     }
     if (!gladLoadGLES2(loadGl)) {
@@ -100,6 +111,7 @@ bool EglContext::create(int major, std::string& error) {
 EglContext::~EglContext() {
     if (!m_display) return;
     eglMakeCurrent(static_cast<EGLDisplay>(m_display), EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    if (m_surface) eglDestroySurface(static_cast<EGLDisplay>(m_display), static_cast<EGLSurface>(m_surface));
     if (m_context) eglDestroyContext(static_cast<EGLDisplay>(m_display), static_cast<EGLContext>(m_context));
     eglTerminate(static_cast<EGLDisplay>(m_display));
 }

@@ -20,11 +20,14 @@ public:
 
     // Creates a GLES `major`.0 context (2 or 3), makes it current without a surface and loads
     // the GLES entry points. Returns false with `error` set when EGL or the context is unavailable.
-    bool create(int major, std::string& error);
+    // With a surface size, a pbuffer of that size (RGBA8, 24-bit depth) is current instead, so
+    // framebuffer 0 exists (the headless viewer host draws there).
+    bool create(int major, std::string& error, int surfaceWidth = 0, int surfaceHeight = 0);
 
 private:
     void* m_display = nullptr;
     void* m_context = nullptr;
+    void* m_surface = nullptr;
 };
 
 }  // namespace esv

@@ -1,0 +1,160 @@
+// The viewer core over the headless host (an EGL pbuffer, no window system, no GLFW): events the
+// test queues drive the same input handling as a window's (orbit drag, wheel zoom, ctrl+wheel
+// field of view, shortcut keys, dropped folders and files, Escape and close), and frames are drawn
+// and saved as screenshots with ES3 and ES2 contexts.
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "app/commands.h"
+#include "app/headless_host.h"
+#include "app/viewer_loop.h"
+#include "app/viewer_state.h"
+#include "common/image_compare.h"
+#include "common/test_paths.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A point of the 1280x720 window that no panel covers (between the main panel and the inspector,
+// below the stats overlay).
+constexpr double kFreeX = 640.0, kFreeY = 600.0;
+
+fs::path workDir(const std::string& name) {
+    const fs::path dir = esv::test::outputDir() / ("viewer_host_" + name);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    // The recent-files list and the panel layout go here, not to the user's configuration.
+    setenv("ESVIEW_CONFIG_DIR", dir.c_str(), 1);
+    return dir;
+}
+
+// Runs frames until a scene is shown and no load is running (at most `limit` frames).
+bool frameUntilLoaded(esv::ViewerLoop& viewer, int limit = 2000) {
+    for (int i = 0; i < limit; ++i) {
+        if (!viewer.frame()) return false;
+        if (viewer.state().scene && !viewer.state().load.active && viewer.state().requestOpen.empty())
+            return true;
+    }
+    return false;
+}
+
+// Queues `event` and runs the frame that receives it.
+bool send(esv::HeadlessHost& host, esv::ViewerLoop& viewer, esv::Event event) {
+    host.push(std::move(event));
+    return viewer.frame();
+}
+
+TEST(ViewerHost, EventsDriveTheViewportLikeAWindow) {
+    workDir("input");
+    esv::HeadlessHost host;
+    esv::ViewerLoop viewer;
+    esv::ViewerOptions options;  // "demo", 1280x720, ES3
+    ASSERT_EQ(viewer.start(host, options), esv::kExitOk);
+    ASSERT_TRUE(frameUntilLoaded(viewer));
+    esv::ViewerState& s = viewer.state();
+    ASSERT_EQ(s.framebufferWidth, 1280);
+    ASSERT_EQ(s.framebufferHeight, 720);
+    s.transport.playing = false;
+
+    // Left drag by 100 pixels to the right: 0.01 radian of yaw per pixel, the orbit camera in use.
+    const float yaw = s.view.orbit.yaw, pitch = s.view.orbit.pitch;
+    s.view.camera = 0;
+    ASSERT_TRUE(send(host, viewer, esv::Event::mouseMove(kFreeX - 50.0, kFreeY)));
+    ASSERT_TRUE(send(host, viewer, esv::Event::mouseButton(esv::MouseButton::Left, true)));
+    ASSERT_TRUE(send(host, viewer, esv::Event::mouseMove(kFreeX + 50.0, kFreeY)));
+    ASSERT_TRUE(send(host, viewer, esv::Event::mouseButton(esv::MouseButton::Left, false)));
+    EXPECT_NEAR(s.view.orbit.yaw, yaw - 1.0f, 1e-5f);
+    EXPECT_NEAR(s.view.orbit.pitch, pitch, 1e-6f);
+    EXPECT_EQ(s.view.camera, -1);
+    EXPECT_EQ(s.selection.node, -1);  // a drag, not a click: nothing picked
+
+    // Wheel: one step away zooms in by 0.88; with ctrl held it narrows the field of view instead.
+    const float distance = s.view.orbit.distance, yfov = s.view.orbit.yfov;
+    ASSERT_TRUE(send(host, viewer, esv::Event::wheel(0.0, 1.0)));
+    EXPECT_NEAR(s.view.orbit.distance, distance * 0.88f, 1e-4f);
+    host.push(esv::Event::keyEvent(esv::Key::LeftControl, true, esv::kModControl));
+    ASSERT_TRUE(send(host, viewer, esv::Event::wheel(0.0, 1.0)));
+    ASSERT_TRUE(send(host, viewer, esv::Event::keyEvent(esv::Key::LeftControl, false)));
+    EXPECT_NEAR(s.view.orbit.yfov, yfov * 0.95f, 1e-5f);
+    EXPECT_NEAR(s.view.orbit.distance, distance * 0.88f, 1e-4f);
+
+    // Shortcut keys act once per press: W the wireframe overlay, 2 the second view mode.
+    const bool wireframe = s.view.wireframeOverlay;
+    ASSERT_TRUE(send(host, viewer, esv::Event::keyEvent(esv::Key::W, true)));
+    ASSERT_TRUE(viewer.frame());  // held: no second toggle
+    ASSERT_TRUE(send(host, viewer, esv::Event::keyEvent(esv::Key::W, false)));
+    EXPECT_EQ(s.view.wireframeOverlay, !wireframe);
+    ASSERT_TRUE(send(host, viewer, esv::Event::keyEvent(esv::Key::Num2, true)));
+    ASSERT_TRUE(send(host, viewer, esv::Event::keyEvent(esv::Key::Num2, false)));
+    EXPECT_EQ(s.view.mode, esv::ViewMode::Wireframe);
+
+    // Escape with nothing selected closes the viewer.
+    ASSERT_FALSE(send(host, viewer, esv::Event::keyEvent(esv::Key::Escape, true)));
+    EXPECT_EQ(viewer.finish(), esv::kExitOk);
+}
+
+TEST(ViewerHost, DroppedFoldersBrowseAndDroppedModelsOpen) {
+    const fs::path dir = workDir("drop");
+    const fs::path model = dir / "dropped.pod";
+    fs::copy_file(esv::test::sourceDir() / "assets" / "demo.pod", model);
+    esv::HeadlessHost host;
+    esv::ViewerLoop viewer;
+    ASSERT_EQ(viewer.start(host, esv::ViewerOptions{}), esv::kExitOk);
+    ASSERT_TRUE(frameUntilLoaded(viewer));
+    esv::ViewerState& s = viewer.state();
+    s.panel(esv::PanelId::Browser) = false;
+
+    ASSERT_TRUE(send(host, viewer, esv::Event::drop({dir.string()})));
+    EXPECT_TRUE(s.panel(esv::PanelId::Browser));
+    ASSERT_TRUE(send(host, viewer, esv::Event::drop({(dir / "notes.txt").string()})));
+    EXPECT_EQ(s.status, "not a model file esview opens: " + (dir / "notes.txt").string());
+    ASSERT_TRUE(send(host, viewer, esv::Event::drop({model.string()})));
+    ASSERT_TRUE(frameUntilLoaded(viewer));
+    EXPECT_EQ(s.path, model.string());
+    EXPECT_EQ(s.scene->format, "pod");
+    EXPECT_EQ(s.status, "opened " + model.string());
+
+    // The window's close button ends the loop after that frame.
+    ASSERT_FALSE(send(host, viewer, esv::Event::close()));
+    EXPECT_EQ(viewer.finish(), esv::kExitOk);
+}
+
+TEST(ViewerHost, FramesAreDrawnAndSavedWithEs3AndEs2) {
+    const fs::path dir = workDir("screenshot");
+    for (bool gles2 : {false, true}) {
+        esv::HeadlessHost host;
+        esv::ViewerLoop viewer;
+        esv::ViewerOptions options;
+        options.gles2 = gles2;
+        options.width = 640;
+        options.height = 480;
+        ASSERT_EQ(viewer.start(host, options), esv::kExitOk);
+        ASSERT_TRUE(frameUntilLoaded(viewer));
+        EXPECT_EQ(viewer.state().rendererInfo.es3, !gles2);
+        const fs::path png = dir / (gles2 ? "es2.png" : "es3.png");
+        viewer.state().requestScreenshot = png.string();
+        ASSERT_TRUE(viewer.frame());
+        EXPECT_EQ(viewer.state().status, "saved " + png.string());
+
+        esv::test::Image image;
+        ASSERT_TRUE(esv::test::loadPng(png.string(), image)) << png;
+        EXPECT_EQ(image.width, 640);
+        EXPECT_EQ(image.height, 480);
+        // The scene and the panels cover part of the picture: many pixels differ from the background.
+        const esv::test::Rgb background = esv::test::cornerBackground(image);
+        size_t covered = 0;
+        for (size_t i = 0; i + 3 < image.rgba.size(); i += 4)
+            if (image.rgba[i] != background[0] || image.rgba[i + 1] != background[1] ||
+                image.rgba[i + 2] != background[2])
+                ++covered;
+        EXPECT_GT(covered, image.rgba.size() / 4 / 20) << png;
+        EXPECT_EQ(viewer.finish(), esv::kExitOk);
+    }
+}
+
+}  // namespace
