@@ -1502,7 +1502,18 @@ LoadResult loadOpenGex(std::shared_ptr<const void> owner, const uint8_t* data, s
     auto document = std::make_shared<ddl::Document>();
     ddl::Document& doc = *document;
     ddl::ParseError error;
-    if (!doc.parse(std::move(owner), std::string_view(reinterpret_cast<const char*>(data), size), error)) {
+    bool parsedText = false;
+    {
+        // The thread the parse converts long numeric arrays on (texts of 1 MiB and more): this
+        // reader's own, started when the parse hands over its first such array and joined here,
+        // as soon as the parse is done.
+        ddl::ThreadWorker thread;
+        ddl::ParseOptions parseOptions;
+        parseOptions.worker = &thread;
+        parsedText =
+            doc.parse(std::move(owner), std::string_view(reinterpret_cast<const char*>(data), size), error, parseOptions);
+    }
+    if (!parsedText) {
         Problem p;
         p.file = path;
         p.line = error.line;

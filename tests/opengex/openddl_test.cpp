@@ -2,15 +2,19 @@
 // as small texts in code; then the sample .ogex files (facts from the files) and their prefixes.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <limits>
 #include <random>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "common/test_paths.h"
@@ -988,11 +992,13 @@ ParseOptions sequentialOptions() {
     return o;
 }
 
-// Every array deferred, whatever the text's size.
+// Every array deferred to a thread of the test's, whatever the text's size.
 ParseOptions parallelOptions() {
+    static ThreadWorker worker;
     ParseOptions o;
     o.parallelBytes = 0;
     o.deferBytes = 1;
+    o.worker = &worker;
     return o;
 }
 
@@ -1076,17 +1082,133 @@ TEST(OpenDdlParallel, SameDocumentAsOneThread) {
     EXPECT_EQ(indices.states.size(), 60u);
 }
 
-TEST(OpenDdlParallel, DefaultOptionsUseTheSecondThreadOnLargeTexts) {
-    // Over 1 MiB of text with arrays of more than 32 KiB: the default options take the parallel
-    // path. The result must equal the one-thread parse.
+// A worker that counts what it is asked and runs the job as `mode` says: on a thread of its own
+// (optionally after giving that thread a head start), on the calling thread, later (kept until
+// runLater), or not at all (false, or std::system_error thrown).
+class TestWorker final : public Worker {
+public:
+    enum class Mode { Thread, HeadStart, Inline, Later, Refuse, Throw };
+    explicit TestWorker(Mode mode) : m_mode(mode) {}
+    bool run(std::function<void()> job) override {
+        ++asked;
+        switch (m_mode) {
+            case Mode::Thread: return m_thread.run(std::move(job));
+            case Mode::HeadStart:
+                if (!m_thread.run(std::move(job))) return false;
+                // Long enough for the thread to take the array queued before this call.
+                std::this_thread::sleep_for(std::chrono::milliseconds(200));
+                return true;
+            case Mode::Inline: job(); return true;
+            case Mode::Later: m_kept = std::move(job); return true;
+            case Mode::Refuse: return false;
+            case Mode::Throw: throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again));
+        }
+        return false;
+    }
+    void runLater() {
+        if (m_kept) m_kept();
+        m_kept = nullptr;
+    }
+    int asked = 0;
+
+private:
+    Mode m_mode;
+    ThreadWorker m_thread;
+    std::function<void()> m_kept;
+};
+
+ParseOptions withWorker(Worker& worker) {
+    ParseOptions o;
+    o.worker = &worker;
+    return o;
+}
+
+TEST(OpenDdlParallel, DefaultOptionsUseTheWorkerOnLargeTexts) {
+    // Over 1 MiB of text with arrays of more than 32 KiB: the default options with a worker take
+    // the parallel path. The result must equal the one-thread parse.
     const std::string text = mixedArrays(40000);
     ASSERT_GT(text.size(), size_t(1) << 20);
     Document one = parseOk(text, sequentialOptions());
-    Document two = parseOk(text);
+    TestWorker worker(TestWorker::Mode::Thread);
+    Document two = parseOk(text, withWorker(worker));
     expectSameDocuments(one, two);
-    // The seven long lists (over 32 KiB of text each) were converted apart and kept.
+    // The seven long lists (over 32 KiB of text each) were converted apart and kept; the worker
+    // was asked once, at the first of them.
     EXPECT_EQ(two.deferredLists(), 7u);
+    EXPECT_LE(two.secondThreadLists(), two.deferredLists());
     EXPECT_FALSE(two.reparsedOnOneThread());
+    EXPECT_EQ(worker.asked, 1);
+    // Without a worker the parser starts no thread: one thread reads everything.
+    Document alone = parseOk(text);
+    expectSameDocuments(one, alone);
+    EXPECT_EQ(alone.deferredLists(), 0u);
+    EXPECT_EQ(alone.secondThreadLists(), 0u);
+    // A short text never asks the worker.
+    TestWorker idle(TestWorker::Mode::Thread);
+    Document small = parseOk(mixedArrays(100), withWorker(idle));
+    EXPECT_EQ(small.deferredLists(), 0u);
+    EXPECT_EQ(idle.asked, 0);
+}
+
+TEST(OpenDdlParallel, TheWorkersThreadConvertsLists) {
+    // Given a head start, the worker's thread takes the first long list while the parse reads on.
+    const std::string text = mixedArrays(40000);
+    TestWorker worker(TestWorker::Mode::HeadStart);
+    Document two = parseOk(text, withWorker(worker));
+    expectSameDocuments(parseOk(text, sequentialOptions()), two);
+    EXPECT_EQ(two.deferredLists(), 7u);
+    EXPECT_GE(two.secondThreadLists(), 1u);
+    EXPECT_FALSE(two.reparsedOnOneThread());
+    EXPECT_EQ(worker.asked, 1);
+}
+
+TEST(OpenDdlParallel, AWorkerThatRefusesLeavesTheListsToTheParsingThread) {
+    const std::string text = mixedArrays(40000);
+    const Document one = parseOk(text, sequentialOptions());
+    // Refused (false or std::system_error): asked again at each long list, all of them converted by
+    // the parsing thread once it has read the text.
+    for (TestWorker::Mode mode : {TestWorker::Mode::Refuse, TestWorker::Mode::Throw}) {
+        TestWorker worker(mode);
+        Document two = parseOk(text, withWorker(worker));
+        expectSameDocuments(one, two);
+        EXPECT_EQ(two.deferredLists(), 7u);
+        EXPECT_EQ(two.secondThreadLists(), 0u);
+        EXPECT_FALSE(two.reparsedOnOneThread());
+        EXPECT_EQ(worker.asked, 7);
+    }
+    // Run on the calling thread: the job returns at once (waiting there for the parse would never
+    // end) and the parsing thread converts the lists.
+    TestWorker inlineWorker(TestWorker::Mode::Inline);
+    Document two = parseOk(text, withWorker(inlineWorker));
+    expectSameDocuments(one, two);
+    EXPECT_EQ(two.deferredLists(), 7u);
+    EXPECT_EQ(two.secondThreadLists(), 0u);
+    EXPECT_EQ(inlineWorker.asked, 1);
+}
+
+TEST(OpenDdlParallel, AJobRunAfterTheParseLeavesTheDocumentAlone) {
+    const std::string text = mixedArrays(40000);
+    const Document one = parseOk(text, sequentialOptions());
+    TestWorker worker(TestWorker::Mode::Later);
+    {
+        Document two = parseOk(text, withWorker(worker));
+        expectSameDocuments(one, two);
+        EXPECT_EQ(two.deferredLists(), 7u);
+        EXPECT_EQ(two.secondThreadLists(), 0u);
+        EXPECT_EQ(worker.asked, 1);
+    }
+    // The document and its text are gone: the job must return without touching them (a sanitizer
+    // build would report it).
+    worker.runLater();
+    // The same for an error in a deferred list, which is then parsed again on one thread.
+    std::string broken = text;
+    broken.replace(broken.find("150.125"), 7, "150.1x5");
+    TestWorker late(TestWorker::Mode::Later);
+    const ParseError e1 = parseFail(broken, sequentialOptions());
+    const ParseError e2 = parseFail(broken, withWorker(late));
+    EXPECT_EQ(e1.offset, e2.offset);
+    EXPECT_EQ(e1.message, e2.message);
+    late.runLater();
 }
 
 TEST(OpenDdlParallel, ErrorsAreTheFirstInTheFile) {

@@ -28,7 +28,9 @@
 #include <gtest/gtest.h>
 
 #include "common/test_paths.h"
+#include "loaders/formats.h"
 #include "loaders/load.h"
+#include "loaders/opengex/openddl/openddl.h"
 #include "loaders/textures/scene_textures.h"
 #include "scene/cpu_reference.h"
 #include "scene/sampler.h"
@@ -982,6 +984,25 @@ TEST(OpenGexLargeFile, MappedFileLoadsAsFromMemory) {
     EXPECT_NEAR(last[1], std::sin(6.2831853f * 299 / 300), 1e-5f);
     EXPECT_FLOAT_EQ(last[2], 2.49f);
     EXPECT_TRUE(boxIs(sceneBounds(*mapped.scene, restPose(*mapped.scene)), {-1, -1, -1.5f}, {1, 1, 2.49f}));
+
+    // The reader lends its parse a thread of its own: both long arrays (positions and indices)
+    // were converted apart from the parse and kept, not parsed again on one thread.
+    auto bytes = std::make_shared<const std::vector<uint8_t>>(text.begin(), text.end());
+    std::shared_ptr<void> parsed;
+    LoadResult viewed = loadOpenGex(bytes, bytes->data(), bytes->size(), "large.ogex", {}, &parsed);
+    ASSERT_TRUE(viewed.scene && parsed);
+    const auto& doc = *static_cast<const ddl::Document*>(parsed.get());
+    EXPECT_EQ(doc.deferredLists(), 2u);
+    EXPECT_LE(doc.secondThreadLists(), doc.deferredLists());
+    EXPECT_FALSE(doc.reparsedOnOneThread());
+    // A text under 1 MiB is parsed on one thread.
+    const std::string small = "GeometryNode {ObjectRef {ref {$g}}}\nGeometryObject $g {Mesh {\n"
+                              "VertexArray (attrib = \"position\") {float[3] {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}}\n"
+                              "IndexArray {uint32[3] {{0, 1, 2}}}\n}}\n";
+    auto smallBytes = std::make_shared<const std::vector<uint8_t>>(small.begin(), small.end());
+    LoadResult smallResult = loadOpenGex(smallBytes, smallBytes->data(), smallBytes->size(), "small.ogex", {}, &parsed);
+    ASSERT_TRUE(smallResult.scene && parsed) << (smallResult.problems.empty() ? "" : smallResult.problems[0].format());
+    EXPECT_EQ(static_cast<const ddl::Document*>(parsed.get())->deferredLists(), 0u);
 }
 
 // ---------------------------------------------------------------------------------------------

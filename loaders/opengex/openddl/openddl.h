@@ -5,7 +5,9 @@
 //
 // Speed: the text is read once by a hand-written scanner that does not allocate per token;
 // numbers are converted with fast_float straight into typed arrays (one growing vector per
-// primitive structure), identifiers and names are views into the source buffer.
+// primitive structure), identifiers and names are views into the source buffer. The parser
+// starts no thread: a caller may lend one (ParseOptions::worker), on which the long numeric
+// arrays of a large text are converted while the parse reads on.
 //
 // Safety: every structure and element comes from at least one byte of text, so memory is bounded
 // by a small multiple of the input size; nesting deeper than ParseOptions::maxDepth is an error;
@@ -15,9 +17,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 namespace esv::ddl {
@@ -171,13 +175,49 @@ struct Structure {
     const Structure* firstPrimitive() const;
 };
 
+// A thread the caller lends to a parse (ParseOptions::worker), on which long numeric arrays are
+// converted while the parse reads on. The parser starts no thread of its own: the caller decides
+// where the work runs (a thread of its own, a pool's) and owns it.
+class Worker {
+public:
+    virtual ~Worker() = default;
+    // Runs `job` once on a thread other than the caller's and returns true, or returns false
+    // without running it (no thread to be had; throwing std::system_error counts as false). The
+    // parse calls it from its own thread at the first array it hands over, again at each later one
+    // while it gets false, and not again after a true. The job throws nothing; it converts arrays
+    // until the parse has read its text and none is left, then returns. The parse waits for a job
+    // that has begun before it returns; a job begun only after that, or run on the parsing thread
+    // itself, returns at once and the parsing thread converts the arrays: so the worker may run the
+    // job late, inline or never, and the document is the same.
+    virtual bool run(std::function<void()> job) = 0;
+};
+
+// A Worker with one thread of its own: each job gets a new thread, which is joined before the
+// next one starts and when the worker is destroyed. For one parse at a time; the thread lives
+// as long as the job (the length of the parse), and the owner joins it by destroying the worker.
+class ThreadWorker final : public Worker {
+public:
+    ThreadWorker() = default;
+    ThreadWorker(const ThreadWorker&) = delete;
+    ThreadWorker& operator=(const ThreadWorker&) = delete;
+    ~ThreadWorker() override;
+    bool run(std::function<void()> job) override;
+
+private:
+    std::thread m_thread;
+};
+
 struct ParseOptions {
     uint32_t maxDepth = 128;  // nesting of structures (derived or primitive) beyond this is an error
-    // A text of at least `parallelBytes` converts its numeric arrays of at least `deferBytes` of
-    // text on a second thread while the parse reads on (SIZE_MAX: never). The document is the
-    // same either way, errors included: on any failure the text is parsed again on one thread.
+    // With a worker, a text of at least `parallelBytes` converts its numeric arrays of at least
+    // `deferBytes` of text on the worker's thread while the parse reads on (SIZE_MAX: never). The
+    // document is the same either way, errors included: on any failure the text is parsed again on
+    // one thread.
     size_t parallelBytes = size_t(1) << 20;
     size_t deferBytes = 32 * 1024;
+    // The thread for that (see Worker), owned by the caller and used by one parse at a time. Null:
+    // the text is parsed on the calling thread alone, whatever its size.
+    Worker* worker = nullptr;
     // Numeric lists in the plain form exporters write (decimal literals, one comma between
     // elements, braces around subarrays, no comments) are read 64 bytes at a time by a block
     // scanner (x86 SSE2 builds); anything else in a list sends that list to the element-by-element
@@ -237,13 +277,14 @@ public:
     // Numeric lists of the last parse read by the block scanner (ParseOptions::blockScan); the
     // others went element by element.
     size_t blockScannedLists() const { return m_blockScanned; }
-    // Numeric lists of the last parse converted apart from the parse (ParseOptions::parallelBytes),
-    // and how many of those the second thread converted (the rest the parsing thread took while it
-    // waited). Both 0 when the text was parsed again on one thread.
+    // Numeric lists of the last parse converted apart from the parse (ParseOptions::parallelBytes
+    // and worker), and how many of those the worker's thread converted (the rest the parsing
+    // thread took once it had read the text, all of them when the worker refused the job). Both 0
+    // without a worker and when the text was parsed again on one thread.
     size_t deferredLists() const { return m_deferredLists; }
     size_t secondThreadLists() const { return m_secondThreadLists; }
-    // True when the parse with a second thread failed and the text was parsed again on one
-    // thread (which finds the first error, or succeeds where the two-thread parse did not).
+    // True when the parse with a worker failed and the text was parsed again on one thread (which
+    // finds the first error, or succeeds where the two-thread parse did not).
     bool reparsedOnOneThread() const { return m_reparsed; }
 
 private:
