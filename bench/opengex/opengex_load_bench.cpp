@@ -4,7 +4,8 @@
 // the same run on the same file:
 //   scan     fopen + fread into a fresh buffer + one pass counting newlines and digits: the least
 //            any loader pays for the same bytes;
-//   openddl  esv::ddl::Document::parse of the bytes already in memory (the tree only);
+//   openddl  esv::ddl::Document::parse of the bytes already in memory (the tree only), lent a
+//            thread for long numeric arrays as the OpenGEX reader lends one;
 //   esview   esv::loadSceneFile: map, parse (long numeric arrays converted on a second thread),
 //            build and validate the scene;
 //   assimp   Assimp::Importer::ReadFile with no post-processing (Debian's assimp 5.2).
@@ -98,7 +99,10 @@ void runOpenDdl(benchmark::State& state, const Workload* w) {
     for (auto _ : state) {
         ddl::Document doc;
         ddl::ParseError error;
-        if (!doc.parse(w->bytes, error)) {
+        ddl::ThreadWorker thread;  // the second thread the OpenGEX reader lends its parse too
+        ddl::ParseOptions options;
+        options.worker = &thread;
+        if (!doc.parse(w->bytes, error, options)) {
             const std::string why =
                 "OpenDDL parse failed at line " + std::to_string(error.line) + ": " + error.message;
             state.SkipWithError(why.c_str());
