@@ -9,35 +9,21 @@
 #include <memory>
 #include <vector>
 
+#include "fuzz/fuzz_contract.h"
 #include "loaders/load.h"
-#include "scene/cpu_reference.h"
-#include "scene/sampler.h"
 
 namespace {
 
-void check(bool ok) {
-    if (!ok) __builtin_trap();
-}
+using esv::fuzz::check;
 
 void loadBoth(const std::shared_ptr<const std::vector<uint8_t>>& bytes) {
-    for (bool collectAll : {false, true}) {
-        esv::LoadOptions options;
-        options.collectAll = collectAll;
-        esv::LoadResult r = esv::loadSceneMemory(bytes, "fuzz.awd", options);
-        if (!r.scene) {
-            check(!r.problems.empty());  // the contract: a scene or problems
-            for (const esv::Problem& p : r.problems) check(!p.message.empty());
-            continue;
-        }
-        check(r.problems.empty());
-        // A scene that loads is safe to use: every stream and index is in range.
-        esv::Pose pose;
-        esv::evaluatePose(*r.scene, -1, 0.0f, pose);
-        volatile bool valid = esv::sceneBounds(*r.scene, pose).valid();
-        (void)valid;
+    esv::fuzz::loadInBothModes(bytes, "fuzz.awd", [](const esv::LoadResult& r) {
+        if (!r.scene) return;
+        check(r.problems.empty());  // AWD keeps no scene from a file with problems
+        esv::fuzz::evaluateRestPose(*r.scene);
         for (const esv::Texture& t : r.scene->textures)
             if (!t.embedded.empty()) check(t.embedded.data != nullptr);
-    }
+    });
 }
 
 std::shared_ptr<const std::vector<uint8_t>> asBody(const uint8_t* data, size_t size, uint16_t flags) {
