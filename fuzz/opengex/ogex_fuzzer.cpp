@@ -83,10 +83,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // without the block scanner, and with the scanner's SSE2 build: the same document or the same
     // first error.
     for (int variant = 0; variant < 3; ++variant) {
+        esv::ddl::ThreadWorker thread;  // lent to the parse for the second-thread variant
         esv::ddl::ParseOptions otherOptions;
         if (variant == 0) {
             otherOptions.parallelBytes = 0;
             otherOptions.deferBytes = 8;
+            otherOptions.worker = &thread;
         } else {
             otherOptions.parallelBytes = SIZE_MAX;
             otherOptions.blockScan = variant == 2;
