@@ -7,6 +7,7 @@
 #include "app/commands.h"
 #include "app/egl_context.h"
 #include "prepare/prepare.h"
+#include "renderer/camera.h"
 #include "renderer/renderer.h"
 #include "scene/cpu_reference.h"
 #include "scene/sampler.h"
@@ -75,7 +76,7 @@ int runRender(const RenderRequest& request) {
     Bounds bounds = sceneBounds(scene, pose);
     view.orbit.zUp = scene.up == UpAxis::Z;
     if (bounds.valid())
-        Renderer::frameBounds(view.orbit, bounds.min, bounds.max, float(request.width) / float(request.height));
+        frameBounds(view.orbit, bounds.min, bounds.max, float(request.width) / float(request.height));
 
     // Programs, vertex arrays and buffers are made before the frame, which then only draws.
     renderer->prepareFrame(scene, pose, view);

@@ -9,6 +9,7 @@
 
 #include "app/scene_loader.h"
 #include "prepare/prepare.h"
+#include "renderer/camera.h"
 
 namespace esv {
 namespace {
@@ -110,7 +111,7 @@ bool sameOrbit(const OrbitCamera& a, const OrbitCamera& b) {
 void frameScene(ViewerState& s) {
     if (s.scene) s.view.orbit.zUp = s.scene->up == UpAxis::Z;
     if (s.bounds.valid())
-        Renderer::frameBounds(s.view.orbit, s.bounds.min, s.bounds.max, windowAspect(s), s.viewRegion);
+        frameBounds(s.view.orbit, s.bounds.min, s.bounds.max, windowAspect(s), s.viewRegion);
     s.view.camera = -1;
     s.framed = s.bounds.valid();
     s.framedOrbit = s.view.orbit;
@@ -188,7 +189,7 @@ void frameSelection(ViewerState& s) {
         box.add(at + glm::vec3(r));
     }
     const float sceneRadius = s.view.orbit.sceneRadius;
-    Renderer::frameBounds(s.view.orbit, box.min, box.max, windowAspect(s), s.viewRegion);
+    frameBounds(s.view.orbit, box.min, box.max, windowAspect(s), s.viewRegion);
     // Near/far keep covering the whole scene, not just the selection.
     s.view.orbit.sceneRadius = std::max(sceneRadius, s.view.orbit.sceneRadius);
     s.view.camera = -1;
@@ -324,7 +325,7 @@ unsigned textureObject(const ViewerState& s, int index) {
 bool projectToScreen(const ViewerState& s, const glm::vec3& world, glm::vec2& pixel) {
     if (!s.scene || s.framebufferWidth <= 0 || s.framebufferHeight <= 0) return false;
     glm::mat4 view, projection;
-    Renderer::cameraMatrices(*s.scene, s.pose, s.view, s.framebufferWidth, s.framebufferHeight, view, projection);
+    cameraMatrices(*s.scene, s.pose, s.view, s.framebufferWidth, s.framebufferHeight, view, projection);
     const glm::vec4 clip = projection * view * glm::vec4(world, 1.0f);
     if (clip.w <= 1e-6f) return false;
     const glm::vec3 ndc = glm::vec3(clip) / clip.w;
@@ -352,7 +353,7 @@ int pickAt(const ViewerState& s, float x, float y, float radiusPx) {
         if (best >= 0) return best;
     }
     glm::mat4 view, projection;
-    Renderer::cameraMatrices(scene, s.pose, s.view, s.framebufferWidth, s.framebufferHeight, view, projection);
+    cameraMatrices(scene, s.pose, s.view, s.framebufferWidth, s.framebufferHeight, view, projection);
     const glm::mat4 inverse = glm::inverse(projection * view);
     const float nx = 2.0f * x / float(s.framebufferWidth) - 1.0f;
     const float ny = 1.0f - 2.0f * y / float(s.framebufferHeight);

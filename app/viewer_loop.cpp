@@ -27,6 +27,7 @@
 #include "app/viewer_actions.h"
 #include "app/viewer_script.h"
 #include "app/viewer_state.h"
+#include "renderer/camera.h"
 
 namespace esv {
 namespace {
@@ -217,8 +218,8 @@ bool saveScreenshot(Viewer& v, int width, int height) {
 
 // Moves the orbit target in the view plane: `right` along the screen's x, `up` along its y (scene units).
 void panOrbit(OrbitCamera& orbit, float right, float up) {
-    const glm::vec3 forward = Renderer::orbitDirection(orbit);
-    const glm::vec3 rightDir = glm::normalize(glm::cross(Renderer::orbitUp(orbit), forward));
+    const glm::vec3 forward = orbitDirection(orbit);
+    const glm::vec3 rightDir = glm::normalize(glm::cross(orbitUp(orbit), forward));
     const glm::vec3 upDir = glm::cross(forward, rightDir);
     orbit.target += rightDir * right + upDir * up;
 }

@@ -101,7 +101,8 @@ public:
     // before it clears, so that its frame holds only the frame's work.
     virtual void prepareFrame(const Scene& scene, const Pose& pose, const ViewSettings& view) = 0;
 
-    // Draws the scene at `pose` into the currently bound framebuffer of width x height pixels.
+    // Draws the scene at `pose` into the currently bound framebuffer of width x height pixels, seen
+    // through cameraMatrices (renderer/camera.h).
     virtual FrameStats draw(const Scene& scene, const Pose& pose, const ViewSettings& view, int width,
                             int height) = 0;
 
@@ -113,33 +114,6 @@ public:
     // from CPU-computed vertices.
     virtual bool captureVertices(const Scene& scene, const Pose& pose, int node, std::vector<glm::vec3>& positions,
                                  std::vector<glm::vec3>& normals, std::string& error) = 0;
-
-    // Frames the orbit camera on the box min..max for a picture of `aspect` (w/h), keeping its yaw,
-    // pitch and field of view: the distance is the smallest at which all eight corners project
-    // inside `region` less a margin of kFrameMargin of its size on each side, in both directions,
-    // and the target moves off the box centre (across the view only) so that the projected box is
-    // centred in the region along the direction that binds, and within it along the other. So the
-    // projected box spans 1 - 2 kFrameMargin of the region's width or height. Records the box's
-    // bounding sphere for orbitMatrices.
-    static constexpr float kFrameMargin = 0.05f;
-    static void frameBounds(OrbitCamera& orbit, const glm::vec3& min, const glm::vec3& max, float aspect,
-                            const ViewRegion& region = {});
-    // Unit vector from the orbit target toward the eye, and the up axis, in scene coordinates.
-    static glm::vec3 orbitDirection(const OrbitCamera& orbit);
-    static glm::vec3 orbitUp(const OrbitCamera& orbit);
-
-    // The view and projection matrices of the orbit camera for a viewport of `aspect` (w/h). With a
-    // recorded scene sphere (sceneRadius > 0) near and far enclose it: near = max(d - 1.5 r,
-    // 1e-3 d, 1e-4) and far = (d + 1.5 r) * 1.01, d being the eye's distance to the sphere's centre;
-    // otherwise near = d / 100 and far = 100 d with d the orbit distance.
-    static void orbitMatrices(const OrbitCamera& orbit, float aspect, glm::mat4& view, glm::mat4& projection);
-
-    // The view and projection draw() uses for a width x height viewport: the file camera
-    // `settings.camera` at `pose` when the scene has a node for it, else the orbit camera. World
-    // point p lands at pixel ((ndc.x + 1) / 2 * width, (1 - ndc.y) / 2 * height) from the top left,
-    // ndc = (projection * view * p).xy / w.
-    static void cameraMatrices(const Scene& scene, const Pose& pose, const ViewSettings& settings, int width,
-                               int height, glm::mat4& view, glm::mat4& projection);
 };
 
 // An offscreen RGBA8 + depth framebuffer for headless rendering and screenshots.

@@ -32,7 +32,7 @@ struct OrbitCamera {
     float pitch = 0.35f;
     float distance = 5.0f;
     float yfov = 0.7854f;
-    // The scene's bounding sphere as Renderer::frameBounds last framed it; the near and far planes
+    // The scene's bounding sphere as frameBounds (camera.h) last framed it; the near and far planes
     // hug it (far better depth precision than fixed ratios of the distance). Radius 0 = unknown:
     // near and far follow the distance alone.
     glm::vec3 sceneCenter{0.0f};

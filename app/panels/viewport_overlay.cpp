@@ -8,7 +8,7 @@
 
 #include "app/panels.h"
 #include "app/viewer_actions.h"
-#include "renderer/renderer.h"
+#include "renderer/camera.h"
 
 namespace esv {
 namespace {
@@ -35,7 +35,7 @@ void drawPofOverlay(ViewerState& s, ImDrawList* draw, float sx, float sy) {
     for (bool on : s.pof.markers) any = any || on;
     if (!any) return;
     glm::mat4 view, projection;
-    Renderer::cameraMatrices(*s.scene, s.pose, s.view, s.framebufferWidth, s.framebufferHeight, view, projection);
+    cameraMatrices(*s.scene, s.pose, s.view, s.framebufferWidth, s.framebufferHeight, view, projection);
     const glm::mat4 viewProjection = projection * view;
     const float w = float(s.framebufferWidth), h = float(s.framebufferHeight);
     auto project = [&](const glm::vec3& world, ImVec2& out) {

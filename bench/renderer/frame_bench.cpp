@@ -21,6 +21,7 @@
 #include "app/egl_context.h"
 #include "loaders/load.h"
 #include "prepare/prepare.h"
+#include "renderer/camera.h"
 #include "renderer/renderer.h"
 #include "scene/cpu_reference.h"
 #include "scene/sampler.h"
@@ -58,7 +59,7 @@ struct Setup {
         esv::Pose pose;
         esv::evaluatePose(*scene, scene->animation.clips.empty() ? -1 : 0, 0.0f, pose);
         const esv::Bounds bounds = esv::sceneBounds(*scene, pose);
-        if (bounds.valid()) esv::Renderer::frameBounds(view.orbit, bounds.min, bounds.max, float(kWidth) / kHeight);
+        if (bounds.valid()) esv::frameBounds(view.orbit, bounds.min, bounds.max, float(kWidth) / kHeight);
         return true;
     }
 
@@ -145,7 +146,7 @@ void baseline(benchmark::State& state) {
     glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 24, nullptr);
     glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 24, reinterpret_cast<const void*>(12));
     glm::mat4 view, projection;
-    esv::Renderer::orbitMatrices(s.view.orbit, float(kWidth) / kHeight, view, projection);
+    esv::orbitMatrices(s.view.orbit, float(kWidth) / kHeight, view, projection);
     const glm::mat4 viewProjection = projection * view;
     glUseProgram(program);
     glUniformMatrix4fv(glGetUniformLocation(program, "u_viewProjection"), 1, GL_FALSE, &viewProjection[0][0]);

@@ -6,7 +6,7 @@
 
 #include "app/viewer_actions.h"
 #include "app/viewer_state.h"
-#include "renderer/renderer.h"
+#include "renderer/camera.h"
 #include "scene/demo_scene.h"
 
 namespace {
@@ -62,7 +62,7 @@ TEST(ViewRegion, FramingFollowsThePanelsUntilTheCameraMoves) {
     expectRegion(s.viewRegion, 340.0f / 1280, 0, 940.0f / 1280, 1);
     EXPECT_GT(s.view.orbit.distance, full.distance) << "a narrower region needs the camera further away";
     esv::OrbitCamera expected;
-    esv::Renderer::frameBounds(expected, s.bounds.min, s.bounds.max, 1280.0f / 720.0f, s.viewRegion);
+    esv::frameBounds(expected, s.bounds.min, s.bounds.max, 1280.0f / 720.0f, s.viewRegion);
     EXPECT_FLOAT_EQ(s.view.orbit.distance, expected.distance);
     EXPECT_EQ(s.view.orbit.target, expected.target);
 

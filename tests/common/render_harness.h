@@ -13,6 +13,7 @@
 #include "app/egl_context.h"
 #include "common/image_compare.h"
 #include "prepare/prepare.h"
+#include "renderer/camera.h"
 #include "renderer/renderer.h"
 #include "scene/cpu_reference.h"
 #include "scene/sampler.h"
@@ -109,7 +110,7 @@ public:
     ViewSettings framed(const Pose& pose, ViewSettings view) const {
         const Bounds bounds = sceneBounds(*m_scene, pose);
         if (bounds.valid())
-            Renderer::frameBounds(view.orbit, bounds.min, bounds.max, float(m_width) / float(m_height));
+            frameBounds(view.orbit, bounds.min, bounds.max, float(m_width) / float(m_height));
         return view;
     }
 
@@ -129,7 +130,7 @@ public:
     // view and projection the renderer draws with.
     glm::vec2 project(const Pose& pose, const ViewSettings& view, const glm::vec3& p) const {
         glm::mat4 v, proj;
-        Renderer::cameraMatrices(*m_scene, pose, framed(pose, view), m_width, m_height, v, proj);
+        cameraMatrices(*m_scene, pose, framed(pose, view), m_width, m_height, v, proj);
         const glm::vec4 clip = proj * v * glm::vec4(p, 1.0f);
         return {(clip.x / clip.w * 0.5f + 0.5f) * float(m_width),
                 (0.5f - clip.y / clip.w * 0.5f) * float(m_height)};

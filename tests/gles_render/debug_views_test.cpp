@@ -17,6 +17,7 @@
 #include "common/render_harness.h"
 #include "common/test_paths.h"
 #include "loaders/load.h"
+#include "renderer/camera.h"
 #include "scene/cpu_reference.h"
 #include "scene/demo_scene.h"
 #include "scene/sampler.h"
@@ -555,7 +556,7 @@ TEST_F(DebugViews, CameraMatricesProjectWhereDrawPutsThings) {
 TEST(OrbitCamera, NearAndFarHugTheFramedScene) {
     auto planes = [](const esv::OrbitCamera& orbit, float& nearZ, float& farZ) {
         glm::mat4 v, p;
-        esv::Renderer::orbitMatrices(orbit, 1.0f, v, p);
+        esv::orbitMatrices(orbit, 1.0f, v, p);
         // glm::perspective (right-handed, clip z in -1..1).
         nearZ = p[3][2] / (p[2][2] - 1.0f);
         farZ = p[3][2] / (p[2][2] + 1.0f);
@@ -566,11 +567,11 @@ TEST(OrbitCamera, NearAndFarHugTheFramedScene) {
     EXPECT_NEAR(nearZ, 0.01f * orbit.distance, 1e-4f);
     EXPECT_NEAR(farZ, 100.0f * orbit.distance, 1e-3f * farZ);
 
-    esv::Renderer::frameBounds(orbit, glm::vec3(-1.0f, 0.0f, -2.0f), glm::vec3(3.0f, 4.0f, 2.0f), 1.0f);
+    esv::frameBounds(orbit, glm::vec3(-1.0f, 0.0f, -2.0f), glm::vec3(3.0f, 4.0f, 2.0f), 1.0f);
     const float radius = 0.5f * glm::length(glm::vec3(4.0f));
     EXPECT_FLOAT_EQ(orbit.sceneRadius, radius);
     planes(orbit, nearZ, farZ);
-    const glm::vec3 eye = orbit.target + orbit.distance * esv::Renderer::orbitDirection(orbit);
+    const glm::vec3 eye = orbit.target + orbit.distance * esv::orbitDirection(orbit);
     const float eyeToCentre = glm::length(eye - orbit.sceneCenter);
     EXPECT_LT(nearZ, eyeToCentre - radius);
     EXPECT_GT(farZ, eyeToCentre + radius);
@@ -581,7 +582,7 @@ TEST(OrbitCamera, NearAndFarHugTheFramedScene) {
     orbit.target += glm::vec3(2.0f, 0.0f, 0.0f);
     planes(orbit, nearZ, farZ);
     glm::mat4 v, p;
-    esv::Renderer::orbitMatrices(orbit, 1.0f, v, p);
+    esv::orbitMatrices(orbit, 1.0f, v, p);
     const float centreDepth = -(v * glm::vec4(orbit.sceneCenter, 1.0f)).z;
     EXPECT_LT(nearZ, centreDepth - radius);
     EXPECT_GT(farZ, centreDepth + radius);
@@ -606,7 +607,7 @@ TEST(OrbitCamera, FramingFitsTheProjectedBoxToTheRegion) {
     };
     const std::vector<esv::ViewRegion> regions = {esv::ViewRegion{}, esv::ViewRegion{0.27f, 0.0f, 0.73f, 0.6f},
                                                   esv::ViewRegion{0.0f, 0.5f, 0.5f, 1.0f}};
-    const float m = esv::Renderer::kFrameMargin;
+    const float m = esv::kFrameMargin;
     int cases = 0;
     for (const auto& [lo, hi] : boxes)
         for (float aspect : {16.0f / 9.0f, 1.0f, 0.6f})
@@ -616,9 +617,9 @@ TEST(OrbitCamera, FramingFitsTheProjectedBoxToTheRegion) {
                         esv::OrbitCamera orbit;
                         orbit.yaw = yaw;
                         orbit.pitch = pitch;
-                        esv::Renderer::frameBounds(orbit, lo, hi, aspect, region);
+                        esv::frameBounds(orbit, lo, hi, aspect, region);
                         glm::mat4 v, p;
-                        esv::Renderer::orbitMatrices(orbit, aspect, v, p);
+                        esv::orbitMatrices(orbit, aspect, v, p);
                         // Corners in picture fractions from the top left, as the region is given.
                         float x0 = 2, y0 = 2, x1 = -2, y1 = -2;
                         for (int i = 0; i < 8; ++i) {

@@ -17,6 +17,7 @@
 #include "common/render_harness.h"
 #include "common/test_paths.h"
 #include "loaders/load.h"
+#include "renderer/camera.h"
 #include "renderer/gl_calls.h"
 #include "renderer/gl_state.h"
 #include "scene/cpu_reference.h"
@@ -67,7 +68,7 @@ Counted steadyFrame(const Scene& loaded, bool gles2, ViewMode mode = ViewMode::S
     view.mode = mode;
     const Pose pose = harness.poseAt(-1.0f);
     const Bounds bounds = sceneBounds(harness.scene(), pose);
-    if (bounds.valid()) Renderer::frameBounds(view.orbit, bounds.min, bounds.max, 320.0f / 240.0f);
+    if (bounds.valid()) frameBounds(view.orbit, bounds.min, bounds.max, 320.0f / 240.0f);
     harness.draw(pose, view);
     harness.draw(pose, view);  // the target stays bound
     gl::clearRecordedCallNames();

@@ -1,0 +1,41 @@
+// Camera maths: the orbit camera's axes and matrices, framing a box, and the view and projection a
+// frame is drawn with. Plain functions of the scene, pose and view settings, with no GL, so the
+// renderer draws and the app projects labels and picks with the same matrices.
+#pragma once
+
+#include <glm/glm.hpp>
+
+#include "renderer/view_settings.h"
+#include "scene/sampler.h"
+#include "scene/scene.h"
+
+namespace esv {
+
+// Frames the orbit camera on the box min..max for a picture of `aspect` (w/h), keeping its yaw,
+// pitch and field of view: the distance is the smallest at which all eight corners project
+// inside `region` less a margin of kFrameMargin of its size on each side, in both directions,
+// and the target moves off the box centre (across the view only) so that the projected box is
+// centred in the region along the direction that binds, and within it along the other. So the
+// projected box spans 1 - 2 kFrameMargin of the region's width or height. Records the box's
+// bounding sphere for orbitMatrices.
+inline constexpr float kFrameMargin = 0.05f;
+void frameBounds(OrbitCamera& orbit, const glm::vec3& min, const glm::vec3& max, float aspect,
+                 const ViewRegion& region = {});
+// Unit vector from the orbit target toward the eye, and the up axis, in scene coordinates.
+glm::vec3 orbitDirection(const OrbitCamera& orbit);
+glm::vec3 orbitUp(const OrbitCamera& orbit);
+
+// The view and projection matrices of the orbit camera for a viewport of `aspect` (w/h). With a
+// recorded scene sphere (sceneRadius > 0) near and far enclose it: near = max(d - 1.5 r,
+// 1e-3 d, 1e-4) and far = (d + 1.5 r) * 1.01, d being the eye's distance to the sphere's centre;
+// otherwise near = d / 100 and far = 100 d with d the orbit distance.
+void orbitMatrices(const OrbitCamera& orbit, float aspect, glm::mat4& view, glm::mat4& projection);
+
+// The view and projection Renderer::draw uses for a width x height viewport: the file camera
+// `settings.camera` at `pose` when the scene has a node for it, else the orbit camera. World
+// point p lands at pixel ((ndc.x + 1) / 2 * width, (1 - ndc.y) / 2 * height) from the top left,
+// ndc = (projection * view * p).xy / w.
+void cameraMatrices(const Scene& scene, const Pose& pose, const ViewSettings& settings, int width, int height,
+                    glm::mat4& view, glm::mat4& projection);
+
+}  // namespace esv

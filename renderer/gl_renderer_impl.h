@@ -1,0 +1,274 @@
+// The GLES renderer's class, private to renderer/: what it holds for a scene (GpuMesh, ...) and
+// its member functions, defined by part:
+//   gl_renderer.cpp  create, setScene, info, the frame (prepareFrame, draw, drawNode, drawPrimitives)
+//   mesh_upload.cpp  vertex streams, index lists, edges; attribute setup (VAOs, the CPU path's arrays)
+//   materials.cpp    textures, programs by feature, material uniforms and render state
+//   skinning.cpp     morph targets (attributes or a texture of deltas) and bone palettes
+//   debug_views.cpp  transform feedback capture, SkinDiff, the overlay (skeleton, normals, ...)
+// with the light rig (light_rig.h) and the GPU timer (gpu_timer.h) as small classes of their own
+// and the camera maths in camera.h. Every GL state change goes through m_state (gl_state.h).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "renderer/binding_plan.h"
+#include "renderer/gl_objects.h"
+#include "renderer/gl_state.h"
+#include "renderer/gpu_timer.h"
+#include "renderer/light_rig.h"
+#include "renderer/renderer.h"
+#include "renderer/shader_program.h"
+#include "renderer/textures.h"
+#include "scene/skin_analysis.h"
+
+namespace esv::detail {
+
+// Uniform vectors the mesh program needs besides the palette: matrices, material, 4 lights.
+constexpr int kReservedVertexVectors = 16;
+constexpr int kVectorsPerBone = 4;  // palette entries are mat4 (u_bones in mesh.vert)
+
+const glm::vec3 kSkinDiffGrey(0.6f);  // SkinDiff: what is not compared
+
+struct Caps {
+    bool es3 = false;
+    bool vao = false;
+    bool uintIndices = false;
+    bool timer = false;  // GL_EXT_disjoint_timer_query
+    int maxVertexUniformVectors = 128;
+    int maxVertexAttribs = 8;
+};
+
+struct GpuStream {
+    gl::Buffer buffer;
+    BindingPlan plan;
+};
+
+// A submesh's draw range after strip expansion: triangles [first, first + count) of the mesh's
+// triangle list (or the stored list when the mesh has only triangle-list submeshes). Lines, line
+// strips and points draw `elementCount` indices from `firstElement` of GpuMesh::primitives with
+// `mode` GL_LINES or GL_POINTS instead.
+struct GpuSubmesh {
+    uint32_t firstTriangle = 0;
+    uint32_t triangleCount = 0;
+    uint32_t materialSlot = 0;
+    GLenum mode = GL_TRIANGLES;
+    uint32_t firstElement = 0, elementCount = 0;
+};
+
+// One morph target's stream, uploaded as stored; indices of its position/normal bindings in `plan`.
+struct GpuMorph {
+    gl::Buffer buffer;
+    BindingPlan plan;
+    int position = -1;
+    int normal = -1;
+    bool relative = true;
+    bool isBase = false;  // the mesh's own base arrays (OpenGEX): no delta, its weight scales the base
+};
+
+struct GpuMesh {
+    std::vector<GpuStream> streams;
+    std::vector<GpuMorph> morphs;
+    bool morphBaseWeighted = false;  // Mesh::morphBaseWeighted
+    bool morphNormals = false;  // every target carries normals and the mesh has normals
+    gl::Buffer tangents;     // vec4 per vertex, made when a material normal-maps the mesh
+    // ES3, more targets than the attribute path holds: every target's deltas in one float texture.
+    gl::Texture morphDeltas;
+    int morphRows = 0, morphWidth = 0;
+    bool morphTextureNormals = false;
+    gl::Buffer indices;      // triangle list indices (stored, or expanded from strips)
+    GLenum indexType = 0;    // 0 = non-indexed triangle list
+    uint32_t indexSize = 0;
+    gl::Buffer edges;        // GL_LINES indices for wireframe, built on first use
+    gl::VertexArray vao[2];  // attribute setup without and with skin inputs, made on first draw
+    uint32_t edgeCount = 0;
+    std::vector<uint32_t> triangleList;  // kept only to build edges lazily
+    std::vector<GpuSubmesh> submeshes;
+    uint32_t triangles = 0;
+    // Lines (segment pairs, strips expanded across restarts) then points, expanded once at upload.
+    gl::Buffer primitives;
+    GLenum primitiveType = GL_UNSIGNED_SHORT;
+    uint32_t primitiveSize = 2;
+    uint32_t lineSegments = 0, points = 0;
+    bool hasNormal = false, hasColor = false, hasUv = false, hasSkin = false;
+    int influences = 0;
+};
+
+// A node drawn from CPU-computed world positions (morphs, or a palette over the budget).
+struct CpuNode {
+    gl::Buffer positions;
+    gl::Buffer normals;
+    gl::VertexArray vao;
+    bool normalsBound = false;
+};
+
+// A redraw of a node in one flat colour over the shaded scene (overlays), instead of its view mode.
+struct FlatPass {
+    bool edges = false;  // every triangle edge as GL_LINES; else the triangles, blended by colour.a
+    glm::vec4 color{1.0f};
+};
+
+// With ESVIEW_GL_CHECKS: prints every pending GL error with `where`, counts them in `errors`,
+// and returns false when there was one. Without it: true, and no glGetError.
+bool checkGl(const char* where, uint32_t& errors);
+
+class GlRenderer final : public Renderer {
+public:
+    GlRenderer(const RendererOptions& options, const Caps& caps);
+
+    bool setScene(const Scene& scene, std::vector<ReportLine>& report, std::string& error) override;
+    RendererInfo info() const override;
+    unsigned textureObject(int index) const override;
+    void prepareFrame(const Scene& scene, const Pose& pose, const ViewSettings& view) override;
+    FrameStats draw(const Scene& scene, const Pose& pose, const ViewSettings& view, int width, int height) override;
+    bool captureVertices(const Scene& scene, const Pose& pose, int n, std::vector<glm::vec3>& positions,
+                         std::vector<glm::vec3>& normals, std::string& error) override;
+
+private:
+    // --- the frame (gl_renderer.cpp)
+    static bool drawable(const Scene& scene, const Pose& pose, size_t n) {
+        const Node& node = scene.nodes[n];
+        return node.kind == NodeKind::Mesh && node.object >= 0 && pose.visible[n];
+    }
+    // Draws mesh node n in the view's mode, or in one flat colour when `flat` is given (overlays).
+    void drawNode(const Scene& scene, const Pose& pose, const ViewSettings& view, size_t n, FrameStats& stats,
+                  const FlatPass* flat = nullptr);
+    // One Lines/LineStrip/Points submesh `s` of mesh node `node` with program `p` already set up
+    // (matrices, lights, morphs, textures): the whole skin palette (meshes with bone batches have no
+    // line or point ranges), the material or flat colour, and one GL_LINES or GL_POINTS draw. The
+    // node's triangle (or edge) index buffer is bound again afterwards.
+    void drawPrimitives(const Scene& scene, const ViewSettings& view, const Node& node, const Mesh& mesh, GpuMesh& gpu,
+                        const GpuSubmesh& s, const ShaderFeatures& f, const MeshProgram& p,
+                        const std::vector<glm::mat4>& palette, const FlatPass* flat, bool wire, FrameStats& stats);
+
+    // --- scene upload and attribute setup (mesh_upload.cpp)
+    bool uploadMesh(const Mesh& mesh, GpuMesh& gpu, const VertexCaps& vcaps, std::vector<ReportLine>& report,
+                    std::string& error);
+    // Lines, line strips and points: one index list of GL_LINES pairs then GL_POINTS indices,
+    // expanded once (strip restarts honoured as for triangle strips), and each such submesh's range.
+    bool uploadPrimitives(const Mesh& mesh, GpuMesh& gpu, std::vector<ReportLine>& report, std::string& error);
+    void buildEdges(GpuMesh& gpu);
+    GLuint attributeLimit() const {
+        return GLuint(std::min(m_caps.maxVertexAttribs, int(kLocMorphBase) + 2 * kMaxGpuMorphTargets + 1));
+    }
+    void bindStreams(const GpuMesh& gpu, bool skinned);
+    // Binds the mesh's attribute setup: its VAO (made and filled on first use) where vertex arrays
+    // exist, plain pointers otherwise. Current values of disabled attributes are context state
+    // (not VAO state), so they are set on every draw.
+    void bindMesh(GpuMesh& gpu, bool skinned);
+    // Binds the attributes of the CPU path: world-space positions and normals computed on the CPU
+    // (drawn with identity matrices), colours and UVs from the stored streams.
+    void bindCpuVertices(const Scene& scene, const Pose& pose, size_t n, GpuMesh& gpu);
+
+    // --- materials and textures (materials.cpp)
+    static const Material& materialOf(const Scene& scene, const Node& node, uint32_t slot);
+    static bool isTransparent(const Scene& scene, const Node& node);
+    void uploadTextures(const Scene& scene, std::vector<ReportLine>& report);
+    // The program for `f`, linked on first use (linking leaves the new program in use).
+    const MeshProgram* programFor(const ShaderFeatures& f, std::string& error);
+    // Binds `texture` (or the neutral `fallback`) on `unit` with the reference's wrap modes and, on
+    // ES3, its swizzle (ES2 permuted the pixels at upload). True when the reference's own texture
+    // was bound, false for the fallback.
+    bool bindTexture(int unit, const TextureRef& ref, GpuTexture& fallback, GLenum target = GL_TEXTURE_2D);
+    // The references a material's maps sample, by MAP_TRANSFORMS index (= texture unit), as
+    // bindMaterialTextures binds them; null where the unit is not sampled.
+    static void sampledMaps(const Material& m, const ShaderFeatures& f, const TextureRef* (&refs)[kTransformedMaps]);
+    // True when a map the features sample needs MAP_TRANSFORMS (a uv transform or an emulated wrap).
+    static bool needsMapTransforms(const Material& m, const ShaderFeatures& f);
+    void bindMaterialTextures(const Scene& scene, const Pose& pose, const Material& m, const ShaderFeatures& f,
+                              const MeshProgram& p);
+    // The material's uniforms and render state; `flat` is the colour of the batches, wireframe and
+    // SkinDiff views.
+    void setMaterial(const Scene& scene, const Node& node, uint32_t slot, const MeshProgram& p,
+                     const glm::vec3& flat);
+    // Culling as the material asks, unless the view forces every material two-sided.
+    void setCulling(const Material& m) const;
+    // State of a flat overlay pass: its colour (alpha-blended below 1), no alpha test, and no depth
+    // writes, so overlays never hide each other.
+    void setFlat(const MeshProgram& p, const FlatPass& flat, const Material& m) const;
+    ShaderFeatures featuresFor(const Scene& scene, const Node& node, const GpuMesh& gpu, ViewMode mode, bool cpu,
+                               bool gpuSkinned, const Material* material = nullptr) const;
+
+    // --- skinning and morphs (skinning.cpp)
+    // Every target's position (and normal) deltas in stored space, one RGBA32F texel per vertex.
+    void uploadMorphTexture(const Mesh& mesh, GpuMesh& gpu, std::vector<ReportLine>& report);
+    // Sets the texture path's uniforms: weights of every target (by index) and the layout.
+    void bindMorphTexture(const GpuMesh& gpu, const Pose& pose, size_t n, const MeshProgram& p);
+    // True when node n's active targets go through the texture of deltas this frame.
+    bool useMorphTexture(const GpuMesh& gpu, const std::vector<int>& active) const {
+        return gpu.morphDeltas && int(active.size()) > morphCapacity(gpu);
+    }
+    // The targets of node `n` with a non-zero weight at `pose` (at most kMaxGpuMorphTargets are
+    // blended on the GPU; more at once send the node down the CPU path for that frame).
+    void activeMorphs(const Pose& pose, size_t n, const GpuMesh& gpu, std::vector<int>& active) const;
+    // Same as morphBaseScale(mesh, weights), from the uploaded targets.
+    static float morphBaseScaleOf(const GpuMesh& gpu, const std::vector<float>& w);
+    int morphCapacity(const GpuMesh& gpu) const;
+    // Points the morph attribute locations at the active targets' buffers (and turns the other
+    // morph locations off), then sets the weights. Called after bindMesh on every draw.
+    void bindMorphs(const GpuMesh& gpu, const std::vector<int>& active, const Pose& pose, size_t n,
+                    const ShaderFeatures& f, const MeshProgram& p);
+    // The palette of batch `b` (or the whole skin when the mesh has no batches) into m_bones.
+    void batchPalette(const Mesh& mesh, const std::vector<glm::mat4>& palette, size_t b);
+    // The selected joint's index in batch b's palette (-1: strongest influence; -2: not in this batch).
+    static float weightBoneLocal(const Scene& scene, const Node& node, const Mesh& mesh, size_t b, int weightBone);
+
+    // --- debug views (debug_views.cpp; captureVertices above)
+    // Overlays from the CPU pose, drawn with the overlay program after the scene: the skeleton
+    // (lines parent -> child between joints, joint markers), its bind pose, joint axes, vertex
+    // normal and tangent lines, the selected node's axis tripod, and one joint's influence.
+    void drawOverlay(const Scene& scene, const Pose& pose, const ViewSettings& view, FrameStats& stats);
+    // Calls emit(joint, &parent) for every bone and emit(joint, nullptr) for every joint of every
+    // skin in its bind pose: joint j's world bind matrix is inverse(inverseBind[j]), the matrix at
+    // which the skin leaves the stored vertices where they are. POD folds the mesh node's frame-0
+    // world matrix into inverseBind (scene.h, Skin), so there the stored vertices, and with them the
+    // bind skeleton, are placed by that matrix: the rest pose's, which is frame 0 for POD.
+    template <typename Emit>
+    void bindPoseSkeleton(const Scene& scene, Emit&& emit);
+    // SkinDiff view of GPU-skinned node n: captures what the vertex stage computes (transform
+    // feedback, ES3), compares each vertex with the CPU reference and draws the reference surface
+    // coloured by the difference over m_skinDiffRange. False when the node cannot be captured.
+    bool drawSkinDiff(const Scene& scene, const Pose& pose, size_t n, FrameStats& stats);
+
+    RendererOptions m_options;
+    Caps m_caps;
+    mutable gl::StateCache m_state;  // every state change of a frame goes through it
+    bool m_dryRun = false;           // prepareFrame: everything a draw needs, but no draws
+    ProgramCache m_programs;
+    std::vector<GpuMesh> m_meshes;
+    std::map<size_t, CpuNode> m_cpuNodes;  // nodes drawn from CPU-computed vertices, made on first use
+    std::set<size_t> m_paletteOnCpu;       // skinned nodes whose palette exceeds the budget
+    int m_morphSlots = 0;                  // vertex attributes left for morph targets
+    std::vector<int> m_active;
+    OverlayProgram m_overlay;
+    gl::Buffer m_overlayBuffer;
+    int m_paletteCapacity = 0;
+    glm::mat4 m_view{1.0f}, m_projection{1.0f};
+    glm::vec3 m_eye{0.0f};
+    LightRig m_lights;  // this frame's lights and the current draw's selection
+    TextureFormatSupport m_textureSupport;
+    std::vector<GpuTexture> m_textures;  // one per Scene::textures entry
+    GpuTexture m_white, m_flatNormal;  // neutral maps for units a material leaves empty
+    std::vector<glm::mat4> m_bones;
+    std::vector<glm::vec3> m_positions, m_normals;
+    std::set<uint64_t> m_reported;
+    bool m_forceTwoSided = false;  // this frame's ViewSettings::forceTwoSided
+    gl::Buffer m_feedback;         // transform feedback target of captureVertices
+    // SkinDiff: this frame's full-scale difference, the captured vertices, per-vertex colours, and
+    // the stream buffers and VAO that draw them.
+    float m_skinDiffRange = 1.0f;
+    std::vector<glm::vec3> m_captured, m_capturedNormals, m_colors;
+    gl::Buffer m_skinDiffPositions, m_skinDiffColors;
+    gl::VertexArray m_skinDiffVao;
+    std::vector<VertexInfluence> m_influences;  // influenceJoint's vertices of one node
+    Pose m_restPose;                                       // bind-pose skeleton of POD skins
+    GpuTimer m_timer;
+};
+
+}  // namespace esv::detail

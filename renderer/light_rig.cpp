@@ -1,0 +1,135 @@
+// The frame's lights (see light_rig.h).
+#include "renderer/light_rig.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/gtc/type_ptr.hpp>
+
+namespace esv {
+namespace {
+
+// World space to the spot's texture space (u_lightProjection in mesh.frag): a square frustum
+// down the light's -Z with half angle outerCone (45 degrees when the cone is 90 or wider),
+// image right along +X and up along +Y (OpenGEX LightObject), the top row at t = 0.
+glm::mat4 projectionMatrix(const Light& light, const glm::mat4& world) {
+    const float half =
+        light.outerCone > 1e-4f && light.outerCone < 1.5707963f ? light.outerCone : 0.78539816f;
+    const float t = std::tan(half);
+    glm::mat4 p(0.0f);
+    p[0][0] = 0.5f / t;  // q.x = 0.5 x / t + 0.5 (-z)
+    p[2][0] = -0.5f;
+    p[1][1] = -0.5f / t;  // q.y = -0.5 y / t + 0.5 (-z)
+    p[2][1] = -0.5f;
+    p[2][3] = -1.0f;  // q.w = -z, the depth in front of the light
+    return p * glm::inverse(world);
+}
+
+}  // namespace
+
+bool projectable(const Light& light, const std::vector<GpuTexture>& textures) {
+    const int32_t t = light.projection.texture;
+    return light.type == LightType::Spot && t >= 0 && size_t(t) < textures.size() &&
+           textures[t].texture && textures[t].target == GL_TEXTURE_2D;
+}
+
+void LightRig::collect(const Scene& scene, const Pose& pose, const ViewSettings& view, const glm::mat4& viewMatrix,
+                       const std::vector<GpuTexture>& textures) {
+    m_lights.clear();
+    m_projectedLight = -1;
+    for (size_t n = 0; view.sceneLights && n < scene.nodes.size(); ++n) {
+        const Node& node = scene.nodes[n];
+        if (node.kind != NodeKind::Light || node.object < 0) continue;
+        const Light& light = scene.lights[node.object];
+        if (!light.enabled || light.type == LightType::Ambient) continue;
+        const glm::mat4& world = pose.objectWorld[n];
+        const glm::vec3 forward = -glm::normalize(glm::vec3(world[2]));  // lights shine down their -Z
+        LightSlot slot;
+        const glm::vec3 color = light.color * light.intensity;
+        slot.color = glm::vec4(color, light.type == LightType::Spot ? light.falloffExponent : 0.0f);
+        slot.attenuation = glm::vec4(light.constantAttenuation, light.linearAttenuation, light.quadraticAttenuation,
+                                     light.attenuationOffset);
+        const bool innerCone = light.openGexFalloff || light.innerCone > 0.0f;
+        slot.range = glm::vec4(light.rangeStart, light.range, innerCone ? std::cos(light.innerCone) : -2.0f,
+                               (light.smoothRange ? 1.0f : 0.0f) + (light.openGexFalloff ? 2.0f : 0.0f) +
+                                   (light.smoothCone ? 4.0f : 0.0f) + (light.coneLinearInCosine ? 8.0f : 0.0f));
+        slot.position = light.type == LightType::Directional ? glm::vec4(forward, 0.0f)
+                                                             : glm::vec4(glm::vec3(world[3]), 1.0f);
+        slot.spot = light.type == LightType::Spot ? glm::vec4(forward, std::cos(light.outerCone))
+                                                  : glm::vec4(0.0f, 0.0f, -1.0f, -2.0f);
+        slot.luminance = glm::dot(color, glm::vec3(0.2126f, 0.7152f, 0.0722f));
+        if (m_projectedLight < 0 && projectable(light, textures)) {
+            slot.projection = light.projection;
+            m_projectedLight = int(m_lights.size());
+            m_lightProjection = projectionMatrix(light, world);
+        }
+        m_lights.push_back(slot);
+    }
+    const glm::mat3 cameraToWorld(glm::inverse(viewMatrix));
+    auto directional = [](const glm::vec3& travel, const glm::vec3& color) {
+        LightSlot slot;
+        slot.position = glm::vec4(glm::normalize(travel), 0.0f);
+        slot.color = glm::vec4(color, 0.0f);
+        slot.luminance = glm::dot(color, glm::vec3(0.2126f, 0.7152f, 0.0722f));
+        return slot;
+    };
+    if (m_lights.empty() && view.headlight) {
+        // Nothing is ever black by accident: a headlight from the eye and a dim fill from above.
+        m_lights.push_back(directional(-cameraToWorld[2], glm::vec3(0.85f)));
+        m_lights.push_back(directional(glm::vec3(0.3f, -1.0f, 0.2f), glm::vec3(0.3f)));
+    }
+    if (view.defaultRig) {
+        // A studio rig that turns with the camera, so it always lights the side in view.
+        // Directions towards each light in camera space (x right, y up, z towards the viewer).
+        static const struct {
+            glm::vec3 towards, color;
+        } kRig[] = {{{-0.55f, 0.6f, 0.6f}, {0.8f, 0.76f, 0.7f}},    // key: warm, upper left, in front
+                    {{0.8f, 0.05f, 0.6f}, {0.28f, 0.31f, 0.36f}},   // fill: cool, right, soft
+                    {{0.25f, 0.55f, -0.8f}, {0.6f, 0.6f, 0.6f}}};   // rim: behind, for the outline
+        for (const auto& light : kRig) m_lights.push_back(directional(-(cameraToWorld * light.towards), light.color));
+    }
+}
+
+void LightRig::select(const glm::vec3& p) {
+    m_order.resize(m_lights.size());
+    for (size_t i = 0; i < m_order.size(); ++i) m_order[i] = i;
+    if (m_lights.size() > size_t(kMaxLights))
+        std::stable_sort(m_order.begin(), m_order.end(), [&](size_t a, size_t b) {
+            return m_lights[a].strengthAt(p) > m_lights[b].strengthAt(p);
+        });
+    m_lightCount = int(std::min<size_t>(m_lights.size(), kMaxLights));
+    m_projectedSlot = -1;
+    for (int i = 0; i < m_lightCount; ++i)
+        if (int(m_order[i]) == m_projectedLight) m_projectedSlot = i;
+    for (int i = 0; i < kMaxLights; ++i) {
+        const LightSlot slot = i < m_lightCount ? m_lights[m_order[i]] : LightSlot();
+        m_lightPosition[i] = slot.position;
+        m_lightColor[i] = slot.color;
+        m_lightAttenuation[i] = slot.attenuation;
+        m_lightRange[i] = slot.range;
+        m_lightSpot[i] = slot.spot;
+    }
+}
+
+void LightRig::setUniforms(gl::StateCache& state, const MeshProgram& p) const {
+    state.uniform1i(p.lightCount, m_lightCount);
+    state.uniform4fv(p.lightPosition, kMaxLights, glm::value_ptr(m_lightPosition[0]));
+    state.uniform4fv(p.lightColor, kMaxLights, glm::value_ptr(m_lightColor[0]));
+    state.uniform4fv(p.lightAttenuation, kMaxLights, glm::value_ptr(m_lightAttenuation[0]));
+    state.uniform4fv(p.lightRange, kMaxLights, glm::value_ptr(m_lightRange[0]));
+    state.uniform4fv(p.lightSpot, kMaxLights, glm::value_ptr(m_lightSpot[0]));
+}
+
+void LightRig::setProjectionUniforms(gl::StateCache& state, const MeshProgram& p) const {
+    state.uniformMatrix4fv(p.lightProjection, 1, glm::value_ptr(m_lightProjection));
+    state.uniform1f(p.projectedLight, float(m_projectedSlot));
+}
+
+TextureRef LightRig::projectionTexture() const {
+    // Clamped: outside [0, 1] the shader gives no light, and ES2 takes any size so.
+    TextureRef ref = m_lights[size_t(m_projectedLight)].projection;
+    ref.wrapS = ref.wrapT = Wrap::Clamp;
+    return ref;
+}
+
+}  // namespace esv
