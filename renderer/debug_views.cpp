@@ -153,7 +153,7 @@ bool GlRenderer::captureVertices(const Scene& scene, const Pose& pose, int n, st
     glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
     m_state.bindVertexArray(0);
     glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previousFramebuffer));
-    if (!checkGl("transform feedback capture", errors)) error = "GL errors while capturing vertices";
+    if (!checkGl("transform feedback capture", errors)) error = "GL errors while capturing vertices: " + takeGlErrors();
     return error.empty();
 }
 

@@ -27,11 +27,18 @@ const glm::vec4 kAccentTint(1.0f, 0.2f, 0.85f, 0.25f);      // selection tint, b
 
 }  // namespace
 
+std::vector<std::string>& glErrorLog() {
+    static std::vector<std::string> log;  // the thread that owns the context is the only writer
+    return log;
+}
+
 bool checkGl(const char* where, uint32_t& errors) {
 #ifdef ESVIEW_GL_CHECKS
     bool ok = true;
     for (GLenum e = glGetError(); e != GL_NO_ERROR; e = glGetError()) {
-        std::fprintf(stderr, "esview: GL error 0x%04X after %s\n", e, where);
+        char text[96];
+        std::snprintf(text, sizeof text, "GL error 0x%04X after %s", e, where);
+        if (glErrorLog().size() < 64) glErrorLog().emplace_back(text);
         ++errors;
         ok = false;
     }
@@ -41,6 +48,13 @@ bool checkGl(const char* where, uint32_t& errors) {
     (void)errors;
     return true;
 #endif
+}
+
+std::string takeGlErrors() {
+    std::string text;
+    for (const std::string& line : glErrorLog()) text += (text.empty() ? "" : "; ") + line;
+    glErrorLog().clear();
+    return text;
 }
 
 GlRenderer::GlRenderer(const RendererOptions& options, const Caps& caps)
@@ -112,7 +126,7 @@ bool GlRenderer::setScene(const Scene& scene, std::vector<ReportLine>& report, s
     m_state.resetContextState();
     uint32_t errors = 0;
     if (!checkGl("scene upload", errors)) {
-        error = "GL errors while uploading the scene";
+        error = "GL errors while uploading the scene: " + takeGlErrors();
         return false;
     }
     return true;
@@ -235,6 +249,7 @@ FrameStats GlRenderer::draw(const Scene& scene, const Pose& pose, const ViewSett
     m_timer.end();
     stats.gpuMs = m_timer.lastMs();
     checkGl("frame end", stats.glErrors);
+    if (stats.glErrors > 0) stats.notes.push_back(takeGlErrors());
     stats.glCalls = uint32_t(gl::callCount() - callsBefore);
     return stats;
 }

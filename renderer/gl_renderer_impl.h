@@ -114,9 +114,11 @@ struct FlatPass {
     glm::vec4 color{1.0f};
 };
 
-// With ESVIEW_GL_CHECKS: prints every pending GL error with `where`, counts them in `errors`,
-// and returns false when there was one. Without it: true, and no glGetError.
+// With ESVIEW_GL_CHECKS: records every pending GL error with `where` (takeGlErrors hands them to
+// the frame's notes or the failing call's error), counts them in `errors`, and returns false when
+// there was one. Without it: true, and no glGetError. The renderer never prints.
 bool checkGl(const char* where, uint32_t& errors);
+std::string takeGlErrors();
 
 class GlRenderer final : public Renderer {
 public:
