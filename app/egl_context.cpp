@@ -39,10 +39,7 @@ void keepGraphicsDriversLoaded() {
         [](dl_phdr_info* info, size_t, void*) {
             const char* path = info->dlpi_name;
             // RTLD_NOLOAD: only objects already mapped; RTLD_NODELETE: later dlclose calls keep them.
-            if (path && *path && (std::strstr(path, "/dri/") || std::strstr(path, "gallium") ||
-                                  std::strstr(path, "mesa") || std::strstr(path, "LLVM") ||
-                                  std::strstr(path, "glapi")))
-                dlopen(path, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+            if (path && *path) dlopen(path, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
             return 0;
         },
         nullptr);
@@ -110,6 +107,8 @@ bool EglContext::create(int major, std::string& error, int surfaceWidth, int sur
 
 EglContext::~EglContext() {
     if (!m_display) return;
+    // What the driver loaded while drawing stays loaded too, past eglTerminate.
+    keepGraphicsDriversLoaded();
     eglMakeCurrent(static_cast<EGLDisplay>(m_display), EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     if (m_surface) eglDestroySurface(static_cast<EGLDisplay>(m_display), static_cast<EGLSurface>(m_surface));
     if (m_context) eglDestroyContext(static_cast<EGLDisplay>(m_display), static_cast<EGLContext>(m_context));

@@ -6,9 +6,12 @@
 
 namespace esv {
 
-// Sanitizer builds only: marks the graphics driver libraries loaded so far as never unloaded, so
-// LeakSanitizer can name the driver frames of allocations the driver itself never frees (and
-// tests/lsan.supp can suppress them by library). Does nothing in other builds.
+// Sanitizer builds only: marks every library loaded so far (the driver and what it loaded) as never
+// unloaded, so LeakSanitizer can name the driver frames of allocations the driver itself never
+// frees (and tests/lsan.supp can suppress them by library), and so that no library with thread-local
+// storage is unloaded under a thread whose storage LeakSanitizer scans at exit (its tracer crashes
+// on such a thread). Called after a context is made and again before it is destroyed. Does nothing
+// in other builds.
 void keepGraphicsDriversLoaded();
 
 class EglContext {
