@@ -54,7 +54,7 @@ int runInfo(const std::string& file, bool json, const TimeSelection& selection) 
     if (json) {
         std::cout << info.dump(2) << "\n";
     } else {
-        std::cout << sceneInfoText(info);
+        std::cout << sceneInfoText(info, scene);
     }
     return kExitOk;
 }

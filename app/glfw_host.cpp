@@ -33,6 +33,10 @@ Key keyFromGlfw(int key) {
             return Key::Escape;
         case GLFW_KEY_TAB:
             return Key::Tab;
+        case GLFW_KEY_BACKSPACE:
+            return Key::Backspace;
+        case GLFW_KEY_DELETE:
+            return Key::Delete;
         case GLFW_KEY_LEFT:
             return Key::Left;
         case GLFW_KEY_RIGHT:

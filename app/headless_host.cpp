@@ -64,6 +64,8 @@ bool HeadlessHost::imguiInit() {
                                               {ImGuiKey_Space, Key::Space},
                                               {ImGuiKey_Enter, Key::Enter},
                                               {ImGuiKey_Escape, Key::Escape},
+                                              {ImGuiKey_Backspace, Key::Backspace},
+                                              {ImGuiKey_Delete, Key::Delete},
                                               {ImGuiKey_A, Key::A},
                                               {ImGuiKey_C, Key::C},
                                               {ImGuiKey_V, Key::V},

@@ -11,15 +11,15 @@
 
 namespace esv {
 
-// The keys the viewer reads (shortcuts, the script's `press`). A host maps its own key codes to
-// these and drops the others; letters, digits and F1-F12 are contiguous.
+// The keys the viewer reads (shortcuts, the script's `press`, the panels' text fields). A host maps
+// its own key codes to these and drops the others; letters, digits and F1-F12 are contiguous.
 // clang-format off
 enum class Key : uint8_t {
     Unknown,
     A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V, W, X, Y, Z,
     Num0, Num1, Num2, Num3, Num4, Num5, Num6, Num7, Num8, Num9,
     F1, F2, F3, F4, F5, F6, F7, F8, F9, F10, F11, F12,
-    Space, Enter, Escape, Tab, Left, Right, Up, Down, Home, End, PageUp, PageDown,
+    Space, Enter, Escape, Tab, Backspace, Delete, Left, Right, Up, Down, Home, End, PageUp, PageDown,
     Comma, Period, Minus, Equal, LeftBracket, RightBracket, KeypadAdd, KeypadSubtract,
     LeftShift, RightShift, LeftControl, RightControl, LeftAlt, RightAlt,
     Count

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <sstream>
 
 #include "scene/cpu_reference.h"
@@ -261,43 +263,182 @@ nlohmann::json sceneInfoJson(const Scene& scene, const Pose& pose, const Resolve
     return j;
 }
 
-std::string sceneInfoText(const nlohmann::json& info) {
+namespace {
+
+// "1 clip", "2 clips": a count and its noun, plural unless the count is one.
+std::string counted(uint64_t n, const char* singular, const char* plural = nullptr) {
+    return std::to_string(n) + " " + (n == 1 ? singular : plural ? plural : std::string(singular) + "s");
+}
+
+// A length, a time or a coordinate at six significant digits (float precision), no trailing zeros.
+std::string number(double value, int digits = 6) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.*g", digits, value == 0.0 ? 0.0 : value);  // no "-0"
+    return text;
+}
+
+// "(x, y, z)"; a coordinate a millionth of `scale` or less from zero is float noise and prints as 0.
+std::string vec3Text(const nlohmann::json& v, double scale) {
+    auto coordinate = [&](size_t i) {
+        const double c = v[i].get<double>();
+        return number(std::abs(c) <= scale * 1e-6 ? 0.0 : c);
+    };
+    return "(" + coordinate(0) + ", " + coordinate(1) + ", " + coordinate(2) + ")";
+}
+
+std::string nameOr(const nlohmann::json& name, const char* unnamed) {
+    const std::string text = name.get<std::string>();
+    return text.empty() ? unnamed : text;
+}
+
+// Subobject numbers as "subobject 3" or "subobjects 3, 4, 5".
+std::string subobjectList(const nlohmann::json& list) {
+    std::string text = list.size() == 1 ? "subobject " : "subobjects ";
+    for (size_t i = 0; i < list.size(); ++i) text += (i ? ", " : "") + list[i].dump();
+    return text;
+}
+
+// Counts of the POF points that the file has, zeros left out ("none" when all are).
+std::string pofPoints(const nlohmann::json& p) {
+    const std::pair<const char*, const char*> kinds[] = {
+        {"gun_points", "gun point"},    {"missile_points", "missile point"}, {"turrets", "turret"},
+        {"docks", "dock"},              {"thrusters", "thruster"},           {"eye_points", "eye point"},
+        {"paths", "path"},              {"special_points", "special point"}, {"glow_banks", "glow bank"},
+        {"insignia", "insignia"}};
+    std::string text;
+    for (const auto& [key, noun] : kinds) {
+        const uint64_t n = p[key].get<uint64_t>();
+        if (n == 0) continue;
+        if (!text.empty()) text += ", ";
+        text += std::strcmp(noun, "insignia") == 0 ? std::to_string(n) + " insignia" : counted(n, noun);
+    }
+    return text.empty() ? "none" : text;
+}
+
+// A clip's frame range at a frame rate the file gives ("frames 0-16 at 25 fps"); empty when the
+// file gives none (AWD clips, OpenGEX clips without a frame rate).
+std::string frameRange(const Scene& scene, const Clip& clip) {
+    float rate = 0.0f;
+    if (clip.fps > 0.0f && std::isfinite(clip.fps))
+        rate = clip.fps;
+    else if (scene.animation.frames > 0 && scene.animation.fps > 0.0f && std::isfinite(scene.animation.fps))
+        rate = scene.animation.fps;  // POD: the file's frame count and rate
+    if (rate <= 0.0f || !std::isfinite(clip.start) || !std::isfinite(clip.end)) return "";
+    return "frames " + number(std::round(double(clip.start) * rate * 1000.0) / 1000.0) + "-" +
+           number(std::round(double(clip.end) * rate * 1000.0) / 1000.0) + " at " + number(rate) + " fps";
+}
+
+}  // namespace
+
+std::string sceneInfoText(const nlohmann::json& info, const Scene& scene) {
     std::ostringstream out;
-    out << "format:         " << info["format"].get<std::string>() << "\n";
-    out << "nodes:          " << info["nodes"] << "  (mesh instances " << info["mesh_instances"] << ", lights "
-        << info["lights"].size() << ", cameras " << info["cameras"] << ")\n";
-    out << "meshes:         " << info["meshes"].size() << "  (" << info["vertices_total"] << " vertices, "
-        << info["triangles_total"] << " triangles)\n";
+    auto field = [&](const char* name) -> std::ostringstream& {
+        std::string label = std::string(name) + ":";
+        label.resize(std::max<size_t>(label.size() + 1, 16), ' ');
+        out << label;
+        return out;
+    };
+    const std::string format = info["format"].get<std::string>();
+    field("format") << format << "\n";
+    field("nodes") << info["nodes"].get<uint64_t>() << "  ("
+                   << counted(info["mesh_instances"].get<uint64_t>(), "mesh instance") << ", "
+                   << counted(info["lights"].size(), "light") << ", "
+                   << counted(info["cameras"].get<uint64_t>(), "camera") << ")\n";
+    field("meshes") << info["meshes"].size() << "  (" << counted(info["vertices_total"].get<uint64_t>(), "vertex", "vertices")
+                    << ", " << counted(info["triangles_total"].get<uint64_t>(), "triangle") << ")\n";
     for (const auto& m : info["meshes"]) {
-        out << "  " << m["name"].get<std::string>() << ": " << m["vertices"] << " vertices, " << m["triangles"]
-            << " triangles, " << m["primitive"].get<std::string>();
-        if (m["skinned"].get<bool>())
-            out << ", skinned (" << m["bone_batches"] << " bone batches, max " << m["max_bones_per_batch"] << " bones)";
-        if (m["morph_targets"].get<size_t>() > 0) out << ", " << m["morph_targets"] << " morph targets";
+        out << "  " << nameOr(m["name"], "(unnamed)") << ": "
+            << counted(m["vertices"].get<uint64_t>(), "vertex", "vertices") << ", "
+            << counted(m["triangles"].get<uint64_t>(), "triangle");
+        const std::string primitive = m["primitive"].get<std::string>();
+        if (primitive != "triangles") {
+            std::string words = primitive;
+            std::replace(words.begin(), words.end(), '_', ' ');
+            out << " (stored as " << words << ")";
+        }
+        if (m["skinned"].get<bool>()) {
+            const uint64_t batches = m["bone_batches"].get<uint64_t>(), bones = m["max_bones_per_batch"].get<uint64_t>();
+            out << ", skinned";
+            if (batches == 1) out << " (1 bone batch of " << counted(bones, "bone") << ")";
+            if (batches > 1) out << " (" << batches << " bone batches of at most " << counted(bones, "bone") << ")";
+        }
+        const uint64_t morphs = m["morph_targets"].get<uint64_t>();
+        if (morphs > 0) out << ", " << counted(morphs, "morph target");
         out << "\n";
     }
-    out << "materials:      " << info["materials"].size() << "\n";
+    field("materials") << info["materials"].size() << "\n";
     for (const auto& m : info["materials"]) {
-        out << "  " << m["name"].get<std::string>();
-        for (auto it = m["textures"].begin(); it != m["textures"].end(); ++it)
-            out << "  " << it.key() << "=" << it.value().get<std::string>();
+        out << "  " << nameOr(m["name"], "(unnamed)");
+        // The slots with a named texture, each as "slot name".
+        std::string maps;
+        for (auto it = m["textures"].begin(); it != m["textures"].end(); ++it) {
+            const std::string name = it.value().get<std::string>();
+            if (!name.empty()) maps += (maps.empty() ? "" : ", ") + it.key() + " " + name;
+        }
+        if (!maps.empty()) out << ": " << maps;
         out << "\n";
     }
-    out << "textures:       " << info["textures"].size() << "\n";
-    for (const auto& l : info["lights"]) out << "  light " << l["name"].get<std::string>() << ": " << l["type"].get<std::string>() << "\n";
-    const auto& anim = info["animation"];
-    out << "animation:      " << anim["frames"] << " frames at " << anim["fps"] << " fps, " << anim["clips"].size() << " clips\n";
-    for (const auto& c : anim["clips"]) out << "  clip " << c["name"].get<std::string>() << ": " << c["duration_s"] << " s\n";
+    field("textures") << info["textures"].size() << "\n";
+    for (const auto& t : info["texture_files"]) {
+        const std::string file = t["file"].get<std::string>(), name = t["name"].get<std::string>();
+        out << "  " << (file.empty() ? (name.empty() ? "(unnamed)" : name) : file);
+        if (t["missing"].get<bool>())
+            out << " (not found)";
+        else if (t["embedded"].get<bool>())
+            out << " (embedded)";
+        out << "\n";
+    }
+    if (!info["lights"].empty()) {
+        field("lights") << info["lights"].size() << "\n";
+        for (const auto& l : info["lights"]) out << "  " << nameOr(l["name"], "(unnamed)") << ": " << l["type"].get<std::string>() << "\n";
+    }
+
+    const auto& clips = scene.animation.clips;
+    const uint32_t frames = scene.animation.frames;
+    const std::string rate = number(scene.animation.fps);
+    if (clips.empty()) {
+        field("animation") << "none";
+        // POD files give a frame count even when nothing moves.
+        if (frames > 0) out << " (" << counted(frames, "frame") << " at " << rate << " fps, nothing animated)";
+        out << "\n";
+    } else {
+        field("animation") << counted(clips.size(), "clip");
+        if (frames > 0) out << ", " << counted(frames, "frame") << " at " << rate << " fps";
+        out << "\n";
+        for (const Clip& c : clips) {
+            out << "  " << (c.name.empty() ? "(unnamed)" : c.name) << ": " << number(c.duration(), 4) << " s";
+            const std::string range = frameRange(scene, c);
+            if (!range.empty()) out << " (" << range << ")";
+            out << "\n";
+        }
+    }
+    if (!info["time"].is_null())
+        field("pose") << "clip " << info["time"]["clip"].get<std::string>() << " at "
+                      << number(info["time"]["seconds"].get<double>(), 4) << " s\n";
     if (info.contains("pof")) {
         const auto& p = info["pof"];
-        out << "pof:            version " << p["version"] << ", detail levels " << p["detail_levels"].dump() << ", debris "
-            << p["debris"].dump() << ", drawn triangles " << info["drawn_triangles"] << "\n";
-        out << "  points:       guns " << p["gun_points"] << ", missiles " << p["missile_points"] << ", turrets "
-            << p["turrets"] << ", docks " << p["docks"] << ", thrusters " << p["thrusters"] << ", eyes "
-            << p["eye_points"] << ", paths " << p["paths"] << ", special " << p["special_points"] << "\n";
+        field("pof") << "version " << p["version"] << ", " << counted(info["drawn_triangles"].get<uint64_t>(), "triangle")
+                     << " drawn\n";
+        const auto& levels = p["detail_levels"];
+        field("  detail") << counted(levels.size(), "level");
+        if (!levels.empty()) out << " (" << subobjectList(levels) << ")";
+        out << "\n";
+        const auto& debris = p["debris"];
+        field("  debris") << (debris.empty() ? std::string("none") : counted(debris.size(), "piece") + " (" + subobjectList(debris) + ")")
+                          << "\n";
+        field("  points") << pofPoints(p) << "\n";
+        if (p.contains("shield_triangles")) field("  shield") << counted(p["shield_triangles"].get<uint64_t>(), "triangle") << "\n";
     }
-    if (!info["bounds"].is_null())
-        out << "bounds:         min " << info["bounds"]["min"].dump() << " max " << info["bounds"]["max"].dump() << "\n";
+    if (!info["bounds"].is_null()) {
+        const auto& b = info["bounds"];
+        double scale = 0.0;
+        for (const char* corner : {"min", "max"})
+            for (const auto& c : b[corner]) scale = std::max(scale, std::abs(c.get<double>()));
+        field("bounds") << "min " << vec3Text(b["min"], scale) << "  max " << vec3Text(b["max"], scale) << "\n";
+        field("size") << number(b["max"][0].get<double>() - b["min"][0].get<double>()) << " x "
+                      << number(b["max"][1].get<double>() - b["min"][1].get<double>()) << " x "
+                      << number(b["max"][2].get<double>() - b["min"][2].get<double>()) << "\n";
+    }
     for (const auto& w : info["warnings"]) out << "warning: " << w.get<std::string>() << "\n";
     return out.str();
 }

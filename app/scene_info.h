@@ -13,7 +13,9 @@ namespace esv {
 // skinning and morphing, in the file's own axes and units).
 nlohmann::json sceneInfoJson(const Scene& scene, const Pose& pose, const ResolvedTime& time);
 
-// A human-readable rendering of sceneInfoJson's object.
-std::string sceneInfoText(const nlohmann::json& info);
+// A human-readable rendering of sceneInfoJson's object for `scene`: counts with their nouns in the
+// singular or plural, coordinates at float precision, clip durations in seconds with their frame
+// range where the file gives a frame rate (read from `scene`, which the object does not record).
+std::string sceneInfoText(const nlohmann::json& info, const Scene& scene);
 
 }  // namespace esv

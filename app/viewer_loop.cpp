@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <deque>
 #include <filesystem>
-#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -52,9 +52,20 @@ struct Viewer {
     bool rotating = false, panning = false;
     double pressX = 0.0, pressY = 0.0, lastX = 0.0, lastY = 0.0;
     bool leftWasDown = false;
+    bool doubleClicked = false;  // the left button went down for a double click (its release picks nothing)
     bool keysDown[size_t(Key::Count)] = {};
-    // Keys a script holds down (key -> frames left), read exactly like real keys.
-    std::map<Key, int> scriptKeys;
+    // Input a script gives (ScriptHost::input), which the panels see through Dear ImGui on top of
+    // what the host's backend gives it: the pointer once a script moved it, buttons and keys held,
+    // wheel steps and text of this frame.
+    struct {
+        bool pointer = false;
+        double x = 0.0, y = 0.0;
+        bool buttons[size_t(MouseButton::Count)] = {};
+        bool keys[size_t(Key::Count)] = {};
+        bool keysBefore[size_t(Key::Count)] = {};  // held last frame: a release must reach ImGui too
+        double wheelX = 0.0, wheelY = 0.0;
+        std::vector<uint32_t> text;
+    } scriptInput;
     bool hidePanels = false;
 };
 
@@ -62,9 +73,9 @@ bool held(const Viewer& v, MouseButton button) {
     return v.buttonsHeld[size_t(button)];
 }
 
-// A key held on the keyboard or by a script.
+// A key held on the keyboard (or by a script's events).
 bool held(const Viewer& v, Key key) {
-    return v.keysHeld[size_t(key)] || v.scriptKeys.count(key) > 0;
+    return v.keysHeld[size_t(key)];
 }
 
 bool shiftHeld(const Viewer& v) {
@@ -256,14 +267,21 @@ void mouseInput(Viewer& v) {
         }
         v.rotating = left && !shift;
         v.panning = right || (left && shift);
-        if (!left && v.leftWasDown && std::abs(x - v.pressX) < 3.0 && std::abs(y - v.pressY) < 3.0 && s.scene) {
+        // The release that ends a double click does not pick again: the view has just framed the
+        // selection, which is no longer under the pointer.
+        if (!left && v.leftWasDown && !v.doubleClicked && std::abs(x - v.pressX) < 3.0 && std::abs(y - v.pressY) < 3.0 &&
+            s.scene) {
             // Window coordinates to framebuffer pixels (they differ on high-density displays).
             const HostSize window = v.host->windowSize(), pixels = v.host->framebufferSize();
             const float fx = float(x) * float(pixels.width) / float(std::max(window.width, 1));
             const float fy = float(y) * float(pixels.height) / float(std::max(window.height, 1));
             selectNode(s, pickAt(s, fx, fy));
         }
-        if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && s.selection.node >= 0) frameSelection(s);
+        if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
+            v.doubleClicked = true;
+            if (s.selection.node >= 0) frameSelection(s);
+        }
+        if (!left) v.doubleClicked = false;
         const float wheel = float(v.wheelY), wheelH = float(v.wheelX);
         if (wheel != 0.0f) {
             if (controlHeld(v)) {
@@ -374,23 +392,62 @@ void keyboardInput(Viewer& v, float dt) {
     orbit.distance = std::max(orbit.distance, 1e-4f);
 }
 
-// The key for a script's key name: a-z, 0-9, f1-f12, and the names below (Key::Unknown otherwise).
-Key keyFromName(const std::string& name) {
-    if (name.size() == 1 && name[0] >= 'a' && name[0] <= 'z') return Key(int(Key::A) + (name[0] - 'a'));
-    if (name.size() == 1 && name[0] >= '0' && name[0] <= '9') return Key(int(Key::Num0) + (name[0] - '0'));
-    if (name.size() >= 2 && name[0] == 'f' && name.find_first_not_of("0123456789", 1) == std::string::npos) {
-        const int n = std::atoi(name.c_str() + 1);
-        if (n >= 1 && n <= 12) return Key(int(Key::F1) + n - 1);
+// A script's input event, as the panels must see it (applyScriptedInput).
+void noteScriptedEvent(Viewer& v, const Event& e) {
+    auto& in = v.scriptInput;
+    switch (e.type) {
+        case EventType::MouseMove:
+            in.pointer = true;
+            in.x = e.x;
+            in.y = e.y;
+            break;
+        case EventType::MouseButton:
+            if (e.button < MouseButton::Count) in.buttons[size_t(e.button)] = e.down;
+            break;
+        case EventType::Wheel:
+            in.wheelX += e.x;
+            in.wheelY += e.y;
+            break;
+        case EventType::Key:
+            if (e.key < Key::Count) in.keys[size_t(e.key)] = e.down;
+            break;
+        case EventType::Text: in.text.push_back(e.codepoint); break;
+        default: break;
     }
-    static const std::map<std::string, Key> kNames = {
-        {"space", Key::Space}, {"left", Key::Left}, {"right", Key::Right}, {"up", Key::Up},
-        {"down", Key::Down}, {"home", Key::Home}, {"end", Key::End}, {"pageup", Key::PageUp},
-        {"pagedown", Key::PageDown}, {"tab", Key::Tab}, {"escape", Key::Escape}, {"enter", Key::Enter},
-        {"comma", Key::Comma}, {"period", Key::Period}, {"[", Key::LeftBracket},
-        {"]", Key::RightBracket}, {"plus", Key::Equal}, {"minus", Key::Minus},
-        {"shift", Key::LeftShift}, {"ctrl", Key::LeftControl}};
-    auto it = kNames.find(name);
-    return it == kNames.end() ? Key::Unknown : it->second;
+}
+
+// Dear ImGui's input for this frame with a script's on top of the host backend's (called between
+// the backend's new frame and ImGui's). Keys ImGui reads by name go through io.KeyMap, which each
+// backend fills with its own key codes.
+void applyScriptedInput(Viewer& v) {
+    ImGuiIO& io = ImGui::GetIO();
+    auto& in = v.scriptInput;
+    if (in.pointer) io.MousePos = ImVec2(float(in.x), float(in.y));
+    for (size_t i = 0; i < size_t(MouseButton::Count) && i < IM_ARRAYSIZE(io.MouseDown); ++i)
+        io.MouseDown[i] = io.MouseDown[i] || in.buttons[i];
+    io.MouseWheel += float(in.wheelY);
+    io.MouseWheelH += float(in.wheelX);
+    in.wheelX = in.wheelY = 0.0;
+    for (uint32_t c : in.text) io.AddInputCharacter(c);
+    in.text.clear();
+    static const std::pair<Key, ImGuiKey> kNamed[] = {
+        {Key::Tab, ImGuiKey_Tab},         {Key::Left, ImGuiKey_LeftArrow},   {Key::Right, ImGuiKey_RightArrow},
+        {Key::Up, ImGuiKey_UpArrow},      {Key::Down, ImGuiKey_DownArrow},   {Key::PageUp, ImGuiKey_PageUp},
+        {Key::PageDown, ImGuiKey_PageDown}, {Key::Home, ImGuiKey_Home},      {Key::End, ImGuiKey_End},
+        {Key::Space, ImGuiKey_Space},     {Key::Enter, ImGuiKey_Enter},      {Key::Escape, ImGuiKey_Escape},
+        {Key::Backspace, ImGuiKey_Backspace}, {Key::Delete, ImGuiKey_Delete}, {Key::A, ImGuiKey_A},
+        {Key::C, ImGuiKey_C},             {Key::V, ImGuiKey_V},              {Key::X, ImGuiKey_X},
+        {Key::Y, ImGuiKey_Y},             {Key::Z, ImGuiKey_Z}};
+    // A key the script holds or held last frame takes the state the events left (the host's too).
+    auto touched = [&](Key k) { return in.keys[size_t(k)] || in.keysBefore[size_t(k)]; };
+    for (const auto& [key, imguiKey] : kNamed) {
+        const int index = io.KeyMap[imguiKey];
+        if (touched(key) && index >= 0 && index < IM_ARRAYSIZE(io.KeysDown)) io.KeysDown[index] = held(v, key);
+    }
+    if (touched(Key::LeftShift) || touched(Key::RightShift)) io.KeyShift = shiftHeld(v);
+    if (touched(Key::LeftControl) || touched(Key::RightControl)) io.KeyCtrl = controlHeld(v);
+    if (touched(Key::LeftAlt) || touched(Key::RightAlt)) io.KeyAlt = held(v, Key::LeftAlt) || held(v, Key::RightAlt);
+    std::copy(std::begin(in.keys), std::end(in.keys), std::begin(in.keysBefore));
 }
 
 // The rectangles of the panels drawn this frame (top-level windows; not tooltips, popups, child
@@ -436,6 +493,7 @@ struct ViewerLoop::Impl {
     std::optional<ScriptRunner> script;
     ScriptHost scriptHost;
     std::vector<Event> events;  // this frame's, reused
+    std::deque<std::vector<Event>> scriptEvents;  // a script's input, one batch a frame
     std::string clipboard;      // the host's clipboard text as ImGui last asked for it
     int frame = 0;
     double last = 0.0;  // host time of the previous frame
@@ -443,6 +501,7 @@ struct ViewerLoop::Impl {
     bool imgui = false;  // the ImGui context and both backends are up
     bool done = false;
     bool finished = false;
+    bool firstLoadDone = false;  // the file named on the command line has loaded or failed
 };
 
 ViewerLoop::ViewerLoop() : m_impl(std::make_unique<Impl>()) {}
@@ -526,24 +585,8 @@ int ViewerLoop::start(Host& host, const ViewerOptions& options) {
     startLoad(v, options.file, false);
     // Exactly what a dropped-files event does.
     m.scriptHost.drop = [&v](const std::vector<std::string>& paths) { dropPaths(v, paths); };
-    m.scriptHost.press = [&v](const std::string& keys, int frames, std::string& err) {
-        // "shift+space": every part is held for the same frames.
-        std::vector<Key> codes;
-        size_t from = 0;
-        while (from <= keys.size()) {
-            const size_t plus = keys.find('+', from);
-            const std::string part = keys.substr(from, plus == std::string::npos ? std::string::npos : plus - from);
-            const Key code = keyFromName(part);
-            if (code == Key::Unknown) {
-                err = "unknown key '" + part + "'";
-                return false;
-            }
-            codes.push_back(code);
-            if (plus == std::string::npos) break;
-            from = plus + 1;
-        }
-        for (Key code : codes) v.scriptKeys[code] = std::max(frames, 1);
-        return true;
+    m.scriptHost.input = [&m](std::vector<std::vector<Event>> batches) {
+        for (std::vector<Event>& batch : batches) m.scriptEvents.push_back(std::move(batch));
     };
     m.scriptHost.browse = [&v](const std::string& dir, std::string& err) {
         if (!v.browser.setDirectory(dir)) {
@@ -568,6 +611,14 @@ bool ViewerLoop::frame() {
 
     m.events.clear();
     host.pollEvents(m.events);
+    // A script's events of this frame follow the host's and take the same path.
+    if (!m.scriptEvents.empty()) {
+        for (Event& e : m.scriptEvents.front()) {
+            noteScriptedEvent(v, e);
+            m.events.push_back(std::move(e));
+        }
+        m.scriptEvents.pop_front();
+    }
     for (const Event& e : m.events) handleEvent(v, e);
     const double now = host.time();
     // Scripted runs step at a fixed rate so screenshots do not depend on timing.
@@ -579,13 +630,13 @@ bool ViewerLoop::frame() {
     LoadedScene result;
     if (v.loader.poll(result)) {
         finishLoad(v, result);
-        if (!s.scene) {
-            // The first file could not be opened: nothing to show.
+        if (!m.firstLoadDone && !s.scene) {
+            // The file named on the command line could not be opened: the window stays and its
+            // banner says why; stderr and the exit code say so too.
             std::fprintf(stderr, "%s\n", s.load.error.c_str());
             m.exitCode = kExitBadInput;
-            m.done = true;
-            return false;
         }
+        m.firstLoadDone = true;
     }
     if (s.load.active) v.loader.progress(s.load.progress, s.load.stage);
     if (s.requestRecreateRenderer) {
@@ -608,14 +659,13 @@ bool ViewerLoop::frame() {
 
     ImGui_ImplOpenGL3_NewFrame();
     host.imguiNewFrame();
+    applyScriptedInput(v);
     ImGui::NewFrame();
     if (s.scene) {
         mouseInput(v);
         keyboardInput(v, dt);
     }
     v.wheelX = v.wheelY = 0.0;
-    for (auto it = v.scriptKeys.begin(); it != v.scriptKeys.end();)
-        it = --it->second <= 0 ? v.scriptKeys.erase(it) : std::next(it);
     if (s.scene) {
         advanceTransport(*s.scene, s.transport, dt);
     }

@@ -38,13 +38,15 @@ public:
     int start(Host& host, const ViewerOptions& options);
 
     // One frame: the host's events, loads, input, the script's commands, drawing, a screenshot,
-    // swapping. Returns false when the viewer is done: closed, quit, the last of `maxFrames`, or the
-    // first file could not be opened; then call finish().
+    // swapping. Returns false when the viewer is done: closed, quit or the last of `maxFrames`; then
+    // call finish(). A file that cannot be opened does not end the run: the window shows why (the
+    // load error banner), and so does stderr when it is the file named in the options.
     bool frame();
 
     // Waits for a load still running, then shuts the panels and the renderer down while the context
-    // is current. Returns the run's ExitCode: 1 when the first file could not be opened, a script
-    // failed (the line and why on stderr) or a scripted screenshot could not be written.
+    // is current. Returns the run's ExitCode: 1 when the file named in the options could not be
+    // opened (whatever was opened after it), a script failed (the line and why on stderr) or a
+    // scripted screenshot could not be written.
     int finish();
 
     // What the viewer shows (valid after start).

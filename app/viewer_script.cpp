@@ -1,9 +1,12 @@
 #include "app/viewer_script.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <utility>
 
@@ -40,6 +43,64 @@ bool parseSize(const std::string& text, int& w, int& h) {
     const size_t x = text.find('x');
     return x != std::string::npos && parseInt(text.substr(0, x), w) && parseInt(text.substr(x + 1), h) &&
            w > 0 && h > 0 && w <= 16384 && h <= 16384;
+}
+
+// "left", "shift+right": a mouse button after optional modifier keys. Empty when fine, else why not.
+std::string parseButton(const std::string& text, MouseButton& button, std::vector<Key>& modifiers) {
+    std::vector<Key> keys;
+    std::string error;
+    const size_t plus = text.rfind('+');
+    const std::string name = plus == std::string::npos ? text : text.substr(plus + 1);
+    if (name == "left")
+        button = MouseButton::Left;
+    else if (name == "right")
+        button = MouseButton::Right;
+    else if (name == "middle")
+        button = MouseButton::Middle;
+    else
+        return "expected a button: left, right or middle (after shift+, ctrl+ or alt+)";
+    modifiers.clear();
+    if (plus == std::string::npos) return "";
+    if (!parseScriptKeys(text.substr(0, plus), modifiers, error)) return error;
+    for (Key k : modifiers)
+        if (k != Key::LeftShift && k != Key::LeftControl && k != Key::LeftAlt)
+            return "expected shift, ctrl or alt before the button";
+    return "";
+}
+
+// The modifier bits of the held keys, for the events that carry them.
+unsigned modifierBits(const std::vector<Key>& held) {
+    unsigned mods = 0;
+    for (Key k : held) {
+        if (k == Key::LeftShift || k == Key::RightShift) mods |= kModShift;
+        if (k == Key::LeftControl || k == Key::RightControl) mods |= kModControl;
+        if (k == Key::LeftAlt || k == Key::RightAlt) mods |= kModAlt;
+    }
+    return mods;
+}
+
+// UTF-8 text as code points; a malformed byte stands for itself (Latin-1).
+std::vector<uint32_t> codepoints(const std::string& text) {
+    std::vector<uint32_t> out;
+    for (size_t i = 0; i < text.size();) {
+        const unsigned char c = static_cast<unsigned char>(text[i]);
+        const int extra = c >= 0xF0 && c < 0xF8 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : 0;
+        uint32_t cp = extra == 0 ? c : c & (0x3Fu >> extra);
+        bool ok = i + extra < text.size();
+        for (int k = 1; ok && k <= extra; ++k) {
+            const unsigned char next = static_cast<unsigned char>(text[i + k]);
+            ok = (next & 0xC0) == 0x80;
+            cp = (cp << 6) | (next & 0x3F);
+        }
+        if (!ok || (extra == 0 && c >= 0x80)) {
+            out.push_back(c);
+            ++i;
+            continue;
+        }
+        out.push_back(cp);
+        i += size_t(extra) + 1;
+    }
+    return out;
 }
 
 // Splits a line into words; "quoted words" keep blanks. Returns false on an unclosed quote.
@@ -234,6 +295,12 @@ struct CommandContext {
     }
     const Scene& scene() const { return *s.scene; }
     Transport& transport() const { return s.transport; }
+    // Hands input events to the window frame by frame; what follows runs once all have arrived.
+    void queueInput(std::vector<std::vector<Event>> batches) {
+        if (!host.input) return fail("no input");
+        wait = int(batches.size());
+        host.input(std::move(batches));
+    }
     void fail(std::string message) {
         error = std::move(message);
         ok = false;
@@ -458,17 +525,92 @@ const std::vector<CommandSpec>& commandSpecs() {
                 }),
         command("press", "KEY[+KEY] [FRAMES]",
                 // clang-format off
-                "hold keys as if typed (a-z, 0-9, f1-f12, space, left, right, up, down,\n"
-                "                             home, end, pageup, pagedown, tab, escape, enter, comma, period, [, ],\n"
-                "                             plus, minus, shift, ctrl) for FRAMES frames (default 1)",
+                "press keys and hold them FRAMES frames (default 1), then release them, as typed: the\n"
+                "                             viewport's shortcuts and the focused panel get them (a-z, 0-9,\n"
+                "                             f1-f12, space, left, right, up, down, home, end, pageup, pagedown,\n"
+                "                             tab, escape, enter, backspace, delete, comma, period, [, ], plus,\n"
+                "                             minus, shift, ctrl, alt; 'ctrl+o' holds ctrl around o)",
                 // clang-format on
                 1, 2, {Arg::Text, Arg::Integer}, Needs::Nothing,
                 [](CommandContext& c) {
-                    const int frames = c.a.size() > 1 ? std::max(1, c.integer(1)) : 1;
-                    if (!c.host.press || !c.host.press(c.a[0], frames, c.error))
-                        return c.fail(c.error.empty() ? "no keyboard" : c.error);
-                    // The keys are read at the start of the next frames; what follows runs after them.
-                    c.wait = frames;
+                    std::vector<Key> keys;
+                    if (!parseScriptKeys(c.a[0], keys, c.error)) return c.fail(c.error);
+                    const int frames = c.a.size() > 1 ? std::clamp(c.integer(1), 1, 100000) : 1;
+                    const unsigned mods = modifierBits(keys);
+                    std::vector<std::vector<Event>> batches(size_t(frames) + 1);
+                    for (Key k : keys) batches.front().push_back(Event::keyEvent(k, true, mods));
+                    for (auto k = keys.rbegin(); k != keys.rend(); ++k) batches.back().push_back(Event::keyEvent(*k, false, mods));
+                    c.queueInput(std::move(batches));
+                },
+                [](const std::vector<std::string>& a) {
+                    std::vector<Key> keys;
+                    std::string error;
+                    return parseScriptKeys(a[0], keys, error) ? std::string() : error;
+                }),
+        command("type", "TEXT", "type text into the focused panel field (\"quotes\" around text with blanks)", 1, 1, {Arg::Text},
+                Needs::Nothing,
+                [](CommandContext& c) {
+                    std::vector<std::vector<Event>> batches(1);
+                    for (uint32_t cp : codepoints(c.a[0])) batches[0].push_back(Event::text(cp));
+                    c.queueInput(std::move(batches));
+                }),
+        command("hover", "X Y", "move the pointer to window coordinates X, Y (tooltips, marker labels)", 2, 2,
+                {Arg::Number, Arg::Number}, Needs::Nothing,
+                [](CommandContext& c) {
+                    // A frame more, so that what hovering shows is drawn before what follows.
+                    c.queueInput({{Event::mouseMove(c.number(0), c.number(1))}, {}});
+                }),
+        command("drag", "X0 Y0 X1 Y1 [BUTTON] [STEPS]",
+                // clang-format off
+                "press a mouse button at X0, Y0, move to X1, Y1 in STEPS frames (default 10), release:\n"
+                "                             left orbits, right or middle (or shift+left) pans, over a panel it\n"
+                "                             drags what is there (to the same point: a click). BUTTON: left\n"
+                "                             (default), right, middle; shift+, ctrl+ or alt+ before it hold those keys",
+                // clang-format on
+                4, 6, {Arg::Number, Arg::Number, Arg::Number, Arg::Number, Arg::Text, Arg::Integer}, Needs::Nothing,
+                [](CommandContext& c) {
+                    MouseButton button = MouseButton::Left;
+                    std::vector<Key> mods;
+                    if (c.a.size() > 4) parseButton(c.a[4], button, mods);
+                    const int steps = c.a.size() > 5 ? std::clamp(c.integer(5), 1, 10000) : 10;
+                    const float x0 = c.number(0), y0 = c.number(1), x1 = c.number(2), y1 = c.number(3);
+                    const unsigned bits = modifierBits(mods);
+                    std::vector<std::vector<Event>> batches;
+                    batches.push_back({Event::mouseMove(x0, y0)});
+                    for (Key k : mods) batches.back().push_back(Event::keyEvent(k, true, bits));
+                    batches.push_back({Event::mouseButton(button, true, bits)});
+                    for (int i = 1; i <= steps; ++i) {
+                        const double f = double(i) / steps;
+                        batches.push_back({Event::mouseMove(x0 + (x1 - x0) * f, y0 + (y1 - y0) * f)});
+                    }
+                    batches.push_back({Event::mouseButton(button, false, bits)});
+                    for (Key k : mods) batches.back().push_back(Event::keyEvent(k, false, bits));
+                    c.queueInput(std::move(batches));
+                },
+                [](const std::vector<std::string>& a) {
+                    MouseButton button;
+                    std::vector<Key> mods;
+                    if (a.size() > 4) {
+                        const std::string problem = parseButton(a[4], button, mods);
+                        if (!problem.empty()) return problem;
+                    }
+                    int steps = 0;
+                    if (a.size() > 5 && (!parseInt(a[5], steps) || steps < 1)) return std::string("STEPS must be 1 or more");
+                    return std::string();
+                }),
+        command("wheel", "X Y STEPS", "turn the mouse wheel STEPS notches at X, Y (positive: away, zooming in)", 3, 3,
+                {Arg::Number}, Needs::Nothing,
+                [](CommandContext& c) {
+                    c.queueInput({{Event::mouseMove(c.number(0), c.number(1))}, {Event::wheel(0.0, c.number(2))}});
+                }),
+        command("dclick", "X Y",
+                "double-click the left button at X, Y: in the viewport the first click picks and the\n"
+                "                             second frames what it picked",
+                2, 2, {Arg::Number, Arg::Number}, Needs::Nothing,
+                [](CommandContext& c) {
+                    const Event down = Event::mouseButton(MouseButton::Left, true),
+                                up = Event::mouseButton(MouseButton::Left, false);
+                    c.queueInput({{Event::mouseMove(c.number(0), c.number(1))}, {down}, {up}, {down}, {up}});
                 }),
         command("wait", "FRAMES", "let frames pass", 1, 1, {Arg::Integer}, Needs::Nothing,
                 [](CommandContext& c) { c.wait = std::max(0, c.integer(0)); }),
@@ -543,6 +685,43 @@ std::string usage(const CommandSpec& c) {
 }
 
 }  // namespace
+
+Key scriptKeyFromName(const std::string& name) {
+    if (name.size() == 1 && name[0] >= 'a' && name[0] <= 'z') return Key(int(Key::A) + (name[0] - 'a'));
+    if (name.size() == 1 && name[0] >= '0' && name[0] <= '9') return Key(int(Key::Num0) + (name[0] - '0'));
+    if (name.size() >= 2 && name[0] == 'f' && name.find_first_not_of("0123456789", 1) == std::string::npos) {
+        const int n = std::atoi(name.c_str() + 1);
+        if (n >= 1 && n <= 12) return Key(int(Key::F1) + n - 1);
+    }
+    static const std::map<std::string, Key> kNames = {
+        {"space", Key::Space},         {"left", Key::Left},       {"right", Key::Right},
+        {"up", Key::Up},               {"down", Key::Down},       {"home", Key::Home},
+        {"end", Key::End},             {"pageup", Key::PageUp},   {"pagedown", Key::PageDown},
+        {"tab", Key::Tab},             {"escape", Key::Escape},   {"enter", Key::Enter},
+        {"backspace", Key::Backspace}, {"delete", Key::Delete},   {"comma", Key::Comma},
+        {"period", Key::Period},       {"[", Key::LeftBracket},   {"]", Key::RightBracket},
+        {"plus", Key::Equal},          {"minus", Key::Minus},     {"shift", Key::LeftShift},
+        {"ctrl", Key::LeftControl},    {"alt", Key::LeftAlt}};
+    auto it = kNames.find(name);
+    return it == kNames.end() ? Key::Unknown : it->second;
+}
+
+bool parseScriptKeys(const std::string& text, std::vector<Key>& keys, std::string& error) {
+    keys.clear();
+    size_t from = 0;
+    while (true) {
+        const size_t plus = text.find('+', from);
+        const std::string part = text.substr(from, plus == std::string::npos ? std::string::npos : plus - from);
+        const Key key = scriptKeyFromName(part);
+        if (key == Key::Unknown) {
+            error = "unknown key '" + part + "'";
+            return false;
+        }
+        keys.push_back(key);
+        if (plus == std::string::npos) return true;
+        from = plus + 1;
+    }
+}
 
 bool parseScript(const std::string& text, const std::string& file, Script& out,
                  std::vector<std::string>& errors) {
@@ -746,7 +925,18 @@ std::string viewerStateJson(const ViewerState& s) {
     j["status"] = s.status;
     j["gles2"] = s.gles2;
     // Whether the keyboard goes to a panel (ImGui navigation) rather than the viewport.
-    j["keyboard_to_panel"] = ImGui::GetCurrentContext() != nullptr && ImGui::GetIO().WantCaptureKeyboard;
+    const bool imgui = ImGui::GetCurrentContext() != nullptr;
+    j["keyboard_to_panel"] = imgui && ImGui::GetIO().WantCaptureKeyboard;
+    // A panel's text field has the keyboard (typed text goes there).
+    j["text_input"] = imgui && ImGui::GetIO().WantTextInput;
+    // The pointer as the panels last saw it (window coordinates; null before it moved), and whether it
+    // is over a panel (which then takes clicks, drags and the wheel).
+    if (imgui && ImGui::IsMousePosValid())
+        j["pointer"] = {{"x", ImGui::GetIO().MousePos.x},
+                        {"y", ImGui::GetIO().MousePos.y},
+                        {"over_panel", ImGui::GetIO().WantCaptureMouse}};
+    else
+        j["pointer"] = nullptr;
     j["skeleton"] = s.view.showSkeleton;
     j["wireframe_overlay"] = s.view.wireframeOverlay;
     j["mode"] = viewModeName(s.view.mode);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "app/host.h"
 #include "app/viewer_state.h"
 
 namespace esv {
@@ -34,12 +35,20 @@ std::string scriptCommandHelp();
 // The commands' names, in the order of the help.
 std::vector<std::string> scriptCommandNames();
 
+// The key for a script's key name: a-z, 0-9, f1-f12 and the names of the `press` help
+// (Key::Unknown for others).
+Key scriptKeyFromName(const std::string& name);
+// "shift+space": the keys of a '+'-joined list of names. False with `error` naming an unknown part.
+bool parseScriptKeys(const std::string& text, std::vector<Key>& keys, std::string& error);
+
 // What the window does for commands that need it.
 struct ScriptHost {
     std::function<void(const std::vector<std::string>&)> drop;  // as if the files were dropped on the window
     std::function<bool(const std::string&, std::string&)> browse;  // show the file browser at a folder
-    // Holds keys ("f", "shift+space", "left") down for `frames` frames, read like the keyboard.
-    std::function<bool(const std::string&, int, std::string&)> press;
+    // Input as a person gives it, frame by frame: batches[i] arrives at the start of the (i+1)-th
+    // frame from now and takes the path of the host's events (viewport mouse and shortcuts, and the
+    // panels through Dear ImGui). Batches queued by an earlier command come first.
+    std::function<void(std::vector<std::vector<Event>>)> input;
 };
 
 // Runs a parsed script over the frames of the viewer.

@@ -142,7 +142,7 @@ void drawViewportOverlay(ViewerState& s) {
         ImGui::Begin("##loaderror", nullptr, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_AlwaysAutoResize |
                                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
                                                  ImGuiWindowFlags_NoMove);
-        ImGui::TextUnformatted("Could not open the file; the previous scene stays.");
+        ImGui::TextUnformatted(s.scene ? "Could not open the file; the previous scene stays." : "Could not open the file.");
         ImGui::PushTextWrapPos(io.DisplaySize.x * 0.75f);
         ImGui::TextUnformatted(s.load.error.c_str());
         ImGui::PopTextWrapPos();

@@ -167,6 +167,108 @@ TEST(Cli, InfoNamesEveryMaterialTextureAndWhereItResolved) {
     EXPECT_GE(embedded, 8u);
 }
 
+// printf-style number, as the info text writes them.
+std::string number(double value, int digits) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.*g", digits, value);
+    return text;
+}
+
+bool hasLine(const std::string& text, const std::string& line) {
+    return ("\n" + text).find("\n" + line + "\n") != std::string::npos;
+}
+
+// `info` as text on a sample of each format: lines made from the facts the same file gives as
+// JSON, counts in the singular or plural, durations in seconds (frames only where the file gives a
+// rate), bounds at six significant digits, no "slot=" entries.
+TEST(Cli, InfoTextOnASampleOfEachFormat) {
+    ESVIEW_REQUIRE_MODELS("");
+    for (const char* sample : {"pod/cocos3d/cocos3d_man.pod", "awd/PolarBear.awd", "ogex/assimp_animation_example.ogex",
+                               "pof/air_F-14.pof"}) {
+        const std::string file = (esv::test::modelsDir() / sample).string();
+        if (!std::filesystem::exists(file)) ESVIEW_SKIP_UNLESS_REQUIRED() << file;
+        const RunResult text = run("info '" + file + "'"), json = run("info '" + file + "' --json");
+        ASSERT_EQ(text.exitCode, 0) << text.err;
+        ASSERT_EQ(json.exitCode, 0) << json.err;
+        const nlohmann::json j = nlohmann::json::parse(json.out);
+        const std::string& t = text.out;
+        SCOPED_TRACE(std::string(sample) + ":\n" + t);
+
+        for (const char* bad : {" 1 vertices", " 1 triangles", " 1 clips", " 1 lights", " 1 cameras", " 1 mesh instances",
+                                " 1 bone batches", " 1 morph targets", " 1 frames", " 1 bones", "(1 points", " 0 frames at"})
+            EXPECT_EQ(t.find(bad), std::string::npos) << bad;
+        EXPECT_EQ(t.find("="), std::string::npos);
+
+        for (const auto& m : j["meshes"]) {
+            std::string line = "  " + m["name"].get<std::string>() + ": " + std::to_string(m["vertices"].get<int>()) +
+                               " vertices, " + std::to_string(m["triangles"].get<int>()) + " triangles";
+            if (m["skinned"].get<bool>()) {
+                const int batches = m["bone_batches"].get<int>(), bones = m["max_bones_per_batch"].get<int>();
+                line += ", skinned";
+                if (batches == 1) line += " (1 bone batch of " + std::to_string(bones) + " bones)";
+                if (batches > 1)
+                    line += " (" + std::to_string(batches) + " bone batches of at most " + std::to_string(bones) + " bones)";
+            }
+            EXPECT_TRUE(hasLine(t, line)) << line;
+        }
+        const int lights = int(j["lights"].size()), cameras = j["cameras"].get<int>();
+        EXPECT_NE(t.find(std::to_string(lights) + (lights == 1 ? " light," : " lights,")), std::string::npos);
+        EXPECT_NE(t.find(std::to_string(cameras) + (cameras == 1 ? " camera)" : " cameras)")), std::string::npos);
+
+        const auto& anim = j["animation"];
+        const size_t clips = anim["clips"].size();
+        const int frames = anim["frames"].get<int>();
+        std::string animation = "animation:      ";
+        if (clips == 0) {
+            animation += "none";
+        } else {
+            animation += std::to_string(clips) + (clips == 1 ? " clip" : " clips");
+            if (frames > 0) animation += ", " + std::to_string(frames) + " frames at " + number(anim["fps"].get<double>(), 6) + " fps";
+        }
+        EXPECT_TRUE(hasLine(t, animation)) << animation;
+        for (const auto& c : anim["clips"]) {
+            const double seconds = c["duration_s"].get<double>();
+            std::string line = "  " + c["name"].get<std::string>() + ": " + number(seconds, 4) + " s";
+            // POD gives its frame rate; these AWD and OpenGEX files give none.
+            if (frames > 0)
+                line += " (frames 0-" + number(std::round(seconds * anim["fps"].get<double>()), 6) + " at " +
+                        number(anim["fps"].get<double>(), 6) + " fps)";
+            EXPECT_TRUE(hasLine(t, line)) << line;
+        }
+
+        // Bounds: every coordinate at six significant digits, the values of the JSON.
+        const size_t at = t.find("\nbounds:");
+        ASSERT_NE(at, std::string::npos);
+        const std::string bounds = t.substr(at + 1, t.find('\n', at + 1) - at - 1);
+        std::string expected = "bounds:         min (";
+        for (int corner = 0; corner < 2; ++corner) {
+            const auto& v = j["bounds"][corner == 0 ? "min" : "max"];
+            for (int i = 0; i < 3; ++i) expected += number(v[i].get<double>(), 6) + (i < 2 ? ", " : ")");
+            if (corner == 0) expected += "  max (";
+        }
+        EXPECT_EQ(bounds, expected);
+
+        if (j.contains("pof")) {
+            // air_F-14: one gun point, three missile points, one thruster, one eye point.
+            const auto& p = j["pof"];
+            std::string points = "  points:       ";
+            auto add = [&](const char* key, const char* one, const char* many) {
+                const int n = p[key].get<int>();
+                if (n == 0) return;
+                if (points.back() != ' ') points += ", ";
+                points += std::to_string(n) + " " + (n == 1 ? one : many);
+            };
+            add("gun_points", "gun point", "gun points");
+            add("missile_points", "missile point", "missile points");
+            add("turrets", "turret", "turrets");
+            add("docks", "dock", "docks");
+            add("thrusters", "thruster", "thrusters");
+            add("eye_points", "eye point", "eye points");
+            EXPECT_TRUE(hasLine(t, points)) << points;
+        }
+    }
+}
+
 TEST(Cli, MissingFileIsOneClearLine) {
     RunResult r = run("check /no/such/file.pod");
     EXPECT_EQ(r.exitCode, 1);
@@ -473,6 +575,32 @@ TEST(Cli, RenderBadCameraIsBadInput) {
     RunResult r = run("render demo -o '" + png.string() + "' --camera 99");
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_EQ(lineCount(r.err), 1u) << r.err;
+}
+
+// `esview FILE` with a file that cannot be opened: the window opens with the reason in its banner,
+// stderr has the one line, and the run exits 1.
+TEST(Cli, ViewerWindowShowsWhyAFileCannotBeOpened) {
+    if (std::string(XVFB_RUN).empty()) ESVIEW_SKIP_UNLESS_REQUIRED() << "xvfb-run not installed";
+    auto png = esv::test::outputDir() / "cli_viewer_missing.png";
+    std::filesystem::remove(png);
+    const auto config = esv::test::outputDir() / "cli_viewer_missing_config";
+    std::filesystem::remove_all(config);
+    std::filesystem::create_directories(config);
+    RunResult r = run("/no/such/file.pod --frames 6 --screenshot '" + png.string() + "'",
+                      "ESVIEW_CONFIG_DIR='" + config.string() + "' " + std::string(XVFB_RUN) +
+                          " -a -s '-screen 0 1280x720x24'");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(r.err, "/no/such/file.pod: cannot read the file: No such file or directory\n");
+    int w = 0, h = 0;
+    std::vector<uint8_t> rgba;
+    ASSERT_TRUE(loadPng(png, w, h, rgba)) << "the window was drawn and saved";
+    size_t red = 0;
+    for (int y = h / 2; y < h; ++y)
+        for (int x = w / 4; x < 3 * w / 4; ++x) {
+            const uint8_t* p = &rgba[(size_t(y) * w + x) * 4];
+            red += p[0] > 60 && p[0] > 2 * p[1] && p[0] > 2 * p[2];
+        }
+    EXPECT_GT(red, size_t(w / 2) * (h / 2) / 25) << "no error banner in the lower middle";
 }
 
 TEST(Cli, ViewerWindowUnderXvfbShowsSceneAndPanel) {

@@ -1,0 +1,274 @@
+// Script input and files that cannot be opened, on the headless host (no window system): the
+// script's `press`, `type`, `hover`, `drag`, `wheel` and `dclick` take the path of a window's events
+// (the viewport's orbit, pan, zoom, pick and shortcuts; the panels through Dear ImGui), and a file
+// named on the command line that cannot be opened still opens the window with the reason.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <utility>
+
+#include <gtest/gtest.h>
+#include <imgui.h>
+#include <imgui_internal.h>
+#include <nlohmann/json.hpp>
+
+#include "app/commands.h"
+#include "app/headless_host.h"
+#include "app/transport.h"
+#include "app/viewer_actions.h"
+#include "app/viewer_loop.h"
+#include "app/viewer_state.h"
+#include "common/image_compare.h"
+#include "common/test_paths.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path workDir(const std::string& name) {
+    const fs::path dir = esv::test::outputDir() / ("viewer_input_" + name);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    // The recent-files list and the panel layout go here, not to the user's configuration.
+    setenv("ESVIEW_CONFIG_DIR", dir.c_str(), 1);
+    return dir;
+}
+
+// Runs frames until a scene is shown and no load is running (at most `limit` frames).
+bool frameUntilLoaded(esv::ViewerLoop& viewer, int limit = 2000) {
+    for (int i = 0; i < limit; ++i) {
+        if (!viewer.frame()) return false;
+        if (viewer.state().scene && !viewer.state().load.active && viewer.state().requestOpen.empty())
+            return true;
+    }
+    return false;
+}
+
+std::string readText(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+nlohmann::json readJson(const fs::path& path) {
+    const std::string text = readText(path);
+    return text.empty() ? nlohmann::json::object() : nlohmann::json::parse(text);
+}
+
+// Runs the viewer on `file` with `script` (written to dir/script.txt) to its end: the exit code.
+int runScript(const fs::path& dir, const std::string& file, const std::string& script) {
+    const fs::path path = dir / "script.txt";
+    std::ofstream(path) << script;
+    esv::HeadlessHost host;
+    esv::ViewerOptions options;
+    options.file = file;
+    options.script = path.string();
+    return esv::runViewer(host, options);
+}
+
+// Fraction of the pixels in the box that are reddish (the load error banner's background).
+double reddishFraction(const esv::test::Image& image, int x0, int y0, int x1, int y1) {
+    size_t red = 0, total = 0;
+    for (int y = y0; y < y1; ++y)
+        for (int x = x0; x < x1; ++x, ++total) {
+            const uint8_t* p = &image.rgba[(size_t(y) * image.width + x) * 4];
+            red += p[0] > 60 && p[0] > 2 * p[1] && p[0] > 2 * p[2];
+        }
+    return total ? double(red) / double(total) : 0.0;
+}
+
+// Where things are in the demo's first view (1280x720, paused at 0 s), found by a viewer run frame
+// by frame: the blob's centre on the screen and in the world, a point of a panel that takes input,
+// and a point of the 3D view that no window covers.
+struct DemoLayout {
+    glm::vec2 blob{0.0f};
+    glm::vec3 blobWorld{0.0f};
+    glm::vec2 panel{-1.0f};
+    glm::vec2 free{-1.0f};
+};
+
+bool inside(const ImGuiWindow* w, const glm::vec2& p) {
+    return p.x >= w->Pos.x && p.y >= w->Pos.y && p.x < w->Pos.x + w->Size.x && p.y < w->Pos.y + w->Size.y;
+}
+
+bool demoLayout(DemoLayout& out) {
+    esv::HeadlessHost host;
+    esv::ViewerLoop viewer;
+    if (viewer.start(host, esv::ViewerOptions{}) != esv::kExitOk || !frameUntilLoaded(viewer)) return false;
+    esv::ViewerState& s = viewer.state();
+    s.transport.playing = false;
+    esv::seekTransport(*s.scene, s.transport, 0.0f);
+    for (int i = 0; i < 3; ++i) viewer.frame();
+    const int blob = esv::findNode(*s.scene, "blob");
+    if (blob < 0) return false;
+    out.blobWorld = glm::vec3(s.pose.world[blob][3]);
+    if (!esv::projectToScreen(s, out.blobWorld, out.blob) || esv::pickAt(s, out.blob.x, out.blob.y) != blob)
+        return false;
+    // The windows drawn: the biggest that takes input is a panel; the free point is the first of a
+    // row across the lower middle that none covers and where nothing is picked.
+    std::vector<const ImGuiWindow*> windows;
+    float biggest = 0.0f;
+    for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
+        if (!w->Active || w->Hidden || (w->Flags & ImGuiWindowFlags_ChildWindow)) continue;
+        windows.push_back(w);
+        if ((w->Flags & (ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_Tooltip)) ||
+            std::strncmp(w->Name, "Debug##", 7) == 0)
+            continue;
+        if (w->Size.x * w->Size.y > biggest) {
+            biggest = w->Size.x * w->Size.y;
+            out.panel = glm::vec2(w->Pos.x + w->Size.x * 0.5f, w->Pos.y + w->Size.y * 0.5f);
+        }
+    }
+    for (int dx = 0; dx < 640 && out.free.x < 0.0f; dx += 10)
+        for (float x : {640.0f - float(dx), 640.0f + float(dx)}) {
+            const glm::vec2 p(x, 540.0f);
+            if (std::none_of(windows.begin(), windows.end(),
+                             [&](const ImGuiWindow* w) { return inside(w, p); }) &&
+                esv::pickAt(s, p.x, p.y, 40.0f) < 0) {
+                out.free = p;
+                break;
+            }
+        }
+    viewer.finish();
+    return out.panel.x >= 0.0f && out.free.x >= 0.0f;
+}
+
+std::string xy(const glm::vec2& p) {
+    return std::to_string(p.x) + " " + std::to_string(p.y);
+}
+
+// A file named on the command line that cannot be opened (missing, or cut short) still opens the
+// window: the load error banner says why (the OS's reason for a missing file, the byte offset for a
+// corrupt one), the script runs and `dump` reports the error, and the run exits 1.
+TEST(ViewerInput, AFileThatCannotBeOpenedShowsWhyInTheWindow) {
+    const fs::path dir = workDir("load_error");
+    const std::string bytes = readText(esv::test::sourceDir() / "assets" / "demo.pod");
+    const fs::path broken = dir / "broken.pod", missing = dir / "missing.pod";
+    std::ofstream(broken, std::ios::binary) << bytes.substr(0, 300);
+    const std::pair<fs::path, std::string> cases[] = {
+        {missing, missing.string() + ": cannot read the file: No such file or directory"},
+        {broken, broken.string() + ": offset 0x32: scene: the file ends before the block's end tag"}};
+    for (const auto& [file, error] : cases) {
+        const fs::path json = dir / (file.stem().string() + ".json"),
+                       png = dir / (file.stem().string() + ".png");
+        EXPECT_EQ(runScript(dir, file.string(),
+                            "wait 2\ndump " + json.string() + "\nscreenshot " + png.string() + "\nquit\n"),
+                  esv::kExitBadInput);
+        const nlohmann::json state = readJson(json);
+        EXPECT_EQ(state["load_error"], error);
+        EXPECT_EQ(state["loading"], false);
+        EXPECT_EQ(state["path"], "") << "no scene";
+        EXPECT_FALSE(state.contains("format"));
+        esv::test::Image image;
+        ASSERT_TRUE(esv::test::loadPng(png.string(), image)) << png;
+        // The banner sits low in the middle of the window.
+        EXPECT_GT(reddishFraction(image, 0, image.height / 2, image.width, image.height), 0.02) << png;
+    }
+
+    // Driven frame by frame: the viewer goes on after the failure, and finish() says 1.
+    esv::HeadlessHost host;
+    esv::ViewerLoop viewer;
+    esv::ViewerOptions options;
+    options.file = missing.string();
+    ASSERT_EQ(viewer.start(host, options), esv::kExitOk);
+    for (int i = 0; i < 2000 && (viewer.state().load.active || viewer.state().load.error.empty()); ++i)
+        ASSERT_TRUE(viewer.frame());
+    EXPECT_EQ(viewer.state().load.error, cases[0].second);
+    EXPECT_TRUE(viewer.frame()) << "the window stays open";
+    EXPECT_TRUE(viewer.frame());
+    EXPECT_EQ(viewer.finish(), esv::kExitBadInput);
+}
+
+// Script input takes the path of a window's events: a left drag over the 3D view orbits (0.01
+// radian per pixel), a right drag pans, the wheel zooms (0.88 per step away).
+TEST(ViewerInput, ScriptDragAndWheelMoveTheOrbitCamera) {
+    DemoLayout layout;
+    ASSERT_TRUE(demoLayout(layout)) << "no free point in the 3D view";
+    const fs::path dir = workDir("script_drag");
+    const std::string d = dir.string() + "/";
+    const glm::vec2 from = layout.free - glm::vec2(50.0f, 10.0f), to = layout.free + glm::vec2(50.0f, 10.0f);
+    const glm::vec2 right = layout.free + glm::vec2(60.0f, 0.0f);
+    const std::string script = "pause\norbit 30 10 6\nwait 1\ndump " + d + "before.json\n" +  //
+                               "drag " + xy(from) + " " + xy(to) + "\ndump " + d + "drag.json\n" + "drag " +
+                               xy(layout.free) + " " + xy(right) + " right 4\ndump " + d + "pan.json\n" +
+                               "wheel " + xy(layout.free) + " 2\ndump " + d + "wheel.json\nquit\n";
+    ASSERT_EQ(runScript(dir, "demo", script), esv::kExitOk);
+    const nlohmann::json before = readJson(dir / "before.json"), drag = readJson(dir / "drag.json"),
+                         pan = readJson(dir / "pan.json"), wheel = readJson(dir / "wheel.json");
+    const double degreesPerPixel = 0.01 * 180.0 / M_PI;
+    EXPECT_NEAR(drag["orbit"]["yaw_deg"].get<double>(),
+                before["orbit"]["yaw_deg"].get<double>() - 100 * degreesPerPixel, 1e-3);
+    EXPECT_NEAR(drag["orbit"]["pitch_deg"].get<double>(),
+                before["orbit"]["pitch_deg"].get<double>() + 20 * degreesPerPixel, 1e-3);
+    EXPECT_EQ(drag["orbit"]["target"], before["orbit"]["target"]);
+    EXPECT_TRUE(drag["selected"].is_null()) << "a drag picks nothing";
+    EXPECT_EQ(pan["orbit"]["yaw_deg"], drag["orbit"]["yaw_deg"]);
+    EXPECT_NE(pan["orbit"]["target"], drag["orbit"]["target"]) << "a right drag pans";
+    EXPECT_NEAR(wheel["orbit"]["distance"].get<double>(),
+                pan["orbit"]["distance"].get<double>() * 0.88 * 0.88, 1e-4);
+    EXPECT_NEAR(wheel["pointer"]["x"].get<double>(), layout.free.x, 1e-3);
+    EXPECT_FALSE(wheel["pointer"]["over_panel"].get<bool>());
+}
+
+// A double click on a mesh picks it (the first click) and frames it (the second); hovering a panel
+// gives it the pointer, and the wheel over it scrolls the panel instead of zooming.
+TEST(ViewerInput, ScriptDoubleClickFramesAMeshAndHoverFindsThePanels) {
+    DemoLayout layout;
+    ASSERT_TRUE(demoLayout(layout)) << "the blob, a panel or a free point is not where the test looks";
+    const fs::path dir = workDir("script_dclick");
+    const std::string d = dir.string() + "/";
+    const std::string script = "pause\ntime 0\nwait 2\ndump " + d + "before.json\n" +  //
+                               "dclick " + xy(layout.blob) + "\ndump " + d + "dclick.json\n" + "hover " +
+                               xy(layout.panel) + "\ndump " + d + "panel.json\n" + "wheel " +
+                               xy(layout.panel) + " 3\ndump " + d + "wheel.json\n" + "hover " +
+                               xy(layout.free) + "\ndump " + d + "free.json\nquit\n";
+    ASSERT_EQ(runScript(dir, "demo", script), esv::kExitOk);
+    const nlohmann::json before = readJson(dir / "before.json"), dclick = readJson(dir / "dclick.json");
+    EXPECT_TRUE(before["selected"].is_null());
+    EXPECT_EQ(dclick["selected"], "blob");
+    auto distanceToBlob = [&](const nlohmann::json& state) {
+        const auto& t = state["orbit"]["target"];
+        return glm::distance(glm::vec3(t[0].get<float>(), t[1].get<float>(), t[2].get<float>()),
+                             layout.blobWorld);
+    };
+    EXPECT_LT(distanceToBlob(dclick), 0.5f * distanceToBlob(before)) << "the double click frames the blob";
+
+    const nlohmann::json panel = readJson(dir / "panel.json"), wheel = readJson(dir / "wheel.json");
+    EXPECT_TRUE(panel["pointer"]["over_panel"].get<bool>()) << panel["pointer"];
+    EXPECT_NEAR(panel["pointer"]["x"].get<double>(), layout.panel.x, 1e-3);
+    EXPECT_EQ(wheel["orbit"]["distance"], panel["orbit"]["distance"])
+        << "the wheel over a panel does not zoom";
+    EXPECT_FALSE(readJson(dir / "free.json")["pointer"]["over_panel"].get<bool>());
+}
+
+// Keys and text reach the panels through Dear ImGui as they do from a keyboard: F6 hands the
+// keyboard to the panels, arrows and space navigate into the settings, Tab puts its first field
+// (the playback speed) into text editing, typed text and Enter set it. Tab, which walks the node
+// selection in the 3D view, reaches only the panel.
+TEST(ViewerInput, ScriptKeysAndTextReachThePanels) {
+    const fs::path dir = workDir("script_keys");
+    const std::string d = dir.string() + "/";
+    ASSERT_EQ(runScript(dir, "demo",
+                        "pause\nwait 2\npress f6\nwait 1\npress down\npress space\nwait 1\n"
+                        "press tab\nwait 1\ndump " +
+                            d +
+                            "tab.json\n"
+                            "type 0.25\npress enter\nwait 1\ndump " +
+                            d + "typed.json\nquit\n"),
+              esv::kExitOk);
+    const nlohmann::json tab = readJson(dir / "tab.json"), typed = readJson(dir / "typed.json");
+    EXPECT_TRUE(tab["keyboard_to_panel"].get<bool>());
+    EXPECT_TRUE(tab["text_input"].get<bool>()) << "Tab made a panel field editable";
+    EXPECT_TRUE(tab["selected"].is_null()) << "the 3D view did not get the Tab";
+    EXPECT_FLOAT_EQ(typed["speed"].get<float>(), 0.25f) << "the typed speed was entered";
+    EXPECT_FALSE(typed["text_input"].get<bool>()) << "Enter ends the editing";
+    EXPECT_FALSE(typed["playing"].get<bool>()) << "space went to the panel, not to play";
+}
+
+}  // namespace
