@@ -181,6 +181,18 @@ int runCommandLine(int argc, char** argv) {
     renderCmd->add_flag("--normal-lines", render.normalLines, "Draw each vertex normal as a short line");
     renderCmd->add_flag("--tangent-lines", render.tangentLines,
                         "Draw each vertex tangent as a short line (the file's or computed from UVs)");
+    std::string lighting = lightingName(render.lighting);
+    renderCmd->add_option("--lighting", lighting, "file|studio|both: the file's lights, the studio rig, or both (default)")
+        ->check([](const std::string& s) {
+            Lighting l;
+            return parseLighting(s.c_str(), l) ? std::string() : std::string("unknown lighting '" + s + "'");
+        });
+    std::string missingTexture = missingTextureName(render.missingTexture);
+    renderCmd->add_option("--missing-texture", missingTexture, "grey|checker: how a texture not found is drawn (default grey)")
+        ->check([](const std::string& s) {
+            MissingTexture m;
+            return parseMissingTexture(s.c_str(), m) ? std::string() : std::string("expected grey or checker");
+        });
 
     CLI::App* check = app.add_subcommand("check", "Validate a file; list every problem with its byte offset or line");
     check->add_option("FILE", file, "Model file, or a FreeSpace VP archive (the archive itself)")->required();
@@ -197,6 +209,8 @@ int runCommandLine(int argc, char** argv) {
     if (renderCmd->parsed()) {
         std::sscanf(size.c_str(), "%dx%d", &render.width, &render.height);
         parseViewMode(mode.c_str(), render.mode);
+        parseLighting(lighting.c_str(), render.lighting);
+        parseMissingTexture(missingTexture.c_str(), render.missingTexture);
         render.time = time;
         return runRender(render);
     }

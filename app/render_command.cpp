@@ -71,6 +71,8 @@ int runRender(const RenderRequest& request) {
     view.showNormalLines = request.normalLines;
     view.showTangentLines = request.tangentLines;
     view.camera = request.camera;
+    view.lighting = request.lighting;
+    view.missingTexture = request.missingTexture;
     // The orbit camera frames the scene as it is drawn at the chosen time.
     evaluatePose(scene, time.clip, time.seconds, pose);
     Bounds bounds = sceneBounds(scene, pose);

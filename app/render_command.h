@@ -21,6 +21,8 @@ struct RenderRequest {
     int weightBone = -1;
     bool normalLines = false;
     bool tangentLines = false;
+    Lighting lighting = kDefaultLighting;  // the viewer's default
+    MissingTexture missingTexture = kDefaultMissingTexture;
 };
 
 // Renders as asked; returns an ExitCode (1 when the input is bad or the PNG cannot be written).

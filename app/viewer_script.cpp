@@ -222,8 +222,6 @@ bool setOption(ViewerState& s, const std::vector<std::string>& args, std::string
         {"tangent-lines", &v.showTangentLines},
         {"wireframe-overlay", &v.wireframeOverlay},
         {"two-sided", &v.forceTwoSided},
-        {"scene-lights", &v.sceneLights},
-        {"default-rig", &v.defaultRig},
         {"headlight", &v.headlight},
     };
     bool* flag = nullptr;
@@ -240,6 +238,20 @@ bool setOption(ViewerState& s, const std::vector<std::string>& args, std::string
         } else if (s.gles2 != value) {
             s.gles2 = value;
             s.requestRecreateRenderer = true;
+        }
+        return true;
+    }
+    if (option == "lighting") {
+        if (args.size() != 2 || !parseLighting(args[1].c_str(), v.lighting)) {
+            error = "set lighting: expected file, studio or both";
+            return false;
+        }
+        return true;
+    }
+    if (option == "missing-texture") {
+        if (args.size() != 2 || !parseMissingTexture(args[1].c_str(), v.missingTexture)) {
+            error = "set missing-texture: expected grey or checker";
+            return false;
         }
         return true;
     }
@@ -509,8 +521,9 @@ const std::vector<CommandSpec>& commandSpecs() {
         command("set", "OPTION VALUE",
                 // clang-format off
                 "skeleton, joint-axes, bind-pose, joint-names, normal-lines, tangent-lines,\n"
-                "                             wireframe-overlay, two-sided, scene-lights, default-rig, headlight (on|off),\n"
-                "                             gles2 on|off, fov DEGREES, background R G B (0..1)",
+                "                             wireframe-overlay, two-sided, headlight (on|off), gles2 on|off,\n"
+                "                             lighting file|studio|both, missing-texture grey|checker,\n"
+                "                             fov DEGREES, background R G B (0..1), ui-scale 0.5..3",
                 // clang-format on
                 2, 4, {Arg::Text}, Needs::Nothing,
                 [](CommandContext& c) { c.ok = setOption(c.s, c.a, c.error); }),
@@ -939,6 +952,9 @@ std::string viewerStateJson(const ViewerState& s) {
         j["pointer"] = nullptr;
     j["skeleton"] = s.view.showSkeleton;
     j["wireframe_overlay"] = s.view.wireframeOverlay;
+    j["lighting"] = lightingName(s.view.lighting);
+    j["headlight"] = s.view.headlight;
+    j["missing_texture"] = missingTextureName(s.view.missingTexture);
     j["mode"] = viewModeName(s.view.mode);
     j["camera"] = s.view.camera;
     j["orbit"] = {{"yaw_deg", glm::degrees(s.view.orbit.yaw)},

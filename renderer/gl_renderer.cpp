@@ -192,6 +192,7 @@ FrameStats GlRenderer::draw(const Scene& scene, const Pose& pose, const ViewSett
     cameraMatrices(scene, pose, view, width, height, m_view, m_projection);
     m_eye = glm::vec3(glm::inverse(m_view)[3]);
     m_forceTwoSided = view.forceTwoSided;
+    m_missingGrey = view.missingTexture == MissingTexture::Grey;
     m_lights.collect(scene, pose, view, m_view, m_textures);
     if (view.mode == ViewMode::SkinDiff) {
         const Bounds bounds = sceneBounds(scene, pose);

@@ -257,10 +257,13 @@ private:
     TextureFormatSupport m_textureSupport;
     std::vector<GpuTexture> m_textures;  // one per Scene::textures entry
     GpuTexture m_white, m_flatNormal;  // neutral maps for units a material leaves empty
+    GpuTexture m_grey;                 // the diffuse colour of a missing texture (MissingTexture::Grey)
+    std::vector<bool> m_placeholder;   // per scene texture: the checker stands in for a missing file
     std::vector<glm::mat4> m_bones;
     std::vector<glm::vec3> m_positions, m_normals;
     std::set<uint64_t> m_reported;
     bool m_forceTwoSided = false;  // this frame's ViewSettings::forceTwoSided
+    bool m_missingGrey = true;     // this frame's ViewSettings::missingTexture is Grey
     gl::Buffer m_feedback;         // transform feedback target of captureVertices
     // SkinDiff: this frame's full-scale difference, the captured vertices, per-vertex colours, and
     // the stream buffers and VAO that draw them.

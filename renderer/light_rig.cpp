@@ -33,11 +33,44 @@ bool projectable(const Light& light, const std::vector<GpuTexture>& textures) {
            textures[t].texture && textures[t].target == GL_TEXTURE_2D;
 }
 
+float LightRig::rigScale(const ViewSettings& view, const glm::mat4& viewMatrix) const {
+    if (m_lights.empty()) return 1.0f;
+    // What the file's lights give the side in view: their irradiance at the scene's centre on five
+    // normals of the visible side (toward the eye, and tilted 60 degrees up, down, left and
+    // right), the largest. The rig makes up what that leaves short of kRigTarget.
+    const glm::vec3 centre = view.orbit.sceneRadius > 0.0f ? view.orbit.sceneCenter : view.orbit.target;
+    const glm::mat3 cameraToWorld(glm::inverse(viewMatrix));
+    const glm::vec3 toEye = glm::normalize(cameraToWorld[2]), up = glm::normalize(cameraToWorld[1]),
+                    right = glm::normalize(cameraToWorld[0]);
+    const glm::vec3 normals[] = {toEye, 0.5f * toEye + 0.866f * up, 0.5f * toEye - 0.866f * up,
+                                 0.5f * toEye + 0.866f * right, 0.5f * toEye - 0.866f * right};
+    float given = 0.0f;
+    for (const glm::vec3& n : normals) {
+        float sum = 0.0f;
+        for (const LightSlot& light : m_lights) {
+            glm::vec3 toLight = -glm::vec3(light.position);
+            float irradiance = light.luminance;
+            if (light.position.w != 0.0f) {
+                const glm::vec3 d = glm::vec3(light.position) - centre;
+                if (glm::length(d) < 1e-6f) continue;
+                toLight = glm::normalize(d);
+                irradiance = light.strengthAt(centre);
+                if (light.spot.w > -1.5f && glm::dot(-toLight, glm::vec3(light.spot)) < light.spot.w) continue;
+            }
+            sum += irradiance * std::max(glm::dot(n, glm::normalize(toLight)), 0.0f);
+        }
+        given = std::max(given, sum);
+    }
+    return glm::clamp(1.0f - given / kRigTarget, kLeastRig, 1.0f);
+}
+
 void LightRig::collect(const Scene& scene, const Pose& pose, const ViewSettings& view, const glm::mat4& viewMatrix,
                        const std::vector<GpuTexture>& textures) {
     m_lights.clear();
+    m_viewLights.clear();
     m_projectedLight = -1;
-    for (size_t n = 0; view.sceneLights && n < scene.nodes.size(); ++n) {
+    const bool fileLights = view.lighting != Lighting::Studio;
+    for (size_t n = 0; fileLights && n < scene.nodes.size(); ++n) {
         const Node& node = scene.nodes[n];
         if (node.kind != NodeKind::Light || node.object < 0) continue;
         const Light& light = scene.lights[node.object];
@@ -73,36 +106,53 @@ void LightRig::collect(const Scene& scene, const Pose& pose, const ViewSettings&
         slot.luminance = glm::dot(color, glm::vec3(0.2126f, 0.7152f, 0.0722f));
         return slot;
     };
-    if (m_lights.empty() && view.headlight) {
-        // Nothing is ever black by accident: a headlight from the eye and a dim fill from above.
-        m_lights.push_back(directional(-cameraToWorld[2], glm::vec3(0.85f)));
-        m_lights.push_back(directional(glm::vec3(0.3f, -1.0f, 0.2f), glm::vec3(0.3f)));
-    }
-    if (view.defaultRig) {
-        // A studio rig that turns with the camera, so it always lights the side in view.
+    m_sky = m_ground = glm::vec3(0.0f);
+    m_response = 0.0f;
+    m_up = scene.up == UpAxis::Z ? glm::vec3(0.0f, 0.0f, 1.0f) : glm::vec3(0.0f, 1.0f, 0.0f);
+    if (view.lighting != Lighting::File) {
+        // A studio rig that turns with the camera, so it always lights the side in view, over a
+        // sky-over-ground ambient fixed to the scene's up axis, so shadowed sides keep their shape.
         // Directions towards each light in camera space (x right, y up, z towards the viewer).
         static const struct {
             glm::vec3 towards, color;
-        } kRig[] = {{{-0.55f, 0.6f, 0.6f}, {0.8f, 0.76f, 0.7f}},    // key: warm, upper left, in front
+        } kRig[] = {{{-0.55f, 0.6f, 0.6f}, {0.6f, 0.57f, 0.525f}},  // key: warm, upper left, in front
                     {{0.8f, 0.05f, 0.6f}, {0.28f, 0.31f, 0.36f}},   // fill: cool, right, soft
-                    {{0.25f, 0.55f, -0.8f}, {0.6f, 0.6f, 0.6f}}};   // rim: behind, for the outline
-        for (const auto& light : kRig) m_lights.push_back(directional(-(cameraToWorld * light.towards), light.color));
+                    {{0.25f, 0.55f, -0.8f}, {0.4f, 0.4f, 0.4f}}};   // rim: behind, for the outline
+        const float scale = rigScale(view, viewMatrix);
+        for (const auto& light : kRig)
+            m_viewLights.push_back(directional(-(cameraToWorld * light.towards), scale * light.color));
+        // The ambient keeps at least half its strength: it is what keeps the side no light reaches
+        // from going black.
+        const float ambientScale = std::max(scale, kLeastRigAmbient);
+        m_sky = ambientScale * kSkyColor;
+        m_ground = ambientScale * kGroundColor;
+        m_response = 1.0f;
+    }
+    if (view.headlight) m_viewLights.push_back(directional(-cameraToWorld[2], glm::vec3(0.6f)));
+    if (m_lights.empty() && m_viewLights.empty()) {
+        // Nothing is ever black by accident: a headlight from the eye and a dim fill from above.
+        m_viewLights.push_back(directional(-cameraToWorld[2], glm::vec3(0.85f)));
+        m_viewLights.push_back(directional(glm::vec3(0.3f, -1.0f, 0.2f), glm::vec3(0.3f)));
     }
 }
 
 void LightRig::select(const glm::vec3& p) {
     m_order.resize(m_lights.size());
     for (size_t i = 0; i < m_order.size(); ++i) m_order[i] = i;
-    if (m_lights.size() > size_t(kMaxLights))
+    if (m_lights.size() > size_t(kMaxFileLights))
         std::stable_sort(m_order.begin(), m_order.end(), [&](size_t a, size_t b) {
             return m_lights[a].strengthAt(p) > m_lights[b].strengthAt(p);
         });
-    m_lightCount = int(std::min<size_t>(m_lights.size(), kMaxLights));
+    const int fileCount = int(std::min<size_t>(m_lights.size(), kMaxFileLights));
+    const int viewCount = int(std::min<size_t>(m_viewLights.size(), kMaxViewLights));
+    m_lightCount = fileCount + viewCount;
     m_projectedSlot = -1;
-    for (int i = 0; i < m_lightCount; ++i)
+    for (int i = 0; i < fileCount; ++i)
         if (int(m_order[i]) == m_projectedLight) m_projectedSlot = i;
     for (int i = 0; i < kMaxLights; ++i) {
-        const LightSlot slot = i < m_lightCount ? m_lights[m_order[i]] : LightSlot();
+        const LightSlot slot = i < fileCount               ? m_lights[m_order[i]]
+                               : i < fileCount + viewCount ? m_viewLights[size_t(i - fileCount)]
+                                                           : LightSlot();
         m_lightPosition[i] = slot.position;
         m_lightColor[i] = slot.color;
         m_lightAttenuation[i] = slot.attenuation;
@@ -118,6 +168,9 @@ void LightRig::setUniforms(gl::StateCache& state, const MeshProgram& p) const {
     state.uniform4fv(p.lightAttenuation, kMaxLights, glm::value_ptr(m_lightAttenuation[0]));
     state.uniform4fv(p.lightRange, kMaxLights, glm::value_ptr(m_lightRange[0]));
     state.uniform4fv(p.lightSpot, kMaxLights, glm::value_ptr(m_lightSpot[0]));
+    state.uniform3fv(p.skyColor, 1, glm::value_ptr(m_sky));
+    state.uniform3fv(p.groundColor, 1, glm::value_ptr(m_ground));
+    state.uniform4f(p.up, m_up.x, m_up.y, m_up.z, m_response);
 }
 
 void LightRig::setProjectionUniforms(gl::StateCache& state, const MeshProgram& p) const {

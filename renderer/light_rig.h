@@ -1,7 +1,9 @@
-// The lights of a frame as the mesh program takes them: every enabled light of the scene (or the
-// default pair, and the camera rig when asked for) collected once per frame, the strongest few at
-// each draw picked into the uniform arrays (u_lightPosition, ... in mesh.frag), and the one
-// projected spot (LIGHT_PROJECTION). Set uniforms through the renderer's state cache.
+// The lights of a frame as the mesh program takes them: the file's enabled lights and the
+// viewer's own (the studio rig, the headlight, or the stand-in pair when nothing else lights the
+// scene) collected once per frame, at each draw the strongest few of the file's and every one of
+// the viewer's picked into the uniform arrays (u_lightPosition, ... in mesh.frag), the hemisphere
+// ambient, and the one projected spot (LIGHT_PROJECTION). Set uniforms through the renderer's
+// state cache.
 #pragma once
 
 #include <algorithm>
@@ -24,16 +26,27 @@ bool projectable(const Light& light, const std::vector<GpuTexture>& textures);
 
 class LightRig {
 public:
-    static constexpr int kMaxLights = 4;  // lights per draw (the uniform arrays of mesh.frag)
+    static constexpr int kMaxFileLights = 4;  // the file's lights per draw, the strongest at the node
+    static constexpr int kMaxViewLights = 4;  // the viewer's: the rig's three and the headlight
+    static constexpr int kMaxLights = kMaxFileLights + kMaxViewLights;  // MAX_LIGHTS of mesh.frag
+    // The studio rig's hemisphere ambient: the light a surface facing straight up (down) gets.
+    static constexpr glm::vec3 kSkyColor{0.306f, 0.323f, 0.357f}, kGroundColor{0.17f, 0.16f, 0.15f};
+    // Beside the file's lights the rig makes up what they leave short of kRigTarget on the side in
+    // view, at least kLeastRig of its strength (its ambient at least kLeastRigAmbient).
+    static constexpr float kRigTarget = 0.7f, kLeastRig = 0.2f, kLeastRigAmbient = 0.5f;
 
-    // Every enabled light of the scene (read from Scene::lights each frame, so the panel's edits
-    // show at once) unless the view ignores them, the headlight pair when none is in use, and the
-    // camera rig on top when asked for. `viewMatrix` is the frame's view (the headlight and the rig
-    // turn with the camera); the first enabled projectable spot in node order is the projected one.
+    // What ViewSettings::lighting asks for: every enabled light of the scene (read from
+    // Scene::lights each frame, so the panel's edits show at once) for File and Both; the studio
+    // rig, the hemisphere ambient and the studio response (mesh.frag: diffuse light through the
+    // display gamma, highlights rolled off) for Studio and Both, the rig dimmed by rigScale beside
+    // the file's lights; the headlight when asked for; and the headlight pair when nothing else
+    // would light the scene. `viewMatrix` is the frame's view (the rig and the headlight turn with
+    // the camera); the first enabled projectable spot in node order is the projected one.
     void collect(const Scene& scene, const Pose& pose, const ViewSettings& view, const glm::mat4& viewMatrix,
                  const std::vector<GpuTexture>& textures);
 
-    // The (at most kMaxLights) strongest lights at `p` into the uniform arrays.
+    // The (at most kMaxFileLights) strongest of the file's lights at `p`, then the viewer's, into
+    // the uniform arrays.
     void select(const glm::vec3& p);
 
     // The selected lights' count and arrays into program `p` (in use).
@@ -44,10 +57,14 @@ public:
     // The projected spot's texture, clamped on both axes; only while projecting().
     TextureRef projectionTexture() const;
 
-    bool empty() const { return m_lights.empty(); }  // nothing lights this frame
+    bool empty() const { return m_lights.empty() && m_viewLights.empty(); }  // nothing lights this frame
     bool projecting() const { return m_projectedLight >= 0; }
 
 private:
+    // The scale of the studio rig beside the file's lights this frame (1 without them), from the
+    // light they give the side in view at the orbit camera's scene centre.
+    float rigScale(const ViewSettings& view, const glm::mat4& viewMatrix) const;
+
     // A light as the shader takes it, with what is needed to rank it for a draw.
     struct LightSlot {
         glm::vec4 position{0.0f};     // w = 0: direction of travel; w = 1: position
@@ -66,7 +83,11 @@ private:
         }
     };
 
-    std::vector<LightSlot> m_lights;  // every enabled light this frame (or the default pair)
+    std::vector<LightSlot> m_lights;      // every enabled light of the file this frame
+    std::vector<LightSlot> m_viewLights;  // the viewer's: rig, headlight, or the stand-in pair
+    glm::vec3 m_sky{0.0f}, m_ground{0.0f};  // hemisphere ambient (black: none)
+    glm::vec3 m_up{0.0f, 1.0f, 0.0f};       // the scene's up axis, toward the sky
+    float m_response = 0.0f;                // u_up.w: 1 for the studio response (mesh.frag)
     int m_projectedLight = -1;        // index into m_lights of the one projected spot; -1: none
     int m_projectedSlot = -1;         // its index among the current draw's lights; -1: not among them
     glm::mat4 m_lightProjection{1.0f};

@@ -23,6 +23,8 @@ bool GlRenderer::isTransparent(const Scene& scene, const Node& node) {
 void GlRenderer::uploadTextures(const Scene& scene, std::vector<ReportLine>& report) {
     m_textures.clear();
     m_textures.resize(scene.textures.size());
+    m_placeholder.assign(scene.textures.size(), false);
+    for (size_t i = 0; i < scene.textures.size(); ++i) m_placeholder[i] = scene.textures[i].placeholder;
     std::vector<std::string> notes;
     std::string error;
     auto neutral = [&](GpuTexture& t, uint8_t r, uint8_t g, uint8_t b) {
@@ -36,6 +38,7 @@ void GlRenderer::uploadTextures(const Scene& scene, std::vector<ReportLine>& rep
     if (!m_white.texture) {
         neutral(m_white, 255, 255, 255);
         neutral(m_flatNormal, 128, 128, 255);
+        neutral(m_grey, 180, 180, 180);
     }
     // ES2 has no swizzle state: a texture's pixels are permuted once at upload, so every
     // reference to it must ask for the same swizzle (the OpenGEX reader makes one texture per
@@ -110,6 +113,10 @@ bool GlRenderer::bindTexture(int unit, const TextureRef& ref, GpuTexture& fallba
     if (ref.texture >= 0 && size_t(ref.texture) < m_textures.size() && m_textures[ref.texture].texture &&
         m_textures[ref.texture].target == target)
         t = &m_textures[ref.texture];
+    // A missing texture in the grey mode: neutral grey for the colour, the map left out elsewhere
+    // (the checker is uploaded and shown in the other mode).
+    if (t != &fallback && m_missingGrey && m_placeholder[size_t(ref.texture)])
+        t = unit == kUnitDiffuse && target == GL_TEXTURE_2D ? &m_grey : &fallback;
     m_state.bindTexture(unit, t->target, t->texture.get());
     // Wrap and swizzle live in the texture object: set on its unit, and only what differs.
     const TextureSwizzle& swizzle = t == &fallback ? kIdentitySwizzle : ref.swizzle;

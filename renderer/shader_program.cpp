@@ -257,6 +257,9 @@ const MeshProgram* ProgramCache::get(const ShaderFeatures& features, std::string
     p.lightAttenuation = glGetUniformLocation(prog, "u_lightAttenuation");
     p.lightSpot = glGetUniformLocation(prog, "u_lightSpot");
     p.lightRange = glGetUniformLocation(prog, "u_lightRange");
+    p.skyColor = glGetUniformLocation(prog, "u_skyColor");
+    p.groundColor = glGetUniformLocation(prog, "u_groundColor");
+    p.up = glGetUniformLocation(prog, "u_up");
     p.flatColor = glGetUniformLocation(prog, "u_flatColor");
     p.surface = glGetUniformLocation(prog, "u_surface");
     // Samplers never change unit: set once at link time.

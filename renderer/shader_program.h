@@ -113,6 +113,7 @@ struct MeshProgram {
     int model = -1, viewProjection = -1, positionUnpack = -1, bones = -1;
     int ambient = -1, diffuse = -1, specular = -1, emissive = -1, shininess = -1, eye = -1;
     int lightCount = -1, lightPosition = -1, lightColor = -1, lightAttenuation = -1, lightSpot = -1, lightRange = -1;
+    int skyColor = -1, groundColor = -1, up = -1;  // the hemisphere ambient
     int flatColor = -1;
     int surface = -1;
     int weightBone = -1;

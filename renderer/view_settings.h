@@ -42,6 +42,23 @@ struct OrbitCamera {
     bool zUp = false;
 };
 
+// What lights a shaded scene: the file's own lights, the viewer's studio rig (a key, a fill and a
+// rim light that turn with the camera, and a sky-over-ground hemisphere ambient), or both, the rig
+// then dimmed so that it adds to the file's lights without blowing them out.
+enum class Lighting : uint8_t { File, Studio, Both, Count };
+const char* lightingName(Lighting lighting);  // "file", "studio", "both"
+// Parses "file", "studio" or "both"; returns false for an unknown name.
+bool parseLighting(const char* name, Lighting& lighting);
+// The one default of the viewer and `esview render`.
+inline constexpr Lighting kDefaultLighting = Lighting::Both;
+
+// How a texture that could not be found or read is drawn: a neutral grey in place of its colours
+// (the shape stays readable), or the magenta checker that makes it stand out.
+enum class MissingTexture : uint8_t { Grey, Checker, Count };
+const char* missingTextureName(MissingTexture missing);  // "grey", "checker"
+bool parseMissingTexture(const char* name, MissingTexture& missing);
+inline constexpr MissingTexture kDefaultMissingTexture = MissingTexture::Grey;
+
 // The part of the picture a framed scene must fit: fractions of its width and height from the top
 // left (the viewer passes what no panel covers). The full picture by default.
 struct ViewRegion {
@@ -59,14 +76,17 @@ struct ViewSettings {
     bool showTangentLines = false;  // each vertex tangent as a short line (file's or computed from UVs)
     int weightBone = -1;  // Weights mode: node index of the joint whose weights to show; -1 = strongest influence
     glm::vec4 clearColor{0.18f, 0.19f, 0.22f, 1.0f};
-    bool headlight = true;  // add a headlight and fill when no scene light is in use
+    Lighting lighting = kDefaultLighting;
+    // A light from the eye on top of whatever else lights the scene. (With Lighting::File and no
+    // light of the file in use, a headlight and a fill from above always stand in: nothing is
+    // black by accident.)
+    bool headlight = false;
+    MissingTexture missingTexture = kDefaultMissingTexture;
     bool useSceneClearColor = false;
 
     // Debug aids (the panel's checkboxes); the defaults draw exactly what the file asks for.
     bool wireframeOverlay = false;  // triangle edges over the shaded scene
     bool forceTwoSided = false;     // no back-face culling for any material
-    bool sceneLights = true;        // false: the file's lights are ignored (Scene::lights is read every frame)
-    bool defaultRig = false;        // add a key, fill and rim light fixed relative to the camera
     // The selected node (-1 = none): mesh nodes get accent-coloured edges and a light tint, every
     // node an RGB axis tripod at its world matrix, drawn through everything.
     int highlightNode = -1;

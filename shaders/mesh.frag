@@ -1,13 +1,13 @@
 // Mesh fragment stage: the classic model (Blinn-Phong: ambient, diffuse, specular with shininess,
 // emission, opacity) or the metal/rough model (GGX with a hemispherical image-based ambient), up to
-// MAX_LIGHTS lights, plus the debug view modes.
+// MAX_LIGHTS lights and the viewer's sky-over-ground hemisphere ambient, plus the debug view modes.
 // Defines: MODE_SHADED, MODE_UNLIT, MODE_COLORS, MODE_NORMALS, MODE_WEIGHTS, MODE_BATCHES, MODE_UV,
 // MODE_WIREFRAME, MODE_SKINDIFF; TEXTURED (the diffuse / base colour map; a neutral 1x1 texture
 // when the material has none), MATERIAL_MAPS (specular, emissive and opacity maps, neutral where absent), NORMAL_MAP,
 // REFLECTION_MAP (1: lat-long 2D map, 2: cube map), METAL_ROUGH, MAP_TRANSFORMS (every map samples
 // through its texture coordinate transform and emulated addressing mode), LIGHT_PROJECTION (one
 // spot light's colour filtered by its projection texture).
-#define MAX_LIGHTS 4
+#define MAX_LIGHTS 8  // LightRig::kMaxLights: four of the file's and four of the viewer's
 
 VARYING_IN vec3 v_worldPosition;
 VARYING_IN vec3 v_normal;
@@ -35,6 +35,11 @@ uniform vec4 u_lightAttenuation[MAX_LIGHTS]; // constant, linear, quadratic, off
 uniform vec4 u_lightRange[MAX_LIGHTS];
 uniform vec4 u_lightSpot[MAX_LIGHTS];       // spot direction, cos(outer cone); cos = -2 for no cone
 uniform vec4 u_flatColor;                   // batches and wireframe modes
+// The viewer's hemisphere ambient: sky colour for normals along u_up.xyz, ground colour against it
+// (black when the file's lights alone light the scene); u_up.w: the diffuse response, see below.
+uniform vec3 u_skyColor;
+uniform vec3 u_groundColor;
+uniform vec4 u_up;
 
 #ifdef TEXTURED
 uniform sampler2D u_diffuseMap;   // unit 0: diffuse / base colour
@@ -110,6 +115,26 @@ vec3 environment(vec3 dir) {
 #endif
 }
 
+// The hemisphere ambient a surface with normal `n` receives.
+vec3 hemisphere(vec3 n) {
+    return mix(u_groundColor, u_skyColor, dot(n, u_up.xyz) * 0.5 + 0.5);
+}
+
+// The diffuse irradiance as it scales the surface colour. u_up.w = 0: as it is (the file's lights
+// alone). u_up.w = 1, the studio look: raised to 1/2.2, as a linear workflow shows a surface stored
+// in sRGB (half the light reads 73%).
+vec3 diffuseResponse(vec3 irradiance) {
+    if (u_up.w < 0.5) return irradiance;
+    return pow(max(irradiance, vec3(0.0)), vec3(1.0 / 2.2));
+}
+
+// The studio look's highlight roll-off (u_up.w = 1): the shaded colour above 0.75 eases toward 1, so
+// white surfaces in strong light keep their shading instead of clipping.
+vec3 rollOff(vec3 c) {
+    if (u_up.w < 0.5) return c;
+    return mix(c, 0.75 + 0.25 * (1.0 - exp((0.75 - c) / 0.25)), step(0.75, c));
+}
+
 float lightFlag(float flags, float bit) {
     return mod(floor(flags / bit + 0.5), 2.0);
 }
@@ -173,7 +198,8 @@ float lightAt(int i, out vec3 toLight) {
 }
 
 vec3 shadeClassic(vec3 n, vec3 baseColor, vec3 specularColor) {
-    vec3 color = u_ambient * baseColor;
+    vec3 irradiance = u_ambient + hemisphere(n);
+    vec3 highlights = vec3(0.0);
     vec3 viewDir = normalize(u_eye - v_worldPosition);
     for (int i = 0; i < MAX_LIGHTS; ++i) {
         if (i >= u_lightCount) break;
@@ -182,9 +208,11 @@ vec3 shadeClassic(vec3 n, vec3 baseColor, vec3 specularColor) {
         float diffuse = max(dot(n, toLight), 0.0);
         vec3 halfway = normalize(toLight + viewDir);
         float specular = diffuse > 0.0 && u_shininess > 0.0 ? pow(max(dot(n, halfway), 0.0), u_shininess) : 0.0;
-        color += attenuation * u_lightColor[i].rgb * lightFilter(i) * (diffuse * baseColor + specular * specularColor);
+        vec3 light = attenuation * u_lightColor[i].rgb * lightFilter(i);
+        irradiance += light * diffuse;
+        highlights += light * specular;
     }
-    return color;
+    return diffuseResponse(irradiance) * baseColor + highlights * specularColor;
 }
 
 #ifdef METAL_ROUGH
@@ -198,7 +226,7 @@ vec3 shadeMetalRough(vec3 n, vec3 baseColor, float metallic, float roughness) {
     float a = max(roughness * roughness, 0.002);
     float a2 = a * a;
     float k = a * 0.5;
-    vec3 color = vec3(0.0);
+    vec3 color = diffuseResponse(hemisphere(n)) * diffuseColor;
     for (int i = 0; i < MAX_LIGHTS; ++i) {
         if (i >= u_lightCount) break;
         vec3 l;
@@ -292,7 +320,7 @@ void main() {
     color = mix(color, environment(reflect(normalize(v_worldPosition - u_eye), n)) * base.rgb, u_surface.z);
 #endif
 #endif
-    result = vec4(color + emissive, base.a);
+    result = vec4(rollOff(color) + emissive, base.a);
 #endif
     FRAG_COLOR = result;
 }

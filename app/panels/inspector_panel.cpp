@@ -1015,7 +1015,7 @@ void drawLists(ViewerState& s, bool open) {
     const std::string lights = "Lights (" + std::to_string(scene.lights.size()) + ")###lights";
     if (ImGui::CollapsingHeader(lights.c_str(), flags)) {
         if (scene.lights.empty())
-            ImGui::TextDisabled("none (the viewer adds a headlight)");
+            ImGui::TextDisabled("none (the studio rig lights the scene)");
         else
             clippedList("light list", scene.lights.size(), line, [&](int i) {
                 const Light& light = scene.lights[static_cast<size_t>(i)];

@@ -212,17 +212,36 @@ void viewSection(ViewerState& s) {
     ImGui::EndDisabled();
     ImGui::SameLine();
     if (ImGui::Button("Reset (R)")) resetView(s);
+    // The three ways to light the scene, in the section that starts open: the file's lights, the studio rig, both.
+    ImGui::TextUnformatted("lights");
+    static constexpr struct {
+        Lighting lighting;
+        const char* label;
+        const char* tip;
+    } kLightings[] = {
+        {Lighting::File, "File", "The file's own lights (a headlight when it has none)"},
+        {Lighting::Studio, "Studio", "The viewer's key, fill and rim lights and a sky-over-ground ambient"},
+        {Lighting::Both, "File + Studio", "The file's lights and the studio rig, dimmed to add to them"}};
+    static_assert(sizeof(kLightings) / sizeof(kLightings[0]) == size_t(Lighting::Count));
+    for (const auto& choice : kLightings) {
+        ImGui::SameLine();
+        if (ImGui::RadioButton(choice.label, s.view.lighting == choice.lighting)) s.view.lighting = choice.lighting;
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", choice.tip);
+    }
 }
 
 void renderSection(ViewerState& s) {
     ViewSettings& v = s.view;
     ImGui::ColorEdit3("background", &v.clearColor.x, ImGuiColorEditFlags_NoInputs);
     ImGui::SameLine();
-    ImGui::Checkbox("scene lights", &v.sceneLights);
-    ImGui::SameLine();
-    ImGui::Checkbox("default rig", &v.defaultRig);
     ImGui::Checkbox("headlight", &v.headlight);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("A light from the eye on top of the others");
     ImGui::SameLine();
+    bool checker = v.missingTexture == MissingTexture::Checker;
+    if (ImGui::Checkbox("missing-texture checker", &checker))
+        v.missingTexture = checker ? MissingTexture::Checker : MissingTexture::Grey;
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Textures that were not found: a magenta checker instead of neutral grey");
     ImGui::Checkbox("wire overlay (W)", &v.wireframeOverlay);
     ImGui::SameLine();
     ImGui::Checkbox("two-sided", &v.forceTwoSided);

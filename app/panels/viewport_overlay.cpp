@@ -17,7 +17,7 @@ namespace {
 const ImU32 kPofColors[] = {
     IM_COL32(255, 80, 60, 255),    // guns
     IM_COL32(255, 170, 40, 255),   // missiles
-    IM_COL32(255, 90, 230, 255),   // turrets
+    IM_COL32(160, 130, 255, 255),  // turrets (violet: magenta is the missing-texture checker)
     IM_COL32(80, 255, 120, 255),   // docks
     IM_COL32(80, 170, 255, 255),   // thrusters
     IM_COL32(255, 255, 255, 255),  // eyes

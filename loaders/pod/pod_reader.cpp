@@ -640,8 +640,18 @@ private:
                 m_diag.warn(s[pod::SceneFlags].offset, join(w, pod::SceneFlags), "unknown scene flags " + hex(flags) + " ignored");
         }
         float c[3];
-        if (reals(s[pod::ClearColour], join(w, pod::ClearColour), c, 3)) m_scene.clearColor = glm::make_vec3(c);
-        if (reals(s[pod::AmbientColour], join(w, pod::AmbientColour), c, 3)) m_scene.ambient = glm::make_vec3(c);
+        // A colour that is not a number (exporters leave garbage in unused fields) is dropped: NaN
+        // multiplied into every material's ambient would blank the channels it holds.
+        auto colour = [&](uint32_t id, glm::vec3& out) {
+            if (!reals(s[id], join(w, id), c, 3)) return;
+            if (std::isfinite(c[0]) && std::isfinite(c[1]) && std::isfinite(c[2])) {
+                out = glm::make_vec3(c);
+            } else {
+                m_diag.warn(s[id].offset, join(w, id), "holds a value that is not a finite number; ignored");
+            }
+        };
+        colour(pod::ClearColour, m_scene.clearColor);
+        colour(pod::AmbientColour, m_scene.ambient);
         float units = 1.0f;
         if (reals(s[pod::Units], join(w, pod::Units), &units, 1, false)) {
             if (std::isfinite(units) && units > 0.0f) {

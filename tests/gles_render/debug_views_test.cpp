@@ -247,8 +247,10 @@ TEST(DebugViewsSynthetic, TextureObjectNamesTheUploadedTexture) {
     }
 }
 
-// The scene's lights off: the headlight pair takes over, and the frame changes; the rig adds
-// light; edits to Scene::lights show in the next frame of the same renderer.
+// The three lightings differ: the file's lights alone, the studio rig alone, and both (the
+// default: the rig adds to the file's lights, its highlights rolled off); the headlight adds light; with the file's lights all
+// off the headlight pair stands in; edits to Scene::lights show in the next frame of the same
+// renderer.
 TEST_F(DebugViews, LightSwitchesRigAndPerLightEdits) {
     const esv::Pose pose = poseAt(*s_demo, 0.5f);
     auto brightness = [](const Frame& f) {
@@ -258,42 +260,45 @@ TEST_F(DebugViews, LightSwitchesRigAndPerLightEdits) {
                 if (!samePixel(f.at(x, y), f.at(0, 0))) sum += f.at(x, y)[0] + f.at(x, y)[1] + f.at(x, y)[2];
         return sum;
     };
+    esv::ViewSettings fileLights, studio, both;
+    fileLights.lighting = esv::Lighting::File;
+    studio.lighting = esv::Lighting::Studio;
+    both.lighting = esv::Lighting::Both;
     for (bool gles2 : {false, true}) {
         esv::test::RenderHarness session(gles2);
         ASSERT_TRUE(session.setScene(*s_demo));
-        const Frame lit = draw(session, pose, {});
-        esv::ViewSettings noLights;
-        noLights.sceneLights = false;
-        const Frame headlight = draw(session, pose, noLights);
-        EXPECT_GT(esv::test::compareImages(headlight.image, lit.image, 8).differingFraction, 0.05)
+        const Frame lit = draw(session, pose, fileLights);
+        const Frame rig = draw(session, pose, studio);
+        EXPECT_GT(esv::test::compareImages(rig.image, lit.image, 8).differingFraction, 0.05) << modeName(gles2);
+        const Frame together = draw(session, pose, both);
+        EXPECT_GT(esv::test::compareImages(together.image, lit.image, 8).differingFraction, 0.05)
             << modeName(gles2);
-        noLights.headlight = false;
-        const Frame dark = draw(session, pose, noLights);
-        EXPECT_LT(brightness(dark), 0.8 * brightness(headlight)) << modeName(gles2);
+        EXPECT_GT(brightness(together), 0.9 * brightness(lit)) << modeName(gles2);
+        EXPECT_EQ(esv::test::compareImages(draw(session, pose, {}).image, together.image, 0).differingFraction, 0.0)
+            << "the default is File + Studio";
+        esv::ViewSettings headlight = fileLights;
+        headlight.headlight = true;
+        EXPECT_GT(brightness(draw(session, pose, headlight)), 1.1 * brightness(lit)) << modeName(gles2);
 
-        esv::ViewSettings rig;
-        rig.defaultRig = true;
-        EXPECT_GT(brightness(draw(session, pose, rig)), 1.1 * brightness(lit)) << modeName(gles2);
-        noLights.defaultRig = true;  // the rig alone lights the scene
-        EXPECT_GT(brightness(draw(session, pose, noLights)), 1.5 * brightness(dark)) << modeName(gles2);
+        // Every light of the file off: the headlight pair stands in.
+        for (esv::Light& l : session.scene().lights) l.enabled = false;
+        const Frame standIn = draw(session, pose, fileLights);
+        EXPECT_GT(esv::test::compareImages(standIn.image, lit.image, 8).differingFraction, 0.05) << modeName(gles2);
+        EXPECT_GT(brightness(standIn), 0.3 * brightness(lit)) << modeName(gles2);
+        for (esv::Light& l : session.scene().lights) l.enabled = true;
 
         // Per-light edits between frames: disabling equals zero intensity, restoring restores.
         session.scene().lights[0].enabled = false;
-        const Frame disabled = draw(session, pose, {});
+        const Frame disabled = draw(session, pose, fileLights);
         EXPECT_GT(esv::test::compareImages(disabled.image, lit.image, 8).differingFraction, 0.05)
             << modeName(gles2);
         session.scene().lights[0].enabled = true;
         session.scene().lights[0].intensity = 0.0f;
         EXPECT_EQ(
-            esv::test::compareImages(draw(session, pose, {}).image, disabled.image, 0).differingFraction, 0.0);
+            esv::test::compareImages(draw(session, pose, fileLights).image, disabled.image, 0).differingFraction,
+            0.0);
         session.scene().lights[0].intensity = 1.0f;
         session.scene().lights[0].color = glm::vec3(1.0f, 0.0f, 0.0f);
-        const Frame red = draw(session, pose, {});
-        EXPECT_GT(esv::test::compareImages(red.image, lit.image, 8).differingFraction, 0.05)
-            << modeName(gles2);
-        session.scene().lights[0] = s_demo->lights[0];
-        EXPECT_EQ(esv::test::compareImages(draw(session, pose, {}).image, lit.image, 0).differingFraction,
-                  0.0);
     }
 }
 
@@ -519,7 +524,7 @@ TEST_F(DebugViews, OverlaysTogetherMatchGolden) {
     view.showJointAxes = true;
     view.highlightNode = kBlob;
     view.influenceJoint = s_demo->skins[0].joints[2];
-    view.defaultRig = true;
+    view.lighting = esv::Lighting::Both;
     for (bool gles2 : {false, true}) {
         esv::test::RenderHarness session(gles2);
         ASSERT_TRUE(session.setScene(*s_demo));

@@ -51,6 +51,7 @@ Frame render(const esv::Scene& scene, bool gles2) {
     EXPECT_EQ(placeholders, 0);
     esv::ViewSettings view;
     view.camera = 0;
+    view.lighting = esv::Lighting::File;  // the projected spot alone: black outside its frustum
     esv::test::Rendered r = harness.draw(harness.poseAt(-1.0f), view);
     out.image = std::move(r.image);
     out.stats = r.stats;

@@ -123,7 +123,7 @@ struct Frame {
 // Renders the quad head-on (orbit camera on +Z, the quad filling the middle of the frame), at
 // `seconds` into clip `clip` (-1: the rest pose), prepared for the context as the app prepares it.
 Frame render(const esv::Scene& scene, bool gles2, esv::ViewMode mode = esv::ViewMode::Shaded, int clip = -1,
-             float seconds = 0.0f) {
+             float seconds = 0.0f, esv::MissingTexture missing = esv::kDefaultMissingTexture) {
     Frame out;
     esv::test::RenderHarness harness(gles2, kSize, kSize);
     if (!harness.setScene(scene)) return out;
@@ -135,6 +135,10 @@ Frame render(const esv::Scene& scene, bool gles2, esv::ViewMode mode = esv::View
     esv::ViewSettings view = esv::test::headOnView(3.0f);
     view.mode = mode;
     view.clearColor = glm::vec4(0, 0, 0, 1);
+    // The fixtures' own lights alone (or the headlight pair without any): the expected values are
+    // the material maths under them, without the studio rig.
+    view.lighting = esv::Lighting::File;
+    view.missingTexture = missing;
     const esv::test::Rendered r = harness.draw(pose, view);
     out.stats = r.stats;
     EXPECT_EQ(out.stats.glErrors, 0u);
@@ -147,6 +151,42 @@ void expectNear(const glm::ivec4& actual, const glm::ivec4& expected, int tolera
         EXPECT_NEAR(actual[c], expected[c], tolerance)
             << what << " channel " << c << " (" << actual.r << ", " << actual.g << ", " << actual.b << ", "
             << actual.a << ")";
+}
+
+// A texture that is not found draws neutral grey by default (the shape stays readable), the magenta
+// checker when asked for; a missing normal map leaves the surface flat.
+TEST(MaterialRender, MissingTextureIsGreyOrTheChecker) {
+    esv::Scene scene = quadScene();
+    esv::Texture missing;
+    missing.name = missing.path = "no_such_texture_anywhere.png";
+    scene.textures.push_back(missing);
+    scene.materials[0].texture(esv::TextureSlot::Diffuse).texture = 0;
+    scene.materials[0].texture(esv::TextureSlot::Normal).texture = 0;
+    for (bool gles2 : {false, true}) {
+        const Frame grey = render(scene, gles2, esv::ViewMode::Unlit);
+        bool placeholder = false;
+        for (const esv::ReportLine& line : grey.report)
+            placeholder |= line.text.find("no_such_texture_anywhere.png") != std::string::npos;
+        EXPECT_TRUE(placeholder) << "the missing file is reported";
+        for (const glm::ivec2& p : {glm::ivec2(12, 12), glm::ivec2(20, 40), glm::ivec2(32, 32), glm::ivec2(50, 17)})
+            expectNear(grey.at(p.x, p.y), {180, 180, 180, 255}, 2, "grey");
+        const Frame checker =
+            render(scene, gles2, esv::ViewMode::Unlit, -1, 0.0f, esv::MissingTexture::Checker);
+        int magenta = 0, dark = 0;
+        for (int y = 8; y < 56; ++y)
+            for (int x = 8; x < 56; ++x) {
+                const glm::ivec4 c = checker.at(x, y);
+                magenta += c.r > 200 && c.g < 40 && c.b > 200;
+                dark += c.r < 90 && c.g < 90 && c.b < 90 && std::abs(c.r - c.g) < 8;
+            }
+        EXPECT_GT(magenta, 600) << (gles2 ? "ES2" : "ES3");
+        EXPECT_GT(dark, 600) << (gles2 ? "ES2" : "ES3");
+        // Shaded: the grey quad lit head-on, the missing normal map left out (flat, evenly lit).
+        const Frame shaded = render(scene, gles2);
+        expectNear(shaded.at(16, 16), shaded.at(48, 48), 2, "flat");
+        EXPECT_GT(shaded.at(32, 32).r, 100);
+        EXPECT_NEAR(shaded.at(32, 32).r, shaded.at(32, 32).b, 2);
+    }
 }
 
 // The four texels of a 2x2 texture land in the four quadrants of the quad.
