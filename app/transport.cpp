@@ -139,14 +139,16 @@ void stepFrames(const Scene& scene, Transport& t, int frames) {
     seekTransport(scene, t, static_cast<float>(target / fps));
 }
 
-std::vector<float> clipKeyTimes(const Scene& scene, int clip) {
+std::vector<float> clipKeyTimes(const Scene& scene, int clip, int node) {
     std::vector<float> times;
     const Clip* c = clipAt(scene, clip);
     if (!c) return times;
     const float duration = transportDuration(scene, clip);
-    for (const Track& track : c->tracks)
+    for (const Track& track : c->tracks) {
+        if (node >= 0 && track.node != node) continue;
         for (float key : track.times)
             if (std::isfinite(key)) times.push_back(std::clamp(key - c->start, 0.0f, duration));
+    }
     std::sort(times.begin(), times.end());
     times.erase(std::unique(times.begin(), times.end(), [](float a, float b) { return b - a <= kKeyEpsilon; }),
                 times.end());

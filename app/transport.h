@@ -46,8 +46,8 @@ void seekTransport(const Scene& scene, Transport& t, float seconds);
 void stepFrames(const Scene& scene, Transport& t, int frames);
 
 // Times (seconds from the clip's start, ascending, unique within 1e-5 s) of every key of every track
-// of `clip`, clamped to the clip's range.
-std::vector<float> clipKeyTimes(const Scene& scene, int clip);
+// of `clip` (only the tracks of node `node` when it is not -1), clamped to the clip's range.
+std::vector<float> clipKeyTimes(const Scene& scene, int clip, int node = -1);
 
 // Moves to the next (`delta` > 0) or previous key time strictly after/before the current time
 // (|delta| keys), stays at the last/first when there is none, and pauses.

@@ -391,6 +391,10 @@ TEST(Transport, KeyTimesAreUniqueSortedAndClamped) {
     EXPECT_EQ(keys[4], 2.0f);
     EXPECT_EQ(clipKeyTimes(scene, 1), (std::vector<float>{0.0f, 0.5f}));
     EXPECT_TRUE(clipKeyTimes(scene, 9).empty());
+    // One node's keys (the timeline shows them when the clip's are too dense to read).
+    EXPECT_EQ(clipKeyTimes(scene, 0, 0), (std::vector<float>{0.0f, 1.0f, 1.5f, 2.0f}));
+    EXPECT_EQ(clipKeyTimes(scene, 0, 1), (std::vector<float>{0.0f, 0.5f, 2.0f}));
+    EXPECT_TRUE(clipKeyTimes(scene, 0, 3).empty());
 }
 
 TEST(Transport, StepKeysNextPreviousAndAtTheEnds) {
