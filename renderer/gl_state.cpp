@@ -205,6 +205,12 @@ void StateCache::uniform1f(GLint location, float value) {
     glUniform1f(location, value);
 }
 
+void StateCache::uniform2fv(GLint location, GLsizei count, const float* values) {
+    if (location < 0 || count <= 0 || sameUniform(location, values, size_t(count) * 2 * sizeof(float)))
+        return;
+    glUniform2fv(location, count, values);
+}
+
 void StateCache::uniform3fv(GLint location, GLsizei count, const float* values) {
     if (location < 0 || count <= 0 || sameUniform(location, values, size_t(count) * 3 * sizeof(float)))
         return;

@@ -58,6 +58,7 @@ public:
     // reach GL.
     void uniform1i(GLint location, GLint value);
     void uniform1f(GLint location, float value);
+    void uniform2fv(GLint location, GLsizei count, const float* values);
     void uniform3fv(GLint location, GLsizei count, const float* values);
     void uniform4fv(GLint location, GLsizei count, const float* values);
     void uniform4f(GLint location, float x, float y, float z, float w);

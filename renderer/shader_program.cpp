@@ -24,6 +24,7 @@ uint64_t ShaderFeatures::key() const {
     k = k << 1 | uint64_t(mapTransforms);
     k = k << 1 | uint64_t(points);
     k = k << 1 | uint64_t(lightProjection);
+    k = k << 1 | uint64_t(outline);
     return k;
 }
 
@@ -60,6 +61,7 @@ std::string header(const ShaderFeatures& f, GlslVersion version, bool vertex) {
         if (f.uv) s += "#define HAS_UV 1\n";
         if (f.mode == ViewMode::Weights) s += "#define MODE_WEIGHTS 1\n";
         if (f.points) s += "#define POINTS 1\n";
+        if (f.outline) s += "#define OUTLINE 1\n";
     } else {
         static constexpr const char* kModeDefines[] = {"MODE_SHADED", "MODE_WIREFRAME", "MODE_NORMALS",
                                                        "MODE_WEIGHTS", "MODE_BATCHES", "MODE_UV",
@@ -158,9 +160,12 @@ std::vector<ShaderFeatures> allShaderPermutations(int maxBones) {
                     if (f.mode == ViewMode::Weights && !f.skinned) continue;  // drawn shaded instead
                     if (f.capture && (f.normalMap || f.mode != ViewMode::Shaded)) continue;
                     if (f.normalMap) f.textured = true;
-                    // Each source also as a Points draw (never captured).
-                    for (int points = 0; points < (f.capture ? 1 : 2); ++points) {
-                        f.points = points;
+                    // Each source also as a Points draw (never captured) and, as the selection
+                    // outline, with OUTLINE (flat passes: no normal map, weights view or capture).
+                    const bool outlined = !f.capture && !f.normalMap && f.mode != ViewMode::Weights;
+                    for (int variant = 0; variant < (f.capture ? 1 : outlined ? 3 : 2); ++variant) {
+                        f.points = variant == 1;
+                        f.outline = variant == 2;
                         if (f.skinned) {
                             for (int influences = 1; influences <= 4; ++influences) {
                                 f.influences = influences;
@@ -262,6 +267,7 @@ const MeshProgram* ProgramCache::get(const ShaderFeatures& features, std::string
     p.up = glGetUniformLocation(prog, "u_up");
     p.flatColor = glGetUniformLocation(prog, "u_flatColor");
     p.surface = glGetUniformLocation(prog, "u_surface");
+    p.outline = glGetUniformLocation(prog, "u_outline");
     // Samplers never change unit: set once at link time.
     glUseProgram(prog);
     static constexpr struct {

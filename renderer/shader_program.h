@@ -46,6 +46,9 @@ struct ShaderFeatures {
     // Shaded mode: one spot light's colour is filtered by its projection texture (u_lightProjection,
     // u_projectedLight, u_projectionMap in mesh.frag).
     bool lightProjection = false;
+    // The selection outline (vertex stage): the inverted hull, each vertex pushed out on screen
+    // along its normal by u_outline (mesh.vert). Never with points, the weights view or capture.
+    bool outline = false;
 
     uint64_t key() const;
 };
@@ -121,6 +124,7 @@ struct MeshProgram {
     int morphTextureWeights = -1, morphLayout = -1;
     int mapUv = -1, mapBorder = -1;  // MAP_TRANSFORMS: per map unit 0..4, see mesh.frag
     int pointSize = -1;              // POINTS
+    int outline = -1;                // OUTLINE
     int lightProjection = -1, projectedLight = -1;  // LIGHT_PROJECTION
 };
 

@@ -2,7 +2,7 @@
 // and feature defines: SKINNED, BONE_COUNT, INFLUENCES, HAS_NORMAL, HAS_COLOR, HAS_UV,
 // MORPH_TARGETS (1..4), MORPH_NORMALS, MORPH_TEXTURE (GLSL ES 3.00: any number of targets from a
 // texture of deltas), NORMAL_MAP (tangent frame for tangent-space maps), POINTS (a GL_POINTS draw:
-// gl_PointSize from u_pointSize).
+// gl_PointSize from u_pointSize), OUTLINE (the selection outline: see u_outline).
 ATTRIBUTE vec3 a_position;
 #ifdef HAS_NORMAL
 ATTRIBUTE vec3 a_normal;
@@ -76,6 +76,20 @@ uniform mat4 u_viewProjection;
 uniform mat4 u_positionUnpack;  // POD unpack matrix: stored (quantised) position -> model space
 #ifdef POINTS
 uniform float u_pointSize;      // pixels
+#endif
+#ifdef OUTLINE
+// The selection outline: an inverted hull, drawn with front faces culled after the scene. Each
+// vertex moves out by u_outline (the width in clip units per unit of w, in x and y) along the
+// screen-space image of `toward`, a clip-space direction, so the hull's back faces show as an even
+// rim around the silhouette while the surface in front hides the rest.
+uniform vec2 u_outline;
+vec4 outlined(vec4 clip, vec4 toward) {
+    // The derivative of clip.xy / clip.w along `toward` (up to a positive factor), in pixel units.
+    vec2 d = (toward.xy * clip.w - clip.xy * toward.w) / u_outline;
+    float len = length(d);
+    if (len > 0.0) clip.xy += d / len * u_outline * clip.w;
+    return clip;
+}
 #endif
 
 VARYING_OUT vec3 v_worldPosition;
@@ -195,6 +209,14 @@ void main() {
     v_uv = vec2(0.0);
 #endif
     gl_Position = u_viewProjection * world;
+#ifdef OUTLINE
+#ifdef HAS_NORMAL
+    gl_Position = outlined(gl_Position, u_viewProjection * vec4(v_normal, 0.0));
+#else
+    // No normals: away from the node's origin.
+    gl_Position = outlined(gl_Position, gl_Position - u_viewProjection * vec4(model[3].xyz, 1.0));
+#endif
+#endif
 #ifdef POINTS
     gl_PointSize = u_pointSize;
 #endif
