@@ -33,7 +33,8 @@ void addTimeOptions(CLI::App* cmd, TimeSelection& time) {
     cmd->add_option("--clip", time.clip, "Animation clip by name or index (default: the first)");
 }
 
-int runInfo(const std::string& file, bool json, const TimeSelection& selection) {
+int runInfo(const std::string& file, bool json, const TimeSelection& selection,
+            const std::vector<std::string>& texturePaths) {
     LoadResult loaded = openScene(file);
     if (!loaded.scene) {
         printProblems(loaded.problems);
@@ -41,7 +42,7 @@ int runInfo(const std::string& file, bool json, const TimeSelection& selection) 
     }
     Scene& scene = *loaded.scene;
     // Textures are found and read (not decoded for a GPU) so missing or unreadable ones are reported.
-    prepareSceneTextures(scene, nullptr);
+    prepareSceneTextures(scene, nullptr, {}, texturePaths);
     ResolvedTime time;
     std::string error;
     if (!resolveTime(scene, selection, time, error)) {
@@ -126,12 +127,6 @@ std::string formatHelp() {
     return help + "  a model inside a FreeSpace VP archive is named archive.vp:path/inside/model.pof\n";
 }
 
-// A WxH size option (`render --size`, the viewer's `--size`): CLI11's check.
-std::string checkSize(const std::string& s) {
-    static const std::regex kSize("([1-9][0-9]{0,4})x([1-9][0-9]{0,4})");
-    return std::regex_match(s, kSize) ? std::string() : std::string("expected WxH, e.g. 1280x720");
-}
-
 }  // namespace
 
 int runCommandLine(int argc, char** argv) {
@@ -142,8 +137,9 @@ int runCommandLine(int argc, char** argv) {
     ViewerOptions viewer;
     app.add_option("FILE", viewer.file, "Model to open in the viewer window ('demo' or nothing: the built-in scene)");
     app.add_flag("--gles2", viewer.gles2, "Viewer: OpenGL ES 2.0 context and limits");
-    std::string windowSize = std::to_string(viewer.width) + "x" + std::to_string(viewer.height);
-    app.add_option("--size", windowSize, "Viewer: window size WxH (default 1280x720)")->check(checkSize);
+    app.add_option("--texture-path", viewer.texturePaths,
+                   "Viewer: also look for textures in this folder, after the model's own (repeatable)")
+        ->check(CLI::ExistingDirectory);
     app.add_option("--frames", viewer.maxFrames, "Viewer: close after this many frames (scripted runs)")
         ->check(CLI::NonNegativeNumber)->group("Scripting");
     app.add_option("--screenshot", viewer.screenshot, "Viewer: save the last frame (scene and panel) as a PNG")
@@ -161,6 +157,9 @@ int runCommandLine(int argc, char** argv) {
     info->add_option("FILE", file, "Model file (archive.vp:path/model.pof inside a VP archive), or 'demo'")
         ->required();
     info->add_flag("--json", json, "Print one JSON object");
+    std::vector<std::string> texturePaths;
+    const char* kTexturePathHelp = "Also look for textures in this folder, after the model's own (repeatable)";
+    info->add_option("--texture-path", texturePaths, kTexturePathHelp)->check(CLI::ExistingDirectory);
     addTimeOptions(info, time);
 
     RenderRequest render;
@@ -171,7 +170,10 @@ int runCommandLine(int argc, char** argv) {
         ->required();
     renderCmd->add_option("-o,--output", render.output, "PNG file to write")->required();
     std::string size = "800x600";
-    renderCmd->add_option("--size", size, "Image size WxH")->check(checkSize);
+    renderCmd->add_option("--size", size, "Image size WxH")->check([](const std::string& s) {
+        static const std::regex kSize("([1-9][0-9]{0,4})x([1-9][0-9]{0,4})");
+        return std::regex_match(s, kSize) ? std::string() : std::string("expected WxH, e.g. 1280x720");
+    });
     addTimeOptions(renderCmd, time);
     renderCmd->add_option("--camera", render.camera, "File camera index (default: an orbit camera framing the scene)");
     std::string mode = "shaded";
@@ -186,6 +188,7 @@ int runCommandLine(int argc, char** argv) {
     renderCmd->add_flag("--normal-lines", render.normalLines, "Draw each vertex normal as a short line");
     renderCmd->add_flag("--tangent-lines", render.tangentLines,
                         "Draw each vertex tangent as a short line (the file's or computed from UVs)");
+    renderCmd->add_option("--texture-path", render.texturePaths, kTexturePathHelp)->check(CLI::ExistingDirectory);
     std::string lighting = lightingName(render.lighting);
     renderCmd->add_option("--lighting", lighting, "file|studio|both: the file's lights, the studio rig, or both (default)")
         ->check([](const std::string& s) {
@@ -209,7 +212,7 @@ int runCommandLine(int argc, char** argv) {
         return code == 0 ? kExitOk : kExitUsage;
     }
 
-    if (info->parsed()) return runInfo(file, json, time);
+    if (info->parsed()) return runInfo(file, json, time, texturePaths);
     if (check->parsed()) return runCheck(file);
     if (renderCmd->parsed()) {
         std::sscanf(size.c_str(), "%dx%d", &render.width, &render.height);
@@ -219,7 +222,6 @@ int runCommandLine(int argc, char** argv) {
         render.time = time;
         return runRender(render);
     }
-    std::sscanf(windowSize.c_str(), "%dx%d", &viewer.width, &viewer.height);
     GlfwHost host;
     return runViewer(host, viewer);
 }

@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "loaders/archive/vp_archive.h"
 #include "loaders/format_table.h"
@@ -196,23 +195,24 @@ void saveRecentFiles(const std::vector<std::string>& files) {
     for (const std::string& f : files) out << f << "\n";
 }
 
-bool loadLayout(SavedLayout& layout) {
+std::vector<std::string> loadTextureFolders() {
+    std::vector<std::string> folders;
     const fs::path dir = configDir();
-    if (dir.empty()) return false;
-    std::ifstream in(dir / "layout.txt");
-    if (!in) return false;
-    std::ostringstream text;
-    text << in.rdbuf();
-    parseLayout(text.str(), layout);
-    return true;
+    if (dir.empty()) return folders;
+    std::ifstream in(dir / "texture-folders.txt");
+    std::string line;
+    while (folders.size() < 64 && std::getline(in, line))
+        if (!line.empty()) folders.push_back(line);
+    return folders;
 }
 
-void saveLayout(const SavedLayout& layout) {
+void saveTextureFolders(const std::vector<std::string>& folders) {
     const fs::path dir = configDir();
     if (dir.empty()) return;
     std::error_code ec;
     fs::create_directories(dir, ec);
-    std::ofstream(dir / "layout.txt", std::ios::trunc) << formatLayout(layout);
+    std::ofstream out(dir / "texture-folders.txt", std::ios::trunc);
+    for (const std::string& f : folders) out << f << "\n";
 }
 
 void addRecentFile(std::vector<std::string>& files, const std::string& path, size_t limit) {

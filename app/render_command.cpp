@@ -6,7 +6,7 @@
 
 #include "app/commands.h"
 #include "app/egl_context.h"
-#include "app/viewer_actions.h"
+#include "loaders/textures/scene_textures.h"
 #include "prepare/prepare.h"
 #include "renderer/camera.h"
 #include "renderer/renderer.h"
@@ -26,6 +26,8 @@ int runRender(const RenderRequest& request) {
         for (const Problem& p : loaded.problems) std::fprintf(stderr, "%s\n", p.format().c_str());
         return kExitBadInput;
     }
+    // Textures read here so the user's folders are searched; preparation then decodes them.
+    readSceneTextures(*loaded.scene, {}, request.texturePaths);
     const Scene& loadedScene = *loaded.scene;
     ResolvedTime time;
     std::string error;
@@ -74,13 +76,10 @@ int runRender(const RenderRequest& request) {
     view.camera = request.camera;
     view.lighting = request.lighting;
     view.missingTexture = request.missingTexture;
-    // The orbit camera frames the scene as it is drawn at the chosen time, from the format's first
-    // view (as the viewer opens it), without a ground under the subject.
+    // The orbit camera frames the scene as it is drawn at the chosen time.
     evaluatePose(scene, time.clip, time.seconds, pose);
-    std::vector<Bounds> perNode;
-    sceneBounds(scene, pose, &perNode);
-    const Bounds bounds = framingBounds(scene, perNode);
-    firstView(view.orbit, scene.front, scene.up == UpAxis::Z);
+    Bounds bounds = sceneBounds(scene, pose);
+    view.orbit.zUp = scene.up == UpAxis::Z;
     if (bounds.valid())
         frameBounds(view.orbit, bounds.min, bounds.max, float(request.width) / float(request.height));
 

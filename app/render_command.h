@@ -23,6 +23,7 @@ struct RenderRequest {
     bool tangentLines = false;
     Lighting lighting = kDefaultLighting;  // the viewer's default
     MissingTexture missingTexture = kDefaultMissingTexture;
+    std::vector<std::string> texturePaths;  // folders searched for textures after the model's own
 };
 
 // Renders as asked; returns an ExitCode (1 when the input is bad or the PNG cannot be written).

@@ -24,7 +24,8 @@ void SceneLoader::progress(float& fraction, std::string& stage) const {
     stage = m_stage;
 }
 
-void SceneLoader::start(const std::string& path, const TargetCaps& target) {
+void SceneLoader::start(const std::string& path, const TargetCaps& target,
+                        const std::vector<std::string>& textureFolders) {
     // One worker at a time: a newer request waits for the older worker (its result is dropped).
     if (m_thread.joinable()) m_thread.join();
     const uint64_t generation = ++m_generation;
@@ -37,7 +38,7 @@ void SceneLoader::start(const std::string& path, const TargetCaps& target) {
         m_path = path;
     }
     m_busy = true;
-    m_thread = std::thread([this, path, target, generation] {
+    m_thread = std::thread([this, path, target, generation, textureFolders] {
         LoadResult result;
         if (isDemoName(path)) {
             setStage(0.5f, "building");
@@ -51,10 +52,13 @@ void SceneLoader::start(const std::string& path, const TargetCaps& target) {
         if (result.scene) {
             // The scene as loaded holds its images as stored; the target's decoding is preparation.
             if (!texturesRead(*result.scene))
-                readSceneTextures(*result.scene, [&](size_t i, size_t n) {
-                    setStage(0.6f + 0.2f * float(i) / float(n),
-                             "textures " + std::to_string(i + 1) + "/" + std::to_string(n));
-                });
+                readSceneTextures(
+                    *result.scene,
+                    [&](size_t i, size_t n) {
+                        setStage(0.6f + 0.2f * float(i) / float(n),
+                                 "textures " + std::to_string(i + 1) + "/" + std::to_string(n));
+                    },
+                    textureFolders);
             out.loaded = std::move(result.scene);
             out.prepared = prepareForTarget(*out.loaded, target, [&](float fraction, const std::string& stage) {
                 setStage(0.8f + 0.2f * fraction, stage);

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "loaders/load.h"
 #include "prepare/prepare.h"
@@ -32,9 +33,11 @@ public:
     SceneLoader(const SceneLoader&) = delete;
     SceneLoader& operator=(const SceneLoader&) = delete;
 
-    // Starts loading `path` ("demo" or a file) and preparing it for `target`. A load already
-    // running is abandoned: its result is dropped when it finishes.
-    void start(const std::string& path, const TargetCaps& target);
+    // Starts loading `path` ("demo" or a file) and preparing it for `target`, textures looked for
+    // in `textureFolders` after the model's own places. A load already running is abandoned: its
+    // result is dropped when it finishes.
+    void start(const std::string& path, const TargetCaps& target,
+               const std::vector<std::string>& textureFolders = {});
 
     bool busy() const { return m_busy.load(); }
     // Progress of the running load: fraction 0..1 and a short stage label.

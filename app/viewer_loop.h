@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace esv {
 
@@ -20,6 +21,8 @@ struct ViewerOptions {
     // Commands to run between frames (see viewer_script.h); the script is checked before the window opens.
     std::string script;
     bool gles2 = false;
+    // Folders searched for textures after a model's own (--texture-path), before the remembered ones.
+    std::vector<std::string> texturePaths;
 };
 
 // The viewer frame by frame, for hosts that own the main loop (a browser calls back once a frame)

@@ -35,7 +35,12 @@ std::string sizeText(uintmax_t bytes) {
 
 void drawBrowserPanel(ViewerState& s, FileBrowser& browser) {
     if (!s.panel(PanelId::Browser)) return;
-    ImGui::BeginChild("browser");
+    ImGui::SetNextWindowPos(ImVec2(360, 60), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(520, 460), ImGuiCond_FirstUseEver);
+    if (!ImGui::Begin(kBrowserTitle, &s.panel(PanelId::Browser))) {
+        ImGui::End();
+        return;
+    }
     if (browser.directory().empty()) browser.setDirectory(".");
     if (ImGui::Button("Up")) browser.up();
     ImGui::SameLine();
@@ -99,7 +104,7 @@ void drawBrowserPanel(ViewerState& s, FileBrowser& browser) {
             if (ImGui::Selectable(f.c_str())) s.requestOpen = f;
         ImGui::EndChild();
     }
-    ImGui::EndChild();
+    ImGui::End();
 }
 
 }  // namespace esv

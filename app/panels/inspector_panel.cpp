@@ -1035,7 +1035,8 @@ void drawLists(ViewerState& s, bool open) {
 }  // namespace
 
 void drawInspectorPanel(ViewerState& s) {
-    if (!beginScenePanel(s, PanelId::Inspector, ImGuiWindowFlags_HorizontalScrollbar))
+    if (!beginScenePanel(s, PanelId::Inspector, "Inspector", ImVec2(940, 10), ImVec2(330, 700),
+                         ImGuiWindowFlags_HorizontalScrollbar))
         return;
     // Room for the longest labels ("quadratic att.") next to the fields in the narrow column.
     ImGui::PushItemWidth(-ImGui::GetFontSize() * 8.0f);
@@ -1058,7 +1059,7 @@ void drawInspectorPanel(ViewerState& s) {
     drawLists(s, !haveNode);
     ImGui::PopID();
     ImGui::PopItemWidth();
-    endScenePanel();
+    ImGui::End();
 }
 
 }  // namespace esv

@@ -238,7 +238,8 @@ void drawContextMenu(ViewerState& s, TreeState& st) {
 }  // namespace
 
 void drawTreePanel(ViewerState& s) {
-    if (!beginScenePanel(s, PanelId::Tree, 0, "No scene loaded: File > Open..."))
+    if (!beginScenePanel(s, PanelId::Tree, "Scene", ImVec2(10, 360), ImVec2(330, 350), 0,
+                         "No scene loaded. Open a file from the main panel."))
         return;
     const Scene& scene = *s.scene;
     TreeState& st = treeState();
@@ -262,7 +263,7 @@ void drawTreePanel(ViewerState& s) {
         ImGui::SetTooltip("Node names containing the text (\"a,b\" for either, \"-x\" to exclude)");
     if (scene.nodes.empty()) {
         ImGui::TextDisabled("The scene has no nodes.");
-        endScenePanel();
+        ImGui::End();
         return;
     }
 
@@ -317,7 +318,7 @@ void drawTreePanel(ViewerState& s) {
     }
     drawContextMenu(s, st);
     ImGui::EndChild();
-    endScenePanel();
+    ImGui::End();
 }
 
 }  // namespace esv

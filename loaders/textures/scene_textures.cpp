@@ -56,7 +56,8 @@ std::string baseName(std::string name) {
 
 }  // namespace
 
-int readSceneTextures(Scene& scene, const std::function<void(size_t, size_t)>& progress) {
+int readSceneTextures(Scene& scene, const std::function<void(size_t, size_t)>& progress,
+                      const std::vector<std::string>& searchFolders) {
     std::map<std::string, size_t> firstByFile;  // file key -> the texture that read it
     int placeholders = 0;
     for (size_t i = 0; i < scene.textures.size(); ++i) {
@@ -86,7 +87,7 @@ int readSceneTextures(Scene& scene, const std::function<void(size_t, size_t)>& p
                 continue;
             }
             std::vector<std::string> searched;
-            const std::string path = resolveTexturePath(scene.sourcePath, tex.path, &searched);
+            const std::string path = resolveTexturePath(scene.sourcePath, tex.path, &searched, searchFolders);
             if (path.empty() && tex.notDrawn) {
                 tex.image = makeCheckerImage();
                 tex.placeholder = true;
@@ -179,8 +180,9 @@ int decodeSceneTextures(Scene& scene, const std::function<bool(PixelFormat)>& gp
 }
 
 int prepareSceneTextures(Scene& scene, const std::function<bool(PixelFormat)>& gpuSupports,
-                         const std::function<void(size_t, size_t)>& progress) {
-    const int missing = readSceneTextures(scene, progress);
+                         const std::function<void(size_t, size_t)>& progress,
+                         const std::vector<std::string>& searchFolders) {
+    const int missing = readSceneTextures(scene, progress, searchFolders);
     return missing + decodeSceneTextures(scene, gpuSupports);
 }
 

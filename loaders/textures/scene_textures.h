@@ -2,6 +2,8 @@
 #pragma once
 
 #include <functional>
+#include <string>
+#include <vector>
 
 #include "scene/scene.h"
 
@@ -12,9 +14,11 @@ namespace esv {
 // the checker placeholder and one warning in scene.report that names what was searched or what was
 // wrong (an info line for a missing Texture::notDrawn one); what the readers noted gets an info
 // line. Returns the number of placeholders. `progress`, when set, is called before each texture
-// with (index, count) so a loader thread can report how far it is. Needs no GPU: the scene as
-// loaded holds its images as the files store them, and each target decodes what it cannot sample.
-int readSceneTextures(Scene& scene, const std::function<void(size_t, size_t)>& progress = {});
+// with (index, count) so a loader thread can report how far it is. `searchFolders` are looked in
+// after the model's own places (resolveTexturePath). Needs no GPU: the scene as loaded holds its
+// images as the files store them, and each target decodes what it cannot sample.
+int readSceneTextures(Scene& scene, const std::function<void(size_t, size_t)>& progress = {},
+                      const std::vector<std::string>& searchFolders = {});
 
 // True when every texture was read (an image or a placeholder): readSceneTextures has run.
 bool texturesRead(const Scene& scene);
@@ -28,6 +32,7 @@ int decodeSceneTextures(Scene& scene, const std::function<bool(PixelFormat)>& gp
 
 // Both of the above, in that order (what a caller without the preparation stage needs).
 int prepareSceneTextures(Scene& scene, const std::function<bool(PixelFormat)>& gpuSupports,
-                         const std::function<void(size_t, size_t)>& progress = {});
+                         const std::function<void(size_t, size_t)>& progress = {},
+                         const std::vector<std::string>& searchFolders = {});
 
 }  // namespace esv

@@ -218,7 +218,7 @@ bool namedLike(const fs::path& dir, const char* name) {
 }  // namespace
 
 std::string resolveTexturePath(const std::string& modelPath, const std::string& name,
-                               std::vector<std::string>* searched) {
+                               std::vector<std::string>* searched, const std::vector<std::string>& extraFolders) {
     std::string n = name;
     std::replace(n.begin(), n.end(), '\\', '/');
     const auto notSpace = [](char c) { return c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '\0'; };
@@ -301,6 +301,10 @@ std::string resolveTexturePath(const std::string& modelPath, const std::string& 
         packFolders.push_back(modelDir);
         for (const fs::path& d : packFolders) places.addArchivesIn(d);
     }
+
+    // The user's folders come after everything the model's own place offers.
+    for (const std::string& folder : extraFolders)
+        if (!folder.empty() && fs::is_directory(folder, ec)) places.addDirectory(folder);
 
     // The name as written, then the same stem with every other extension (and bare).
     std::vector<std::string> candidates{base};

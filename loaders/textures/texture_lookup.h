@@ -14,10 +14,12 @@ namespace esv {
 // folder of the VP archives in the game folder, data/ and the model's folder. A model inside an
 // archive (`archive.vp:data/models/x.pof`) looks in that archive first (data/maps, its own folder),
 // then loose files beside the archive, then the other archives there (README.md has the order and
-// where it comes from). Returns the path found (`archive.vp:data/maps/x.dds` for a file inside an
-// archive, which readWholeFile reads), or an empty string; `searched` lists every place looked at
-// (for the import report).
+// where it comes from). `extraFolders` (the user's texture search path) are searched last, in
+// order. Returns the path found (`archive.vp:data/maps/x.dds` for a file inside an archive, which
+// readWholeFile reads), or an empty string; `searched` lists every place looked at (for the import
+// report).
 std::string resolveTexturePath(const std::string& modelPath, const std::string& name,
-                               std::vector<std::string>* searched = nullptr);
+                               std::vector<std::string>* searched = nullptr,
+                               const std::vector<std::string>& extraFolders = {});
 
 }  // namespace esv

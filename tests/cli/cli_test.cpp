@@ -620,13 +620,77 @@ TEST(Cli, ViewerWindowUnderXvfbShowsSceneAndPanel) {
     ASSERT_TRUE(loadPng(png, w, h, rgba));
     ASSERT_EQ(w, 1280);
     ASSERT_EQ(h, 720);
-    // Background colour from the bottom left corner of the 3D view (between the scene tree on the
-    // left and the status bar); the panels sit at the sides, the scene in the middle.
-    const size_t corner = (size_t(h - 40) * w + 240) * 4;
-    const uint8_t background[3] = {rgba[corner], rgba[corner + 1], rgba[corner + 2]};
+    // Background colour from the far right edge; the panel sits at the top left, the scene in the middle.
+    const uint8_t background[3] = {rgba[(size_t(h / 2) * w + w - 2) * 4], rgba[(size_t(h / 2) * w + w - 2) * 4 + 1],
+                                   rgba[(size_t(h / 2) * w + w - 2) * 4 + 2]};
     EXPECT_GT(fractionDifferent(rgba, w, 15, 15, 300, 120, background), 0.5) << "no panel at the top left";
     EXPECT_GT(fractionDifferent(rgba, w, w / 2 - 150, h / 2 - 150, w / 2 + 150, h / 2 + 150, background), 0.05)
         << "no scene in the middle";
 }
 
 }  // namespace
+
+// --texture-path: a model whose texture lives in another folder finds it there (info says where,
+// and render draws what it draws with the texture beside the model); without it the texture is
+// missing and drawn grey.
+TEST(Cli, TexturePathFindsTexturesInAnotherFolder) {
+    ESVIEW_REQUIRE_MODELS("pod/cocos3d");
+    const std::filesystem::path root = esv::test::outputDir() / "texture_path";
+    std::filesystem::remove_all(root);
+    std::filesystem::create_directories(root / "model");
+    std::filesystem::create_directories(root / "maps");
+    const std::filesystem::path shared = esv::test::modelsDir() / "pod/cocos3d";
+    std::filesystem::copy_file(shared / "cocos3d_mallet.pod", root / "model/mallet.pod");
+    std::filesystem::copy_file(shared / "mallet.png", root / "maps/mallet.png");
+    const std::string model = "'" + (root / "model/mallet.pod").string() + "'";
+    const std::string maps = " --texture-path '" + (root / "maps").string() + "'";
+
+    RunResult missing = run("info " + model + " --json");
+    ASSERT_EQ(missing.exitCode, 0) << missing.err;
+    EXPECT_TRUE(nlohmann::json::parse(missing.out)["texture_files"][0]["missing"].get<bool>());
+    RunResult found = run("info " + model + " --json" + maps);
+    ASSERT_EQ(found.exitCode, 0) << found.err;
+    const nlohmann::json texture = nlohmann::json::parse(found.out)["texture_files"][0];
+    EXPECT_FALSE(texture["missing"].get<bool>());
+    EXPECT_EQ(std::filesystem::path(texture["resolved"].get<std::string>()), root / "maps/mallet.png");
+
+    auto render = [&](const std::string& file, const std::string& options, const char* name) {
+        const std::filesystem::path png = root / name;
+        RunResult r = run("render " + file + " -o '" + png.string() + "' --size 160x120" + options);
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        int w = 0, h = 0;
+        std::vector<uint8_t> rgba;
+        EXPECT_TRUE(loadPng(png, w, h, rgba));
+        return rgba;
+    };
+    const std::vector<uint8_t> beside = render("'" + (shared / "cocos3d_mallet.pod").string() + "'", "", "beside.png");
+    const std::vector<uint8_t> searched = render(model, maps, "searched.png");
+    const std::vector<uint8_t> grey = render(model, "", "grey.png");
+    ASSERT_FALSE(beside.empty());
+    EXPECT_EQ(searched, beside) << "the texture found through --texture-path draws as if it were beside the model";
+    EXPECT_NE(grey, beside);
+    EXPECT_EQ(run("render " + model + " -o '" + (root / "x.png").string() + "' --texture-path /no/such/folder").exitCode,
+              2);
+}
+
+// --lighting picks the file's lights, the studio rig or both (the default); --missing-texture grey
+// or checker; other words are usage errors.
+TEST(Cli, RenderLightingAndMissingTextureOptions) {
+    const std::filesystem::path dir = esv::test::outputDir();
+    auto render = [&](const std::string& options, const char* name) {
+        const std::filesystem::path png = dir / name;
+        RunResult r = run("render demo -o '" + png.string() + "' --size 120x90 --time 0.5" + options);
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        int w = 0, h = 0;
+        std::vector<uint8_t> rgba;
+        EXPECT_TRUE(loadPng(png, w, h, rgba));
+        return rgba;
+    };
+    const std::vector<uint8_t> standard = render("", "cli_lighting_default.png");
+    EXPECT_EQ(render(" --lighting both", "cli_lighting_both.png"), standard);
+    EXPECT_NE(render(" --lighting file", "cli_lighting_file.png"), standard);
+    EXPECT_NE(render(" --lighting studio", "cli_lighting_studio.png"), standard);
+    EXPECT_EQ(render(" --missing-texture checker", "cli_missing_checker.png"), standard) << "the demo has no missing texture";
+    EXPECT_EQ(run("render demo -o '" + (dir / "x.png").string() + "' --lighting sun").exitCode, 2);
+    EXPECT_EQ(run("render demo -o '" + (dir / "x.png").string() + "' --missing-texture pink").exitCode, 2);
+}
