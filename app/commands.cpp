@@ -127,6 +127,12 @@ std::string formatHelp() {
     return help + "  a model inside a FreeSpace VP archive is named archive.vp:path/inside/model.pof\n";
 }
 
+// A WxH size option (`render --size`, the viewer's `--size`): CLI11's check.
+std::string checkSize(const std::string& s) {
+    static const std::regex kSize("([1-9][0-9]{0,4})x([1-9][0-9]{0,4})");
+    return std::regex_match(s, kSize) ? std::string() : std::string("expected WxH, e.g. 1280x720");
+}
+
 }  // namespace
 
 int runCommandLine(int argc, char** argv) {
@@ -140,6 +146,8 @@ int runCommandLine(int argc, char** argv) {
     app.add_option("--texture-path", viewer.texturePaths,
                    "Viewer: also look for textures in this folder, after the model's own (repeatable)")
         ->check(CLI::ExistingDirectory);
+    std::string windowSize = std::to_string(viewer.width) + "x" + std::to_string(viewer.height);
+    app.add_option("--size", windowSize, "Viewer: window size WxH (default 1280x720)")->check(checkSize);
     app.add_option("--frames", viewer.maxFrames, "Viewer: close after this many frames (scripted runs)")
         ->check(CLI::NonNegativeNumber)->group("Scripting");
     app.add_option("--screenshot", viewer.screenshot, "Viewer: save the last frame (scene and panel) as a PNG")
@@ -170,10 +178,7 @@ int runCommandLine(int argc, char** argv) {
         ->required();
     renderCmd->add_option("-o,--output", render.output, "PNG file to write")->required();
     std::string size = "800x600";
-    renderCmd->add_option("--size", size, "Image size WxH")->check([](const std::string& s) {
-        static const std::regex kSize("([1-9][0-9]{0,4})x([1-9][0-9]{0,4})");
-        return std::regex_match(s, kSize) ? std::string() : std::string("expected WxH, e.g. 1280x720");
-    });
+    renderCmd->add_option("--size", size, "Image size WxH")->check(checkSize);
     addTimeOptions(renderCmd, time);
     renderCmd->add_option("--camera", render.camera, "File camera index (default: an orbit camera framing the scene)");
     std::string mode = "shaded";
@@ -222,6 +227,7 @@ int runCommandLine(int argc, char** argv) {
         render.time = time;
         return runRender(render);
     }
+    std::sscanf(windowSize.c_str(), "%dx%d", &viewer.width, &viewer.height);
     GlfwHost host;
     return runViewer(host, viewer);
 }

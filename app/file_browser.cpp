@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "loaders/archive/vp_archive.h"
 #include "loaders/format_table.h"
@@ -206,13 +207,23 @@ std::vector<std::string> loadTextureFolders() {
     return folders;
 }
 
-void saveTextureFolders(const std::vector<std::string>& folders) {
+bool loadLayout(SavedLayout& layout) {
+    const fs::path dir = configDir();
+    if (dir.empty()) return false;
+    std::ifstream in(dir / "layout.txt");
+    if (!in) return false;
+    std::ostringstream text;
+    text << in.rdbuf();
+    parseLayout(text.str(), layout);
+    return true;
+}
+
+void saveLayout(const SavedLayout& layout) {
     const fs::path dir = configDir();
     if (dir.empty()) return;
     std::error_code ec;
     fs::create_directories(dir, ec);
-    std::ofstream out(dir / "texture-folders.txt", std::ios::trunc);
-    for (const std::string& f : folders) out << f << "\n";
+    std::ofstream(dir / "layout.txt", std::ios::trunc) << formatLayout(layout);
 }
 
 void addRecentFile(std::vector<std::string>& files, const std::string& path, size_t limit) {

@@ -1,10 +1,12 @@
-// The file browser's model: a folder listing filtered to the formats esview opens, and the list of
-// recently opened files kept between runs. The ImGui drawing is in panels (drawBrowserPanel).
+// The file browser's model: a folder listing filtered to the formats esview opens, and what is kept
+// between runs in the configuration folder: recently opened files and the window layout. The ImGui drawing is in panels (drawBrowserPanel).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "app/layout.h"
 
 namespace esv {
 
@@ -60,6 +62,10 @@ bool isModelFileName(const std::string& name);
 // $ESVIEW_CONFIG_DIR, else $XDG_CONFIG_HOME/esview, else ~/.config/esview.
 std::vector<std::string> loadRecentFiles();
 void saveRecentFiles(const std::vector<std::string>& files);
+// The window layout (open panels, region sizes, selected tabs) in <config>/layout.txt: loadLayout
+// overwrites what the file says (false when there is none), saveLayout replaces the file.
+bool loadLayout(SavedLayout& layout);
+void saveLayout(const SavedLayout& layout);
 // The folders searched for textures after a model's own (the panel adds them), one per line in
 // <config>/texture-folders.txt.
 std::vector<std::string> loadTextureFolders();

@@ -8,16 +8,24 @@ namespace esv {
 
 class FileBrowser;
 
-void drawMainPanel(ViewerState& s);       // file, transport, view and render settings
-// The file browser window's title (the viewer leaves it out of the panels that framing avoids).
-inline constexpr const char* kBrowserTitle = "Open a model";
+// The menu bar, the status bar and the docked regions with their panels as tabs, laid out for this
+// frame's window (app/layout.h) into s.layout and s.panelRects; with `hidePanels` only the layout
+// (the 3D view takes the window). The View menu can set `hidePanels`. Call before the overlays.
+void drawDockedPanels(ViewerState& s, FileBrowser& browser, bool& hidePanels, float contentScale);
+// Gives the keyboard to the panels: the right region's window, else the left's or the bottom's.
+void focusPanels(const ViewerState& s);
+
+// The panels' contents, drawn into their tab of the region's window by drawDockedPanels.
+void drawMainPanel(ViewerState& s);       // transport, view and render settings
 void drawBrowserPanel(ViewerState& s, FileBrowser& browser);
 void drawTreePanel(ViewerState& s);       // scene tree with kinds, instancing, selection
 void drawInspectorPanel(ViewerState& s);  // selected node: transforms, channels, mesh, material, textures, light
 void drawReportPanel(ViewerState& s);     // import report
-void drawStatsOverlay(ViewerState& s);    // frame time, draws, triangles, batches, uniforms, memory
 void drawSkinningPanel(ViewerState& s);   // bone batches and budgets, weight issues, morph sliders
 void drawPofPanel(ViewerState& s);       // POF: detail level, debris, markers, shield, spins, subobjects
+
+// Over the 3D view (s.layout.viewport), taking no room:
+void drawStatsOverlay(ViewerState& s);    // frame time, draws, triangles, batches, uniforms, memory
 void drawViewportOverlay(ViewerState& s); // joint names, load progress, error banner (foreground draw list)
 
 }  // namespace esv

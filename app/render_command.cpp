@@ -7,6 +7,7 @@
 #include "app/commands.h"
 #include "app/egl_context.h"
 #include "loaders/textures/scene_textures.h"
+#include "app/viewer_actions.h"
 #include "prepare/prepare.h"
 #include "renderer/camera.h"
 #include "renderer/renderer.h"
@@ -76,10 +77,13 @@ int runRender(const RenderRequest& request) {
     view.camera = request.camera;
     view.lighting = request.lighting;
     view.missingTexture = request.missingTexture;
-    // The orbit camera frames the scene as it is drawn at the chosen time.
+    // The orbit camera frames the scene as it is drawn at the chosen time, from the format's first
+    // view (as the viewer opens it), without a ground under the subject.
     evaluatePose(scene, time.clip, time.seconds, pose);
-    Bounds bounds = sceneBounds(scene, pose);
-    view.orbit.zUp = scene.up == UpAxis::Z;
+    std::vector<Bounds> perNode;
+    sceneBounds(scene, pose, &perNode);
+    const Bounds bounds = framingBounds(scene, perNode);
+    firstView(view.orbit, scene.front, scene.up == UpAxis::Z);
     if (bounds.valid())
         frameBounds(view.orbit, bounds.min, bounds.max, float(request.width) / float(request.height));
 

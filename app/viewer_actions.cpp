@@ -16,25 +16,90 @@ namespace {
 
 constexpr float kNoOverride = std::numeric_limits<float>::quiet_NaN();
 
-// The box the camera frames: the rest pose and a few times of the clip, so the animated scene
-// stays in view while it plays.
-Bounds playbackBounds(const Scene& scene, int clip) {
-    Pose pose;
-    evaluatePose(scene, -1, 0.0f, pose);
-    Bounds bounds = sceneBounds(scene, pose);
+// Which nodes framing counts (framingBounds): all but a ground under the subject.
+std::vector<uint8_t> framedNodes(const Scene& scene, const std::vector<Bounds>& perNode) {
+    std::vector<uint8_t> keep(perNode.size(), 0);
+    const int up = scene.up == UpAxis::Z ? 2 : 1, h0 = 0, h1 = up == 2 ? 1 : 2;
+    auto slab = [&](const Bounds& b) {
+        const glm::vec3 e = b.max - b.min;
+        const float wide = std::max(e[h0], e[h1]);
+        return wide > 0.0f && e[up] <= 0.02f * wide;
+    };
+    Bounds rest;
+    for (size_t n = 0; n < perNode.size(); ++n)
+        if (perNode[n].valid() && !slab(perNode[n])) {
+            rest.add(perNode[n]);
+            keep[n] = 1;
+        }
+    for (size_t n = 0; n < perNode.size(); ++n) {
+        const Bounds& b = perNode[n];
+        if (!b.valid() || keep[n]) continue;
+        if (!rest.valid()) {
+            keep[n] = 1;  // only slabs: they are what there is to see
+            continue;
+        }
+        const glm::vec3 r = rest.max - rest.min, e = b.max - b.min;
+        const bool ground = e[h0] >= 2.5f * r[h0] && e[h1] >= 2.5f * r[h1] && b.max[up] <= rest.min[up] + 0.1f * r[up];
+        keep[n] = ground ? 0 : 1;
+    }
+    return keep;
+}
+
+// What the camera frames: the rest pose and a few times of the clip, so the animated scene stays in
+// view while it plays, without a ground under the subject (framedNodes); POF scenes: what the POF
+// view draws (one detail level, no debris unless shown). `bounds` is the box of it all, `points`
+// up to about kFramingPoints vertices of each pose spread over the framed nodes: framing fits them.
+constexpr size_t kFramingPoints = 16384;
+void playbackFraming(const Scene& scene, int clip, const PofViewState& pof, Bounds& bounds,
+                     std::vector<glm::vec3>& points) {
+    std::vector<Pose> poses(1);
+    evaluatePose(scene, -1, 0.0f, poses[0]);
     if (clip >= 0 && size_t(clip) < scene.animation.clips.size()) {
         const Clip& c = scene.animation.clips[clip];
         constexpr int kSamples = 8;
         for (int i = 0; i <= kSamples; ++i) {
-            evaluatePose(scene, clip, c.start + c.duration() * float(i) / kSamples, pose);
-            bounds.add(sceneBounds(scene, pose));
+            poses.emplace_back();
+            evaluatePose(scene, clip, c.start + c.duration() * float(i) / kSamples, poses.back());
         }
+    }
+    std::vector<Bounds> perNode, sample;
+    for (Pose& pose : poses) {
+        applyPofView(scene, pof, pose);
+        sceneBounds(scene, pose, &sample);
+        if (perNode.empty()) perNode = sample;
+        for (size_t n = 0; n < perNode.size() && n < sample.size(); ++n) perNode[n].add(sample[n]);
+    }
+    const std::vector<uint8_t> keep = framedNodes(scene, perNode);
+    bounds = Bounds{};
+    size_t kept = 0;
+    for (size_t n = 0; n < perNode.size(); ++n)
+        if (keep[n]) {
+            bounds.add(perNode[n]);
+            ++kept;
+        }
+    points.clear();
+    if (bounds.valid()) {
+        // Vertices a node has but draws nothing with lie outside its box (sceneBounds): left out.
+        const size_t perNodeCap = std::max<size_t>(64, kFramingPoints / std::max<size_t>(kept, 1));
+        std::vector<glm::vec3> positions;
+        for (const Pose& pose : poses)
+            for (size_t n = 0; n < perNode.size(); ++n) {
+                if (!keep[n]) continue;
+                worldVertices(scene, pose, int(n), positions);
+                const float slack = 1e-4f * glm::length(perNode[n].max - perNode[n].min);
+                const size_t stride = std::max<size_t>(1, positions.size() / perNodeCap);
+                for (size_t v = 0; v < positions.size(); v += stride) {
+                    const glm::vec3& p = positions[v];
+                    if (glm::all(glm::greaterThanEqual(p, perNode[n].min - slack)) &&
+                        glm::all(glm::lessThanEqual(p, perNode[n].max + slack)))
+                        points.push_back(p);
+                }
+            }
     }
     // Scenes with no drawable geometry (only lights, cameras, bones) frame their nodes.
     if (!bounds.valid())
-        for (const glm::mat4& m : pose.world) bounds.add(glm::vec3(m[3]));
+        for (const glm::mat4& m : poses[0].world) bounds.add(glm::vec3(m[3]));
     if (!bounds.valid()) bounds.add(glm::vec3(0.0f));
-    return bounds;
 }
 
 // Möller-Trumbore; returns the ray parameter or a negative value when there is no hit.
@@ -93,12 +158,24 @@ void selectNode(ViewerState& s, int node) {
     }
 }
 
+Bounds framingBounds(const Scene& scene, const std::vector<Bounds>& perNode) {
+    const std::vector<uint8_t> keep = framedNodes(scene, perNode);
+    Bounds framed;
+    for (size_t n = 0; n < perNode.size(); ++n)
+        if (keep[n]) framed.add(perNode[n]);
+    return framed;
+}
+
+ViewportRect sceneViewport(const ViewerState& s) {
+    if (!s.viewport.empty()) return s.viewport;
+    return {0, 0, std::max(s.framebufferWidth, 0), std::max(s.framebufferHeight, 0)};
+}
+
 namespace {
 
 float windowAspect(const ViewerState& s) {
-    return s.framebufferWidth > 0 && s.framebufferHeight > 0
-               ? float(s.framebufferWidth) / float(s.framebufferHeight)
-               : 4.0f / 3.0f;
+    const ViewportRect v = sceneViewport(s);
+    return v.width > 0 && v.height > 0 ? float(v.width) / float(v.height) : 4.0f / 3.0f;
 }
 
 bool sameOrbit(const OrbitCamera& a, const OrbitCamera& b) {
@@ -110,62 +187,26 @@ bool sameOrbit(const OrbitCamera& a, const OrbitCamera& b) {
 
 void frameScene(ViewerState& s) {
     if (s.scene) s.view.orbit.zUp = s.scene->up == UpAxis::Z;
-    if (s.bounds.valid())
-        frameBounds(s.view.orbit, s.bounds.min, s.bounds.max, windowAspect(s), s.viewRegion);
+    if (s.bounds.valid()) {
+        if (s.framingPoints.empty())
+            frameBounds(s.view.orbit, s.bounds.min, s.bounds.max, windowAspect(s));
+        else
+            framePoints(s.view.orbit, s.framingPoints.data(), s.framingPoints.size(), s.bounds.min, s.bounds.max,
+                        windowAspect(s));
+    }
     s.view.camera = -1;
     s.framed = s.bounds.valid();
     s.framedOrbit = s.view.orbit;
     s.framedAspect = windowAspect(s);
-    s.framedRegion = s.viewRegion;
 }
 
-ViewRegion uncoveredRegion(const std::vector<PixelRect>& covered, float width, float height) {
-    if (!(width > 0.0f) || !(height > 0.0f)) return {};
-    std::vector<PixelRect> rects;
-    std::vector<float> xs = {0.0f, width}, ys = {0.0f, height};
-    for (const PixelRect& r : covered) {
-        const PixelRect c{std::clamp(r.x0, 0.0f, width), std::clamp(r.y0, 0.0f, height),
-                          std::clamp(r.x1, 0.0f, width), std::clamp(r.y1, 0.0f, height)};
-        if (!(c.x1 > c.x0) || !(c.y1 > c.y0)) continue;
-        rects.push_back(c);
-        xs.push_back(c.x0), xs.push_back(c.x1), ys.push_back(c.y0), ys.push_back(c.y1);
-    }
-    if (rects.empty()) return {};
-    std::sort(xs.begin(), xs.end());
-    xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
-    std::sort(ys.begin(), ys.end());
-    ys.erase(std::unique(ys.begin(), ys.end()), ys.end());
-    // The largest empty rectangle has its sides on window or panel edges: try every pair of each
-    // (a few panels: a few thousand candidates).
-    float best = 0.0f;
-    PixelRect found{0.0f, 0.0f, width, height};
-    for (size_t a = 0; a < xs.size(); ++a)
-        for (size_t b = a + 1; b < xs.size(); ++b)
-            for (size_t c = 0; c < ys.size(); ++c)
-                for (size_t d = c + 1; d < ys.size(); ++d) {
-                    const float area = (xs[b] - xs[a]) * (ys[d] - ys[c]);
-                    if (area <= best) continue;
-                    bool free = true;
-                    for (const PixelRect& r : rects)
-                        if (r.x0 < xs[b] && r.x1 > xs[a] && r.y0 < ys[d] && r.y1 > ys[c]) {
-                            free = false;
-                            break;
-                        }
-                    if (!free) continue;
-                    best = area;
-                    found = {xs[a], ys[c], xs[b], ys[d]};
-                }
-    if (found.x1 - found.x0 < 0.1f * width || found.y1 - found.y0 < 0.1f * height) return {};
-    return {found.x0 / width, found.y0 / height, found.x1 / width, found.y1 / height};
-}
-
-void updateViewRegion(ViewerState& s, const std::vector<PixelRect>& covered, float width, float height) {
-    s.viewRegion = uncoveredRegion(covered, width, height);
+void updateViewport(ViewerState& s, const ViewportRect& viewport) {
+    s.viewport = viewport;
     if (!s.framed || !s.scene || s.view.camera >= 0 || !sameOrbit(s.view.orbit, s.framedOrbit)) {
         s.framed = s.framed && s.view.camera < 0 && sameOrbit(s.view.orbit, s.framedOrbit);
         return;
     }
-    if (s.viewRegion != s.framedRegion || std::abs(windowAspect(s) - s.framedAspect) > 1e-4f) frameScene(s);
+    if (std::abs(windowAspect(s) - s.framedAspect) > 1e-4f) frameScene(s);
 }
 
 void frameSelection(ViewerState& s) {
@@ -189,17 +230,15 @@ void frameSelection(ViewerState& s) {
         box.add(at + glm::vec3(r));
     }
     const float sceneRadius = s.view.orbit.sceneRadius;
-    frameBounds(s.view.orbit, box.min, box.max, windowAspect(s), s.viewRegion);
+    frameBounds(s.view.orbit, box.min, box.max, windowAspect(s));
     // Near/far keep covering the whole scene, not just the selection.
     s.view.orbit.sceneRadius = std::max(sceneRadius, s.view.orbit.sceneRadius);
     s.view.camera = -1;
 }
 
 void resetView(ViewerState& s) {
-    const OrbitCamera defaults;
-    s.view.orbit.yaw = defaults.yaw;
-    s.view.orbit.pitch = defaults.pitch;
-    s.view.orbit.yfov = defaults.yfov;
+    s.view.orbit.yfov = OrbitCamera{}.yfov;
+    if (s.scene) firstView(s.view.orbit, s.scene->front, s.scene->up == UpAxis::Z);
     frameScene(s);
 }
 
@@ -281,7 +320,7 @@ bool install(ViewerState& s, std::unique_ptr<Scene> scene, const std::string& pa
         for (size_t i = 0; i < sc.animation.clips.size(); ++i)
             if (sc.animation.clips[i].name == clipName) clip = int(i);
     selectClip(sc, s.transport, clip);
-    s.bounds = playbackBounds(sc, clip);
+    playbackFraming(sc, clip, s.pof, s.bounds, s.framingPoints);
     if (keepView) {
         s.transport.playing = oldTransport.playing;
         s.transport.speed = oldTransport.speed;
@@ -295,8 +334,8 @@ bool install(ViewerState& s, std::unique_ptr<Scene> scene, const std::string& pa
         if (s.view.camera >= int(sc.cameras.size())) s.view.camera = -1;
         if (!selectedName.empty()) selectNode(s, findNode(sc, selectedName));
     } else {
-        s.view.camera = -1;
-        frameScene(s);
+        // A new file: its format's first view, framed.
+        resetView(s);
     }
     updatePose(s);
     return true;
@@ -323,19 +362,21 @@ unsigned textureObject(const ViewerState& s, int index) {
 }
 
 bool projectToScreen(const ViewerState& s, const glm::vec3& world, glm::vec2& pixel) {
-    if (!s.scene || s.framebufferWidth <= 0 || s.framebufferHeight <= 0) return false;
+    const ViewportRect v = sceneViewport(s);
+    if (!s.scene || v.empty()) return false;
     glm::mat4 view, projection;
-    cameraMatrices(*s.scene, s.pose, s.view, s.framebufferWidth, s.framebufferHeight, view, projection);
+    cameraMatrices(*s.scene, s.pose, s.view, v.width, v.height, view, projection);
     const glm::vec4 clip = projection * view * glm::vec4(world, 1.0f);
     if (clip.w <= 1e-6f) return false;
     const glm::vec3 ndc = glm::vec3(clip) / clip.w;
-    pixel.x = (ndc.x * 0.5f + 0.5f) * float(s.framebufferWidth);
-    pixel.y = (0.5f - ndc.y * 0.5f) * float(s.framebufferHeight);
+    pixel.x = float(v.x) + (ndc.x * 0.5f + 0.5f) * float(v.width);
+    pixel.y = float(v.y) + (0.5f - ndc.y * 0.5f) * float(v.height);
     return true;
 }
 
 int pickAt(const ViewerState& s, float x, float y, float radiusPx) {
-    if (!s.scene || s.framebufferWidth <= 0 || s.framebufferHeight <= 0) return -1;
+    const ViewportRect v = sceneViewport(s);
+    if (!s.scene || v.empty()) return -1;
     const Scene& scene = *s.scene;
     if (s.view.showSkeleton) {
         int best = -1;
@@ -353,10 +394,10 @@ int pickAt(const ViewerState& s, float x, float y, float radiusPx) {
         if (best >= 0) return best;
     }
     glm::mat4 view, projection;
-    cameraMatrices(scene, s.pose, s.view, s.framebufferWidth, s.framebufferHeight, view, projection);
+    cameraMatrices(scene, s.pose, s.view, v.width, v.height, view, projection);
     const glm::mat4 inverse = glm::inverse(projection * view);
-    const float nx = 2.0f * x / float(s.framebufferWidth) - 1.0f;
-    const float ny = 1.0f - 2.0f * y / float(s.framebufferHeight);
+    const float nx = 2.0f * (x - float(v.x)) / float(v.width) - 1.0f;
+    const float ny = 1.0f - 2.0f * (y - float(v.y)) / float(v.height);
     glm::vec4 nearPoint = inverse * glm::vec4(nx, ny, -1.0f, 1.0f);
     glm::vec4 farPoint = inverse * glm::vec4(nx, ny, 1.0f, 1.0f);
     const glm::vec3 origin = glm::vec3(nearPoint) / nearPoint.w;
@@ -450,30 +491,6 @@ int pofMarkerAt(const ViewerState& s, const std::vector<PofMarker>& markers, flo
         }
     }
     return best;
-}
-
-const char* panelName(PanelId id) {
-    switch (id) {
-        case PanelId::Main: return "main";
-        case PanelId::Browser: return "browser";
-        case PanelId::Tree: return "tree";
-        case PanelId::Inspector: return "inspector";
-        case PanelId::Report: return "report";
-        case PanelId::Stats: return "stats";
-        case PanelId::Skinning: return "skinning";
-        case PanelId::Pof: return "pof";
-        case PanelId::Count: break;
-    }
-    return "?";
-}
-
-bool parsePanelName(const std::string& name, PanelId& id) {
-    for (size_t i = 0; i < size_t(PanelId::Count); ++i)
-        if (name == panelName(PanelId(i))) {
-            id = PanelId(i);
-            return true;
-        }
-    return false;
 }
 
 }  // namespace esv

@@ -19,26 +19,31 @@ int findNode(const Scene& scene, const std::string& name);
 // every selection highlights the node in the viewport (view.highlightNode).
 void selectNode(ViewerState& s, int node);
 
-// Orbit camera: fit the whole scene (all clip samples), the selected node, or the default angle,
-// into the part of the window no panel covers (s.viewRegion) at the window's aspect.
+// The framebuffer rectangle the scene is drawn in: s.viewport, or the whole framebuffer before the
+// first layout.
+ViewportRect sceneViewport(const ViewerState& s);
+
+// The box framing fits, from each node's box (sceneBounds' perNode): their union without a ground
+// under the subject, that is a node whose box is a thin horizontal slab (at most 2% as thick along
+// the scene's up axis as it is wide), at least 2.5 times as wide as everything else in both
+// horizontal directions, and not above the bottom tenth of it. The whole union when nothing else
+// is left.
+Bounds framingBounds(const Scene& scene, const std::vector<Bounds>& perNode);
+
+// Orbit camera: fit the whole scene (all clip samples, framingBounds), the selected node, or the
+// format's first view (firstView with Scene::front: a three-quarter front view), into the 3D view
+// (sceneViewport) at its aspect. Frame scene keeps the camera's angles.
 void frameScene(ViewerState& s);
 void frameSelection(ViewerState& s);
 void resetView(ViewerState& s);
 
-// An axis-aligned rectangle in window pixels from the top left.
-struct PixelRect {
-    float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
-};
-// The largest rectangle of the width x height window that none of `covered` overlaps, as
-// fractions of the window (ViewRegion). Rectangles are clipped to the window; the whole window
-// when nothing covers it; when panels leave less than a tenth of the width or height free, the
-// whole window too (a model framed into a sliver is no use).
-ViewRegion uncoveredRegion(const std::vector<PixelRect>& covered, float width, float height);
+// Called once a frame with the 3D view's rectangle of that frame: records it, and frames the scene
+// again when its shape changed while the orbit camera is still where the last framing put it (the
+// start-up view waits for the panels to be laid out, and follows the window while untouched).
+void updateViewport(ViewerState& s, const ViewportRect& viewport);
 
-// Called once a frame with the panels' rectangles of that frame: updates s.viewRegion, and frames
-// the scene again when the window's shape or the free region changed while the orbit camera is
-// still where the last framing put it (the start-up view waits for the panels to be laid out).
-void updateViewRegion(ViewerState& s, const std::vector<PixelRect>& covered, float width, float height);
+// Opens panel `id` and brings its tab to the front of its region.
+void showPanel(ViewerState& s, PanelId id);
 
 // Morph weight override of `target` of mesh node `node`; NaN returns it to the animation.
 void setMorphOverride(ViewerState& s, int node, int target, float weight);
@@ -49,7 +54,7 @@ void updatePose(ViewerState& s);
 
 // Uploads a freshly loaded scene (`prepared` for s.renderer from `loaded`) and makes it current:
 // keeps camera, view settings, clip (by name), time and selection (by name) when `keepView`
-// (reload), else frames it and starts the first clip. Counts a load. When the upload fails the
+// (reload), else shows it from its first view (resetView) and starts the first clip. Counts a load. When the upload fails the
 // previous scene stays (re-uploaded) and `error` says why.
 bool installScene(ViewerState& s, std::shared_ptr<const Scene> loaded, std::unique_ptr<Scene> prepared,
                   const std::string& path, bool keepView, std::string& error);
@@ -61,7 +66,7 @@ bool reprepareScene(ViewerState& s, std::string& error);
 // The GL texture object the renderer made for scene texture `index` (0 when none), for thumbnails.
 unsigned textureObject(const ViewerState& s, int index);
 
-// Viewport picking at framebuffer pixel (x, y), y down: the joint whose marker is within
+// Viewport picking at framebuffer pixel (x, y) of the window, y down: the joint whose marker is within
 // `radiusPx` (when the skeleton is shown) or else the nearest mesh node hit by the ray; -1 = none.
 int pickAt(const ViewerState& s, float x, float y, float radiusPx = 8.0f);
 
@@ -77,7 +82,8 @@ int findPofSubobject(const Scene& scene, const std::string& text);
 // The POF marker within `radiusPx` of framebuffer pixel (x, y) (y down), nearest first; -1 = none.
 int pofMarkerAt(const ViewerState& s, const std::vector<PofMarker>& markers, float x, float y, float radiusPx = 6.0f);
 
-// Projects a world point to framebuffer pixels (y down); false when behind the camera.
+// Projects a world point to framebuffer pixels of the window (y down, through the 3D view's
+// rectangle); false when behind the camera.
 bool projectToScreen(const ViewerState& s, const glm::vec3& world, glm::vec2& pixel);
 
 }  // namespace esv

@@ -93,7 +93,7 @@ void dropPaths(Viewer& v, const std::vector<std::string>& paths) {
     for (const std::string& path : paths) {
         if (FileBrowser::isFolder(path)) {  // a folder or a VP archive: shown in the browser
             v.browser.setDirectory(path);
-            s.panel(PanelId::Browser) = true;
+            showPanel(s, PanelId::Browser);
             continue;
         }
         if (isModelFileName(path)) {
@@ -262,7 +262,7 @@ void mouseInput(Viewer& v) {
             s.view.camera = -1;
             // Pan in the view plane, scaled so the point under the cursor follows it.
             const float scale = orbit.distance * 2.0f * std::tan(0.5f * orbit.yfov) /
-                                float(std::max(s.framebufferHeight, 1));
+                                float(std::max(sceneViewport(s).height, 1));
             panOrbit(orbit, float(dx) * scale, float(dy) * scale);
         }
         v.rotating = left && !shift;
@@ -315,7 +315,7 @@ void keyboardInput(Viewer& v, float dt) {
     // navigates the panel with it. F6 moves the focus between the main panel and the viewport.
     if (pressed(Key::F6)) {
         if (io.WantCaptureKeyboard) ImGui::SetWindowFocus(nullptr);
-        else ImGui::SetWindowFocus("esview");
+        else focusPanels(s);
         return;
     }
     if (io.WantCaptureKeyboard || io.WantTextInput) {
@@ -363,7 +363,7 @@ void keyboardInput(Viewer& v, float dt) {
     const bool r = pressed(Key::R);
     if (r && !ctrl) resetView(s);
     if (pressed(Key::F5) || (r && ctrl)) s.requestReload = true;
-    if (pressed(Key::O) && ctrl) s.panel(PanelId::Browser) = true;
+    if (pressed(Key::O) && ctrl) showPanel(s, PanelId::Browser);
     if (pressed(Key::H)) v.hidePanels = !v.hidePanels;
     if (pressed(Key::K)) s.view.showSkeleton = !s.view.showSkeleton;
     if (pressed(Key::W) && !shift) s.view.wireframeOverlay = !s.view.wireframeOverlay;
@@ -450,38 +450,27 @@ void applyScriptedInput(Viewer& v) {
     std::copy(std::begin(in.keys), std::end(in.keys), std::begin(in.keysBefore));
 }
 
-// The rectangles of the panels drawn this frame (top-level windows; not tooltips, popups, child
-// windows, nor the viewport's banners and input-less overlays).
-std::vector<PixelRect> panelRects() {
-    std::vector<PixelRect> rects;
-    const ImGuiContext& g = *ImGui::GetCurrentContext();
-    for (const ImGuiWindow* w : g.Windows) {
-        if (!w->Active || w->Hidden) continue;
-        if (w->Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup |
-                        ImGuiWindowFlags_NoInputs))
-            continue;
-        // ImGui's implicit "Debug##Default", the viewport's own banners ("##loading", "##loaderror")
-        // and the file browser, a dialog that comes and goes over the view.
-        if (w->Name && (std::strncmp(w->Name, "Debug##", 7) == 0 || std::strncmp(w->Name, "##", 2) == 0 ||
-                        std::strcmp(w->Name, kBrowserTitle) == 0))
-            continue;
-        rects.push_back({w->Pos.x, w->Pos.y, w->Pos.x + w->Size.x, w->Pos.y + w->Size.y});
-    }
-    return rects;
+// The 3D view's rectangle in framebuffer pixels: the layout's, in window coordinates, scaled.
+ViewportRect viewportPixels(const ViewerState& s, int width, int height) {
+    const ImGuiIO& io = ImGui::GetIO();
+    const float sx = io.DisplayFramebufferScale.x > 0.0f ? io.DisplayFramebufferScale.x : 1.0f;
+    const float sy = io.DisplayFramebufferScale.y > 0.0f ? io.DisplayFramebufferScale.y : 1.0f;
+    const LayoutRect& r = s.layout.viewport;
+    if (r.empty()) return {0, 0, width, height};
+    const int x0 = std::clamp(int(std::lround(r.x * sx)), 0, width);
+    const int y0 = std::clamp(int(std::lround(r.y * sy)), 0, height);
+    const int x1 = std::clamp(int(std::lround(r.right() * sx)), x0, width);
+    const int y1 = std::clamp(int(std::lround(r.bottom() * sy)), y0, height);
+    return {x0, y0, x1 - x0, y1 - y0};
 }
 
 void drawPanels(Viewer& v) {
     ViewerState& s = v.state;
+    // The layout first: the overlays and the 3D view go where it leaves room.
+    drawDockedPanels(s, v.browser, v.hidePanels, v.host->contentScale());
+    updateViewport(s, viewportPixels(s, s.framebufferWidth, s.framebufferHeight));
     drawViewportOverlay(s);
-    if (v.hidePanels) return;
-    drawMainPanel(s);
-    drawBrowserPanel(s, v.browser);
-    drawTreePanel(s);
-    drawInspectorPanel(s);
-    drawReportPanel(s);
-    drawSkinningPanel(s);
-    drawPofPanel(s);
-    drawStatsOverlay(s);
+    if (!v.hidePanels) drawStatsOverlay(s);
 }
 
 }  // namespace
@@ -561,6 +550,15 @@ int ViewerLoop::start(Host& host, const ViewerOptions& options) {
     for (const std::string& folder : loadTextureFolders())
         if (std::find(s.textureFolders.begin(), s.textureFolders.end(), folder) == s.textureFolders.end())
             s.textureFolders.push_back(folder);
+    if (!scripted) {
+        // The layout as the last run left it (scripted runs start from the defaults).
+        SavedLayout saved{s.panels, s.layoutSizes, s.tabs};
+        loadLayout(saved);
+        s.panels = saved.panels;
+        s.layoutSizes = saved.sizes;
+        for (size_t r = 0; r < kDockRegions; ++r)
+            if (saved.tabs[r] < PanelId::Count) s.tabs[r] = saved.tabs[r];
+    }
     const std::string startFolder = FileBrowser::folderOf(options.file);
     v.browser.setDirectory(!startFolder.empty() && FileBrowser::isFolder(startFolder) ? startFolder : ".");
 
@@ -598,7 +596,7 @@ int ViewerLoop::start(Host& host, const ViewerOptions& options) {
             err = v.browser.error();
             return false;
         }
-        v.state.panel(PanelId::Browser) = true;
+        showPanel(v.state, PanelId::Browser);
         return true;
     };
     m.last = host.time();
@@ -683,21 +681,23 @@ bool ViewerLoop::frame() {
         }
     }
     if (s.scene) updatePose(s);
-    drawPanels(v);
-    // New windows take the focus when they first appear; the keyboard starts on the viewport.
-    if (frame == 1) ImGui::SetWindowFocus(nullptr);
-
     const HostSize framebuffer = host.framebufferSize();
     const int width = framebuffer.width, height = framebuffer.height;
     s.framebufferWidth = width;
     s.framebufferHeight = height;
-    // Framing fits the part of the window the panels of this frame leave free.
-    updateViewRegion(s, panelRects(), ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y);
+    // The panels, and the 3D view (s.viewport) in what they leave: framing fits it.
+    drawPanels(v);
+    // New windows take the focus when they first appear; the keyboard starts on the viewport.
+    if (frame == 1) ImGui::SetWindowFocus(nullptr);
     ImGui::Render();
 
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     if (s.scene) {
-        s.stats = s.renderer->draw(*s.scene, s.pose, s.view, width, height);
+        // The scene in its rectangle (GL counts rows from the bottom). The renderer's clear covers
+        // the whole window, the panels' background included: one clear a frame.
+        const ViewportRect view = sceneViewport(s);
+        const int bottom = height - view.y - view.height;
+        s.stats = s.renderer->draw(*s.scene, s.pose, s.view, view.width, view.height, view.x, bottom);
         // What the renderer could not do is said once, in the import report.
         for (const std::string& note : s.stats.notes) s.scene->warn(note);
     } else {
@@ -727,6 +727,10 @@ int ViewerLoop::finish() {
     m.finished = m.done = true;
     // A load still running finishes before its scene is dropped.
     m.v.loader.wait();
+    if (m.imgui && !m.v.scripted) {
+        const ViewerState& s = m.v.state;
+        saveLayout(SavedLayout{s.panels, s.layoutSizes, s.tabs});
+    }
     if (m.imgui) {
         ImGui_ImplOpenGL3_Shutdown();
         m.host->imguiShutdown();

@@ -965,6 +965,19 @@ std::string viewerStateJson(const ViewerState& s) {
     nlohmann::json panels;
     for (size_t i = 0; i < size_t(PanelId::Count); ++i) panels[panelName(PanelId(i))] = s.panels[i];
     j["panels"] = panels;
+    // The layout of the last frame, [x, y, w, h] in window pixels: the 3D view, the bars, and each
+    // docked panel's region (panels sharing a region are tabs of it; the stats overlay is not docked).
+    auto rect = [](const LayoutRect& r) { return nlohmann::json::array({r.x, r.y, r.w, r.h}); };
+    j["viewport"] = rect(s.layout.viewport);
+    j["menu_bar"] = rect(s.layout.menuBar);
+    j["status_bar"] = rect(s.layout.statusBar);
+    nlohmann::json rects = nlohmann::json::object(), tabs = nlohmann::json::object();
+    for (size_t i = 0; i < size_t(PanelId::Count); ++i)
+        if (!s.panelRects[i].empty()) rects[panelName(PanelId(i))] = rect(s.panelRects[i]);
+    for (size_t r = 0; r < kDockRegions; ++r)
+        if (!s.layout.regions[r].empty()) tabs[regionName(Region(r))] = panelName(s.tabs[r]);
+    j["panel_rects"] = rects;
+    j["tabs"] = tabs;
     j["recent"] = s.recentFiles;
     if (s.scene) {
         const Scene& scene = *s.scene;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/layout.h"
 #include "app/pof_view.h"
 #include "app/transport.h"
 #include "renderer/renderer.h"
@@ -22,21 +23,6 @@
 namespace esv {
 
 class SceneLoader;
-
-// Windows of the panel; each can be shown or hidden (View menu, `panel NAME on|off`).
-enum class PanelId : uint8_t {
-    Main,       // file, transport, render settings
-    Browser,    // file browser
-    Tree,       // scene tree
-    Inspector,  // the selected node, mesh, material, texture, light
-    Report,     // import report
-    Stats,      // stats overlay
-    Skinning,   // bone batches, weight issues, morph sliders
-    Pof,        // POF detail levels, debris, markers, shield, subobjects (shown for POF scenes)
-    Count
-};
-const char* panelName(PanelId id);
-bool parsePanelName(const std::string& name, PanelId& id);
 
 struct Selection {
     int node = -1;      // any node
@@ -53,6 +39,15 @@ struct LoadStatus {
     float progress = 0.0f;  // 0..1
     std::string stage;      // "reading", "parsing", "textures 3/12", ...
     std::string error;      // last failed load, shown until the next load starts; empty = none
+};
+
+// A rectangle of the framebuffer in pixels from the top left.
+struct ViewportRect {
+    int x = 0, y = 0, width = 0, height = 0;
+    bool empty() const { return width <= 0 || height <= 0; }
+    bool operator==(const ViewportRect& o) const {
+        return x == o.x && y == o.y && width == o.width && height == o.height;
+    }
 };
 
 struct ViewerState {
@@ -80,19 +75,37 @@ struct ViewerState {
     // Key times of the clip the timeline shows (clipKeyTimes sorts every track's keys: once per clip).
     std::vector<float> timelineKeys;
     int timelineClip = -2;  // -2: not computed for this scene
-    Bounds bounds;  // rest pose plus samples of the current clip: what "frame scene" fits
+    // Rest pose plus samples of the current clip, without a ground under the subject: what "frame
+    // scene" fits (the points, vertices spread over it; the box when there are none).
+    Bounds bounds;
+    std::vector<glm::vec3> framingPoints;
 
     FrameStats stats;
     float cpuFrameMs = 0.0f;  // update + draw submission of the last frame
     int framebufferWidth = 0, framebufferHeight = 0;
-    // The part of the window no panel covered in the last frame: what framing fits the scene into.
-    ViewRegion viewRegion;
-    // The orbit camera as the last framing left it, with the window aspect and region it used.
-    // While the camera is unchanged, a new aspect or region frames again (updateViewRegion).
+    // The 3D view: the rectangle of the framebuffer the layout leaves to the scene (drawing,
+    // framing, picking and labels use it). Empty until the first frame is laid out; sceneViewport()
+    // then gives the whole framebuffer.
+    ViewportRect viewport;
+    // The orbit camera as the last framing left it, with the view's aspect it used. While the camera
+    // is unchanged, a new aspect frames again (updateViewport).
     bool framed = false;
     OrbitCamera framedOrbit;
     float framedAspect = 0.0f;
-    ViewRegion framedRegion;
+
+    // The window layout of this frame (window pixels) and what the user adjusts and the layout file
+    // keeps: region sizes, the selected tab of each region. `panelRects` is where each panel was
+    // drawn this frame (empty when it was not).
+    Layout layout;
+    LayoutSizes layoutSizes;
+    std::array<PanelId, kDockRegions> tabs{PanelId::Tree, PanelId::Main, PanelId::Report};
+    std::array<LayoutRect, size_t(PanelId::Count)> panelRects{};
+    // Bring `tabs[region]` to the front next frame (the layout file's tabs at start, showPanel).
+    std::array<bool, kDockRegions> tabRequest{true, true, true};
+    // Which panels had a tab last frame: one that appears comes to the front.
+    std::array<bool, size_t(PanelId::Count)> panelsShown{};
+    bool layoutStarted = false;
+    bool showFps = false;  // the status bar shows the frame rate
 
     std::array<bool, static_cast<size_t>(PanelId::Count)> panels{true, false, true, true, false, true, false, true};
     PofViewState pof;  // POF scenes: drawn detail level, debris, markers, shield, spins
@@ -103,7 +116,7 @@ struct ViewerState {
     // added (remembered in the configuration folder).
     std::vector<std::string> textureFolders;
     size_t textureFoldersFromCommandLine = 0;
-    std::string status;                    // one line at the bottom of the main panel
+    std::string status;                    // one line in the status bar
 
     // Requests the frame loop carries out at a safe point (between frames).
     std::string requestOpen;        // path to open

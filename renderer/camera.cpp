@@ -18,6 +18,17 @@ glm::vec3 orbitUp(const OrbitCamera& o) {
     return o.zUp ? glm::vec3(0.0f, 0.0f, 1.0f) : glm::vec3(0.0f, 1.0f, 0.0f);
 }
 
+void firstView(OrbitCamera& o, const glm::vec3& front, bool zUp) {
+    o.zUp = zUp;
+    // orbitDirection at pitch 0 is (sin yaw, 0, cos yaw), or (sin yaw, -cos yaw, 0) with Z up.
+    const float along = zUp ? -front.y : front.z;
+    const float yaw = std::abs(front.x) + std::abs(along) > 1e-6f && std::isfinite(front.x) && std::isfinite(along)
+                          ? std::atan2(front.x, along)
+                          : 0.0f;
+    o.yaw = yaw + kFirstViewYaw;
+    o.pitch = kFirstViewPitch;
+}
+
 void orbitMatrices(const OrbitCamera& o, float aspect, glm::mat4& view, glm::mat4& projection) {
     const glm::vec3 dir = orbitDirection(o);
     const glm::vec3 eye = o.target + o.distance * dir;
@@ -37,6 +48,14 @@ void orbitMatrices(const OrbitCamera& o, float aspect, glm::mat4& view, glm::mat
 
 void frameBounds(OrbitCamera& orbit, const glm::vec3& min, const glm::vec3& max, float aspect,
                  const ViewRegion& region) {
+    glm::vec3 corners[8];
+    for (int i = 0; i < 8; ++i)
+        corners[i] = glm::vec3((i & 1) ? max.x : min.x, (i & 2) ? max.y : min.y, (i & 4) ? max.z : min.z);
+    framePoints(orbit, corners, 8, min, max, aspect, region);
+}
+
+void framePoints(OrbitCamera& orbit, const glm::vec3* points, size_t count, const glm::vec3& min,
+                 const glm::vec3& max, float aspect, const ViewRegion& region) {
     const glm::vec3 center = 0.5f * (min + max);
     const float radius = std::max(0.5f * glm::length(max - min), 1e-3f);
     orbit.sceneCenter = center;
@@ -61,14 +80,14 @@ void frameBounds(OrbitCamera& orbit, const glm::vec3& min, const glm::vec3& max,
     const float ax = (2.0f * (r.x0 + mx) - 1.0f) * tx, bx = (2.0f * (r.x1 - mx) - 1.0f) * tx;
     const float ay = (1.0f - 2.0f * (r.y1 - my)) * ty, by = (1.0f - 2.0f * (r.y0 + my)) * ty;
 
-    // A corner at (x, y, z) from the centre seen from the eye at target + d dir, target = centre +
+    // A point at (x, y, z) from the centre seen from the eye at target + d dir, target = centre +
     // cx right + cy up, lies inside when a <= (x - cx) / (d - z) <= b. That is cx + b d >= x + b z
-    // and cx + a d <= x + a z for every corner: d >= (U - L) / (b - a) with U = max(x + b z) and
+    // and cx + a d <= x + a z for every point: d >= (U - L) / (b - a) with U = max(x + b z) and
     // L = min(x + a z), and then cx anywhere in [U - b d, L - a d].
     float ux = -INFINITY, lx = INFINITY, uy = -INFINITY, ly = INFINITY, farthest = -INFINITY;
-    for (int i = 0; i < 8; ++i) {
-        const glm::vec3 corner((i & 1) ? max.x : min.x, (i & 2) ? max.y : min.y, (i & 4) ? max.z : min.z);
-        const glm::vec3 rel = corner - center;
+    for (size_t i = 0; i < count; ++i) {
+        if (!std::isfinite(points[i].x) || !std::isfinite(points[i].y) || !std::isfinite(points[i].z)) continue;
+        const glm::vec3 rel = points[i] - center;
         const float x = glm::dot(rel, right), y = glm::dot(rel, up), z = glm::dot(rel, dir);
         ux = std::max(ux, x + bx * z);
         lx = std::min(lx, x + ax * z);

@@ -21,6 +21,17 @@ namespace esv {
 inline constexpr float kFrameMargin = 0.05f;
 void frameBounds(OrbitCamera& orbit, const glm::vec3& min, const glm::vec3& max, float aspect,
                  const ViewRegion& region = {});
+// frameBounds fitting `count` points (within min..max; not finite ones are skipped) instead of the
+// box's corners: the tighter fit of what is drawn when the points lie on it. The box still gives
+// the recorded sphere. With no finite point the box is framed as a point.
+void framePoints(OrbitCamera& orbit, const glm::vec3* points, size_t count, const glm::vec3& min,
+                 const glm::vec3& max, float aspect, const ViewRegion& region = {});
+// The first view of a scene: a three-quarter view of its front from a little above. Sets zUp, and
+// yaw and pitch so that the eye lies kFirstViewYaw around the up axis from `front` (the direction the
+// models face, Scene::front) and kFirstViewPitch above the ground plane; a front along the up axis
+// counts as the default front (+Z, or -Y when Z is up). Target, distance and field of view stay.
+inline constexpr float kFirstViewYaw = 0.6f, kFirstViewPitch = 0.35f;
+void firstView(OrbitCamera& orbit, const glm::vec3& front, bool zUp);
 // Unit vector from the orbit target toward the eye, and the up axis, in scene coordinates.
 glm::vec3 orbitDirection(const OrbitCamera& orbit);
 glm::vec3 orbitUp(const OrbitCamera& orbit);

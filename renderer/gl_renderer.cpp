@@ -171,12 +171,13 @@ void GlRenderer::prepareFrame(const Scene& scene, const Pose& pose, const ViewSe
     m_state.disableContextAttributes();
 }
 
-FrameStats GlRenderer::draw(const Scene& scene, const Pose& pose, const ViewSettings& view, int width, int height) {
+FrameStats GlRenderer::draw(const Scene& scene, const Pose& pose, const ViewSettings& view, int width, int height,
+                            int x, int y) {
     FrameStats stats;
     const uint64_t callsBefore = gl::callCount();
     // The host and the panel changed the context's state since the last frame.
     m_state.resetContextState();
-    glViewport(0, 0, width, height);
+    glViewport(x, y, width, height);
     const glm::vec4 clear = view.useSceneClearColor ? glm::vec4(scene.clearColor, 1.0f) : view.clearColor;
     glClearColor(clear.r, clear.g, clear.b, clear.a);
     glClearDepthf(1.0f);

@@ -128,7 +128,8 @@ public:
     RendererInfo info() const override;
     unsigned textureObject(int index) const override;
     void prepareFrame(const Scene& scene, const Pose& pose, const ViewSettings& view) override;
-    FrameStats draw(const Scene& scene, const Pose& pose, const ViewSettings& view, int width, int height) override;
+    FrameStats draw(const Scene& scene, const Pose& pose, const ViewSettings& view, int width, int height, int x = 0,
+                    int y = 0) override;
     bool captureVertices(const Scene& scene, const Pose& pose, int n, std::vector<glm::vec3>& positions,
                          std::vector<glm::vec3>& normals, std::string& error) override;
 

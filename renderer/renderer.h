@@ -101,10 +101,12 @@ public:
     // before it clears, so that its frame holds only the frame's work.
     virtual void prepareFrame(const Scene& scene, const Pose& pose, const ViewSettings& view) = 0;
 
-    // Draws the scene at `pose` into the currently bound framebuffer of width x height pixels, seen
-    // through cameraMatrices (renderer/camera.h).
+    // Draws the scene at `pose` into the currently bound framebuffer, in the width x height pixels
+    // whose lower left corner is (x, y) (the GL viewport), seen through cameraMatrices
+    // (renderer/camera.h) at that rectangle's aspect. The clear covers the whole framebuffer (unless
+    // the caller set a scissor): what is drawn around the rectangle comes after.
     virtual FrameStats draw(const Scene& scene, const Pose& pose, const ViewSettings& view, int width,
-                            int height) = 0;
+                            int height, int x = 0, int y = 0) = 0;
 
     // The world-space position and normal the GPU computes for every vertex of mesh node `node` at
     // `pose` (unpack matrix and skinning, same buffers, attribute setup, palettes and shader as

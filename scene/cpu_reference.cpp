@@ -487,8 +487,9 @@ void worldVertices(const Scene& scene, const Pose& pose, int node, std::vector<g
     }
 }
 
-Bounds sceneBounds(const Scene& scene, const Pose& pose) {
+Bounds sceneBounds(const Scene& scene, const Pose& pose, std::vector<Bounds>* perNode) {
     Bounds bounds;
+    if (perNode) perNode->assign(scene.nodes.size(), Bounds{});
     std::vector<glm::vec3> positions;
     std::vector<uint8_t> used;
     for (size_t i = 0; i < scene.nodes.size(); ++i) {
@@ -521,8 +522,10 @@ Bounds sceneBounds(const Scene& scene, const Pose& pose) {
         }
         for (size_t v = 0; v < positions.size(); ++v)
             if (used[v] && std::isfinite(positions[v].x) && std::isfinite(positions[v].y) &&
-                std::isfinite(positions[v].z))
+                std::isfinite(positions[v].z)) {
                 bounds.add(positions[v]);
+                if (perNode) (*perNode)[i].add(positions[v]);
+            }
     }
     return bounds;
 }

@@ -64,6 +64,7 @@ void worldVertices(const Scene& scene, const Pose& pose, int node, std::vector<g
 
 // World-space box of every visible mesh instance at `pose`, after morphing and skinning: the
 // vertices that triangle, line and point submeshes draw (patches and NURBS are not drawn).
-Bounds sceneBounds(const Scene& scene, const Pose& pose);
+// `perNode`, when non-null, receives each node's own box (invalid for nodes that draw nothing).
+Bounds sceneBounds(const Scene& scene, const Pose& pose, std::vector<Bounds>* perNode = nullptr);
 
 }  // namespace esv

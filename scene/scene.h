@@ -589,6 +589,9 @@ struct Scene {
     glm::vec3 clearColor{0.0f};
     float metersPerUnit = 1.0f;
     UpAxis up = UpAxis::Y;
+    // The direction the models of the file face (a character's face, a ship's bow), in scene axes:
+    // the first view looks at it. +Z (POD, PVRShaman's convention) unless the loader knows better.
+    glm::vec3 front{0.0f, 0.0f, 1.0f};
     std::vector<ReportLine> report;
     // POF only (null otherwise): header, subobject properties and game points, in file axes, for
     // the panel and `info` (scene/pof_extras.h).

@@ -35,12 +35,7 @@ std::string sizeText(uintmax_t bytes) {
 
 void drawBrowserPanel(ViewerState& s, FileBrowser& browser) {
     if (!s.panel(PanelId::Browser)) return;
-    ImGui::SetNextWindowPos(ImVec2(360, 60), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(520, 460), ImGuiCond_FirstUseEver);
-    if (!ImGui::Begin(kBrowserTitle, &s.panel(PanelId::Browser))) {
-        ImGui::End();
-        return;
-    }
+    ImGui::BeginChild("browser");
     if (browser.directory().empty()) browser.setDirectory(".");
     if (ImGui::Button("Up")) browser.up();
     ImGui::SameLine();
@@ -104,7 +99,7 @@ void drawBrowserPanel(ViewerState& s, FileBrowser& browser) {
             if (ImGui::Selectable(f.c_str())) s.requestOpen = f;
         ImGui::EndChild();
     }
-    ImGui::End();
+    ImGui::EndChild();
 }
 
 }  // namespace esv

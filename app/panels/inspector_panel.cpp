@@ -1035,8 +1035,7 @@ void drawLists(ViewerState& s, bool open) {
 }  // namespace
 
 void drawInspectorPanel(ViewerState& s) {
-    if (!beginScenePanel(s, PanelId::Inspector, "Inspector", ImVec2(940, 10), ImVec2(330, 700),
-                         ImGuiWindowFlags_HorizontalScrollbar))
+    if (!beginScenePanel(s, PanelId::Inspector, ImGuiWindowFlags_HorizontalScrollbar))
         return;
     // Room for the longest labels ("quadratic att.") next to the fields in the narrow column.
     ImGui::PushItemWidth(-ImGui::GetFontSize() * 8.0f);
@@ -1059,7 +1058,7 @@ void drawInspectorPanel(ViewerState& s) {
     drawLists(s, !haveNode);
     ImGui::PopID();
     ImGui::PopItemWidth();
-    ImGui::End();
+    endScenePanel();
 }
 
 }  // namespace esv

@@ -1,4 +1,5 @@
-// The main window: file, animation transport with a timeline, view and render settings, panels.
+// The settings panel: animation transport with a timeline, view and render settings (the file, the
+// panels and screenshots are in the menu bar, the status line in the status bar).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -14,7 +15,6 @@
 namespace esv {
 namespace {
 
-const ImVec4 kErrorColor(1.0f, 0.42f, 0.36f, 1.0f);
 
 // A scrubbing timeline: the clip's range with a tick per key time and the playhead. Clicking or
 // dragging sets the time (and pauses, so the frame under the mouse stays).
@@ -73,41 +73,6 @@ void clipCombo(const char* label, const Scene& scene, int& clip, bool allowRest)
             if (ImGui::Selectable(text, clip == int(i))) clip = int(i);
         }
         ImGui::EndCombo();
-    }
-}
-
-void fileSection(ViewerState& s) {
-    if (ImGui::Button("Open...")) s.panel(PanelId::Browser) = true;
-    ImGui::SameLine();
-    ImGui::BeginDisabled(s.path.empty() || s.load.active);
-    if (ImGui::Button("Reload (F5)")) s.requestReload = true;
-    ImGui::EndDisabled();
-    ImGui::SameLine();
-    ImGui::Checkbox("watch", &s.watchFile);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Reload automatically when the file changes on disk");
-    ImGui::SameLine();
-    if (ImGui::BeginCombo("##recent", "Recent", ImGuiComboFlags_NoPreview)) {
-        if (s.recentFiles.empty()) ImGui::TextDisabled("(none yet)");
-        for (const std::string& f : s.recentFiles)
-            if (ImGui::Selectable(f.c_str())) s.requestOpen = f;
-        ImGui::EndCombo();
-    }
-    if (s.scene) {
-        ImGui::TextWrapped("%s", s.path.c_str());
-        ImGui::Text("%s: %zu nodes, %zu meshes, %zu materials, %zu lights, %zu cameras", s.scene->format.c_str(),
-                    s.scene->nodes.size(), s.scene->meshes.size(), s.scene->materials.size(), s.scene->lights.size(),
-                    s.scene->cameras.size());
-    }
-    if (s.load.active) {
-        char overlay[128];
-        std::snprintf(overlay, sizeof(overlay), "%s %.0f%%", s.load.stage.c_str(), 100.0f * s.load.progress);
-        ImGui::ProgressBar(s.load.progress, ImVec2(-1, 0), overlay);
-    }
-    if (!s.load.error.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
-        ImGui::TextWrapped("%s", s.load.error.c_str());
-        ImGui::PopStyleColor();
-        if (ImGui::SmallButton("dismiss")) s.load.error.clear();
     }
 }
 
@@ -207,11 +172,13 @@ void viewSection(ViewerState& s) {
     }
     float fov = glm::degrees(s.view.orbit.yfov);
     if (ImGui::SliderFloat("fov", &fov, 5.0f, 150.0f, "%.0f deg")) s.view.orbit.yfov = glm::radians(fov);
-    if (ImGui::Button("Frame scene (F)")) frameScene(s);
+    if (ImGui::Button("Frame (F)")) frameScene(s);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Frame the scene");
     ImGui::SameLine();
     ImGui::BeginDisabled(s.selection.node < 0);
-    if (ImGui::Button("Frame selection (G)")) frameSelection(s);
+    if (ImGui::Button("Selection (G)")) frameSelection(s);
     ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Frame the selected node");
     ImGui::SameLine();
     if (ImGui::Button("Reset (R)")) resetView(s);
     // The three ways to light the scene, in the section that starts open: the file's lights, the studio rig, both.
@@ -286,52 +253,21 @@ void renderSection(ViewerState& s) {
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Enforce OpenGL ES 2.0: 128 vertex uniform vectors, no ES3 features (reloads the scene)");
 
-    static char shotPath[256] = "esview-screenshot.png";
-    static int shotSize[2] = {1920, 1080};
-    ImGui::SetNextItemWidth(180);
-    ImGui::InputText("##shot", shotPath, sizeof(shotPath));
-    ImGui::SameLine();
-    if (ImGui::Button("Screenshot")) {
-        s.requestScreenshot = shotPath;
-        s.screenshotWidth = s.screenshotHeight = 0;
-    }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The window as shown, panel included (P)");
-    ImGui::SetNextItemWidth(180);
-    ImGui::InputInt2("##shotsize", shotSize);
-    ImGui::SameLine();
-    if (ImGui::Button("Offscreen")) {
-        s.requestScreenshot = shotPath;
-        s.screenshotWidth = std::clamp(shotSize[0], 1, 16384);
-        s.screenshotHeight = std::clamp(shotSize[1], 1, 16384);
-    }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The scene alone, rendered offscreen at this size");
 }
 
 }  // namespace
 
 void drawMainPanel(ViewerState& s) {
     if (!s.panel(PanelId::Main)) return;
-    ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(340, 340), ImGuiCond_FirstUseEver);
-    if (!ImGui::Begin("esview", nullptr)) {
-        ImGui::End();
-        return;
-    }
-    fileSection(s);
-    if (s.scene) {
+    ImGui::BeginChild("main");
+    if (!s.scene) {
+        ImGui::TextDisabled("No scene loaded: File > Open...");
+    } else {
         if (ImGui::CollapsingHeader("Animation", ImGuiTreeNodeFlags_DefaultOpen)) animationSection(s);
         if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) viewSection(s);
         if (ImGui::CollapsingHeader("Render settings")) renderSection(s);
     }
-    if (ImGui::CollapsingHeader("Panels")) {
-        for (size_t i = 1; i < size_t(PanelId::Count); ++i) {
-            if (i % 4 != 1) ImGui::SameLine();
-            ImGui::Checkbox(panelName(PanelId(i)), &s.panels[i]);
-        }
-        ImGui::TextDisabled("H hides all panels; F6 moves the keyboard between panel and viewport");
-    }
-    if (!s.status.empty()) ImGui::TextWrapped("%s", s.status.c_str());
-    ImGui::End();
+    ImGui::EndChild();
 }
 
 }  // namespace esv

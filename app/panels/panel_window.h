@@ -1,5 +1,5 @@
-// The opening every scene panel shares: skip when hidden, place at its default spot the first
-// time, let the close button hide it, and show a hint instead of the contents when no scene is open.
+// The opening every scene panel shares. Panels draw into their tab of a docked region's window
+// (panels/dock.cpp): each in a child window of its own, so that each tab keeps its own scrolling.
 #pragma once
 
 #include <imgui.h>
@@ -8,23 +8,21 @@
 
 namespace esv {
 
-// True when the caller should draw the contents and then call ImGui::End(); false when the panel
-// is hidden, collapsed or has no scene (the window is already ended).
-inline bool beginScenePanel(ViewerState& s, PanelId id, const char* title, const ImVec2& pos, const ImVec2& size,
-                            ImGuiWindowFlags flags = 0, const char* noScene = "No scene loaded.") {
+// True when the caller should draw the contents and then call endScenePanel(); false when the
+// panel is hidden, or when no scene is open (the hint `noScene` is shown instead).
+inline bool beginScenePanel(ViewerState& s, PanelId id, ImGuiWindowFlags flags = 0,
+                            const char* noScene = "No scene loaded.") {
     if (!s.panel(id)) return false;
-    ImGui::SetNextWindowPos(pos, ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(size, ImGuiCond_FirstUseEver);
-    if (!ImGui::Begin(title, &s.panel(id), flags)) {
-        ImGui::End();
-        return false;
-    }
     if (!s.scene) {
         ImGui::TextDisabled("%s", noScene);
-        ImGui::End();
         return false;
     }
+    ImGui::BeginChild(panelName(id), ImVec2(0, 0), false, flags);
     return true;
+}
+
+inline void endScenePanel() {
+    ImGui::EndChild();
 }
 
 }  // namespace esv

@@ -127,7 +127,7 @@ void subobjectTree(ViewerState& s, const PofExtras& pof, const std::vector<std::
 
 void drawPofPanel(ViewerState& s) {
     if (!s.scene || !s.scene->pof) return;
-    if (!beginScenePanel(s, PanelId::Pof, "POF", ImVec2(360, 440), ImVec2(570, 270))) return;
+    if (!beginScenePanel(s, PanelId::Pof)) return;
     const PofExtras& pof = *s.scene->pof;
     ImGui::Text("version %d, %zu subobjects, radius %.2f, mass %.2f", pof.version, pof.subobjects.size(),
                 pof.maxRadius, pof.mass);
@@ -227,7 +227,7 @@ void drawPofPanel(ViewerState& s) {
             ImGui::TextDisabled("Select a subobject.");
         ImGui::EndChild();
     }
-    ImGui::End();
+    endScenePanel();
 }
 
 }  // namespace esv

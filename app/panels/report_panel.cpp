@@ -35,7 +35,7 @@ const char* prefix(Severity severity) {
 }  // namespace
 
 void drawReportPanel(ViewerState& s) {
-    if (!beginScenePanel(s, PanelId::Report, "Import report", ImVec2(360, 570), ImVec2(570, 140))) return;
+    if (!beginScenePanel(s, PanelId::Report)) return;
     const std::vector<ReportLine>& report = s.scene->report;
     ReportState& st = reportState();
 
@@ -95,7 +95,7 @@ void drawReportPanel(ViewerState& s) {
                 drawLine(report[static_cast<size_t>(st.shown[static_cast<size_t>(r)])], false);
     }
     ImGui::EndChild();
-    ImGui::End();
+    endScenePanel();
 }
 
 }  // namespace esv

@@ -336,7 +336,7 @@ void drawMorphs(ViewerState& s) {
 }  // namespace
 
 void drawSkinningPanel(ViewerState& s) {
-    if (!beginScenePanel(s, PanelId::Skinning, "Skinning", ImVec2(360, 440), ImVec2(570, 270))) return;
+    if (!beginScenePanel(s, PanelId::Skinning)) return;
     std::vector<int> joints;
     collectJoints(*s.scene, joints);
     drawSummary(s);
@@ -345,7 +345,7 @@ void drawSkinningPanel(ViewerState& s) {
     drawJoints(s, joints);
     drawViewControls(s, joints);
     drawMorphs(s);
-    ImGui::End();
+    endScenePanel();
 }
 
 }  // namespace esv

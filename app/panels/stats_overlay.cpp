@@ -1,6 +1,6 @@
-// The stats overlay: a small translucent box in the viewport's top right corner (left of the
-// inspector) with frame times, draw counts, skinning palette use against the uniform limit and
-// texture memory. It takes no input, like the simple overlay of the Dear ImGui demo.
+// The stats overlay: a small translucent box in the 3D view's top right corner with frame times,
+// draw counts, skinning palette use against the uniform limit and texture memory. It takes no
+// input, like the simple overlay of the Dear ImGui demo.
 #include <algorithm>
 #include <cmath>
 
@@ -13,19 +13,18 @@ namespace {
 
 const ImVec4 kOverColor(1.0f, 0.35f, 0.3f, 1.0f);
 
-// Distance of the overlay from the viewport's right edge: clear of the inspector's default column.
+// Distance of the overlay from the 3D view's edges.
 constexpr float kPad = 10.0f;
-constexpr float kInspectorColumn = 330.0f + 2.0f * kPad;
 
 }  // namespace
 
 void drawStatsOverlay(ViewerState& s) {
     if (!s.panel(PanelId::Stats)) return;
-    const ImGuiViewport* viewport = ImGui::GetMainViewport();
-    const float right = s.panel(PanelId::Inspector) ? kInspectorColumn : kPad;
-    const ImVec2 pos(viewport->WorkPos.x + std::max(viewport->WorkSize.x - right, kPad),
-                     viewport->WorkPos.y + kPad);
+    const LayoutRect& view = s.layout.viewport;
+    if (view.empty()) return;
+    const ImVec2 pos(view.x + std::max(view.w - kPad, kPad), view.y + kPad);
     ImGui::SetNextWindowPos(pos, ImGuiCond_Always, ImVec2(1.0f, 0.0f));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(std::max(view.w - 2 * kPad, 1.0f), std::max(view.h - 2 * kPad, 1.0f)));
     ImGui::SetNextWindowBgAlpha(0.35f);
     const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |

@@ -238,8 +238,7 @@ void drawContextMenu(ViewerState& s, TreeState& st) {
 }  // namespace
 
 void drawTreePanel(ViewerState& s) {
-    if (!beginScenePanel(s, PanelId::Tree, "Scene", ImVec2(10, 360), ImVec2(330, 350), 0,
-                         "No scene loaded. Open a file from the main panel."))
+    if (!beginScenePanel(s, PanelId::Tree, 0, "No scene loaded: File > Open..."))
         return;
     const Scene& scene = *s.scene;
     TreeState& st = treeState();
@@ -263,7 +262,7 @@ void drawTreePanel(ViewerState& s) {
         ImGui::SetTooltip("Node names containing the text (\"a,b\" for either, \"-x\" to exclude)");
     if (scene.nodes.empty()) {
         ImGui::TextDisabled("The scene has no nodes.");
-        ImGui::End();
+        endScenePanel();
         return;
     }
 
@@ -318,7 +317,7 @@ void drawTreePanel(ViewerState& s) {
     }
     drawContextMenu(s, st);
     ImGui::EndChild();
-    ImGui::End();
+    endScenePanel();
 }
 
 }  // namespace esv

@@ -1,5 +1,6 @@
 // Drawn over the 3D view, under the panel windows: joint names, POF markers and the shield mesh,
 // the load progress and errors.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -30,18 +31,20 @@ static_assert(sizeof(kPofColors) / sizeof(kPofColors[0]) == static_cast<size_t>(
 // wireframe, projected with the current camera; the marker under the mouse shows its label.
 void drawPofOverlay(ViewerState& s, ImDrawList* draw, float sx, float sy) {
     if (!s.scene || !s.scene->pof || s.pose.world.size() != s.scene->nodes.size()) return;
-    if (s.framebufferWidth <= 0 || s.framebufferHeight <= 0) return;
+    const ViewportRect v = sceneViewport(s);
+    if (v.empty()) return;
     bool any = s.pof.shield;
     for (bool on : s.pof.markers) any = any || on;
     if (!any) return;
     glm::mat4 view, projection;
-    cameraMatrices(*s.scene, s.pose, s.view, s.framebufferWidth, s.framebufferHeight, view, projection);
+    cameraMatrices(*s.scene, s.pose, s.view, v.width, v.height, view, projection);
     const glm::mat4 viewProjection = projection * view;
-    const float w = float(s.framebufferWidth), h = float(s.framebufferHeight);
+    const float w = float(v.width), h = float(v.height);
     auto project = [&](const glm::vec3& world, ImVec2& out) {
         const glm::vec4 clip = viewProjection * glm::vec4(world, 1.0f);
         if (clip.w <= 1e-6f) return false;
-        out = ImVec2((clip.x / clip.w * 0.5f + 0.5f) * w * sx, (0.5f - clip.y / clip.w * 0.5f) * h * sy);
+        out = ImVec2((float(v.x) + (clip.x / clip.w * 0.5f + 0.5f) * w) * sx,
+                     (float(v.y) + (0.5f - clip.y / clip.w * 0.5f) * h) * sy);
         return true;
     };
 
@@ -117,11 +120,13 @@ void drawViewportOverlay(ViewerState& s) {
     }
 
     drawPofOverlay(s, draw, sx, sy);
+    // The banners sit in the 3D view, clear of the panels.
+    const LayoutRect area = s.layout.viewport.empty() ? LayoutRect{0, 0, io.DisplaySize.x, io.DisplaySize.y} : s.layout.viewport;
 
     if (s.load.active) {
         // A small centred progress box; the old scene stays visible and usable underneath.
         const ImVec2 size(320, 0);
-        ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+        ImGui::SetNextWindowPos(ImVec2(area.x + area.w * 0.5f, area.y + area.h * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
         ImGui::SetNextWindowSize(size);
         ImGui::SetNextWindowBgAlpha(0.85f);
         ImGui::Begin("##loading", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs |
@@ -136,8 +141,8 @@ void drawViewportOverlay(ViewerState& s) {
 
     if (!s.load.error.empty()) {
         // The error stays until dismissed or the next load; the previous scene keeps running.
-        ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y - 12.0f), ImGuiCond_Always, ImVec2(0.5f, 1.0f));
-        ImGui::SetNextWindowSizeConstraints(ImVec2(300, 0), ImVec2(io.DisplaySize.x * 0.8f, 300));
+        ImGui::SetNextWindowPos(ImVec2(area.x + area.w * 0.5f, area.bottom() - 12.0f), ImGuiCond_Always, ImVec2(0.5f, 1.0f));
+        ImGui::SetNextWindowSizeConstraints(ImVec2(std::min(300.0f, area.w), 0), ImVec2(std::max(area.w - 20.0f, 1.0f), 300));
         ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.35f, 0.08f, 0.07f, 0.92f));
         ImGui::Begin("##loaderror", nullptr, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_AlwaysAutoResize |
                                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |

@@ -1346,6 +1346,8 @@ private:
 
 void Reader::run(const std::shared_ptr<const std::vector<uint8_t>>& file) {
     m_scene.format = "awd";
+    // Away3D's default camera stands on -Z looking toward +Z, Y up, and models are authored to face it.
+    m_scene.front = {0.0f, 0.0f, -1.0f};
     const uint8_t* data = file->data();
     const size_t size = file->size();
     if (size < kHeaderSize || std::memcmp(data, "AWD", 3) != 0) {

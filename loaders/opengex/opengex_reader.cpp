@@ -1433,6 +1433,11 @@ void Reader::run() {
     }
     m_scene.metersPerUnit = m_metrics.distance;
     m_scene.up = m_metrics.upZ ? UpAxis::Z : UpAxis::Y;
+    // The forward metric: "the forward direction for models such as characters and vehicles" (3.0).
+    const std::string& f = m_metrics.forward;
+    const float sign = !f.empty() && f[0] == '-' ? -1.0f : 1.0f;
+    const char axis = f.empty() ? 'x' : f.back();
+    m_scene.front = sign * glm::vec3(axis == 'x' ? 1.0f : 0.0f, axis == 'y' ? 1.0f : 0.0f, axis == 'z' ? 1.0f : 0.0f);
 
     // Objects and materials (top level only), then the node tree that references them.
     for (const Structure* s : roots) {

@@ -765,6 +765,8 @@ void Reader::run(const std::vector<uint8_t>& bytes) {
 void Reader::build() {
     PofExtras& p = *m_pof;
     m_scene.format = "pof";
+    // Ships point their nose along the file's +Z (pof-bsp-notes.md, Axes): -Z in display axes.
+    m_scene.front = toDisplay({0.0f, 0.0f, 1.0f});
 
     // Materials and textures: one per TXTR name, looked up by base name (the texture lookup tries
     // the image extensions).

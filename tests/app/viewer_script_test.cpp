@@ -230,6 +230,12 @@ TEST(ViewerScript, StateJsonHasWhatTestsRead) {
     EXPECT_EQ(j["selected"], s.scene->nodes[2].name);
     EXPECT_EQ(j["mode"], "shaded");
     EXPECT_TRUE(j["panels"]["main"].get<bool>());
+    // The layout of the last frame (none drawn here): [x, y, w, h] rectangles.
+    EXPECT_EQ(j["viewport"].size(), 4u);
+    EXPECT_EQ(j["menu_bar"].size(), 4u);
+    EXPECT_EQ(j["status_bar"].size(), 4u);
+    EXPECT_TRUE(j["panel_rects"].is_object());
+    EXPECT_TRUE(j["tabs"].is_object());
 }
 
 TEST(FileBrowser, ListsFoldersFirstThenModelFilesSortedIgnoringCase) {

@@ -620,9 +620,10 @@ TEST(Cli, ViewerWindowUnderXvfbShowsSceneAndPanel) {
     ASSERT_TRUE(loadPng(png, w, h, rgba));
     ASSERT_EQ(w, 1280);
     ASSERT_EQ(h, 720);
-    // Background colour from the far right edge; the panel sits at the top left, the scene in the middle.
-    const uint8_t background[3] = {rgba[(size_t(h / 2) * w + w - 2) * 4], rgba[(size_t(h / 2) * w + w - 2) * 4 + 1],
-                                   rgba[(size_t(h / 2) * w + w - 2) * 4 + 2]};
+    // Background colour from the bottom left corner of the 3D view (between the scene tree on the
+    // left and the status bar); the panels sit at the sides, the scene in the middle.
+    const size_t corner = (size_t(h - 40) * w + 240) * 4;
+    const uint8_t background[3] = {rgba[corner], rgba[corner + 1], rgba[corner + 2]};
     EXPECT_GT(fractionDifferent(rgba, w, 15, 15, 300, 120, background), 0.5) << "no panel at the top left";
     EXPECT_GT(fractionDifferent(rgba, w, w / 2 - 150, h / 2 - 150, w / 2 + 150, h / 2 + 150, background), 0.05)
         << "no scene in the middle";

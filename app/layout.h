@@ -1,0 +1,94 @@
+// The viewer's window layout: a menu bar at the top, a status bar at the bottom, docked regions on
+// the left, the right and along the bottom, and the 3D view in the rectangle that is left. Pure
+// functions of the window size, the content scale and which regions hold an open panel; the panels
+// are placed from it every frame (no floating windows), so nothing covers the 3D view.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace esv {
+
+// Windows of the panel; each can be shown or hidden (Panels menu, `panel NAME on|off`).
+enum class PanelId : uint8_t {
+    Main,       // animation transport, view and render settings
+    Browser,    // file browser
+    Tree,       // scene tree
+    Inspector,  // the selected node, mesh, material, texture, light
+    Report,     // import report
+    Stats,      // stats overlay (drawn over the 3D view's corner, takes no input)
+    Skinning,   // bone batches, weight issues, morph sliders
+    Pof,        // POF detail levels, debris, markers, shield, subobjects (shown for POF scenes)
+    Count
+};
+const char* panelName(PanelId id);  // "main", "browser", ... (scripts, dumps, the layout file)
+bool parsePanelName(const std::string& name, PanelId& id);
+const char* panelTitle(PanelId id);  // the tab's label: "Settings", "Files", "Scene", ...
+
+// Where a panel docks. Regions holding several open panels show them as tabs; Overlay panels are
+// drawn over the 3D view and take no room.
+enum class Region : uint8_t { Left, Right, Bottom, Overlay, Count };
+inline constexpr size_t kDockRegions = 3;  // Left, Right, Bottom
+Region panelRegion(PanelId id);
+const char* regionName(Region region);  // "left", "right", "bottom", "overlay"
+
+// A rectangle in window pixels from the top left.
+struct LayoutRect {
+    float x = 0.0f, y = 0.0f, w = 0.0f, h = 0.0f;
+    bool empty() const { return !(w > 0.0f) || !(h > 0.0f); }
+    float right() const { return x + w; }
+    float bottom() const { return y + h; }
+    // True when the two share an area (touching edges do not count); empty rectangles overlap nothing.
+    bool overlaps(const LayoutRect& o) const {
+        return !empty() && !o.empty() && x < o.right() && o.x < right() && y < o.bottom() && o.y < bottom();
+    }
+    bool contains(float px, float py) const { return px >= x && px < right() && py >= y && py < bottom(); }
+};
+
+// The adjustable part: each docked region's size as a fraction of the window's width (sides) or of
+// the height between the bars (bottom), before the clamps of computeLayout. The splitters edit these
+// and the layout file keeps them.
+struct LayoutSizes {
+    float left = 0.18f;
+    float right = 0.25f;
+    float bottom = 0.22f;
+};
+
+struct LayoutInput {
+    float width = 0.0f, height = 0.0f;  // the window, in window pixels
+    float scale = 1.0f;                 // content scale: the pixel clamps grow with it
+    float menuBarHeight = 0.0f, statusBarHeight = 0.0f;
+    std::array<bool, kDockRegions> used{};  // a region with no open panel takes no room
+    LayoutSizes sizes;
+};
+
+struct Layout {
+    LayoutRect menuBar, statusBar;
+    std::array<LayoutRect, kDockRegions> regions;  // empty when unused
+    LayoutRect viewport;                           // the 3D view
+};
+
+// The side columns run from the menu bar to the status bar; the bottom region lies between them
+// under the 3D view. A side takes its fraction of the width clamped to [220, 480] x scale pixels, the
+// bottom its fraction of the height between the bars clamped to [110, 420] x scale; whatever the
+// fractions, the sides together leave the 3D view at least 40% of the width (both shrink in
+// proportion) and the bottom leaves it at least 45% of the height between the bars. Fractions that
+// are not finite take the defaults. A window of no size gives empty rectangles.
+Layout computeLayout(const LayoutInput& in);
+
+// What the layout file keeps between runs: open panels, the region sizes and each region's
+// selected tab (a panel of that region, or Count for none).
+struct SavedLayout {
+    std::array<bool, size_t(PanelId::Count)> panels{};
+    LayoutSizes sizes;
+    std::array<PanelId, kDockRegions> tabs{PanelId::Count, PanelId::Count, PanelId::Count};
+};
+// One line per fact: `panel NAME on|off`, `size REGION FRACTION`, `tab REGION NAME`.
+std::string formatLayout(const SavedLayout& layout);
+// Reads what formatLayout writes into `layout`, keeping what `text` does not mention; unknown or
+// malformed lines are skipped (a file from another version still gives what it can), fractions are
+// clamped to [0.05, 0.8] and a tab must belong to its region.
+void parseLayout(const std::string& text, SavedLayout& layout);
+
+}  // namespace esv

@@ -1,0 +1,229 @@
+// The viewer's window layout and first view over the headless host: docked panels leave the 3D
+// view free at common window sizes and the scene is drawn in it, the layout is kept between runs,
+// each format opens on a framed three-quarter view of its front, and a new file resets the orbit.
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "app/commands.h"
+#include "app/headless_host.h"
+#include "app/viewer_actions.h"
+#include "app/viewer_loop.h"
+#include "app/viewer_script.h"
+#include "app/viewer_state.h"
+#include "common/test_paths.h"
+#include "renderer/camera.h"
+#include "scene/cpu_reference.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path workDir(const std::string& name) {
+    const fs::path dir = esv::test::outputDir() / ("viewer_layout_" + name);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    // The recent-files list and the layout file go here, not to the user's configuration.
+    setenv("ESVIEW_CONFIG_DIR", dir.c_str(), 1);
+    return dir;
+}
+
+// Runs frames until a scene is shown and no load is running (at most `limit` frames).
+bool frameUntilLoaded(esv::ViewerLoop& viewer, int limit = 2000) {
+    for (int i = 0; i < limit; ++i) {
+        if (!viewer.frame()) return false;
+        if (viewer.state().scene && !viewer.state().load.active && viewer.state().requestOpen.empty() &&
+            !viewer.state().requestReload)
+            return true;
+    }
+    return false;
+}
+
+// [x, y, w, h] of the dump as a rectangle.
+esv::LayoutRect rectOf(const nlohmann::json& j) {
+    return {j[0].get<float>(), j[1].get<float>(), j[2].get<float>(), j[3].get<float>()};
+}
+
+// At 1280x720 and 1600x900, with every panel open (a POF model, so that its panel shows too): the
+// dump's panel rectangles, the menu bar and the status bar leave the 3D view alone, the view keeps
+// over 40% of the window (over half with the default panels), and the scene is drawn in it.
+TEST(ViewerLayout, DockedPanelsLeaveTheViewportFree) {
+    ESVIEW_REQUIRE_MODELS("pof/oih_Fighter2T-01-2.pof");
+    for (const auto& [width, height] : {std::pair{1280, 720}, std::pair{1600, 900}}) {
+        SCOPED_TRACE(std::to_string(width) + "x" + std::to_string(height));
+        workDir("layout_" + std::to_string(width));
+        esv::HeadlessHost host;
+        esv::ViewerLoop viewer;
+        esv::ViewerOptions options;
+        options.file = (esv::test::modelsDir() / "pof" / "oih_Fighter2T-01-2.pof").string();
+        options.width = width;
+        options.height = height;
+        ASSERT_EQ(viewer.start(host, options), esv::kExitOk);
+        ASSERT_TRUE(frameUntilLoaded(viewer));
+        esv::ViewerState& s = viewer.state();
+        ASSERT_TRUE(viewer.frame());
+        const float area = float(width) * float(height);
+        {
+            const nlohmann::json j = nlohmann::json::parse(esv::viewerStateJson(s));
+            const esv::LayoutRect view = rectOf(j["viewport"]);
+            EXPECT_GT(view.w * view.h, 0.4f * area) << j["viewport"].dump() << " with the default panels";
+            EXPECT_TRUE(j["panel_rects"].contains("tree"));
+            EXPECT_TRUE(j["panel_rects"].contains("pof")) << "the POF panel shows for a POF model";
+            EXPECT_FALSE(j["panel_rects"].contains("report"));
+        }
+        // The default panels of other formats (no POF panel): over half the window.
+        s.panel(esv::PanelId::Pof) = false;
+        ASSERT_TRUE(viewer.frame());
+        EXPECT_GT(s.layout.viewport.w * s.layout.viewport.h, 0.5f * area);
+        for (size_t i = 0; i < size_t(esv::PanelId::Count); ++i) s.panels[i] = true;
+        ASSERT_TRUE(viewer.frame());
+        ASSERT_TRUE(viewer.frame());
+        const nlohmann::json j = nlohmann::json::parse(esv::viewerStateJson(s));
+        const esv::LayoutRect view = rectOf(j["viewport"]);
+        EXPECT_GT(view.w * view.h, 0.4f * area) << j["viewport"].dump();
+        EXPECT_FALSE(view.overlaps(rectOf(j["menu_bar"])));
+        EXPECT_FALSE(view.overlaps(rectOf(j["status_bar"])));
+        EXPECT_EQ(rectOf(j["status_bar"]).bottom(), float(height));
+        size_t docked = 0;
+        for (const auto& [name, rect] : j["panel_rects"].items()) {
+            ++docked;
+            EXPECT_FALSE(view.overlaps(rectOf(rect)))
+                << name << " " << rect.dump() << " over " << j["viewport"].dump();
+            EXPECT_FALSE(rectOf(rect).empty()) << name;
+        }
+        EXPECT_EQ(docked, size_t(esv::PanelId::Count) - 1) << "every panel but the stats overlay is docked";
+        EXPECT_EQ(j["tabs"].size(), 3u);
+        // The scene is drawn in that rectangle (framebuffer and window pixels coincide here).
+        EXPECT_EQ(s.viewport, (esv::ViewportRect{int(view.x), int(view.y), int(view.w), int(view.h)}));
+        EXPECT_GT(s.stats.drawCalls, 0u);
+        EXPECT_EQ(viewer.finish(), esv::kExitOk);
+    }
+}
+
+// The open panels, region sizes and selected tabs of a run are those of the next.
+TEST(ViewerLayout, TheLayoutIsKeptBetweenRuns) {
+    const fs::path dir = workDir("layout_file");
+    {
+        esv::HeadlessHost host;
+        esv::ViewerLoop viewer;
+        ASSERT_EQ(viewer.start(host, esv::ViewerOptions{}), esv::kExitOk);
+        ASSERT_TRUE(frameUntilLoaded(viewer));
+        esv::ViewerState& s = viewer.state();
+        esv::showPanel(s, esv::PanelId::Report);
+        esv::showPanel(s, esv::PanelId::Inspector);
+        s.panel(esv::PanelId::Tree) = false;
+        s.layoutSizes.right = 0.3f;
+        ASSERT_TRUE(viewer.frame());
+        ASSERT_TRUE(viewer.frame());
+        EXPECT_EQ(s.tabs[size_t(esv::Region::Right)], esv::PanelId::Inspector);
+        EXPECT_TRUE(s.layout.regions[size_t(esv::Region::Left)].empty()) << "no open panel on the left";
+        EXPECT_EQ(s.layout.viewport.x, 0.0f);
+        EXPECT_EQ(viewer.finish(), esv::kExitOk);
+    }
+    ASSERT_TRUE(fs::exists(dir / "layout.txt"));
+    esv::HeadlessHost host;
+    esv::ViewerLoop viewer;
+    ASSERT_EQ(viewer.start(host, esv::ViewerOptions{}), esv::kExitOk);
+    ASSERT_TRUE(frameUntilLoaded(viewer));
+    ASSERT_TRUE(viewer.frame());
+    const esv::ViewerState& s = viewer.state();
+    EXPECT_TRUE(s.panel(esv::PanelId::Report));
+    EXPECT_FALSE(s.panel(esv::PanelId::Tree));
+    EXPECT_FLOAT_EQ(s.layoutSizes.right, 0.3f);
+    EXPECT_EQ(s.tabs[size_t(esv::Region::Right)], esv::PanelId::Inspector);
+    EXPECT_NEAR(s.layout.regions[size_t(esv::Region::Right)].w, 0.3f * 1280, 0.5f);
+    EXPECT_EQ(viewer.finish(), esv::kExitOk);
+}
+
+// The first view of one file of each format and the demo: the model's front toward the camera
+// (three-quarter view), and what is drawn fills the 3D view (at least 60% of its binding dimension)
+// without leaving it.
+TEST(ViewerLayout, EachFormatOpensOnAFramedThreeQuarterFrontView) {
+    workDir("first_view");
+    const std::vector<std::string> files = {"demo", "pod/cocos3d/cocos3d_man.pod", "awd/PolarBear.awd",
+                                            "ogex/lengyel_Example.ogex", "pof/air_F-14.pof"};
+    for (const std::string& name : files) {
+        SCOPED_TRACE(name);
+        if (name != "demo") ESVIEW_REQUIRE_MODELS(name);
+        esv::HeadlessHost host;
+        esv::ViewerLoop viewer;
+        esv::ViewerOptions options;
+        options.file = name == "demo" ? name : (esv::test::modelsDir() / name).string();
+        ASSERT_EQ(viewer.start(host, options), esv::kExitOk);
+        ASSERT_TRUE(frameUntilLoaded(viewer));
+        esv::ViewerState& s = viewer.state();
+        s.transport.playing = false;
+        ASSERT_TRUE(viewer.frame());
+        const esv::Scene& scene = *s.scene;
+        const glm::vec3 eye = esv::orbitDirection(s.view.orbit);
+        EXPECT_GT(glm::dot(eye, scene.front), 0.7f) << "the front faces the camera";
+        EXPECT_GT(std::abs(glm::dot(eye, glm::cross(scene.front, esv::orbitUp(s.view.orbit)))), 0.4f)
+            << "from a side: a three-quarter view";
+        EXPECT_GT(glm::dot(eye, esv::orbitUp(s.view.orbit)), 0.2f) << "from above";
+
+        // Every drawn vertex at this time, projected.
+        float x0 = 1e9f, y0 = 1e9f, x1 = -1e9f, y1 = -1e9f;
+        std::vector<glm::vec3> positions;
+        for (size_t n = 0; n < scene.nodes.size(); ++n) {
+            if (scene.nodes[n].kind != esv::NodeKind::Mesh || !s.pose.visible[n]) continue;
+            esv::worldVertices(scene, s.pose, int(n), positions);
+            for (const glm::vec3& p : positions) {
+                glm::vec2 at;
+                if (!esv::projectToScreen(s, p, at)) continue;
+                x0 = std::min(x0, at.x), y0 = std::min(y0, at.y), x1 = std::max(x1, at.x),
+                y1 = std::max(y1, at.y);
+            }
+        }
+        const esv::ViewportRect v = s.viewport;
+        ASSERT_FALSE(v.empty());
+        const float slack = 0.01f * float(std::max(v.width, v.height));
+        EXPECT_GE(x0, float(v.x) - slack);
+        EXPECT_GE(y0, float(v.y) - slack);
+        EXPECT_LE(x1, float(v.x + v.width) + slack);
+        EXPECT_LE(y1, float(v.y + v.height) + slack);
+        const float fill = std::max((x1 - x0) / float(v.width), (y1 - y0) / float(v.height));
+        EXPECT_GE(fill, 0.6f) << "box " << x0 << " " << y0 << " " << x1 << " " << y1;
+        EXPECT_EQ(viewer.finish(), esv::kExitOk);
+    }
+}
+
+// A new file starts from its format's first view, whatever the camera did before; a reload keeps it.
+TEST(ViewerLayout, OpeningAnotherFileResetsTheOrbit) {
+    ESVIEW_REQUIRE_MODELS("pof/air_F-14.pof");
+    workDir("reset");
+    esv::HeadlessHost host;
+    esv::ViewerLoop viewer;
+    ASSERT_EQ(viewer.start(host, esv::ViewerOptions{}), esv::kExitOk);
+    ASSERT_TRUE(frameUntilLoaded(viewer));
+    esv::ViewerState& s = viewer.state();
+    s.view.orbit.yaw += 2.0f;
+    s.view.orbit.pitch = -0.5f;
+    s.view.orbit.yfov = 0.4f;
+    s.requestOpen = (esv::test::modelsDir() / "pof" / "air_F-14.pof").string();
+    ASSERT_TRUE(viewer.frame());
+    ASSERT_TRUE(frameUntilLoaded(viewer));
+    esv::OrbitCamera first;
+    esv::firstView(first, s.scene->front, s.scene->up == esv::UpAxis::Z);
+    EXPECT_FLOAT_EQ(s.view.orbit.yaw, first.yaw);
+    EXPECT_FLOAT_EQ(s.view.orbit.pitch, first.pitch);
+    EXPECT_FLOAT_EQ(s.view.orbit.yfov, esv::OrbitCamera{}.yfov);
+    EXPECT_NE(first.yaw, esv::OrbitCamera{}.yaw) << "POF ships face the other way from POD models";
+    EXPECT_TRUE(s.framed);
+
+    s.view.orbit.yaw += 1.0f;
+    const esv::OrbitCamera turned = s.view.orbit;
+    s.requestReload = true;
+    ASSERT_TRUE(viewer.frame());
+    ASSERT_TRUE(frameUntilLoaded(viewer));
+    EXPECT_EQ(s.loadsCompleted, 3);
+    EXPECT_EQ(s.view.orbit.yaw, turned.yaw) << "a reload keeps the view";
+    EXPECT_EQ(s.view.orbit.distance, turned.distance);
+    EXPECT_EQ(viewer.finish(), esv::kExitOk);
+}
+
+}  // namespace
