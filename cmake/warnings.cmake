@@ -9,6 +9,9 @@ endif()
 if(ESVIEW_SANITIZE)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
+  # The runtime's defaults (sanitizer_options.cpp) go into every target made after this point.
+  add_library(esview_sanitizer_options OBJECT ${CMAKE_CURRENT_LIST_DIR}/sanitizer_options.cpp)
+  link_libraries(esview_sanitizer_options)
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     # GCC 12 reports false maybe-uninitialized warnings inside libstdc++ <regex> (pulled in by
     # CLI11) once ASan instruments it; the normal build keeps the warning.
