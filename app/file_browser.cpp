@@ -207,6 +207,15 @@ std::vector<std::string> loadTextureFolders() {
     return folders;
 }
 
+void saveTextureFolders(const std::vector<std::string>& folders) {
+    const fs::path dir = configDir();
+    if (dir.empty()) return;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    std::ofstream out(dir / "texture-folders.txt", std::ios::trunc);
+    for (const std::string& f : folders) out << f << "\n";
+}
+
 bool loadLayout(SavedLayout& layout) {
     const fs::path dir = configDir();
     if (dir.empty()) return false;
