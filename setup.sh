@@ -20,6 +20,7 @@ PACKAGES=(
   libgtest-dev libbenchmark-dev libassimp-dev libmeshoptimizer-dev libfast-float-dev libcli11-dev nlohmann-json3-dev
   glslang-tools
   astcenc ccache
+  fonts-dejavu-core
 )
 
 install_missing() {

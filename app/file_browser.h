@@ -62,14 +62,14 @@ bool isModelFileName(const std::string& name);
 // $ESVIEW_CONFIG_DIR, else $XDG_CONFIG_HOME/esview, else ~/.config/esview.
 std::vector<std::string> loadRecentFiles();
 void saveRecentFiles(const std::vector<std::string>& files);
-// The window layout (open panels, region sizes, selected tabs) in <config>/layout.txt: loadLayout
-// overwrites what the file says (false when there is none), saveLayout replaces the file.
-bool loadLayout(SavedLayout& layout);
-void saveLayout(const SavedLayout& layout);
 // The folders searched for textures after a model's own (the panel adds them), one per line in
 // <config>/texture-folders.txt.
 std::vector<std::string> loadTextureFolders();
 void saveTextureFolders(const std::vector<std::string>& folders);
+// The window layout (open panels, region sizes, selected tabs) in <config>/layout.txt: loadLayout
+// overwrites what the file says (false when there is none), saveLayout replaces the file.
+bool loadLayout(SavedLayout& layout);
+void saveLayout(const SavedLayout& layout);
 // <config>/name (see loadRecentFiles); empty when no configuration folder can be found. The folder
 // is created.
 std::string configFilePath(const std::string& name);

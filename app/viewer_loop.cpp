@@ -467,7 +467,7 @@ ViewportRect viewportPixels(const ViewerState& s, int width, int height) {
 void drawPanels(Viewer& v) {
     ViewerState& s = v.state;
     // The layout first: the overlays and the 3D view go where it leaves room.
-    drawDockedPanels(s, v.browser, v.hidePanels, v.host->contentScale());
+    drawDockedPanels(s, v.browser, v.hidePanels, effectiveUiScale(s.uiScale, v.host->contentScale()));
     updateViewport(s, viewportPixels(s, s.framebufferWidth, s.framebufferHeight));
     drawViewportOverlay(s);
     if (!v.hidePanels) drawStatsOverlay(s);
@@ -568,7 +568,7 @@ int ViewerLoop::start(Host& host, const ViewerOptions& options) {
     v.layoutFile = scripted ? std::string() : configFilePath("imgui.ini");
     io.IniFilename = v.layoutFile.empty() ? nullptr : v.layoutFile.c_str();
     io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
-    ImGui::StyleColorsDark();
+    applyUiFont(s.uiFont, effectiveUiScale(s.uiScale, host.contentScale()), false);
     if (!host.imguiInit()) {
         ImGui::DestroyContext();
         std::fprintf(stderr, "esview: the panels cannot start on this window\n");
@@ -660,6 +660,8 @@ bool ViewerLoop::frame() {
     }
     s.requestReload = false;
 
+    // The UI scale changed (panel, script, content scale): the font atlas is built again.
+    applyUiFont(s.uiFont, effectiveUiScale(s.uiScale, host.contentScale()), frame > 0);
     ImGui_ImplOpenGL3_NewFrame();
     host.imguiNewFrame();
     applyScriptedInput(v);

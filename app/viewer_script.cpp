@@ -264,6 +264,15 @@ bool setOption(ViewerState& s, const std::vector<std::string>& args, std::string
         v.orbit.yfov = glm::radians(degrees);
         return true;
     }
+    if (option == "ui-scale") {
+        float scale = 0.0f;
+        if (args.size() != 2 || !parseFloat(args[1], scale) || !(scale >= kUiScaleMin && scale <= kUiScaleMax)) {
+            error = "set ui-scale: expected a scale between 0.5 and 3";
+            return false;
+        }
+        s.uiScale = scale;
+        return true;
+    }
     if (option == "background") {
         float rgb[3];
         if (args.size() != 4 || !parseFloat(args[1], rgb[0]) || !parseFloat(args[2], rgb[1]) ||
@@ -937,6 +946,8 @@ std::string viewerStateJson(const ViewerState& s) {
     j["load_error"] = s.load.error;
     j["status"] = s.status;
     j["gles2"] = s.gles2;
+    j["ui_scale"] = s.uiScale;
+    j["font"] = {{"path", s.uiFont.path}, {"pixels", s.uiFont.pixels}, {"scale", s.uiFont.scale}, {"note", s.uiFont.note}};
     // Whether the keyboard goes to a panel (ImGui navigation) rather than the viewport.
     const bool imgui = ImGui::GetCurrentContext() != nullptr;
     j["keyboard_to_panel"] = imgui && ImGui::GetIO().WantCaptureKeyboard;

@@ -13,6 +13,7 @@
 #include "app/layout.h"
 #include "app/pof_view.h"
 #include "app/transport.h"
+#include "app/ui_font.h"
 #include "renderer/renderer.h"
 #include "renderer/view_settings.h"
 #include "scene/cpu_reference.h"
@@ -107,7 +108,11 @@ struct ViewerState {
     bool layoutStarted = false;
     bool showFps = false;  // the status bar shows the frame rate
 
-    std::array<bool, static_cast<size_t>(PanelId::Count)> panels{true, false, true, true, false, true, false, true};
+    // The stats overlay starts closed (the status bar and View menu open it).
+    std::array<bool, static_cast<size_t>(PanelId::Count)> panels{true, false, true, true, false, false, false, true};
+    // The panels' size: the UI scale setting (times the host's content scale), and the font built for it.
+    float uiScale = 1.0f;
+    UiFont uiFont;
     PofViewState pof;  // POF scenes: drawn detail level, debris, markers, shield, spins
     bool showJointNames = false;  // joint names drawn over the viewport next to the skeleton
     LoadStatus load;

@@ -22,8 +22,9 @@ const glm::vec3 kBatchColors[] = {{0.9f, 0.3f, 0.25f}, {0.25f, 0.75f, 0.35f}, {0
 
 // Flat passes over the scene, coloured apart from the heat ramp and from each other.
 const glm::vec4 kEdgeColor(0.9f, 0.9f, 0.9f, 1.0f);         // wireframe overlay
-const glm::vec4 kAccentColor(1.0f, 0.2f, 0.85f, 1.0f);      // selection edges (magenta)
-const glm::vec4 kAccentTint(1.0f, 0.2f, 0.85f, 0.25f);      // selection tint, blended
+// The selection outline: amber, apart from the missing-texture checker's magenta and grey and the
+// skeleton's orange joints.
+const glm::vec4 kAccentColor(1.0f, 0.75f, 0.0f, 1.0f);
 
 }  // namespace
 
@@ -166,6 +167,11 @@ void GlRenderer::prepareFrame(const Scene& scene, const Pose& pose, const ViewSe
         for (size_t n = 0; n < scene.nodes.size(); ++n)
             if (drawable(scene, pose, n)) drawNode(scene, pose, view, n, ignored, &edges);
     }
+    const int highlight = view.highlightNode;
+    if (highlight >= 0 && size_t(highlight) < scene.nodes.size() && drawable(scene, pose, size_t(highlight))) {
+        const FlatPass outline{false, kAccentColor, true};
+        drawNode(scene, pose, view, size_t(highlight), ignored, &outline);
+    }
     m_dryRun = false;
     if (m_caps.vao) m_state.bindVertexArray(0);
     m_state.disableContextAttributes();
@@ -204,8 +210,7 @@ FrameStats GlRenderer::draw(const Scene& scene, const Pose& pose, const ViewSett
     const bool highlightMesh = highlight >= 0 && drawable(scene, pose, size_t(highlight));
     // Lines cannot take a polygon offset (GLES has no GL_POLYGON_OFFSET_LINE): the filled
     // surfaces are pushed back instead, so edges drawn later at their true depth win.
-    const bool edgeOverlay = view.wireframeOverlay || highlightMesh;
-    if (edgeOverlay) {
+    if (view.wireframeOverlay) {
         m_state.enable(GL_POLYGON_OFFSET_FILL, true);
         m_state.polygonOffset(1.0f, 1.0f);
     }
@@ -234,10 +239,12 @@ FrameStats GlRenderer::draw(const Scene& scene, const Pose& pose, const ViewSett
             if (drawable(scene, pose, n)) drawNode(scene, pose, view, n, stats, &edges);
     }
     if (highlightMesh) {
-        // A light tint over the node's visible surface, then its edges in the accent colour.
-        const FlatPass tint{false, kAccentTint}, edges{true, kAccentColor};
-        drawNode(scene, pose, view, size_t(highlight), stats, &tint);
-        drawNode(scene, pose, view, size_t(highlight), stats, &edges);
+        // One more draw per drawn range of the node, its surface left as it is: the outline.
+        m_outline = glm::vec2(2.0f * kOutlinePixels / float(std::max(width, 1)),
+                              2.0f * kOutlinePixels / float(std::max(height, 1)));
+        const FlatPass outline{false, kAccentColor, true};
+        drawNode(scene, pose, view, size_t(highlight), stats, &outline);
+        m_state.enable(GL_POLYGON_OFFSET_FILL, false);
     }
     if (view.showSkeleton || view.showNormalLines || view.showTangentLines || view.showJointAxes ||
         view.showBindPose || highlight >= 0 || view.influenceJoint >= 0)
@@ -302,11 +309,12 @@ void GlRenderer::drawNode(const Scene& scene, const Pose& pose, const ViewSettin
 
     // Materials follow submeshes: one program per submesh's material, then one draw per batch range.
     for (const GpuSubmesh& s : gpu.submeshes) {
-        // Lines and points: the flat edge passes draw them too (the tint pass is for surfaces);
-        // shaded and wireframe views show them in the material's colours, lit when the mesh has
-        // normals.
+        // Lines and points: the flat edge and outline passes draw them again in their colour (they
+        // have no surface to ring; other flat passes are for surfaces); shaded and wireframe views
+        // show them in the material's colours, lit when the mesh has normals.
         const bool primitive = s.mode != GL_TRIANGLES;
-        if (primitive ? s.elementCount == 0 || (flat && !flat->edges) : s.triangleCount == 0) continue;
+        if (primitive ? s.elementCount == 0 || (flat && !flat->edges && !flat->outline) : s.triangleCount == 0)
+            continue;
         ViewMode submeshMode = mode;
         if (primitive && (mode == ViewMode::Shaded || mode == ViewMode::Wireframe))
             submeshMode = gpu.hasNormal ? ViewMode::Shaded : ViewMode::Unlit;
@@ -314,6 +322,7 @@ void GlRenderer::drawNode(const Scene& scene, const Pose& pose, const ViewSettin
         ShaderFeatures f = featuresFor(scene, node, gpu, submeshMode, cpu, gpuSkinned, flat ? nullptr : &material);
         f.points = s.mode == GL_POINTS;
         if (flat) f.color = false;  // one colour, not modulated by vertex colours
+        f.outline = flat && flat->outline && !primitive;
         if (!cpu && morphTexture) {
             f.morphTexture = true;
         } else if (!cpu) {
@@ -383,6 +392,15 @@ void GlRenderer::drawNode(const Scene& scene, const Pose& pose, const ViewSettin
             if (gpuSkinned && f.mode == ViewMode::Weights) m_state.uniform1f(p->weightBone, weightBoneLocal(scene, node, mesh, b, view.weightBone));
             if (flat) {
                 setFlat(*p, *flat, material);
+                if (flat->outline) {
+                    // The hull is the back faces, whatever the material culls, a little behind the
+                    // surface so a two-sided face seen from behind is not covered.
+                    m_state.enable(GL_CULL_FACE, true);
+                    m_state.cullFace(GL_FRONT);
+                    m_state.enable(GL_POLYGON_OFFSET_FILL, true);
+                    m_state.polygonOffset(2.0f, 8.0f);
+                    m_state.uniform2fv(p->outline, 1, glm::value_ptr(m_outline));
+                }
             } else {
                 const glm::vec3 flatColor = skinDiff ? kSkinDiffGrey
                                             : view.mode == ViewMode::Batches ? kBatchColors[b % 8]

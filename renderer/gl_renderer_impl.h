@@ -30,7 +30,11 @@
 
 namespace esv::detail {
 
-// Uniform vectors the mesh program needs besides the palette: matrices, material, 4 lights.
+// Uniform vectors the mesh program's vertex stage needs besides the palette. The most an ES2
+// program holds: u_model, u_viewProjection, u_positionUnpack (12), u_morphWeights and
+// u_morphAbsolute (2), then the floats u_morphBaseScale, u_weightBone and u_pointSize packed in one
+// vector, or u_morphBaseScale and the outline's vec2 u_outline (OUTLINE never comes with the other
+// two) in one vector, or two unpacked: 15 or 16.
 constexpr int kReservedVertexVectors = 16;
 constexpr int kVectorsPerBone = 4;  // palette entries are mat4 (u_bones in mesh.vert)
 
@@ -112,7 +116,11 @@ struct CpuNode {
 struct FlatPass {
     bool edges = false;  // every triangle edge as GL_LINES; else the triangles, blended by colour.a
     glm::vec4 color{1.0f};
+    // The triangles as an inverted hull (OUTLINE in mesh.vert): front faces culled, pushed out by
+    // kOutlinePixels on screen and back in depth, so only a rim around the silhouette shows.
+    bool outline = false;
 };
+constexpr float kOutlinePixels = 2.0f;
 
 // With ESVIEW_GL_CHECKS: records every pending GL error with `where` (takeGlErrors hands them to
 // the frame's notes or the failing call's error), counts them in `errors`, and returns false when
@@ -254,6 +262,7 @@ private:
     int m_paletteCapacity = 0;
     glm::mat4 m_view{1.0f}, m_projection{1.0f};
     glm::vec3 m_eye{0.0f};
+    glm::vec2 m_outline{0.0f};  // the outline's width in clip units per w (u_outline), this frame's
     LightRig m_lights;  // this frame's lights and the current draw's selection
     TextureFormatSupport m_textureSupport;
     std::vector<GpuTexture> m_textures;  // one per Scene::textures entry

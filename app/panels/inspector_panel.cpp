@@ -15,6 +15,7 @@
 
 #include "app/panels.h"
 #include "app/panels/panel_window.h"
+#include "app/ui_text.h"
 #include "app/viewer_actions.h"
 
 namespace esv {
@@ -126,17 +127,53 @@ float shown(float v, float epsilon) {
     return std::abs(v) < epsilon ? 0.0f : v;
 }
 
-// A matrix as four rows (the matrix is column-major: m[column][row]).
+// A matrix as four rows (the matrix is column-major: m[column][row]), three decimals (four
+// significant digits past 1e6), right-aligned in columns as wide as their longest number.
 void matrixTable(const char* id, const glm::mat4& m) {
-    if (!beginTable(id, 4, 4, false)) return;
+    if (!ImGui::BeginTable(id, 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit |
+                                      ImGuiTableFlags_NoHostExtendX))
+        return;
     for (int row = 0; row < 4; ++row) {
         ImGui::TableNextRow();
         for (int column = 0; column < 4; ++column) {
             ImGui::TableNextColumn();
-            ImGui::Text("%9.4f", shown(m[column][row], 5e-5f));
+            const float v = shown(m[column][row], 5e-4f);
+            char text[32];
+            std::snprintf(text, sizeof text, std::abs(v) < 1e6f ? "%.3f" : "%.4g", double(v));
+            const float width = ImGui::CalcTextSize(text).x;
+            ImGui::SetCursorPosX(ImGui::GetCursorPosX() + std::max(0.0f, ImGui::GetContentRegionAvail().x - width));
+            ImGui::TextUnformatted(text);
         }
     }
     ImGui::EndTable();
+}
+
+// A file name or URL as its base name, the whole text in a tooltip when that is longer.
+void pathText(const std::string& path) {
+    if (path.empty()) {
+        ImGui::TextUnformatted("-");
+        return;
+    }
+    const std::string name = textureDisplayName(path);
+    ImGui::TextUnformatted(name.c_str());
+    if (name != path && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", path.c_str());
+}
+
+// A colour as a swatch with values 0..1; one brighter than 1 (a colour times an intensity, as some
+// exporters write) as plain numbers beside a swatch of its hue.
+void colorEdit(const char* name, glm::vec3& color) {
+    const float peak = std::max(color.r, std::max(color.g, color.b));
+    if (peak <= 1.0f) {
+        ImGui::ColorEdit3(name, &color.x, ImGuiColorEditFlags_Float);
+        return;
+    }
+    const glm::vec3 hue = color / peak;
+    ImGui::PushID(name);
+    ImGui::ColorButton("##hue", ImVec4(hue.r, hue.g, hue.b, 1.0f), ImGuiColorEditFlags_NoTooltip);
+    ImGui::PopID();
+    ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
+    ImGui::DragFloat3(name, &color.x, 0.01f, 0.0f, 0.0f, "%.3g");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("brighter than 1: %.3g x the swatch's colour", peak);
 }
 
 // The user attributes the file attaches to an object (name, type, value), under a tree node.
@@ -329,7 +366,7 @@ void textureThumbnail(const ViewerState& s, int t, float size, bool preview) {
     if (preview && ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         ImGui::Image(id, fit(kPreview));
-        ImGui::Text("%s  %ux%u", texture.name.c_str(), texture.image.width, texture.image.height);
+        ImGui::Text("%s  %ux%u", textureDisplayName(texture.name).c_str(), texture.image.width, texture.image.height);
         ImGui::EndTooltip();
     }
 }
@@ -366,16 +403,18 @@ void drawTextureDetail(const ViewerState& s, int t) {
     ImGui::EndGroup();
     ImGui::SameLine();
     ImGui::BeginGroup();
-    ImGui::Text("texture %d \"%s\"", t, texture.name.c_str());
+    ImGui::Text("texture %d \"%s\"", t, textureDisplayName(texture.name).c_str());
+    if (textureDisplayName(texture.name) != texture.name && ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", texture.name.c_str());
     label("path");
-    ImGui::TextUnformatted(texture.path.empty() ? "-" : texture.path.c_str());
+    pathText(texture.path);
     label("found");
     if (texture.placeholder)
         ImGui::TextColored(kWarningColor, "missing (checker)");
     else if (!texture.embedded.empty())
         ImGui::TextUnformatted("embedded in the file");
     else
-        ImGui::TextUnformatted(texture.resolvedPath.empty() ? "-" : texture.resolvedPath.c_str());
+        pathText(texture.resolvedPath);
     ImGui::Text("%s, %ux%u, %u mip levels, %u face%s%s", pixelFormatName(image.format), image.width,
                 image.height, image.levels, image.faces, image.faces == 1 ? "" : "s",
                 image.srgb ? ", sRGB" : "");
@@ -467,10 +506,10 @@ void drawMaterialDetail(ViewerState& s, int m) {
     attributeTable(material.attributes);
     label("shading");
     ImGui::TextUnformatted(enumName(kShadingModelNames, material.model));
-    ImGui::ColorEdit3("ambient", &material.ambient.x);
-    ImGui::ColorEdit3("diffuse", &material.diffuse.x);
-    ImGui::ColorEdit3("specular", &material.specular.x);
-    ImGui::ColorEdit3("emissive", &material.emissive.x);
+    colorEdit("ambient", material.ambient);
+    colorEdit("diffuse", material.diffuse);
+    colorEdit("specular", material.specular);
+    colorEdit("emissive", material.emissive);
     ImGui::DragFloat("shininess", &material.shininess, 0.5f, 0.0f, 1024.0f, "%.1f");
     if (material.model == ShadingModel::MetalRough) {
         ImGui::SliderFloat("metallic", &material.metallic, 0.0f, 1.0f);
@@ -838,7 +877,7 @@ void drawLightEditor(ViewerState& s, int l) {
                     ? lightTypeName(light.type)
                     : "?");
     ImGui::Checkbox("enabled", &light.enabled);
-    ImGui::ColorEdit3("color", &light.color.x);
+    colorEdit("color", light.color);
     ImGui::DragFloat("intensity", &light.intensity, 0.01f, 0.0f, 1000.0f, "%.3f");
     if (light.type == LightType::Point || light.type == LightType::Spot) {
         ImGui::DragFloat("constant att.", &light.constantAttenuation, 0.01f, 0.0f, 100.0f, "%.4f");
@@ -1001,12 +1040,13 @@ void drawLists(ViewerState& s, bool open) {
                 ImGui::SetCursorPos(start);
                 textureThumbnail(s, i, kListThumbnail, false);
                 ImGui::SameLine(kListThumbnail + ImGui::GetStyle().ItemSpacing.x * 2.0f);
+                const std::string name = textureDisplayName(texture.name);
                 if (texture.placeholder)
-                    ImGui::TextColored(kWarningColor, "%d: %s  missing (checker)", i, texture.name.c_str());
+                    ImGui::TextColored(kWarningColor, "%d: %s  missing (checker)", i, name.c_str());
                 else
-                    ImGui::Text("%d: %s  %s %ux%u", i, texture.name.c_str(),
-                                pixelFormatName(texture.image.format), texture.image.width,
-                                texture.image.height);
+                    ImGui::Text("%d: %s  %s %ux%u", i, name.c_str(), pixelFormatName(texture.image.format),
+                                texture.image.width, texture.image.height);
+                if (ImGui::IsItemHovered() && !texture.path.empty()) ImGui::SetTooltip("%s", texture.path.c_str());
             });
         }
         if (inRange(scene.textures, s.selection.texture)) drawTextureDetail(s, s.selection.texture);

@@ -10,14 +10,19 @@
 
 #include "app/file_browser.h"
 #include "app/panels.h"
+#include "app/ui_text.h"
 #include "app/viewer_actions.h"
 
 namespace esv {
 namespace {
 
+// Key ticks closer than this many pixels are thinned (a clip baked at every frame is all keys).
+constexpr float kTickSpacing = 4.0f;
 
-// A scrubbing timeline: the clip's range with a tick per key time and the playhead. Clicking or
-// dragging sets the time (and pauses, so the frame under the mouse stays).
+// A scrubbing timeline: the clip's range with ticks at key times and the playhead. Clicking or
+// dragging sets the time (and pauses, so the frame under the mouse stays). When the clip's keys
+// are too dense to read, the selected node's keys are shown (when it has any), thinned to one tick
+// per kTickSpacing pixels.
 void timeline(ViewerState& s) {
     const Scene& scene = *s.scene;
     Transport& t = s.transport;
@@ -44,7 +49,14 @@ void timeline(ViewerState& s) {
         s.timelineKeys = clipKeyTimes(scene, t.clip);
         s.timelineClip = t.clip;
     }
-    for (float key : s.timelineKeys) {
+    const float width = size.x - 8.0f;
+    const std::vector<float>* keys = &s.timelineKeys;
+    std::vector<float> nodeKeys;
+    if (!ticksReadable(s.timelineKeys, duration, width, kTickSpacing) && s.selection.node >= 0) {
+        nodeKeys = clipKeyTimes(scene, t.clip, s.selection.node);
+        if (!nodeKeys.empty()) keys = &nodeKeys;
+    }
+    for (float key : thinTicks(*keys, duration, width, kTickSpacing)) {
         const float x = xOf(key);
         draw->AddLine(ImVec2(x, origin.y + 3), ImVec2(x, origin.y + 12), IM_COL32(240, 200, 80, 255), 1.5f);
     }
@@ -125,8 +137,8 @@ void animationSection(ViewerState& s) {
 
     timeline(s);
     const float fps = transportFrameRate(scene, t.clip);
-    ImGui::Text("%.3f / %.3f s   frame %.2f / %.0f at %.4g fps", t.time, transportDuration(scene, t.clip),
-                transportFrame(scene, t), transportDuration(scene, t.clip) * fps, fps);
+    const std::string frame = frameText(transportFrame(scene, t), transportDuration(scene, t.clip) * fps);
+    ImGui::TextWrapped("%.2f / %.2f s   %s at %.4g fps", t.time, transportDuration(scene, t.clip), frame.c_str(), fps);
 
     int loop = int(t.loop);
     const char* loops[] = {"loop", "once", "ping-pong"};
@@ -252,6 +264,11 @@ void renderSection(ViewerState& s) {
     }
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Enforce OpenGL ES 2.0: 128 vertex uniform vectors, no ES3 features (reloads the scene)");
+    ImGui::SetNextItemWidth(160.0f * ImGui::GetFontSize() / kUiFontPixels);
+    ImGui::SliderFloat("UI scale", &s.uiScale, kUiScaleMin, kUiScaleMax, "%.2fx", ImGuiSliderFlags_AlwaysClamp);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Size of the panels' text and widgets; right-click resets");
+    if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) s.uiScale = 1.0f;
+    if (!s.uiFont.note.empty()) ImGui::TextDisabled("%s", s.uiFont.note.c_str());
 
 }
 

@@ -34,50 +34,72 @@ void drawStatsOverlay(ViewerState& s) {
         ImGui::End();
         return;
     }
+    // Plain words, a label and a value per row.
+    auto row = [](const char* label) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::TextUnformatted(label);
+        ImGui::TableSetColumnIndex(1);
+    };
+    if (!ImGui::BeginTable("stats", 2, ImGuiTableFlags_SizingFixedFit)) {
+        ImGui::End();
+        return;
+    }
     const float fps = ImGui::GetIO().Framerate;
-    ImGui::Text("CPU %.2f ms   %.0f fps (%.2f ms)", s.cpuFrameMs, fps, fps > 0.0f ? 1000.0f / fps : 0.0f);
+    row("Frame");
+    ImGui::Text("%.1f ms (%.0f fps)", fps > 0.0f ? 1000.0f / fps : 0.0f, fps);
+    row("CPU work");
+    ImGui::Text("%.2f ms", s.cpuFrameMs);
+    row("GPU time");
     if (s.rendererInfo.gpuTimer && std::isfinite(s.stats.gpuMs) && s.stats.gpuMs >= 0.0f)
-        ImGui::Text("GPU %.2f ms", s.stats.gpuMs);
+        ImGui::Text("%.2f ms", s.stats.gpuMs);
     else
-        ImGui::TextDisabled("GPU n/a");
-
+        ImGui::TextDisabled("not measured");
+    if (s.scene) {
+        row("Draw calls");
+        ImGui::Text("%u", s.stats.drawCalls);
+        row("Triangles");
+        ImGui::Text("%u", s.stats.triangles);
+        if (s.stats.lines || s.stats.points) {
+            row("Lines, points");
+            ImGui::Text("%u, %u", s.stats.lines, s.stats.points);
+        }
+        row("Bone batches");
+        ImGui::Text("%u", s.stats.boneBatchesDrawn);
+        const int limit = s.rendererInfo.maxVertexUniformVectors;
+        const int used = static_cast<int>(s.stats.paletteVectorsMax) + s.rendererInfo.reservedVertexVectors;
+        row("Vertex uniforms");
+        if (s.stats.paletteVectorsMax == 0)
+            ImGui::TextDisabled("no skinned draw (limit %d)", limit);
+        else
+            ImGui::TextColored(limit > 0 && used > limit ? kOverColor : ImGui::GetStyleColorVec4(ImGuiCol_Text),
+                               "%d of %d (palette %u)", used, limit, s.stats.paletteVectorsMax);
+        row("Texture memory");
+        ImGui::Text("%.2f MiB", static_cast<double>(s.rendererInfo.textureBytes) / (1024.0 * 1024.0));
+    }
+    row("Graphics API");
+    if (s.rendererInfo.es3)
+        ImGui::TextUnformatted("OpenGL ES 3.0");
+    else
+        ImGui::Text("OpenGL ES 2.0%s", s.gles2 ? " (limits enforced)" : "");
+    ImGui::EndTable();
     if (!s.scene) {
         ImGui::TextDisabled("no scene");
         ImGui::End();
         return;
     }
-    if (s.stats.lines || s.stats.points)
-        ImGui::Text("%u draws, %u triangles, %u lines, %u points", s.stats.drawCalls, s.stats.triangles,
-                    s.stats.lines, s.stats.points);
-    else
-        ImGui::Text("%u draws, %u triangles", s.stats.drawCalls, s.stats.triangles);
-    ImGui::Text("bone batches drawn %u", s.stats.boneBatchesDrawn);
-    const int limit = s.rendererInfo.maxVertexUniformVectors;
-    const int used = static_cast<int>(s.stats.paletteVectorsMax) + s.rendererInfo.reservedVertexVectors;
-    const bool over = limit > 0 && used > limit;
-    if (s.stats.paletteVectorsMax == 0)
-        ImGui::TextDisabled("uniforms: no skinned draw (limit %d)", limit);
-    else
-        ImGui::TextColored(over ? kOverColor : ImGui::GetStyleColorVec4(ImGuiCol_Text),
-                           "uniforms: palette %u + %d / %d", s.stats.paletteVectorsMax,
-                           s.rendererInfo.reservedVertexVectors, limit);
     // Instances the GPU path could not take this frame, and why (never a silent fallback).
     if (s.stats.cpuMorphedNodes || s.stats.cpuSkinnedNodes)
-        ImGui::TextColored(kOverColor, "on the CPU: %u morphed (too many targets), %u skinned (batch over palette)",
+        ImGui::TextColored(kOverColor, "On the CPU: %u morphed (too many targets), %u skinned (batch over palette)",
                            s.stats.cpuMorphedNodes, s.stats.cpuSkinnedNodes);
-    if (s.stats.morphTextureNodes) ImGui::Text("morphs from the delta texture: %u", s.stats.morphTextureNodes);
-    ImGui::Text("textures %.2f MiB", static_cast<double>(s.rendererInfo.textureBytes) / (1024.0 * 1024.0));
-    if (s.rendererInfo.es3)
-        ImGui::TextUnformatted("OpenGL ES 3.0");
-    else
-        ImGui::Text("OpenGL ES 2.0%s", s.gles2 ? " (limits enforced)" : "");
+    if (s.stats.morphTextureNodes) ImGui::Text("Morphs from the delta texture: %u", s.stats.morphTextureNodes);
     if (s.stats.glErrors > 0) ImGui::TextColored(kOverColor, "%u GL errors", s.stats.glErrors);
 
     if (s.view.mode == ViewMode::SkinDiff) {
         if (s.stats.skinDiffMax >= 0.0f)
-            ImGui::Text("skin diff max %.6g", s.stats.skinDiffMax);
+            ImGui::Text("Skin difference, largest %.6g", s.stats.skinDiffMax);
         else
-            ImGui::TextDisabled("skin diff: nothing compared");
+            ImGui::TextDisabled("Skin difference: nothing compared");
     }
     ImGui::End();
 }

@@ -4,13 +4,19 @@
 // and saved as screenshots with ES3 and ES2 contexts.
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "app/commands.h"
 #include "app/headless_host.h"
+#include "app/transport.h"
+#include "app/viewer_actions.h"
 #include "app/viewer_loop.h"
 #include "app/viewer_state.h"
 #include "common/image_compare.h"

@@ -272,3 +272,32 @@ TEST(ViewerInput, ScriptKeysAndTextReachThePanels) {
 }
 
 }  // namespace
+
+namespace {
+
+// The panels start readable: a TrueType font at 15 px (the built-in 13 px one only without the font
+// package, with a note), the stats overlay closed; `set ui-scale` rebuilds the font at the new size.
+TEST(ViewerInput, PanelsFontAndUiScale) {
+    const fs::path dir = workDir("ui_scale");
+    const std::string d = dir.string() + "/";
+    EXPECT_EQ(runScript(dir, "demo",
+                        "wait 1\ndump " + d + "start.json\nset ui-scale 1.5\nwait 1\ndump " + d +
+                            "scaled.json\nscreenshot " + d + "scaled.png\nquit\n"),
+              esv::kExitOk);
+    const nlohmann::json start = readJson(dir / "start.json"), scaled = readJson(dir / "scaled.json");
+    EXPECT_EQ(start["panels"]["stats"], false);
+    EXPECT_EQ(start["ui_scale"], 1.0);
+    const bool installed = fs::exists(esv::uiFontCandidates().front());
+    if (installed) {
+        EXPECT_EQ(start["font"]["path"], esv::uiFontCandidates().front());
+        EXPECT_EQ(start["font"]["pixels"], 15.0);
+        EXPECT_EQ(start["font"]["note"], "");
+        EXPECT_EQ(scaled["font"]["pixels"], 23.0);  // 15 x 1.5, rounded
+    } else {
+        ESVIEW_SKIP_UNLESS_REQUIRED() << "fonts-dejavu-core is not installed";
+    }
+    EXPECT_EQ(scaled["ui_scale"], 1.5);
+    EXPECT_EQ(scaled["font"]["scale"], 1.5);
+}
+
+}  // namespace

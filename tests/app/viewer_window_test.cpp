@@ -308,7 +308,7 @@ TEST(ViewerWindow, FileBrowserListsModelsOfAFolder) {
     // The listing (folders first, model files only, sizes); the rows above it show absolute paths
     // that depend on where the repository is checked out.
     const std::string mismatch = esv::test::matchGolden(
-        "viewer_browser", crop(loadImage(dir / "browser.png"), 0, 112, 230, 330), kScreenshotRule);
+        "viewer_browser", crop(loadImage(dir / "browser.png"), 0, 124, 230, 330), kScreenshotRule);
     EXPECT_TRUE(mismatch.empty()) << mismatch;
 }
 

@@ -1,5 +1,5 @@
 // The renderer's debugging aids, checked by their pixels in ES3 and ES2 mode: the wireframe
-// overlay, forced two-sided drawing, the light switches and camera rig, the selection highlight,
+// overlay, forced two-sided drawing, the light switches and camera rig, the selection outline,
 // one joint's influence, joint axes and the bind-pose skeleton, the SkinDiff view, the shared
 // camera matrices, the orbit camera's near and far planes, and the frame statistics.
 #include <algorithm>
@@ -7,6 +7,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -17,7 +18,9 @@
 #include "common/render_harness.h"
 #include "common/test_paths.h"
 #include "loaders/load.h"
+#include "renderer/binding_plan.h"
 #include "renderer/camera.h"
+#include "renderer/shader_program.h"
 #include "scene/cpu_reference.h"
 #include "scene/demo_scene.h"
 #include "scene/sampler.h"
@@ -101,7 +104,7 @@ Added addedPixels(const Frame& before, const Frame& after, const std::function<b
 
 // Colours the renderer uses (gl_renderer.cpp), as a test sees them.
 const glm::vec3 kEdge(0.9f, 0.9f, 0.9f);
-const glm::vec3 kAccent(1.0f, 0.2f, 0.85f);
+const glm::vec3 kAccent(1.0f, 0.75f, 0.0f);
 const glm::vec3 kJoint(1.0f, 0.35f, 0.1f);
 const glm::vec3 kBindBone(0.1f, 0.8f, 0.75f);
 const glm::vec3 kBindJoint(0.1f, 0.6f, 0.95f);
@@ -302,9 +305,10 @@ TEST_F(DebugViews, LightSwitchesRigAndPerLightEdits) {
     }
 }
 
-// The selected mesh: accent-coloured edges, only within its screen box, a tint, and its axis
-// tripod. A selected light gets the tripod alone.
-TEST_F(DebugViews, HighlightMarksOnlyTheSelectedNode) {
+// The selected mesh: a thin accent-coloured outline around its silhouette, its surface as it was
+// and its axis tripod, for the morphing blob and the skinned tentacle (two bone batches), at a cost
+// of one draw per drawn range of the node. A selected light gets the tripod alone.
+TEST_F(DebugViews, SelectionOutlinesTheNodeAndLeavesItsSurface) {
     const esv::Pose pose = poseAt(*s_demo, 0.5f);
     auto accent = [](const uint8_t* p) { return near(p, kAccent, 8); };
     auto axis = [](int a) { return [a](const uint8_t* p) { return near(p, kAxes[a], 8); }; };
@@ -312,26 +316,68 @@ TEST_F(DebugViews, HighlightMarksOnlyTheSelectedNode) {
         esv::test::RenderHarness session(gles2);
         ASSERT_TRUE(session.setScene(*s_demo));
         const Frame plain = draw(session, pose, {});
+        const int w = plain.image.width, h = plain.image.height;
+        for (int node : {kBlob, kTentacle}) {
+            const std::string what = std::string(modeName(gles2)) + (node == kBlob ? " blob" : " tentacle");
+            esv::ViewSettings view;
+            view.highlightNode = node;
+            const Frame selected = draw(session, pose, view);
+            // The node alone, seen by the same camera: its draws, triangles and silhouette.
+            esv::Pose alone = pose;
+            for (size_t n = 0; n < alone.visible.size(); ++n) alone.visible[n] = int(n) == node;
+            esv::test::Rendered drawn = session.draw(alone, session.framed(pose, {}));
+            const Frame only{std::move(drawn.image), drawn.stats};
+            ASSERT_GT(only.stats.drawCalls, 0u) << what;
+            // The outline repeats each of the node's draws once; the tripod is one line draw.
+            EXPECT_EQ(selected.stats.drawCalls, plain.stats.drawCalls + only.stats.drawCalls + 1) << what;
+            EXPECT_EQ(selected.stats.triangles, plain.stats.triangles + only.stats.triangles) << what;
+            if (node == kTentacle) {
+                EXPECT_EQ(only.stats.drawCalls, 2u) << what;  // one per bone batch
+            }
+
+            // Distance (in pixels, Chebyshev) of each pixel from the node's silhouette, up to 8.
+            std::vector<int> inside(size_t(w) * h), outside(size_t(w) * h);
+            auto covered = [&](int x, int y) { return !samePixel(only.at(x, y), only.at(0, 0)); };
+            for (int y = 0; y < h; ++y)
+                for (int x = 0; x < w; ++x) {
+                    int in = 8, out = 8;
+                    for (int dy = -8; dy <= 8; ++dy)
+                        for (int dx = -8; dx <= 8; ++dx) {
+                            const int xx = x + dx, yy = y + dy, d = std::max(std::abs(dx), std::abs(dy));
+                            const bool c = xx >= 0 && yy >= 0 && xx < w && yy < h && covered(xx, yy);
+                            if (c) out = std::min(out, d);
+                            else in = std::min(in, d);
+                        }
+                    inside[size_t(y) * w + x] = covered(x, y) ? in : 0;
+                    outside[size_t(y) * w + x] = covered(x, y) ? 0 : out;
+                }
+            // Inside the silhouette, away from its border: the node's own colours, unchanged (but
+            // where the tripod crosses).
+            int interior = 0, changed = 0, ring = 0, stray = 0;
+            for (int y = 0; y < h; ++y)
+                for (int x = 0; x < w; ++x) {
+                    const size_t i = size_t(y) * w + x;
+                    const uint8_t* p = selected.at(x, y);
+                    if (inside[i] >= 3) {
+                        if (axis(0)(p) || axis(1)(p) || axis(2)(p)) continue;
+                        ++interior;
+                        changed += !samePixel(p, plain.at(x, y));
+                    } else if (outside[i] > 0 && accent(p) && !samePixel(p, plain.at(x, y))) {
+                        // The outline: just outside the silhouette, a few pixels wide.
+                        if (outside[i] <= 3) ++ring;
+                        else ++stray;
+                    }
+                }
+            EXPECT_GT(interior, 200) << what;
+            EXPECT_EQ(changed, 0) << what;
+            EXPECT_GT(ring, 60) << what;
+            EXPECT_EQ(stray, 0) << what;
+        }
+
         esv::ViewSettings view;
         view.highlightNode = kBlob;
         const Frame selected = draw(session, pose, view);
-        // Tint and edges: one draw each for the blob's one range; the tripod: one line draw.
-        EXPECT_EQ(selected.stats.drawCalls, plain.stats.drawCalls + 3) << modeName(gles2);
-        glm::vec2 lo, hi;
-        screenBox(session, pose, view, kBlob, lo, hi);
-        const Added edges = addedPixels(plain, selected, accent, lo - 1.0f, hi + 1.0f);
-        EXPECT_GT(edges.count, 300) << modeName(gles2);
-        EXPECT_EQ(edges.outside, 0) << modeName(gles2);
-        // The tint: the blob's non-edge pixels move towards the accent (more red than before).
         const glm::vec2 centre = session.project(pose, view, glm::vec3(pose.world[kBlob][3]));
-        int tinted = 0, blob = 0;
-        for (int y = int(lo.y); y < int(hi.y); ++y)
-            for (int x = int(lo.x); x < int(hi.x); ++x) {
-                if (samePixel(plain.at(x, y), plain.at(0, 0)) || accent(selected.at(x, y))) continue;
-                ++blob;
-                tinted += selected.at(x, y)[0] > plain.at(x, y)[0] + 20;
-            }
-        EXPECT_GT(tinted, blob / 2) << modeName(gles2);
         for (int a = 0; a < 3; ++a) {
             // Each axis starts at the node's origin and is drawn through the blob.
             const Added tripod = addedPixels(plain, selected, axis(a), centre - 40.0f, centre + 40.0f);
@@ -678,6 +724,50 @@ TEST_F(DebugViews, FrameStatsCountBoneBatchesAndPaletteVectors) {
         esv::ViewSettings overlay;
         overlay.wireframeOverlay = true;
         EXPECT_EQ(draw(session, pose, overlay).stats.boneBatchesDrawn, 2 * tentacle.boneBatches.size());
+    }
+}
+
+// The selection outline's program keeps the ES2 vertex uniform budget: with the largest ES2 palette,
+// skinning and morph targets, the vertex stage's other uniforms, counted without packing, fit the
+// 16 vectors the palette size leaves.
+TEST(SelectionOutline, Es2ProgramFitsTheReservedVertexVectors) {
+    esv::test::RenderHarness session(true);
+    ASSERT_TRUE(session.ok());
+    const int palette = esv::paletteCapacity(128, 16);
+    EXPECT_LE(palette * 4 + 16, 128);
+    esv::ProgramCache cache(esv::GlslVersion::Es100, 8);
+    for (int morphs : {0, 1, 2}) {
+        esv::ShaderFeatures f;
+        f.skinned = true;
+        f.boneCount = palette;
+        f.influences = 4;
+        f.normal = f.color = f.uv = true;
+        f.morphTargets = morphs;
+        f.mode = esv::ViewMode::Unlit;
+        f.outline = true;
+        std::string error;
+        const esv::MeshProgram* p = cache.get(f, error);
+        ASSERT_TRUE(p) << error;
+        EXPECT_GE(p->outline, 0);
+        GLint count = 0;
+        glGetProgramiv(p->program.get(), GL_ACTIVE_UNIFORMS, &count);
+        int bones = 0, others = 0;
+        for (GLint i = 0; i < count; ++i) {
+            char name[128] = {};
+            GLint size = 0;
+            GLenum type = 0;
+            glGetActiveUniform(p->program.get(), GLuint(i), sizeof name, nullptr, &size, &type, name);
+            const std::string n = name;
+            const int rows = (type == GL_FLOAT_MAT4 ? 4 : type == GL_FLOAT_MAT3 ? 3 : 1) * size;
+            if (n.rfind("u_bones", 0) == 0) {
+                bones += rows;
+            } else if (n == "u_model" || n == "u_viewProjection" || n == "u_positionUnpack" ||
+                       n.rfind("u_morph", 0) == 0 || n == "u_outline" || n == "u_weightBone" || n == "u_pointSize") {
+                others += rows;
+            }
+        }
+        EXPECT_EQ(bones, palette * 4) << morphs << " morph targets";
+        EXPECT_LE(others, 16) << morphs << " morph targets";
     }
 }
 

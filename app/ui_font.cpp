@@ -1,0 +1,72 @@
+#include "app/ui_font.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include <imgui.h>
+#include <imgui_impl_opengl3.h>
+
+namespace esv {
+
+const std::vector<std::string>& uiFontCandidates() {
+    static const std::vector<std::string> paths = {
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",  // fonts-dejavu-core (setup.sh installs it)
+        "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf",
+        "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+    };
+    return paths;
+}
+
+std::string chooseUiFont(const std::vector<std::string>& candidates,
+                         const std::function<bool(const std::string&)>& exists) {
+    for (const std::string& path : candidates)
+        if (exists(path)) return path;
+    return std::string();
+}
+
+float effectiveUiScale(float uiScale, float contentScale) {
+    const float ui = std::isfinite(uiScale) ? std::clamp(uiScale, kUiScaleMin, kUiScaleMax) : 1.0f;
+    const float content =
+        std::isfinite(contentScale) && contentScale > 0.0f ? std::min(contentScale, 4.0f) : 1.0f;
+    return ui * content;
+}
+
+bool applyUiFont(UiFont& font, float scale, bool texture) {
+    if (font.scale == scale) return false;
+    ImGuiIO& io = ImGui::GetIO();
+    io.Fonts->Clear();
+    font.path = chooseUiFont(uiFontCandidates(), [](const std::string& path) {
+        std::error_code ec;
+        return std::filesystem::is_regular_file(path, ec);
+    });
+    font.note.clear();
+    ImFont* loaded = nullptr;
+    if (!font.path.empty()) {
+        font.pixels = std::round(kUiFontPixels * scale);
+        loaded = io.Fonts->AddFontFromFileTTF(font.path.c_str(), font.pixels);
+        if (!loaded) font.note = "'" + font.path + "' does not load; the built-in font is used";
+    } else {
+        font.note = "no TrueType font found (install fonts-dejavu-core); the built-in font is used";
+    }
+    if (!loaded) {
+        font.path.clear();
+        ImFontConfig config;
+        config.SizePixels = std::round(13.0f * scale);
+        font.pixels = config.SizePixels;
+        io.Fonts->AddFontDefault(&config);
+    }
+    io.Fonts->Build();
+    ImGuiStyle style;
+    ImGui::StyleColorsDark(&style);
+    style.ScaleAllSizes(scale);
+    ImGui::GetStyle() = style;
+    if (texture) {
+        ImGui_ImplOpenGL3_DestroyFontsTexture();
+        ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
+    font.scale = scale;
+    return true;
+}
+
+}  // namespace esv

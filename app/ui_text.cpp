@@ -1,0 +1,69 @@
+#include "app/ui_text.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace esv {
+
+std::string textureDisplayName(const std::string& path) {
+    std::string p = path;
+    if (p.compare(0, 7, "file://") == 0) p.erase(0, 7);
+    // Percent escapes of URLs (`%20`); a stray `%` stays as it is.
+    std::string decoded;
+    decoded.reserve(p.size());
+    auto hex = [](char c) {
+        return c >= '0' && c <= '9'   ? c - '0'
+               : c >= 'a' && c <= 'f' ? c - 'a' + 10
+               : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                      : -1;
+    };
+    for (size_t i = 0; i < p.size(); ++i) {
+        if (p[i] == '%' && i + 2 < p.size() && hex(p[i + 1]) >= 0 && hex(p[i + 2]) >= 0) {
+            decoded += char(hex(p[i + 1]) * 16 + hex(p[i + 2]));
+            i += 2;
+        } else {
+            decoded += p[i];
+        }
+    }
+    // Trailing separators name a folder: keep its name.
+    size_t end = decoded.find_last_not_of("/\\");
+    if (end == std::string::npos) return std::string();
+    decoded.erase(end + 1);
+    const size_t slash = decoded.find_last_of("/\\");
+    return slash == std::string::npos ? decoded : decoded.substr(slash + 1);
+}
+
+std::string frameText(float frame, float frameCount) {
+    char text[64];
+    const float whole = std::round(frame);
+    if (std::abs(frame - whole) <= 1e-3f)
+        std::snprintf(text, sizeof text, "frame %.0f", whole == 0.0f ? 0.0 : double(whole));  // no "-0"
+    else
+        std::snprintf(text, sizeof text, "frame %.1f", double(frame));
+    std::string out = text;
+    if (frameCount > 0.0f) {
+        std::snprintf(text, sizeof text, " / %.0f", double(std::round(frameCount)));
+        out += text;
+    }
+    return out;
+}
+
+std::vector<float> thinTicks(const std::vector<float>& keys, float duration, float width, float minSpacing) {
+    std::vector<float> kept;
+    if (keys.empty() || !(duration > 0.0f) || !(width > 0.0f)) return kept;
+    const float pixelsPerSecond = width / duration;
+    for (float key : keys)
+        // A thousandth of a pixel of slack: keys on a frame grid land exactly minSpacing apart.
+        if (kept.empty() || (key - kept.back()) * pixelsPerSecond >= minSpacing - 1e-3f) kept.push_back(key);
+    return kept;
+}
+
+bool ticksReadable(const std::vector<float>& keys, float duration, float width, float minSpacing) {
+    if (!(duration > 0.0f) || !(width > 0.0f)) return keys.size() <= 1;
+    const float pixelsPerSecond = width / duration;
+    for (size_t i = 1; i < keys.size(); ++i)
+        if ((keys[i] - keys[i - 1]) * pixelsPerSecond < minSpacing - 1e-3f) return false;
+    return true;
+}
+
+}  // namespace esv
