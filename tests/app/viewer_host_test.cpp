@@ -21,6 +21,7 @@
 #include "app/viewer_state.h"
 #include "common/image_compare.h"
 #include "common/test_paths.h"
+#include "common/viewer_session.h"
 
 namespace {
 
@@ -30,24 +31,9 @@ namespace fs = std::filesystem;
 // below the stats overlay).
 constexpr double kFreeX = 640.0, kFreeY = 600.0;
 
-fs::path workDir(const std::string& name) {
-    const fs::path dir = esv::test::outputDir() / ("viewer_host_" + name);
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    // The recent-files list and the panel layout go here, not to the user's configuration.
-    setenv("ESVIEW_CONFIG_DIR", dir.c_str(), 1);
-    return dir;
-}
+fs::path workDir(const std::string& name) { return esv::test::viewerWorkDir("viewer_host_", name); }
 
-// Runs frames until a scene is shown and no load is running (at most `limit` frames).
-bool frameUntilLoaded(esv::ViewerLoop& viewer, int limit = 2000) {
-    for (int i = 0; i < limit; ++i) {
-        if (!viewer.frame()) return false;
-        if (viewer.state().scene && !viewer.state().load.active && viewer.state().requestOpen.empty())
-            return true;
-    }
-    return false;
-}
+using esv::test::frameUntilLoaded;
 
 // Queues `event` and runs the frame that receives it.
 bool send(esv::HeadlessHost& host, esv::ViewerLoop& viewer, esv::Event event) {

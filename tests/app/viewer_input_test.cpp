@@ -25,36 +25,17 @@
 #include "app/viewer_state.h"
 #include "common/image_compare.h"
 #include "common/test_paths.h"
+#include "common/viewer_session.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-fs::path workDir(const std::string& name) {
-    const fs::path dir = esv::test::outputDir() / ("viewer_input_" + name);
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    // The recent-files list and the panel layout go here, not to the user's configuration.
-    setenv("ESVIEW_CONFIG_DIR", dir.c_str(), 1);
-    return dir;
-}
+fs::path workDir(const std::string& name) { return esv::test::viewerWorkDir("viewer_input_", name); }
 
-// Runs frames until a scene is shown and no load is running (at most `limit` frames).
-bool frameUntilLoaded(esv::ViewerLoop& viewer, int limit = 2000) {
-    for (int i = 0; i < limit; ++i) {
-        if (!viewer.frame()) return false;
-        if (viewer.state().scene && !viewer.state().load.active && viewer.state().requestOpen.empty())
-            return true;
-    }
-    return false;
-}
+using esv::test::frameUntilLoaded;
 
-std::string readText(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+using esv::test::readText;
 
 nlohmann::json readJson(const fs::path& path) {
     const std::string text = readText(path);

@@ -17,6 +17,7 @@
 #include "app/viewer_script.h"
 #include "app/viewer_state.h"
 #include "common/test_paths.h"
+#include "common/viewer_session.h"
 #include "renderer/camera.h"
 #include "scene/cpu_reference.h"
 
@@ -24,25 +25,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path workDir(const std::string& name) {
-    const fs::path dir = esv::test::outputDir() / ("viewer_layout_" + name);
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    // The recent-files list and the layout file go here, not to the user's configuration.
-    setenv("ESVIEW_CONFIG_DIR", dir.c_str(), 1);
-    return dir;
-}
+fs::path workDir(const std::string& name) { return esv::test::viewerWorkDir("viewer_layout_", name); }
 
-// Runs frames until a scene is shown and no load is running (at most `limit` frames).
-bool frameUntilLoaded(esv::ViewerLoop& viewer, int limit = 2000) {
-    for (int i = 0; i < limit; ++i) {
-        if (!viewer.frame()) return false;
-        if (viewer.state().scene && !viewer.state().load.active && viewer.state().requestOpen.empty() &&
-            !viewer.state().requestReload)
-            return true;
-    }
-    return false;
-}
+using esv::test::frameUntilLoaded;
 
 // [x, y, w, h] of the dump as a rectangle.
 esv::LayoutRect rectOf(const nlohmann::json& j) {

@@ -17,6 +17,7 @@
 
 #include "common/image_compare.h"
 #include "common/test_paths.h"
+#include "common/viewer_session.h"
 #include "pof/pof_writer.h"
 
 namespace {
@@ -32,19 +33,9 @@ struct RunResult {
     std::string err;
 };
 
-std::string readFile(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+std::string readFile(const fs::path& path) { return esv::test::readText(path); }
 
-fs::path workDir(const std::string& name) {
-    const fs::path dir = esv::test::outputDir() / ("viewer_" + name);
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
+fs::path workDir(const std::string& name) { return esv::test::viewerWorkDir("viewer_", name); }
 
 #define JOINT_NAME "uB_BoneA011"  // a joint of cocos3d_man that moves the right hand
 

@@ -1,0 +1,45 @@
+// What the headless viewer tests share: a clean output folder that also holds the viewer's
+// configuration, running frames until a file is shown, and reading a file back.
+#pragma once
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "app/viewer_loop.h"
+#include "app/viewer_state.h"
+#include "common/test_paths.h"
+
+namespace esv::test {
+
+// outputDir()/<prefix><name>, emptied; the recent-files list, the layout and the texture folders
+// go there too ($ESVIEW_CONFIG_DIR), not to the user's configuration.
+inline std::filesystem::path viewerWorkDir(const std::string& prefix, const std::string& name) {
+    const std::filesystem::path dir = outputDir() / (prefix + name);
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    setenv("ESVIEW_CONFIG_DIR", dir.c_str(), 1);
+    return dir;
+}
+
+// Runs frames until a scene is shown and no load or reload is pending (at most `limit` frames).
+inline bool frameUntilLoaded(ViewerLoop& viewer, int limit = 2000) {
+    for (int i = 0; i < limit; ++i) {
+        if (!viewer.frame()) return false;
+        const ViewerState& s = viewer.state();
+        if (s.scene && !s.load.active && s.requestOpen.empty() && !s.requestReload) return true;
+    }
+    return false;
+}
+
+// The whole file as bytes; empty when it cannot be read.
+inline std::string readText(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+}  // namespace esv::test
