@@ -176,45 +176,39 @@ std::string configFilePath(const std::string& name) {
     return ec ? std::string() : (dir / name).string();
 }
 
-std::vector<std::string> loadRecentFiles() {
-    std::vector<std::string> files;
+namespace {
+
+// The lines of <config>/name that are not empty, at most 64; none when there is no such file.
+std::vector<std::string> readConfigLines(const char* name) {
+    std::vector<std::string> lines;
     const fs::path dir = configDir();
-    if (dir.empty()) return files;
-    std::ifstream in(dir / "recent.txt");
+    if (dir.empty()) return lines;
+    std::ifstream in(dir / name);
     std::string line;
-    while (files.size() < 64 && std::getline(in, line))
-        if (!line.empty()) files.push_back(line);
-    return files;
+    while (lines.size() < 64 && std::getline(in, line))
+        if (!line.empty()) lines.push_back(line);
+    return lines;
 }
 
-void saveRecentFiles(const std::vector<std::string>& files) {
+// Replaces <config>/name with one line per entry.
+void writeConfigLines(const char* name, const std::vector<std::string>& lines) {
     const fs::path dir = configDir();
     if (dir.empty()) return;
     std::error_code ec;
     fs::create_directories(dir, ec);
-    std::ofstream out(dir / "recent.txt", std::ios::trunc);
-    for (const std::string& f : files) out << f << "\n";
+    std::ofstream out(dir / name, std::ios::trunc);
+    for (const std::string& line : lines) out << line << "\n";
 }
 
-std::vector<std::string> loadTextureFolders() {
-    std::vector<std::string> folders;
-    const fs::path dir = configDir();
-    if (dir.empty()) return folders;
-    std::ifstream in(dir / "texture-folders.txt");
-    std::string line;
-    while (folders.size() < 64 && std::getline(in, line))
-        if (!line.empty()) folders.push_back(line);
-    return folders;
-}
+}  // namespace
 
-void saveTextureFolders(const std::vector<std::string>& folders) {
-    const fs::path dir = configDir();
-    if (dir.empty()) return;
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    std::ofstream out(dir / "texture-folders.txt", std::ios::trunc);
-    for (const std::string& f : folders) out << f << "\n";
-}
+std::vector<std::string> loadRecentFiles() { return readConfigLines("recent.txt"); }
+
+void saveRecentFiles(const std::vector<std::string>& files) { writeConfigLines("recent.txt", files); }
+
+std::vector<std::string> loadTextureFolders() { return readConfigLines("texture-folders.txt"); }
+
+void saveTextureFolders(const std::vector<std::string>& folders) { writeConfigLines("texture-folders.txt", folders); }
 
 bool loadLayout(SavedLayout& layout) {
     const fs::path dir = configDir();

@@ -53,16 +53,7 @@ int runScript(const fs::path& dir, const std::string& file, const std::string& s
     return esv::runViewer(host, options);
 }
 
-// Fraction of the pixels in the box that are reddish (the load error banner's background).
-double reddishFraction(const esv::test::Image& image, int x0, int y0, int x1, int y1) {
-    size_t red = 0, total = 0;
-    for (int y = y0; y < y1; ++y)
-        for (int x = x0; x < x1; ++x, ++total) {
-            const uint8_t* p = &image.rgba[(size_t(y) * image.width + x) * 4];
-            red += p[0] > 60 && p[0] > 2 * p[1] && p[0] > 2 * p[2];
-        }
-    return total ? double(red) / double(total) : 0.0;
-}
+using esv::test::reddishFraction;
 
 // Where things are in the demo's first view (1280x720, paused at 0 s), found by a viewer run frame
 // by frame: the blob's centre on the screen and in the world, a point of a panel that takes input,

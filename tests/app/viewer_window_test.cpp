@@ -73,16 +73,7 @@ esv::test::Image loadImage(const fs::path& path) {
     return image;
 }
 
-// Fraction of pixels in the box whose colour is "reddish" (the error banner's background).
-double reddishFraction(const esv::test::Image& image, int x0, int y0, int x1, int y1) {
-    size_t red = 0, total = 0;
-    for (int y = y0; y < y1; ++y)
-        for (int x = x0; x < x1; ++x, ++total) {
-            const uint8_t* p = &image.rgba[(size_t(y) * image.width + x) * 4];
-            red += p[0] > 60 && p[0] > 2 * p[1] && p[0] > 2 * p[2];
-        }
-    return total ? double(red) / double(total) : 0.0;
-}
+using esv::test::reddishFraction;
 
 std::string demoPod() { return (esv::test::sourceDir() / "assets" / "demo.pod").string(); }
 

@@ -10,6 +10,7 @@
 
 #include "app/viewer_loop.h"
 #include "app/viewer_state.h"
+#include "common/image_compare.h"
 #include "common/test_paths.h"
 
 namespace esv::test {
@@ -40,6 +41,18 @@ inline std::string readText(const std::filesystem::path& path) {
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();
+}
+
+// Fraction of the pixels in the box [x0, x1) x [y0, y1) that are reddish (the load error banner's
+// background).
+inline double reddishFraction(const Image& image, int x0, int y0, int x1, int y1) {
+    size_t red = 0, total = 0;
+    for (int y = y0; y < y1; ++y)
+        for (int x = x0; x < x1; ++x, ++total) {
+            const uint8_t* p = &image.rgba[(size_t(y) * image.width + x) * 4];
+            red += p[0] > 60 && p[0] > 2 * p[1] && p[0] > 2 * p[2];
+        }
+    return total ? double(red) / double(total) : 0.0;
 }
 
 }  // namespace esv::test
