@@ -40,7 +40,7 @@ fs::path workDir(const std::string& name) { return esv::test::viewerWorkDir("vie
 #define JOINT_NAME "uB_BoneA011"  // a joint of cocos3d_man that moves the right hand
 
 #define ESVIEW_REQUIRE_XVFB() \
-    if (std::string(XVFB_RUN).empty()) ESVIEW_SKIP_UNLESS_REQUIRED() << "xvfb-run not installed"
+    if (std::string(XVFB_RUN).empty()) ESVIEW_SKIP_UNLESS_REQUIRED() << "Xvfb not installed"
 
 // Runs the viewer in `dir` on `file` with `script` (written to dir/script.txt) in a 1280x720 Xvfb
 // screen. Paths relative to `dir` keep the panel's text (and so the reference images) independent of

@@ -1,6 +1,6 @@
 // The viewer window (under Xvfb) with a model inside a VP archive: named on the command line,
 // opened again by the `open` script command in another case, the browser shown inside the
-// archive, and the archive path kept in the recent-files list. Skips without xvfb-run.
+// archive, and the archive path kept in the recent-files list. Skips without Xvfb.
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -24,7 +24,7 @@ nlohmann::json readJson(const fs::path& path) {
 }
 
 TEST(VpViewer, OpensAModelInsideAnArchive) {
-    if (std::string(XVFB_RUN).empty()) ESVIEW_SKIP_UNLESS_REQUIRED() << "xvfb-run not installed";
+    if (std::string(XVFB_RUN).empty()) ESVIEW_SKIP_UNLESS_REQUIRED() << "Xvfb not installed";
     const fs::path dir = test::outputDir() / "vp_viewer";
     fs::remove_all(dir);
     const std::vector<uint8_t> demo = vptest::readFile(test::sourceDir() / "assets" / "demo.pod");
@@ -57,7 +57,7 @@ TEST(VpViewer, OpensAModelInsideAnArchive) {
 }
 
 TEST(VpViewer, TheOpenCommandTakesArchivePaths) {
-    if (std::string(XVFB_RUN).empty()) ESVIEW_SKIP_UNLESS_REQUIRED() << "xvfb-run not installed";
+    if (std::string(XVFB_RUN).empty()) ESVIEW_SKIP_UNLESS_REQUIRED() << "Xvfb not installed";
     const fs::path dir = test::outputDir() / "vp_viewer_open";
     fs::remove_all(dir);
     const std::vector<uint8_t> demo = vptest::readFile(test::sourceDir() / "assets" / "demo.pod");

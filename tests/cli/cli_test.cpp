@@ -580,7 +580,7 @@ TEST(Cli, RenderBadCameraIsBadInput) {
 // `esview FILE` with a file that cannot be opened: the window opens with the reason in its banner,
 // stderr has the one line, and the run exits 1.
 TEST(Cli, ViewerWindowShowsWhyAFileCannotBeOpened) {
-    if (std::string(XVFB_RUN).empty()) ESVIEW_SKIP_UNLESS_REQUIRED() << "xvfb-run not installed";
+    if (std::string(XVFB_RUN).empty()) ESVIEW_SKIP_UNLESS_REQUIRED() << "Xvfb not installed";
     auto png = esv::test::outputDir() / "cli_viewer_missing.png";
     std::filesystem::remove(png);
     const auto config = esv::test::outputDir() / "cli_viewer_missing_config";
@@ -604,7 +604,7 @@ TEST(Cli, ViewerWindowShowsWhyAFileCannotBeOpened) {
 }
 
 TEST(Cli, ViewerWindowUnderXvfbShowsSceneAndPanel) {
-    if (std::string(XVFB_RUN).empty()) ESVIEW_SKIP_UNLESS_REQUIRED() << "xvfb-run not installed";
+    if (std::string(XVFB_RUN).empty()) ESVIEW_SKIP_UNLESS_REQUIRED() << "Xvfb not installed";
     auto png = esv::test::outputDir() / "cli_viewer_window.png";
     std::filesystem::remove(png);
     // A private settings folder: the user's recent files and layout must not change what the test sees.

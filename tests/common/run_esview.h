@@ -27,7 +27,7 @@ inline std::string readText(const std::filesystem::path& path) {
     return s.str();
 }
 
-// Runs `prefix 'binary' args`; `prefix` may set variables or wrap the run (xvfb-run). The capture
+// Runs `prefix 'binary' args`; `prefix` may set variables or wrap the run (tests/tools/with-xvfb.sh). The capture
 // files are named after `tag`, the process and a counter, so parallel tests never share them.
 inline RunResult runEsview(const std::string& binary, const std::string& args, const std::string& tag,
                            const std::string& prefix = "") {

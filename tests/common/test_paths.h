@@ -20,7 +20,7 @@ inline std::filesystem::path outputDir() {
 }  // namespace esv::test
 
 // Ends the current test for want of something CI always has (the shared sample models,
-// xvfb-run, glslangValidator, astcenc): a skip in a developer build, a failure in a build
+// Xvfb, glslangValidator, astcenc): a skip in a developer build, a failure in a build
 // configured with -DESVIEW_REQUIRE_SHARED=ON (what `.ci/run` does). Stream the reason into it.
 #if ESVIEW_REQUIRE_SHARED
 #define ESVIEW_SKIP_UNLESS_REQUIRED() GTEST_FAIL() << "missing, and ESVIEW_REQUIRE_SHARED is on: "
