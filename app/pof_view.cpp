@@ -12,6 +12,19 @@ constexpr const char* kKindNames[] = {"guns",      "missiles", "turrets",  "dock
                                       "thrusters", "eyes",     "specials", "glows"};
 static_assert(sizeof(kKindNames) / sizeof(kKindNames[0]) == static_cast<size_t>(PofMarkerKind::Count));
 
+// Follows PofMarkerKind order.
+constexpr glm::vec4 kMarkerColors[] = {
+    {1.0f, 0.31f, 0.24f, 1.0f},  // guns
+    {1.0f, 0.67f, 0.16f, 1.0f},  // missiles
+    {0.63f, 0.51f, 1.0f, 1.0f},  // turrets (violet: magenta is the missing-texture checker)
+    {0.31f, 1.0f, 0.47f, 1.0f},  // docks
+    {0.31f, 0.67f, 1.0f, 1.0f},  // thrusters
+    {1.0f, 1.0f, 1.0f, 1.0f},    // eyes
+    {1.0f, 0.94f, 0.35f, 1.0f},  // specials
+    {0.47f, 1.0f, 1.0f, 1.0f},   // glows
+};
+static_assert(sizeof(kMarkerColors) / sizeof(kMarkerColors[0]) == static_cast<size_t>(PofMarkerKind::Count));
+
 constexpr int32_t kMovementRotate = 1;         // FreeSpace MOVEMENT_TYPE_ROT
 constexpr int32_t kMovementRotateSpecial = 2;  // MOVEMENT_TYPE_ROT_SPECIAL
 
@@ -47,6 +60,11 @@ std::string format(const char* pattern, int a, int b = 0) {
 }
 
 }  // namespace
+
+glm::vec4 pofMarkerColor(PofMarkerKind kind) {
+    const size_t k = static_cast<size_t>(kind);
+    return k < static_cast<size_t>(PofMarkerKind::Count) ? kMarkerColors[k] : glm::vec4(1.0f);
+}
 
 const char* pofMarkerKindName(PofMarkerKind kind) {
     const size_t k = static_cast<size_t>(kind);
@@ -304,6 +322,36 @@ void pofMarkers(const Scene& scene, const Pose& pose, const PofViewState& view, 
                 add(PofMarkerKind::Glows, name + format(" point %d", int(p)), frame, bank.points[p].position,
                     bank.points[p].normal, bank.points[p].radius, lit);
         }
+    }
+}
+
+void pofAnnotations(const std::vector<PofMarker>& markers, const std::vector<PofPolyline>& lines,
+                    const glm::vec3& cameraRight, const glm::vec3& cameraUp, float normalLength, bool xray,
+                    Annotations& out) {
+    out.lines.clear();
+    out.points.clear();
+    out.throughSurfaces = xray;
+    out.pointSize = 7.0f;
+    auto segment = [&](const glm::vec3& a, const glm::vec3& b, const glm::vec4& color) {
+        out.lines.push_back({a, color});
+        out.lines.push_back({b, color});
+    };
+    for (const PofPolyline& line : lines)
+        for (size_t i = 0; i + 1 < line.points.size(); ++i)
+            segment(line.points[i], line.points[i + 1], pofMarkerColor(line.kind));
+    constexpr int kCircleSegments = 24;
+    for (const PofMarker& m : markers) {
+        const glm::vec4 color = m.lit ? pofMarkerColor(m.kind) : kPofUnlitColor;
+        out.points.push_back({m.position, color});
+        if (m.normal != glm::vec3(0.0f)) segment(m.position, m.position + m.normal * normalLength, color);
+        if (m.radius > 0.0f)
+            for (int i = 0; i < kCircleSegments; ++i) {
+                const float a0 = 6.2831853f * float(i) / kCircleSegments;
+                const float a1 = 6.2831853f * float(i + 1) / kCircleSegments;
+                segment(m.position + m.radius * (std::cos(a0) * cameraRight + std::sin(a0) * cameraUp),
+                        m.position + m.radius * (std::cos(a1) * cameraRight + std::sin(a1) * cameraUp),
+                        color);
+            }
     }
 }
 

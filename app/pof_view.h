@@ -16,6 +16,7 @@
 
 #include <glm/glm.hpp>
 
+#include "renderer/view_settings.h"
 #include "scene/pof_extras.h"
 #include "scene/sampler.h"
 #include "scene/scene.h"
@@ -44,10 +45,20 @@ struct PofViewState {
     std::array<bool, static_cast<size_t>(PofMarkerKind::Count)> markers{};
     std::vector<float> spinDegrees;  // per scene node: rotation about its movement axis
     double clockSeconds = 0.0;       // the viewer's clock, for blinking glow banks
+    // Markers drawn through the hull (x-ray) instead of hidden behind it.
+    bool xray = false;
+    // The label of the marker clicked last (its label stays on screen); empty = none.
+    std::string selectedMarker;
 
     bool marker(PofMarkerKind k) const { return markers[static_cast<size_t>(k)]; }
     bool& marker(PofMarkerKind k) { return markers[static_cast<size_t>(k)]; }
 };
+
+// The colour markers of `kind` are drawn in (the overlay and the POF panel's swatches), RGBA 0..1:
+// apart from each other and from the missing-texture checker's magenta.
+glm::vec4 pofMarkerColor(PofMarkerKind kind);
+// Glow points of a bank that is off at the moment.
+inline constexpr glm::vec4 kPofUnlitColor{0.35f, 0.35f, 0.35f, 1.0f};
 
 // File axes to display axes (a point or a direction).
 inline glm::vec3 pofToDisplay(const glm::vec3& p) {
@@ -99,6 +110,14 @@ struct PofPolyline {
 // polylines through their vertices.
 void pofMarkers(const Scene& scene, const Pose& pose, const PofViewState& view, bool allKinds,
                 std::vector<PofMarker>& markers, std::vector<PofPolyline>& lines);
+
+// The overlay's share of the markers (pofMarkers' output) for the renderer: each marker a point in its
+// kind's colour (grey when unlit), its normal a line `normalLength` long, its radius a circle facing
+// the camera (`cameraRight`, `cameraUp`: unit vectors of the view), each path a run of segments.
+// `xray` draws them all through the scene. Replaces `out`'s contents.
+void pofAnnotations(const std::vector<PofMarker>& markers, const std::vector<PofPolyline>& lines,
+                    const glm::vec3& cameraRight, const glm::vec3& cameraUp, float normalLength, bool xray,
+                    Annotations& out);
 
 // The shield mesh's edges in display world (pairs of points), faces with bad vertex indices skipped.
 void pofShieldEdges(const PofExtras& pof, std::vector<glm::vec3>& segments);

@@ -156,7 +156,7 @@ std::string checkPofArgs(const std::vector<std::string>& a) {
     PofMarkerKind kind;
     if (sub == "lod")
         return a.size() == 2 && parseInt(a[1], n) && n >= 0 ? "" : "expected: pof lod N (0 or more)";
-    if (sub == "debris" || sub == "shield")
+    if (sub == "debris" || sub == "shield" || sub == "xray")
         return a.size() == 2 && parseOnOff(a[1], b) ? "" : "expected: pof " + sub + " on|off";
     if (sub == "markers")
         return a.size() == 3 && (a[1] == "all" || parsePofMarkerKind(a[1], kind)) && parseOnOff(a[2], b)
@@ -165,7 +165,7 @@ std::string checkPofArgs(const std::vector<std::string>& a) {
                      "on|off";
     if (sub == "spin")
         return a.size() == 3 && parseFloat(a[2], f) ? "" : "expected: pof spin SUBOBJECT DEGREES";
-    return "unknown pof command '" + sub + "' (lod, debris, shield, markers, spin)";
+    return "unknown pof command '" + sub + "' (lod, debris, shield, xray, markers, spin)";
 }
 
 bool runPof(ViewerState& s, const std::vector<std::string>& a, std::string& error) {
@@ -184,6 +184,10 @@ bool runPof(ViewerState& s, const std::vector<std::string>& a, std::string& erro
         parseOnOff(a[1], on);
         (sub == "debris" ? s.pof.debris : s.pof.shield) = on;
         updatePose(s);
+        return true;
+    }
+    if (sub == "xray") {
+        parseOnOff(a[1], s.pof.xray);
         return true;
     }
     if (sub == "markers") {
@@ -459,6 +463,13 @@ const std::vector<CommandSpec>& commandSpecs() {
                 [](CommandContext& c) {
                     updatePose(c.s);
                     selectNode(c.s, pickAt(c.s, c.number(0), c.number(1)));
+                    if (c.s.scene->pof) {  // and the POF marker there, whose label stays shown
+                        std::vector<PofMarker> markers;
+                        std::vector<PofPolyline> lines;
+                        pofMarkers(c.scene(), c.s.pose, c.s.pof, false, markers, lines);
+                        const int m = pofMarkerAt(c.s, markers, c.number(0), c.number(1));
+                        c.s.pof.selectedMarker = m >= 0 ? markers[size_t(m)].label : std::string();
+                    }
                 }),
         command("morph", "INDEX WEIGHT|anim",
                 "override a morph target weight of the selected (or first morphed) mesh", 2, 2,
@@ -670,7 +681,8 @@ const std::vector<CommandSpec>& commandSpecs() {
                 "  pof debris on|off          POF: draw the debris subobjects too\n"
                 "  pof shield on|off          POF: the shield mesh as a wireframe over the view\n"
                 "  pof markers KIND|all on|off  POF markers: guns, missiles, turrets, docks, thrusters, eyes,\n"
-                "                             specials, glows (labels on hover)\n"
+                "                             specials, glows (labels of the hovered and the clicked one)\n"
+                "  pof xray on|off            POF: markers through the hull (default off: hidden behind it)\n"
                 "  pof spin SUBOBJECT DEGREES POF: turn a rotating subobject (name or number) about its movement axis",
                 // clang-format on
                 1, 3, {Arg::Text}, Needs::Scene, [](CommandContext& c) { c.ok = runPof(c.s, c.a, c.error); },
@@ -897,6 +909,9 @@ nlohmann::json pofStateJson(const ViewerState& s) {
     j["detail_levels"] = pof.detailLevels.size();
     j["debris"] = s.pof.debris;
     j["shield"] = s.pof.shield;
+    j["xray"] = s.pof.xray;
+    j["selected_marker"] =
+        s.pof.selectedMarker.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.pof.selectedMarker);
     j["clock"] = s.pof.clockSeconds;
     nlohmann::json visible = nlohmann::json::array();
     for (size_t n = 0; n < s.pose.visible.size() && n < scene.nodes.size(); ++n)
@@ -948,9 +963,9 @@ std::string viewerStateJson(const ViewerState& s) {
     j["gles2"] = s.gles2;
     j["ui_scale"] = s.uiScale;
     j["font"] = {{"path", s.uiFont.path}, {"pixels", s.uiFont.pixels}, {"scale", s.uiFont.scale}, {"note", s.uiFont.note}};
-    // Whether the keyboard goes to a panel (ImGui navigation) rather than the viewport.
+    // Whether the keys go to a panel (ImGui navigation, a text field, a menu) rather than the 3D view.
     const bool imgui = ImGui::GetCurrentContext() != nullptr;
-    j["keyboard_to_panel"] = imgui && ImGui::GetIO().WantCaptureKeyboard;
+    j["keyboard_to_panel"] = imgui && !s.keyboardToView;
     // A panel's text field has the keyboard (typed text goes there).
     j["text_input"] = imgui && ImGui::GetIO().WantTextInput;
     // The pointer as the panels last saw it (window coordinates; null before it moved), and whether it

@@ -107,6 +107,9 @@ struct ViewerState {
     std::array<bool, size_t(PanelId::Count)> panelsShown{};
     bool layoutStarted = false;
     bool showFps = false;  // the status bar shows the frame rate
+    // Where this frame's keys go: the 3D view's shortcuts, or Dear ImGui (a panel that has the focus,
+    // an open menu, a text field). The frame loop decides it before ImGui sees the keys.
+    bool keyboardToView = true;
 
     // The stats overlay starts closed (the status bar and View menu open it).
     std::array<bool, static_cast<size_t>(PanelId::Count)> panels{true, false, true, true, false, false, false, true};
@@ -114,7 +117,9 @@ struct ViewerState {
     float uiScale = 1.0f;
     UiFont uiFont;
     PofViewState pof;  // POF scenes: drawn detail level, debris, markers, shield, spins
-    bool showJointNames = false;  // joint names drawn over the viewport next to the skeleton
+    bool showJointNames = false;  // the selected and the hovered joint's names over the viewport
+    // What the overlays hand the renderer this frame (POF markers; view.annotations points here).
+    Annotations annotations;
     LoadStatus load;
     std::vector<std::string> recentFiles;  // most recent first
     // Folders searched for textures after a model's own: --texture-path, then those the panel

@@ -21,12 +21,6 @@ const glm::vec4 kBindBoneColor(0.1f, 0.8f, 0.75f, 1.0f);    // bind-pose skeleto
 const glm::vec4 kBindJointColor(0.1f, 0.6f, 0.95f, 1.0f);   // bind-pose skeleton joints
 const glm::vec4 kAxisColors[3] = {{1.0f, 0.1f, 0.1f, 1.0f}, {0.1f, 1.0f, 0.1f, 1.0f}, {0.15f, 0.3f, 1.0f, 1.0f}};
 
-// The Weights mode's ramp (mesh.frag): blue at 0, green at 0.5, red at 1.
-glm::vec3 heatColor(float w) {
-    w = std::min(std::max(w, 0.0f), 1.0f);
-    return glm::clamp(glm::vec3(2.0f * w - 0.5f, 1.0f - std::abs(2.0f * w - 1.0f), 1.5f - 2.0f * w), 0.0f, 1.0f);
-}
-
 // Every joint: the skins' joints and Bone nodes.
 std::vector<uint8_t> jointNodes(const Scene& scene) {
     std::vector<uint8_t> joint(scene.nodes.size(), 0);
@@ -167,12 +161,8 @@ void GlRenderer::drawOverlay(const Scene& scene, const Pose& pose, const ViewSet
         }
         m_overlayBuffer = gl::makeBuffer();
     }
-    struct OverlayVertex {
-        glm::vec3 position;
-        glm::vec4 color;
-    };
     // Depth-tested lines on the surface; the rest shows through the mesh.
-    std::vector<OverlayVertex> surfaceLines, lines, points, influence, markers;
+    std::vector<OverlayVertex> surfaceLines, lines, points, influence, markers, annotationPoints;
     auto axes = [&](const glm::mat4& world, float length) {
         const glm::vec3 origin(world[3]);
         for (int a = 0; a < 3; ++a) {
@@ -237,6 +227,18 @@ void GlRenderer::drawOverlay(const Scene& scene, const Pose& pose, const ViewSet
             }
         }
     }
+    // The app's annotations join the line sets of their depth mode and add at most one draw of
+    // their points.
+    const Annotations* extra = view.annotations && !view.annotations->empty() ? view.annotations : nullptr;
+    if (extra) {
+        auto pulled = [&](OverlayVertex v) {
+            if (!extra->throughSurfaces) v.position += (m_eye - v.position) * (1.0f / 200.0f);
+            return v;
+        };
+        std::vector<OverlayVertex>& set = extra->throughSurfaces ? lines : surfaceLines;
+        for (const OverlayVertex& v : extra->lines) set.push_back(pulled(v));
+        for (const OverlayVertex& v : extra->points) annotationPoints.push_back(pulled(v));
+    }
     m_state.useProgram(m_overlay.program.get());
     m_state.uniformMatrix4fv(m_overlay.viewProjection, 1, glm::value_ptr(m_projection * m_view));
     if (m_caps.vao) m_state.bindVertexArray(0);
@@ -267,6 +269,7 @@ void GlRenderer::drawOverlay(const Scene& scene, const Pose& pose, const ViewSet
     drawSet(points, GL_POINTS, false, 7.0f);
     drawSet(influence, GL_POINTS, false, 5.0f);
     drawSet(markers, GL_POINTS, false, 13.0f);
+    if (extra) drawSet(annotationPoints, GL_POINTS, !extra->throughSurfaces, extra->pointSize);
     m_state.enable(GL_DEPTH_TEST, true);
 }
 

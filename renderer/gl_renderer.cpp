@@ -16,10 +16,6 @@ namespace esv {
 namespace detail {
 namespace {
 
-const glm::vec3 kBatchColors[] = {{0.9f, 0.3f, 0.25f}, {0.25f, 0.75f, 0.35f}, {0.25f, 0.45f, 0.95f},
-                                  {0.95f, 0.8f, 0.2f},  {0.75f, 0.35f, 0.9f},  {0.2f, 0.85f, 0.85f},
-                                  {0.95f, 0.55f, 0.15f}, {0.6f, 0.6f, 0.6f}};
-
 // Flat passes over the scene, coloured apart from the heat ramp and from each other.
 const glm::vec4 kEdgeColor(0.9f, 0.9f, 0.9f, 1.0f);         // wireframe overlay
 // The selection outline: amber, apart from the missing-texture checker's magenta and grey and the
@@ -204,7 +200,7 @@ FrameStats GlRenderer::draw(const Scene& scene, const Pose& pose, const ViewSett
     if (view.mode == ViewMode::SkinDiff) {
         const Bounds bounds = sceneBounds(scene, pose);
         const float diagonal = bounds.valid() ? glm::length(bounds.max - bounds.min) : 0.0f;
-        m_skinDiffRange = view.skinDiffRange > 0.0f ? view.skinDiffRange : std::max(1e-3f * diagonal, 1e-12f);
+        m_skinDiffRange = resolvedSkinDiffRange(view.skinDiffRange, diagonal);
     }
     const int highlight = view.highlightNode >= 0 && size_t(view.highlightNode) < scene.nodes.size() ? view.highlightNode : -1;
     const bool highlightMesh = highlight >= 0 && drawable(scene, pose, size_t(highlight));
@@ -247,7 +243,8 @@ FrameStats GlRenderer::draw(const Scene& scene, const Pose& pose, const ViewSett
         m_state.enable(GL_POLYGON_OFFSET_FILL, false);
     }
     if (view.showSkeleton || view.showNormalLines || view.showTangentLines || view.showJointAxes ||
-        view.showBindPose || highlight >= 0 || view.influenceJoint >= 0)
+        view.showBindPose || highlight >= 0 || view.influenceJoint >= 0 ||
+        (view.annotations && !view.annotations->empty()))
         drawOverlay(scene, pose, view, stats);
     m_state.enable(GL_BLEND, false);
     m_state.depthMask(true);
@@ -402,9 +399,9 @@ void GlRenderer::drawNode(const Scene& scene, const Pose& pose, const ViewSettin
                     m_state.uniform2fv(p->outline, 1, glm::value_ptr(m_outline));
                 }
             } else {
-                const glm::vec3 flatColor = skinDiff ? kSkinDiffGrey
-                                            : view.mode == ViewMode::Batches ? kBatchColors[b % 8]
-                                                                             : kBatchColors[(b + 3) % 8];
+                const glm::vec3 flatColor = skinDiff                         ? kSkinDiffGrey
+                                            : view.mode == ViewMode::Batches ? batchColor(b)
+                                                                             : batchColor(b + 3);
                 setMaterial(scene, node, s.materialSlot, *p, flatColor);
             }
             if (wire) {
@@ -436,7 +433,7 @@ void GlRenderer::drawPrimitives(const Scene& scene, const ViewSettings& view, co
     if (flat) {
         setFlat(p, *flat, materialOf(scene, node, s.materialSlot));
     } else {
-        setMaterial(scene, node, s.materialSlot, p, kBatchColors[3]);
+        setMaterial(scene, node, s.materialSlot, p, batchColor(3));
     }
     m_state.bindElementBuffer(gpu.primitives.get());
     glDrawElements(s.mode, static_cast<GLsizei>(s.elementCount), gpu.primitiveType,

@@ -1,5 +1,7 @@
 #include "renderer/view_settings.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace esv {
@@ -48,6 +50,25 @@ const char* missingTextureName(MissingTexture missing) {
 }
 bool parseMissingTexture(const char* name, MissingTexture& missing) {
     return parseName(name, kMissingTextureNames, missing);
+}
+
+glm::vec3 heatColor(float w) {
+    w = std::min(std::max(w, 0.0f), 1.0f);
+    return glm::clamp(glm::vec3(2.0f * w - 0.5f, 1.0f - std::abs(2.0f * w - 1.0f), 1.5f - 2.0f * w), 0.0f,
+                      1.0f);
+}
+
+glm::vec3 batchColor(size_t batch) {
+    static const glm::vec3 kBatchColors[] = {
+        {0.9f, 0.3f, 0.25f},  {0.25f, 0.75f, 0.35f}, {0.25f, 0.45f, 0.95f}, {0.95f, 0.8f, 0.2f},
+        {0.75f, 0.35f, 0.9f}, {0.2f, 0.85f, 0.85f},  {0.95f, 0.55f, 0.15f}, {0.6f, 0.6f, 0.6f}};
+    static_assert(sizeof(kBatchColors) / sizeof(kBatchColors[0]) == kBatchColorCount);
+    return kBatchColors[batch % kBatchColorCount];
+}
+
+float resolvedSkinDiffRange(float setting, float boxDiagonal) {
+    if (setting > 0.0f) return setting;
+    return std::max(1e-3f * std::max(boxDiagonal, 0.0f), 1e-12f);
 }
 
 }  // namespace esv

@@ -1,7 +1,9 @@
 // The plain view-settings struct the panel and the command line edit and the renderer consumes.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include <glm/glm.hpp>
 
@@ -67,6 +69,37 @@ struct ViewRegion {
     bool operator!=(const ViewRegion& o) const { return !(*this == o); }
 };
 
+// The Weights and SkinDiff views' ramp (mesh.frag's): blue at 0, green at 0.5, red at 1; `w` is
+// clamped to 0..1. The app's legends draw the same colours.
+glm::vec3 heatColor(float w);
+
+// The Batches view's colour of bone batch `batch` of a mesh (a mesh drawn without batches is batch
+// 0): kBatchColorCount colours, repeating after that. The Skinning panel's swatches use the same.
+inline constexpr size_t kBatchColorCount = 8;
+glm::vec3 batchColor(size_t batch);
+
+// The SkinDiff view's difference that reads red, in scene units: `setting` (ViewSettings::skinDiffRange)
+// when positive, else 1e-3 of `boxDiagonal` (the diagonal of the drawn scene's box at this pose), at
+// least 1e-12. The renderer colours by it; the app's scale bar shows it.
+float resolvedSkinDiffRange(float setting, float boxDiagonal);
+
+// Lines and points the app adds to the overlay (POF markers, ...), in world space with an RGBA
+// colour each, drawn after the scene with one draw per set.
+struct OverlayVertex {
+    glm::vec3 position{0.0f};
+    glm::vec4 color{1.0f};
+};
+struct Annotations {
+    std::vector<OverlayVertex> lines;   // pairs of end points
+    std::vector<OverlayVertex> points;  // squares `pointSize` pixels across
+    float pointSize = 7.0f;
+    // X-ray: drawn through everything. Otherwise depth-tested against the scene (hidden behind a
+    // surface), each vertex pulled toward the eye by 1/200 of its distance so that a point lying on
+    // a surface stays visible.
+    bool throughSurfaces = false;
+    bool empty() const { return lines.empty() && points.empty(); }
+};
+
 struct ViewSettings {
     ViewMode mode = ViewMode::Shaded;
     int camera = -1;  // index into Scene::cameras; -1 = the orbit camera
@@ -98,6 +131,9 @@ struct ViewSettings {
     // SkinDiff mode: the difference (scene units) that reads red; 0 = 1e-3 of the scene's box diagonal.
     float skinDiffRange = 0.0f;
     float pointSize = 5.0f;  // pixels across each point of a Points submesh (gl_PointSize)
+    // Extra overlay lines and points (not owned; null or empty = none). The pointer must stay valid
+    // while the renderer draws with these settings.
+    const Annotations* annotations = nullptr;
 };
 
 }  // namespace esv

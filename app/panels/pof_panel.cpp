@@ -169,17 +169,31 @@ void drawPofPanel(ViewerState& s) {
     std::vector<PofPolyline> lines;
     pofMarkers(*s.scene, s.pose, s.pof, true, all, lines);
     ImGui::TextDisabled("markers");
+    // Each kind's swatch is the colour the view draws it in.
+    const float column = 10.5f * ImGui::GetFontSize();
+    const float swatch = ImGui::GetFrameHeight();
     for (size_t k = 0; k < size_t(PofMarkerKind::Count); ++k) {
         size_t count = 0;
         for (const PofMarker& m : all) count += size_t(m.kind) == k;
         char label[48];
         std::snprintf(label, sizeof(label), "%s (%zu)", pofMarkerKindName(PofMarkerKind(k)), count);
-        if (k % 4 != 0) ImGui::SameLine(float(k % 4) * 135.0f + 8.0f);
+        if (k % 4 != 0) ImGui::SameLine(float(k % 4) * column + 8.0f);
+        const glm::vec4 c = pofMarkerColor(PofMarkerKind(k));
+        ImGui::PushID(int(k));
+        ImGui::ColorButton(
+            "##swatch", ImVec4(c.r, c.g, c.b, c.a),
+            ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoDragDrop | ImGuiColorEditFlags_NoBorder,
+            ImVec2(swatch, swatch));
+        ImGui::PopID();
+        ImGui::SameLine(0.0f, 4.0f);
         ImGui::Checkbox(label, &s.pof.markers[k]);
     }
     if (ImGui::SmallButton("all markers")) s.pof.markers.fill(true);
     ImGui::SameLine();
     if (ImGui::SmallButton("no markers")) s.pof.markers.fill(false);
+    ImGui::SameLine();
+    ImGui::Checkbox("x-ray", &s.pof.xray);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Markers through the hull (otherwise hidden behind it)");
 
     // Rotating subobjects that are drawn.
     bool header = false;

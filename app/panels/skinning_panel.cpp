@@ -146,12 +146,13 @@ void drawBudgets(ViewerState& s) {
 
     const bool scroll = batches.size() > 12;
     const float height = scroll ? ImGui::GetTextLineHeightWithSpacing() * 14.0f : 0.0f;
-    if (!ImGui::BeginTable("budgets", 6, kTableFlags | (scroll ? ImGuiTableFlags_ScrollY : 0),
+    if (!ImGui::BeginTable("budgets", 7, kTableFlags | (scroll ? ImGuiTableFlags_ScrollY : 0),
                            ImVec2(0, height)))
         return;
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("node");
     ImGui::TableSetupColumn("batch");
+    ImGui::TableSetupColumn("colour");
     ImGui::TableSetupColumn("bones");
     ImGui::TableSetupColumn("vectors");
     ImGui::TableSetupColumn("triangles");
@@ -168,6 +169,14 @@ void drawBudgets(ViewerState& s) {
             nodeLink(s, b.node, "batch");
             ImGui::TableNextColumn();
             ImGui::Text("%d", b.batch);
+            ImGui::TableNextColumn();
+            // The Batches view's colour of this batch (the renderer's batchColor).
+            const glm::vec3 c = batchColor(size_t(std::max(b.batch, 0)));
+            const float side = ImGui::GetTextLineHeight();
+            ImGui::ColorButton(
+                "##colour", ImVec4(c.r, c.g, c.b, 1.0f),
+                ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoDragDrop | ImGuiColorEditFlags_NoBorder,
+                ImVec2(2.0f * side, side));
             ImGui::TableNextColumn();
             ImGui::Text("%u", b.bones);
             ImGui::TableNextColumn();
