@@ -80,9 +80,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
 
     // The same text with its numeric arrays converted on a second thread, read element by element
-    // without the block scanner, and with the scanner's SSE2 build: the same document or the same
-    // first error.
-    for (int variant = 0; variant < 3; ++variant) {
+    // without the block scanner, with the scanner's baseline vector build (SSE2) and with its plain
+    // C++ build: the same document or the same first error.
+    for (int variant = 0; variant < 4; ++variant) {
         esv::ddl::ThreadWorker thread;  // lent to the parse for the second-thread variant
         esv::ddl::ParseOptions otherOptions;
         if (variant == 0) {
@@ -91,8 +91,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             otherOptions.worker = &thread;
         } else {
             otherOptions.parallelBytes = SIZE_MAX;
-            otherOptions.blockScan = variant == 2;
+            otherOptions.blockScan = variant >= 2;
             otherOptions.blockScanAvx2 = false;
+            otherOptions.blockScanVector = variant == 2;
         }
         esv::ddl::Document other;
         esv::ddl::ParseError otherError;

@@ -1275,21 +1275,33 @@ ParseOptions elementOptions() {
     return o;
 }
 
-// The block scanner's SSE2 build, also where the processor would take the AVX2 one.
+// The block scanner's baseline vector build (SSE2 on x86-64, also where the processor would take
+// the AVX2 one; NEON on 64-bit ARM).
 ParseOptions sse2Options() {
     ParseOptions o = sequentialOptions();
     o.blockScanAvx2 = false;
     return o;
 }
 
-// The element reader and both builds of the block scanner on one text: the same document, or
+// The block scanner's plain C++ build, which every processor runs.
+ParseOptions portableOptions() {
+    ParseOptions o = sequentialOptions();
+    o.blockScanVector = false;
+    return o;
+}
+
+// Every build of the block scanner this processor can run: the default, the baseline vector build
+// and the plain C++ one.
+std::vector<ParseOptions> scannerBuilds() { return {sequentialOptions(), sse2Options(), portableOptions()}; }
+
+// The element reader and every build of the block scanner on one text: the same document, or
 // the same error.
 void expectSameAsElementReader(const std::string& text) {
     auto bytes = std::make_shared<const std::vector<uint8_t>>(text.begin(), text.end());
     Document element;
     ParseError ee;
     const bool ok = element.parse(bytes, ee, elementOptions());
-    for (const ParseOptions& options : {sequentialOptions(), sse2Options()}) {
+    for (const ParseOptions& options : scannerBuilds()) {
         Document block;
         ParseError be;
         ASSERT_EQ(block.parse(bytes, be, options), ok) << text.substr(0, 200);
@@ -1302,11 +1314,8 @@ void expectSameAsElementReader(const std::string& text) {
     }
 }
 
-#if defined(__SSE2__)
+// The block scanner is built for every processor (plain C++ where there is no vector build).
 constexpr bool kScannerBuilt = true;
-#else
-constexpr bool kScannerBuilt = false;
-#endif
 
 // Lists the block scanner takes: every type it reads, flat and in subarrays, with whitespace of
 // every kind and width (runs longer than a block too), literals of every length at every offset
@@ -1375,7 +1384,7 @@ TEST(OpenDdlBlockScan, PlainListsAsTheElementReaderReadsThem) {
         const std::string text = plainLists(shift, uint32_t(shift * 7919 + 1));
         Document element = parseOk(text, elementOptions());
         EXPECT_EQ(element.blockScannedLists(), 0u);
-        for (const ParseOptions& options : {sequentialOptions(), sse2Options()}) {
+        for (const ParseOptions& options : scannerBuilds()) {
             Document block = parseOk(text, options);
             expectSameDocuments(element, block);
             scanned += block.blockScannedLists();

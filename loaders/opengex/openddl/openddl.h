@@ -55,8 +55,9 @@ const char* dataTypeName(DataType type);
 // "float64", "float16", ...). Returns false when `text` names no primitive type.
 bool parseDataType(std::string_view text, DataType& out);
 // The instruction set the block scanner (ParseOptions::blockScan) uses on this processor with the
-// default options: "AVX2", "SSE2", or "none" where it is not built (not x86).
-const char* blockScanInstructionSet();
+// default options: "AVX2", "SSE2", "NEON", or "portable" (plain C++: other processors, or
+// `vector` false as with ParseOptions::blockScanVector false).
+const char* blockScanInstructionSet(bool vector = true);
 // Bytes per element in PrimitiveData::bytes for numeric, bool and half types (bool: 1 byte, 0/1);
 // 0 for string, ref, type and base64.
 size_t elementSize(DataType type);
@@ -220,10 +221,14 @@ struct ParseOptions {
     Worker* worker = nullptr;
     // Numeric lists in the plain form exporters write (decimal literals, one comma between
     // elements, braces around subarrays, no comments) are read 64 bytes at a time by a block
-    // scanner (x86 SSE2 builds); anything else in a list sends that list to the element-by-element
-    // reader, which gives the same values and words the errors. False: always element by element
-    // (for comparing the two).
+    // scanner; anything else in a list sends that list to the element-by-element reader, which
+    // gives the same values and words the errors. False: always element by element (for
+    // comparing the two).
     bool blockScan = true;
+    // The block scanner's vector build: SSE2 on x86-64 (or AVX2, below), Advanced SIMD (NEON) on
+    // 64-bit ARM. False: its plain C++ build, which every processor runs and which elsewhere is
+    // the only one (for comparing them: all give the same bits).
+    bool blockScanVector = true;
     // On x86-64 processors with AVX2 and BMI2 (checked at run time), the block scanner's build for
     // them: 32 bytes per comparison, one instruction per bit operation. False: the SSE2 build.
     bool blockScanAvx2 = true;

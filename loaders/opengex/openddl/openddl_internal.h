@@ -213,6 +213,7 @@ public:
           m_maxDepth(options.maxDepth),
           m_deferBytes(options.deferBytes),
           m_blockScan(options.blockScan),
+          m_blockScanVector(options.blockScanVector),
           m_blockScanAvx2(options.blockScanAvx2) {}
 
     // Parses the whole text into the document. False with the error's offset and message set.
@@ -235,6 +236,7 @@ private:
     const uint32_t m_maxDepth;
     const size_t m_deferBytes;
     const bool m_blockScan;
+    const bool m_blockScanVector;
     const bool m_blockScanAvx2;
     ConversionPool* m_pool = nullptr;
     size_t m_blockScanned = 0;  // numeric lists read by scanNumbers

@@ -1,7 +1,8 @@
 // OpenDDL parser: scanning numeric lists. The element count that sizes each list before it is
 // read (SSE2, 64 bytes at a time while braces nest at most one level), and the block scanner
-// that reads lists in the plain form exporters write, built for SSE2 and for AVX2 with BMI and
-// chosen at run time (openddl_blocks.inc).
+// that reads lists in the plain form exporters write (openddl_blocks.inc): built for SSE2 and for
+// AVX2 with BMI on x86-64 (chosen at run time), for Advanced SIMD on 64-bit ARM, and in plain C++
+// for every processor, all giving the same bits.
 #include "loaders/opengex/openddl/openddl_internal.h"
 
 #include <fast_float/fast_float.h>
@@ -17,6 +18,9 @@
 #endif
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
+#endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
 #endif
 
 namespace esv::ddl {
@@ -184,9 +188,6 @@ size_t Parser::countElements(const char* p, const char** closing) const {
 
 namespace {
 
-#if defined(__SSE2__)
-constexpr bool kBlockScan = true;
-
 // Classes of 64 bytes of text, one bit per byte.
 struct BlockBits {
     uint64_t space;  // [1, 32] (A.9)
@@ -197,10 +198,6 @@ struct BlockBits {
     uint64_t dot;
     uint64_t minus;
 };
-
-#else
-constexpr bool kBlockScan = false;
-#endif
 
 // What came last in the list so far, which decides what may come next.
 enum class ListEvent : uint8_t {
@@ -226,6 +223,26 @@ __attribute__((noinline)) bool convertLongLiteral(const char* begin, const char*
 }
 
 }  // namespace
+
+namespace {
+namespace portable {
+#define ESV_DDL_BLOCKS_PORTABLE 1
+#include "loaders/opengex/openddl/openddl_blocks.inc"
+#undef ESV_DDL_BLOCKS_PORTABLE
+}  // namespace portable
+}  // namespace
+
+#if defined(__aarch64__)
+// Advanced SIMD is part of every 64-bit ARM processor Linux and Android run on.
+#define ESV_DDL_NEON 1
+namespace {
+namespace neon {
+#define ESV_DDL_BLOCKS_NEON 1
+#include "loaders/opengex/openddl/openddl_blocks.inc"
+#undef ESV_DDL_BLOCKS_NEON
+}  // namespace neon
+}  // namespace
+#endif
 
 #if defined(__SSE2__)
 namespace {
@@ -266,28 +283,41 @@ bool haveAvx2() {
 #endif
 #endif
 
-const char* blockScanInstructionSet() {
+const char* blockScanInstructionSet(bool vector) {
+    if (!vector) return "portable";
 #if defined(ESV_DDL_AVX2)
     if (haveAvx2()) return "AVX2";
 #endif
-    return kBlockScan ? "SSE2" : "none";
+#if defined(__SSE2__)
+    return "SSE2";
+#elif defined(ESV_DDL_NEON)
+    return "NEON";
+#else
+    return "portable";
+#endif
 }
 
 // The block scanner for the types it reads, when the list qualifies; false leaves `d` as it was
 // (no elements) for the element-by-element reader.
 bool Parser::scanNumbers(const char* p, const char* close, PrimitiveData& d, size_t count) {
-    if (!kBlockScan || !m_blockScan || d.hasStates || count == 0) return false;
+    if (!m_blockScan || d.hasStates || count == 0) return false;
     bool ok = false;
+    if (!m_blockScanVector) {
+        ok = portable::scanList(p, close, d, count);
+    } else {
 #if defined(__SSE2__)
 #if defined(ESV_DDL_AVX2)
-    if (m_blockScanAvx2 && haveAvx2())
-        ok = avx2::scanList(p, close, d, count);
-    else
+        if (m_blockScanAvx2 && haveAvx2())
+            ok = avx2::scanList(p, close, d, count);
+        else
 #endif
-        ok = sse2::scanList(p, close, d, count);
+            ok = sse2::scanList(p, close, d, count);
+#elif defined(ESV_DDL_NEON)
+        ok = neon::scanList(p, close, d, count);
 #else
-    (void)p, (void)close;
+        ok = portable::scanList(p, close, d, count);
 #endif
+    }
     if (!ok) d.bytes.clear();
     m_blockScanned += ok ? 1 : 0;
     return ok;
