@@ -14,6 +14,9 @@ class FileBrowser;
 void drawDockedPanels(ViewerState& s, FileBrowser& browser, bool& hidePanels, float contentScale);
 // Gives the keyboard to the panels: the right region's window, else the left's or the bottom's.
 void focusPanels(const ViewerState& s);
+// The docked region whose window (or a child of it) has Dear ImGui's focus; Region::Count when none
+// has (nothing focused, the menu bar, a popup).
+Region focusedRegion();
 
 // The panels' contents, drawn into their tab of the region's window by drawDockedPanels.
 void drawMainPanel(ViewerState& s);       // transport, view and render settings

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -67,6 +68,18 @@ struct Viewer {
         std::vector<uint32_t> text;
     } scriptInput;
     bool hidePanels = false;
+    // Keyboard routing (routeKeyboard): F6 gave the panels the keys (an idle pointer over the 3D view
+    // leaves them there until it moves), where the pointer was last frame, what held the keys before
+    // Dear ImGui's new frame (for Esc), and ImGui's keys as the host left them while the view has them.
+    bool panelsByKeyboard = false;
+    ImVec2 lastPointer{-FLT_MAX, -FLT_MAX};
+    struct {
+        bool textEditing = false;
+        int popups = 0;
+        bool panelFocused = false;
+    } keysBefore;
+    bool imguiKeys[sizeof(ImGuiIO::KeysDown) / sizeof(bool)] = {};
+    bool imguiKeysHidden = false;
 };
 
 bool held(const Viewer& v, MouseButton button) {
@@ -300,9 +313,81 @@ void mouseInput(Viewer& v) {
     orbit.distance = std::max(orbit.distance, 1e-4f);
 }
 
-// Keyboard-only use: everything the mouse does has a key (embedded devices often have no pointer).
-void keyboardInput(Viewer& v, float dt) {
+// Decides where this frame's keys go, before Dear ImGui's new frame reads them. The keys follow the
+// pointer: over the 3D view they drive the view even when a panel has the focus (a click left it
+// there), over a panel that has the focus they navigate it. A text field being edited or an open
+// menu or popup keeps them wherever the pointer is; without a pointer (keyboard-only devices) the
+// focus alone decides, which F6 moves. While the view has the keys ImGui sees none of them, so a
+// focused panel does not act on them too (they are handed back after ImGui::Render).
+void routeKeyboard(Viewer& v) {
     ImGuiIO& io = ImGui::GetIO();
+    const ImGuiContext& g = *ImGui::GetCurrentContext();
+    ViewerState& s = v.state;
+    auto& before = v.keysBefore;
+    before.textEditing = g.ActiveId != 0 && g.InputTextState.ID == g.ActiveId;
+    before.popups = g.OpenPopupStack.Size;
+    before.panelFocused = g.NavWindow != nullptr;
+    const bool pointer = ImGui::IsMousePosValid(&io.MousePos);
+    const bool moved = pointer && (io.MousePos.x != v.lastPointer.x || io.MousePos.y != v.lastPointer.y);
+    v.lastPointer = io.MousePos;
+    bool clicked = false;
+    for (size_t i = 0; i < size_t(MouseButton::Count) && i < IM_ARRAYSIZE(io.MouseDown); ++i)
+        clicked |= io.MouseDown[i];
+    if (moved || clicked) v.panelsByKeyboard = false;
+    const bool overView = pointer && s.layout.viewport.contains(io.MousePos.x, io.MousePos.y);
+    if (v.hidePanels)
+        s.keyboardToView = true;
+    else if (before.textEditing || before.popups > 0 || g.ActiveId != 0)
+        s.keyboardToView = false;
+    else if (overView && !v.panelsByKeyboard)
+        s.keyboardToView = true;
+    else
+        s.keyboardToView = !before.panelFocused;
+    v.imguiKeysHidden = s.keyboardToView;
+    if (s.keyboardToView) {
+        std::copy(std::begin(io.KeysDown), std::end(io.KeysDown), std::begin(v.imguiKeys));
+        std::fill(std::begin(io.KeysDown), std::end(io.KeysDown), false);
+        io.InputQueueCharacters.resize(0);
+    }
+}
+
+// Gives Dear ImGui back the keys routeKeyboard hid from it (held keys stay held for the host's backend).
+void restoreImGuiKeys(Viewer& v) {
+    if (!v.imguiKeysHidden) return;
+    ImGuiIO& io = ImGui::GetIO();
+    std::copy(std::begin(v.imguiKeys), std::end(v.imguiKeys), std::begin(io.KeysDown));
+    v.imguiKeysHidden = false;
+}
+
+// Esc, wherever the keys go, takes the first of: a text field being edited keeps it (ImGui reverts
+// the edit); an open menu or popup closes (one level); the file browser closes; a panel's focus is
+// cleared (the keys return to the view). Returns false when none applied: then it is the view's.
+bool escapeClosesSomething(Viewer& v) {
+    ViewerState& s = v.state;
+    const auto& before = v.keysBefore;
+    if (before.textEditing) return true;
+    if (before.popups > 0) {
+        // ImGui's navigation closes the top one when it has the keys; otherwise close it here.
+        const ImGuiContext& g = *ImGui::GetCurrentContext();
+        if (g.OpenPopupStack.Size >= before.popups) ImGui::ClosePopupToLevel(g.OpenPopupStack.Size - 1, true);
+        return true;
+    }
+    if (s.panel(PanelId::Browser)) {
+        s.panel(PanelId::Browser) = false;
+        if (focusedRegion() == panelRegion(PanelId::Browser)) ImGui::SetWindowFocus(nullptr);
+        return true;
+    }
+    if (before.panelFocused) {
+        ImGui::SetWindowFocus(nullptr);
+        v.panelsByKeyboard = false;
+        return true;
+    }
+    return false;
+}
+
+// Keyboard-only use: everything the mouse does has a key (embedded devices often have no pointer).
+// The keys reach the view only when routeKeyboard gave them to it.
+void keyboardInput(Viewer& v, float dt) {
     ViewerState& s = v.state;
     auto down = [&](Key key) { return held(v, key); };
     auto pressed = [&](Key key) {
@@ -311,22 +396,29 @@ void keyboardInput(Viewer& v, float dt) {
         v.keysDown[size_t(key)] = now;
         return now && !was;
     };
-    // The keyboard drives the viewport unless a panel window has focus (clicked, or F6): then ImGui
-    // navigates the panel with it. F6 moves the focus between the main panel and the viewport.
+    // F6 moves the focus between the panels and the 3D view.
     if (pressed(Key::F6)) {
-        if (io.WantCaptureKeyboard) ImGui::SetWindowFocus(nullptr);
-        else focusPanels(s);
+        if (!s.keyboardToView) {
+            ImGui::SetWindowFocus(nullptr);
+            v.panelsByKeyboard = false;
+        } else if (!v.hidePanels) {
+            focusPanels(s);
+            v.panelsByKeyboard = true;
+        }
         return;
     }
-    if (io.WantCaptureKeyboard || io.WantTextInput) {
-        // Keep edge detection in step while the panel has the keys.
+    // Keys the view does not take are seen as held, so that they do not act when it gets the keys.
+    auto skipKeys = [&] {
         for (size_t key = 1; key < size_t(Key::Count); ++key) v.keysDown[key] = down(Key(key));
-        return;
-    }
-    if (!s.scene) return;
+    };
+    const bool escape = pressed(Key::Escape);
+    if ((escape && escapeClosesSomething(v)) || !s.keyboardToView) return skipKeys();
+    const bool shift = shiftHeld(v), ctrl = controlHeld(v);
+    if (pressed(Key::O) && ctrl) showPanel(s, PanelId::Browser);
+    if (pressed(Key::H)) v.hidePanels = !v.hidePanels;
+    if (!s.scene) return skipKeys();
     const Scene& scene = *s.scene;
     OrbitCamera& orbit = s.view.orbit;
-    const bool shift = shiftHeld(v), ctrl = controlHeld(v);
     const float turn = 1.5f * dt;
     if (!shift) {
         if (down(Key::Left) || down(Key::A)) orbit.yaw += turn;
@@ -363,8 +455,6 @@ void keyboardInput(Viewer& v, float dt) {
     const bool r = pressed(Key::R);
     if (r && !ctrl) resetView(s);
     if (pressed(Key::F5) || (r && ctrl)) s.requestReload = true;
-    if (pressed(Key::O) && ctrl) showPanel(s, PanelId::Browser);
-    if (pressed(Key::H)) v.hidePanels = !v.hidePanels;
     if (pressed(Key::K)) s.view.showSkeleton = !s.view.showSkeleton;
     if (pressed(Key::W) && !shift) s.view.wireframeOverlay = !s.view.wireframeOverlay;
     if (pressed(Key::C)) {
@@ -385,9 +475,11 @@ void keyboardInput(Viewer& v, float dt) {
     }
     for (int m = 0; m < int(ViewMode::Count) && m < 9; ++m)
         if (pressed(Key(int(Key::Num1) + m))) s.view.mode = ViewMode(m);
-    if (pressed(Key::Escape)) {
-        if (s.selection.node >= 0) selectNode(s, -1);
-        else v.closeRequested = true;
+    if (escape) {
+        if (s.selection.node >= 0)
+            selectNode(s, -1);
+        else
+            v.closeRequested = true;
     }
     orbit.distance = std::max(orbit.distance, 1e-4f);
 }
@@ -665,11 +757,10 @@ bool ViewerLoop::frame() {
     ImGui_ImplOpenGL3_NewFrame();
     host.imguiNewFrame();
     applyScriptedInput(v);
+    routeKeyboard(v);
     ImGui::NewFrame();
-    if (s.scene) {
-        mouseInput(v);
-        keyboardInput(v, dt);
-    }
+    if (s.scene) mouseInput(v);
+    keyboardInput(v, dt);
     v.wheelX = v.wheelY = 0.0;
     if (s.scene) {
         advanceTransport(*s.scene, s.transport, dt);
@@ -692,6 +783,7 @@ bool ViewerLoop::frame() {
     // New windows take the focus when they first appear; the keyboard starts on the viewport.
     if (frame == 1) ImGui::SetWindowFocus(nullptr);
     ImGui::Render();
+    restoreImGuiKeys(v);
 
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     if (s.scene) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include "app/panels.h"
 #include "app/viewer_actions.h"
@@ -19,6 +20,24 @@ const ImVec4 kWarningColor(1.0f, 0.78f, 0.35f, 1.0f);
 
 constexpr const char* kRegionWindows[kDockRegions] = {"##dock_left", "##dock_right", "##dock_bottom"};
 constexpr float kSplitterWidth = 5.0f;
+// Where the keys go is shown by a thin line in the navigation colour: on the 3D view's border when
+// it has them, on the border of the region whose panel has them otherwise.
+constexpr float kFocusLine = 2.0f;
+constexpr float kFocusAlpha = 0.75f;
+
+void focusFrame(ImDrawList* drawList, const LayoutRect& r) {
+    const float half = 0.5f * kFocusLine - 0.5f;  // AddRect adds half a pixel itself
+    drawList->AddRect(ImVec2(r.x + half, r.y + half), ImVec2(r.right() - half, r.bottom() - half),
+                      ImGui::GetColorU32(ImGuiCol_NavHighlight, kFocusAlpha), 0.0f, 0, kFocusLine);
+}
+
+// What has the keys, in words for the status bar.
+std::string keyboardOwner(const ViewerState& s) {
+    if (s.keyboardToView) return "3D view";
+    const Region r = focusedRegion();
+    if (r < Region::Overlay) return panelTitle(s.tabs[size_t(r)]);
+    return ImGui::GetCurrentContext()->OpenPopupStack.Size > 0 ? "menu" : "panels";
+}
 
 // A panel takes a tab when it is open and has something to show: the POF panel only for POF scenes.
 bool shown(const ViewerState& s, PanelId id) {
@@ -227,6 +246,7 @@ void statusBar(ViewerState& s, const LayoutRect& r) {
     }
     // Right side first in width: warnings (a button to the import report) and the frame rate.
     const size_t warnings = warningCount(s);
+    const std::string keysText = "keys: " + keyboardOwner(s);
     char warningText[48] = "", fpsText[48] = "";
     if (warnings > 0)
         std::snprintf(warningText, sizeof(warningText), "%zu warning%s", warnings, warnings == 1 ? "" : "s");
@@ -235,7 +255,7 @@ void statusBar(ViewerState& s, const LayoutRect& r) {
         std::snprintf(fpsText, sizeof(fpsText), "%.0f fps (%.2f ms)", fps, fps > 0.0f ? 1000.0f / fps : 0.0f);
     }
     const ImGuiStyle& style = ImGui::GetStyle();
-    float rightWidth = 0.0f;
+    float rightWidth = ImGui::CalcTextSize(keysText.c_str()).x + style.ItemSpacing.x;
     if (warningText[0])
         rightWidth += ImGui::CalcTextSize(warningText).x + 2 * style.FramePadding.x + style.ItemSpacing.x;
     if (fpsText[0]) rightWidth += ImGui::CalcTextSize(fpsText).x + style.ItemSpacing.x;
@@ -269,6 +289,13 @@ void statusBar(ViewerState& s, const LayoutRect& r) {
     ImGui::PopClipRect();
 
     ImGui::SameLine(rightStart + style.WindowPadding.x);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("%s", keysText.c_str());
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(
+            "Keys go to the 3D view while the pointer is over it, to a panel once it is clicked;\n"
+            "F6 moves them between the panels and the view, Esc gives them back to the view");
+    ImGui::SameLine();
     if (warningText[0]) {
         ImGui::PushStyleColor(ImGuiCol_Text, kWarningColor);
         if (ImGui::SmallButton(warningText)) showPanel(s, PanelId::Report);
@@ -309,6 +336,12 @@ void region(ViewerState& s, size_t r, FileBrowser& browser) {
             if (!keep) s.panel(id) = false;
         }
         ImGui::EndTabBar();
+    }
+    if (!s.keyboardToView && ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows)) {
+        ImDrawList* drawList = ImGui::GetWindowDrawList();
+        drawList->PushClipRect(ImVec2(rect.x, rect.y), ImVec2(rect.right(), rect.bottom()));
+        focusFrame(drawList, rect);
+        drawList->PopClipRect();
     }
     ImGui::End();
 }
@@ -404,6 +437,9 @@ void drawDockedPanels(ViewerState& s, FileBrowser& browser, bool& hidePanels, fl
                 s.panelRects[i] = s.layout.regions[r];
     }
     for (Region r : {Region::Left, Region::Right, Region::Bottom}) splitter(s, r);
+    // Behind every window, over the scene.
+    if (s.keyboardToView && !s.layout.viewport.empty())
+        focusFrame(ImGui::GetBackgroundDrawList(), s.layout.viewport);
 }
 
 void focusPanels(const ViewerState& s) {
@@ -412,6 +448,15 @@ void focusPanels(const ViewerState& s) {
             ImGui::SetWindowFocus(kRegionWindows[size_t(r)]);
             return;
         }
+}
+
+Region focusedRegion() {
+    const ImGuiWindow* focused = ImGui::GetCurrentContext()->NavWindow;
+    if (!focused) return Region::Count;
+    for (size_t r = 0; r < kDockRegions; ++r)
+        if (focused->RootWindow && focused->RootWindow == ImGui::FindWindowByName(kRegionWindows[r]))
+            return Region(r);
+    return Region::Count;
 }
 
 }  // namespace esv

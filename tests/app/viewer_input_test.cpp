@@ -243,6 +243,157 @@ TEST(ViewerInput, ScriptKeysAndTextReachThePanels) {
     EXPECT_FALSE(typed["playing"].get<bool>()) << "space went to the panel, not to play";
 }
 
+// Where the keyboard tests point and click in the demo's first view (1280x720): the 3D view's
+// rectangle, a point of the 3D view where nothing is picked, and a point in the right region's padding
+// (a click there focuses the panel and presses nothing).
+struct FocusLayout {
+    esv::LayoutRect view;
+    glm::vec2 free{-1.0f};
+    glm::vec2 panel{-1.0f};
+};
+
+bool focusLayout(FocusLayout& out) {
+    DemoLayout demo;
+    if (!demoLayout(demo)) return false;
+    esv::HeadlessHost host;
+    esv::ViewerLoop viewer;
+    if (viewer.start(host, esv::ViewerOptions{}) != esv::kExitOk || !frameUntilLoaded(viewer)) return false;
+    for (int i = 0; i < 3; ++i) viewer.frame();
+    const esv::ViewerState& s = viewer.state();
+    out.view = s.layout.viewport;
+    out.free = demo.free;
+    const esv::LayoutRect& right = s.layout.regions[size_t(esv::Region::Right)];
+    out.panel = glm::vec2(right.x + 3.0f, right.bottom() - 4.0f);
+    viewer.finish();
+    return !out.view.empty() && !right.empty() && out.view.contains(out.free.x, out.free.y);
+}
+
+// Fraction of the pixels of the box [x0, x1) x [y0, y1) in the keyboard focus line's blue.
+double focusBlueFraction(const esv::test::Image& image, int x0, int y0, int x1, int y1) {
+    size_t blue = 0, total = 0;
+    for (int y = y0; y < y1; ++y)
+        for (int x = x0; x < x1; ++x, ++total) {
+            const uint8_t* p = &image.rgba[(size_t(y) * image.width + x) * 4];
+            blue += p[2] > 150 && p[2] > p[0] + 80 && p[2] > p[1] + 30;
+        }
+    return total ? double(blue) / double(total) : 0.0;
+}
+
+// The keys follow the pointer: after a click in a panel, the panel has them while the pointer is
+// over it (K does not reach the view), and the 3D view has them as soon as the pointer is over it (K
+// shows the skeleton, H hides the panels), without clicking the view.
+TEST(ViewerInput, HotkeysFollowThePointerOverThe3DView) {
+    FocusLayout layout;
+    ASSERT_TRUE(focusLayout(layout)) << "no free point in the 3D view or no right region";
+    const fs::path dir = workDir("focus_follow");
+    const std::string d = dir.string() + "/";
+    const std::string click = "drag " + xy(layout.panel) + " " + xy(layout.panel) + " left 1\n";
+    ASSERT_EQ(
+        runScript(dir, "demo",
+                  "pause\nwait 2\n" + click + "wait 1\npress k\nwait 1\ndump " + d + "panel.json\n" +
+                      "hover " + xy(layout.free) + "\ndump " + d + "hover.json\npress k\nwait 1\ndump " + d +
+                      "view.json\npress h\nwait 2\ndump " + d + "hidden.json\nquit\n"),
+        esv::kExitOk);
+    const nlohmann::json panel = readJson(dir / "panel.json"), hover = readJson(dir / "hover.json"),
+                         view = readJson(dir / "view.json"), hidden = readJson(dir / "hidden.json");
+    EXPECT_TRUE(panel["keyboard_to_panel"].get<bool>()) << "the clicked panel has the keys under the pointer";
+    EXPECT_FALSE(panel["skeleton"].get<bool>()) << "K went to the panel";
+    EXPECT_FALSE(hover["keyboard_to_panel"].get<bool>()) << "over the 3D view the view has the keys";
+    EXPECT_TRUE(view["skeleton"].get<bool>()) << "K reached the view without a click in it";
+    EXPECT_EQ(hidden["viewport"], nlohmann::json::array({0.0, 0.0, 1280.0, 720.0})) << "H hid the panels";
+}
+
+// Esc closes what is open before it acts on the view: the file browser (Ctrl+O) first, then a
+// panel's focus, and only then the view's own action (clearing the selection).
+TEST(ViewerInput, EscapeClosesTheBrowserAndThePanelFocusBeforeTheView) {
+    FocusLayout layout;
+    ASSERT_TRUE(focusLayout(layout)) << "no free point in the 3D view or no right region";
+    const fs::path dir = workDir("focus_escape");
+    const std::string d = dir.string() + "/";
+    const std::string click = "drag " + xy(layout.panel) + " " + xy(layout.panel) + " left 1\n";
+    ASSERT_EQ(runScript(dir, "demo",
+                        "pause\nselect blob\nwait 2\nhover " + xy(layout.free) +
+                            "\npress ctrl+o\nwait 1\ndump " + d + "open.json\npress escape\nwait 1\ndump " +
+                            d + "esc1.json\npress escape\nwait 1\ndump " + d + "esc2.json\n" +
+                            // A clicked panel: Esc takes the keys back, a second Esc is the view's.
+                            "select blob\n" + click + "wait 1\ndump " + d +
+                            "focused.json\npress escape\nwait 1\ndump " + d +
+                            "esc3.json\npress escape\nwait 1\ndump " + d + "esc4.json\nquit\n"),
+              esv::kExitOk);
+    const nlohmann::json open = readJson(dir / "open.json"), esc1 = readJson(dir / "esc1.json"),
+                         esc2 = readJson(dir / "esc2.json");
+    EXPECT_TRUE(open["panels"]["browser"].get<bool>()) << "ctrl+O over the view opened the browser";
+    EXPECT_FALSE(esc1["panels"]["browser"].get<bool>()) << "Esc closed the browser";
+    EXPECT_EQ(esc1["selected"], "blob") << "the first Esc left the view alone";
+    EXPECT_EQ(esc1["orbit"], open["orbit"]);
+    EXPECT_FALSE(esc1["keyboard_to_panel"].get<bool>());
+    EXPECT_TRUE(esc2["selected"].is_null()) << "the second Esc cleared the selection";
+
+    const nlohmann::json focused = readJson(dir / "focused.json"), esc3 = readJson(dir / "esc3.json"),
+                         esc4 = readJson(dir / "esc4.json");
+    EXPECT_TRUE(focused["keyboard_to_panel"].get<bool>());
+    EXPECT_FALSE(esc3["keyboard_to_panel"].get<bool>()) << "Esc took the keys back from the panel";
+    EXPECT_EQ(esc3["selected"], "blob") << "and did nothing else";
+    EXPECT_TRUE(esc4["selected"].is_null());
+}
+
+// A text field being edited keeps the keys with the pointer over the 3D view: the typed speed is
+// entered, and a digit key does not switch the view mode.
+TEST(ViewerInput, ATextFieldKeepsTheKeysWithThePointerOverTheView) {
+    FocusLayout layout;
+    ASSERT_TRUE(focusLayout(layout)) << "no free point in the 3D view or no right region";
+    const fs::path dir = workDir("focus_text");
+    const std::string d = dir.string() + "/";
+    ASSERT_EQ(
+        runScript(dir, "demo",
+                  "pause\nwait 2\npress f6\nwait 1\npress down\npress space\nwait 1\npress tab\nwait 1\n"
+                  "hover " +
+                      xy(layout.free) + "\nwait 1\ndump " + d +
+                      "editing.json\npress 2\ntype 0.5\npress enter\nwait 1\ndump " + d +
+                      "typed.json\nquit\n"),
+        esv::kExitOk);
+    const nlohmann::json editing = readJson(dir / "editing.json"), typed = readJson(dir / "typed.json");
+    EXPECT_TRUE(editing["text_input"].get<bool>());
+    EXPECT_TRUE(editing["keyboard_to_panel"].get<bool>()) << "the field keeps the keys";
+    EXPECT_FALSE(editing["pointer"]["over_panel"].get<bool>()) << "the pointer is over the view";
+    EXPECT_EQ(typed["mode"], "shaded") << "the digit did not reach the view";
+    EXPECT_FLOAT_EQ(typed["speed"].get<float>(), 0.5f) << "the typed speed was entered";
+    EXPECT_FALSE(typed["text_input"].get<bool>());
+}
+
+// Where the keys go is shown: a line in the navigation blue along the 3D view's border while the view
+// has them, none there (and one along the focused region's border) once a clicked panel has them.
+TEST(ViewerInput, TheFocusFrameShowsWhereTheKeysGo) {
+    FocusLayout layout;
+    ASSERT_TRUE(focusLayout(layout)) << "no free point in the 3D view or no right region";
+    const fs::path dir = workDir("focus_frame");
+    const std::string d = dir.string() + "/";
+    const std::string click = "drag " + xy(layout.panel) + " " + xy(layout.panel) + " left 1\n";
+    ASSERT_EQ(runScript(dir, "demo",
+                        "pause\nwait 2\ndump " + d + "view.json\nscreenshot " + d + "view.png\n" + click +
+                            "wait 2\ndump " + d + "panel.json\nscreenshot " + d + "panel.png\nquit\n"),
+              esv::kExitOk);
+    ASSERT_FALSE(readJson(dir / "view.json")["keyboard_to_panel"].get<bool>());
+    ASSERT_TRUE(readJson(dir / "panel.json")["keyboard_to_panel"].get<bool>());
+    esv::test::Image view, panel;
+    ASSERT_TRUE(esv::test::loadPng((dir / "view.png").string(), view));
+    ASSERT_TRUE(esv::test::loadPng((dir / "panel.png").string(), panel));
+    const esv::LayoutRect& r = layout.view;
+    const int x0 = int(r.x), y0 = int(r.y);
+    const int midY0 = y0 + int(r.h / 4), midY1 = y0 + int(3 * r.h / 4);
+    const int midX0 = x0 + int(r.w / 4), midX1 = x0 + int(3 * r.w / 4);
+    // The left and top edges of the view, 2 pixels in.
+    EXPECT_GT(focusBlueFraction(view, x0, midY0, x0 + 2, midY1), 0.95);
+    EXPECT_GT(focusBlueFraction(view, midX0, y0, midX1, y0 + 2), 0.95);
+    EXPECT_LT(focusBlueFraction(view, x0 + 4, midY0, x0 + 6, midY1), 0.05) << "the line is 2 pixels wide";
+    EXPECT_LT(focusBlueFraction(panel, x0, midY0, x0 + 2, midY1), 0.05);
+    EXPECT_LT(focusBlueFraction(panel, midX0, y0, midX1, y0 + 2), 0.05);
+    // The right region's left border (the panel that has the keys), 2 pixels in.
+    const int px = int(layout.panel.x) - 3;
+    EXPECT_GT(focusBlueFraction(panel, px, midY0, px + 2, midY1), 0.95);
+    EXPECT_LT(focusBlueFraction(view, px, midY0, px + 2, midY1), 0.05);
+}
+
 }  // namespace
 
 namespace {
