@@ -13,6 +13,7 @@
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
+#include "app/legend.h"
 #include "app/scene_loader.h"
 #include "app/viewer_actions.h"
 
@@ -257,6 +258,28 @@ bool setOption(ViewerState& s, const std::vector<std::string>& args, std::string
             error = "set missing-texture: expected grey or checker";
             return false;
         }
+        return true;
+    }
+    if (option == "weight-bone") {  // the Weights view's joint; "strongest" = each vertex's largest weight
+        if (!s.scene) {
+            error = "set weight-bone: no scene is open";
+            return false;
+        }
+        const int node = args.size() == 2 && args[1] != "strongest" ? findNode(*s.scene, args[1]) : -1;
+        if (args.size() != 2 || (args[1] != "strongest" && (node < 0 || !isJoint(*s.scene, node)))) {
+            error = "set weight-bone: expected a joint's name or index, or strongest";
+            return false;
+        }
+        v.weightBone = node;
+        return true;
+    }
+    if (option == "skin-diff-range") {
+        float range = 0.0f;
+        if (args.size() != 2 || !parseFloat(args[1], range) || !(range >= 0.0f)) {
+            error = "set skin-diff-range: expected model units, 0 or more (0: 1e-3 of the box diagonal)";
+            return false;
+        }
+        v.skinDiffRange = range;
         return true;
     }
     if (option == "fov") {
@@ -543,7 +566,8 @@ const std::vector<CommandSpec>& commandSpecs() {
                 "skeleton, joint-axes, bind-pose, joint-names, normal-lines, tangent-lines,\n"
                 "                             wireframe-overlay, two-sided, headlight (on|off), gles2 on|off,\n"
                 "                             lighting file|studio|both, missing-texture grey|checker,\n"
-                "                             fov DEGREES, background R G B (0..1), ui-scale 0.5..3",
+                "                             fov DEGREES, background R G B (0..1), ui-scale 0.5..3,\n"
+                "                             weight-bone JOINT|strongest, skin-diff-range UNITS (0: auto)",
                 // clang-format on
                 2, 4, {Arg::Text}, Needs::Nothing,
                 [](CommandContext& c) { c.ok = setOption(c.s, c.a, c.error); }),
@@ -1031,6 +1055,20 @@ std::string viewerStateJson(const ViewerState& s) {
         j["lights_enabled"] = nlohmann::json::array();
         for (const Light& l : scene.lights) j["lights_enabled"].push_back(l.enabled);
         if (scene.pof) j["pof"] = pofStateJson(s);
+        // The legend of the view mode in the 3D view (null when the mode has none).
+        const ViewLegend legend = viewLegend(s);
+        if (legend.empty()) {
+            j["legend"] = nullptr;
+        } else {
+            nlohmann::json swatches = nlohmann::json::array();
+            for (const glm::vec3& c : legend.swatches) swatches.push_back({c.r, c.g, c.b});
+            j["legend"] = {
+                {"lines", legend.lines},
+                {"ramp", legend.ramp ? nlohmann::json::array({legend.low, legend.middle, legend.high})
+                                     : nlohmann::json(nullptr)},
+                {"swatches", swatches},
+                {"skin_diff_range", legend.skinDiffRange}};
+        }
     }
     return j.dump(2);
 }

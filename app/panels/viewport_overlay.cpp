@@ -9,10 +9,10 @@
 
 #include <imgui.h>
 
+#include "app/legend.h"
 #include "app/panels.h"
 #include "app/viewer_actions.h"
 #include "renderer/camera.h"
-#include "scene/cpu_reference.h"
 
 namespace esv {
 namespace {
@@ -37,100 +37,58 @@ LayoutRect viewArea(const ViewerState& s) {
                                      : s.layout.viewport;
 }
 
-// A legend box in the bottom left corner of the 3D view: `lines` of text above a heat-ramp bar
-// (heatColor, as mesh.frag draws it) labelled with `low`, `middle` and `high`; no bar when `low` is
-// null. Swatches (`swatches`, captioned by their index) replace the bar when given.
-void legendBox(const ViewerState& s, const std::vector<std::string>& lines, const char* low,
-               const char* middle, const char* high, const std::vector<glm::vec3>& swatches = {}) {
+// The legend (viewLegend) in a box in the bottom left corner of the 3D view: its lines above a
+// heat-ramp bar (heatColor, as mesh.frag draws it) with its labels, or above its swatches.
+void drawLegend(const ViewerState& s) {
+    const ViewLegend legend = viewLegend(s);
+    if (legend.empty()) return;
     ImDrawList* draw = ImGui::GetBackgroundDrawList();
     const LayoutRect area = viewArea(s);
     const float font = ImGui::GetFontSize();
     const float pad = 0.5f * font, barWidth = 14.0f * font, barHeight = 0.9f * font;
-    float width = barWidth;
-    for (const std::string& line : lines) width = std::max(width, ImGui::CalcTextSize(line.c_str()).x);
     const float swatch = 1.3f * font, swatchGap = 0.4f * font;
-    if (!swatches.empty()) width = std::max(width, float(swatches.size()) * (swatch + swatchGap));
-    float height = float(lines.size()) * (font + 2.0f);
-    if (low) height += barHeight + font + 6.0f;
-    if (!swatches.empty()) height += swatch + font + 6.0f;
+    const ImU32 textColor = IM_COL32(235, 235, 235, 255);
+    float width = legend.ramp ? barWidth : 0.0f;
+    for (const std::string& line : legend.lines) width = std::max(width, ImGui::CalcTextSize(line.c_str()).x);
+    width = std::max(width, float(legend.swatches.size()) * (swatch + swatchGap));
+    float height = float(legend.lines.size()) * (font + 2.0f);
+    if (legend.ramp) height += barHeight + font + 6.0f;
+    if (!legend.swatches.empty()) height += swatch + font + 6.0f;
     const ImVec2 min(area.x + 10.0f, area.bottom() - 10.0f - height - 2.0f * pad);
     const ImVec2 max(min.x + width + 2.0f * pad, area.bottom() - 10.0f);
     draw->AddRectFilled(min, max, IM_COL32(20, 22, 26, 200), 4.0f);
     float y = min.y + pad;
-    for (const std::string& line : lines) {
-        draw->AddText(ImVec2(min.x + pad, y), IM_COL32(235, 235, 235, 255), line.c_str());
+    for (const std::string& line : legend.lines) {
+        draw->AddText(ImVec2(min.x + pad, y), textColor, line.c_str());
         y += font + 2.0f;
     }
-    if (low) {
+    const float x0 = min.x + pad;
+    if (legend.ramp) {
         // The ramp is linear between its corners at 0, 1/4, 1/2, 3/4 and 1: four gradients draw it exactly.
         y += 2.0f;
         for (int i = 0; i < 4; ++i) {
-            const float x0 = min.x + pad + barWidth * float(i) / 4.0f,
-                        x1 = min.x + pad + barWidth * float(i + 1) / 4.0f;
-            const ImU32 left = toImColor(heatColor(float(i) / 4.0f)),
-                        right = toImColor(heatColor(float(i + 1) / 4.0f));
-            draw->AddRectFilledMultiColor(ImVec2(x0, y), ImVec2(x1, y + barHeight), left, right, right, left);
+            const float left = x0 + barWidth * float(i) / 4.0f, right = x0 + barWidth * float(i + 1) / 4.0f;
+            const ImU32 from = toImColor(heatColor(float(i) / 4.0f)),
+                        to = toImColor(heatColor(float(i + 1) / 4.0f));
+            draw->AddRectFilledMultiColor(ImVec2(left, y), ImVec2(right, y + barHeight), from, to, to, from);
         }
         y += barHeight + 2.0f;
-        const float x0 = min.x + pad;
-        draw->AddText(ImVec2(x0, y), IM_COL32(235, 235, 235, 255), low);
-        const float mw = ImGui::CalcTextSize(middle).x, hw = ImGui::CalcTextSize(high).x;
-        draw->AddText(ImVec2(x0 + 0.5f * (barWidth - mw), y), IM_COL32(235, 235, 235, 255), middle);
-        draw->AddText(ImVec2(x0 + barWidth - hw, y), IM_COL32(235, 235, 235, 255), high);
+        const float middle = ImGui::CalcTextSize(legend.middle.c_str()).x;
+        const float high = ImGui::CalcTextSize(legend.high.c_str()).x;
+        draw->AddText(ImVec2(x0, y), textColor, legend.low.c_str());
+        draw->AddText(ImVec2(x0 + 0.5f * (barWidth - middle), y), textColor, legend.middle.c_str());
+        draw->AddText(ImVec2(x0 + barWidth - high, y), textColor, legend.high.c_str());
     }
-    if (!swatches.empty()) {
+    if (!legend.swatches.empty()) {
         y += 2.0f;
-        for (size_t i = 0; i < swatches.size(); ++i) {
-            const float x = min.x + pad + float(i) * (swatch + swatchGap);
-            draw->AddRectFilled(ImVec2(x, y), ImVec2(x + swatch, y + swatch), toImColor(swatches[i]));
-            char index[24];
-            std::snprintf(index, sizeof(index), "%zu", i);
-            const float iw = ImGui::CalcTextSize(index).x;
-            draw->AddText(ImVec2(x + 0.5f * (swatch - iw), y + swatch + 2.0f), IM_COL32(235, 235, 235, 255),
-                          index);
+        for (size_t i = 0; i < legend.swatches.size(); ++i) {
+            const float x = x0 + float(i) * (swatch + swatchGap);
+            draw->AddRectFilled(ImVec2(x, y), ImVec2(x + swatch, y + swatch), toImColor(legend.swatches[i]));
+            const std::string index = std::to_string(i);
+            const float indexWidth = ImGui::CalcTextSize(index.c_str()).x;
+            draw->AddText(ImVec2(x + 0.5f * (swatch - indexWidth), y + swatch + 2.0f), textColor,
+                          index.c_str());
         }
-    }
-}
-
-// What the colours of the Weights, Batches and SkinDiff views mean.
-void drawLegend(const ViewerState& s) {
-    if (!s.scene) return;
-    const Scene& scene = *s.scene;
-    if (s.view.mode == ViewMode::Weights) {
-        const int bone = s.view.weightBone;
-        if (bone >= 0 && size_t(bone) < scene.nodes.size()) {
-            legendBox(s,
-                      {"Weights of joint '" + scene.nodes[bone].name + "'",
-                       "each vertex: that joint's weight (blue: none)"},
-                      "0", "0.5", "1");
-        } else {
-            // mesh.vert: with no joint chosen each vertex shows max(weights), whichever joint that is.
-            legendBox(s,
-                      {"Weights: strongest influence", "each vertex: its largest weight, of any joint",
-                       "red: one joint alone; green, blue: blended"},
-                      "0", "0.5", "1");
-        }
-    } else if (s.view.mode == ViewMode::Batches) {
-        int batches = 1;
-        for (const BatchBudget& b : s.skin.batches) batches = std::max(batches, b.batch + 1);
-        std::vector<glm::vec3> swatches;
-        for (int b = 0; b < std::min<int>(batches, int(kBatchColorCount)); ++b)
-            swatches.push_back(batchColor(size_t(b)));
-        std::vector<std::string> lines = {"Batches: each bone batch of a mesh in its colour",
-                                          "(a mesh without batches: batch 0)"};
-        if (batches > int(kBatchColorCount))
-            lines.push_back("batch " + std::to_string(kBatchColorCount) + " and on repeat the colours");
-        legendBox(s, lines, nullptr, nullptr, nullptr, swatches);
-    } else if (s.view.mode == ViewMode::SkinDiff) {
-        const Bounds bounds = sceneBounds(scene, s.pose);
-        const float range = resolvedSkinDiffRange(
-            s.view.skinDiffRange, bounds.valid() ? glm::length(bounds.max - bounds.min) : 0.0f);
-        char middle[32], high[32], line[96];
-        std::snprintf(middle, sizeof(middle), "%.3g", 0.5 * double(range));
-        std::snprintf(high, sizeof(high), "%.3g", double(range));
-        std::snprintf(line, sizeof(line), "red at %.3g%s; grey: not compared", double(range),
-                      s.view.skinDiffRange > 0.0f ? "" : " (1e-3 of the box diagonal)");
-        legendBox(s, {"Skin diff: |GPU - CPU| position, in model units", line}, "0", middle, high);
     }
 }
 
