@@ -183,8 +183,8 @@ void helpMenu(ViewerState& s) {
             {"F5, ctrl+R", "reload"},
             {"ctrl+O", "open a file"},
             {"H", "hide the panels"},
-            {"F6", "keyboard to the panels / the 3D view"},
-            {"Esc", "clear the selection, then quit"},
+            {"F6", "keyboard to the panels / the 3D view (the keys follow the pointer)"},
+            {"Esc", "close a menu or the browser, leave a panel, clear the selection, quit"},
         };
         if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingFixedFit)) {
             for (const auto& k : kKeys) {
