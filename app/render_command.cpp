@@ -54,7 +54,8 @@ int runRender(const RenderRequest& request) {
         std::fprintf(stderr, "esview: %s\n", error.c_str());
         return kExitBadInput;
     }
-    // The scene prepared for this context, as the viewer prepares it (textures, bone batches, types, tangents).
+    // The scene prepared for this context, as the viewer prepares it (textures, bone batches, types,
+    // tangents).
     const std::unique_ptr<Scene> prepared = prepareForTarget(loadedScene, targetCaps(renderer->info()));
     const Scene& scene = *prepared;
     if (!renderer->setScene(scene, prepared->report, error)) {
@@ -77,21 +78,25 @@ int runRender(const RenderRequest& request) {
     view.camera = request.camera;
     view.lighting = request.lighting;
     view.missingTexture = request.missingTexture;
-    // The orbit camera frames the scene as it is drawn at the chosen time, from the format's first
-    // view (as the viewer opens it), without a ground under the subject.
+    // The viewer's first view of a newly opened file, framed in the whole image: what the viewer
+    // frames (the rest pose and the clip it plays, the first unless --clip names one; a POF model's
+    // first detail level without debris) from the format's three-quarter front view. The pose drawn
+    // is the one asked for, with the POF view the viewer starts with.
+    const PofViewState pof;
     evaluatePose(scene, time.clip, time.seconds, pose);
-    std::vector<Bounds> perNode;
-    sceneBounds(scene, pose, &perNode);
-    const Bounds bounds = framingBounds(scene, perNode);
-    firstView(view.orbit, scene.front, scene.up == UpAxis::Z);
-    if (bounds.valid())
-        frameBounds(view.orbit, bounds.min, bounds.max, float(request.width) / float(request.height));
+    applyPofView(scene, pof, pose);
+    const int framedClip = time.clip >= 0 ? time.clip : (scene.animation.clips.empty() ? -1 : 0);
+    Bounds bounds;
+    std::vector<glm::vec3> points;
+    sceneFraming(scene, framedClip, pof, bounds, points);
+    frameFirstView(view.orbit, scene, bounds, points, float(request.width) / float(request.height));
 
     // Programs, vertex arrays and buffers are made before the frame, which then only draws.
     renderer->prepareFrame(scene, pose, view);
     target.bind();
     FrameStats stats = renderer->draw(scene, pose, view, request.width, request.height);
-    for (const std::string& note : stats.notes) std::fprintf(stderr, "%s: warning: %s\n", request.file.c_str(), note.c_str());
+    for (const std::string& note : stats.notes)
+        std::fprintf(stderr, "%s: warning: %s\n", request.file.c_str(), note.c_str());
     std::vector<uint8_t> rgba;
     target.read(rgba);
     if (!writePng(request.output, request.width, request.height, rgba)) {

@@ -39,19 +39,30 @@ std::vector<uint8_t> framedNodes(const Scene& scene, const std::vector<Bounds>& 
             continue;
         }
         const glm::vec3 r = rest.max - rest.min, e = b.max - b.min;
-        const bool ground = e[h0] >= 2.5f * r[h0] && e[h1] >= 2.5f * r[h1] && b.max[up] <= rest.min[up] + 0.1f * r[up];
+        const bool ground =
+            e[h0] >= 2.5f * r[h0] && e[h1] >= 2.5f * r[h1] && b.max[up] <= rest.min[up] + 0.1f * r[up];
         keep[n] = ground ? 0 : 1;
     }
     return keep;
 }
 
-// What the camera frames: the rest pose and a few times of the clip, so the animated scene stays in
-// view while it plays, without a ground under the subject (framedNodes); POF scenes: what the POF
-// view draws (one detail level, no debris unless shown). `bounds` is the box of it all, `points`
-// up to about kFramingPoints vertices of each pose spread over the framed nodes: framing fits them.
+// Vertices framing fits, at most about this many a pose (sceneFraming).
 constexpr size_t kFramingPoints = 16384;
-void playbackFraming(const Scene& scene, int clip, const PofViewState& pof, Bounds& bounds,
-                     std::vector<glm::vec3>& points) {
+
+// Fits the orbit camera on the box, or the points on it when there are any, keeping its angles.
+void fitFraming(OrbitCamera& orbit, const Bounds& bounds, const std::vector<glm::vec3>& points,
+                float aspect) {
+    if (!bounds.valid()) return;
+    if (points.empty())
+        frameBounds(orbit, bounds.min, bounds.max, aspect);
+    else
+        framePoints(orbit, points.data(), points.size(), bounds.min, bounds.max, aspect);
+}
+
+}  // namespace
+
+void sceneFraming(const Scene& scene, int clip, const PofViewState& pof, Bounds& bounds,
+                  std::vector<glm::vec3>& points) {
     std::vector<Pose> poses(1);
     evaluatePose(scene, -1, 0.0f, poses[0]);
     if (clip >= 0 && size_t(clip) < scene.animation.clips.size()) {
@@ -101,6 +112,15 @@ void playbackFraming(const Scene& scene, int clip, const PofViewState& pof, Boun
         for (const glm::mat4& m : poses[0].world) bounds.add(glm::vec3(m[3]));
     if (!bounds.valid()) bounds.add(glm::vec3(0.0f));
 }
+
+void frameFirstView(OrbitCamera& orbit, const Scene& scene, const Bounds& bounds,
+                    const std::vector<glm::vec3>& points, float aspect) {
+    orbit.yfov = OrbitCamera{}.yfov;
+    firstView(orbit, scene.front, scene.up == UpAxis::Z);
+    fitFraming(orbit, bounds, points, aspect);
+}
+
+namespace {
 
 // Möller-Trumbore; returns the ray parameter or a negative value when there is no hit.
 float rayTriangle(const glm::vec3& origin, const glm::vec3& dir, const glm::vec3& a, const glm::vec3& b,
@@ -183,21 +203,20 @@ bool sameOrbit(const OrbitCamera& a, const OrbitCamera& b) {
            a.yfov == b.yfov && a.zUp == b.zUp;
 }
 
-}  // namespace
-
-void frameScene(ViewerState& s) {
-    if (s.scene) s.view.orbit.zUp = s.scene->up == UpAxis::Z;
-    if (s.bounds.valid()) {
-        if (s.framingPoints.empty())
-            frameBounds(s.view.orbit, s.bounds.min, s.bounds.max, windowAspect(s));
-        else
-            framePoints(s.view.orbit, s.framingPoints.data(), s.framingPoints.size(), s.bounds.min, s.bounds.max,
-                        windowAspect(s));
-    }
+// The orbit camera, from now on, as framing left it: updateViewport frames again while it stays so.
+void recordFraming(ViewerState& s) {
     s.view.camera = -1;
     s.framed = s.bounds.valid();
     s.framedOrbit = s.view.orbit;
     s.framedAspect = windowAspect(s);
+}
+
+}  // namespace
+
+void frameScene(ViewerState& s) {
+    if (s.scene) s.view.orbit.zUp = s.scene->up == UpAxis::Z;
+    fitFraming(s.view.orbit, s.bounds, s.framingPoints, windowAspect(s));
+    recordFraming(s);
 }
 
 void updateViewport(ViewerState& s, const ViewportRect& viewport) {
@@ -237,9 +256,13 @@ void frameSelection(ViewerState& s) {
 }
 
 void resetView(ViewerState& s) {
-    s.view.orbit.yfov = OrbitCamera{}.yfov;
-    if (s.scene) firstView(s.view.orbit, s.scene->front, s.scene->up == UpAxis::Z);
-    frameScene(s);
+    if (!s.scene) {
+        s.view.orbit.yfov = OrbitCamera{}.yfov;
+        frameScene(s);
+        return;
+    }
+    frameFirstView(s.view.orbit, *s.scene, s.bounds, s.framingPoints, windowAspect(s));
+    recordFraming(s);
 }
 
 void setMorphOverride(ViewerState& s, int node, int target, float weight) {
@@ -306,7 +329,8 @@ bool install(ViewerState& s, std::unique_ptr<Scene> scene, const std::string& pa
         s.pof = PofViewState{};
         s.pof.clockSeconds = clock;
     }
-    if (!s.scene->pof || s.pof.lod < 0 || size_t(s.pof.lod) >= std::max<size_t>(s.scene->pof->detailLevels.size(), 1))
+    if (!s.scene->pof || s.pof.lod < 0 ||
+        size_t(s.pof.lod) >= std::max<size_t>(s.scene->pof->detailLevels.size(), 1))
         s.pof.lod = 0;
     s.pof.spinDegrees.resize(s.scene->nodes.size(), 0.0f);
     s.selection = Selection{};
@@ -320,7 +344,7 @@ bool install(ViewerState& s, std::unique_ptr<Scene> scene, const std::string& pa
         for (size_t i = 0; i < sc.animation.clips.size(); ++i)
             if (sc.animation.clips[i].name == clipName) clip = int(i);
     selectClip(sc, s.transport, clip);
-    playbackFraming(sc, clip, s.pof, s.bounds, s.framingPoints);
+    sceneFraming(sc, clip, s.pof, s.bounds, s.framingPoints);
     if (keepView) {
         s.transport.playing = oldTransport.playing;
         s.transport.speed = oldTransport.speed;
@@ -452,7 +476,8 @@ bool setPofSpin(ViewerState& s, int node, float degrees, std::string& error) {
     if (node < 0 || size_t(node) >= pof.subobjects.size() || !pofSpinAxis(pof, node, axis)) {
         error = node < 0 || size_t(node) >= pof.subobjects.size()
                     ? std::string("no such subobject")
-                    : "subobject '" + pof.subobjects[node].name + "' neither rotates nor is a turret (movement type " +
+                    : "subobject '" + pof.subobjects[node].name +
+                          "' neither rotates nor is a turret (movement type " +
                           std::to_string(pof.subobjects[node].movementType) + ", axis " +
                           std::to_string(pof.subobjects[node].movementAxis) + ")";
         return false;
@@ -478,7 +503,8 @@ int findPofSubobject(const Scene& scene, const std::string& text) {
     return ec == std::errc() && ptr == end ? pofSubobjectNode(pof, number) : -1;
 }
 
-int pofMarkerAt(const ViewerState& s, const std::vector<PofMarker>& markers, float x, float y, float radiusPx) {
+int pofMarkerAt(const ViewerState& s, const std::vector<PofMarker>& markers, float x, float y,
+                float radiusPx) {
     int best = -1;
     float bestDistance = radiusPx;
     for (size_t i = 0; i < markers.size(); ++i) {

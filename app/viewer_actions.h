@@ -30,6 +30,21 @@ ViewportRect sceneViewport(const ViewerState& s);
 // is left.
 Bounds framingBounds(const Scene& scene, const std::vector<Bounds>& perNode);
 
+// What the viewer frames on `scene`: the rest pose and samples over `clip` (-1: none), so the
+// animated scene stays in view while it plays, as the POF view `pof` draws them (one detail level,
+// no debris unless shown), without a ground under the subject (framingBounds). `bounds` is the box
+// of it all; `points` are vertices spread over it (up to about 16384 a pose), which framePoints
+// fits; empty when nothing is drawn (`bounds` then holds the nodes' origins, or the origin).
+void sceneFraming(const Scene& scene, int clip, const PofViewState& pof, Bounds& bounds,
+                  std::vector<glm::vec3>& points);
+
+// The first view of `scene` framed: the default field of view, firstView from Scene::front (a
+// three-quarter front view following the format's up axis), then framePoints (or frameBounds
+// without points) on sceneFraming's result for a view of `aspect` (w/h). What the viewer shows of
+// a newly opened file in its 3D view, and what `esview render` draws by default in its whole image.
+void frameFirstView(OrbitCamera& orbit, const Scene& scene, const Bounds& bounds,
+                    const std::vector<glm::vec3>& points, float aspect);
+
 // Orbit camera: fit the whole scene (all clip samples, framingBounds), the selected node, or the
 // format's first view (firstView with Scene::front: a three-quarter front view), into the 3D view
 // (sceneViewport) at its aspect. Frame scene keeps the camera's angles.
@@ -54,8 +69,8 @@ void updatePose(ViewerState& s);
 
 // Uploads a freshly loaded scene (`prepared` for s.renderer from `loaded`) and makes it current:
 // keeps camera, view settings, clip (by name), time and selection (by name) when `keepView`
-// (reload), else shows it from its first view (resetView) and starts the first clip. Counts a load. When the upload fails the
-// previous scene stays (re-uploaded) and `error` says why.
+// (reload), else shows it from its first view (resetView) and starts the first clip. Counts a load. When the
+// upload fails the previous scene stays (re-uploaded) and `error` says why.
 bool installScene(ViewerState& s, std::shared_ptr<const Scene> loaded, std::unique_ptr<Scene> prepared,
                   const std::string& path, bool keepView, std::string& error);
 
@@ -80,7 +95,8 @@ bool setPofSpin(ViewerState& s, int node, float degrees, std::string& error);
 int findPofSubobject(const Scene& scene, const std::string& text);
 
 // The POF marker within `radiusPx` of framebuffer pixel (x, y) (y down), nearest first; -1 = none.
-int pofMarkerAt(const ViewerState& s, const std::vector<PofMarker>& markers, float x, float y, float radiusPx = 6.0f);
+int pofMarkerAt(const ViewerState& s, const std::vector<PofMarker>& markers, float x, float y,
+                float radiusPx = 6.0f);
 
 // Projects a world point to framebuffer pixels of the window (y down, through the 3D view's
 // rectangle); false when behind the camera.
