@@ -337,6 +337,31 @@ TEST(ViewerInput, EscapeClosesTheBrowserAndThePanelFocusBeforeTheView) {
     EXPECT_TRUE(esc4["selected"].is_null());
 }
 
+// An open menu is the first thing Esc closes, wherever the pointer is: the File menu opened with a
+// click closes, and the selection in the view stays.
+TEST(ViewerInput, EscapeClosesAnOpenMenuFirst) {
+    FocusLayout layout;
+    ASSERT_TRUE(focusLayout(layout)) << "no free point in the 3D view or no right region";
+    const fs::path dir = workDir("focus_menu");
+    const std::string d = dir.string() + "/";
+    ASSERT_EQ(runScript(dir, "demo",
+                        "pause\nselect blob\nwait 2\nscreenshot " + d + "base.png\n" +
+                            "drag 18 10 18 10 left 1\nwait 1\nscreenshot " + d + "open.png\nhover " +
+                            xy(layout.free) + "\npress escape\nwait 1\ndump " + d + "esc.json\nscreenshot " +
+                            d + "closed.png\nquit\n"),
+              esv::kExitOk);
+    esv::test::Image base, open, closed;
+    ASSERT_TRUE(esv::test::loadPng((dir / "base.png").string(), base));
+    ASSERT_TRUE(esv::test::loadPng((dir / "open.png").string(), open));
+    ASSERT_TRUE(esv::test::loadPng((dir / "closed.png").string(), closed));
+    // Where the File menu drops down, over the scene tree.
+    auto box = [](const esv::test::Image& image) { return esv::test::crop(image, 4, 40, 150, 150); };
+    EXPECT_GT(esv::test::compareImages(box(open), box(base), 12).differingFraction, 0.2) << "the menu opened";
+    EXPECT_LT(esv::test::compareImages(box(closed), box(base), 12).differingFraction, 0.01)
+        << "Esc closed it";
+    EXPECT_EQ(readJson(dir / "esc.json")["selected"], "blob") << "the view did not get the Esc";
+}
+
 // A text field being edited keeps the keys with the pointer over the 3D view: the typed speed is
 // entered, and a digit key does not switch the view mode.
 TEST(ViewerInput, ATextFieldKeepsTheKeysWithThePointerOverTheView) {
