@@ -241,8 +241,17 @@ void GlRenderer::drawOverlay(const Scene& scene, const Pose& pose, const ViewSet
     }
     m_state.useProgram(m_overlay.program.get());
     m_state.uniformMatrix4fv(m_overlay.viewProjection, 1, glm::value_ptr(m_projection * m_view));
-    if (m_caps.vao) m_state.bindVertexArray(0);
-    for (GLuint i = 0; i < attributeLimit(); ++i) m_state.enableAttribute(i, false);
+    // A vertex array of its own keeps the overlay's attributes between frames: without one, every
+    // other attribute must be switched off each frame.
+    if (m_caps.vao && !m_overlayVao) {
+        m_overlayVao = gl::makeVertexArray();
+        m_state.bindVertexArray(m_overlayVao.get());
+        for (GLuint i = 0; i < attributeLimit(); ++i) m_state.enableAttribute(i, false);
+    } else if (m_caps.vao) {
+        m_state.bindVertexArray(m_overlayVao.get());
+    } else {
+        for (GLuint i = 0; i < attributeLimit(); ++i) m_state.enableAttribute(i, false);
+    }
     m_state.bindArrayBuffer(m_overlayBuffer.get());
     m_state.enableAttribute(kLocPosition, true);
     m_state.enableAttribute(kLocColor, true);

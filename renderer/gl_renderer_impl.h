@@ -259,6 +259,7 @@ private:
     std::vector<int> m_active;
     OverlayProgram m_overlay;
     gl::Buffer m_overlayBuffer;
+    gl::VertexArray m_overlayVao;  // where vertex arrays exist: its two attributes set up once
     int m_paletteCapacity = 0;
     glm::mat4 m_view{1.0f}, m_projection{1.0f};
     glm::vec3 m_eye{0.0f};

@@ -433,6 +433,61 @@ TEST_F(DebugViews, InfluenceJointPointsLieOnTheSkinnedMesh) {
     }
 }
 
+// The app's annotations (ViewSettings::annotations: the POF markers): depth-tested, a point inside
+// the blob hides behind its surface and a point in front of it shows; drawn through surfaces (x-ray)
+// the point inside shows too. The points take one draw. The legends' ramp is this file's heat().
+TEST_F(DebugViews, AnnotationsHideBehindSurfacesUnlessDrawnThrough) {
+    for (int i = 0; i <= 16; ++i) {
+        const glm::vec3 a = esv::heatColor(float(i) / 16.0f), b = heat(float(i) / 16.0f);
+        EXPECT_LT(glm::length(a - b), 1e-6f) << i;
+    }
+    const esv::Pose pose = poseAt(*s_demo, 0.5f);
+    const glm::vec3 magenta(1.0f, 0.0f, 1.0f);
+    auto magentaPixels = [&](const Frame& f) {
+        int count = 0;
+        for (int y = 0; y < f.image.height; ++y)
+            for (int x = 0; x < f.image.width; ++x) count += near(f.at(x, y), magenta, 8);
+        return count;
+    };
+    for (bool gles2 : {false, true}) {
+        SCOPED_TRACE(modeName(gles2));
+        esv::test::RenderHarness session(gles2);
+        ASSERT_TRUE(session.setScene(*s_demo));
+        const Frame plain = draw(session, pose, {});
+        std::vector<glm::vec3> positions;
+        esv::worldVertices(session.scene(), pose, kBlob, positions);
+        ASSERT_FALSE(positions.empty());
+        glm::vec3 centre(0.0f);
+        for (const glm::vec3& p : positions) centre += p / float(positions.size());
+        float radius = 0.0f;
+        for (const glm::vec3& p : positions) radius = std::max(radius, glm::length(p - centre));
+        glm::mat4 viewMatrix, projection;
+        esv::cameraMatrices(session.scene(), pose, session.framed(pose, {}), 192, 192, viewMatrix,
+                            projection);
+        const glm::vec3 eye(glm::inverse(viewMatrix)[3]);
+
+        esv::Annotations inside;
+        inside.points = {{centre, glm::vec4(magenta, 1.0f)}};
+        inside.pointSize = 9.0f;
+        esv::ViewSettings view;
+        view.annotations = &inside;
+        const Frame hidden = draw(session, pose, view);
+        EXPECT_EQ(hidden.stats.drawCalls, plain.stats.drawCalls + 1);
+        EXPECT_EQ(magentaPixels(hidden), 0) << "inside the blob";
+        inside.throughSurfaces = true;
+        const Frame xray = draw(session, pose, view);
+        EXPECT_GE(magentaPixels(xray), 70) << "a 9 px square";
+        const glm::vec2 at = session.project(pose, view, centre);
+        EXPECT_TRUE(near(xray.at(int(at.x), int(at.y)), magenta, 8));
+
+        esv::Annotations front = inside;
+        front.throughSurfaces = false;
+        front.points[0].position = centre + 1.5f * radius * glm::normalize(eye - centre);
+        view.annotations = &front;
+        EXPECT_GE(magentaPixels(draw(session, pose, view)), 70) << "in front of the blob";
+    }
+}
+
 // Joint axes in red, green and blue; the bind-pose skeleton in cyan at the rest pose, which is
 // the demo's bind pose, while the animated skeleton has moved away.
 TEST_F(DebugViews, JointAxesAndBindPoseSkeleton) {

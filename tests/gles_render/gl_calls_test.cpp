@@ -5,6 +5,8 @@
 //   - a bone batch after the first of a mesh costs at most 2 calls: its palette and its draw.
 // And the cache itself: repeated values, location -1 and unchanged bindings never reach GL.
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -22,6 +24,7 @@
 #include "renderer/gl_state.h"
 #include "scene/cpu_reference.h"
 #include "scene/demo_scene.h"
+#include "scene/pof_extras.h"
 
 namespace esv {
 namespace {
@@ -60,12 +63,14 @@ uint32_t extraBatches(const Scene& scene, const Pose& pose) {
 }
 
 // Two frames to warm up (programs, vertex arrays, first uploads), then one counted.
-Counted steadyFrame(const Scene& loaded, bool gles2, ViewMode mode = ViewMode::Shaded) {
+Counted steadyFrame(const Scene& loaded, bool gles2, ViewMode mode = ViewMode::Shaded,
+                    const Annotations* annotations = nullptr) {
     Counted out;
     test::RenderHarness harness(gles2, 320, 240, /*checkErrors=*/false);
     if (!harness.setScene(loaded)) return out;
     ViewSettings view;
     view.mode = mode;
+    view.annotations = annotations;
     const Pose pose = harness.poseAt(-1.0f);
     const Bounds bounds = sceneBounds(harness.scene(), pose);
     if (bounds.valid()) frameBounds(view.orbit, bounds.min, bounds.max, 320.0f / 240.0f);
@@ -146,6 +151,55 @@ TEST(GlCallBudget, EverySharedPodSampleSteadyFrame) {
         LoadResult r = loadSceneFile(path.string());
         ASSERT_TRUE(r.scene) << path;
         expectWithinBudget(*r.scene, path.filename().string());
+    }
+}
+
+// POF markers reach the renderer as annotations (the viewer's pofAnnotations): their lines join one
+// of the overlay's line sets and their points take one draw, depth-tested or through the hull. The
+// F-14 with a marker at each of its gun, missile and thruster points (a point, a normal line and a
+// 24-segment circle each, as the viewer draws them) against the same frame without markers.
+TEST(GlCallBudget, PofMarkersCostTwoDraws) {
+    ESVIEW_REQUIRE_MODELS("pof");
+    LoadResult r = loadSceneFile((test::modelsDir() / "pof/air_F-14.pof").string());
+    ASSERT_TRUE(r.scene && r.scene->pof);
+    const PofExtras& pof = *r.scene->pof;
+    Annotations markers;
+    const glm::vec4 color(1.0f, 0.31f, 0.24f, 1.0f);
+    auto add = [&](const glm::vec3& filePoint, const glm::vec3& fileNormal) {
+        const glm::vec3 p(filePoint.x, filePoint.y, -filePoint.z),
+            n(fileNormal.x, fileNormal.y, -fileNormal.z);
+        markers.points.push_back({p, color});
+        markers.lines.push_back({p, color});
+        markers.lines.push_back({p + n, color});
+        for (int i = 0; i < 24; ++i) {
+            const float a0 = 6.2831853f * float(i) / 24.0f, a1 = 6.2831853f * float(i + 1) / 24.0f;
+            markers.lines.push_back({p + glm::vec3(std::cos(a0), std::sin(a0), 0.0f), color});
+            markers.lines.push_back({p + glm::vec3(std::cos(a1), std::sin(a1), 0.0f), color});
+        }
+    };
+    for (const auto* slots : {&pof.gunSlots, &pof.missileSlots})
+        for (const auto& slot : *slots)
+            for (const auto& point : slot) add(point.position, point.normal);
+    for (const auto& thruster : pof.thrusters)
+        for (const auto& glow : thruster.glows) add(glow.position, glow.normal);
+    ASSERT_EQ(markers.points.size(), 6u) << "1 gun, 3 missile, 2 thruster points";
+    for (bool gles2 : {false, true}) {
+        SCOPED_TRACE(gles2 ? "ES2" : "ES3");
+        const Counted none = steadyFrame(*r.scene, gles2);
+        markers.throughSurfaces = false;
+        const Counted hidden = steadyFrame(*r.scene, gles2, ViewMode::Shaded, &markers);
+        markers.throughSurfaces = true;
+        const Counted xray = steadyFrame(*r.scene, gles2, ViewMode::Shaded, &markers);
+        for (const Counted* c : {&hidden, &xray}) {
+            EXPECT_EQ(c->stats.drawCalls, none.stats.drawCalls + 2) << listing(c->names);
+            EXPECT_LE(c->calls, kFixedFrameCalls + kCallsPerDraw * c->stats.drawCalls) << listing(c->names);
+        }
+        std::printf(
+            "[ gl calls ] air_F-14 %s: no markers %llu calls %u draws; markers %llu calls %u draws "
+            "(x-ray %llu calls %u draws)\n",
+            gles2 ? "ES2" : "ES3", static_cast<unsigned long long>(none.calls), none.stats.drawCalls,
+            static_cast<unsigned long long>(hidden.calls), hidden.stats.drawCalls,
+            static_cast<unsigned long long>(xray.calls), xray.stats.drawCalls);
     }
 }
 
