@@ -9,7 +9,7 @@ namespace esv {
 
 enum ExitCode : int { kExitOk = 0, kExitBadInput = 1, kExitUsage = 2 };
 
-// Runs esview with `args` (argv without the program name).
+// Runs esview with `argv` as main() gets it (argv[0] the program name).
 int runCommandLine(int argc, char** argv);
 
 }  // namespace esv
