@@ -326,7 +326,8 @@ void routeKeyboard(Viewer& v) {
     auto& before = v.keysBefore;
     before.textEditing = g.ActiveId != 0 && g.InputTextState.ID == g.ActiveId;
     before.popups = g.OpenPopupStack.Size;
-    before.panelFocused = g.NavWindow != nullptr;
+    // A focused window that takes no navigation (the status bar) leaves the keys to the view.
+    before.panelFocused = g.NavWindow && !(g.NavWindow->Flags & ImGuiWindowFlags_NoNavInputs);
     const bool pointer = ImGui::IsMousePosValid(&io.MousePos);
     const bool moved = pointer && (io.MousePos.x != v.lastPointer.x || io.MousePos.y != v.lastPointer.y);
     v.lastPointer = io.MousePos;
@@ -361,7 +362,8 @@ void restoreImGuiKeys(Viewer& v) {
 
 // Esc, wherever the keys go, takes the first of: a text field being edited keeps it (ImGui reverts
 // the edit); an open menu or popup closes (one level); the file browser closes; a panel's focus is
-// cleared (the keys return to the view). Returns false when none applied: then it is the view's.
+// cleared (the keys return to the view); with the panels hidden (H) only the first two. Returns false
+// when none applied: then it is the view's.
 bool escapeClosesSomething(Viewer& v) {
     ViewerState& s = v.state;
     const auto& before = v.keysBefore;
@@ -372,6 +374,7 @@ bool escapeClosesSomething(Viewer& v) {
         if (g.OpenPopupStack.Size >= before.popups) ImGui::ClosePopupToLevel(g.OpenPopupStack.Size - 1, true);
         return true;
     }
+    if (v.hidePanels) return false;  // nothing of the panels is shown to close or to leave
     if (s.panel(PanelId::Browser)) {
         s.panel(PanelId::Browser) = false;
         if (focusedRegion() == panelRegion(PanelId::Browser)) ImGui::SetWindowFocus(nullptr);

@@ -74,9 +74,12 @@ void drawPanel(ViewerState& s, PanelId id, FileBrowser& browser) {
     }
 }
 
+// A window that appears (a panel opened by Ctrl+O or a script, the panels shown again after H) does
+// not take the keyboard: only a click or F6 gives it to a panel.
 constexpr ImGuiWindowFlags kFixedWindow =
     ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
-    ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+    ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
+    ImGuiWindowFlags_NoFocusOnAppearing;
 
 void placeNext(const LayoutRect& r) {
     ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
@@ -446,6 +449,9 @@ void focusPanels(const ViewerState& s) {
     for (Region r : {Region::Right, Region::Left, Region::Bottom})
         if (!s.layout.regions[size_t(r)].empty()) {
             ImGui::SetWindowFocus(kRegionWindows[size_t(r)]);
+            // Navigation starts on the window's first item, as for a window focused when it appears.
+            if (ImGuiWindow* window = ImGui::FindWindowByName(kRegionWindows[size_t(r)]))
+                if (window == ImGui::GetCurrentContext()->NavWindow) ImGui::NavInitWindow(window, false);
             return;
         }
 }

@@ -362,6 +362,25 @@ TEST(ViewerInput, EscapeClosesAnOpenMenuFirst) {
     EXPECT_EQ(readJson(dir / "esc.json")["selected"], "blob") << "the view did not get the Esc";
 }
 
+// Without a pointer (keyboard-only use) a panel that appears does not take the keys: Ctrl+O opens the
+// browser in a region that was empty, H hides and shows the panels, and the view's keys still work.
+TEST(ViewerInput, KeyboardOnlyKeysStayOnTheViewWhenPanelsAppear) {
+    const fs::path dir = workDir("focus_keyboard_only");
+    const std::string d = dir.string() + "/";
+    ASSERT_EQ(runScript(dir, "demo",
+                        "pause\npanel tree off\nwait 2\npress ctrl+o\nwait 2\npress k\nwait 1\ndump " + d +
+                            "browser.json\npress h\nwait 2\npress h\nwait 2\npress w\nwait 1\ndump " + d +
+                            "shown.json\nquit\n"),
+              esv::kExitOk);
+    const nlohmann::json browser = readJson(dir / "browser.json"), shown = readJson(dir / "shown.json");
+    EXPECT_TRUE(browser["pointer"].is_null());
+    EXPECT_TRUE(browser["panels"]["browser"].get<bool>());
+    EXPECT_FALSE(browser["keyboard_to_panel"].get<bool>());
+    EXPECT_TRUE(browser["skeleton"].get<bool>()) << "K reached the view after Ctrl+O";
+    EXPECT_FALSE(shown["keyboard_to_panel"].get<bool>());
+    EXPECT_TRUE(shown["wireframe_overlay"].get<bool>()) << "W reached the view after the panels came back";
+}
+
 // A text field being edited keeps the keys with the pointer over the 3D view: the typed speed is
 // entered, and a digit key does not switch the view mode.
 TEST(ViewerInput, ATextFieldKeepsTheKeysWithThePointerOverTheView) {
