@@ -139,6 +139,35 @@ float rayTriangle(const glm::vec3& origin, const glm::vec3& dir, const glm::vec3
     return glm::dot(e2, q) * inv;
 }
 
+// The drawn mesh node whose triangles the ray (unit `dir`) meets first, nearer than `distance`
+// (which becomes that hit's distance); -1 when none.
+int nearestMeshHit(const ViewerState& s, const glm::vec3& origin, const glm::vec3& dir, float& distance) {
+    const Scene& scene = *s.scene;
+    int best = -1;
+    std::vector<glm::vec3> positions;
+    std::vector<uint32_t> triangles;
+    for (size_t n = 0; n < scene.nodes.size(); ++n) {
+        const Node& node = scene.nodes[n];
+        if (node.kind != NodeKind::Mesh || node.object < 0 || n >= s.pose.visible.size() ||
+            !s.pose.visible[n])
+            continue;
+        worldVertices(scene, s.pose, int(n), positions);
+        expandTriangles(scene.meshes[node.object], triangles);
+        for (size_t t = 0; t + 2 < triangles.size(); t += 3) {
+            if (triangles[t] >= positions.size() || triangles[t + 1] >= positions.size() ||
+                triangles[t + 2] >= positions.size())
+                continue;
+            const float hit = rayTriangle(origin, dir, positions[triangles[t]], positions[triangles[t + 1]],
+                                          positions[triangles[t + 2]]);
+            if (hit > 0.0f && hit < distance) {
+                distance = hit;
+                best = int(n);
+            }
+        }
+    }
+    return best;
+}
+
 bool validNode(const ViewerState& s, int node) {
     return s.scene && node >= 0 && size_t(node) < s.scene->nodes.size();
 }
@@ -427,28 +456,21 @@ int pickAt(const ViewerState& s, float x, float y, float radiusPx) {
     const glm::vec3 origin = glm::vec3(nearPoint) / nearPoint.w;
     const glm::vec3 dir = glm::normalize(glm::vec3(farPoint) / farPoint.w - origin);
 
-    int best = -1;
-    float bestT = std::numeric_limits<float>::max();
-    std::vector<glm::vec3> positions;
-    std::vector<uint32_t> triangles;
-    for (size_t n = 0; n < scene.nodes.size(); ++n) {
-        const Node& node = scene.nodes[n];
-        if (node.kind != NodeKind::Mesh || node.object < 0 || !s.pose.visible[n]) continue;
-        worldVertices(scene, s.pose, int(n), positions);
-        expandTriangles(scene.meshes[node.object], triangles);
-        for (size_t t = 0; t + 2 < triangles.size(); t += 3) {
-            if (triangles[t] >= positions.size() || triangles[t + 1] >= positions.size() ||
-                triangles[t + 2] >= positions.size())
-                continue;
-            const float hit = rayTriangle(origin, dir, positions[triangles[t]], positions[triangles[t + 1]],
-                                          positions[triangles[t + 2]]);
-            if (hit > 0.0f && hit < bestT) {
-                bestT = hit;
-                best = int(n);
-            }
-        }
-    }
-    return best;
+    float hit = std::numeric_limits<float>::max();
+    return nearestMeshHit(s, origin, dir, hit);
+}
+
+bool hiddenBySurface(const ViewerState& s, const glm::vec3& world) {
+    const ViewportRect v = sceneViewport(s);
+    if (!s.scene || v.empty()) return false;
+    glm::mat4 view, projection;
+    cameraMatrices(*s.scene, s.pose, s.view, v.width, v.height, view, projection);
+    const glm::vec3 eye(glm::inverse(view)[3]);
+    const float distance = glm::length(world - eye);
+    if (!(distance > 0.0f) || !std::isfinite(distance)) return false;
+    // The renderer draws depth-tested annotations 1/200 of their distance toward the eye.
+    float hit = distance * (1.0f - 1.0f / 200.0f);
+    return nearestMeshHit(s, eye, (world - eye) / distance, hit) >= 0;
 }
 
 bool setPofLod(ViewerState& s, int lod, std::string& error) {

@@ -98,6 +98,10 @@ int findPofSubobject(const Scene& scene, const std::string& text);
 int pofMarkerAt(const ViewerState& s, const std::vector<PofMarker>& markers, float x, float y,
                 float radiusPx = 6.0f);
 
+// True when a drawn mesh lies between the camera and world point `world` (a POF marker drawn
+// depth-tested is hidden there).
+bool hiddenBySurface(const ViewerState& s, const glm::vec3& world);
+
 // Projects a world point to framebuffer pixels of the window (y down, through the 3D view's
 // rectangle); false when behind the camera.
 bool projectToScreen(const ViewerState& s, const glm::vec3& world, glm::vec2& pixel);

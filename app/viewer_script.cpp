@@ -490,7 +490,9 @@ const std::vector<CommandSpec>& commandSpecs() {
                         std::vector<PofMarker> markers;
                         std::vector<PofPolyline> lines;
                         pofMarkers(c.scene(), c.s.pose, c.s.pof, false, markers, lines);
-                        const int m = pofMarkerAt(c.s, markers, c.number(0), c.number(1));
+                        int m = pofMarkerAt(c.s, markers, c.number(0), c.number(1));
+                        if (m >= 0 && !c.s.pof.xray && hiddenBySurface(c.s, markers[size_t(m)].position))
+                            m = -1;
                         c.s.pof.selectedMarker = m >= 0 ? markers[size_t(m)].label : std::string();
                     }
                 }),

@@ -187,7 +187,9 @@ void drawPofOverlay(ViewerState& s, ImDrawList* draw, float sx, float sy) {
         shadowedText(draw, ImVec2(at.x + 10.0f, at.y - 8.0f), IM_COL32(255, 255, 255, 255), m.label.c_str());
     };
     glm::vec2 mouse;
-    const int hovered = mouseOverView(s, mouse) ? pofMarkerAt(s, markers, mouse.x, mouse.y) : -1;
+    int hovered = mouseOverView(s, mouse) ? pofMarkerAt(s, markers, mouse.x, mouse.y) : -1;
+    // A marker hidden behind the hull is not there to point at (x-ray shows it).
+    if (hovered >= 0 && !s.pof.xray && hiddenBySurface(s, markers[size_t(hovered)].position)) hovered = -1;
     // A click in the view (released where it was pressed) selects the marker under the mouse, or none.
     const ImGuiIO& io = ImGui::GetIO();
     if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && !io.WantCaptureMouse &&
