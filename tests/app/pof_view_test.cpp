@@ -236,10 +236,10 @@ TEST(PofView, ScriptCommandsSetLodDebrisMarkersShieldAndSpins) {
     esv::updatePose(s);
     esv::Script script;
     std::vector<std::string> errors;
-    ASSERT_TRUE(
-        esv::parseScript("pof lod 1\npof debris on\npof markers guns on\npof markers all off\n"
-                         "pof markers turrets on\npof shield on\npof spin barrel 30\npof spin 1 -45\n",
-                         "p.txt", script, errors))
+    ASSERT_TRUE(esv::parseScript(
+        "pof lod 1\npof debris on\npof markers guns on\npof markers all off\n"
+        "pof markers turrets on\npof shield on\npof xray on\npof spin barrel 30\npof spin 1 -45\n",
+        "p.txt", script, errors))
         << errors[0];
     esv::ScriptRunner runner(std::move(script));
     esv::ScriptHost host;
@@ -248,6 +248,7 @@ TEST(PofView, ScriptCommandsSetLodDebrisMarkersShieldAndSpins) {
     EXPECT_EQ(s.pof.lod, 1);
     EXPECT_TRUE(s.pof.debris);
     EXPECT_TRUE(s.pof.shield);
+    EXPECT_TRUE(s.pof.xray);
     EXPECT_FALSE(s.pof.marker(PofMarkerKind::Guns));
     EXPECT_TRUE(s.pof.marker(PofMarkerKind::Turrets));
     EXPECT_EQ(s.pof.spinDegrees[2], 30.0f);
@@ -255,6 +256,8 @@ TEST(PofView, ScriptCommandsSetLodDebrisMarkersShieldAndSpins) {
     EXPECT_EQ(s.pose.visible, (std::vector<uint8_t>{0, 0, 0, 1, 1}));
     const nlohmann::json j = nlohmann::json::parse(esv::viewerStateJson(s));
     EXPECT_EQ(j["pof"]["lod"], 1);
+    EXPECT_EQ(j["pof"]["xray"], true);
+    EXPECT_TRUE(j["pof"]["selected_marker"].is_null());
     EXPECT_EQ(j["pof"]["visible_nodes"], (nlohmann::json{"hull-lod1", "debris-a"}));
     EXPECT_EQ(j["pof"]["spin"]["barrel"], 30.0);
     EXPECT_TRUE(j["pof"]["markers"]["turrets"]["on"].get<bool>());
@@ -262,8 +265,8 @@ TEST(PofView, ScriptCommandsSetLodDebrisMarkersShieldAndSpins) {
 
     const std::string help = esv::scriptCommandHelp();
     for (const char* usage :
-         {"pof lod N", "pof debris on|off", "pof shield on|off", "pof markers KIND|all on|off",
-          "pof spin SUBOBJECT DEGREES", "panel NAME on|off"})
+         {"pof lod N", "pof debris on|off", "pof shield on|off", "pof xray on|off",
+          "pof markers KIND|all on|off", "pof spin SUBOBJECT DEGREES", "panel NAME on|off"})
         EXPECT_NE(help.find(usage), std::string::npos) << usage;
     EXPECT_NE(help.find("skinning|pof"), std::string::npos) << "the pof panel is listed";
 
@@ -274,7 +277,8 @@ TEST(PofView, ScriptCommandsSetLodDebrisMarkersShieldAndSpins) {
                                   bad, errors));
     ASSERT_EQ(errors.size(), 4u);
     EXPECT_EQ(errors[0], "b.txt:1: pof: expected: pof lod N (0 or more)");
-    EXPECT_EQ(errors[2], "b.txt:3: pof: unknown pof command 'fly' (lod, debris, shield, markers, spin)");
+    EXPECT_EQ(errors[2],
+              "b.txt:3: pof: unknown pof command 'fly' (lod, debris, shield, xray, markers, spin)");
     ASSERT_TRUE(esv::parseScript("pof lod 2\n", "c.txt", bad, errors));
     esv::ScriptRunner failing(std::move(bad));
     failing.runFrame(s, host);
