@@ -12,6 +12,7 @@
 
 #include <imgui.h>
 
+#include "app/legend.h"
 #include "app/panels.h"
 #include "app/panels/panel_window.h"
 #include "app/viewer_actions.h"
@@ -235,8 +236,11 @@ void drawViewControls(ViewerState& s, const std::vector<int>& joints) {
     ImGui::SameLine();
     modeButton("skin diff", ViewMode::SkinDiff);
     if (s.view.mode == ViewMode::SkinDiff) {
+        // The automatic range as the renderer resolves it (the legend's).
+        char automatic[64];
+        std::snprintf(automatic, sizeof(automatic), "auto: %.3g units", double(viewLegend(s).skinDiffRange));
         ImGui::DragFloat("red at", &s.view.skinDiffRange, 1e-4f, 0.0f, 1e6f,
-                         s.view.skinDiffRange > 0.0f ? "%.5g units" : "auto (1e-3 of the scene)");
+                         s.view.skinDiffRange > 0.0f ? "%.5g units" : automatic);
         if (s.stats.skinDiffMax >= 0.0f)
             ImGui::Text("largest GPU - CPU difference: %.6g", s.stats.skinDiffMax);
         else

@@ -476,7 +476,7 @@ TEST(ViewerWindow, PofGlowBanksBlinkOnTheViewerClock) {
     ASSERT_TRUE(at.is_object());
     EXPECT_GT(boxDifference(loadImage(dir / "a.png"), loadImage(dir / "b.png"), at["x"].get<double>(), at["y"].get<double>(), 3),
               0.2)
-        << "a lit glow is a filled dot, an unlit one a grey ring";
+        << "a lit glow is a point in its colour, an unlit one grey";
 }
 
 }  // namespace
