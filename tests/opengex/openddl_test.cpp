@@ -1378,6 +1378,19 @@ std::string plainLists(size_t shift, uint32_t seed) {
     return t;
 }
 
+// The vector build each processor family gets (the ARM builds run this under qemu-user).
+TEST(OpenDdlBlockScan, EachProcessorHasItsBuild) {
+    const std::string build = blockScanInstructionSet();
+#if defined(__aarch64__)
+    EXPECT_EQ(build, "NEON");
+#elif defined(__x86_64__)
+    EXPECT_TRUE(build == "SSE2" || build == "AVX2") << build;
+#else
+    EXPECT_EQ(build, "portable");
+#endif
+    EXPECT_EQ(std::string(blockScanInstructionSet(false)), "portable");
+}
+
 TEST(OpenDdlBlockScan, PlainListsAsTheElementReaderReadsThem) {
     size_t scanned = 0, lists = 0;
     for (size_t shift = 0; shift < 64; ++shift) {
