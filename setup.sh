@@ -5,6 +5,8 @@
 #   ./setup.sh test         build (warnings as errors) and run the whole test suite
 #   ./setup.sh test-sanitize  the same with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)
 #   ./setup.sh fuzz [SECONDS] every libFuzzer target for SECONDS (default 60) on its corpus (build-fuzz/)
+#   ./setup.sh build-arm64    cross-build for 64-bit ARM into build-arm64/ (build-armhf: 32-bit ARM)
+#   ./setup.sh test-arm64     that build's test suite under qemu-user (test-armhf likewise)
 # With CI=true or ESVIEW_REQUIRE_SHARED=1 the tests fail instead of skipping when ../shared or a test
 # tool is missing; both test modes end with a line counting the skipped tests.
 set -euo pipefail
@@ -63,6 +65,23 @@ build() {  # build DIR [cmake options...]
   cmake --build "$dir" -j "$(jobs)"
 }
 
+# cross_build ARCH: the cross compiler and qemu-user on this machine, the target's libraries in a
+# sysroot of unpacked packages (tools/cross_sysroot.sh; kept in ESVIEW_SYSROOT_CACHE, by default
+# ~/.cache/esview, so clean clones reuse it), then build-ARCH with the matching toolchain file.
+cross_build() {
+  local arch=$1 triple
+  case "$arch" in
+    arm64) triple=aarch64-linux-gnu ;;
+    armhf) triple=arm-linux-gnueabihf ;;
+  esac
+  PACKAGES+=("g++-$triple" qemu-user-static)
+  install_missing
+  local sysroot_dir="${ESVIEW_SYSROOT_CACHE:-$HOME/.cache/esview}/sysroot-$arch"
+  tools/cross_sysroot.sh "$arch" "$sysroot_dir"
+  build "build-$arch" -DCMAKE_TOOLCHAIN_FILE="cmake/toolchains/$triple.cmake" -DESVIEW_SYSROOT="$sysroot_dir/root" \
+    -DESVIEW_WERROR=ON -DESVIEW_BUILD_BENCH=OFF -DESVIEW_REQUIRE_SHARED="$(require_shared)"
+}
+
 mode=${1:-run}
 [ $# -gt 0 ] && shift
 case "$mode" in
@@ -100,8 +119,15 @@ case "$mode" in
     cmake --build build-fuzz -j "$(jobs)" --target fuzzers
     fuzz/run.sh "$@" --build build-fuzz
     ;;
+  build-arm64 | build-armhf)
+    cross_build "${mode#build-}"
+    ;;
+  test-arm64 | test-armhf)
+    cross_build "${mode#test-}"
+    run_tests "build-${mode#test-}"
+    ;;
   *)
-    echo "usage: ./setup.sh run [FILE] | test | test-sanitize | fuzz [SECONDS]" >&2
+    echo "usage: ./setup.sh run [FILE] | test | test-sanitize | fuzz [SECONDS] | build-arm64 | test-arm64 | build-armhf | test-armhf" >&2
     exit 2
     ;;
 esac

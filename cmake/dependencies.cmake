@@ -31,8 +31,9 @@ target_link_libraries(glad PUBLIC ${CMAKE_DL_LIBS})
 set_target_properties(glad PROPERTIES POSITION_INDEPENDENT_CODE ON)
 
 # Dear ImGui: core from libimgui.a, GLFW and OpenGL3 backends compiled from the shipped sources for GLES 3.
-set(IMGUI_BACKEND_SRC /usr/share/doc/libimgui-dev/examples/backends)
+# (Under CMAKE_SYSROOT in a cross build: the target's own copy of the package.)
+set(IMGUI_BACKEND_SRC ${CMAKE_SYSROOT}/usr/share/doc/libimgui-dev/examples/backends)
 add_library(imgui_backends STATIC ${IMGUI_BACKEND_SRC}/imgui_impl_glfw.cpp ${IMGUI_BACKEND_SRC}/imgui_impl_opengl3.cpp)
-target_include_directories(imgui_backends SYSTEM PUBLIC /usr/include/imgui/backends /usr/include/imgui)
+target_include_directories(imgui_backends SYSTEM PUBLIC ${CMAKE_SYSROOT}/usr/include/imgui/backends ${CMAKE_SYSROOT}/usr/include/imgui)
 target_compile_definitions(imgui_backends PRIVATE IMGUI_IMPL_OPENGL_ES3)
 target_link_libraries(imgui_backends PUBLIC PkgConfig::IMGUI glfw PkgConfig::GLESV2)

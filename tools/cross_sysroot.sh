@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Makes a sysroot for a Debian cross build: the target architecture's libraries and headers that
+# esview needs, downloaded with apt from the machine's own package sources into a private apt
+# state, and unpacked (no maintainer scripts, nothing installed on the build machine).
+#
+#   tools/cross_sysroot.sh ARCH DIR     ARCH: arm64 | armhf
+#
+# DIR/root is the sysroot; DIR/apt holds apt's lists and downloads. The packages are those of the
+# build (setup.sh's list, the target's half of it) plus the C and C++ runtime. A finished sysroot
+# records its package list: when it has not changed, the script does nothing.
+set -euo pipefail
+arch=${1:?usage: cross_sysroot.sh ARCH DIR}
+dir=${2:?usage: cross_sysroot.sh ARCH DIR}
+case "$arch" in
+  arm64 | armhf) ;;
+  *) echo "cross_sysroot.sh: unsupported architecture '$arch' (arm64, armhf)" >&2; exit 2 ;;
+esac
+
+packages=(
+  libc6-dev libstdc++-12-dev
+  libglfw3-dev libglm-dev libimgui-dev libstb-dev zlib1g-dev liblzma-dev
+  libgles-dev libegl-dev libgl1-mesa-dri libegl-mesa0
+  libgtest-dev libmeshoptimizer-dev libfast-float-dev libcli11-dev nlohmann-json3-dev
+)
+
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
+stamp="$dir/root/.esview-packages"
+wanted="$arch ${packages[*]}"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$wanted" ]; then
+  exit 0
+fi
+
+apt_dir="$dir/apt"
+mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
+: >"$apt_dir/status"  # nothing counts as installed: apt downloads the whole dependency closure
+cat >"$apt_dir/apt.conf" <<CONF
+APT::Architecture "$arch";
+APT::Architectures { "$arch"; };
+APT::Install-Recommends "false";
+Dir::State::Lists "$apt_dir/lists";
+Dir::State::status "$apt_dir/status";
+Dir::Cache "$apt_dir/cache";
+Dir::Etc::Preferences "/dev/null";
+Dir::Etc::PreferencesParts "/dev/null";
+CONF
+export APT_CONFIG="$apt_dir/apt.conf"
+echo "cross_sysroot: fetching ${#packages[@]} packages and their dependencies for $arch"
+apt-get update -qq
+apt-get clean -qq  # no stale versions from an earlier package list
+apt-get install -y -qq --download-only "${packages[@]}" >/dev/null
+
+rm -rf "$dir/root"
+mkdir -p "$dir/root"
+count=0
+for deb in "$apt_dir"/cache/archives/*_"$arch".deb "$apt_dir"/cache/archives/*_all.deb; do
+  [ -e "$deb" ] || continue
+  dpkg-deb -x "$deb" "$dir/root"
+  count=$((count + 1))
+done
+# Development symlinks that point at absolute paths (libz.so -> /lib/.../libz.so.1) would name the
+# build machine's files: point them into the sysroot instead.
+while IFS= read -r link; do
+  target=$(readlink "$link")
+  ln -sfn "$(realpath -m --relative-to="$(dirname "$link")" "$dir/root$target")" "$link"
+done < <(find "$dir/root" -type l -lname '/*')
+# A shell in the sysroot would be picked by qemu for system() calls and fail to start: the tests'
+# shell commands must run the build machine's /bin/sh.
+rm -f "$dir/root/bin/sh" "$dir/root/usr/bin/sh"
+echo "$wanted" >"$stamp"
+echo "cross_sysroot: $count packages unpacked into $dir/root ($(du -sh "$dir/root" | cut -f1))"
