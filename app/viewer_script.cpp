@@ -1031,6 +1031,10 @@ std::string viewerStateJson(const ViewerState& s) {
     j["panel_rects"] = rects;
     j["tabs"] = tabs;
     j["recent"] = s.recentFiles;
+    // Frame times: the last frame's update and draw submission on the CPU, and the frame rate the
+    // panels measure (Dear ImGui's average over its last 60 frames, as the status bar shows it).
+    j["cpu_frame_ms"] = s.cpuFrameMs;
+    j["fps"] = imgui ? ImGui::GetIO().Framerate : 0.0f;
     if (s.scene) {
         const Scene& scene = *s.scene;
         j["format"] = scene.format;
