@@ -10,6 +10,7 @@
 #include <imgui_impl_glfw.h>
 
 #include "app/egl_context.h"
+#include "app/host_keys.h"
 #include "renderer/gl_calls.h"
 
 namespace esv {
@@ -21,66 +22,12 @@ void errorCallback(int code, const char* description) {
 
 // The viewer's key for a GLFW key code (Key::Unknown for keys the viewer does not read).
 Key keyFromGlfw(int key) {
-    if (key >= GLFW_KEY_A && key <= GLFW_KEY_Z) return Key(int(Key::A) + key - GLFW_KEY_A);
-    if (key >= GLFW_KEY_0 && key <= GLFW_KEY_9) return Key(int(Key::Num0) + key - GLFW_KEY_0);
-    if (key >= GLFW_KEY_F1 && key <= GLFW_KEY_F12) return Key(int(Key::F1) + key - GLFW_KEY_F1);
     switch (key) {
-        case GLFW_KEY_SPACE:
-            return Key::Space;
-        case GLFW_KEY_ENTER:
-            return Key::Enter;
-        case GLFW_KEY_ESCAPE:
-            return Key::Escape;
-        case GLFW_KEY_TAB:
-            return Key::Tab;
-        case GLFW_KEY_BACKSPACE:
-            return Key::Backspace;
-        case GLFW_KEY_DELETE:
-            return Key::Delete;
-        case GLFW_KEY_LEFT:
-            return Key::Left;
-        case GLFW_KEY_RIGHT:
-            return Key::Right;
-        case GLFW_KEY_UP:
-            return Key::Up;
-        case GLFW_KEY_DOWN:
-            return Key::Down;
-        case GLFW_KEY_HOME:
-            return Key::Home;
-        case GLFW_KEY_END:
-            return Key::End;
-        case GLFW_KEY_PAGE_UP:
-            return Key::PageUp;
-        case GLFW_KEY_PAGE_DOWN:
-            return Key::PageDown;
-        case GLFW_KEY_COMMA:
-            return Key::Comma;
-        case GLFW_KEY_PERIOD:
-            return Key::Period;
-        case GLFW_KEY_MINUS:
-            return Key::Minus;
-        case GLFW_KEY_EQUAL:
-            return Key::Equal;
-        case GLFW_KEY_LEFT_BRACKET:
-            return Key::LeftBracket;
-        case GLFW_KEY_RIGHT_BRACKET:
-            return Key::RightBracket;
-        case GLFW_KEY_KP_ADD:
-            return Key::KeypadAdd;
-        case GLFW_KEY_KP_SUBTRACT:
-            return Key::KeypadSubtract;
-        case GLFW_KEY_LEFT_SHIFT:
-            return Key::LeftShift;
-        case GLFW_KEY_RIGHT_SHIFT:
-            return Key::RightShift;
-        case GLFW_KEY_LEFT_CONTROL:
-            return Key::LeftControl;
-        case GLFW_KEY_RIGHT_CONTROL:
-            return Key::RightControl;
-        case GLFW_KEY_LEFT_ALT:
-            return Key::LeftAlt;
-        case GLFW_KEY_RIGHT_ALT:
-            return Key::RightAlt;
+#define ESV_GLFW_KEY_CASE(viewerKey, glfwKey, sdlKey) \
+    case glfwKey:                                     \
+        return Key::viewerKey;
+        ESV_HOST_KEYS(ESV_GLFW_KEY_CASE)
+#undef ESV_GLFW_KEY_CASE
         default:
             return Key::Unknown;
     }
