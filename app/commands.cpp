@@ -11,6 +11,7 @@
 #include "app/render_command.h"
 #include "app/scene_info.h"
 #include "app/scene_source.h"
+#include "app/sdl_host.h"
 #include "app/viewer_loop.h"
 #include "app/viewer_script.h"
 #include "loaders/archive/vp_archive.h"
@@ -143,9 +144,16 @@ int runCommandLine(int argc, char** argv) {
     ViewerOptions viewer;
     app.add_option("FILE", viewer.file, "Model to open in the viewer window ('demo' or nothing: the built-in scene)");
     app.add_flag("--gles2", viewer.gles2, "Viewer: OpenGL ES 2.0 context and limits");
+    app.add_flag("--gles2-strict", viewer.gles2Strict,
+                 "Viewer: a strict ES 2.0 device profile (implies --gles2; no extensions, limits at the ES 2.0 minimum)");
     app.add_option("--texture-path", viewer.texturePaths,
                    "Viewer: also look for textures in this folder, after the model's own (repeatable)")
         ->check(CLI::ExistingDirectory);
+    std::string hostName = "glfw";
+    app.add_option("--host", hostName,
+                   "Viewer: the window system: glfw (the desktop, default) or sdl (SDL2; SDL_VIDEODRIVER picks x11, "
+                   "wayland, kmsdrm or offscreen)")
+        ->check(CLI::IsMember({"glfw", "sdl"}));
     std::string windowSize = std::to_string(viewer.width) + "x" + std::to_string(viewer.height);
     app.add_option("--size", windowSize, "Viewer: window size WxH (default 1280x720)")->check(checkSize);
     app.add_option("--frames", viewer.maxFrames, "Viewer: close after this many frames (scripted runs)")
@@ -187,6 +195,9 @@ int runCommandLine(int argc, char** argv) {
         return parseViewMode(s.c_str(), m) ? std::string() : std::string("unknown mode '" + s + "'");
     });
     renderCmd->add_flag("--gles2", render.gles2, "Render with OpenGL ES 2.0 limits and features enforced");
+    renderCmd->add_flag("--gles2-strict", render.gles2Strict,
+                        "Render as a strict ES 2.0 device (implies --gles2): no extensions, limits at the ES 2.0 "
+                        "minimum; the adaptations are printed as warnings");
     renderCmd->add_option("--weight-bone", render.weightBone, "Weights mode: node index of the joint whose weights to show")
         ->check(CLI::NonNegativeNumber);
     renderCmd->add_flag("--skeleton", render.skeleton, "Draw the skeleton (bones as lines, joints as points) over the scene");
@@ -228,6 +239,10 @@ int runCommandLine(int argc, char** argv) {
         return runRender(render);
     }
     std::sscanf(windowSize.c_str(), "%dx%d", &viewer.width, &viewer.height);
+    if (hostName == "sdl") {
+        SdlHost host;
+        return runViewer(host, viewer);
+    }
     GlfwHost host;
     return runViewer(host, viewer);
 }

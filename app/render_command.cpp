@@ -43,12 +43,13 @@ int runRender(const RenderRequest& request) {
     }
 
     EglContext context;
-    if (!context.create(request.gles2 ? 2 : 3, error)) {
+    if (!context.create(request.gles2 || request.gles2Strict ? 2 : 3, error)) {
         std::fprintf(stderr, "esview: cannot create a headless GLES context: %s\n", error.c_str());
         return kExitBadInput;
     }
     RendererOptions options;
-    options.gles2 = request.gles2;
+    options.gles2 = request.gles2 || request.gles2Strict;
+    options.gles2Strict = request.gles2Strict;
     std::unique_ptr<Renderer> renderer = Renderer::create(options, error);
     if (!renderer) {
         std::fprintf(stderr, "esview: %s\n", error.c_str());
@@ -95,6 +96,12 @@ int runRender(const RenderRequest& request) {
     renderer->prepareFrame(scene, pose, view);
     target.bind();
     FrameStats stats = renderer->draw(scene, pose, view, request.width, request.height);
+    // The strict profile says what it adapted: the warnings preparation and upload added.
+    if (request.gles2Strict)
+        for (size_t i = loadedScene.report.size(); i < prepared->report.size(); ++i)
+            if (prepared->report[i].severity == Severity::Warning)
+                std::fprintf(stderr, "%s: warning: %s\n", request.file.c_str(),
+                             prepared->report[i].text.c_str());
     for (const std::string& note : stats.notes)
         std::fprintf(stderr, "%s: warning: %s\n", request.file.c_str(), note.c_str());
     std::vector<uint8_t> rgba;

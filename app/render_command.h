@@ -17,6 +17,7 @@ struct RenderRequest {
     int camera = -1;
     ViewMode mode = ViewMode::Shaded;
     bool gles2 = false;
+    bool gles2Strict = false;  // the strict ES 2.0 device profile (implies gles2)
     bool skeleton = false;
     int weightBone = -1;
     bool normalLines = false;

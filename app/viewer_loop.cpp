@@ -187,6 +187,7 @@ void recreateRenderer(Viewer& v) {
     ViewerState& s = v.state;
     RendererOptions options;
     options.gles2 = s.gles2;
+    options.gles2Strict = s.gles2 && s.gles2Strict;
     std::string error;
     std::unique_ptr<Renderer> renderer = Renderer::create(options, error);
     if (!renderer) {
@@ -200,7 +201,9 @@ void recreateRenderer(Viewer& v) {
         s.status = "cannot draw the scene with this renderer: " + error;
         return;
     }
-    s.status = s.gles2 ? "ES2 limits enforced" : "ES3 features in use";
+    s.status = !s.gles2        ? "ES3 features in use"
+               : s.gles2Strict ? "strict ES2 device profile"
+                               : "ES2 limits enforced";
 }
 
 bool saveScreenshot(Viewer& v, int width, int height) {
@@ -617,7 +620,7 @@ int ViewerLoop::start(Host& host, const ViewerOptions& options) {
     config.title = "esview - " + options.file;
     config.width = options.width;
     config.height = options.height;
-    config.glesMajor = options.gles2 ? 2 : 3;
+    config.glesMajor = options.gles2 || options.gles2Strict ? 2 : 3;
     config.vsync = !scripted;
     std::string error;
     if (!host.open(config, error)) {
@@ -630,9 +633,11 @@ int ViewerLoop::start(Host& host, const ViewerOptions& options) {
     ViewerState& s = v.state;
     v.host = &host;
     v.scripted = scripted;
-    s.gles2 = options.gles2;
+    s.gles2 = options.gles2 || options.gles2Strict;
+    s.gles2Strict = options.gles2Strict;
     RendererOptions ropts;
-    ropts.gles2 = options.gles2;
+    ropts.gles2 = s.gles2;
+    ropts.gles2Strict = options.gles2Strict;
     s.renderer = Renderer::create(ropts, error);
     if (!s.renderer) {
         std::fprintf(stderr, "esview: %s\n", error.c_str());
@@ -669,7 +674,7 @@ int ViewerLoop::start(Host& host, const ViewerOptions& options) {
         std::fprintf(stderr, "esview: the panels cannot start on this window\n");
         return kExitBadInput;
     }
-    ImGui_ImplOpenGL3_Init(options.gles2 ? "#version 100" : "#version 300 es");
+    ImGui_ImplOpenGL3_Init(s.gles2 ? "#version 100" : "#version 300 es");
     m.imgui = true;
     // The panels' copy and paste go through the host, whatever its ImGui backend installed.
     io.ClipboardUserData = &m;

@@ -21,6 +21,7 @@ struct ViewerOptions {
     // Commands to run between frames (see viewer_script.h); the script is checked before the window opens.
     std::string script;
     bool gles2 = false;
+    bool gles2Strict = false;  // the strict ES 2.0 device profile (implies gles2)
     // Folders searched for textures after a model's own (--texture-path), before the remembered ones.
     std::vector<std::string> texturePaths;
 };

@@ -64,6 +64,7 @@ struct ViewerState {
     std::unique_ptr<Renderer> renderer;
     RendererInfo rendererInfo;
     bool gles2 = false;  // ES2 limits enforced by the renderer (switching recreates it)
+    bool gles2Strict = false;  // with gles2: the strict ES 2.0 device profile (--gles2-strict)
 
     ViewSettings view;
     Transport transport;

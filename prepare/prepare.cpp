@@ -1,5 +1,9 @@
 #include "prepare/prepare.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
 #include "loaders/textures/scene_textures.h"
 #include "renderer/binding_plan.h"
 #include "renderer/renderer.h"
@@ -14,10 +18,142 @@ TargetCaps targetCaps(const RendererInfo& info) {
     caps.paletteCapacity = info.paletteCapacity;
     caps.uintIndices = info.uintIndices;
     caps.compressedFormats = info.compressedFormats;
+    // The strict profile resizes textures here; plain ES2 mode keeps the renderer's fallback
+    // (non-power-of-two textures clamped without mipmaps).
+    if (info.strict) {
+        caps.npotTextures = info.npotTextures;
+        caps.maxTextureSize = info.maxTextureSize;
+    }
     return caps;
 }
 
+Image resizeImage(const Image& image, uint32_t width, uint32_t height) {
+    Image out = image;
+    out.width = width;
+    out.height = height;
+    out.levels = 1;
+    out.surfaces.clear();
+    const uint32_t sw = image.width, sh = image.height;
+    for (uint32_t face = 0; face < image.faces; ++face) {
+        const uint8_t* src = image.surface(0, face).data;
+        std::vector<uint8_t> dst(size_t(width) * height * 4);
+        // Each destination texel samples the source at its centre; minification averages the
+        // source texels it covers (a box filter) so that detail does not alias.
+        const float sx = float(sw) / float(width), sy = float(sh) / float(height);
+        const int boxX = std::max(1, int(std::ceil(sx))), boxY = std::max(1, int(std::ceil(sy)));
+        for (uint32_t y = 0; y < height; ++y)
+            for (uint32_t x = 0; x < width; ++x) {
+                float sum[4] = {};
+                float weight = 0.0f;
+                for (int by = 0; by < boxY; ++by)
+                    for (int bx = 0; bx < boxX; ++bx) {
+                        const float fx = (float(x) + (float(bx) + 0.5f) / float(boxX)) * sx - 0.5f;
+                        const float fy = (float(y) + (float(by) + 0.5f) / float(boxY)) * sy - 0.5f;
+                        const float cx = std::clamp(fx, 0.0f, float(sw - 1)),
+                                    cy = std::clamp(fy, 0.0f, float(sh - 1));
+                        const uint32_t x0 = uint32_t(cx), y0 = uint32_t(cy);
+                        const uint32_t x1 = std::min(x0 + 1, sw - 1), y1 = std::min(y0 + 1, sh - 1);
+                        const float tx = cx - float(x0), ty = cy - float(y0);
+                        for (int c = 0; c < 4; ++c) {
+                            auto at = [&](uint32_t px, uint32_t py) {
+                                return float(src[(size_t(py) * sw + px) * 4 + c]);
+                            };
+                            const float top = at(x0, y0) + (at(x1, y0) - at(x0, y0)) * tx;
+                            const float bottom = at(x0, y1) + (at(x1, y1) - at(x0, y1)) * tx;
+                            sum[c] += top + (bottom - top) * ty;
+                        }
+                        weight += 1.0f;
+                    }
+                for (int c = 0; c < 4; ++c)
+                    dst[(size_t(y) * width + x) * 4 + c] =
+                        uint8_t(std::clamp(sum[c] / weight + 0.5f, 0.0f, 255.0f));
+            }
+        out.surfaces.push_back(makeOwnedBytes(std::move(dst)));
+    }
+    return out;
+}
+
 namespace {
+
+uint32_t nextPowerOfTwo(uint32_t v) {
+    uint32_t p = 1;
+    while (p < v && p < (1u << 30)) p <<= 1;
+    return p;
+}
+
+// Step 1, for targets without NPOT textures or with a size limit: RGBA8 images resized, one
+// report line each.
+void resizeTextures(Scene& scene, const TargetCaps& target, PrepareStats& stats) {
+    if (target.npotTextures && target.maxTextureSize <= 0) return;
+    for (Texture& texture : scene.textures) {
+        Image& image = texture.image;
+        if (image.empty() || image.format != PixelFormat::Rgba8 || image.width == 0 || image.height == 0)
+            continue;
+        uint32_t width = image.width, height = image.height;
+        if (target.maxTextureSize > 0) {
+            // Downscaled as a whole, keeping the aspect ratio.
+            const uint32_t limit = uint32_t(target.maxTextureSize);
+            const uint32_t largest = std::max(width, height);
+            if (largest > limit) {
+                width = std::max(1u, uint32_t(uint64_t(width) * limit / largest));
+                height = std::max(1u, uint32_t(uint64_t(height) * limit / largest));
+            }
+        }
+        if (!target.npotTextures) {
+            // ES 2.0 without OES_texture_npot allows other sizes only clamped and without mipmaps;
+            // the next powers of two keep every texel's detail, repeat wrapping and mipmaps.
+            width = nextPowerOfTwo(width);
+            height = nextPowerOfTwo(height);
+            if (image.isCube()) width = height = std::max(width, height);
+            if (target.maxTextureSize > 0) {
+                while (width > uint32_t(target.maxTextureSize)) width >>= 1;
+                while (height > uint32_t(target.maxTextureSize)) height >>= 1;
+            }
+        }
+        if (width == image.width && height == image.height) continue;
+        const std::string from = std::to_string(image.width) + "x" + std::to_string(image.height);
+        const bool npot = !target.npotTextures && ((image.width & (image.width - 1)) != 0 ||
+                                                   (image.height & (image.height - 1)) != 0);
+        image = resizeImage(image, width, height);
+        ++stats.texturesResized;
+        scene.warn("texture '" + texture.name + "': resized from " + from + " to " + std::to_string(width) +
+                   "x" + std::to_string(height) + " for this target (" +
+                   (npot ? "no non-power-of-two textures without GL_OES_texture_npot"
+                         : "above GL_MAX_TEXTURE_SIZE " + std::to_string(target.maxTextureSize)) +
+                   ")");
+    }
+}
+
+// Step 5: 32-bit index lists narrowed to 16 bits where the target has no 32-bit indices.
+void narrowIndices(Scene& scene, const TargetCaps& target, PrepareStats& stats) {
+    if (target.uintIndices) return;
+    for (Mesh& mesh : scene.meshes) {
+        IndexData& indices = mesh.indices;
+        if (indices.type != ComponentType::UInt32 || indices.count == 0 ||
+            indices.bytes.size < size_t(indices.count) * 4)
+            continue;
+        std::vector<uint8_t> narrow(size_t(indices.count) * 2);
+        bool fits = true;
+        for (uint32_t i = 0; i < indices.count && fits; ++i) {
+            uint32_t v;
+            std::memcpy(&v, indices.bytes.data + size_t(i) * 4, 4);
+            fits = v <= 0xFFFF;
+            const uint16_t s = uint16_t(v);
+            std::memcpy(narrow.data() + size_t(i) * 2, &s, 2);
+        }
+        if (!fits) {
+            ++stats.indexListsTooLarge;
+            scene.warn("mesh '" + mesh.name +
+                       "': indices above 65535 need GL_OES_element_index_uint, which this target lacks");
+            continue;
+        }
+        indices.bytes = makeOwnedBytes(std::move(narrow));
+        indices.type = ComponentType::UInt16;
+        ++stats.indexListsNarrowed;
+        scene.warn("mesh '" + mesh.name + "': " + std::to_string(indices.count) +
+                   " 32-bit indices narrowed to 16 bits once (no GL_OES_element_index_uint on this target)");
+    }
+}
 
 // Step 3: widens what the target cannot read, in one pass per stream, with one warning each.
 void convertVertexTypes(Scene& scene, const TargetCaps& target, PrepareStats& stats) {
@@ -85,6 +221,7 @@ std::unique_ptr<Scene> prepareForTarget(const Scene& loaded, const TargetCaps& t
     report(0.8f, "decoding textures");
     decodeSceneTextures(
         *scene, [&](PixelFormat f) { return target.supports(f); }, &stats.texturesDecoded);
+    resizeTextures(*scene, target, stats);
 
     // 2. Bone batches within the palette.
     report(0.85f, "bone batches");
@@ -98,6 +235,9 @@ std::unique_ptr<Scene> prepareForTarget(const Scene& loaded, const TargetCaps& t
     // 4. Tangent frames.
     report(0.95f, "tangents");
     makeTangentFrames(*scene, stats);
+
+    // 5. Index types.
+    narrowIndices(*scene, target, stats);
 
     report(1.0f, "prepared");
     if (statsOut) *statsOut = stats;

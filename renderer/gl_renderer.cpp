@@ -10,6 +10,7 @@
 #include "renderer/camera.h"
 #include "renderer/gl_calls.h"
 #include "renderer/gl_renderer_impl.h"
+#include "renderer/strict_profile.h"
 #include "scene/cpu_reference.h"
 
 namespace esv {
@@ -57,8 +58,9 @@ std::string takeGlErrors() {
 GlRenderer::GlRenderer(const RendererOptions& options, const Caps& caps)
     : m_options(options),
       m_caps(caps),
-      m_programs(caps.es3 ? GlslVersion::Es300 : GlslVersion::Es100, caps.maxVertexAttribs),
-      m_textureSupport(detectTextureSupport(caps.es3)),
+      m_programs(caps.es3 ? GlslVersion::Es300 : GlslVersion::Es100, caps.maxVertexAttribs,
+                 caps.fragmentHighp, caps.maxFragmentUniformVectors),
+      m_textureSupport(detectTextureSupport(caps.es3, caps.strict)),
       m_timer(caps.timer) {
     m_state.configure(m_caps.vao, attributeLimit());
 }
@@ -139,6 +141,12 @@ RendererInfo GlRenderer::info() const {
     i.paletteCapacity = std::min(paletteCapacity(m_caps.maxVertexUniformVectors, kReservedVertexVectors), 256);
     i.vectorsPerBone = kVectorsPerBone;
     i.reservedVertexVectors = kReservedVertexVectors;
+    i.strict = m_caps.strict;
+    i.floatTextures = m_caps.es3;  // the texture of morph deltas (RGBA32F) is an ES3 path
+    i.fragmentHighp = m_caps.fragmentHighp;
+    i.maxFragmentUniformVectors = m_caps.maxFragmentUniformVectors;
+    i.maxTextureUnits = m_caps.maxTextureUnits;
+    i.fragmentUniformVectorsUsed = m_programs.maxFragmentUniformVectors();
     i.gpuTimer = m_caps.timer;
     i.compressedFormats = m_textureSupport.native;
     i.npotTextures = m_textureSupport.npot;
@@ -256,6 +264,7 @@ FrameStats GlRenderer::draw(const Scene& scene, const Pose& pose, const ViewSett
     stats.gpuMs = m_timer.lastMs();
     checkGl("frame end", stats.glErrors);
     if (stats.glErrors > 0) stats.notes.push_back(takeGlErrors());
+    for (std::string& note : m_programs.takeNotes()) stats.notes.push_back(std::move(note));
     stats.glCalls = uint32_t(gl::callCount() - callsBefore);
     return stats;
 }
@@ -459,27 +468,40 @@ std::unique_ptr<Renderer> Renderer::create(const RendererOptions& options, std::
     }
     detail::Caps caps;
     const bool contextEs3 = std::strstr(version, "OpenGL ES 3") != nullptr;
+    // The strict profile sees no extension at all (kStrictExtensions) and kStrictLimits.
+    const bool strict = options.gles2Strict;
+    const bool gles2 = options.gles2 || strict;
+    const auto hasExtension = [strict](const char* name) { return !strict && gl::hasExtension(name); };
+    caps.strict = strict;
     // ES2 mode enforces the ES 2.0 minimums even where the driver grants more (llvmpipe grants 3.2).
-    caps.es3 = contextEs3 && !options.gles2;
-    caps.uintIndices = caps.es3 || gl::hasExtension("GL_OES_element_index_uint");
+    caps.es3 = contextEs3 && !gles2;
+    caps.uintIndices = caps.es3 || hasExtension("GL_OES_element_index_uint");
     gl::VertexArrayApi& vao = gl::vertexArrayApi();
     if (caps.es3) {
         vao = {glGenVertexArrays, glBindVertexArray, glDeleteVertexArrays};  // through the counting hooks
-    } else if (gl::hasExtension("GL_OES_vertex_array_object")) {
+    } else if (hasExtension("GL_OES_vertex_array_object")) {
         vao = {glGenVertexArraysOES, glBindVertexArrayOES, glDeleteVertexArraysOES};
     } else {
         vao = {};
     }
     caps.vao = vao.available();
     // The EXT entry points exist on ES2 as well; glad loads them only when the context lists the extension.
-    caps.timer = gl::hasExtension("GL_EXT_disjoint_timer_query") && glad_glGenQueriesEXT && glad_glBeginQueryEXT &&
-                 glad_glEndQueryEXT && glad_glGetQueryObjectuivEXT && glad_glGetQueryObjectui64vEXT &&
-                 glad_glDeleteQueriesEXT;
-    GLint vectors = 128, attribs = 8;
+    caps.timer = hasExtension("GL_EXT_disjoint_timer_query") && glad_glGenQueriesEXT &&
+                 glad_glBeginQueryEXT && glad_glEndQueryEXT && glad_glGetQueryObjectuivEXT &&
+                 glad_glGetQueryObjectui64vEXT && glad_glDeleteQueriesEXT;
+    GLint vectors = 128, attribs = 8, fragmentVectors = 16, units = 8;
     glGetIntegerv(GL_MAX_VERTEX_UNIFORM_VECTORS, &vectors);
     glGetIntegerv(GL_MAX_VERTEX_ATTRIBS, &attribs);
-    caps.maxVertexUniformVectors = options.gles2 ? std::min(vectors, 128) : vectors;
-    caps.maxVertexAttribs = options.gles2 ? std::min(attribs, 8) : attribs;
+    glGetIntegerv(GL_MAX_FRAGMENT_UNIFORM_VECTORS, &fragmentVectors);
+    glGetIntegerv(GL_MAX_TEXTURE_IMAGE_UNITS, &units);
+    caps.maxVertexUniformVectors = gles2 ? std::min(vectors, 128) : vectors;
+    caps.maxVertexAttribs = gles2 ? std::min(attribs, 8) : attribs;
+    caps.maxFragmentUniformVectors =
+        strict ? std::min(fragmentVectors, kStrictLimits.fragmentUniformVectors) : 0;
+    caps.maxTextureUnits = strict ? std::min(units, kStrictLimits.textureUnits) : units;
+    // Without GL_FRAGMENT_PRECISION_HIGH (which the strict profile treats as undefined) fragment
+    // shaders are mediump.
+    caps.fragmentHighp = !strict;
     while (glGetError() != GL_NO_ERROR) {
     }
     return std::make_unique<detail::GlRenderer>(options, caps);

@@ -47,6 +47,10 @@ struct Caps {
     bool timer = false;  // GL_EXT_disjoint_timer_query
     int maxVertexUniformVectors = 128;
     int maxVertexAttribs = 8;
+    bool strict = false;                // RendererOptions::gles2Strict: no extensions, kStrictLimits
+    bool fragmentHighp = true;          // false: fragment shaders are mediump (strict)
+    int maxFragmentUniformVectors = 0;  // 0: not checked
+    int maxTextureUnits = 0;
 };
 
 struct GpuStream {

@@ -18,6 +18,13 @@ struct RendererOptions {
     // Enforce the ES 2.0 minimum limits and feature set even when the context offers more:
     // 128 vertex uniform vectors, 8 vertex attributes, #version 100 shaders, no ES3 entry points.
     bool gles2 = false;
+    // A strict ES 2.0 device profile (implies gles2), for PowerVR SGX-class drivers: the renderer
+    // acts as if GL_EXTENSIONS were empty (no OES_texture_npot, OES_element_index_uint,
+    // OES_vertex_array_object, OES_texture_float, compressed formats or timer queries), fragment
+    // shaders use mediump as if GL_FRAGMENT_PRECISION_HIGH were undefined, and the limits are held
+    // at kStrictLimits (renderer/strict_profile.h). The preparation stage adapts the scene to it
+    // (targetCaps: NPOT and oversized textures resized, 32-bit indices narrowed), with report lines.
+    bool gles2Strict = false;
     // Check glGetError after each draw and fail loudly (test builds).
     bool checkErrors = false;
 };
@@ -65,6 +72,12 @@ struct RendererInfo {
     int paletteCapacity = 0;    // bones per draw
     int vectorsPerBone = 4;     // a palette entry is a mat4
     int reservedVertexVectors = 0;  // vertex uniform vectors the mesh program keeps besides the palette
+    bool strict = false;            // RendererOptions::gles2Strict
+    bool floatTextures = false;     // float textures may be sampled (ES3; never under the strict profile)
+    bool fragmentHighp = true;      // fragment shaders use highp (false: mediump, the strict profile)
+    int maxFragmentUniformVectors = 0;   // as enforced: every linked program is checked against it
+    int maxTextureUnits = 0;             // fragment texture image units, as enforced
+    int fragmentUniformVectorsUsed = 0;  // the most any program linked so far uses (GL's active uniforms)
     bool gpuTimer = false;      // FrameStats::gpuMs is measured (GL_EXT_disjoint_timer_query)
     // Compressed formats sampled natively (others must be decoded before setScene).
     std::array<bool, static_cast<size_t>(PixelFormat::Count)> compressedFormats{};

@@ -1,5 +1,7 @@
 #include "renderer/shader_program.h"
 
+#include <algorithm>
+
 #include "shaders/embedded_shaders.h"
 
 namespace esv {
@@ -30,10 +32,15 @@ uint64_t ShaderFeatures::key() const {
 
 namespace {
 
-std::string header(const ShaderFeatures& f, GlslVersion version, bool vertex) {
+std::string header(const ShaderFeatures& f, GlslVersion version, bool vertex, bool fragmentHighp = true) {
     std::string s = version == GlslVersion::Es300 ? "#version 300 es\n" : "#version 100\n";
-    s += vertex ? "precision highp float;\n"
-                : "#ifdef GL_FRAGMENT_PRECISION_HIGH\nprecision highp float;\n#else\nprecision mediump float;\n#endif\n";
+    if (vertex)
+        s += "precision highp float;\n";
+    else if (fragmentHighp)
+        s += "#ifdef GL_FRAGMENT_PRECISION_HIGH\nprecision highp float;\n#else\nprecision mediump "
+             "float;\n#endif\n";
+    else
+        s += "precision mediump float;\n";
     if (version == GlslVersion::Es300) {
         s += vertex ? "#define ATTRIBUTE in\n#define VARYING_OUT out\n"
                     : "#define VARYING_IN in\nout vec4 o_fragColor;\n#define FRAG_COLOR o_fragColor\n";
@@ -101,8 +108,51 @@ std::string assembleVertexShader(const ShaderFeatures& features, GlslVersion ver
     return header(features, version, true) + kShaderMeshVert;
 }
 
-std::string assembleFragmentShader(const ShaderFeatures& features, GlslVersion version) {
-    return header(features, version, false) + kShaderMeshFrag;
+std::string assembleFragmentShader(const ShaderFeatures& features, GlslVersion version, bool fragmentHighp) {
+    return header(features, version, false, fragmentHighp) + kShaderMeshFrag;
+}
+
+const std::vector<std::string>& fragmentUniformNames() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> out;
+        const std::string source = kShaderMeshFrag;
+        for (size_t at = source.find("uniform "); at != std::string::npos;
+             at = source.find("uniform ", at + 1)) {
+            if (at > 0 && source[at - 1] != '\n') continue;  // declarations start a line
+            const size_t eol = source.find_first_of(";\n", at);
+            std::string decl = source.substr(at, eol - at);
+            // "uniform [precision] type name[N]": the name is the last word, before any bracket.
+            decl = decl.substr(0, decl.find('['));
+            const size_t space = decl.find_last_of(' ');
+            if (space != std::string::npos) out.push_back(decl.substr(space + 1));
+        }
+        return out;
+    }();
+    return names;
+}
+
+int uniformVectors(unsigned type, int arraySize) {
+    int rows = 1;
+    switch (type) {
+        case GL_FLOAT_MAT2:
+            rows = 2;
+            break;
+        case GL_FLOAT_MAT3:
+            rows = 3;
+            break;
+        case GL_FLOAT_MAT4:
+            rows = 4;
+            break;
+        case GL_SAMPLER_2D:
+        case GL_SAMPLER_CUBE:
+        case GL_SAMPLER_3D:
+        case GL_SAMPLER_2D_SHADOW:
+            rows = 0;
+            break;
+        default:
+            break;
+    }
+    return rows * (arraySize > 0 ? arraySize : 1);
 }
 
 std::string assembleOverlayShader(bool vertex, GlslVersion version) {
@@ -210,7 +260,8 @@ const MeshProgram* ProgramCache::get(const ShaderFeatures& features, std::string
     if (found != m_programs.end()) return &found->second;
     gl::Shader vs = compile(GL_VERTEX_SHADER, assembleVertexShader(features, m_version), error);
     if (!vs) return nullptr;
-    gl::Shader fs = compile(GL_FRAGMENT_SHADER, assembleFragmentShader(features, m_version), error);
+    gl::Shader fs =
+        compile(GL_FRAGMENT_SHADER, assembleFragmentShader(features, m_version, m_fragmentHighp), error);
     if (!fs) return nullptr;
     MeshProgram p;
     p.program = gl::Program(glCreateProgram());
@@ -246,6 +297,27 @@ const MeshProgram* ProgramCache::get(const ShaderFeatures& features, std::string
         error = std::string("shader program does not link: ") + log;
         return nullptr;
     }
+    // The fragment stage's uniform vectors, as a driver with few of them would count the active ones.
+    GLint active = 0;
+    glGetProgramiv(prog, GL_ACTIVE_UNIFORMS, &active);
+    int fragmentVectors = 0;
+    for (GLint u = 0; u < active; ++u) {
+        char name[128] = {};
+        GLint size = 0;
+        GLenum type = 0;
+        glGetActiveUniform(prog, GLuint(u), sizeof name, nullptr, &size, &type, name);
+        std::string base = name;
+        base = base.substr(0, base.find('['));
+        const auto& names = fragmentUniformNames();
+        if (std::find(names.begin(), names.end(), base) != names.end())
+            fragmentVectors += uniformVectors(type, size);
+    }
+    m_fragmentVectorsUsed = std::max(m_fragmentVectorsUsed, fragmentVectors);
+    if (m_maxFragmentVectors > 0 && fragmentVectors > m_maxFragmentVectors)
+        m_notes.push_back("a shader program uses " + std::to_string(fragmentVectors) +
+                          " fragment uniform vectors, more than the " + std::to_string(m_maxFragmentVectors) +
+                          " this profile allows (GL_MAX_FRAGMENT_UNIFORM_VECTORS): a device with that limit "
+                          "would not link it");
     p.model = glGetUniformLocation(prog, "u_model");
     p.viewProjection = glGetUniformLocation(prog, "u_viewProjection");
     p.positionUnpack = glGetUniformLocation(prog, "u_positionUnpack");

@@ -56,8 +56,20 @@ struct ShaderFeatures {
 enum class GlslVersion : uint8_t { Es100, Es300 };
 
 // The full source of a stage for `features` in `version` (what the driver or glslangValidator compiles).
+// `fragmentHighp` false: the fragment stage is mediump outright, as on a driver without
+// GL_FRAGMENT_PRECISION_HIGH (the strict ES2 profile); true: highp where the driver defines it.
 std::string assembleVertexShader(const ShaderFeatures& features, GlslVersion version);
-std::string assembleFragmentShader(const ShaderFeatures& features, GlslVersion version);
+std::string assembleFragmentShader(const ShaderFeatures& features, GlslVersion version,
+                                   bool fragmentHighp = true);
+
+// The uniforms mesh.frag declares (names, without array brackets), read from its source: the
+// fragment stage's share of a program's active uniforms.
+const std::vector<std::string>& fragmentUniformNames();
+
+// Uniform vectors one active uniform takes under the GLSL ES 1.00 packing rules' upper bound
+// (appendix A.7): one row per element for scalars and vectors, 2/3/4 rows per mat2/mat3/mat4
+// element, none for samplers. `type` is a GL type enum (GL_FLOAT_VEC4, ...).
+int uniformVectors(unsigned type, int arraySize);
 
 // The overlay program's stages (lines and points over the scene; no permutations).
 std::string assembleOverlayShader(bool vertex, GlslVersion version);
@@ -140,15 +152,31 @@ bool buildOverlayProgram(GlslVersion version, OverlayProgram& out, std::string& 
 
 class ProgramCache {
 public:
-    ProgramCache(GlslVersion version, int maxVertexAttribs) : m_version(version), m_maxVertexAttribs(maxVertexAttribs) {}
+    // `fragmentHighp`: see assembleFragmentShader. `maxFragmentUniformVectors` > 0: each linked
+    // program's fragment uniforms are counted against it, and one above it gets a note.
+    ProgramCache(GlslVersion version, int maxVertexAttribs, bool fragmentHighp = true,
+                 int maxFragmentUniformVectors = 0)
+        : m_version(version),
+          m_maxVertexAttribs(maxVertexAttribs),
+          m_fragmentHighp(fragmentHighp),
+          m_maxFragmentVectors(maxFragmentUniformVectors) {}
     // The linked program for `features`, compiled on first use; null with `error` set on failure.
     const MeshProgram* get(const ShaderFeatures& features, std::string& error);
     // Programs linked so far (linking one leaves it in use: see get).
     size_t size() const { return m_programs.size(); }
+    // The most fragment uniform vectors a program linked so far uses (active uniforms, counted by
+    // uniformVectors).
+    int maxFragmentUniformVectors() const { return m_fragmentVectorsUsed; }
+    // The notes of programs over the fragment budget since the last call, one sentence each.
+    std::vector<std::string> takeNotes() { return std::move(m_notes); }
 
 private:
     GlslVersion m_version;
     int m_maxVertexAttribs;
+    bool m_fragmentHighp;
+    int m_maxFragmentVectors;
+    int m_fragmentVectorsUsed = 0;
+    std::vector<std::string> m_notes;
     std::map<uint64_t, MeshProgram> m_programs;
 };
 

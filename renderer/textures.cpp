@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "renderer/strict_profile.h"
+
 namespace esv {
 namespace {
 
@@ -94,29 +96,30 @@ constexpr int kUploadedChannels = 4;
 
 }  // namespace
 
-TextureFormatSupport detectTextureSupport(bool es3) {
+TextureFormatSupport detectTextureSupport(bool es3, bool strict) {
     TextureFormatSupport s;
+    const auto hasExtension = [strict](const char* name) { return !strict && gl::hasExtension(name); };
     auto set = [&](std::initializer_list<PixelFormat> formats, bool on) {
         for (PixelFormat f : formats)
             s.native[static_cast<size_t>(f)] = s.native[static_cast<size_t>(f)] || on;
     };
     set({PixelFormat::Pvrtc1_2bpp_Rgb, PixelFormat::Pvrtc1_2bpp_Rgba, PixelFormat::Pvrtc1_4bpp_Rgb,
          PixelFormat::Pvrtc1_4bpp_Rgba},
-        gl::hasExtension("GL_IMG_texture_compression_pvrtc"));
-    set({PixelFormat::Etc1_Rgb}, es3 || gl::hasExtension("GL_OES_compressed_ETC1_RGB8_texture"));
+        hasExtension("GL_IMG_texture_compression_pvrtc"));
+    set({PixelFormat::Etc1_Rgb}, es3 || hasExtension("GL_OES_compressed_ETC1_RGB8_texture"));
     set({PixelFormat::Etc2_Rgb, PixelFormat::Etc2_Rgb_A1, PixelFormat::Etc2_Rgba, PixelFormat::Eac_R11,
          PixelFormat::Eac_R11_Signed, PixelFormat::Eac_Rg11, PixelFormat::Eac_Rg11_Signed},
         es3);
-    set({PixelFormat::Astc}, gl::hasExtension("GL_KHR_texture_compression_astc_ldr"));
-    const bool s3tc = gl::hasExtension("GL_EXT_texture_compression_s3tc");
+    set({PixelFormat::Astc}, hasExtension("GL_KHR_texture_compression_astc_ldr"));
+    const bool s3tc = hasExtension("GL_EXT_texture_compression_s3tc");
     set({PixelFormat::Bc1_Rgb, PixelFormat::Bc1_Rgba},
-        s3tc || gl::hasExtension("GL_EXT_texture_compression_dxt1"));
-    set({PixelFormat::Bc2}, s3tc || gl::hasExtension("GL_ANGLE_texture_compression_dxt3"));
-    set({PixelFormat::Bc3}, s3tc || gl::hasExtension("GL_ANGLE_texture_compression_dxt5"));
+        s3tc || hasExtension("GL_EXT_texture_compression_dxt1"));
+    set({PixelFormat::Bc2}, s3tc || hasExtension("GL_ANGLE_texture_compression_dxt3"));
+    set({PixelFormat::Bc3}, s3tc || hasExtension("GL_ANGLE_texture_compression_dxt5"));
     s.npot = es3;
     GLint size = 2048;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &size);
-    s.maxSize = size;
+    s.maxSize = strict ? std::min(int(size), kStrictLimits.maxTextureSize) : int(size);
     return s;
 }
 

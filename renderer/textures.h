@@ -21,8 +21,10 @@ struct TextureFormatSupport {
     bool supports(PixelFormat f) const { return native[static_cast<size_t>(f)]; }
 };
 
-// Reads the context's extensions (call with a current context).
-TextureFormatSupport detectTextureSupport(bool es3);
+// Reads the context's extensions (call with a current context). `strict`: the strict ES2 profile,
+// which sees no extension (no compressed format but ES3 core ones, which it lacks too) and caps the
+// size at kStrictLimits.maxTextureSize.
+TextureFormatSupport detectTextureSupport(bool es3, bool strict = false);
 
 struct GpuTexture {
     gl::Texture texture;

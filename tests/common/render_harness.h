@@ -27,15 +27,18 @@ struct Rendered {
 
 class RenderHarness {
 public:
-    explicit RenderHarness(bool gles2, int width = 192, int height = 192, bool checkErrors = true)
+    // `strict`: the strict ES 2.0 device profile (RendererOptions::gles2Strict, implies gles2).
+    explicit RenderHarness(bool gles2, int width = 192, int height = 192, bool checkErrors = true,
+                           bool strict = false)
         : m_width(width), m_height(height) {
         std::string error;
-        if (!m_context.create(gles2 ? 2 : 3, error)) {
+        if (!m_context.create(gles2 || strict ? 2 : 3, error)) {
             ADD_FAILURE() << "headless context: " << error;
             return;
         }
         RendererOptions options;
-        options.gles2 = gles2;
+        options.gles2 = gles2 || strict;
+        options.gles2Strict = strict;
         options.checkErrors = checkErrors;
         m_renderer = Renderer::create(options, error);
         if (!m_renderer) {

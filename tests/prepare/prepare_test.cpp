@@ -217,5 +217,140 @@ TEST(Prepare, PreparingForAnotherTargetEqualsPreparingFromScratch) {
     EXPECT_EQ(largestBatch(*second), 9u);
 }
 
+// ---------------------------------------------------------------------------------------------
+// The strict ES 2.0 profile's adaptations (TargetCaps as targetCaps() fills them for a renderer
+// with RendererOptions::gles2Strict: no NPOT, 2048 texels, no 32-bit indices).
+
+TargetCaps strictTarget() {
+    TargetCaps t = es2Target();
+    t.npotTextures = false;
+    t.maxTextureSize = 2048;
+    return t;
+}
+
+// An RGBA8 texture of width x height whose texel (x, y) is (x, y, 7, 255) modulo 256.
+Texture gradientTexture(const std::string& name, uint32_t width, uint32_t height) {
+    Texture t;
+    t.name = name;
+    t.image.width = width;
+    t.image.height = height;
+    std::vector<uint8_t> rgba(size_t(width) * height * 4);
+    for (uint32_t y = 0; y < height; ++y)
+        for (uint32_t x = 0; x < width; ++x) {
+            uint8_t* p = &rgba[(size_t(y) * width + x) * 4];
+            p[0] = uint8_t(x);
+            p[1] = uint8_t(y);
+            p[2] = 7;
+            p[3] = 255;
+        }
+    t.image.surfaces.push_back(makeOwnedBytes(std::move(rgba)));
+    return t;
+}
+
+size_t countLines(const Scene& scene, const std::string& part) {
+    return size_t(std::count_if(scene.report.begin(), scene.report.end(), [&](const ReportLine& l) {
+        return l.severity == Severity::Warning && l.text.find(part) != std::string::npos;
+    }));
+}
+
+TEST(StrictPrepare, NonPowerOfTwoTexturesAreResizedUpWithOneLineEach) {
+    Scene loaded;
+    loaded.textures.push_back(gradientTexture("npot", 3, 5));
+    loaded.textures.push_back(gradientTexture("pot", 4, 8));
+    PrepareStats stats;
+    auto prepared = prepareForTarget(loaded, strictTarget(), {}, &stats);
+    EXPECT_EQ(stats.texturesResized, 1u);
+    EXPECT_EQ(prepared->textures[0].image.width, 4u);
+    EXPECT_EQ(prepared->textures[0].image.height, 8u);
+    EXPECT_EQ(prepared->textures[0].image.levels, 1u);
+    EXPECT_EQ(prepared->textures[0].image.surface(0).size, 4u * 8u * 4u);
+    EXPECT_EQ(prepared->textures[1].image.width, 4u);  // a power of two already
+    EXPECT_EQ(countLines(*prepared, "texture 'npot': resized from 3x5 to 4x8"), 1u);
+    EXPECT_EQ(countLines(*prepared, "GL_OES_texture_npot"), 1u);
+    // The loaded scene keeps its image; ES3 and plain ES2 targets resize nothing.
+    EXPECT_EQ(loaded.textures[0].image.width, 3u);
+    PrepareStats es3;
+    prepareForTarget(loaded, es3Target(), {}, &es3);
+    EXPECT_EQ(es3.texturesResized, 0u);
+    PrepareStats es2;
+    prepareForTarget(loaded, es2Target(), {}, &es2);
+    EXPECT_EQ(es2.texturesResized, 0u);
+}
+
+TEST(StrictPrepare, TexturesAboveTheSizeLimitAreDownscaledKeepingTheirAspect) {
+    Scene loaded;
+    loaded.textures.push_back(gradientTexture("wide", 4096, 1024));
+    loaded.textures.push_back(gradientTexture("odd", 3000, 100));
+    PrepareStats stats;
+    auto prepared = prepareForTarget(loaded, strictTarget(), {}, &stats);
+    EXPECT_EQ(stats.texturesResized, 2u);
+    EXPECT_EQ(prepared->textures[0].image.width, 2048u);
+    EXPECT_EQ(prepared->textures[0].image.height, 512u);
+    EXPECT_EQ(countLines(*prepared, "above GL_MAX_TEXTURE_SIZE 2048"), 1u);
+    // 3000x100 -> 2048x68 for the limit, then powers of two: 2048x128 (rounded up, within the limit).
+    EXPECT_EQ(prepared->textures[1].image.width, 2048u);
+    EXPECT_EQ(prepared->textures[1].image.height, 128u);
+    for (const Texture& t : prepared->textures)
+        EXPECT_EQ(t.image.surface(0).size, size_t(t.image.width) * t.image.height * 4);
+}
+
+TEST(StrictPrepare, ResizeKeepsAConstantImageConstantAndFiltersAGradient) {
+    Texture constant = gradientTexture("c", 6, 6);
+    std::vector<uint8_t> grey(6 * 6 * 4, 128);
+    constant.image.surfaces[0] = makeOwnedBytes(std::move(grey));
+    for (auto [w, h] : {std::pair<uint32_t, uint32_t>{8, 8}, {4, 2}, {1, 1}}) {
+        const Image out = resizeImage(constant.image, w, h);
+        ASSERT_EQ(out.surface(0).size, size_t(w) * h * 4);
+        for (size_t i = 0; i < out.surface(0).size; ++i)
+            ASSERT_EQ(out.surface(0).data[i], 128) << w << "x" << h;
+    }
+    // A horizontal ramp 0..255 over 256 texels halved: texel x averages source 2x and 2x+1.
+    const Image ramp = gradientTexture("r", 256, 1).image;
+    const Image half = resizeImage(ramp, 128, 1);
+    for (uint32_t x = 0; x < 128; ++x) EXPECT_NEAR(half.surface(0).data[x * 4], 2.0 * x + 0.5, 1.0) << x;
+}
+
+// A mesh of `count` 32-bit indices counting from `first`.
+Mesh uintIndexedMesh(const std::string& name, uint32_t first, uint32_t count) {
+    Mesh mesh;
+    mesh.name = name;
+    std::vector<uint8_t> bytes(size_t(count) * 4);
+    for (uint32_t i = 0; i < count; ++i) {
+        const uint32_t v = first + i;
+        std::memcpy(&bytes[size_t(i) * 4], &v, 4);
+    }
+    mesh.indices.type = ComponentType::UInt32;
+    mesh.indices.count = count;
+    mesh.indices.bytes = makeOwnedBytes(std::move(bytes));
+    return mesh;
+}
+
+TEST(StrictPrepare, ThirtyTwoBitIndicesAreNarrowedWhereTheyFitSixteenBits) {
+    Scene loaded;
+    loaded.meshes.push_back(uintIndexedMesh("fits", 65530, 6));   // 65530 .. 65535
+    loaded.meshes.push_back(uintIndexedMesh("large", 65534, 3));  // 65534 .. 65536
+    PrepareStats stats;
+    auto prepared = prepareForTarget(loaded, strictTarget(), {}, &stats);
+    EXPECT_EQ(stats.indexListsNarrowed, 1u);
+    EXPECT_EQ(stats.indexListsTooLarge, 1u);
+    const IndexData& narrowed = prepared->meshes[0].indices;
+    ASSERT_EQ(narrowed.type, ComponentType::UInt16);
+    ASSERT_EQ(narrowed.count, 6u);
+    ASSERT_EQ(narrowed.bytes.size, 12u);
+    for (uint32_t i = 0; i < 6; ++i) {
+        uint16_t v;
+        std::memcpy(&v, narrowed.bytes.data + i * 2, 2);
+        EXPECT_EQ(v, 65530 + i);
+    }
+    EXPECT_EQ(countLines(*prepared, "mesh 'fits': 6 32-bit indices narrowed to 16 bits"), 1u);
+    EXPECT_EQ(prepared->meshes[1].indices.type, ComponentType::UInt32);
+    EXPECT_EQ(countLines(*prepared, "mesh 'large': indices above 65535 need GL_OES_element_index_uint"), 1u);
+    // The loaded scene keeps its 32-bit list; a target with 32-bit indices narrows nothing.
+    EXPECT_EQ(loaded.meshes[0].indices.type, ComponentType::UInt32);
+    PrepareStats es3;
+    prepareForTarget(loaded, es3Target(), {}, &es3);
+    EXPECT_EQ(es3.indexListsNarrowed, 0u);
+}
+
 }  // namespace
 }  // namespace esv
