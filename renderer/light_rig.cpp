@@ -162,12 +162,15 @@ void LightRig::select(const glm::vec3& p) {
 }
 
 void LightRig::setUniforms(gl::StateCache& state, const MeshProgram& p) const {
-    state.uniform1i(p.lightCount, m_lightCount);
-    state.uniform4fv(p.lightPosition, kMaxLights, glm::value_ptr(m_lightPosition[0]));
-    state.uniform4fv(p.lightColor, kMaxLights, glm::value_ptr(m_lightColor[0]));
-    state.uniform4fv(p.lightAttenuation, kMaxLights, glm::value_ptr(m_lightAttenuation[0]));
-    state.uniform4fv(p.lightRange, kMaxLights, glm::value_ptr(m_lightRange[0]));
-    state.uniform4fv(p.lightSpot, kMaxLights, glm::value_ptr(m_lightSpot[0]));
+    // A program with fewer light slots (a small fragment uniform budget) takes the first lights:
+    // the file's strongest, then the viewer's in the rig's order.
+    const int slots = std::min(kMaxLights, p.maxLights);
+    state.uniform1i(p.lightCount, std::min(m_lightCount, slots));
+    state.uniform4fv(p.lightPosition, slots, glm::value_ptr(m_lightPosition[0]));
+    state.uniform4fv(p.lightColor, slots, glm::value_ptr(m_lightColor[0]));
+    state.uniform4fv(p.lightAttenuation, slots, glm::value_ptr(m_lightAttenuation[0]));
+    state.uniform4fv(p.lightRange, slots, glm::value_ptr(m_lightRange[0]));
+    state.uniform4fv(p.lightSpot, slots, glm::value_ptr(m_lightSpot[0]));
     state.uniform3fv(p.skyColor, 1, glm::value_ptr(m_sky));
     state.uniform3fv(p.groundColor, 1, glm::value_ptr(m_ground));
     state.uniform4f(p.up, m_up.x, m_up.y, m_up.z, m_response);

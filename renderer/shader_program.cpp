@@ -27,6 +27,7 @@ uint64_t ShaderFeatures::key() const {
     k = k << 1 | uint64_t(points);
     k = k << 1 | uint64_t(lightProjection);
     k = k << 1 | uint64_t(outline);
+    k = k << 4 | uint64_t(maxLights & 15);
     return k;
 }
 
@@ -37,10 +38,10 @@ std::string header(const ShaderFeatures& f, GlslVersion version, bool vertex, bo
     if (vertex)
         s += "precision highp float;\n";
     else if (fragmentHighp)
-        s += "#ifdef GL_FRAGMENT_PRECISION_HIGH\nprecision highp float;\n#else\nprecision mediump "
-             "float;\n#endif\n";
+        s += "#ifdef GL_FRAGMENT_PRECISION_HIGH\nprecision highp float;\n#else\nprecision mediump float;\n"
+             "#define MEDIUMP 1\n#endif\n";
     else
-        s += "precision mediump float;\n";
+        s += "precision mediump float;\n#define MEDIUMP 1\n";
     if (version == GlslVersion::Es300) {
         s += vertex ? "#define ATTRIBUTE in\n#define VARYING_OUT out\n"
                     : "#define VARYING_IN in\nout vec4 o_fragColor;\n#define FRAG_COLOR o_fragColor\n";
@@ -81,6 +82,7 @@ std::string header(const ShaderFeatures& f, GlslVersion version, bool vertex, bo
         if (f.metalRough) s += "#define METAL_ROUGH 1\n";
         if (f.mapTransforms) s += "#define MAP_TRANSFORMS 1\n";
         if (f.lightProjection) s += "#define LIGHT_PROJECTION 1\n";
+        if (f.maxLights > 0) s += "#define MAX_LIGHTS " + std::to_string(int(f.maxLights)) + "\n";
     }
     s += "#line 1\n";
     return s;
@@ -258,12 +260,39 @@ std::vector<ShaderFeatures> allShaderPermutations(int maxBones) {
 const MeshProgram* ProgramCache::get(const ShaderFeatures& features, std::string& error) {
     auto found = m_programs.find(features.key());
     if (found != m_programs.end()) return &found->second;
+    MeshProgram p;
+    if (!link(features, p, error)) return nullptr;
+    // Over the fragment budget: the same program with fewer lights, under the key asked for.
+    const int lights = features.maxLights > 0 ? features.maxLights : kMaxShaderLights;
+    const int fewer = lightsWithinBudget(p.fragmentUniformVectors, lights, m_maxFragmentVectors);
+    if (fewer < lights) {
+        ShaderFeatures reduced = features;
+        reduced.maxLights = uint8_t(fewer);
+        MeshProgram q;
+        if (!link(reduced, q, error)) return nullptr;
+        m_notes.push_back("a shader program holds " + std::to_string(fewer) + " of " +
+                          std::to_string(lights) +
+                          " lights per draw: with all of them its fragment stage needs " +
+                          std::to_string(p.fragmentUniformVectors) + " uniform vectors, over the " +
+                          std::to_string(m_maxFragmentVectors) + " of GL_MAX_FRAGMENT_UNIFORM_VECTORS here");
+        p = std::move(q);
+    }
+    m_fragmentVectorsUsed = std::max(m_fragmentVectorsUsed, p.fragmentUniformVectors);
+    if (m_maxFragmentVectors > 0 && p.fragmentUniformVectors > m_maxFragmentVectors)
+        m_notes.push_back(
+            "a shader program uses " + std::to_string(p.fragmentUniformVectors) +
+            " fragment uniform vectors, more than the " + std::to_string(m_maxFragmentVectors) +
+            " this profile allows (GL_MAX_FRAGMENT_UNIFORM_VECTORS): a device with that limit would "
+            "not link it");
+    return &m_programs.emplace(features.key(), std::move(p)).first->second;
+}
+
+bool ProgramCache::link(const ShaderFeatures& features, MeshProgram& p, std::string& error) {
     gl::Shader vs = compile(GL_VERTEX_SHADER, assembleVertexShader(features, m_version), error);
-    if (!vs) return nullptr;
+    if (!vs) return false;
     gl::Shader fs =
         compile(GL_FRAGMENT_SHADER, assembleFragmentShader(features, m_version, m_fragmentHighp), error);
-    if (!fs) return nullptr;
-    MeshProgram p;
+    if (!fs) return false;
     p.program = gl::Program(glCreateProgram());
     const GLuint prog = p.program.get();
     glAttachShader(prog, vs.get());
@@ -283,7 +312,7 @@ const MeshProgram* ProgramCache::get(const ShaderFeatures& features, std::string
     if (features.capture) {
         if (m_version != GlslVersion::Es300) {
             error = "transform feedback needs GLSL ES 3.00";
-            return nullptr;
+            return false;
         }
         static const char* const kVaryings[] = {"v_worldPosition", "v_normal"};
         glTransformFeedbackVaryings(prog, 2, kVaryings, GL_INTERLEAVED_ATTRIBS);
@@ -295,7 +324,7 @@ const MeshProgram* ProgramCache::get(const ShaderFeatures& features, std::string
         char log[2048] = {};
         glGetProgramInfoLog(prog, sizeof log, nullptr, log);
         error = std::string("shader program does not link: ") + log;
-        return nullptr;
+        return false;
     }
     // The fragment stage's uniform vectors, as a driver with few of them would count the active ones.
     GLint active = 0;
@@ -312,12 +341,8 @@ const MeshProgram* ProgramCache::get(const ShaderFeatures& features, std::string
         if (std::find(names.begin(), names.end(), base) != names.end())
             fragmentVectors += uniformVectors(type, size);
     }
-    m_fragmentVectorsUsed = std::max(m_fragmentVectorsUsed, fragmentVectors);
-    if (m_maxFragmentVectors > 0 && fragmentVectors > m_maxFragmentVectors)
-        m_notes.push_back("a shader program uses " + std::to_string(fragmentVectors) +
-                          " fragment uniform vectors, more than the " + std::to_string(m_maxFragmentVectors) +
-                          " this profile allows (GL_MAX_FRAGMENT_UNIFORM_VECTORS): a device with that limit "
-                          "would not link it");
+    p.fragmentUniformVectors = fragmentVectors;
+    p.maxLights = features.maxLights > 0 ? features.maxLights : kMaxShaderLights;
     p.model = glGetUniformLocation(prog, "u_model");
     p.viewProjection = glGetUniformLocation(prog, "u_viewProjection");
     p.positionUnpack = glGetUniformLocation(prog, "u_positionUnpack");
@@ -366,7 +391,7 @@ const MeshProgram* ProgramCache::get(const ShaderFeatures& features, std::string
     p.mapUv = glGetUniformLocation(prog, "u_mapUv");
     p.mapBorder = glGetUniformLocation(prog, "u_mapBorder");
     p.pointSize = glGetUniformLocation(prog, "u_pointSize");
-    return &m_programs.emplace(features.key(), std::move(p)).first->second;
+    return true;
 }
 
 }  // namespace esv

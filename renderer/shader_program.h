@@ -49,11 +49,25 @@ struct ShaderFeatures {
     // The selection outline (vertex stage): the inverted hull, each vertex pushed out on screen
     // along its normal by u_outline (mesh.vert). Never with points, the weights view or capture.
     bool outline = false;
+    // The light arrays' size (MAX_LIGHTS of mesh.frag); 0: all kMaxShaderLights. Fewer only where a
+    // profile's fragment uniform budget cannot hold them all (the strict ES2 profile, see
+    // lightsWithinBudget): the draw then takes the first lights of the rig's order.
+    uint8_t maxLights = 0;
 
     uint64_t key() const;
 };
 
 enum class GlslVersion : uint8_t { Es100, Es300 };
+
+constexpr int kMaxShaderLights = 8;  // MAX_LIGHTS of mesh.frag (LightRig::kMaxLights)
+constexpr int kVectorsPerLight = 5;  // u_lightPosition, Color, Attenuation, Range, Spot
+// The lights a program may hold so that its fragment uniforms fit `limit` vectors, given that with
+// `lights` lights it uses `vectors`: `lights` when it fits, else fewer by whole lights (at least 1).
+inline int lightsWithinBudget(int vectors, int lights, int limit) {
+    if (limit <= 0 || vectors <= limit) return lights;
+    const int drop = (vectors - limit + kVectorsPerLight - 1) / kVectorsPerLight;
+    return lights - drop < 1 ? 1 : lights - drop;
+}
 
 // The full source of a stage for `features` in `version` (what the driver or glslangValidator compiles).
 // `fragmentHighp` false: the fragment stage is mediump outright, as on a driver without
@@ -138,6 +152,8 @@ struct MeshProgram {
     int pointSize = -1;              // POINTS
     int outline = -1;                // OUTLINE
     int lightProjection = -1, projectedLight = -1;  // LIGHT_PROJECTION
+    int maxLights = kMaxShaderLights;  // the size of its light arrays (ShaderFeatures::maxLights)
+    int fragmentUniformVectors = 0;    // its fragment stage's active uniform vectors (uniformVectors)
 };
 
 // Maps that MAP_TRANSFORMS addresses: indices into u_mapUv / u_mapBorder, equal to their units.
@@ -171,6 +187,9 @@ public:
     std::vector<std::string> takeNotes() { return std::move(m_notes); }
 
 private:
+    // Compiles and links `features` into `p` (leaving it in use); false with `error` on failure.
+    bool link(const ShaderFeatures& features, MeshProgram& p, std::string& error);
+
     GlslVersion m_version;
     int m_maxVertexAttribs;
     bool m_fragmentHighp;

@@ -7,7 +7,9 @@
 // REFLECTION_MAP (1: lat-long 2D map, 2: cube map), METAL_ROUGH, MAP_TRANSFORMS (every map samples
 // through its texture coordinate transform and emulated addressing mode), LIGHT_PROJECTION (one
 // spot light's colour filtered by its projection texture).
+#ifndef MAX_LIGHTS
 #define MAX_LIGHTS 8  // LightRig::kMaxLights: four of the file's and four of the viewer's
+#endif
 
 VARYING_IN vec3 v_worldPosition;
 VARYING_IN vec3 v_normal;
@@ -67,6 +69,25 @@ uniform sampler2D u_projectionMap;  // unit 8 (GLSL ES 1.00: unit 7, free there)
 #endif
 
 const float PI = 3.14159265;
+
+// MEDIUMP (the prelude defines it where fragment shaders lack high precision: ES2 drivers without
+// GL_FRAGMENT_PRECISION_HIGH, the strict profile): mediump may be 16-bit floats (Mesa lowers it so),
+// whose squares overflow above 256 (65504), so world-space vectors are brought to unit scale
+// before their length is taken.
+#ifdef MEDIUMP
+vec3 unitScale(vec3 v) {
+    float m = max(max(abs(v.x), abs(v.y)), abs(v.z));
+    return v / max(m, 1e-4);
+}
+float safeLength(vec3 v) {
+    float m = max(max(abs(v.x), abs(v.y)), abs(v.z));
+    return m * length(v / max(m, 1e-4));
+}
+#define NORMALIZE(v) normalize(unitScale(v))
+#else
+#define NORMALIZE(v) normalize(v)
+#define safeLength(v) length(v)
+#endif
 
 // Maps by index into the MAP_TRANSFORMS uniforms (equal to their texture units).
 #define MAP_DIFFUSE 0
@@ -159,15 +180,15 @@ vec3 lightFilter(int i) {
 float lightAt(int i, out vec3 toLight) {
     float attenuation = 1.0;
     if (u_lightPosition[i].w == 0.0) {
-        toLight = -normalize(u_lightPosition[i].xyz);
+        toLight = -NORMALIZE(u_lightPosition[i].xyz);
     } else {
         vec3 d = u_lightPosition[i].xyz - v_worldPosition;
-        float dist = length(d);
-        toLight = d / max(dist, 1e-6);
+        float dist = safeLength(d);
+        toLight = NORMALIZE(d);
         vec4 a = u_lightAttenuation[i];
         vec4 r = u_lightRange[i];
         bool openGex = lightFlag(r.w, 2.0) > 0.5;
-        attenuation = 1.0 / max(a.x + a.y * dist + a.z * dist * dist, 1e-6);
+        attenuation = 1.0 / max(a.x + dist * (a.y + a.z * dist), 1e-6);  // no dist^2 alone: mediump overflows
         if (openGex) attenuation = clamp(attenuation + a.w, 0.0, 1.0);
         if (r.y > 0.0) {
             float t = clamp((r.y - dist) / max(r.y - r.x, 1e-6), 0.0, 1.0);
@@ -175,7 +196,7 @@ float lightAt(int i, out vec3 toLight) {
             attenuation *= t;
         }
         if (u_lightSpot[i].w > -1.5) {
-            float c = dot(-toLight, normalize(u_lightSpot[i].xyz));
+            float c = dot(-toLight, NORMALIZE(u_lightSpot[i].xyz));
             if (r.z > -1.5) {
                 float t;
                 if (lightFlag(r.w, 8.0) > 0.5) {
@@ -200,7 +221,7 @@ float lightAt(int i, out vec3 toLight) {
 vec3 shadeClassic(vec3 n, vec3 baseColor, vec3 specularColor) {
     vec3 irradiance = u_ambient + hemisphere(n);
     vec3 highlights = vec3(0.0);
-    vec3 viewDir = normalize(u_eye - v_worldPosition);
+    vec3 viewDir = NORMALIZE(u_eye - v_worldPosition);
     for (int i = 0; i < MAX_LIGHTS; ++i) {
         if (i >= u_lightCount) break;
         vec3 toLight;
@@ -219,7 +240,7 @@ vec3 shadeClassic(vec3 n, vec3 baseColor, vec3 specularColor) {
 // Cook-Torrance with GGX distribution, Smith-Schlick visibility and Schlick Fresnel; the ambient
 // term is the environment through Karis' analytic fit of the split-sum BRDF (mobile-friendly).
 vec3 shadeMetalRough(vec3 n, vec3 baseColor, float metallic, float roughness) {
-    vec3 v = normalize(u_eye - v_worldPosition);
+    vec3 v = NORMALIZE(u_eye - v_worldPosition);
     float nv = max(dot(n, v), 1e-4);
     vec3 f0 = mix(vec3(0.04), baseColor, metallic);
     vec3 diffuseColor = baseColor * (1.0 - metallic);
@@ -258,7 +279,7 @@ vec3 shadeMetalRough(vec3 n, vec3 baseColor, float metallic, float roughness) {
 #endif
 
 void main() {
-    vec3 n = normalize(v_normal);
+    vec3 n = NORMALIZE(v_normal);
 #ifdef NORMAL_MAP
     vec3 t = v_tangent.xyz - n * dot(n, v_tangent.xyz);
     if (dot(t, t) > 1e-12) {
@@ -317,7 +338,7 @@ void main() {
 #endif
     vec3 color = shadeClassic(n, base.rgb, specularColor);
 #if REFLECTION_MAP > 0
-    color = mix(color, environment(reflect(normalize(v_worldPosition - u_eye), n)) * base.rgb, u_surface.z);
+    color = mix(color, environment(reflect(NORMALIZE(v_worldPosition - u_eye), n)) * base.rgb, u_surface.z);
 #endif
 #endif
     result = vec4(rollOff(color) + emissive, base.a);

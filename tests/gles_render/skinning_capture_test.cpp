@@ -132,9 +132,10 @@ struct DrawnOnce {
     std::vector<esv::ReportLine> report;
     esv::FrameStats stats;
 };
-DrawnOnce drawOnce(const esv::Scene& scene, float seconds, bool gles2, bool prepare = true) {
+DrawnOnce drawOnce(const esv::Scene& scene, float seconds, bool gles2, bool prepare = true,
+                   bool strict = false) {
     DrawnOnce out;
-    esv::test::RenderHarness harness(gles2, 64, 64, /*checkErrors=*/false);
+    esv::test::RenderHarness harness(gles2, 64, 64, /*checkErrors=*/false, strict);
     const bool ready =
         prepare ? harness.setScene(scene) : harness.setPrepared(std::make_unique<esv::Scene>(scene));
     if (!ready) return out;
@@ -222,6 +223,13 @@ TEST(SkinningCapture, ManyMorphTargetsFromTheDeltaTextureMatchCpuReference) {
         EXPECT_EQ(stats.cpuMorphedNodes, gles2 ? 1u : 0u) << (gles2 ? "ES2" : "ES3");
         EXPECT_EQ(stats.cpuSkinnedNodes, 0u);
     }
+    // The strict ES2 profile sees no OES_texture_float (and no vertex texture units): the same CPU
+    // fallback, counted, and no texture of deltas.
+    const DrawnOnce strict = drawOnce(scene, 0.5f, true, true, /*strict=*/true);
+    ASSERT_TRUE(strict.ok);
+    EXPECT_EQ(strict.stats.morphTextureNodes, 0u);
+    EXPECT_EQ(strict.stats.cpuMorphedNodes, 1u);
+    EXPECT_EQ(strict.stats.glErrors, 0u);
 }
 
 // A bone batch larger than the palette is skinned on the CPU: a report line when the scene is set,

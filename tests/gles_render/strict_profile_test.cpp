@@ -1,0 +1,186 @@
+// The strict ES 2.0 device profile (RendererOptions::gles2Strict, `--gles2-strict`): what the
+// renderer sees of the context (no extension, the limits of renderer/strict_profile.h), and every
+// shared sample drawn under it against the same view drawn with ES3, under the golden rule
+// (tests/common/image_compare.h), with a table of what each sample needed adapted.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "app/commands.h"
+#include "common/image_compare.h"
+#include "common/render_harness.h"
+#include "common/test_paths.h"
+#include "loaders/format_table.h"
+#include "loaders/load.h"
+#include "renderer/shader_program.h"
+#include "renderer/strict_profile.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The shared samples of the four model formats, in a stable order.
+std::vector<fs::path> samples() {
+    std::vector<fs::path> files;
+    for (const char* folder : {"pod", "awd", "ogex", "pof"})
+        for (const auto& entry : fs::recursive_directory_iterator(esv::test::modelsDir() / folder))
+            if (entry.is_regular_file() && esv::hasModelExtension(entry.path().string()))
+                files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+TEST(StrictProfile, RendererSeesNoExtensionAndTheProfilesLimits) {
+    esv::test::RenderHarness harness(true, 64, 64, true, /*strict=*/true);
+    ASSERT_TRUE(harness.ok());
+    const esv::RendererInfo info = harness.info();
+    EXPECT_TRUE(info.strict);
+    EXPECT_FALSE(info.es3);
+    EXPECT_FALSE(info.vertexArrays);   // no OES_vertex_array_object
+    EXPECT_FALSE(info.uintIndices);    // no OES_element_index_uint
+    EXPECT_FALSE(info.npotTextures);   // no OES_texture_npot
+    EXPECT_FALSE(info.floatTextures);  // no OES_texture_float
+    EXPECT_FALSE(info.gpuTimer);       // no EXT_disjoint_timer_query
+    EXPECT_FALSE(info.fragmentHighp);  // GL_FRAGMENT_PRECISION_HIGH treated as undefined
+    for (size_t f = 0; f < size_t(esv::PixelFormat::Count); ++f)
+        EXPECT_FALSE(info.compressedFormats[f]) << esv::pixelFormatName(esv::PixelFormat(f));
+    EXPECT_EQ(info.maxVertexUniformVectors, esv::kStrictLimits.vertexUniformVectors);
+    EXPECT_EQ(info.maxFragmentUniformVectors, esv::kStrictLimits.fragmentUniformVectors);
+    EXPECT_EQ(info.maxVertexAttribs, esv::kStrictLimits.vertexAttribs);
+    EXPECT_EQ(info.maxTextureUnits, esv::kStrictLimits.textureUnits);
+    EXPECT_EQ(info.maxTextureSize, esv::kStrictLimits.maxTextureSize);
+    const esv::TargetCaps target = harness.target();
+    EXPECT_EQ(target.esVersion, 2);
+    EXPECT_FALSE(target.uintIndices);
+    EXPECT_FALSE(target.npotTextures);
+    EXPECT_EQ(target.maxTextureSize, esv::kStrictLimits.maxTextureSize);
+    // Plain ES2 mode keeps what the context lists and the renderer's own NPOT fallback.
+    esv::test::RenderHarness plain(true, 64, 64);
+    ASSERT_TRUE(plain.ok());
+    EXPECT_FALSE(plain.info().strict);
+    EXPECT_TRUE(plain.info().fragmentHighp);
+    EXPECT_TRUE(plain.target().npotTextures);
+}
+
+struct SampleRun {
+    std::string name;
+    bool drawn = false;
+    esv::test::Image strict, es3;
+    // ES3 with the textures decoded as the strict profile decodes them (no compressed format), for
+    // samples whose compressed textures the strict profile had to decode.
+    esv::test::Image es3Decoded;
+    esv::PrepareStats prepared;
+    esv::FrameStats stats;
+    int fragmentVectors = 0;
+    std::vector<std::string> adaptations;  // the warnings preparation, upload and the frame added
+};
+
+// Every shared sample that loads, drawn at rest and framed, under the strict profile and with ES3:
+// the pictures meet the golden rule against each other, no draw makes a GL error, and no program
+// is over the profile's fragment uniform budget.
+TEST(StrictProfile, EverySharedSampleMatchesItsEs3Render) {
+    ESVIEW_REQUIRE_MODELS("");
+    constexpr int kWidth = 320, kHeight = 240;
+    std::vector<SampleRun> runs;
+    std::vector<std::unique_ptr<esv::Scene>> scenes;
+    for (const fs::path& path : samples()) {
+        esv::LoadResult r = esv::loadSceneFile(path.string());
+        if (!r.scene) continue;  // files that fail to load are other tests' business
+        SampleRun run;
+        run.name = fs::relative(path, esv::test::modelsDir()).string();
+        runs.push_back(run);
+        scenes.push_back(std::move(r.scene));
+    }
+    ASSERT_GE(runs.size(), 50u);
+    {
+        esv::test::RenderHarness strict(true, kWidth, kHeight, true, /*strict=*/true);
+        ASSERT_TRUE(strict.ok());
+        for (size_t i = 0; i < runs.size(); ++i) {
+            SampleRun& run = runs[i];
+            if (!strict.setScene(*scenes[i], &run.prepared)) continue;
+            esv::test::Rendered r = strict.drawAt(-1.0f, esv::ViewSettings{});
+            run.strict = r.image;
+            run.stats = r.stats;
+            run.drawn = true;
+            for (size_t l = scenes[i]->report.size(); l < strict.report().size(); ++l)
+                if (strict.report()[l].severity == esv::Severity::Warning)
+                    run.adaptations.push_back(strict.report()[l].text);
+            for (const std::string& note : r.stats.notes) run.adaptations.push_back(note);
+            run.fragmentVectors = strict.info().fragmentUniformVectorsUsed;
+        }
+    }
+    {
+        esv::test::RenderHarness es3(false, kWidth, kHeight);
+        ASSERT_TRUE(es3.ok());
+        for (size_t i = 0; i < runs.size(); ++i) {
+            if (!runs[i].drawn || !es3.setScene(*scenes[i])) continue;
+            runs[i].es3 = es3.drawAt(-1.0f, esv::ViewSettings{}).image;
+            if (runs[i].prepared.texturesDecoded == 0) continue;
+            esv::TargetCaps decoding = es3.target();
+            decoding.compressedFormats = {};
+            if (es3.setScene(*scenes[i], decoding))
+                runs[i].es3Decoded = es3.drawAt(-1.0f, esv::ViewSettings{}).image;
+        }
+    }
+    const esv::test::GoldenRule rule;
+    const fs::path dir = esv::test::outputDir() / "strict_profile";
+    fs::create_directories(dir);
+    std::string table =
+        "sample | model px | off% | mean diff | decoded tex | resized tex | narrowed idx | "
+        "cpu morph | most frag vectors so far | other warnings\n";
+    size_t compared = 0, adapted = 0;
+    for (const SampleRun& run : runs) {
+        if (!run.drawn) {
+            ADD_FAILURE() << run.name << ": not drawn under the strict profile";
+            continue;
+        }
+        const esv::test::CompareResult c = esv::test::compareImages(run.strict, run.es3, rule.tolerance);
+        std::string broken = esv::test::brokenRules(c, rule);
+        // A compressed texture ES3 samples as stored but the strict profile decodes (no S3TC, ETC or
+        // PVRTC there) differs where the stored image has no mip chain: decoded RGBA8 images get
+        // generated mipmaps, compressed ones cannot. Such a sample must then match ES3 drawing the
+        // same decoded textures: what is left is the strict profile's own doing.
+        std::string decodedNote;
+        if (!broken.empty() && !run.es3Decoded.rgba.empty()) {
+            const esv::test::CompareResult d =
+                esv::test::compareImages(run.strict, run.es3Decoded, rule.tolerance);
+            decodedNote = " (against ES3 with the same decoded textures: " +
+                          std::to_string(100.0 * d.modelFraction).substr(0, 4) + "% off)";
+            broken = esv::test::brokenRules(d, rule);
+            if (!broken.empty()) broken += " against ES3 drawing the same decoded textures";
+        }
+        std::string other;
+        for (const std::string& line : run.adaptations)
+            if (line.find("resized from") == std::string::npos &&
+                line.find("narrowed to 16 bits") == std::string::npos)
+                other += (other.empty() ? "" : "; ") + line;
+        char row[500];
+        std::snprintf(row, sizeof row, "%s | %zu | %.2f%s | %.2f | %zu | %zu | %zu | %u | %d | %s\n",
+                      run.name.c_str(), c.modelPixels, 100.0 * c.modelFraction, decodedNote.c_str(),
+                      c.meanDifference, run.prepared.texturesDecoded, run.prepared.texturesResized,
+                      run.prepared.indexListsNarrowed, run.stats.cpuMorphedNodes, run.fragmentVectors,
+                      other.substr(0, 160).c_str());
+        table += row;
+        ++compared;
+        if (!run.adaptations.empty() || run.stats.cpuMorphedNodes > 0) ++adapted;
+        EXPECT_EQ(run.stats.glErrors, 0u) << run.name;
+        EXPECT_LE(run.fragmentVectors, esv::kStrictLimits.fragmentUniformVectors) << run.name;
+        for (const std::string& note : run.stats.notes)
+            EXPECT_EQ(note.find("would not link"), std::string::npos) << run.name << ": " << note;
+        if (!broken.empty()) {
+            std::string name = run.name;
+            std::replace(name.begin(), name.end(), '/', '_');
+            esv::test::savePng((dir / (name + ".strict.png")).string(), run.strict);
+            esv::test::savePng((dir / (name + ".es3.png")).string(), run.es3);
+        }
+        EXPECT_TRUE(broken.empty()) << run.name << ": the strict render against the ES3 one: " << broken;
+    }
+    std::printf("%s%zu samples compared, %zu adapted\n", table.c_str(), compared, adapted);
+    EXPECT_GE(compared, 50u);
+}
+
+}  // namespace
