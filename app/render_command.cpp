@@ -96,12 +96,12 @@ int runRender(const RenderRequest& request) {
     renderer->prepareFrame(scene, pose, view);
     target.bind();
     FrameStats stats = renderer->draw(scene, pose, view, request.width, request.height);
-    // The strict profile says what it adapted: the warnings preparation and upload added.
+    // The strict profile says what it adapted: the lines preparation and upload added.
     if (request.gles2Strict)
         for (size_t i = loadedScene.report.size(); i < prepared->report.size(); ++i)
-            if (prepared->report[i].severity == Severity::Warning)
-                std::fprintf(stderr, "%s: warning: %s\n", request.file.c_str(),
-                             prepared->report[i].text.c_str());
+            std::fprintf(stderr, "%s: %s: %s\n", request.file.c_str(),
+                         prepared->report[i].severity == Severity::Warning ? "warning" : "note",
+                         prepared->report[i].text.c_str());
     for (const std::string& note : stats.notes)
         std::fprintf(stderr, "%s: warning: %s\n", request.file.c_str(), note.c_str());
     std::vector<uint8_t> rgba;

@@ -987,6 +987,7 @@ std::string viewerStateJson(const ViewerState& s) {
     j["load_error"] = s.load.error;
     j["status"] = s.status;
     j["gles2"] = s.gles2;
+    j["gles2_strict"] = s.gles2 && s.gles2Strict;
     j["ui_scale"] = s.uiScale;
     j["font"] = {{"path", s.uiFont.path}, {"pixels", s.uiFont.pixels}, {"scale", s.uiFont.scale}, {"note", s.uiFont.note}};
     // Whether the keys go to a panel (ImGui navigation, a text field, a menu) rather than the 3D view.

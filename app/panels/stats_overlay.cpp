@@ -81,7 +81,9 @@ void drawStatsOverlay(ViewerState& s) {
     if (s.rendererInfo.es3)
         ImGui::TextUnformatted("OpenGL ES 3.0");
     else
-        ImGui::Text("OpenGL ES 2.0%s", s.gles2 ? " (limits enforced)" : "");
+        ImGui::Text("OpenGL ES 2.0%s", !s.gles2        ? ""
+                                       : s.gles2Strict ? " (strict device profile)"
+                                                       : " (limits enforced)");
     ImGui::EndTable();
     if (!s.scene) {
         ImGui::TextDisabled("no scene");

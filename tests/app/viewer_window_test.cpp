@@ -224,6 +224,22 @@ TEST(ViewerWindow, ScriptErrorsNameTheLineAndExitOne) {
     EXPECT_EQ(runtime.err, (dir / "script.txt").string() + ":2: select: no node named 'nobody'\n");
 }
 
+// `--gles2-strict`: the viewer opens an ES2 context with the strict device profile (no extension,
+// kStrictLimits), draws the file, and its state says so.
+TEST(ViewerWindow, StrictEs2ProfileFromTheCommandLine) {
+    ESVIEW_REQUIRE_XVFB();
+    const fs::path dir = workDir("es2_strict");
+    const std::string d = dir.string() + "/";
+    RunResult r =
+        runViewer(dir, demoPod(), "pause\nwait 2\ndump " + d + "strict.json\nquit\n", "--gles2-strict");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const nlohmann::json strict = readJson(dir / "strict.json");
+    EXPECT_TRUE(strict["gles2"].get<bool>());
+    EXPECT_TRUE(strict["gles2_strict"].get<bool>());
+    EXPECT_GT(strict["draw_calls"].get<int>(), 0);
+    EXPECT_EQ(strict["loads"], 1);
+}
+
 // ES2 limits on and off: a new renderer each time, and the scene as loaded prepared again for it in
 // memory. The file is read once (one load in the dumps), and the ES3 picture after the round trip
 // is the picture before it.
@@ -239,6 +255,7 @@ TEST(ViewerWindow, Es2LimitsSwitchPreparesTheSceneAgainWithoutReadingIt) {
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const nlohmann::json es2 = readJson(dir / "es2.json"), es3 = readJson(dir / "es3.json");
     EXPECT_TRUE(es2["gles2"].get<bool>());
+    EXPECT_FALSE(es2["gles2_strict"].get<bool>());
     EXPECT_EQ(es2["loads"], 1);
     EXPECT_GT(es2["draw_calls"].get<int>(), 0);
     EXPECT_FALSE(es3["gles2"].get<bool>());

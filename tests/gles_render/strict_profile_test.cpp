@@ -183,4 +183,77 @@ TEST(StrictProfile, EverySharedSampleMatchesItsEs3Render) {
     EXPECT_GE(compared, 50u);
 }
 
+// A program whose fragment uniforms exceed the budget is linked again with fewer lights, under the
+// key asked for, with a note; the draw then fills only the slots it has. Counted by the driver's
+// active uniforms (Mesa keeps fewer of the map arrays active than glslangValidator's reflection).
+TEST(StrictProfile, ProgramsOverTheFragmentBudgetKeepFewerLights) {
+    esv::test::RenderHarness harness(true, 64, 64, true, /*strict=*/true);
+    ASSERT_TRUE(harness.ok());
+    esv::ShaderFeatures f;
+    f.normal = f.uv = f.textured = f.materialMaps = f.normalMap = true;
+    f.mapTransforms = true;
+    f.lightProjection = true;
+    std::string error;
+    // Without a budget (ES3, plain ES2) every light stays.
+    esv::ProgramCache unlimited(esv::GlslVersion::Es100, 8, false);
+    const esv::MeshProgram* all = unlimited.get(f, error);
+    ASSERT_NE(all, nullptr) << error;
+    EXPECT_EQ(all->maxLights, esv::kMaxShaderLights);
+    EXPECT_TRUE(unlimited.takeNotes().empty());
+    const int full = all->fragmentUniformVectors;
+    EXPECT_GT(full, 8 * esv::kVectorsPerLight);
+    std::printf("the largest shaded program: %d fragment uniform vectors (profile budget %d)\n", full,
+                esv::kStrictLimits.fragmentUniformVectors);
+    // A budget one vector short of two lights less: six lights.
+    const int budget = full - esv::kVectorsPerLight - 1;
+    esv::ProgramCache tight(esv::GlslVersion::Es100, 8, false, budget);
+    const esv::MeshProgram* p = tight.get(f, error);
+    ASSERT_NE(p, nullptr) << error;
+    EXPECT_EQ(p->maxLights, 6);
+    EXPECT_EQ(p->fragmentUniformVectors, full - 2 * esv::kVectorsPerLight);
+    std::vector<std::string> notes = tight.takeNotes();
+    ASSERT_EQ(notes.size(), 1u);
+    EXPECT_NE(notes[0].find("holds 6 of 8 lights"), std::string::npos) << notes[0];
+    EXPECT_EQ(tight.get(f, error), p) << "cached under the key asked for";
+    EXPECT_TRUE(tight.takeNotes().empty());
+    EXPECT_EQ(tight.maxFragmentUniformVectors(), p->fragmentUniformVectors);
+    // The profile's own budget.
+    esv::ProgramCache profile(esv::GlslVersion::Es100, 8, false, esv::kStrictLimits.fragmentUniformVectors);
+    const esv::MeshProgram* q = profile.get(f, error);
+    ASSERT_NE(q, nullptr) << error;
+    EXPECT_EQ(q->maxLights, esv::lightsWithinBudget(full, 8, esv::kStrictLimits.fragmentUniformVectors));
+    EXPECT_LE(q->fragmentUniformVectors, esv::kStrictLimits.fragmentUniformVectors);
+}
+
+// `esview render --gles2-strict` says what it adapted, one line each, and draws.
+TEST(StrictProfile, RenderCommandPrintsEachAdaptation) {
+    ESVIEW_REQUIRE_MODELS("ogex/magnum_texture.ogex");
+    ESVIEW_REQUIRE_MODELS("pof/oih_chimera.pof");
+    const fs::path dir = esv::test::outputDir() / "strict_profile";
+    fs::create_directories(dir);
+    const auto render = [&](const std::string& sample, std::string& err) {
+        const std::string out = (dir / "render_command.png").string();
+        std::vector<std::string> args = {
+            "esview",  "render",        (esv::test::modelsDir() / sample).string(), "-o", out, "--size",
+            "160x120", "--gles2-strict"};
+        std::vector<char*> argv;
+        for (std::string& a : args) argv.push_back(a.data());
+        testing::internal::CaptureStderr();
+        const int code = esv::runCommandLine(int(argv.size()), argv.data());
+        err = testing::internal::GetCapturedStderr();
+        return code;
+    };
+    std::string err;
+    EXPECT_EQ(render("ogex/magnum_texture.ogex", err), 0) << err;
+    EXPECT_NE(err.find("warning: texture 'image.tga': resized from 2x3 to 2x4 for this target (no "
+                       "non-power-of-two textures without GL_OES_texture_npot)"),
+              std::string::npos)
+        << err;
+    EXPECT_EQ(render("pof/oih_chimera.pof", err), 0) << err;
+    EXPECT_NE(
+        err.find("note: texture 0 'chimerauv': BC1 (DXT1) RGB decoded to RGBA8 in software (no GPU support)"),
+        std::string::npos)
+        << err;
+}
+
 }  // namespace
