@@ -16,6 +16,7 @@
 #include "common/test_paths.h"
 #include "loaders/format_table.h"
 #include "loaders/load.h"
+#include "loaders/textures/scene_textures.h"
 #include "renderer/shader_program.h"
 #include "renderer/strict_profile.h"
 
@@ -254,6 +255,56 @@ TEST(StrictProfile, RenderCommandPrintsEachAdaptation) {
         err.find("note: texture 0 'chimerauv': BC1 (DXT1) RGB decoded to RGBA8 in software (no GPU support)"),
         std::string::npos)
         << err;
+}
+
+// A textured sample whose texture is made non-power-of-two (mallet.png, 256x256, resampled to
+// 200x180): ES3 samples it as it is, with mipmaps and repeat; the strict profile resizes it to
+// 256x256 in preparation (one warning) and matches ES3 under the golden rule. Plain ES2 mode clamps
+// it without mipmaps (the renderer's fallback), measured alongside.
+TEST(StrictProfile, NonPowerOfTwoTextureIsResizedAndMatchesEs3) {
+    ESVIEW_REQUIRE_MODELS("pod/cocos3d/cocos3d_mallet.pod");
+    esv::LoadResult r =
+        esv::loadSceneFile((esv::test::modelsDir() / "pod/cocos3d/cocos3d_mallet.pod").string());
+    ASSERT_TRUE(r.scene);
+    esv::readSceneTextures(*r.scene);
+    size_t changed = 0;
+    for (esv::Texture& t : r.scene->textures)
+        if (!t.placeholder && t.image.format == esv::PixelFormat::Rgba8 && !t.image.empty()) {
+            t.image = esv::resizeImage(t.image, 200, 180);
+            ++changed;
+        }
+    ASSERT_EQ(changed, 1u);
+    constexpr int kSize = 256;
+    esv::test::Image es3Image, es2Image;
+    {
+        esv::test::RenderHarness es3(false, kSize, kSize);
+        ASSERT_TRUE(es3.setScene(*r.scene));
+        es3Image = es3.drawAt(-1.0f, esv::ViewSettings{}).image;
+    }
+    {
+        esv::test::RenderHarness es2(true, kSize, kSize);
+        ASSERT_TRUE(es2.setScene(*r.scene));
+        es2Image = es2.drawAt(-1.0f, esv::ViewSettings{}).image;
+    }
+    esv::test::RenderHarness strict(true, kSize, kSize, true, /*strict=*/true);
+    esv::PrepareStats stats;
+    ASSERT_TRUE(strict.setScene(*r.scene, &stats));
+    EXPECT_EQ(stats.texturesResized, 1u);
+    size_t lines = 0;
+    for (const esv::ReportLine& line : strict.report())
+        lines += line.text.find("resized from 200x180 to 256x256") != std::string::npos;
+    EXPECT_EQ(lines, 1u);
+    const esv::test::Rendered drawn = strict.drawAt(-1.0f, esv::ViewSettings{});
+    EXPECT_EQ(drawn.stats.glErrors, 0u);
+    const esv::test::GoldenRule rule;
+    const esv::test::CompareResult c = esv::test::compareImages(drawn.image, es3Image, rule.tolerance);
+    const esv::test::CompareResult plain = esv::test::compareImages(es2Image, es3Image, rule.tolerance);
+    std::printf(
+        "NPOT mallet against ES3: strict (resized) %.2f%% of %zu model pixels off, mean %.2f; plain ES2 "
+        "(clamped, no mipmaps) %.2f%% off, mean %.2f\n",
+        100.0 * c.modelFraction, c.modelPixels, c.meanDifference, 100.0 * plain.modelFraction,
+        plain.meanDifference);
+    EXPECT_EQ(esv::test::brokenRules(c, rule), "");
 }
 
 }  // namespace
