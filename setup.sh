@@ -18,7 +18,7 @@ PACKAGES=(
   build-essential cmake pkg-config python3
   libglfw3-dev libsdl2-dev python3-glad libglm-dev libimgui-dev libstb-dev zlib1g-dev liblzma-dev
   libgles-dev libegl-dev libgl1-mesa-dri libegl-mesa0
-  xvfb xauth
+  xvfb xauth weston
   libgtest-dev libbenchmark-dev libassimp-dev libmeshoptimizer-dev libfast-float-dev libcli11-dev nlohmann-json3-dev
   glslang-tools
   astcenc ccache

@@ -7,7 +7,8 @@
 //    of their distance turns into wheel steps (pinch zoom): spreading them to f times their distance
 //    divides the orbit distance by f (kWheelStepZoom per step).
 //  - A tap soon after another tap near it (a double tap) also presses F, which frames the scene; the key
-//    is released at the next frame (nextFrame), since the core reads keys once a frame.
+//    is released at the next frame (nextFrame), since the core reads keys once a frame. The taps stay
+//    clicks too (over a panel, a double click there; F then goes where the keys go).
 // Fingers beyond the second are ignored; after a two-finger gesture nothing happens until every finger
 // is lifted (the last one does not start orbiting with a jump). Pure logic, no clock of its own.
 #pragma once

@@ -2,7 +2,8 @@
 // queue under the offscreen driver, turned into the viewer's exactly as the GLFW host turns GLFW's;
 // and `esview --host sdl` as a person runs it: a scripted session under Xvfb and with
 // SDL_VIDEODRIVER=offscreen (no X at all) whose screenshots match the GLFW host's of the same
-// script, the panels following a 192 dpi screen, and the KMS/DRM back end with no DRM device.
+// script, the same on Wayland (a Weston nested in Xvfb), the panels following a 192 dpi screen, and
+// the KMS/DRM back end with no DRM device.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +18,8 @@
 
 #include "app/host.h"
 #include "app/sdl_host.h"
+#include "app/viewer_loop.h"
+#include "app/viewer_state.h"
 #include "common/image_compare.h"
 #include "common/run_esview.h"
 #include "common/test_paths.h"
@@ -215,6 +218,92 @@ TEST_F(SdlHostEvents, OffscreenWindowHasTheConfiguredSizeAndAClock) {
     EXPECT_EQ(host.clipboardText(), "esview");
 }
 
+// The viewer core over the SDL host on the offscreen driver, fed SDL's own touch and key events.
+class SdlHostViewer : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const fs::path dir = esv::test::outputDir() / "sdl_host_viewer";
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+        setenv("ESVIEW_CONFIG_DIR", dir.c_str(), 1);
+        setenv("SDL_VIDEODRIVER", "offscreen", 1);
+        const int started = viewer.start(host, esv::ViewerOptions{});  // demo, 1280x720, ES3
+        unsetenv("SDL_VIDEODRIVER");
+        ASSERT_EQ(started, 0);
+        for (int i = 0; i < 2000 && !loaded(); ++i) ASSERT_TRUE(viewer.frame());
+        ASSERT_TRUE(loaded());
+        viewer.state().transport.playing = false;
+    }
+    bool loaded() {
+        const esv::ViewerState& s = viewer.state();
+        return s.scene && !s.load.active;
+    }
+    // Pushes a finger event at (x, y) in window coordinates and runs the frame that receives it.
+    void finger(Uint32 type, SDL_FingerID id, float x, float y) {
+        SDL_Event e{};
+        e.type = type;
+        e.tfinger.fingerId = id;
+        e.tfinger.x = x / 1280.0f;
+        e.tfinger.y = y / 720.0f;
+        ASSERT_EQ(SDL_PushEvent(&e), 1);
+        ASSERT_TRUE(viewer.frame());
+    }
+    void key(SDL_Scancode scancode) {
+        for (Uint32 type : {Uint32(SDL_KEYDOWN), Uint32(SDL_KEYUP)}) {
+            SDL_Event e{};
+            e.type = type;
+            e.key.keysym.scancode = scancode;
+            ASSERT_EQ(SDL_PushEvent(&e), 1);
+            ASSERT_TRUE(viewer.frame());
+        }
+    }
+    int nodeNamed(const std::string& name) {
+        const esv::Scene& scene = *viewer.state().scene;
+        for (size_t i = 0; i < scene.nodes.size(); ++i)
+            if (scene.nodes[i].name == name) return int(i);
+        return -1;
+    }
+    esv::SdlHost host;
+    esv::ViewerLoop viewer;
+};
+
+TEST_F(SdlHostViewer, TouchTapsThePanelsDragsOrbitsPinchesZoomsAndDoubleTapFrames) {
+    esv::ViewerState& s = viewer.state();
+    esv::OrbitCamera& orbit = s.view.orbit;
+    // A tap on the Scene panel's "blob" row selects it: the panels get the finger as their pointer.
+    ASSERT_GE(nodeNamed("blob"), 0);
+    finger(SDL_FINGERDOWN, 1, 120, 143);
+    finger(SDL_FINGERUP, 1, 120, 143);
+    for (int i = 0; i < 3; ++i) ASSERT_TRUE(viewer.frame());
+    EXPECT_EQ(s.selection.node, nodeNamed("blob"));
+
+    // One finger dragged 100 units across the 3D view: a radian of yaw.
+    const float yaw = orbit.yaw;
+    finger(SDL_FINGERDOWN, 2, 550, 450);
+    finger(SDL_FINGERMOTION, 2, 600, 450);
+    finger(SDL_FINGERMOTION, 2, 650, 450);
+    finger(SDL_FINGERUP, 2, 650, 450);
+    EXPECT_NEAR(orbit.yaw, yaw - 1.0f, 1e-4f);
+
+    // F (SDL's key) frames the scene; two fingers spread to twice their distance halve the orbit
+    // distance; a double tap frames the scene again.
+    key(SDL_SCANCODE_F);
+    const float framed = orbit.distance;
+    // (Away from where the drag began: two presses at one place within 0.3 s are a double click.)
+    finger(SDL_FINGERDOWN, 3, 450, 350);
+    finger(SDL_FINGERDOWN, 4, 550, 350);
+    finger(SDL_FINGERMOTION, 4, 650, 350);
+    finger(SDL_FINGERUP, 3, 450, 350);
+    finger(SDL_FINGERUP, 4, 650, 350);
+    EXPECT_NEAR(orbit.distance, framed * 0.5f, framed * 1e-3f);
+    finger(SDL_FINGERDOWN, 5, 600, 450);
+    finger(SDL_FINGERUP, 5, 600, 450);
+    finger(SDL_FINGERDOWN, 6, 600, 450);
+    finger(SDL_FINGERUP, 6, 600, 450);
+    ASSERT_TRUE(viewer.frame());
+    EXPECT_NEAR(orbit.distance, framed, framed * 1e-3f);
+}
+
 // A scripted session's output: screenshots and a dump in `dir`.
 struct Session {
     fs::path dir;
@@ -288,6 +377,20 @@ TEST(SdlHostSession, OffscreenDriverWithNoDisplayMatchesTheGlfwHost) {
                                     std::string(XVFB_RUN) + " -a -s '-screen 0 1280x720x24'");
     ASSERT_EQ(glfw.run.exitCode, 0) << glfw.run.err;
     expectSameSession(sdl, glfw, "offscreen");
+}
+
+TEST(SdlHostSession, WaylandUnderWestonMatchesTheGlfwHost) {
+    ESVIEW_REQUIRE_XVFB();
+    if (std::string(WESTON_RUN).empty()) ESVIEW_SKIP_UNLESS_REQUIRED() << "Weston not installed";
+    // Weston on its X11 back end in an Xvfb screen larger than the window (with-weston.sh says why not
+    // its headless one); esview its Wayland client, with no X display of its own.
+    const Session sdl = runSession("wayland", "sdl", kSessionScript,
+                                   std::string(XVFB_RUN) + " -a -s '-screen 0 1600x900x24' " + WESTON_RUN);
+    ASSERT_EQ(sdl.run.exitCode, 0) << sdl.run.err;
+    const Session glfw = runSession("wayland_glfw", "glfw", kSessionScript,
+                                    std::string(XVFB_RUN) + " -a -s '-screen 0 1280x720x24'");
+    ASSERT_EQ(glfw.run.exitCode, 0) << glfw.run.err;
+    expectSameSession(sdl, glfw, "wayland");
 }
 
 TEST(SdlHostSession, PanelsFollowTheScreensDpi) {
