@@ -379,6 +379,18 @@ TEST(SdlHostSession, OffscreenDriverWithNoDisplayMatchesTheGlfwHost) {
     expectSameSession(sdl, glfw, "offscreen");
 }
 
+TEST(SdlHostSession, Es2ContextOffscreenMatchesTheGlfwHost) {
+    ESVIEW_REQUIRE_XVFB();  // for the GLFW host's screenshots
+    const Session sdl = runSession("offscreen_es2", "sdl", kSessionScript,
+                                   "env -u DISPLAY -u WAYLAND_DISPLAY SDL_VIDEODRIVER=offscreen", "--gles2");
+    ASSERT_EQ(sdl.run.exitCode, 0) << sdl.run.err;
+    const Session glfw = runSession("offscreen_es2_glfw", "glfw", kSessionScript,
+                                    std::string(XVFB_RUN) + " -a -s '-screen 0 1280x720x24'", "--gles2");
+    ASSERT_EQ(glfw.run.exitCode, 0) << glfw.run.err;
+    expectSameSession(sdl, glfw, "offscreen_es2");
+    EXPECT_EQ(readJson(sdl.dir / "state.json")["gles2"], true);
+}
+
 TEST(SdlHostSession, WaylandUnderWestonMatchesTheGlfwHost) {
     ESVIEW_REQUIRE_XVFB();
     if (std::string(WESTON_RUN).empty()) ESVIEW_SKIP_UNLESS_REQUIRED() << "Weston not installed";
