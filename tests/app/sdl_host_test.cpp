@@ -148,10 +148,14 @@ TEST_F(SdlHostEvents, MouseWheelTextDropsResizeAndClose) {
     e.type = SDL_DROPCOMPLETE;
     push(e);
     e = SDL_Event{};
+    e.type = SDL_WINDOWEVENT;
+    e.window.event = SDL_WINDOWEVENT_SIZE_CHANGED;
+    push(e);
+    e = SDL_Event{};
     e.type = SDL_QUIT;
     push(e);
     const std::vector<Event> events = poll();
-    ASSERT_EQ(events.size(), 11u);
+    ASSERT_EQ(events.size(), 12u);
     EXPECT_EQ(events[0].type, EventType::MouseMove);
     EXPECT_EQ(events[0].x, 100.0);
     EXPECT_EQ(events[0].y, 50.0);
@@ -172,7 +176,11 @@ TEST_F(SdlHostEvents, MouseWheelTextDropsResizeAndClose) {
     // One drop event for the whole drop, as GLFW's callback gives it.
     EXPECT_EQ(events[9].type, EventType::Drop);
     EXPECT_EQ(events[9].paths, (std::vector<std::string>{"/tmp/one.pod", "/tmp/two"}));
-    EXPECT_EQ(events[10].type, EventType::Close);
+    // A size change gives the framebuffer's size in pixels.
+    EXPECT_EQ(events[10].type, EventType::Resize);
+    EXPECT_EQ(events[10].width, 640);
+    EXPECT_EQ(events[10].height, 480);
+    EXPECT_EQ(events[11].type, EventType::Close);
 }
 
 TEST_F(SdlHostEvents, FingersBecomeTheMouseAndADoubleTapTheFrameKey) {
