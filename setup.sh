@@ -6,7 +6,7 @@
 #   ./setup.sh test-sanitize  the same with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)
 #   ./setup.sh fuzz [SECONDS] every libFuzzer target for SECONDS (default 60) on its corpus (build-fuzz/)
 #   ./setup.sh build-arm64    cross-build for 64-bit ARM into build-arm64/ (build-armhf: 32-bit ARM)
-#   ./setup.sh test-arm64     that build's test suite under qemu-user (test-armhf likewise)
+#   ./setup.sh test-arm64 [CTEST ARGS]  that build's test suite under qemu-user (test-armhf likewise)
 # With CI=true or ESVIEW_REQUIRE_SHARED=1 the tests fail instead of skipping when ../shared or a test
 # tool is missing; both test modes end with a line counting the skipped tests.
 set -euo pipefail
@@ -46,12 +46,13 @@ require_shared() {
   if [ "${ESVIEW_REQUIRE_SHARED:-0}" = 1 ] || [ "${CI:-}" = true ]; then echo ON; else echo OFF; fi
 }
 
-run_tests() {  # run_tests DIR: ctest, then one line counting skipped tests; the status is ctest's
+run_tests() {  # run_tests DIR [CTEST ARGS...]: ctest, then one line counting skipped tests; the status is ctest's
   local dir=$1 status=0
+  shift
   local junit
   junit="$(cd "$dir" && pwd)/ctest-junit.xml"
   rm -f "$junit"
-  ctest --test-dir "$dir" --output-on-failure -j "$(jobs)" --output-junit "$junit" || status=$?
+  ctest --test-dir "$dir" --output-on-failure -j "$(jobs)" --output-junit "$junit" "$@" || status=$?
   local skipped
   # The first skipped="N" is the <testsuite> attribute: tests skipped or not run.
   skipped=$(grep -o -m 1 'skipped="[0-9]*"' "$junit" 2>/dev/null | tr -dc '0-9' || true)
@@ -78,8 +79,12 @@ cross_build() {
   install_missing
   local sysroot_dir="${ESVIEW_SYSROOT_CACHE:-$HOME/.cache/esview}/sysroot-$arch"
   tools/cross_sysroot.sh "$arch" "$sysroot_dir"
+  # The native viewer whose renders the ARM build's must match (tests/cli/cross_render_test.cpp).
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build build -j "$(jobs)" --target esview
   build "build-$arch" -DCMAKE_TOOLCHAIN_FILE="cmake/toolchains/$triple.cmake" -DESVIEW_SYSROOT="$sysroot_dir/root" \
-    -DESVIEW_WERROR=ON -DESVIEW_BUILD_BENCH=OFF -DESVIEW_REQUIRE_SHARED="$(require_shared)"
+    -DESVIEW_WERROR=ON -DESVIEW_BUILD_BENCH=OFF -DESVIEW_REQUIRE_SHARED="$(require_shared)" \
+    -DESVIEW_REFERENCE_BINARY="$(pwd)/build/esview"
 }
 
 mode=${1:-run}
@@ -123,8 +128,9 @@ case "$mode" in
     cross_build "${mode#build-}"
     ;;
   test-arm64 | test-armhf)
+    # Further arguments go to ctest (.ci/run leaves out the longest sessions and sweeps with -E).
     cross_build "${mode#test-}"
-    run_tests "build-${mode#test-}"
+    run_tests "build-${mode#test-}" "$@"
     ;;
   *)
     echo "usage: ./setup.sh run [FILE] | test | test-sanitize | fuzz [SECONDS] | build-arm64 | test-arm64 | build-armhf | test-armhf" >&2
