@@ -20,6 +20,7 @@
 
 #include "common/image_compare.h"
 #include "common/run_esview.h"
+#include "common/shared_samples.h"
 #include "common/test_paths.h"
 #include "loaders/format_table.h"
 
@@ -27,18 +28,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The shared samples of the four model formats, in a stable order (none without ../shared).
+// The shared samples, relative to the models folder (the test names come from them).
 std::vector<std::string> samples() {
     std::vector<std::string> files;
-    for (const char* folder : {"pod", "awd", "ogex", "pof"}) {
-        const fs::path dir = esv::test::modelsDir() / folder;
-        std::error_code ec;
-        if (!fs::is_directory(dir, ec)) continue;
-        for (const auto& entry : fs::recursive_directory_iterator(dir))
-            if (entry.is_regular_file() && esv::hasModelExtension(entry.path().string()))
-                files.push_back(fs::relative(entry.path(), esv::test::modelsDir()).string());
-    }
-    std::sort(files.begin(), files.end());
+    for (const fs::path& file : esv::test::sharedModelFiles())
+        files.push_back(fs::relative(file, esv::test::modelsDir()).string());
     return files;
 }
 

@@ -14,6 +14,7 @@
 #include "app/commands.h"
 #include "common/exposure.h"
 #include "common/image_compare.h"
+#include "common/shared_samples.h"
 #include "common/test_paths.h"
 #include "loaders/format_table.h"
 #include "renderer/view_settings.h"
@@ -22,17 +23,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using esv::test::Exposure;
-
-// The shared samples of the four model formats, in a stable order.
-std::vector<fs::path> samples() {
-    std::vector<fs::path> files;
-    for (const char* folder : {"pod", "awd", "ogex", "pof"})
-        for (const auto& entry : fs::recursive_directory_iterator(esv::test::modelsDir() / folder))
-            if (entry.is_regular_file() && esv::hasModelExtension(entry.path().string()))
-                files.push_back(entry.path());
-    std::sort(files.begin(), files.end());
-    return files;
-}
 
 // Runs `esview render FILE -o OUT.png [extra...]` and measures the picture against the default
 // clear colour. False when the command failed or wrote no picture (a file of lights, cameras or
@@ -81,7 +71,7 @@ TEST(Exposure, EverySampleIsLitAtTheDefaultView) {
     std::snprintf(line, sizeof(line), "%-48s %7s | %-13s | %s\n", "sample", "pixels", "default",
                   "unlit dark% (when over)");
     table += line;
-    for (const fs::path& path : samples()) {
+    for (const fs::path& path : esv::test::sharedModelFiles()) {
         const std::string name = fs::relative(path, esv::test::modelsDir()).string();
         Exposure e;
         int exitCode = 0;

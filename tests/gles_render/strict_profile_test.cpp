@@ -13,6 +13,7 @@
 #include "app/commands.h"
 #include "common/image_compare.h"
 #include "common/render_harness.h"
+#include "common/shared_samples.h"
 #include "common/test_paths.h"
 #include "loaders/format_table.h"
 #include "loaders/load.h"
@@ -23,17 +24,6 @@
 namespace {
 
 namespace fs = std::filesystem;
-
-// The shared samples of the four model formats, in a stable order.
-std::vector<fs::path> samples() {
-    std::vector<fs::path> files;
-    for (const char* folder : {"pod", "awd", "ogex", "pof"})
-        for (const auto& entry : fs::recursive_directory_iterator(esv::test::modelsDir() / folder))
-            if (entry.is_regular_file() && esv::hasModelExtension(entry.path().string()))
-                files.push_back(entry.path());
-    std::sort(files.begin(), files.end());
-    return files;
-}
 
 TEST(StrictProfile, RendererSeesNoExtensionAndTheProfilesLimits) {
     esv::test::RenderHarness harness(true, 64, 64, true, /*strict=*/true);
@@ -88,7 +78,7 @@ TEST(StrictProfile, EverySharedSampleMatchesItsEs3Render) {
     constexpr int kWidth = 320, kHeight = 240;
     std::vector<SampleRun> runs;
     std::vector<std::unique_ptr<esv::Scene>> scenes;
-    for (const fs::path& path : samples()) {
+    for (const fs::path& path : esv::test::sharedModelFiles()) {
         esv::LoadResult r = esv::loadSceneFile(path.string());
         if (!r.scene) continue;  // files that fail to load are other tests' business
         SampleRun run;
