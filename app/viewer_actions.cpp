@@ -427,24 +427,30 @@ bool projectToScreen(const ViewerState& s, const glm::vec3& world, glm::vec2& pi
     return true;
 }
 
+int jointAt(const ViewerState& s, float x, float y, float radiusPx) {
+    if (!s.scene || s.pose.world.size() != s.scene->nodes.size()) return -1;
+    int best = -1;
+    float bestDistance = radiusPx;
+    for (size_t n = 0; n < s.scene->nodes.size(); ++n) {
+        if (!isJoint(*s.scene, int(n))) continue;
+        glm::vec2 p;
+        if (!projectToScreen(s, glm::vec3(s.pose.world[n][3]), p)) continue;
+        const float d = glm::length(p - glm::vec2(x, y));
+        if (d <= bestDistance) {
+            bestDistance = d;
+            best = int(n);
+        }
+    }
+    return best;
+}
+
 int pickAt(const ViewerState& s, float x, float y, float radiusPx) {
     const ViewportRect v = sceneViewport(s);
     if (!s.scene || v.empty()) return -1;
     const Scene& scene = *s.scene;
     if (s.view.showSkeleton) {
-        int best = -1;
-        float bestDistance = radiusPx;
-        for (size_t n = 0; n < scene.nodes.size(); ++n) {
-            if (!isJoint(scene, int(n))) continue;
-            glm::vec2 p;
-            if (!projectToScreen(s, glm::vec3(s.pose.world[n][3]), p)) continue;
-            const float d = glm::length(p - glm::vec2(x, y));
-            if (d <= bestDistance) {
-                bestDistance = d;
-                best = int(n);
-            }
-        }
-        if (best >= 0) return best;
+        const int joint = jointAt(s, x, y, radiusPx);
+        if (joint >= 0) return joint;
     }
     glm::mat4 view, projection;
     cameraMatrices(scene, s.pose, s.view, v.width, v.height, view, projection);

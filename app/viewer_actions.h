@@ -84,6 +84,9 @@ unsigned textureObject(const ViewerState& s, int index);
 // Viewport picking at framebuffer pixel (x, y) of the window, y down: the joint whose marker is within
 // `radiusPx` (when the skeleton is shown) or else the nearest mesh node hit by the ray; -1 = none.
 int pickAt(const ViewerState& s, float x, float y, float radiusPx = 8.0f);
+// The skeleton's joint nearest framebuffer pixel (x, y) within `radiusPx` (for hovering and
+// picking joints); -1 = none.
+int jointAt(const ViewerState& s, float x, float y, float radiusPx = 8.0f);
 
 // POF scenes (Scene::pof). setPofLod draws detail level `lod` (its root and descendants) and hides
 // the other levels; setPofSpin rotates a rotating subobject (scene node) by `degrees` about its

@@ -92,23 +92,6 @@ void drawLegend(const ViewerState& s) {
     }
 }
 
-// The skeleton's joint nearest framebuffer pixel (x, y) within `radiusPx`; -1 = none.
-int jointAt(const ViewerState& s, float x, float y, float radiusPx) {
-    int best = -1;
-    float bestDistance = radiusPx;
-    for (size_t n = 0; n < s.scene->nodes.size(); ++n) {
-        if (!isJoint(*s.scene, int(n))) continue;
-        glm::vec2 p;
-        if (!projectToScreen(s, glm::vec3(s.pose.world[n][3]), p)) continue;
-        const float d = glm::length(p - glm::vec2(x, y));
-        if (d <= bestDistance) {
-            bestDistance = d;
-            best = int(n);
-        }
-    }
-    return best;
-}
-
 // The mouse in framebuffer pixels when it is over the 3D view and no panel takes it.
 bool mouseOverView(const ViewerState& s, glm::vec2& pixel) {
     const ImGuiIO& io = ImGui::GetIO();
