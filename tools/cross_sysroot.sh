@@ -46,7 +46,16 @@ Dir::Etc::PreferencesParts "/dev/null";
 CONF
 export APT_CONFIG="$apt_dir/apt.conf"
 echo "cross_sysroot: fetching ${#packages[@]} packages and their dependencies for $arch"
-apt-get update -qq
+# A mirror in the middle of a sync can serve an index of the wrong size: try again a little later.
+for attempt in 1 2 3; do
+  apt-get update -qq && break
+  if [ "$attempt" = 3 ]; then
+    echo "cross_sysroot: the package indexes could not be downloaded" >&2
+    exit 1
+  fi
+  echo "cross_sysroot: package indexes incomplete, trying again in 20 s" >&2
+  sleep 20
+done
 apt-get clean -qq  # no stale versions from an earlier package list
 apt-get install -y -qq --download-only "${packages[@]}" >/dev/null
 
