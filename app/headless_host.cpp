@@ -12,7 +12,17 @@ void HeadlessHost::push(Event event) {
 
 bool HeadlessHost::open(const HostConfig& config, std::string& error) {
     m_size = {config.width, config.height};
-    return m_context.create(config.glesMajor, error, config.width, config.height);
+    m_glesMajor = config.glesMajor;
+    m_context = std::make_unique<EglContext>();
+    return m_context->create(config.glesMajor, error, config.width, config.height);
+}
+
+bool HeadlessHost::loseContext(std::string& error) {
+    m_context.reset();  // the pbuffer and every GL object of the context go with it
+    m_context = std::make_unique<EglContext>();
+    if (!m_context->create(m_glesMajor, error, m_size.width, m_size.height)) return false;
+    m_queue.push_back(Event::of(EventType::ContextLost));
+    return true;
 }
 
 void HeadlessHost::pollEvents(std::vector<Event>& events) {
@@ -41,6 +51,9 @@ void HeadlessHost::pollEvents(std::vector<Event>& events) {
                 break;
             case EventType::Drop:
             case EventType::Close:
+            case EventType::Pause:
+            case EventType::Resume:
+            case EventType::ContextLost:
                 break;
         }
         events.push_back(std::move(e));

@@ -1,10 +1,12 @@
 // A host with no window and no window system: a GLES context on an EGL pbuffer of a fixed size
 // (egl_context.h), input that the caller queues, and a small Dear ImGui platform backend fed from
 // those events. It runs the viewer core where no display exists (tests drive it event by event);
-// its clock advances 1/30 s per frame, so runs repeat exactly.
+// its clock advances 1/30 s per frame, so runs repeat exactly. Pause, Resume and ContextLost come
+// as the caller pushes them, or from loseContext (which really destroys the context).
 #pragma once
 
 #include <cfloat>
+#include <memory>
 #include <vector>
 
 #include "app/egl_context.h"
@@ -28,13 +30,16 @@ public:
     void setClipboardText(const std::string& text) override { m_clipboard = text; }
     double time() const override { return m_frames / 30.0; }
     void swapBuffers() override {}  // a pbuffer has nothing to show
+    // A new EGL context and pbuffer of the same version and size after the old ones are destroyed.
+    bool loseContext(std::string& error) override;
     // The panels get the mouse, wheel, text and the keys of host.h (navigation, copy and paste).
     bool imguiInit() override;
     void imguiNewFrame() override;
     void imguiShutdown() override {}
 
 private:
-    EglContext m_context;
+    std::unique_ptr<EglContext> m_context;
+    int m_glesMajor = 3;
     HostSize m_size;
     std::vector<Event> m_queue;
     int m_frames = 0;  // pollEvents calls

@@ -39,7 +39,15 @@ enum class EventType : uint8_t {
     Text,         // codepoint: a typed character (the panels get text through the host's ImGui backend)
     Drop,         // paths: files or folders dropped on the window
     Resize,       // width, height: the framebuffer's new size in pixels
-    Close         // the user asked to close the window
+    Close,        // the user asked to close the window
+    // The app went to the background (Android's pause): the viewer draws nothing and its clocks
+    // stop until Resume. The context may be lost meanwhile (ContextLost says so).
+    Pause,
+    Resume,  // back in the foreground: drawing and the clocks go on where they stopped
+    // The GLES context was lost with every object in it (Android destroys it in the background on
+    // many devices) and the host made a new one, current now: the viewer drops what it held without
+    // a GL call and makes it again from the scene in memory.
+    ContextLost
 };
 
 // One input event, in the order the host saw them. Fields a type does not name are left at zero.
@@ -147,6 +155,19 @@ public:
 
     // Shows the frame drawn into framebuffer 0.
     virtual void swapBuffers() = 0;
+
+    // Waits up to `seconds` for the host's next event (paused in the background, the viewer draws
+    // nothing and need not spin); the default returns at once.
+    virtual void waitEvents(double seconds) { (void)seconds; }
+
+    // For tests: destroys the GLES context (and its surface) as a platform does to an app in the
+    // background, makes a new one current with the same configuration and entry points, and queues a
+    // ContextLost event for the next pollEvents. False with `error` set when the host cannot (the
+    // default) or the new context cannot be made.
+    virtual bool loseContext(std::string& error) {
+        error = "this host cannot lose its context on request";
+        return false;
+    }
 
     // Dear ImGui's platform backend: init after ImGui::CreateContext (false when it cannot), new
     // frame before ImGui::NewFrame (display size, delta time, mouse, keys and text for the panels),

@@ -106,19 +106,9 @@ bool SdlHost::open(const HostConfig& config, std::string& error) {
         error = "cannot create a GLES " + version + " window with SDL" + driverNote() + ": " + reason;
         return false;
     }
-    m_context = SDL_GL_CreateContext(m_window);
-    if (!m_context || SDL_GL_MakeCurrent(m_window, m_context) != 0) {
-        const std::string reason = SDL_GetError();
-        error = "cannot create a GLES " + version + " context with SDL" + driverNote() + ": " + reason;
-        return false;
-    }
-    SDL_GL_SetSwapInterval(config.vsync ? 1 : 0);
-    if (!gladLoadGLES2(reinterpret_cast<GLADloadfunc>(SDL_GL_GetProcAddress))) {
-        error = "cannot load the GLES entry points";
-        return false;
-    }
-    gl::installCallCounter();
-    keepGraphicsDriversLoaded();
+    m_glesMajor = config.glesMajor;
+    m_vsync = config.vsync;
+    if (!makeContext(error)) return false;
 
     TouchOptions touch;
     touch.slop *= double(contentScale());
@@ -131,6 +121,57 @@ bool SdlHost::open(const HostConfig& config, std::string& error) {
         m_pending.push_back(Event::mouseMove(x, y));
     }
     return true;
+}
+
+bool SdlHost::makeContext(std::string& error) {
+    m_context = SDL_GL_CreateContext(m_window);
+    if (!m_context || SDL_GL_MakeCurrent(m_window, m_context) != 0) {
+        const std::string reason = SDL_GetError();
+        error = "cannot create a GLES " + std::to_string(m_glesMajor) + ".0 context with SDL" + driverNote() +
+                ": " + reason;
+        return false;
+    }
+    SDL_GL_SetSwapInterval(m_vsync ? 1 : 0);
+    if (!gladLoadGLES2(reinterpret_cast<GLADloadfunc>(SDL_GL_GetProcAddress))) {
+        error = "cannot load the GLES entry points";
+        return false;
+    }
+    gl::installCallCounter();
+    keepGraphicsDriversLoaded();
+    return true;
+}
+
+bool SdlHost::loseContext(std::string& error) {
+    if (m_context) {
+        keepGraphicsDriversLoaded();
+        SDL_GL_MakeCurrent(m_window, nullptr);
+        SDL_GL_DeleteContext(m_context);
+        m_context = nullptr;
+    }
+    if (!makeContext(error)) return false;
+    m_pending.push_back(Event::of(EventType::ContextLost));
+    return true;
+}
+
+void SdlHost::checkContext(std::vector<Event>& events) {
+    SDL_GLContext current = SDL_GL_GetCurrentContext();
+    if (current && current != m_context) {
+        // SDL made a new context (its Android back end does when ours is gone): ours went with it.
+        m_context = current;
+        SDL_GL_SetSwapInterval(m_vsync ? 1 : 0);
+        if (gladLoadGLES2(reinterpret_cast<GLADloadfunc>(SDL_GL_GetProcAddress))) gl::installCallCounter();
+        events.push_back(Event::of(EventType::ContextLost));
+        return;
+    }
+    if (m_context && SDL_GL_MakeCurrent(m_window, m_context) == 0) return;  // it survived
+    // Lost: not to be deleted (there is nothing left to delete), replaced by a new one.
+    std::string error;
+    if (!makeContext(error)) {
+        SDL_Log("esview: %s", error.c_str());
+        events.push_back(Event::close());
+        return;
+    }
+    events.push_back(Event::of(EventType::ContextLost));
 }
 
 HostSize SdlHost::framebufferSize() const {
@@ -272,7 +313,28 @@ void SdlHost::pollEvents(std::vector<Event>& events) {
                 }
                 break;
             case SDL_QUIT:
+            case SDL_APP_TERMINATING:
                 events.push_back(Event::close());
+                break;
+            case SDL_APP_WILLENTERBACKGROUND:
+            case SDL_APP_DIDENTERBACKGROUND:
+                // Nothing is drawn from here on (Android may destroy the surface and the context).
+                if (m_background) break;
+                m_background = true;
+                m_touch.cancel(gesture);
+                touchEvents(gesture, events);
+                events.push_back(Event::of(EventType::Pause));
+                break;
+            case SDL_APP_WILLENTERFOREGROUND:
+                break;  // the surface is back only once SDL says the app did enter the foreground
+            case SDL_APP_DIDENTERFOREGROUND:
+                if (!m_background) break;
+                m_background = false;
+                checkContext(events);
+                events.push_back(Event::of(EventType::Resume));
+                break;
+            case SDL_RENDER_DEVICE_RESET:
+                checkContext(events);
                 break;
             default:
                 break;
@@ -302,6 +364,14 @@ double SdlHost::time() const {
 
 void SdlHost::swapBuffers() {
     SDL_GL_SwapWindow(m_window);
+}
+
+void SdlHost::waitEvents(double seconds) {
+    SDL_WaitEventTimeout(nullptr, int(std::clamp(seconds, 0.0, 10.0) * 1000.0));
+#if SDL_VERSION_ATLEAST(2, 24, 0)
+    // The poll sentinel that waiting queued would end the next poll before the events it waited for.
+    SDL_FlushEvent(SDL_POLLSENTINEL);
+#endif
 }
 
 bool SdlHost::imguiInit() {

@@ -43,6 +43,10 @@ public:
     void setClipboardText(const std::string& text) override;
     double time() const override;
     void swapBuffers() override;
+    // SDL_WaitEventTimeout: a paused viewer sleeps until something happens.
+    void waitEvents(double seconds) override;
+    // Deletes the context and makes a new one on the same window (the window's EGL surface stays).
+    bool loseContext(std::string& error) override;
     // The panels get SDL's mouse, keys and text through ImGui's SDL backend; touch lays its pointer,
     // buttons and wheel over them.
     bool imguiInit() override;
@@ -50,12 +54,21 @@ public:
     void imguiShutdown() override;
 
 private:
+    // A new GLES context on the window, current, with the swap interval and the entry points loaded.
+    bool makeContext(std::string& error);
+    // After the app returns to the foreground or SDL reports a render device reset: a context SDL made
+    // in place of ours (Android's SDL does so when its EGL context did not survive) is adopted, one
+    // that can no longer be made current is replaced; either way a ContextLost event follows.
+    void checkContext(std::vector<Event>& events);
     // Hands a gesture's events to the viewer and keeps the pointer they leave for the panels.
     void touchEvents(std::vector<Event>& gesture, std::vector<Event>& events);
 
     bool m_initialized = false;  // SDL_Init succeeded
     SDL_Window* m_window = nullptr;
     void* m_context = nullptr;  // SDL_GLContext
+    int m_glesMajor = 3;
+    bool m_vsync = true;
+    bool m_background = false;  // between SDL's will-enter-background and did-enter-foreground
     bool m_imgui = false;
     uint64_t m_start = 0;                // SDL_GetPerformanceCounter at open
     std::vector<Event> m_pending;        // events of open(), for the first poll

@@ -28,7 +28,9 @@
 #include "app/viewer_actions.h"
 #include "app/viewer_script.h"
 #include "app/viewer_state.h"
+#include "prepare/prepare.h"
 #include "renderer/camera.h"
+#include "renderer/gl_calls.h"
 
 namespace esv {
 namespace {
@@ -49,6 +51,11 @@ struct Viewer {
     bool keysHeld[size_t(Key::Count)] = {};
     double wheelX = 0.0, wheelY = 0.0;
     bool closeRequested = false;
+    // The host's lifecycle: in the background (Pause until Resume), back this frame (its clocks do
+    // not jump over the time away), and a context lost since the last frame.
+    bool paused = false;
+    bool resumed = false;
+    bool contextLost = false;
     // Mouse drag tracking, and the keys as keyboardInput last saw them (for presses).
     bool rotating = false, panning = false;
     double pressX = 0.0, pressY = 0.0, lastX = 0.0, lastY = 0.0;
@@ -137,6 +144,16 @@ void handleEvent(Viewer& v, const Event& e) {
         break;
     case EventType::Drop: dropPaths(v, e.paths); break;
     case EventType::Close: v.closeRequested = true; break;
+    case EventType::Pause:
+        v.paused = true;
+        break;
+    case EventType::Resume:
+        v.resumed = v.paused;
+        v.paused = false;
+        break;
+    case EventType::ContextLost:
+        v.contextLost = true;
+        break;
     case EventType::Text:    // typed text only matters to the panels
     case EventType::Resize:  // every frame reads the framebuffer size
         break;
@@ -204,6 +221,47 @@ void recreateRenderer(Viewer& v) {
     s.status = !s.gles2        ? "ES3 features in use"
                : s.gles2Strict ? "strict ES2 device profile"
                                : "ES2 limits enforced";
+}
+
+// Dear ImGui's OpenGL3 backend (1.86) forgets its objects only by deleting them
+// (ImGui_ImplOpenGL3_Shutdown). After a context loss its data (GL names and settings, trivially
+// destructible, made by IM_NEW in ImGui's allocator) is freed as Shutdown frees it, without the GL
+// calls; ImGui_ImplOpenGL3_Init on the new context starts it afresh, and its next frame makes the
+// program, buffers and font texture again.
+void abandonImGuiRenderer() {
+    ImGuiIO& io = ImGui::GetIO();
+    ImGui::MemFree(io.BackendRendererUserData);
+    io.BackendRendererUserData = nullptr;
+    io.BackendRendererName = nullptr;
+    io.Fonts->SetTexID(ImTextureID());
+}
+
+// Whether a scene prepared for `a` is what `b` would have it prepared as.
+bool sameTarget(const TargetCaps& a, const TargetCaps& b) {
+    return a.esVersion == b.esVersion && a.paletteCapacity == b.paletteCapacity &&
+           a.uintIndices == b.uintIndices && a.npotTextures == b.npotTextures &&
+           a.maxTextureSize == b.maxTextureSize && a.compressedFormats == b.compressedFormats;
+}
+
+// The renderer again on a new context (after a loss), with the prepared scene uploaded from memory
+// as it is: the file is not read again and the view, selection and animation stay. A context that
+// differs in what preparation adapts to (another device) has the scene prepared again from the
+// scene as loaded, as switching the ES2 limits does.
+bool restoreRenderer(Viewer& v, std::string& error) {
+    ViewerState& s = v.state;
+    RendererOptions options;
+    options.gles2 = s.gles2;
+    options.gles2Strict = s.gles2 && s.gles2Strict;
+    s.renderer = Renderer::create(options, error);
+    if (!s.renderer) return false;
+    const TargetCaps before = targetCaps(s.rendererInfo);
+    s.rendererInfo = s.renderer->info();
+    if (!s.scene) return true;
+    if (!sameTarget(before, targetCaps(s.rendererInfo))) return reprepareScene(s, error);
+    std::vector<ReportLine> again;  // the scene's report has these lines from its first upload
+    if (!s.renderer->setScene(*s.scene, again, error)) return false;
+    s.rendererInfo = s.renderer->info();
+    return true;
 }
 
 bool saveScreenshot(Viewer& v, int width, int height) {
@@ -586,6 +644,10 @@ struct ViewerLoop::Impl {
     double last = 0.0;  // host time of the previous frame
     int exitCode = kExitOk;
     bool imgui = false;  // the ImGui context and both backends are up
+    bool imguiGl = false;               // ImGui's OpenGL3 backend is initialised on the current context
+    std::string glslVersion;            // ImGui's OpenGL3 backend's, for the context's ES version
+    bool glDropped = false;             // the GL objects went with a lost context and are to be made again
+    bool loseContextRequested = false;  // a script's `context lost`, carried out after the frame
     bool done = false;
     bool finished = false;
     bool firstLoadDone = false;  // the file named on the command line has loaded or failed
@@ -674,8 +736,9 @@ int ViewerLoop::start(Host& host, const ViewerOptions& options) {
         std::fprintf(stderr, "esview: the panels cannot start on this window\n");
         return kExitBadInput;
     }
-    ImGui_ImplOpenGL3_Init(s.gles2 ? "#version 100" : "#version 300 es");
-    m.imgui = true;
+    m.glslVersion = s.gles2 ? "#version 100" : "#version 300 es";
+    ImGui_ImplOpenGL3_Init(m.glslVersion.c_str());
+    m.imgui = m.imguiGl = true;
     // The panels' copy and paste go through the host, whatever its ImGui backend installed.
     io.ClipboardUserData = &m;
     io.GetClipboardTextFn = [](void* user) -> const char* {
@@ -691,6 +754,7 @@ int ViewerLoop::start(Host& host, const ViewerOptions& options) {
     m.scriptHost.input = [&m](std::vector<std::vector<Event>> batches) {
         for (std::vector<Event>& batch : batches) m.scriptEvents.push_back(std::move(batch));
     };
+    m.scriptHost.loseContext = [&m] { m.loseContextRequested = true; };
     m.scriptHost.browse = [&v](const std::string& dir, std::string& err) {
         if (!v.browser.setDirectory(dir)) {
             err = v.browser.error();
@@ -710,7 +774,6 @@ bool ViewerLoop::frame() {
     Host& host = *m.host;
     Viewer& v = m.v;
     ViewerState& s = v.state;
-    const int frame = m.frame++;
 
     m.events.clear();
     host.pollEvents(m.events);
@@ -723,9 +786,32 @@ bool ViewerLoop::frame() {
         m.scriptEvents.pop_front();
     }
     for (const Event& e : m.events) handleEvent(v, e);
+    if (v.contextLost) {
+        // The context and every object in it are gone: what the viewer held is dropped with no GL
+        // call (unless that was done already), and made again before the next frame is drawn.
+        v.contextLost = false;
+        if (!m.glDropped) dropGlObjects();
+    }
+    if (v.paused) {
+        // In the background: nothing is drawn, the animation and script clocks stand still, no
+        // script command runs and no load is installed; the host's next event is waited for.
+        if (!v.scripted) host.waitEvents(0.1);
+        m.last = host.time();
+        finishFrame(false);
+        return !m.done;
+    }
+    if (m.glDropped && !restoreGlObjects()) {
+        m.exitCode = kExitBadInput;
+        m.done = true;
+        return false;
+    }
+    const int frame = m.frame++;
     const double now = host.time();
-    // Scripted runs step at a fixed rate so screenshots do not depend on timing.
-    const float dt = v.scripted ? 1.0f / 30.0f : float(std::min(now - m.last, 0.25));
+    // Scripted runs step at a fixed rate so screenshots do not depend on timing. The first frame back
+    // from the background goes on from where the animation stopped.
+    float dt = v.scripted ? 1.0f / 30.0f : float(std::min(now - m.last, 0.25));
+    if (v.resumed) dt = 0.0f;
+    v.resumed = false;
     m.last = now;
     const auto cpuStart = std::chrono::steady_clock::now();
 
@@ -819,8 +905,53 @@ bool ViewerLoop::frame() {
         }
     }
     host.swapBuffers();
-    m.done = lastFrame || v.closeRequested || s.requestQuit;
+    finishFrame(lastFrame);
     return !m.done;
+}
+
+void ViewerLoop::finishFrame(bool lastFrame) {
+    Impl& m = *m_impl;
+    ViewerState& s = m.v.state;
+    if (m.loseContextRequested && !lastFrame) {
+        m.loseContextRequested = false;
+        std::string error;
+        if (m.host->loseContext(error)) {
+            // Gone now, whether or not a frame follows to receive the host's ContextLost.
+            dropGlObjects();
+        } else {
+            std::fprintf(stderr, "esview: context lost: %s\n", error.c_str());
+            m.exitCode = kExitBadInput;
+            s.requestQuit = true;
+        }
+    }
+    m.done = lastFrame || m.v.closeRequested || s.requestQuit;
+}
+
+void ViewerLoop::dropGlObjects() {
+    Impl& m = *m_impl;
+    ViewerState& s = m.v.state;
+    const uint64_t calls = gl::callCount();
+    abandonRenderer(s.renderer);
+    if (m.imguiGl) abandonImGuiRenderer();
+    m.imguiGl = false;
+    s.context.dropGlCalls = gl::callCount() - calls;
+    ++s.context.losses;
+    m.glDropped = true;
+}
+
+bool ViewerLoop::restoreGlObjects() {
+    Impl& m = *m_impl;
+    ViewerState& s = m.v.state;
+    std::string error;
+    if (!restoreRenderer(m.v, error)) {
+        std::fprintf(stderr, "esview: the scene cannot be drawn on the new GL context: %s\n", error.c_str());
+        return false;
+    }
+    ImGui_ImplOpenGL3_Init(m.glslVersion.c_str());
+    m.imguiGl = true;
+    m.glDropped = false;
+    ++s.context.restores;
+    return true;
 }
 
 int ViewerLoop::finish() {
@@ -834,7 +965,8 @@ int ViewerLoop::finish() {
         saveLayout(SavedLayout{s.panels, s.layoutSizes, s.tabs});
     }
     if (m.imgui) {
-        ImGui_ImplOpenGL3_Shutdown();
+        if (m.imguiGl) ImGui_ImplOpenGL3_Shutdown();
+        m.imguiGl = false;
         m.host->imguiShutdown();
         ImGui::DestroyContext();
         m.imgui = false;

@@ -42,7 +42,11 @@ public:
     int start(Host& host, const ViewerOptions& options);
 
     // One frame: the host's events, loads, input, the script's commands, drawing, a screenshot,
-    // swapping. Returns false when the viewer is done: closed, quit or the last of `maxFrames`; then
+    // swapping. Between the host's Pause and Resume events a frame only takes events (and waits for
+    // them, unscripted): nothing is drawn and the animation does not advance, so it goes on where it
+    // stopped. After a ContextLost event every GL object the viewer held (renderer, panels) is
+    // dropped without a GL call and made again on the new context from the scene in memory.
+    // Returns false when the viewer is done: closed, quit or the last of `maxFrames`; then
     // call finish(). A file that cannot be opened does not end the run: the window shows why (the
     // load error banner), and so does stderr when it is the file named in the options.
     bool frame();
@@ -57,6 +61,13 @@ public:
     ViewerState& state();
 
 private:
+    // The end of a frame, drawn or not: a context loss a script asked for, and whether it was the last.
+    void finishFrame(bool lastFrame);
+    // After a context loss: drops the renderer's and the panels' GL objects without a GL call
+    // (state().context counts it), and makes them again on the new context before the next drawn frame.
+    void dropGlObjects();
+    bool restoreGlObjects();
+
     struct Impl;
     std::unique_ptr<Impl> m_impl;
 };

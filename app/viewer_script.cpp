@@ -673,6 +673,35 @@ const std::vector<CommandSpec>& commandSpecs() {
                 }),
         command("wait", "FRAMES", "let frames pass", 1, 1, {Arg::Integer}, Needs::Nothing,
                 [](CommandContext& c) { c.wait = std::max(0, c.integer(0)); }),
+        command("background", "FRAMES",
+                // clang-format off
+                "the host's pause, FRAMES frames in the background, then its resume (Android's app\n"
+                "                             lifecycle): nothing drawn, the animation where it was on return",
+                // clang-format on
+                1, 1, {Arg::Integer}, Needs::Nothing,
+                [](CommandContext& c) {
+                    if (!c.host.input) return c.fail("no input");
+                    std::vector<std::vector<Event>> batches(size_t(std::clamp(c.integer(0), 0, 100000)) + 2);
+                    batches.front().push_back(Event::of(EventType::Pause));
+                    batches.back().push_back(Event::of(EventType::Resume));
+                    c.host.input(std::move(batches));
+                    // Paused frames run no commands: the next one runs in the first frame back.
+                    c.wait = 1;
+                }),
+        command("context", "lost",
+                // clang-format off
+                "the host destroys its GL context and makes a new one (as Android does in the background);\n"
+                "                             the viewer makes its GL objects again from the scene in memory",
+                // clang-format on
+                1, 1, {Arg::Text}, Needs::Nothing,
+                [](CommandContext& c) {
+                    if (!c.host.loseContext) return c.fail("no host context to lose");
+                    c.host.loseContext();
+                    c.wait = 1;  // lost after this frame; the next one makes the objects again, then goes on
+                },
+                [](const std::vector<std::string>& a) {
+                    return a[0] == "lost" ? std::string() : std::string("expected 'lost'");
+                }),
         command("screenshot", "PATH [WxH]", "save the window (panel included) or the scene offscreen at WxH",
                 1, 2, {Arg::Text, Arg::Size}, Needs::Nothing,
                 [](CommandContext& c) {
@@ -988,6 +1017,9 @@ std::string viewerStateJson(const ViewerState& s) {
     j["status"] = s.status;
     j["gles2"] = s.gles2;
     j["gles2_strict"] = s.gles2 && s.gles2Strict;
+    j["context"] = {{"losses", s.context.losses},
+                    {"restores", s.context.restores},
+                    {"drop_gl_calls", s.context.dropGlCalls}};
     j["ui_scale"] = s.uiScale;
     j["font"] = {{"path", s.uiFont.path}, {"pixels", s.uiFont.pixels}, {"scale", s.uiFont.scale}, {"note", s.uiFont.note}};
     // Whether the keys go to a panel (ImGui navigation, a text field, a menu) rather than the 3D view.
@@ -1058,6 +1090,7 @@ std::string viewerStateJson(const ViewerState& s) {
             if (!s.pose.morphWeights[n].empty()) morphs[scene.nodes[n].name] = s.pose.morphWeights[n];
         j["morph_weights"] = morphs;
         j["draw_calls"] = s.stats.drawCalls;
+        j["gl_errors"] = s.stats.glErrors;
         j["triangles"] = s.stats.triangles;
         j["lights_enabled"] = nlohmann::json::array();
         for (const Light& l : scene.lights) j["lights_enabled"].push_back(l.enabled);

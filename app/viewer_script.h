@@ -49,6 +49,9 @@ struct ScriptHost {
     // frame from now and takes the path of the host's events (viewport mouse and shortcuts, and the
     // panels through Dear ImGui). Batches queued by an earlier command come first.
     std::function<void(std::vector<std::vector<Event>>)> input;
+    // After this frame the host destroys its GL context and makes a new one (Host::loseContext); the
+    // next frame drops the viewer's GL objects and makes them again.
+    std::function<void()> loseContext;
 };
 
 // Runs a parsed script over the frames of the viewer.

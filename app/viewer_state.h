@@ -128,6 +128,14 @@ struct ViewerState {
     std::vector<std::string> textureFolders;
     size_t textureFoldersFromCommandLine = 0;
     std::string status;                    // one line in the status bar
+    // The GL context as the host reported it: contexts lost, the times the viewer's GL objects were
+    // made again on a new one, and the GL calls the last drop of a lost context's objects made (none
+    // may reach GL: the context is gone).
+    struct {
+        int losses = 0;
+        int restores = 0;
+        uint64_t dropGlCalls = 0;
+    } context;
 
     // Requests the frame loop carries out at a safe point (between frames).
     std::string requestOpen;        // path to open

@@ -9,6 +9,15 @@
 
 namespace esv::gl {
 
+// While true, handles forget their names instead of deleting them: the context that made them is
+// gone (lost, or destroyed by the platform while the app was in the background) and its objects
+// went with it, so no GL call is made for them (one would reach a dead context, or delete whatever
+// a new context gave the same name). Set only around destroying such objects (abandonRenderer).
+inline bool& forgetNamesOnRelease() {
+    static bool forget = false;  // GL objects live on the thread that owns the context
+    return forget;
+}
+
 template <void (*Delete)(GLuint)>
 class Handle {
 public:
@@ -29,7 +38,7 @@ public:
     GLuint get() const { return m_name; }
     explicit operator bool() const { return m_name != 0; }
     void reset() {
-        if (m_name) Delete(m_name);
+        if (m_name && !forgetNamesOnRelease()) Delete(m_name);
         m_name = 0;
     }
 

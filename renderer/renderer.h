@@ -131,6 +131,12 @@ public:
                                  std::vector<glm::vec3>& normals, std::string& error) = 0;
 };
 
+// Destroys `renderer` without a GL call, for a context that is already gone with every object in
+// it (Android destroys the EGL context of an app in the background): programs, buffers, vertex
+// arrays, textures, timer queries and the state cache go, nothing is deleted in GL. The next
+// renderer is made with Renderer::create on the new context and given the scene again.
+void abandonRenderer(std::unique_ptr<Renderer>& renderer);
+
 // An offscreen RGBA8 + depth framebuffer for headless rendering and screenshots.
 class OffscreenTarget {
 public:
