@@ -7,7 +7,9 @@
 
 #include <CLI/CLI.hpp>
 
+#if !defined(ESVIEW_NO_GLFW)
 #include "app/glfw_host.h"
+#endif
 #include "app/render_command.h"
 #include "app/scene_info.h"
 #include "app/scene_source.h"
@@ -243,8 +245,13 @@ int runCommandLine(int argc, char** argv) {
         SdlHost host;
         return runViewer(host, viewer);
     }
+#if defined(ESVIEW_NO_GLFW)  // Android: the SDL host only (platforms/android)
+    std::cerr << "esview: this build has no GLFW host; use --host sdl\n";
+    return kExitUsage;
+#else
     GlfwHost host;
     return runViewer(host, viewer);
+#endif
 }
 
 }  // namespace esv

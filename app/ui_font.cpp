@@ -14,6 +14,7 @@ const std::vector<std::string>& uiFontCandidates() {
         "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",  // fonts-dejavu-core (setup.sh installs it)
         "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf",
         "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+        "/system/fonts/Roboto-Regular.ttf",  // Android (platforms/android)
     };
     return paths;
 }

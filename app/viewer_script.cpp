@@ -10,6 +10,7 @@
 #include <sstream>
 #include <utility>
 
+#include <fast_float/fast_float.h>
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
@@ -22,9 +23,11 @@ namespace {
 
 enum class Arg { Text, Number, Integer, OnOff, Size };
 
+// fast_float rather than std::from_chars: libc++ has no floating-point from_chars before LLVM 20, and
+// the Android NDK's libc++ is older (platforms/android). Both read the same syntax, correctly rounded.
 bool parseFloat(const std::string& text, float& value) {
     const char* end = text.data() + text.size();
-    auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    auto [ptr, ec] = fast_float::from_chars(text.data(), end, value);
     return ec == std::errc() && ptr == end && std::isfinite(value);
 }
 

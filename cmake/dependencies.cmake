@@ -1,19 +1,25 @@
-# Every dependency comes from a Debian package; nothing is downloaded or vendored.
-find_package(PkgConfig REQUIRED)
-find_package(Threads REQUIRED)
-find_package(glm REQUIRED)
-find_package(ZLIB REQUIRED)
-find_package(LibLZMA REQUIRED)
-find_package(FastFloat REQUIRED)
-find_package(meshoptimizer REQUIRED)
-find_package(CLI11 REQUIRED)
-find_package(nlohmann_json 3 REQUIRED)
-find_package(glfw3 3.3 REQUIRED)
-pkg_check_modules(STB REQUIRED IMPORTED_TARGET stb)
-pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)
-pkg_check_modules(GLESV2 REQUIRED IMPORTED_TARGET glesv2)
-pkg_check_modules(EGL REQUIRED IMPORTED_TARGET egl)
-pkg_check_modules(SDL2 REQUIRED IMPORTED_TARGET sdl2)
+# Every dependency comes from a Debian package; nothing is downloaded or vendored. The Android build
+# (the NDK's toolchain, platforms/android) makes the same targets from the NDK's libraries and from
+# unpacked source trees instead, ImGui's backends included.
+if(ANDROID)
+  include(${PROJECT_SOURCE_DIR}/platforms/android/dependencies.cmake)
+else()
+  find_package(PkgConfig REQUIRED)
+  find_package(Threads REQUIRED)
+  find_package(glm REQUIRED)
+  find_package(ZLIB REQUIRED)
+  find_package(LibLZMA REQUIRED)
+  find_package(FastFloat REQUIRED)
+  find_package(meshoptimizer REQUIRED)
+  find_package(CLI11 REQUIRED)
+  find_package(nlohmann_json 3 REQUIRED)
+  find_package(glfw3 3.3 REQUIRED)
+  pkg_check_modules(STB REQUIRED IMPORTED_TARGET stb)
+  pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)
+  pkg_check_modules(GLESV2 REQUIRED IMPORTED_TARGET glesv2)
+  pkg_check_modules(EGL REQUIRED IMPORTED_TARGET egl)
+  pkg_check_modules(SDL2 REQUIRED IMPORTED_TARGET sdl2)
+endif()
 
 # glad 2: one GLES 2.0..3.2 loader plus EGL 1.5, generated offline from the bundled XML, with its
 # debug wrappers: a hook runs before each GLES call, which renderer/gl_calls.cpp makes a counter
@@ -33,9 +39,11 @@ set_target_properties(glad PROPERTIES POSITION_INDEPENDENT_CODE ON)
 
 # Dear ImGui: core from libimgui.a, GLFW, SDL2 and OpenGL3 backends compiled from the shipped sources for GLES 3.
 # (Under CMAKE_SYSROOT in a cross build: the target's own copy of the package.)
-set(IMGUI_BACKEND_SRC ${CMAKE_SYSROOT}/usr/share/doc/libimgui-dev/examples/backends)
-add_library(imgui_backends STATIC ${IMGUI_BACKEND_SRC}/imgui_impl_glfw.cpp ${IMGUI_BACKEND_SRC}/imgui_impl_sdl.cpp
-                                  ${IMGUI_BACKEND_SRC}/imgui_impl_opengl3.cpp)
-target_include_directories(imgui_backends SYSTEM PUBLIC ${CMAKE_SYSROOT}/usr/include/imgui/backends ${CMAKE_SYSROOT}/usr/include/imgui)
-target_compile_definitions(imgui_backends PRIVATE IMGUI_IMPL_OPENGL_ES3)
-target_link_libraries(imgui_backends PUBLIC PkgConfig::IMGUI glfw PkgConfig::SDL2 PkgConfig::GLESV2)
+if(NOT ANDROID)
+  set(IMGUI_BACKEND_SRC ${CMAKE_SYSROOT}/usr/share/doc/libimgui-dev/examples/backends)
+  add_library(imgui_backends STATIC ${IMGUI_BACKEND_SRC}/imgui_impl_glfw.cpp ${IMGUI_BACKEND_SRC}/imgui_impl_sdl.cpp
+                                    ${IMGUI_BACKEND_SRC}/imgui_impl_opengl3.cpp)
+  target_include_directories(imgui_backends SYSTEM PUBLIC ${CMAKE_SYSROOT}/usr/include/imgui/backends ${CMAKE_SYSROOT}/usr/include/imgui)
+  target_compile_definitions(imgui_backends PRIVATE IMGUI_IMPL_OPENGL_ES3)
+  target_link_libraries(imgui_backends PUBLIC PkgConfig::IMGUI glfw PkgConfig::SDL2 PkgConfig::GLESV2)
+endif()
