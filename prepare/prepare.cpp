@@ -8,6 +8,7 @@
 #include "renderer/binding_plan.h"
 #include "renderer/renderer.h"
 #include "scene/rebatch.h"
+#include "scene/vertex_windows.h"
 #include "scene/tangents.h"
 
 namespace esv {
@@ -124,34 +125,55 @@ void resizeTextures(Scene& scene, const TargetCaps& target, PrepareStats& stats)
     }
 }
 
-// Step 5: 32-bit index lists narrowed to 16 bits where the target has no 32-bit indices.
-void narrowIndices(Scene& scene, const TargetCaps& target, PrepareStats& stats) {
+// Step 5: without 32-bit indices, 32-bit index lists narrowed to 16 bits where every index fits;
+// a mesh that draws a vertex above 65535 is split into windows of 65536 vertices instead.
+void fitIndices(Scene& scene, const TargetCaps& target, PrepareStats& stats) {
     if (target.uintIndices) return;
     for (Mesh& mesh : scene.meshes) {
         IndexData& indices = mesh.indices;
-        if (indices.type != ComponentType::UInt32 || indices.count == 0 ||
-            indices.bytes.size < size_t(indices.count) * 4)
-            continue;
-        std::vector<uint8_t> narrow(size_t(indices.count) * 2);
-        bool fits = true;
-        for (uint32_t i = 0; i < indices.count && fits; ++i) {
-            uint32_t v;
-            std::memcpy(&v, indices.bytes.data + size_t(i) * 4, 4);
-            fits = v <= 0xFFFF;
-            const uint16_t s = uint16_t(v);
-            std::memcpy(narrow.data() + size_t(i) * 2, &s, 2);
+        if (indices.type == ComponentType::UInt32 && indices.count > 0 &&
+            indices.bytes.size >= size_t(indices.count) * 4) {
+            std::vector<uint8_t> narrow(size_t(indices.count) * 2);
+            bool fits = true;
+            for (uint32_t i = 0; i < indices.count && fits; ++i) {
+                uint32_t v;
+                std::memcpy(&v, indices.bytes.data + size_t(i) * 4, 4);
+                fits = v <= 0xFFFF;
+                const uint16_t s = uint16_t(v);
+                std::memcpy(narrow.data() + size_t(i) * 2, &s, 2);
+            }
+            if (fits) {
+                indices.bytes = makeOwnedBytes(std::move(narrow));
+                indices.type = ComponentType::UInt16;
+                ++stats.indexListsNarrowed;
+                scene.warn(
+                    "mesh '" + mesh.name + "': " + std::to_string(indices.count) +
+                    " 32-bit indices narrowed to 16 bits once (no GL_OES_element_index_uint on this target)");
+                continue;
+            }
         }
-        if (!fits) {
+        if (!needsVertexWindows(mesh)) {
+            if (indices.type == ComponentType::UInt32 && indices.count > 0) {
+                ++stats.indexListsTooLarge;
+                scene.warn("mesh '" + mesh.name +
+                           "': indices above 65535 need GL_OES_element_index_uint, which this target lacks");
+            }
+            continue;
+        }
+        VertexWindowResult split = splitVertexWindows(mesh);
+        if (!split.ok) {
             ++stats.indexListsTooLarge;
-            scene.warn("mesh '" + mesh.name +
-                       "': indices above 65535 need GL_OES_element_index_uint, which this target lacks");
+            scene.warn(split.error + "; it needs GL_OES_element_index_uint, which this target lacks");
             continue;
         }
-        indices.bytes = makeOwnedBytes(std::move(narrow));
-        indices.type = ComponentType::UInt16;
-        ++stats.indexListsNarrowed;
-        scene.warn("mesh '" + mesh.name + "': " + std::to_string(indices.count) +
-                   " 32-bit indices narrowed to 16 bits once (no GL_OES_element_index_uint on this target)");
+        const VertexWindowSummary& w = split.summary;
+        mesh = std::move(split.mesh);
+        ++stats.meshesSplit;
+        scene.warn("mesh '" + mesh.name + "': " + std::to_string(w.verticesBefore) + " vertices drawn in " +
+                   std::to_string(w.windows) + " windows of at most 65536 with 16-bit indices (no " +
+                   "GL_OES_element_index_uint on this target); " + std::to_string(w.duplicatedVertices) +
+                   " vertices copied into a second window, " + std::to_string(w.submeshesAfter) +
+                   " draw ranges" + (w.adjacencyDropped ? "; its adjacency was not kept" : ""));
     }
 }
 
@@ -237,7 +259,7 @@ std::unique_ptr<Scene> prepareForTarget(const Scene& loaded, const TargetCaps& t
     makeTangentFrames(*scene, stats);
 
     // 5. Index types.
-    narrowIndices(*scene, target, stats);
+    fitIndices(*scene, target, stats);
 
     report(1.0f, "prepared");
     if (statsOut) *statsOut = stats;

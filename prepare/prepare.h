@@ -44,14 +44,15 @@ Image resizeImage(const Image& image, uint32_t width, uint32_t height);
 
 // What one preparation did (the stats overlay and tests read it; each also has report lines).
 struct PrepareStats {
-    size_t texturesRead = 0;      // images read here because the caller had not read them
-    size_t texturesDecoded = 0;   // compressed images decoded to RGBA8 for this target
-    size_t meshesRebatched = 0;   // meshes whose bone batches were split for the palette
-    size_t streamsConverted = 0;  // vertex streams and morph targets widened to float32
-    size_t tangentMeshes = 0;     // meshes given tangent frames for normal mapping
-    size_t texturesResized = 0;   // RGBA8 images resized to powers of two or to the size limit
+    size_t texturesRead = 0;        // images read here because the caller had not read them
+    size_t texturesDecoded = 0;     // compressed images decoded to RGBA8 for this target
+    size_t meshesRebatched = 0;     // meshes whose bone batches were split for the palette
+    size_t streamsConverted = 0;    // vertex streams and morph targets widened to float32
+    size_t tangentMeshes = 0;       // meshes given tangent frames for normal mapping
+    size_t texturesResized = 0;     // RGBA8 images resized to powers of two or to the size limit
     size_t indexListsNarrowed = 0;  // 32-bit index lists rewritten as 16-bit (no 32-bit indices)
-    size_t indexListsTooLarge = 0;  // 32-bit index lists left as they are: an index is above 65535
+    size_t meshesSplit = 0;         // meshes drawing a vertex above 65535 split into 16-bit windows
+    size_t indexListsTooLarge = 0;  // 32-bit index lists left as they are (a split failed)
 };
 
 // Called with the fraction done (0..1) and the step: "textures 3/12", "bone batches", ...
@@ -70,8 +71,11 @@ using PrepareProgress = std::function<void(float fraction, const std::string& st
 //      integers and packed types on ES2, unaligned attributes anywhere) are widened to float32;
 //   4. tangent frames for every mesh a material normal-maps (from the file's tangents when it
 //      has them, else computed from positions, normals and UVs);
-//   5. without 32-bit indices, 32-bit index lists whose indices all fit 16 bits are narrowed
-//      (the others are left, with a warning: the renderer then cannot draw that mesh).
+//   5. without 32-bit indices, 32-bit index lists whose indices all fit 16 bits are narrowed, and
+//      a mesh that draws a vertex above 65535 is split into windows of at most 65536 vertices
+//      (splitVertexWindows: 16-bit indices and Submesh::baseVertex; vertices shared by two
+//      windows are copied). A mesh that cannot be split is left, with a warning: the renderer
+//      then cannot draw it.
 // Each step adds its lines to the copy's import report. Never fails: what cannot be prepared is
 // left as loaded with a warning (the renderer then draws what it can).
 std::unique_ptr<Scene> prepareForTarget(const Scene& loaded, const TargetCaps& target,

@@ -88,6 +88,7 @@ bool GlRenderer::captureVertices(const Scene& scene, const Pose& pose, int n, st
     m_state.uniformMatrix4fv(p->viewProjection, 1, glm::value_ptr(glm::mat4(1.0f)));
     m_state.uniformMatrix4fv(p->model, 1, glm::value_ptr(pose.objectWorld[n]));
     m_state.uniformMatrix4fv(p->positionUnpack, 1, glm::value_ptr(mesh.positionUnpack));
+    m_vertexBase = 0;  // every vertex, by its number in the mesh
     bindMesh(gpu, gpuSkinned);
     bindMorphs(gpu, morphTexture ? std::vector<int>() : active, pose, size_t(n), f, *p);
     if (morphTexture) bindMorphTexture(gpu, pose, size_t(n), *p);
@@ -361,12 +362,26 @@ bool GlRenderer::drawSkinDiff(const Scene& scene, const Pose& pose, size_t n, Fr
     m_state.depthMask(true);
     for (const GpuSubmesh& s : gpu.submeshes) {
         if (s.triangleCount == 0) continue;
+        if (gpu.windowed) {
+            m_state.bindArrayBuffer(m_skinDiffPositions.get());
+            m_state.attributePointer(kLocPosition, 3, GL_FLOAT, false, 0,
+                                     uintptr_t(s.baseVertex) * sizeof(glm::vec3));
+            m_state.bindArrayBuffer(m_skinDiffColors.get());
+            m_state.attributePointer(kLocColor, 3, GL_FLOAT, false, 0,
+                                     uintptr_t(s.baseVertex) * sizeof(glm::vec3));
+        }
         setCulling(materialOf(scene, scene.nodes[n], s.materialSlot));
         glDrawElements(GL_TRIANGLES, GLsizei(s.triangleCount * 3), gpu.indexType,
                        reinterpret_cast<const void*>(uintptr_t(s.firstTriangle) * 3 * gpu.indexSize));
         ++stats.drawCalls;
         stats.triangles += s.triangleCount;
         checkGl("SkinDiff draw", stats.glErrors);
+    }
+    if (gpu.windowed) {  // the shared vertex array starts at vertex 0 for the next node
+        m_state.bindArrayBuffer(m_skinDiffPositions.get());
+        m_state.attributePointer(kLocPosition, 3, GL_FLOAT, false, 0, 0);
+        m_state.bindArrayBuffer(m_skinDiffColors.get());
+        m_state.attributePointer(kLocColor, 3, GL_FLOAT, false, 0, 0);
     }
     return true;
 }

@@ -294,6 +294,7 @@ void GlRenderer::drawNode(const Scene& scene, const Pose& pose, const ViewSettin
     if (skinDiff && gpuSkinned && !m_dryRun && drawSkinDiff(scene, pose, n, stats)) return;
 
     // Vertex inputs, shared by every program this node draws with (locations are fixed).
+    m_vertexBase = gpu.submeshes.empty() ? 0 : gpu.submeshes.front().baseVertex;
     if (cpu) {
         bindCpuVertices(scene, pose, n, gpu);
     } else {
@@ -321,6 +322,7 @@ void GlRenderer::drawNode(const Scene& scene, const Pose& pose, const ViewSettin
         const bool primitive = s.mode != GL_TRIANGLES;
         if (primitive ? s.elementCount == 0 || (flat && !flat->edges && !flat->outline) : s.triangleCount == 0)
             continue;
+        if (s.baseVertex != m_vertexBase) moveVertexBase(n, gpu, cpu, gpuSkinned, s.baseVertex);
         ViewMode submeshMode = mode;
         if (primitive && (mode == ViewMode::Shaded || mode == ViewMode::Wireframe))
             submeshMode = gpu.hasNormal ? ViewMode::Shaded : ViewMode::Unlit;
@@ -364,7 +366,8 @@ void GlRenderer::drawNode(const Scene& scene, const Pose& pose, const ViewSettin
                 if (f.normalMap) {
                     m_state.bindArrayBuffer(gpu.tangents.get());
                     m_state.enableAttribute(tangentLoc, true);
-                    m_state.attributePointer(tangentLoc, 4, GL_FLOAT, false, 0, 0);
+                    m_state.attributePointer(tangentLoc, 4, GL_FLOAT, false, 0,
+                                             uintptr_t(m_vertexBase) * sizeof(glm::vec4));
                 } else if (gpu.tangents) {
                     m_state.enableAttribute(tangentLoc, false);
                 }

@@ -68,6 +68,9 @@ struct GpuSubmesh {
     uint32_t materialSlot = 0;
     GLenum mode = GL_TRIANGLES;
     uint32_t firstElement = 0, elementCount = 0;
+    // Submesh::baseVertex: its indices are uploaded less this, and its vertex attributes point
+    // this many vertices into their buffers (ES 2.0 has no glDrawElementsBaseVertex).
+    uint32_t baseVertex = 0;
 };
 
 // One morph target's stream, uploaded as stored; indices of its position/normal bindings in `plan`.
@@ -99,6 +102,7 @@ struct GpuMesh {
     std::vector<uint32_t> triangleList;  // kept only to build edges lazily
     std::vector<GpuSubmesh> submeshes;
     uint32_t triangles = 0;
+    bool windowed = false;  // some submesh has a baseVertex: attributes are re-pointed per submesh
     // Lines (segment pairs, strips expanded across restarts) then points, expanded once at upload.
     gl::Buffer primitives;
     GLenum primitiveType = GL_UNSIGNED_SHORT;
@@ -172,6 +176,7 @@ private:
     GLuint attributeLimit() const {
         return GLuint(std::min(m_caps.maxVertexAttribs, int(kLocMorphBase) + 2 * kMaxGpuMorphTargets + 1));
     }
+    // Points the mesh's attributes m_vertexBase vertices into their streams.
     void bindStreams(const GpuMesh& gpu, bool skinned);
     // Binds the mesh's attribute setup: its VAO (made and filled on first use) where vertex arrays
     // exist, plain pointers otherwise. Current values of disabled attributes are context state
@@ -180,6 +185,10 @@ private:
     // Binds the attributes of the CPU path: world-space positions and normals computed on the CPU
     // (drawn with identity matrices), colours and UVs from the stored streams.
     void bindCpuVertices(const Scene& scene, const Pose& pose, size_t n, GpuMesh& gpu);
+    // The CPU path's attribute pointers, m_vertexBase vertices in (setup: enable them too).
+    void pointCpuVertices(size_t n, const GpuMesh& gpu, bool setup);
+    // A windowed mesh's next submesh starts at another vertex: points every vertex input there.
+    void moveVertexBase(size_t n, GpuMesh& gpu, bool cpu, bool skinned, uint32_t base);
 
     // --- materials and textures (materials.cpp)
     static const Material& materialOf(const Scene& scene, const Node& node, uint32_t slot);
@@ -217,7 +226,8 @@ private:
     void bindMorphTexture(const GpuMesh& gpu, const Pose& pose, size_t n, const MeshProgram& p);
     // True when node n's active targets go through the texture of deltas this frame.
     bool useMorphTexture(const GpuMesh& gpu, const std::vector<int>& active) const {
-        return gpu.morphDeltas && int(active.size()) > morphCapacity(gpu);
+        // The delta texture is read at gl_VertexID, which a windowed mesh's local indices are not.
+        return gpu.morphDeltas && !gpu.windowed && int(active.size()) > morphCapacity(gpu);
     }
     // The targets of node `n` with a non-zero weight at `pose` (at most kMaxGpuMorphTargets are
     // blended on the GPU; more at once send the node down the CPU path for that frame).
@@ -254,6 +264,7 @@ private:
     RendererOptions m_options;
     Caps m_caps;
     mutable gl::StateCache m_state;  // every state change of a frame goes through it
+    uint32_t m_vertexBase = 0;       // where the bound vertex inputs start (GpuSubmesh::baseVertex)
     bool m_dryRun = false;           // prepareFrame: everything a draw needs, but no draws
     ProgramCache m_programs;
     std::vector<GpuMesh> m_meshes;

@@ -80,12 +80,20 @@ bool GlRenderer::uploadMesh(const Mesh& mesh, GpuMesh& gpu, const VertexCaps& vc
         g.firstTriangle = starts[i];
         g.triangleCount = (i + 1 < starts.size() ? starts[i + 1] : triangle) - starts[i];
         g.materialSlot = mesh.submeshes[i].materialSlot;
+        g.baseVertex = mesh.submeshes[i].baseVertex;
+        gpu.windowed |= g.baseVertex != 0;
         gpu.submeshes.push_back(g);
     }
     gpu.triangles = triangle;
     gpu.triangleList = expanded;
     if (!uploadPrimitives(mesh, gpu, report, error)) return false;
 
+    // A windowed mesh's indices count from its submesh's base vertex.
+    if (gpu.windowed)
+        for (const GpuSubmesh& g : gpu.submeshes)
+            for (size_t i = size_t(g.firstTriangle) * 3; i < size_t(g.firstTriangle + g.triangleCount) * 3;
+                 ++i)
+                expanded[i] -= g.baseVertex;
     uint32_t maxIndex = 0;
     for (uint32_t v : expanded) maxIndex = std::max(maxIndex, v);
     const bool needUint = maxIndex > 0xFFFF;
@@ -148,6 +156,10 @@ bool GlRenderer::uploadPrimitives(const Mesh& mesh, GpuMesh& gpu, std::vector<Re
         }
     }
     lines.insert(lines.end(), points.begin(), points.end());
+    for (const GpuSubmesh& g : gpu.submeshes)
+        if (g.mode != GL_TRIANGLES)
+            for (size_t i = g.firstElement; i < size_t(g.firstElement) + g.elementCount; ++i)
+                lines[i] -= g.baseVertex;
     uint32_t maxIndex = 0;
     for (uint32_t v : lines) maxIndex = std::max(maxIndex, v);
     gpu.primitives = gl::makeBuffer();
@@ -176,12 +188,14 @@ bool GlRenderer::uploadPrimitives(const Mesh& mesh, GpuMesh& gpu, std::vector<Re
 void GlRenderer::buildEdges(GpuMesh& gpu) {
     std::vector<uint32_t> edges;
     edges.reserve(gpu.triangleList.size() * 2);
-    for (size_t t = 0; t + 2 < gpu.triangleList.size(); t += 3)
-        for (int e = 0; e < 3; ++e) {
-            uint32_t a = gpu.triangleList[t + e], b = gpu.triangleList[t + (e + 1) % 3];
-            edges.push_back(a);
-            edges.push_back(b);
-        }
+    for (const GpuSubmesh& g : gpu.submeshes) {
+        const size_t end = std::min(size_t(g.firstTriangle + g.triangleCount) * 3, gpu.triangleList.size());
+        for (size_t t = size_t(g.firstTriangle) * 3; t + 2 < end; t += 3)
+            for (int e = 0; e < 3; ++e) {
+                edges.push_back(gpu.triangleList[t + e] - g.baseVertex);
+                edges.push_back(gpu.triangleList[t + (e + 1) % 3] - g.baseVertex);
+            }
+    }
     gpu.edgeCount = static_cast<uint32_t>(edges.size());
     gpu.edges = gl::makeBuffer();
     m_state.bindElementBuffer(gpu.edges.get());
@@ -210,8 +224,9 @@ void GlRenderer::bindStreams(const GpuMesh& gpu, bool skinned) {
             }
             if (loc < 0) continue;
             m_state.enableAttribute(loc, true);
-            m_state.attributePointer(GLuint(loc), b.size, b.glType, b.normalized, static_cast<GLsizei>(s.plan.stride),
-                                     uintptr_t(b.offset));
+            m_state.attributePointer(GLuint(loc), b.size, b.glType, b.normalized,
+                                     static_cast<GLsizei>(s.plan.stride),
+                                     uintptr_t(b.offset) + uintptr_t(m_vertexBase) * s.plan.stride);
         }
     }
 }
@@ -225,6 +240,7 @@ void GlRenderer::bindMesh(GpuMesh& gpu, bool skinned) {
             bindStreams(gpu, skinned);
         } else {
             m_state.bindVertexArray(vao.get());
+            if (gpu.windowed) bindStreams(gpu, skinned);  // to this submesh's base (the cache keeps it cheap)
         }
     } else {
         bindStreams(gpu, skinned);
@@ -246,36 +262,52 @@ void GlRenderer::bindCpuVertices(const Scene& scene, const Pose& pose, size_t n,
         if (!c.vao) c.vao = gl::makeVertexArray();
         m_state.bindVertexArray(c.vao.get());
     }
-    if (setup) {
+    m_state.bindArrayBuffer(c.positions.get());
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(m_positions.size() * sizeof(glm::vec3)),
+                 m_positions.data(), GL_STREAM_DRAW);
+    if (gpu.hasNormal) {
+        m_state.bindArrayBuffer(c.normals.get());
+        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(m_normals.size() * sizeof(glm::vec3)),
+                     m_normals.data(), GL_STREAM_DRAW);
+    }
+    pointCpuVertices(n, gpu, setup);
+    if (!gpu.hasColor) m_state.attributeValue(kLocColor, 1, 1, 1, 1);
+}
+
+void GlRenderer::pointCpuVertices(size_t n, const GpuMesh& gpu, bool setup) {
+    if (!setup && !gpu.windowed) return;  // the vertex array holds them
+    const CpuNode& c = m_cpuNodes[n];
+    if (setup)
         for (GLuint i = 0; i < attributeLimit(); ++i) m_state.enableAttribute(i, false);
-        for (const GpuStream& s : gpu.streams) {
+    const uintptr_t base = m_vertexBase;
+    for (const GpuStream& s : gpu.streams) {
+        for (const AttributeBinding& b : s.plan.attributes) {
+            if (b.set != 0 || (b.semantic != Semantic::Color && b.semantic != Semantic::TexCoord)) continue;
+            const GLuint loc = b.semantic == Semantic::Color ? kLocColor : kLocUv;
             m_state.bindArrayBuffer(s.buffer.get());
-            for (const AttributeBinding& b : s.plan.attributes) {
-                if (b.set != 0 || (b.semantic != Semantic::Color && b.semantic != Semantic::TexCoord)) continue;
-                const GLuint loc = b.semantic == Semantic::Color ? kLocColor : kLocUv;
-                m_state.enableAttribute(loc, true);
-                m_state.attributePointer(loc, b.size, b.glType, b.normalized, static_cast<GLsizei>(s.plan.stride),
-                                         uintptr_t(b.offset));
-            }
+            m_state.enableAttribute(loc, true);
+            m_state.attributePointer(loc, b.size, b.glType, b.normalized, static_cast<GLsizei>(s.plan.stride),
+                                     uintptr_t(b.offset) + base * s.plan.stride);
         }
     }
     m_state.bindArrayBuffer(c.positions.get());
-    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(m_positions.size() * sizeof(glm::vec3)), m_positions.data(),
-                 GL_STREAM_DRAW);
-    if (setup) {
-        m_state.enableAttribute(kLocPosition, true);
-        m_state.attributePointer(kLocPosition, 3, GL_FLOAT, false, 0, 0);
-    }
+    m_state.enableAttribute(kLocPosition, true);
+    m_state.attributePointer(kLocPosition, 3, GL_FLOAT, false, 0, base * sizeof(glm::vec3));
     if (gpu.hasNormal) {
         m_state.bindArrayBuffer(c.normals.get());
-        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(m_normals.size() * sizeof(glm::vec3)), m_normals.data(),
-                     GL_STREAM_DRAW);
-        if (setup) {
-            m_state.enableAttribute(kLocNormal, true);
-            m_state.attributePointer(kLocNormal, 3, GL_FLOAT, false, 0, 0);
-        }
+        m_state.enableAttribute(kLocNormal, true);
+        m_state.attributePointer(kLocNormal, 3, GL_FLOAT, false, 0, base * sizeof(glm::vec3));
     }
-    if (!gpu.hasColor) m_state.attributeValue(kLocColor, 1, 1, 1, 1);
+}
+
+void GlRenderer::moveVertexBase(size_t n, GpuMesh& gpu, bool cpu, bool skinned, uint32_t base) {
+    m_vertexBase = base;
+    if (cpu) {
+        if (m_caps.vao) m_state.bindVertexArray(m_cpuNodes[n].vao.get());
+        pointCpuVertices(n, gpu, false);
+    } else {
+        bindMesh(gpu, skinned);
+    }
 }
 
 }  // namespace esv::detail

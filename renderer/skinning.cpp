@@ -118,7 +118,8 @@ void GlRenderer::bindMorphs(const GpuMesh& gpu, const std::vector<int>& active, 
             used[loc] = true;
             m_state.enableAttribute(loc, true);
             m_state.attributePointer(loc, std::min(b.size, 3), b.glType, b.normalized,
-                                     static_cast<GLsizei>(m.plan.stride), uintptr_t(b.offset));
+                                     static_cast<GLsizei>(m.plan.stride),
+                                     uintptr_t(b.offset) + uintptr_t(m_vertexBase) * m.plan.stride);
         };
         point(morphPositionLocation(i), m.plan.attributes[m.position]);
         if (f.morphNormals) point(morphNormalLocation(targets, i), m.plan.attributes[m.normal]);

@@ -222,9 +222,16 @@ glm::vec3 safeNormalize(const glm::vec3& v) {
     return len > 0.0f ? v / len : v;
 }
 
+// A submesh's index with its base vertex added; an index out of range (UINT32_MAX) stays so.
+uint32_t withBase(uint32_t index, uint32_t base) {
+    const uint64_t v = uint64_t(index) + base;
+    return index == UINT32_MAX || v >= UINT32_MAX ? UINT32_MAX : uint32_t(v);
+}
+
 }  // namespace
 
-void expandTriangles(const Mesh& mesh, std::vector<uint32_t>& triangles, std::vector<uint32_t>* submeshStart) {
+void expandTriangles(const Mesh& mesh, std::vector<uint32_t>& triangles,
+                     std::vector<uint32_t>* submeshStart) {
     triangles.clear();
     if (submeshStart) submeshStart->clear();
     const uint32_t restart = mesh.indices.type == ComponentType::UInt8    ? 0xFFu
@@ -233,17 +240,16 @@ void expandTriangles(const Mesh& mesh, std::vector<uint32_t>& triangles, std::ve
     for (const Submesh& s : mesh.submeshes) {
         if (submeshStart) submeshStart->push_back(static_cast<uint32_t>(triangles.size() / 3));
         const uint64_t first = s.firstIndex;
+        auto at = [&](uint64_t i) { return withBase(meshIndex(mesh, i), s.baseVertex); };
         switch (s.primitive) {
             case Primitive::Triangles:
                 for (uint64_t i = 0; i + 3 <= s.indexCount; i += 3)
-                    triangles.insert(triangles.end(),
-                                     {meshIndex(mesh, first + i), meshIndex(mesh, first + i + 1),
-                                      meshIndex(mesh, first + i + 2)});
+                    triangles.insert(triangles.end(), {at(first + i), at(first + i + 1), at(first + i + 2)});
                 break;
             case Primitive::Quads:
                 for (uint64_t i = 0; i + 4 <= s.indexCount; i += 4) {
-                    const uint32_t q0 = meshIndex(mesh, first + i), q1 = meshIndex(mesh, first + i + 1);
-                    const uint32_t q2 = meshIndex(mesh, first + i + 2), q3 = meshIndex(mesh, first + i + 3);
+                    const uint32_t q0 = at(first + i), q1 = at(first + i + 1);
+                    const uint32_t q2 = at(first + i + 2), q3 = at(first + i + 3);
                     triangles.insert(triangles.end(), {q0, q1, q2, q0, q2, q3});
                 }
                 break;
@@ -252,8 +258,8 @@ void expandTriangles(const Mesh& mesh, std::vector<uint32_t>& triangles, std::ve
                 // restart strips (OpenGEX): runs between all-ones indices.
                 auto run = [&](uint64_t start, uint64_t len) {
                     for (uint64_t t = 0; t < len; ++t) {
-                        uint32_t v0 = meshIndex(mesh, start + t), v1 = meshIndex(mesh, start + t + 1);
-                        const uint32_t v2 = meshIndex(mesh, start + t + 2);
+                        uint32_t v0 = at(start + t), v1 = at(start + t + 1);
+                        const uint32_t v2 = at(start + t + 2);
                         if (t & 1) std::swap(v0, v1);  // keep the winding of every other triangle
                         triangles.insert(triangles.end(), {v0, v1, v2});
                     }
@@ -279,10 +285,9 @@ void expandTriangles(const Mesh& mesh, std::vector<uint32_t>& triangles, std::ve
                 break;
             }
             case Primitive::TriangleFan: {
-                const uint32_t centre = meshIndex(mesh, first);
+                const uint32_t centre = at(first);
                 for (uint64_t t = 0; t + 3 <= s.indexCount; ++t)
-                    triangles.insert(triangles.end(), {centre, meshIndex(mesh, first + t + 1),
-                                                       meshIndex(mesh, first + t + 2)});
+                    triangles.insert(triangles.end(), {centre, at(first + t + 1), at(first + t + 2)});
                 break;
             }
             default:
@@ -300,17 +305,17 @@ void expandLines(const Mesh& mesh, std::vector<uint32_t>& lines, std::vector<uin
     for (const Submesh& s : mesh.submeshes) {
         if (submeshStart) submeshStart->push_back(static_cast<uint32_t>(lines.size() / 2));
         const uint64_t first = s.firstIndex;
+        auto at = [&](uint64_t i) { return withBase(meshIndex(mesh, i), s.baseVertex); };
         if (s.primitive == Primitive::Lines) {
             for (uint64_t i = 0; i + 2 <= s.indexCount; i += 2)
-                lines.insert(lines.end(), {meshIndex(mesh, first + i), meshIndex(mesh, first + i + 1)});
+                lines.insert(lines.end(), {at(first + i), at(first + i + 1)});
         } else if (s.primitive == Primitive::LineStrip) {
             // Runs between restart markers (OpenGEX IndexArray restart, stored as all ones).
             const bool restarts = s.primitiveRestart && mesh.indices.count > 0;
             uint64_t runStart = first;
             for (uint64_t i = first; i <= first + s.indexCount; ++i)
                 if (i == first + s.indexCount || (restarts && meshIndex(mesh, i) == restart)) {
-                    for (uint64_t k = runStart; k + 1 < i; ++k)
-                        lines.insert(lines.end(), {meshIndex(mesh, k), meshIndex(mesh, k + 1)});
+                    for (uint64_t k = runStart; k + 1 < i; ++k) lines.insert(lines.end(), {at(k), at(k + 1)});
                     runStart = i + 1;
                 }
         }
@@ -323,7 +328,8 @@ void expandPoints(const Mesh& mesh, std::vector<uint32_t>& points, std::vector<u
     for (const Submesh& s : mesh.submeshes) {
         if (submeshStart) submeshStart->push_back(static_cast<uint32_t>(points.size()));
         if (s.primitive != Primitive::Points) continue;
-        for (uint64_t i = 0; i < s.indexCount; ++i) points.push_back(meshIndex(mesh, uint64_t(s.firstIndex) + i));
+        for (uint64_t i = 0; i < s.indexCount; ++i)
+            points.push_back(withBase(meshIndex(mesh, uint64_t(s.firstIndex) + i), s.baseVertex));
     }
 }
 
@@ -374,8 +380,8 @@ void worldVertices(const Scene& scene, const Pose& pose, int node, std::vector<g
             // Scaled in stored space, like the shader: the unpack matrix is applied afterwards.
             for (uint32_t i = 0; i < count; ++i) {
                 readAttribute(*posStream, *posAttr, i, v);
-                positions[i] = glm::vec3(mesh.positionUnpack *
-                                         glm::vec4(baseScale * v[0], baseScale * v[1], baseScale * v[2], 1.0f));
+                positions[i] = glm::vec3(mesh.positionUnpack * glm::vec4(baseScale * v[0], baseScale * v[1],
+                                                                         baseScale * v[2], 1.0f));
                 if (nrmAttr) (*normals)[i] *= baseScale;
             }
         }
@@ -499,7 +505,9 @@ Bounds sceneBounds(const Scene& scene, const Pose& pose, std::vector<Bounds>* pe
         const Mesh& mesh = scene.meshes[n.object];
         // Only what is drawn counts: vertices referenced by triangle, line and point submeshes
         // (patches and NURBS are not drawn).
-        auto drawn = [](const Submesh& s) { return s.primitive != Primitive::Patches && s.primitive != Primitive::Nurbs; };
+        auto drawn = [](const Submesh& s) {
+            return s.primitive != Primitive::Patches && s.primitive != Primitive::Nurbs;
+        };
         bool drawsSomething = false;
         for (const Submesh& s : mesh.submeshes) drawsSomething |= drawn(s);
         if (!drawsSomething) continue;
@@ -514,8 +522,9 @@ Bounds sceneBounds(const Scene& scene, const Pose& pose, std::vector<Bounds>* pe
                 const uint64_t end =
                     std::min<uint64_t>(uint64_t(s.firstIndex) + s.indexCount, mesh.indices.count);
                 for (uint64_t k = s.firstIndex; k < end; ++k) {
-                    const uint32_t v = meshIndex(mesh, k);
-                    if (s.primitiveRestart && v == restart) continue;
+                    const uint32_t stored = meshIndex(mesh, k);
+                    if (s.primitiveRestart && stored == restart) continue;
+                    const uint32_t v = withBase(stored, s.baseVertex);
                     if (v < used.size()) used[v] = 1;
                 }
             }

@@ -41,8 +41,9 @@ const VertexAttribute* findAttribute(const Mesh& mesh, Semantic semantic, uint8_
 
 // The mesh's triangles as a list of vertex indices (3 per triangle): lists as stored, strips
 // (POD lengths, restart indices, or one run), fans and quads expanded with their winding kept;
-// points, lines, patches and NURBS contribute none. `submeshStart`, when given, receives each
-// submesh's first triangle. Bone batch triangle ranges index this list.
+// points, lines, patches and NURBS contribute none. Indices include each submesh's baseVertex (so
+// they name vertices of the mesh). `submeshStart`, when given, receives each submesh's first
+// triangle. Bone batch triangle ranges index this list.
 void expandTriangles(const Mesh& mesh, std::vector<uint32_t>& triangles, std::vector<uint32_t>* submeshStart = nullptr);
 
 // The mesh's line segments as pairs of vertex indices: Lines as stored (a trailing odd index is

@@ -115,6 +115,10 @@ struct Submesh {
     bool primitiveRestart = false;  // OpenGEX restart index (all ones of the index type)
     bool frontFaceCW = false;
     uint32_t materialSlot = 0;  // index into Node::materials of the instance
+    // Added to every index of this submesh (glDrawElementsBaseVertex's base). 0 in every scene as
+    // loaded; the preparation stage sets it when it splits a mesh into windows of at most 65536
+    // vertices for a target without 32-bit indices, so each window's indices fit 16 bits.
+    uint32_t baseVertex = 0;
 };
 
 // Index buffer as stored: UInt8, UInt16 or UInt32.

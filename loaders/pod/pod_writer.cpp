@@ -916,6 +916,9 @@ private:
             return fail(w, "the submesh starts at index " + num(sub.firstIndex) +
                                "; POD draws a mesh's indices from the first");
         if (sub.primitiveRestart) return fail(w, "primitive restart: POD has none");
+        if (sub.baseVertex != 0)
+            return fail(w,
+                        "a base vertex of " + num(sub.baseVertex) + ": POD indices name the mesh's vertices");
         if (sub.frontFaceCW) return fail(w, "clockwise front faces: POD has no winding flag");
         if (sub.materialSlot != 0)
             return fail(w, "material slot " + num(sub.materialSlot) + "; POD mesh nodes have one material");

@@ -3,7 +3,9 @@
 // shared sample drawn under it against the same view drawn with ES3, under the golden rule
 // (tests/common/image_compare.h), with a table of what each sample needed adapted.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -20,6 +22,9 @@
 #include "loaders/textures/scene_textures.h"
 #include "renderer/shader_program.h"
 #include "renderer/strict_profile.h"
+#include "scene/cpu_reference.h"
+#include "scene/demo_scene.h"
+#include "scene/vertex_windows.h"
 
 namespace {
 
@@ -298,3 +303,170 @@ TEST(StrictProfile, NonPowerOfTwoTextureIsResizedAndMatchesEs3) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Vertex windows: a mesh that draws a vertex above 65535 is split for a target without 32-bit
+// indices (scene/vertex_windows.h), and the renderer points each window's attributes at its base.
+
+// Every mesh of `scene` split into windows of `window` vertices (what the preparation stage does
+// with 65536), so that small scenes exercise every drawing path with several windows.
+std::unique_ptr<esv::Scene> splitEveryMesh(const esv::Scene& prepared, uint32_t window) {
+    auto split = std::make_unique<esv::Scene>(prepared);
+    for (esv::Mesh& mesh : split->meshes) {
+        esv::VertexWindowResult r = esv::splitVertexWindows(mesh, window);
+        EXPECT_TRUE(r.ok) << r.error;
+        if (r.ok) mesh = std::move(r.mesh);
+    }
+    return split;
+}
+
+// Draws `loaded` prepared for the harness's target, once as prepared and once with every mesh in
+// windows of 97 vertices, in each view mode, and expects the same bounds and the same picture.
+void expectWindowsDrawTheSame(const esv::Scene& loaded, bool gles2, float seconds, const char* what) {
+    constexpr int kSize = 160;
+    esv::test::RenderHarness plain(gles2, kSize, kSize), windowed(gles2, kSize, kSize);
+    ASSERT_TRUE(plain.setScene(loaded));
+    ASSERT_TRUE(windowed.setPrepared(splitEveryMesh(plain.scene(), 97)));
+    size_t windows = 0;
+    for (const esv::Mesh& mesh : windowed.scene().meshes)
+        for (const esv::Submesh& s : mesh.submeshes) windows += s.baseVertex > 0;
+    ASSERT_GT(windows, 2u) << what;
+    for (float t : {-1.0f, seconds}) {
+        const esv::Bounds a = esv::sceneBounds(plain.scene(), plain.poseAt(t));
+        const esv::Bounds b = esv::sceneBounds(windowed.scene(), windowed.poseAt(t));
+        EXPECT_EQ(a.min, b.min) << what << " at " << t;
+        EXPECT_EQ(a.max, b.max) << what << " at " << t;
+    }
+    for (esv::ViewMode mode : {esv::ViewMode::Shaded, esv::ViewMode::Wireframe, esv::ViewMode::Batches,
+                               esv::ViewMode::VertexColors, esv::ViewMode::SkinDiff}) {
+        esv::ViewSettings view;
+        view.mode = mode;
+        const esv::Pose pose = plain.poseAt(seconds);
+        const esv::ViewSettings framed = plain.framed(pose, view);
+        const esv::test::Rendered a = plain.draw(pose, framed);
+        const esv::test::Rendered b = windowed.draw(windowed.poseAt(seconds), framed);
+        EXPECT_EQ(b.stats.glErrors, 0u) << what << " " << esv::viewModeName(mode);
+        EXPECT_EQ(a.stats.triangles, b.stats.triangles) << what << " " << esv::viewModeName(mode);
+        EXPECT_GT(b.stats.drawCalls, a.stats.drawCalls) << what << " " << esv::viewModeName(mode);
+        const esv::test::CompareResult c = esv::test::compareImages(b.image, a.image, 0);
+        EXPECT_EQ(c.differingFraction, 0.0)
+            << what << " " << (gles2 ? "ES2 " : "ES3 ") << esv::viewModeName(mode) << ": "
+            << 100.0 * c.modelFraction << "% of " << c.modelPixels << " model pixels differ, worst "
+            << c.maxDifference;
+    }
+}
+
+TEST(VertexWindowsRender, DemoInWindowsDrawsLikeTheDemo) {
+    const esv::Scene demo = esv::makeDemoScene();
+    for (bool gles2 : {false, true}) {
+        expectWindowsDrawTheSame(demo, gles2, 0.8f, "demo");
+        // Three morph targets at once: blended on the GPU in ES3, on the CPU in ES2 (one target fits
+        // its attributes), which draws windows too.
+        esv::Scene threeMorphs = demo;
+        size_t morphed = 0;
+        for (esv::Mesh& mesh : threeMorphs.meshes) {
+            if (mesh.morphTargets.empty()) continue;
+            const esv::MorphTarget target = mesh.morphTargets[0];
+            mesh.morphTargets.push_back(target);
+            mesh.morphTargets.push_back(target);
+            mesh.defaultMorphWeights.resize(3, 0.3f);
+            ++morphed;
+        }
+        ASSERT_EQ(morphed, 1u);
+        for (esv::Node& node : threeMorphs.nodes)
+            if (!node.morphWeights.empty()) node.morphWeights.resize(3, 0.3f);
+        expectWindowsDrawTheSame(threeMorphs, gles2, 1.7f, gles2 ? "demo, CPU morphs" : "demo, three morphs");
+    }
+}
+
+TEST(VertexWindowsRender, SkinnedCharacterInWindowsDrawsLikeTheCharacter) {
+    ESVIEW_REQUIRE_MODELS("pod/cocos3d/cocos3d_man.pod");
+    esv::LoadResult r = esv::loadSceneFile((esv::test::modelsDir() / "pod/cocos3d/cocos3d_man.pod").string());
+    ASSERT_TRUE(r.scene);
+    for (bool gles2 : {false, true}) expectWindowsDrawTheSame(*r.scene, gles2, 0.5f, "cocos3d_man");
+}
+
+// A wavy grid of 261 x 261 vertices with 32-bit indices, coloured per vertex: more than 65536
+// vertices, so the strict profile must split it.
+esv::Scene largeGridScene() {
+    constexpr uint32_t kSide = 261;
+    esv::Scene scene;
+    esv::Mesh mesh;
+    mesh.name = "large grid";
+    mesh.vertexCount = kSide * kSide;
+    esv::VertexStream stream;
+    stream.stride = 16;
+    stream.count = mesh.vertexCount;
+    stream.attributes = {
+        {esv::Semantic::Position, 0, esv::ComponentType::Float32, 3, false, esv::Swizzle::Identity, 0},
+        {esv::Semantic::Color, 0, esv::ComponentType::UInt8, 4, true, esv::Swizzle::Identity, 12}};
+    std::vector<uint8_t> bytes(size_t(stream.stride) * mesh.vertexCount);
+    for (uint32_t y = 0; y < kSide; ++y)
+        for (uint32_t x = 0; x < kSide; ++x) {
+            const size_t v = size_t(y) * kSide + x;
+            const float p[3] = {float(x) / 26.0f, float(y) / 26.0f,
+                                0.6f * std::sin(float(x) * 0.07f) * std::cos(float(y) * 0.05f)};
+            std::memcpy(&bytes[v * 16], p, 12);
+            const uint8_t c[4] = {uint8_t(((x / 20) + (y / 20)) % 2 ? 230 : 40), uint8_t(y), uint8_t(x), 255};
+            std::memcpy(&bytes[v * 16 + 12], c, 4);
+        }
+    stream.bytes = esv::makeOwnedBytes(std::move(bytes));
+    mesh.streams.push_back(stream);
+    std::vector<uint32_t> indices;
+    for (uint32_t y = 0; y + 1 < kSide; ++y)
+        for (uint32_t x = 0; x + 1 < kSide; ++x) {
+            const uint32_t v = y * kSide + x;
+            indices.insert(indices.end(), {v, v + 1, v + kSide, v + 1, v + kSide + 1, v + kSide});
+        }
+    std::vector<uint8_t> indexBytes(indices.size() * 4);
+    std::memcpy(indexBytes.data(), indices.data(), indexBytes.size());
+    mesh.indices.type = esv::ComponentType::UInt32;
+    mesh.indices.count = uint32_t(indices.size());
+    mesh.indices.bytes = esv::makeOwnedBytes(std::move(indexBytes));
+    esv::Submesh sub;
+    sub.indexCount = mesh.indices.count;
+    mesh.submeshes.push_back(sub);
+    scene.meshes.push_back(mesh);
+    esv::Material material;
+    material.name = "grid";
+    material.model = esv::ShadingModel::Unlit;
+    scene.materials.push_back(material);
+    esv::Node node;
+    node.name = "grid";
+    node.kind = esv::NodeKind::Mesh;
+    node.object = 0;
+    node.materials = {0};
+    scene.nodes.push_back(node);
+    return scene;
+}
+
+TEST(StrictProfile, MeshAboveSixteenBitIndicesIsSplitIntoWindowsAndMatchesEs3) {
+    const esv::Scene scene = largeGridScene();
+    constexpr int kSize = 256;
+    esv::test::RenderHarness es3(false, kSize, kSize);
+    ASSERT_TRUE(es3.setScene(scene));
+    esv::ViewSettings view;
+    view.mode = esv::ViewMode::VertexColors;
+    const esv::test::Rendered expected = es3.drawAt(-1.0f, view);
+
+    esv::test::RenderHarness strict(true, kSize, kSize, true, /*strict=*/true);
+    esv::PrepareStats stats;
+    ASSERT_TRUE(strict.setScene(scene, &stats));
+    EXPECT_EQ(stats.meshesSplit, 1u);
+    EXPECT_EQ(stats.indexListsTooLarge, 0u);
+    const esv::Mesh& split = strict.scene().meshes[0];
+    EXPECT_EQ(split.indices.type, esv::ComponentType::UInt16);
+    EXPECT_EQ(split.submeshes.size(), 2u);  // 68,121 vertices: two windows
+    size_t lines = 0;
+    for (const esv::ReportLine& line : strict.report())
+        lines += line.text.find("mesh 'large grid': 68121 vertices drawn in 2 windows of at most 65536") !=
+                 std::string::npos;
+    EXPECT_EQ(lines, 1u);
+    const esv::test::Rendered drawn = strict.drawAt(-1.0f, view);
+    EXPECT_EQ(drawn.stats.glErrors, 0u);
+    EXPECT_EQ(drawn.stats.triangles, expected.stats.triangles);
+    const esv::test::GoldenRule rule;
+    const esv::test::CompareResult c = esv::test::compareImages(drawn.image, expected.image, rule.tolerance);
+    EXPECT_EQ(esv::test::brokenRules(c, rule), "");
+    EXPECT_GT(c.modelPixels, size_t(kSize * kSize / 4));
+}
