@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <SDL.h>
+#include <glad/gles2.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -93,6 +94,8 @@ void expectRestored(const esv::ViewerState& s, int losses) {
     EXPECT_TRUE(s.renderer);
     EXPECT_EQ(s.stats.glErrors, 0u);
     for (const std::string& note : s.stats.notes) ADD_FAILURE() << note;
+    // Nor did the panels' draws after the scene's (the context is current in this thread).
+    EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR));
 }
 
 std::string esName(const ::testing::TestParamInfo<bool>& param) {
