@@ -38,6 +38,7 @@ public:
     HostSize windowSize() const override;
     // sdlContentScale of this window.
     float contentScale() const override;
+    bool touchScreen() const override;
     void pollEvents(std::vector<Event>& events) override;
     std::string clipboardText() override;
     void setClipboardText(const std::string& text) override;
@@ -74,6 +75,7 @@ private:
     std::vector<Event> m_pending;        // events of open(), for the first poll
     std::vector<std::string> m_dropped;  // paths of a drop not yet complete
     TouchGestures m_touch;
+    bool m_touchSeen = false;  // a finger has touched the window
     // The pointer touch left for the panels (while the last pointer input was a finger).
     bool m_touchPointer = false;
     float m_touchX = 0.0f, m_touchY = 0.0f;

@@ -33,8 +33,34 @@ float effectiveUiScale(float uiScale, float contentScale) {
     return ui * content;
 }
 
-bool applyUiFont(UiFont& font, float scale, bool texture) {
-    if (font.scale == scale) return false;
+void touchStyle(float scale, ImGuiStyle& style) {
+    style.FramePadding = ImVec2(10.0f * scale, 8.0f * scale);
+    style.ItemSpacing = ImVec2(10.0f * scale, 8.0f * scale);
+    style.ItemInnerSpacing = ImVec2(8.0f * scale, 6.0f * scale);
+    style.WindowPadding = ImVec2(10.0f * scale, 10.0f * scale);
+    style.TouchExtraPadding = ImVec2(4.0f * scale, 4.0f * scale);
+    style.ScrollbarSize = 24.0f * scale;
+    style.GrabMinSize = 24.0f * scale;
+    style.IndentSpacing = 24.0f * scale;
+}
+
+bool touchUiActive(TouchUi mode, bool hostTouchScreen) {
+    return mode == TouchUi::On || (mode == TouchUi::Auto && hostTouchScreen);
+}
+
+const char* touchUiName(TouchUi mode) {
+    switch (mode) {
+        case TouchUi::On:
+            return "on";
+        case TouchUi::Off:
+            return "off";
+        default:
+            return "auto";
+    }
+}
+
+bool applyUiFont(UiFont& font, float scale, bool texture, bool touch) {
+    if (font.scale == scale && font.touch == touch) return false;
     ImGuiIO& io = ImGui::GetIO();
     io.Fonts->Clear();
     font.path = chooseUiFont(uiFontCandidates(), [](const std::string& path) {
@@ -61,12 +87,14 @@ bool applyUiFont(UiFont& font, float scale, bool texture) {
     ImGuiStyle style;
     ImGui::StyleColorsDark(&style);
     style.ScaleAllSizes(scale);
+    if (touch) touchStyle(scale, style);
     ImGui::GetStyle() = style;
     if (texture) {
         ImGui_ImplOpenGL3_DestroyFontsTexture();
         ImGui_ImplOpenGL3_CreateFontsTexture();
     }
     font.scale = scale;
+    font.touch = touch;
     return true;
 }
 

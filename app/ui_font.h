@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+struct ImGuiStyle;
+
 namespace esv {
 
 // Pixel height of the panels' text at scale 1 (ImGui's built-in font is 13).
@@ -28,6 +30,7 @@ float effectiveUiScale(float uiScale, float contentScale);
 struct UiFont {
     std::string path;     // the TrueType file, empty for the built-in font
     float pixels = 0.0f;  // glyph height in pixels
+    bool touch = false;   // the style has touch-sized targets (applyUiFont's `touch`)
     float scale = 0.0f;   // effective scale it was built for (0: never built)
     std::string note;     // why the built-in font is used, empty otherwise
 };
@@ -37,6 +40,19 @@ struct UiFont {
 // is found or it does not load, with `font.note` saying so), the dark style's sizes scaled. Call
 // between frames, with an ImGui context; when `texture` is true the OpenGL3 backend's font texture
 // is made again (it exists after the backend's first new frame). True when it rebuilt.
-bool applyUiFont(UiFont& font, float scale, bool texture);
+// `touch`: widgets sized for fingers (touchStyle), rebuilt when it changes too.
+bool applyUiFont(UiFont& font, float scale, bool texture, bool touch = false);
+
+// Dear ImGui's style made for fingers at `scale`: rows and buttons about 9 mm high on a 160 dpi
+// screen (32 px at scale 1, against ImGui's 21), wider scroll bars and slider grabs, more space
+// between rows, and extra padding around every target (TouchExtraPadding), so that a finger hits
+// what it means to on a phone or a touch panel.
+void touchStyle(float scale, ImGuiStyle& style);
+
+// Whether the panels are sized for touch: `mode` (the `set touch-ui` setting) on or off, or in
+// auto when the host has a touch screen.
+enum class TouchUi : uint8_t { Auto, On, Off };
+bool touchUiActive(TouchUi mode, bool hostTouchScreen);
+const char* touchUiName(TouchUi mode);
 
 }  // namespace esv

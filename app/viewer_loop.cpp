@@ -730,7 +730,8 @@ int ViewerLoop::start(Host& host, const ViewerOptions& options) {
     v.layoutFile = scripted ? std::string() : configFilePath("imgui.ini");
     io.IniFilename = v.layoutFile.empty() ? nullptr : v.layoutFile.c_str();
     io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
-    applyUiFont(s.uiFont, effectiveUiScale(s.uiScale, host.contentScale()), false);
+    applyUiFont(s.uiFont, effectiveUiScale(s.uiScale, host.contentScale()), false,
+                touchUiActive(s.touchUi, host.touchScreen()));
     if (!host.imguiInit()) {
         ImGui::DestroyContext();
         std::fprintf(stderr, "esview: the panels cannot start on this window\n");
@@ -847,7 +848,8 @@ bool ViewerLoop::frame() {
     s.requestReload = false;
 
     // The UI scale changed (panel, script, content scale): the font atlas is built again.
-    applyUiFont(s.uiFont, effectiveUiScale(s.uiScale, host.contentScale()), frame > 0);
+    applyUiFont(s.uiFont, effectiveUiScale(s.uiScale, host.contentScale()), frame > 0,
+                touchUiActive(s.touchUi, host.touchScreen()));
     ImGui_ImplOpenGL3_NewFrame();
     host.imguiNewFrame();
     applyScriptedInput(v);

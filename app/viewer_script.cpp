@@ -303,6 +303,17 @@ bool setOption(ViewerState& s, const std::vector<std::string>& args, std::string
         s.uiScale = scale;
         return true;
     }
+    if (option == "touch-ui") {
+        static const std::pair<const char*, TouchUi> kModes[] = {
+            {"auto", TouchUi::Auto}, {"on", TouchUi::On}, {"off", TouchUi::Off}};
+        for (const auto& [name, mode] : kModes)
+            if (args.size() == 2 && args[1] == name) {
+                s.touchUi = mode;
+                return true;
+            }
+        error = "set touch-ui: expected auto, on or off";
+        return false;
+    }
     if (option == "background") {
         float rgb[3];
         if (args.size() != 4 || !parseFloat(args[1], rgb[0]) || !parseFloat(args[2], rgb[1]) ||
@@ -572,6 +583,7 @@ const std::vector<CommandSpec>& commandSpecs() {
                 "                             wireframe-overlay, two-sided, headlight (on|off), gles2 on|off,\n"
                 "                             lighting file|studio|both, missing-texture grey|checker,\n"
                 "                             fov DEGREES, background R G B (0..1), ui-scale 0.5..3,\n"
+                "                             touch-ui auto|on|off,\n"
                 "                             weight-bone JOINT|strongest, skin-diff-range UNITS (0: auto)",
                 // clang-format on
                 2, 4, {Arg::Text}, Needs::Nothing,
@@ -1025,6 +1037,8 @@ std::string viewerStateJson(const ViewerState& s) {
                     {"drop_gl_calls", s.context.dropGlCalls}};
     j["ui_scale"] = s.uiScale;
     j["font"] = {{"path", s.uiFont.path}, {"pixels", s.uiFont.pixels}, {"scale", s.uiFont.scale}, {"note", s.uiFont.note}};
+    // Touch-sized panels: the setting, and whether the style built now is the touch one.
+    j["touch_ui"] = {{"mode", touchUiName(s.touchUi)}, {"active", s.uiFont.touch}};
     // Whether the keys go to a panel (ImGui navigation, a text field, a menu) rather than the 3D view.
     const bool imgui = ImGui::GetCurrentContext() != nullptr;
     j["keyboard_to_panel"] = imgui && !s.keyboardToView;

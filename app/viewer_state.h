@@ -116,6 +116,7 @@ struct ViewerState {
     std::array<bool, static_cast<size_t>(PanelId::Count)> panels{true, false, true, true, false, false, false, true};
     // The panels' size: the UI scale setting (times the host's content scale), and the font built for it.
     float uiScale = 1.0f;
+    TouchUi touchUi = TouchUi::Auto;  // touch-sized panels: on, off, or where the host has a touch screen
     UiFont uiFont;
     PofViewState pof;  // POF scenes: drawn detail level, debris, markers, shield, spins
     bool showJointNames = false;  // the selected and the hovered joint's names over the viewport

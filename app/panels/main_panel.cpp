@@ -268,6 +268,13 @@ void renderSection(ViewerState& s) {
     ImGui::SliderFloat("UI scale", &s.uiScale, kUiScaleMin, kUiScaleMax, "%.2fx", ImGuiSliderFlags_AlwaysClamp);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Size of the panels' text and widgets; right-click resets");
     if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) s.uiScale = 1.0f;
+    int touch = static_cast<int>(s.touchUi);
+    ImGui::SetNextItemWidth(100.0f * ImGui::GetFontSize() / kUiFontPixels);
+    if (ImGui::Combo("touch-sized", &touch, "auto\0on\0off\0")) s.touchUi = static_cast<TouchUi>(touch);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(
+            "Rows, buttons and scroll bars big enough for fingers (auto: where the screen is a touch "
+            "screen)");
     if (!s.uiFont.note.empty()) ImGui::TextDisabled("%s", s.uiFont.note.c_str());
 
 }

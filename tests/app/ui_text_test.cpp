@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <imgui.h>
+
 #include "app/ui_font.h"
 #include "app/ui_text.h"
 
@@ -78,6 +80,38 @@ TEST(UiFont, ScaleIsTheSettingTimesTheContentScale) {
     EXPECT_FLOAT_EQ(esv::effectiveUiScale(0.1f, 1.0f), esv::kUiScaleMin);
     EXPECT_FLOAT_EQ(esv::effectiveUiScale(1.0f, 0.0f), 1.0f);  // a host that reports none
     EXPECT_FLOAT_EQ(esv::effectiveUiScale(1.0f, -3.0f), 1.0f);
+}
+
+// Touch-sized panels: rows a finger can hit (about 32 px at scale 1 on a 160 dpi screen), twice
+// that at scale 2, rebuilt when touch is switched; on only when set on, or in auto on a touch screen.
+TEST(UiFont, TouchStyleSizesTargetsForFingers) {
+    EXPECT_TRUE(esv::touchUiActive(esv::TouchUi::On, false));
+    EXPECT_TRUE(esv::touchUiActive(esv::TouchUi::Auto, true));
+    EXPECT_FALSE(esv::touchUiActive(esv::TouchUi::Auto, false));
+    EXPECT_FALSE(esv::touchUiActive(esv::TouchUi::Off, true));
+    ImGui::CreateContext();
+    esv::UiFont font;
+    ASSERT_TRUE(esv::applyUiFont(font, 1.0f, false, false));
+    const ImGuiStyle mouse = ImGui::GetStyle();
+    EXPECT_FALSE(font.touch);
+    EXPECT_EQ(mouse.TouchExtraPadding.x, 0.0f);
+    EXPECT_FALSE(esv::applyUiFont(font, 1.0f, false, false));  // nothing changed
+    ASSERT_TRUE(esv::applyUiFont(font, 1.0f, false, true));
+    const ImGuiStyle touch = ImGui::GetStyle();
+    EXPECT_TRUE(font.touch);
+    const float row = font.pixels + 2.0f * touch.FramePadding.y;
+    EXPECT_GE(row, 30.0f);
+    EXPECT_GE(row, 1.4f * (font.pixels + 2.0f * mouse.FramePadding.y));
+    EXPECT_GT(touch.TouchExtraPadding.x, 0.0f);
+    EXPECT_GE(touch.ScrollbarSize, 24.0f);
+    EXPECT_GE(touch.GrabMinSize, 24.0f);
+    EXPECT_GT(touch.ItemSpacing.y, mouse.ItemSpacing.y);
+    ASSERT_TRUE(esv::applyUiFont(font, 2.0f, false, true));
+    EXPECT_FLOAT_EQ(ImGui::GetStyle().FramePadding.y, 2.0f * touch.FramePadding.y);
+    EXPECT_FLOAT_EQ(ImGui::GetStyle().ScrollbarSize, 2.0f * touch.ScrollbarSize);
+    ASSERT_TRUE(esv::applyUiFont(font, 2.0f, false, false));
+    EXPECT_EQ(ImGui::GetStyle().TouchExtraPadding.x, 0.0f);
+    ImGui::DestroyContext();
 }
 
 }  // namespace

@@ -449,7 +449,8 @@ TEST(ViewerInput, PanelsFontAndUiScale) {
     const std::string d = dir.string() + "/";
     EXPECT_EQ(runScript(dir, "demo",
                         "wait 1\ndump " + d + "start.json\nset ui-scale 1.5\nwait 1\ndump " + d +
-                            "scaled.json\nscreenshot " + d + "scaled.png\nquit\n"),
+                            "scaled.json\nscreenshot " + d + "scaled.png\nset touch-ui on\nwait 1\ndump " +
+                            d + "touch.json\nset touch-ui auto\nwait 1\ndump " + d + "auto.json\nquit\n"),
               esv::kExitOk);
     const nlohmann::json start = readJson(dir / "start.json"), scaled = readJson(dir / "scaled.json");
     EXPECT_EQ(start["panels"]["stats"], false);
@@ -465,6 +466,17 @@ TEST(ViewerInput, PanelsFontAndUiScale) {
     }
     EXPECT_EQ(scaled["ui_scale"], 1.5);
     EXPECT_EQ(scaled["font"]["scale"], 1.5);
+    // Touch-sized panels: off in auto on a screen without touch, on when set.
+    const nlohmann::json touch = readJson(dir / "touch.json"), autoTouch = readJson(dir / "auto.json");
+    EXPECT_EQ(start["touch_ui"]["mode"], "auto");
+    EXPECT_EQ(start["touch_ui"]["active"], false);
+    EXPECT_EQ(touch["touch_ui"]["mode"], "on");
+    EXPECT_EQ(touch["touch_ui"]["active"], true);
+    EXPECT_EQ(autoTouch["touch_ui"]["active"], false);
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(runScript(dir, "demo", "set touch-ui sometimes\nquit\n"), esv::kExitBadInput);
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find("set touch-ui: expected auto, on or off"), std::string::npos) << err;
 }
 
 }  // namespace
