@@ -386,6 +386,18 @@ bool SdlHost::imguiInit() {
 
 void SdlHost::imguiNewFrame() {
     ImGui_ImplSDL2_NewFrame();
+    // Where the keyboard is on the screen (Android), it shows while a text field has the focus.
+    if (SDL_HasScreenKeyboardSupport()) {
+        const bool want = ImGui::GetIO().WantTextInput;
+        if (want != m_screenKeyboard) {
+            if (want) {
+                SDL_StartTextInput();
+            } else {
+                SDL_StopTextInput();
+            }
+            m_screenKeyboard = want;
+        }
+    }
     if (!m_touchPointer) return;
     // A press and its release within one frame still reach the panels as a press.
     ImGuiIO& io = ImGui::GetIO();
