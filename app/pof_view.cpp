@@ -355,6 +355,23 @@ void pofAnnotations(const std::vector<PofMarker>& markers, const std::vector<Pof
     }
 }
 
+void pofFrameAnnotations(const Scene& scene, const Pose& pose, const PofViewState& view,
+                         const glm::mat4& cameraToWorld, float normalLength, Annotations& out) {
+    out.lines.clear();
+    out.points.clear();
+    if (!scene.pof || pose.world.size() != scene.nodes.size()) return;
+    std::vector<PofMarker> markers;
+    std::vector<PofPolyline> lines;
+    pofMarkers(scene, pose, view, false, markers, lines);
+    pofAnnotations(markers, lines, glm::normalize(glm::vec3(cameraToWorld[0])),
+                   glm::normalize(glm::vec3(cameraToWorld[1])), normalLength, view.xray, out);
+    if (view.shield) {
+        std::vector<glm::vec3> segments;
+        pofShieldEdges(*scene.pof, segments);
+        for (const glm::vec3& p : segments) out.lines.push_back({p, kPofShieldColor});
+    }
+}
+
 void pofShieldEdges(const PofExtras& pof, std::vector<glm::vec3>& segments) {
     segments.clear();
     const size_t count = pof.shieldVertices.size();

@@ -122,4 +122,15 @@ void pofAnnotations(const std::vector<PofMarker>& markers, const std::vector<Pof
 // The shield mesh's edges in display world (pairs of points), faces with bad vertex indices skipped.
 void pofShieldEdges(const PofExtras& pof, std::vector<glm::vec3>& segments);
 
+// The shield's wireframe colour.
+inline constexpr glm::vec4 kPofShieldColor{0.3f, 0.7f, 0.95f, 1.0f};
+
+// What the renderer draws over a POF scene this frame, for a camera whose inverse view matrix is
+// `cameraToWorld`: the markers of the kinds `view` enables (pofAnnotations: normals
+// `normalLength` long, radii as circles facing the camera) and, with `view.shield`, the shield's
+// edges, all depth-tested unless `view.xray`. Replaces `out`'s contents (empty when nothing is on
+// or the scene is not a POF one).
+void pofFrameAnnotations(const Scene& scene, const Pose& pose, const PofViewState& view,
+                         const glm::mat4& cameraToWorld, float normalLength, Annotations& out);
+
 }  // namespace esv

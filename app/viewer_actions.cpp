@@ -7,6 +7,7 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "app/pof_view.h"
 #include "app/scene_loader.h"
 #include "prepare/prepare.h"
 #include "renderer/camera.h"
@@ -218,6 +219,20 @@ Bounds framingBounds(const Scene& scene, const std::vector<Bounds>& perNode) {
 ViewportRect sceneViewport(const ViewerState& s) {
     if (!s.viewport.empty()) return s.viewport;
     return {0, 0, std::max(s.framebufferWidth, 0), std::max(s.framebufferHeight, 0)};
+}
+
+void updateFrameAnnotations(ViewerState& s) {
+    s.view.annotations = nullptr;
+    s.annotations.lines.clear();
+    s.annotations.points.clear();
+    if (!s.scene || !s.scene->pof) return;
+    const ViewportRect v = sceneViewport(s);
+    if (v.empty()) return;
+    glm::mat4 view, projection;
+    cameraMatrices(*s.scene, s.pose, s.view, v.width, v.height, view, projection);
+    const float normalLength = s.bounds.valid() ? 0.04f * glm::length(s.bounds.max - s.bounds.min) : 1.0f;
+    pofFrameAnnotations(*s.scene, s.pose, s.pof, glm::inverse(view), normalLength, s.annotations);
+    if (!s.annotations.empty()) s.view.annotations = &s.annotations;
 }
 
 namespace {

@@ -23,6 +23,12 @@ void selectNode(ViewerState& s, int node);
 // first layout.
 ViewportRect sceneViewport(const ViewerState& s);
 
+// What the renderer draws over the scene this frame besides the scene itself (POF markers and
+// shield, pofFrameAnnotations) into s.annotations, with s.view.annotations pointing at it, or null
+// when there is nothing. Called each frame once the viewport is laid out, before the overlays and
+// the draw.
+void updateFrameAnnotations(ViewerState& s);
+
 // The box framing fits, from each node's box (sceneBounds' perNode): their union without a ground
 // under the subject, that is a node whose box is a thin horizontal slab (at most 2% as thick along
 // the scene's up axis as it is wide), at least 2.5 times as wide as everything else in both

@@ -625,6 +625,7 @@ void drawPanels(Viewer& v) {
     // The layout first: the overlays and the 3D view go where it leaves room.
     drawDockedPanels(s, v.browser, v.hidePanels, effectiveUiScale(s.uiScale, v.host->contentScale()));
     updateViewport(s, viewportPixels(s, s.framebufferWidth, s.framebufferHeight));
+    updateFrameAnnotations(s);
     drawViewportOverlay(s);
     if (!v.hidePanels) drawStatsOverlay(s);
 }

@@ -124,13 +124,14 @@ void drawJointNames(const ViewerState& s, ImDrawList* draw, float sx, float sy) 
     }
 }
 
-// POF markers: the renderer draws them (depth-tested, or through the hull with x-ray) from
-// s.annotations; here the shield wireframe, and the label of the selected and of the hovered marker.
+// POF markers and the shield: the renderer draws them (depth-tested, or through the hull with x-ray)
+// from s.annotations, made before the panels (updateFrameAnnotations); here the label of the
+// selected and of the hovered marker, and the click that selects one.
 void drawPofOverlay(ViewerState& s, ImDrawList* draw, float sx, float sy) {
     if (!s.scene || !s.scene->pof || s.pose.world.size() != s.scene->nodes.size()) return;
     const ViewportRect v = sceneViewport(s);
     if (v.empty()) return;
-    bool any = s.pof.shield;
+    bool any = false;
     for (bool on : s.pof.markers) any = any || on;
     if (!any) return;
     glm::mat4 view, projection;
@@ -145,22 +146,9 @@ void drawPofOverlay(ViewerState& s, ImDrawList* draw, float sx, float sy) {
         return true;
     };
 
-    if (s.pof.shield) {
-        std::vector<glm::vec3> segments;
-        pofShieldEdges(*s.scene->pof, segments);
-        ImVec2 a, b;
-        for (size_t i = 0; i + 1 < segments.size(); i += 2)
-            if (project(segments[i], a) && project(segments[i + 1], b)) draw->AddLine(a, b, IM_COL32(90, 200, 255, 120));
-    }
-
     std::vector<PofMarker> markers;
     std::vector<PofPolyline> lines;
     pofMarkers(*s.scene, s.pose, s.pof, false, markers, lines);
-    const float normalLength = s.bounds.valid() ? 0.04f * glm::length(s.bounds.max - s.bounds.min) : 1.0f;
-    const glm::mat4 cameraToWorld = glm::inverse(view);
-    pofAnnotations(markers, lines, glm::normalize(glm::vec3(cameraToWorld[0])),
-                   glm::normalize(glm::vec3(cameraToWorld[1])), normalLength, s.pof.xray, s.annotations);
-    if (!s.annotations.empty()) s.view.annotations = &s.annotations;
 
     auto label = [&](const PofMarker& m, bool hovered) {
         ImVec2 at;
@@ -193,10 +181,6 @@ void drawViewportOverlay(ViewerState& s) {
     const float sx = io.DisplayFramebufferScale.x > 0.0f ? 1.0f / io.DisplayFramebufferScale.x : 1.0f;
     const float sy = io.DisplayFramebufferScale.y > 0.0f ? 1.0f / io.DisplayFramebufferScale.y : 1.0f;
 
-    // Rebuilt below for this frame when something is to be drawn.
-    s.view.annotations = nullptr;
-    s.annotations.lines.clear();
-    s.annotations.points.clear();
     drawLegend(s);
     drawJointNames(s, draw, sx, sy);
     drawPofOverlay(s, draw, sx, sy);
