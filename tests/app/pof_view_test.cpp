@@ -228,6 +228,44 @@ TEST(PofView, ShieldEdgesAreTheFacesSidesFlipped) {
     expectNear(segments[3], {0, 0, -1});
 }
 
+// What the renderer gets each frame: nothing with every kind and the shield off; the shield's edges
+// in its colour; the guns' point and normal line; x-ray carried over.
+TEST(PofView, FrameAnnotationsHoldTheEnabledMarkersAndTheShield) {
+    const auto scene = fixture();
+    esv::PofViewState view;
+    view.spinDegrees.assign(5, 0.0f);
+    const esv::Pose p = pose(*scene, view);
+    const glm::mat4 camera(1.0f);
+    esv::Annotations out;
+    out.points.push_back({});  // replaced, not added to
+    esv::pofFrameAnnotations(*scene, p, view, camera, 1.0f, out);
+    EXPECT_TRUE(out.empty());
+
+    view.shield = true;
+    view.xray = true;
+    esv::pofFrameAnnotations(*scene, p, view, camera, 1.0f, out);
+    ASSERT_EQ(out.lines.size(), 6u) << "one valid face, three edges";
+    EXPECT_TRUE(out.points.empty());
+    EXPECT_TRUE(out.throughSurfaces);
+    for (const esv::OverlayVertex& v : out.lines) EXPECT_EQ(v.color, esv::kPofShieldColor);
+    expectNear(out.lines[2].position, {1, 0, 0});
+
+    view.shield = false;
+    view.xray = false;
+    view.marker(PofMarkerKind::Guns) = true;
+    esv::pofFrameAnnotations(*scene, p, view, camera, 2.0f, out);
+    ASSERT_EQ(out.points.size(), 1u);
+    expectNear(out.points[0].position, {1, 2, -3});
+    ASSERT_EQ(out.lines.size(), 2u) << "the gun's normal";
+    expectNear(out.lines[1].position, {1, 2, -5});  // 2 units along (0, 0, -1)
+    EXPECT_FALSE(out.throughSurfaces);
+
+    esv::Scene plain = *scene;
+    plain.pof.reset();
+    esv::pofFrameAnnotations(plain, p, view, camera, 1.0f, out);
+    EXPECT_TRUE(out.empty()) << "not a POF scene";
+}
+
 TEST(PofView, ScriptCommandsSetLodDebrisMarkersShieldAndSpins) {
     esv::ViewerState s;
     s.scene = fixture();
