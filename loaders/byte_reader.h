@@ -1,6 +1,8 @@
 // A bounds-checked little-endian reader over an untrusted byte range.
 //
 // Every read checks what remains by subtraction (never by adding offsets that could overflow).
+// Lengths and offsets are taken as 64-bit values, so a length read from a file is checked whole
+// where size_t has 32 bits (armhf) instead of being cut to its low half first.
 // A failed read sets the reader's failed flag, returns zero and leaves the position unchanged, so
 // a caller may read a whole header and test ok() once.
 #pragma once
@@ -45,7 +47,8 @@ inline std::string hexNumber(uint64_t v) {
 class ByteReader {
 public:
     ByteReader() = default;
-    ByteReader(const uint8_t* data, size_t size, size_t base = 0) : m_data(data), m_size(size), m_base(base) {}
+    ByteReader(const uint8_t* data, size_t size, uint64_t base = 0)
+        : m_data(data), m_size(size), m_base(base) {}
 
     // Absolute file offset of the current position (base + position), for error messages.
     uint64_t offset() const { return m_base + m_pos; }
@@ -57,20 +60,20 @@ public:
     const uint8_t* current() const { return m_data + m_pos; }
     const uint8_t* data() const { return m_data; }
 
-    bool canRead(size_t n) const { return !m_failed && n <= remaining(); }
+    bool canRead(uint64_t n) const { return !m_failed && n <= remaining(); }
     // True when `count` items of `itemSize` bytes fit in what remains (no overflow).
     bool canReadArray(uint64_t count, size_t itemSize) const {
         return !m_failed && itemSize != 0 && count <= remaining() / itemSize;
     }
 
-    bool skip(size_t n) {
+    bool skip(uint64_t n) {
         if (!canRead(n)) return fail();
-        m_pos += n;
+        m_pos += static_cast<size_t>(n);
         return true;
     }
-    bool seek(size_t pos) {
+    bool seek(uint64_t pos) {
         if (m_failed || pos > m_size) return fail();
-        m_pos = pos;
+        m_pos = static_cast<size_t>(pos);
         return true;
     }
 
@@ -97,31 +100,31 @@ public:
     uint32_t u32be() { return readBE<uint32_t>(); }
 
     // Copies n bytes out; false (and failed) when fewer remain.
-    bool bytes(void* out, size_t n) {
+    bool bytes(void* out, uint64_t n) {
         if (!canRead(n)) return fail();
-        std::memcpy(out, m_data + m_pos, n);
-        m_pos += n;
+        std::memcpy(out, m_data + m_pos, static_cast<size_t>(n));
+        m_pos += static_cast<size_t>(n);
         return true;
     }
     // A sub-reader over the next n bytes (positions continue the absolute offsets); advances past them.
-    ByteReader sub(size_t n) {
+    ByteReader sub(uint64_t n) {
         if (!canRead(n)) {
             fail();
             return ByteReader(m_data + m_pos, 0, offset());
         }
-        ByteReader r(m_data + m_pos, n, offset());
-        m_pos += n;
+        ByteReader r(m_data + m_pos, static_cast<size_t>(n), offset());
+        m_pos += static_cast<size_t>(n);
         return r;
     }
     // Reads n bytes as a string, stopping at the first NUL.
-    std::string string(size_t n) {
+    std::string string(uint64_t n) {
         if (!canRead(n)) {
             fail();
             return {};
         }
         const char* p = reinterpret_cast<const char*>(m_data + m_pos);
-        m_pos += n;
-        return std::string(p, strnlen(p, n));
+        m_pos += static_cast<size_t>(n);
+        return std::string(p, strnlen(p, static_cast<size_t>(n)));
     }
 
     bool fail() {
@@ -156,7 +159,7 @@ private:
     const uint8_t* m_data = nullptr;
     size_t m_size = 0;
     size_t m_pos = 0;
-    size_t m_base = 0;
+    uint64_t m_base = 0;
     bool m_failed = false;
 };
 

@@ -247,7 +247,7 @@ private:
                 continue;
             }
             const size_t keys = tr.times.size();
-            if (tr.values.size() != keys * tr.components)
+            if (tr.values.size() != uint64_t(keys) * tr.components)
                 add(where, std::to_string(tr.values.size()) + " values for " + std::to_string(keys) + " keys of " +
                                std::to_string(tr.components));
             for (size_t k = 1; k < keys; ++k)

@@ -12,6 +12,7 @@
 // indices are uint16. float64 streams are converted to float32 once (GLES has no doubles).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 #include "loaders/awd/awd_internal.h"
@@ -339,9 +340,16 @@ void Reader::readTriangleGeometry(ByteReader& r) {
             components = std::max(components, s.components);
         }
         if (!any) return;
+        const size_t elementSize = isFloat ? 4 : 2;
+        // Checked in 64 bits: with a 32-bit size_t (armhf) the product could wrap to a short buffer.
+        if (uint64_t(mesh.vertexCount) * components * elementSize > SIZE_MAX) {
+            violation(m_current->offset + m_bodyBase, blockWhere(),
+                      num(mesh.vertexCount) + " vertices of " + num(components) +
+                          " components are more than this machine can address; the stream is not used");
+            return;
+        }
         VertexStream vs;
         vs.count = mesh.vertexCount;
-        const size_t elementSize = isFloat ? 4 : 2;
         const SubGeometry& first = subs.front();
         const Source& firstSource = pick(first);
         const bool scaled = semantic == Semantic::TexCoord && first.uvScale != glm::vec2(1.0f);
@@ -432,10 +440,15 @@ void Reader::readTriangleGeometry(ByteReader& r) {
         mesh.indices.type = ComponentType::UInt16;
         mesh.indices.bytes = ByteView{owner, subs.front().indices, size_t(subs.front().indexCount) * 2};
         mesh.indices.count = subs.front().indexCount;
+    } else if (totalIndices > UINT32_MAX || totalIndices * 4 > SIZE_MAX) {
+        // Checked in 64 bits: with a 32-bit size_t (armhf) the buffer's size could wrap.
+        violation(m_current->offset + m_bodyBase, blockWhere(),
+                  num(totalIndices) +
+                      " face indices are more than this machine can address; the geometry draws nothing");
     } else if (totalIndices) {
         const bool narrow = totalVertices <= 65536;
         const size_t isize = narrow ? 2 : 4;
-        std::vector<uint8_t> packed(totalIndices * isize);
+        std::vector<uint8_t> packed(static_cast<size_t>(totalIndices) * isize);
         size_t at = 0;
         uint32_t base = 0;
         for (const SubGeometry& sub : subs) {

@@ -1175,7 +1175,7 @@ bool keyValues(Reader& r, const Structure* key, uint32_t comps, size_t count, st
                            " per key; the keys have " + std::to_string(size));
         return false;
     }
-    if (v.size() != size_t(size) * count) {
+    if (v.size() != uint64_t(size) * count) {
         r.violation(d, "expected " + std::to_string(count) + " keys, found " + std::to_string(v.size() / size));
         return false;
     }

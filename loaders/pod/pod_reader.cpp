@@ -1376,7 +1376,7 @@ private:
             parent = -1;
         const uint64_t lights = m_raw.lights.size(), cameras = m_raw.cameras.size();
         // Node order (spec 3.6): mesh nodes, light nodes, camera nodes, then everything else.
-        size_t objects = 0;
+        uint64_t objects = 0;
         if (i < m_meshNodes) {
             n.kind = NodeKind::Mesh;
             objects = m_raw.meshes.size();

@@ -1326,8 +1326,8 @@ private:
             std::vector<uint8_t> bytes;
             std::vector<SwapField> fields;
             if (p.verbatim) {
-                const size_t size =
-                    std::min<uint64_t>(p.verbatim->bytes.size, uint64_t(p.stride) * m.vertexCount);
+                const size_t size = static_cast<size_t>(
+                    std::min<uint64_t>(p.verbatim->bytes.size, uint64_t(p.stride) * m.vertexCount));
                 bytes.assign(p.verbatim->bytes.data, p.verbatim->bytes.data + size);
             } else {
                 bytes.assign(size_t(p.stride) * m.vertexCount, 0);
