@@ -7,7 +7,10 @@
 #
 # DIR/root is the sysroot; DIR/apt holds apt's lists and downloads. The packages are those of the
 # build (setup.sh's list, the target's half of it) plus the C and C++ runtime. A finished sysroot
-# records its package list: when it has not changed, the script does nothing.
+# records its package list: when it has not changed, the script does nothing. When the security
+# archive's index for ARCH cannot be downloaded (a mirror serving an index that does not match its
+# release file), the sysroot is made from the main archive alone, with a notice, and every later run
+# tries the security archive again.
 set -euo pipefail
 arch=${1:?usage: cross_sysroot.sh ARCH DIR}
 dir=${2:?usage: cross_sysroot.sh ARCH DIR}
@@ -47,15 +50,29 @@ CONF
 export APT_CONFIG="$apt_dir/apt.conf"
 echo "cross_sysroot: fetching ${#packages[@]} packages and their dependencies for $arch"
 # A mirror in the middle of a sync can serve an index of the wrong size: try again a little later.
+update_log="$apt_dir/update.log"
 for attempt in 1 2 3; do
-  apt-get update -qq && break
+  apt-get update -qq >"$update_log" 2>&1 && break
+  grep -E '^(E|W): ' "$update_log" | grep -v unsandboxed >&2 || true
   if [ "$attempt" = 3 ]; then
+    # When only the security archive's index failed (a mirror has served one architecture's index
+    # out of step with its release file for more than a day), the main archive still makes a
+    # working sysroot: use it, stamped as such, so that every later run tries the full set again.
+    failed=$(grep -o 'Failed to fetch [^ ]*' "$update_log" | cut -d ' ' -f 4 || true)
+    if [ -n "$failed" ] && ! grep -qv -- '-security/' <<<"$failed"; then
+      echo "cross_sysroot: the security archive's $arch index could not be downloaded: this sysroot is made from the main archive only (the next run tries again)" >&2
+      wanted="$wanted (main archive only)"
+      break
+    fi
     echo "cross_sysroot: the package indexes could not be downloaded" >&2
     exit 1
   fi
   echo "cross_sysroot: package indexes incomplete, trying again in 20 s" >&2
   sleep 20
 done
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$wanted" ]; then
+  exit 0  # made from the main archive only by an earlier run, and nothing newer can be had yet
+fi
 apt-get clean -qq  # no stale versions from an earlier package list
 apt-get install -y -qq --download-only "${packages[@]}" >/dev/null
 

@@ -38,5 +38,6 @@ set(CMAKE_EXE_LINKER_FLAGS_INIT
 set(CMAKE_SHARED_LINKER_FLAGS_INIT "${CMAKE_EXE_LINKER_FLAGS_INIT}")
 
 # ctest and gtest_discover_tests run the target's executables through qemu-user with the sysroot
-# as the root for the dynamic loader and libraries (no binfmt_misc needed).
-set(CMAKE_CROSSCOMPILING_EMULATOR ${ESVIEW_QEMU} -L "${ESVIEW_SYSROOT}")
+# as the root for the dynamic loader and libraries (no binfmt_misc needed), with the target's
+# ESVIEW_QEMU_OPTIONS, if any.
+set(CMAKE_CROSSCOMPILING_EMULATOR ${ESVIEW_QEMU} ${ESVIEW_QEMU_OPTIONS} -L "${ESVIEW_SYSROOT}")
