@@ -7,6 +7,9 @@
 #   ./setup.sh fuzz [SECONDS] every libFuzzer target for SECONDS (default 60) on its corpus (build-fuzz/)
 #   ./setup.sh build-arm64    cross-build for 64-bit ARM into build-arm64/ (build-armhf: 32-bit ARM)
 #   ./setup.sh test-arm64 [CTEST ARGS]  that build's test suite under qemu-user (test-armhf likewise)
+#   ./setup.sh web            the browser viewer with Debian's Emscripten into build-web/ (esview.html)
+#   ./setup.sh serve-web [PORT]  serve build-web/ on http://127.0.0.1:PORT/esview.html (default 8321)
+#   ./setup.sh test-web       build the browser viewer and run its test in headless Chromium
 # With CI=true or ESVIEW_REQUIRE_SHARED=1 the tests fail instead of skipping when ../shared or a test
 # tool is missing; both test modes end with a line counting the skipped tests.
 set -euo pipefail
@@ -87,6 +90,47 @@ cross_build() {
     -DESVIEW_REFERENCE_BINARY="$(pwd)/build/esview"
 }
 
+# The browser viewer: Debian's Emscripten (offline; its JS optimiser finds Debian's acorn only with
+# NODE_PATH), Chromium for the test, and the Debian source packages of the libraries that have no wasm
+# build (Dear ImGui, xz-utils for liblzma, zlib), fetched with `apt-get source` through a private
+# sources list and lists folder under build-web/ (the machine's apt configuration is left alone).
+# Header-only libraries (GLM, stb, fast_float, CLI11, nlohmann-json) come from their -dev packages.
+WEB_SOURCES=(imgui xz-utils zlib)
+web_sources() {
+  local dir=build-web/sources apt_dir=build-web/apt
+  mkdir -p "$dir" "$apt_dir/lists/partial"
+  local missing=0 p
+  for p in "${WEB_SOURCES[@]}"; do
+    compgen -G "$dir/${p}-[0-9]*/" >/dev/null || missing=1
+  done
+  [ "$missing" = 0 ] && return 0
+  # deb-src entries for the suites the machine's own deb entries name.
+  cat >"$apt_dir/sources.list" <<'SRC'
+deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main
+SRC
+  local opts=(-o Dir::Etc::SourceList="$(pwd)/$apt_dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
+              -o Dir::State::Lists="$(pwd)/$apt_dir/lists" -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
+  echo "setup: fetching Debian sources: ${WEB_SOURCES[*]}"
+  apt-get "${opts[@]}" update -qq
+  for p in "${WEB_SOURCES[@]}"; do
+    compgen -G "$dir/${p}-[0-9]*/" >/dev/null && continue
+    (cd "$dir" && apt-get "${opts[@]}" source -qq "$p" >/dev/null)
+  done
+}
+
+web_build() {
+  PACKAGES+=(emscripten chromium dpkg-dev python3-glad)
+  install_missing
+  web_sources
+  export NODE_PATH=/usr/share/nodejs
+  local nice=()
+  command -v nice >/dev/null && nice=(nice -n 10)
+  "${nice[@]}" emcmake cmake -S . -B build-web -DCMAKE_BUILD_TYPE=Release -DESVIEW_WEB_SOURCES="$(pwd)/build-web/sources" \
+    -DESVIEW_BUILD_TESTS=OFF -DESVIEW_BUILD_BENCH=OFF >/dev/null
+  "${nice[@]}" cmake --build build-web -j "$(jobs)" --target esview_web
+  echo "setup: built $(pwd)/build-web/esview.html (./setup.sh serve-web serves it)"
+}
+
 mode=${1:-run}
 [ $# -gt 0 ] && shift
 case "$mode" in
@@ -132,8 +176,21 @@ case "$mode" in
     cross_build "${mode#test-}"
     run_tests "build-${mode#test-}" "$@"
     ;;
+  web)
+    web_build
+    ;;
+  serve-web)
+    port=${1:-8321}
+    [ -f build-web/esview.html ] || web_build
+    echo "setup: serving http://127.0.0.1:$port/esview.html (?model=URL, ?gles2, ?script=COMMANDS; Ctrl-C stops)"
+    cd build-web && exec python3 -m http.server "$port" --bind 127.0.0.1
+    ;;
+  test-web)
+    web_build
+    python3 tests/web/web_test.py --web-dir build-web --models ../shared/models
+    ;;
   *)
-    echo "usage: ./setup.sh run [FILE] | test | test-sanitize | fuzz [SECONDS] | build-arm64 | test-arm64 | build-armhf | test-armhf" >&2
+    echo "usage: ./setup.sh run [FILE] | test | test-sanitize | fuzz [SECONDS] | build-arm64 | test-arm64 | build-armhf | test-armhf | web | serve-web [PORT] | test-web" >&2
     exit 2
     ;;
 esac

@@ -38,7 +38,7 @@ void SceneLoader::start(const std::string& path, const TargetCaps& target,
         m_path = path;
     }
     m_busy = true;
-    m_thread = std::thread([this, path, target, generation, textureFolders] {
+    auto work = [this, path, target, generation, textureFolders] {
         LoadResult result;
         if (isDemoName(path)) {
             setStage(0.5f, "building");
@@ -72,7 +72,12 @@ void SceneLoader::start(const std::string& path, const TargetCaps& target,
             m_stage = "uploading";
         }
         m_busy = false;
-    });
+    };
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+    work();  // a browser without worker threads: the load runs in this frame
+#else
+    m_thread = std::thread(std::move(work));
+#endif
 }
 
 bool SceneLoader::poll(LoadedScene& result) {

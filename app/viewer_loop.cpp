@@ -660,6 +660,25 @@ ViewerLoop::~ViewerLoop() {
     finish();
 }
 
+bool ViewerLoop::runScript(const std::string& text, std::string& error) {
+    Impl& m = *m_impl;
+    if (m.script && !m.script->finished() && !m.script->failed()) {
+        error = "a script is still running";
+        return false;
+    }
+    std::string lines = text;
+    for (char& c : lines)
+        if (c == ';') c = '\n';
+    Script parsed;
+    std::vector<std::string> errors;
+    if (!parseScript(lines, "script", parsed, errors)) {
+        error = errors.empty() ? std::string("bad script") : errors.front();
+        return false;
+    }
+    m.script.emplace(std::move(parsed));
+    return true;
+}
+
 ViewerState& ViewerLoop::state() {
     return m_impl->v.state;
 }

@@ -57,6 +57,11 @@ public:
     // scripted screenshot could not be written.
     int finish();
 
+    // Runs script commands (viewer_script.h) from the next frame on, as `options.script` does; a
+    // host that takes commands while it runs (the browser page) calls it. False with `error` set
+    // when the text does not parse or an earlier script is still running.
+    bool runScript(const std::string& text, std::string& error);
+
     // What the viewer shows (valid after start).
     ViewerState& state();
 

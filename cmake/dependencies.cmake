@@ -3,6 +3,8 @@
 # unpacked source trees instead, ImGui's backends included.
 if(ANDROID)
   include(${PROJECT_SOURCE_DIR}/platforms/android/dependencies.cmake)
+elseif(EMSCRIPTEN)
+  include(${PROJECT_SOURCE_DIR}/platforms/web/dependencies.cmake)
 else()
   find_package(PkgConfig REQUIRED)
   find_package(Threads REQUIRED)
@@ -39,7 +41,7 @@ set_target_properties(glad PROPERTIES POSITION_INDEPENDENT_CODE ON)
 
 # Dear ImGui: core from libimgui.a, GLFW, SDL2 and OpenGL3 backends compiled from the shipped sources for GLES 3.
 # (Under CMAKE_SYSROOT in a cross build: the target's own copy of the package.)
-if(NOT ANDROID)
+if(NOT ANDROID AND NOT EMSCRIPTEN)
   set(IMGUI_BACKEND_SRC ${CMAKE_SYSROOT}/usr/share/doc/libimgui-dev/examples/backends)
   add_library(imgui_backends STATIC ${IMGUI_BACKEND_SRC}/imgui_impl_glfw.cpp ${IMGUI_BACKEND_SRC}/imgui_impl_sdl.cpp
                                     ${IMGUI_BACKEND_SRC}/imgui_impl_opengl3.cpp)

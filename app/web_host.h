@@ -1,0 +1,55 @@
+// The browser host (Emscripten): a WebGL 2 or WebGL 1 context on the page's canvas (#canvas), the
+// canvas kept at its CSS size times the device pixel ratio, input and Dear ImGui's platform backend
+// through Emscripten's GLFW emulation. Window coordinates are canvas pixels (as Emscripten's GLFW
+// reports the pointer), so the window and framebuffer sizes are the same and the content scale is
+// the device pixel ratio. The only file of the viewer that includes Emscripten's headers besides
+// web_main.cpp.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/host.h"
+
+struct GLFWwindow;
+
+namespace esv {
+
+class WebHost final : public Host {
+public:
+    WebHost() = default;
+    ~WebHost() override;
+    WebHost(const WebHost&) = delete;
+    WebHost& operator=(const WebHost&) = delete;
+
+    // glesMajor 3: WebGL 2; 2: WebGL 1. Errors: "cannot create a WebGL N context", "cannot load the
+    // GLES entry points".
+    bool open(const HostConfig& config, std::string& error) override;
+    HostSize framebufferSize() const override;
+    HostSize windowSize() const override;
+    float contentScale() const override;
+    void pollEvents(std::vector<Event>& events) override;
+    std::string clipboardText() override { return m_clipboard; }
+    void setClipboardText(const std::string& text) override { m_clipboard = text; }
+    double time() const override;
+    void swapBuffers() override {}  // the browser shows the canvas when the frame's callback returns
+    bool imguiInit() override;
+    void imguiNewFrame() override;
+    void imguiShutdown() override;
+
+private:
+    struct Callbacks;  // GLFW's callbacks, which queue events here
+    friend struct Callbacks;
+
+    // The canvas's CSS size times the device pixel ratio, in pixels.
+    HostSize cssPixelSize() const;
+
+    bool m_initialized = false;
+    GLFWwindow* m_window = nullptr;
+    int m_context = 0;  // EMSCRIPTEN_WEBGL_CONTEXT_HANDLE
+    HostSize m_size;
+    std::vector<Event> m_events;
+    std::string m_clipboard;
+};
+
+}  // namespace esv

@@ -1,0 +1,109 @@
+// The browser viewer's entry point: the page (web/esview.html) passes the arguments
+//   [--gles2] [--script FILE] [FILE]
+// (files in Emscripten's in-memory file system, which the page fills from URLs), the viewer runs one
+// frame per animation frame on a WebHost, and the page calls esview_run() with script commands.
+// What the page and its tests read is printed as lines starting with "esview: ".
+#include <emscripten/emscripten.h>
+#include <glad/gles2.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "app/viewer_loop.h"
+#include "app/viewer_state.h"
+#include "app/web_host.h"
+#include "scene/scene.h"
+
+namespace {
+
+esv::WebHost* g_host = nullptr;
+esv::ViewerLoop* g_loop = nullptr;
+int g_loads = 0;          // loads reported so far
+size_t g_reported = 0;    // lines of the scene's import report printed so far
+std::string g_loadError;  // the last load error reported
+
+// One line per finished load or failed load, for the page and the tests.
+void reportLoads() {
+    esv::ViewerState& s = g_loop->state();
+    if (s.loadsCompleted != g_loads && s.scene) {
+        g_loads = s.loadsCompleted;
+        g_reported = 0;
+        std::printf("esview: loaded %s: %zu nodes, %zu meshes, %zu materials, %zu textures\n", s.path.c_str(),
+                    s.scene->nodes.size(), s.scene->meshes.size(), s.scene->materials.size(),
+                    s.scene->textures.size());
+    }
+    // Warnings (the loader's, and what the renderer could not do) as the import report lists them.
+    for (; s.scene && g_reported < s.scene->report.size(); ++g_reported) {
+        const esv::ReportLine& line = s.scene->report[g_reported];
+        if (line.severity != esv::Severity::Info) std::printf("esview: warning: %s\n", line.text.c_str());
+    }
+    if (s.load.error != g_loadError) {
+        g_loadError = s.load.error;
+        if (!g_loadError.empty()) {
+            std::printf("esview: load failed: %s\n", g_loadError.c_str());
+            EM_ASM(
+                {
+                    if (Module.esviewLoadFailed) Module.esviewLoadFailed(UTF8ToString($0));
+                },
+                g_loadError.c_str());
+        }
+    }
+}
+
+void frame() {
+    const bool more = g_loop->frame();
+    reportLoads();
+    if (!more) {
+        const int code = g_loop->finish();
+        std::printf("esview: done, exit code %d\n", code);
+        emscripten_cancel_main_loop();
+        EM_ASM(
+            {
+                if (Module.esviewDone) Module.esviewDone($0);
+            },
+            code);
+    }
+}
+
+}  // namespace
+
+// Runs viewer script commands (viewer_script.h; lines or ';'-separated) from the next frame on.
+// Returns 0, or 1 with the reason on stderr (a bad command, a script still running).
+extern "C" EMSCRIPTEN_KEEPALIVE int esview_run(const char* text) {
+    if (!g_loop) return 1;
+    std::string error;
+    if (!g_loop->runScript(text, error)) {
+        std::fprintf(stderr, "esview: %s\n", error.c_str());
+        return 1;
+    }
+    return 0;
+}
+
+int main(int argc, char** argv) {
+    esv::ViewerOptions options;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--gles2")
+            options.gles2 = true;
+        else if (arg == "--script" && i + 1 < argc)
+            options.script = argv[++i];
+        else
+            options.file = arg;
+    }
+    g_host = new esv::WebHost;
+    g_loop = new esv::ViewerLoop;
+    const int started = g_loop->start(*g_host, options);
+    if (started != 0) {
+        std::printf("esview: done, exit code %d\n", started);
+        EM_ASM(
+            {
+                if (Module.esviewDone) Module.esviewDone($0);
+            },
+            started);
+        return started;
+    }
+    std::printf("esview: context %s\n", reinterpret_cast<const char*>(glGetString(GL_VERSION)));
+    emscripten_set_main_loop(frame, 0, 1);
+    return 0;
+}

@@ -1,0 +1,15 @@
+# The browser viewer: esview.js + esview.wasm from the viewer core and the web host, and the page
+# (esview.html) beside them. Emscripten's own HTML output is not used (its minifier fails at -O2 in
+# Debian's 3.1.6); the page is the project's. Included by app/CMakeLists.txt under Emscripten.
+add_executable(esview_web web_main.cpp)
+target_link_libraries(esview_web PRIVATE app_core glad esview_warnings)
+set_target_properties(esview_web PROPERTIES OUTPUT_NAME esview SUFFIX ".js")
+target_link_options(esview_web PRIVATE
+  -sUSE_GLFW=3 -sMIN_WEBGL_VERSION=1 -sMAX_WEBGL_VERSION=2
+  -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB
+  -sFORCE_FILESYSTEM=1 -sEXPORTED_RUNTIME_METHODS=FS,ccall,callMain,UTF8ToString
+  -sEXPORTED_FUNCTIONS=_main,_esview_run)
+add_custom_command(TARGET esview_web POST_BUILD
+  COMMAND ${CMAKE_COMMAND} -E copy_if_different ${PROJECT_SOURCE_DIR}/platforms/web/esview.html
+          ${CMAKE_BINARY_DIR}/esview.html
+  VERBATIM)
