@@ -176,17 +176,18 @@ vec3 lightFilter(int i) {
 #endif
 }
 
-// Light i's direction (towards the light) and attenuation at the fragment.
-float lightAt(int i, out vec3 toLight) {
+// A light's direction (towards the light) and attenuation at the fragment, from its uniforms (the
+// caller indexes them with its loop counter: ES 1.00 indexes fragment uniform arrays only with
+// constant or loop expressions, which a function's parameter is not, and WebGL enforces it).
+// a: constant, linear, quadratic, offset; r: u_lightRange's; exponent: u_lightColor's w.
+float lightAt(vec4 position, vec4 a, vec4 r, vec4 spot, float exponent, out vec3 toLight) {
     float attenuation = 1.0;
-    if (u_lightPosition[i].w == 0.0) {
-        toLight = -NORMALIZE(u_lightPosition[i].xyz);
+    if (position.w == 0.0) {
+        toLight = -NORMALIZE(position.xyz);
     } else {
-        vec3 d = u_lightPosition[i].xyz - v_worldPosition;
+        vec3 d = position.xyz - v_worldPosition;
         float dist = safeLength(d);
         toLight = NORMALIZE(d);
-        vec4 a = u_lightAttenuation[i];
-        vec4 r = u_lightRange[i];
         bool openGex = lightFlag(r.w, 2.0) > 0.5;
         attenuation = 1.0 / max(a.x + dist * (a.y + a.z * dist), 1e-6);  // no dist^2 alone: mediump overflows
         if (openGex) attenuation = clamp(attenuation + a.w, 0.0, 1.0);
@@ -195,24 +196,24 @@ float lightAt(int i, out vec3 toLight) {
             if (lightFlag(r.w, 1.0) > 0.5) t = t * t * (3.0 - 2.0 * t);
             attenuation *= t;
         }
-        if (u_lightSpot[i].w > -1.5) {
-            float c = dot(-toLight, NORMALIZE(u_lightSpot[i].xyz));
+        if (spot.w > -1.5) {
+            float c = dot(-toLight, NORMALIZE(spot.xyz));
             if (r.z > -1.5) {
                 float t;
                 if (lightFlag(r.w, 8.0) > 0.5) {
-                    t = clamp((c - u_lightSpot[i].w) / max(r.z - u_lightSpot[i].w, 1e-6), 0.0, 1.0);
+                    t = clamp((c - spot.w) / max(r.z - spot.w, 1e-6), 0.0, 1.0);
                 } else {
-                    float outer = acos(clamp(u_lightSpot[i].w, -1.0, 1.0));
+                    float outer = acos(clamp(spot.w, -1.0, 1.0));
                     float inner = acos(clamp(r.z, -1.0, 1.0));
                     t = clamp((outer - acos(clamp(c, -1.0, 1.0))) / max(outer - inner, 1e-6), 0.0, 1.0);
                 }
                 if (lightFlag(r.w, 4.0) > 0.5) t = t * t * (3.0 - 2.0 * t);
-                if (openGex && u_lightColor[i].w > 0.0) t = pow(t, u_lightColor[i].w);
+                if (openGex && exponent > 0.0) t = pow(t, exponent);
                 attenuation *= t;
             } else {
-                attenuation *= smoothstep(u_lightSpot[i].w, mix(u_lightSpot[i].w, 1.0, 0.2), c);
+                attenuation *= smoothstep(spot.w, mix(spot.w, 1.0, 0.2), c);
             }
-            if (!openGex && u_lightColor[i].w > 0.0) attenuation *= pow(max(c, 0.0), u_lightColor[i].w);
+            if (!openGex && exponent > 0.0) attenuation *= pow(max(c, 0.0), exponent);
         }
     }
     return attenuation;
@@ -225,7 +226,8 @@ vec3 shadeClassic(vec3 n, vec3 baseColor, vec3 specularColor) {
     for (int i = 0; i < MAX_LIGHTS; ++i) {
         if (i >= u_lightCount) break;
         vec3 toLight;
-        float attenuation = lightAt(i, toLight);
+        float attenuation = lightAt(u_lightPosition[i], u_lightAttenuation[i], u_lightRange[i], u_lightSpot[i],
+                                    u_lightColor[i].w, toLight);
         float diffuse = max(dot(n, toLight), 0.0);
         vec3 halfway = normalize(toLight + viewDir);
         float specular = diffuse > 0.0 && u_shininess > 0.0 ? pow(max(dot(n, halfway), 0.0), u_shininess) : 0.0;
@@ -251,7 +253,8 @@ vec3 shadeMetalRough(vec3 n, vec3 baseColor, float metallic, float roughness) {
     for (int i = 0; i < MAX_LIGHTS; ++i) {
         if (i >= u_lightCount) break;
         vec3 l;
-        float attenuation = lightAt(i, l);
+        float attenuation = lightAt(u_lightPosition[i], u_lightAttenuation[i], u_lightRange[i], u_lightSpot[i],
+                                    u_lightColor[i].w, l);
         float nl = max(dot(n, l), 0.0);
         if (nl <= 0.0) continue;
         vec3 h = normalize(l + v);
