@@ -141,8 +141,8 @@ public:
     virtual HostSize windowSize() const = 0;
     // The display's interface scale (1 on a standard-density screen, 2 on a double-density one).
     virtual float contentScale() const = 0;
-    // Whether the user has a touch screen (one is attached, or a finger has touched the window):
-    // the panels are then sized for fingers unless `set touch-ui off`.
+    // Whether the user has a touch screen attached: the panels are then sized for fingers unless
+    // `set touch-ui off`.
     virtual bool touchScreen() const { return false; }
 
     // Appends what happened since the last call to `events`, oldest first (the host's ImGui backend

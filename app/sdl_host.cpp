@@ -187,7 +187,8 @@ HostSize SdlHost::windowSize() const {
 }
 
 bool SdlHost::touchScreen() const {
-    return m_touchSeen || SDL_GetNumTouchDevices() > 0;
+    // Devices only, not a finger seen: the panels must not change size under a finger mid-tap.
+    return SDL_GetNumTouchDevices() > 0;
 }
 
 float SdlHost::contentScale() const {
@@ -299,7 +300,6 @@ void SdlHost::pollEvents(std::vector<Event>& events) {
                 // SDL gives fingers in [0, 1] across the window.
                 const double x = double(e.tfinger.x) * window.width, y = double(e.tfinger.y) * window.height;
                 const double seconds = e.tfinger.timestamp / 1000.0;
-                if (e.type == SDL_FINGERDOWN) m_touchSeen = true;
                 if (e.type == SDL_FINGERDOWN) m_touch.down(e.tfinger.fingerId, x, y, seconds, gesture);
                 if (e.type == SDL_FINGERMOTION) m_touch.move(e.tfinger.fingerId, x, y, gesture);
                 if (e.type == SDL_FINGERUP) m_touch.up(e.tfinger.fingerId, x, y, seconds, gesture);

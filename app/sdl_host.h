@@ -75,7 +75,6 @@ private:
     std::vector<Event> m_pending;        // events of open(), for the first poll
     std::vector<std::string> m_dropped;  // paths of a drop not yet complete
     TouchGestures m_touch;
-    bool m_touchSeen = false;       // a finger has touched the window
     bool m_screenKeyboard = false;  // text input started for a focused text field (screen keyboards)
     // The pointer touch left for the panels (while the last pointer input was a finger).
     bool m_touchPointer = false;

@@ -193,13 +193,15 @@ TEST_F(SdlHostEvents, FingersBecomeTheMouseAndADoubleTapTheFrameKey) {
         e.tfinger.timestamp = ms;
         return e;
     };
-    EXPECT_FALSE(host.touchScreen());  // the offscreen driver has no touch device
     push(finger(SDL_FINGERDOWN, 1, 0.5f, 0.5f, 1000));
     push(finger(SDL_FINGERUP, 1, 0.5f, 0.5f, 1050));
     push(finger(SDL_FINGERDOWN, 2, 0.5f, 0.5f, 1200));
     push(finger(SDL_FINGERUP, 2, 0.5f, 0.5f, 1250));
     std::vector<Event> events = poll();
-    EXPECT_TRUE(host.touchScreen());  // a finger has touched it: the panels are sized for fingers
+    // Touch-sized panels follow the attached devices (the offscreen driver has none), not a finger
+    // seen, so the rows do not move under the finger that is tapping them.
+    EXPECT_EQ(host.touchScreen(), SDL_GetNumTouchDevices() > 0);
+    EXPECT_FALSE(host.touchScreen());
     ASSERT_EQ(events.size(), 9u);
     EXPECT_EQ(events[0].type, EventType::MouseMove);
     EXPECT_EQ(events[0].x, 320.0);
