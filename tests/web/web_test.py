@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The browser viewer in headless Chromium (SwiftShader WebGL): the page is served from 127.0.0.1,
 opens the demo and a shared POD sample in WebGL 2 and WebGL 1, runs a viewer script, and the test
-reads the console (Chromium's --enable-logging) and the page's screenshot (--screenshot).
+reads the console (Chromium's --enable-logging), where the page prints the script's screenshot
+(?print=) once the viewer has ended; Chromium is closed then.
 
 Each case passes when the console names the WebGL version, reports the model loaded with its node and
 mesh counts, has no WebGL or GL error and the run ends with exit code 0, and the screenshot has the
@@ -11,6 +12,7 @@ model's pixels in the 3D view (not one flat colour). Python's standard library o
 Exit code 0: passed; 1: failed; 77: skipped (no page built, no Chromium, no models for a case).
 """
 import argparse
+import base64
 import functools
 import http.server
 import os
@@ -33,7 +35,7 @@ CASES = [
     ("demo", None, [], 12, 2),
     ("pod", "pod/webglsdk/webglsdk_IntroducingPOD.pod", ["tex_arm.pvr", "tex_base.pvr"], 8, 4),
 ]
-SCRIPT = "wait 10;quit"
+SCRIPT = "wait 10;screenshot /shot.png;wait 2;quit"
 
 
 def read_png(path):
@@ -101,7 +103,7 @@ def serve(root):
 
 
 def run_case(chromium, base, work, name, model, files, webgl):
-    query = {"script": SCRIPT}
+    query = {"script": SCRIPT, "print": "/shot.png"}
     if model:
         query["model"] = "models/" + model
         if files:
@@ -113,12 +115,28 @@ def run_case(chromium, base, work, name, model, files, webgl):
     profile = tempfile.mkdtemp(prefix="esview-chromium-", dir=work)
     cmd = [chromium, "--headless=new", "--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
            "--enable-logging=stderr", "--v=0", "--user-data-dir=" + profile, "--no-first-run",
-           "--window-size=1024,768", "--virtual-time-budget=60000", "--screenshot=" + shot, url]
+           "--window-size=1024,768", url]
     start = time.time()
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=240)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    lines = []
+    timer = threading.Timer(180, proc.kill)  # a page that never ends
+    timer.start()
+    for raw in proc.stderr:
+        line = raw.decode("utf-8", "replace")
+        lines.append(line)
+        if "esview: page done" in line:
+            break
+    timer.cancel()
+    proc.kill()
+    proc.wait()
     seconds = time.time() - start
-    log = proc.stderr.decode("utf-8", "replace") + proc.stdout.decode("utf-8", "replace")
+    log = "".join(lines)
     console = [m.group(1) for m in re.finditer(r'CONSOLE[:(]\d+\)?\] "(.*)", source:', log)]
+    chunks = [m.groups() for m in (re.match(r"esview: file /shot.png (\d+)/(\d+) (\S+)$", c) for c in console) if m]
+    if chunks and len(chunks) == int(chunks[0][1]):
+        with open(shot, "wb") as f:
+            f.write(base64.b64decode("".join(c[2] for c in sorted(chunks, key=lambda c: int(c[0])))))
+    console = [c for c in console if not c.startswith("esview: file ")]
     with open(os.path.join(work, "%s-webgl%d.log" % (name, webgl)), "w") as f:
         f.write(url + "\n" + log)
     problems = []
@@ -129,7 +147,7 @@ def run_case(chromium, base, work, name, model, files, webgl):
     want = "%d nodes, %d meshes" % (CASES_BY_NAME[name][3], CASES_BY_NAME[name][4])
     if not loaded or want not in loaded[-1]:
         problems.append("no load line with '%s' (got %s)" % (want, loaded or "none"))
-    if "esview: done, exit code 0" not in console:
+    if "esview: done, exit code 0" not in console or "esview: page done 0" not in console:
         problems.append("the run did not end with exit code 0")
     errors = [line for line in log.splitlines()
               if re.search(r"WebGL: |GL_INVALID|GL error|INVALID_(ENUM|VALUE|OPERATION)|esview: load failed|"
