@@ -104,11 +104,20 @@ web_sources() {
     compgen -G "$dir/${p}-[0-9]*/" >/dev/null || missing=1
   done
   [ "$missing" = 0 ] && return 0
-  # deb-src entries for the suites the machine's own deb entries name.
-  cat >"$apt_dir/sources.list" <<'SRC'
-deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main
-SRC
-  local opts=(-o Dir::Etc::SourceList="$(pwd)/$apt_dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
+  # deb-src entries for the archives, suites and components the machine's own deb entries name
+  # (one-line sources.list and deb822 .sources files alike), in a private copy.
+  mkdir -p "$apt_dir/sources.list.d"
+  rm -f "$apt_dir/sources.list.d/"*.sources
+  sed -n 's/^[[:space:]]*deb[[:space:]]/deb-src /p' /etc/apt/sources.list 2>/dev/null >"$apt_dir/sources.list" || true
+  local f
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] && sed 's/^Types:.*/Types: deb-src/' "$f" >"$apt_dir/sources.list.d/$(basename "$f")"
+  done
+  for f in /etc/apt/sources.list.d/*.list; do
+    [ -f "$f" ] && sed -n 's/^[[:space:]]*deb[[:space:]]/deb-src /p' "$f" >>"$apt_dir/sources.list"
+  done
+  local opts=(-o Dir::Etc::SourceList="$(pwd)/$apt_dir/sources.list"
+              -o Dir::Etc::SourceParts="$(pwd)/$apt_dir/sources.list.d"
               -o Dir::State::Lists="$(pwd)/$apt_dir/lists" -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
   echo "setup: fetching Debian sources: ${WEB_SOURCES[*]}"
   apt-get "${opts[@]}" update -qq
