@@ -74,7 +74,8 @@ set_target_properties(PkgConfig::SDL2 PROPERTIES INTERFACE_LINK_LIBRARIES SDL2::
 set(BUILD_TESTING OFF CACHE BOOL "" FORCE)
 add_subdirectory(${ESVIEW_XZ_SOURCE} ${CMAKE_BINARY_DIR}/third_party/xz EXCLUDE_FROM_ALL)
 add_library(LibLZMA::LibLZMA INTERFACE IMPORTED)
-set_target_properties(LibLZMA::LibLZMA PROPERTIES INTERFACE_LINK_LIBRARIES liblzma)
+set_target_properties(LibLZMA::LibLZMA PROPERTIES INTERFACE_LINK_LIBRARIES liblzma
+                      INTERFACE_INCLUDE_DIRECTORIES ${ESVIEW_XZ_SOURCE}/src/liblzma/api)
 
 # Header-only libraries.
 function(esview_header_library name include)
