@@ -110,17 +110,25 @@ bool controlHeld(const Viewer& v) {
 // else is a status line.
 void dropPaths(Viewer& v, const std::vector<std::string>& paths) {
     ViewerState& s = v.state;
+    // A model dropped with other files (its textures, as a browser drop of a model's files gives
+    // them) opens, the first one when there are several; folders and archives go to the browser.
+    std::vector<std::string> models, others;
     for (const std::string& path : paths) {
-        if (FileBrowser::isFolder(path)) {  // a folder or a VP archive: shown in the browser
+        if (FileBrowser::isFolder(path)) {
             v.browser.setDirectory(path);
             showPanel(s, PanelId::Browser);
-            continue;
+        } else {
+            (isModelFileName(path) ? models : others).push_back(path);
         }
-        if (isModelFileName(path)) {
-            s.requestOpen = path;
-            return;
-        }
-        s.status = "not a model file esview opens: " + path;
+    }
+    if (!models.empty()) {
+        s.requestOpen = models.front();
+        if (models.size() > 1)
+            s.status =
+                std::to_string(models.size()) + " models dropped: opening the first, " + models.front();
+    } else if (!others.empty()) {
+        s.status = "not a model file esview opens: " + others.front();
+        if (others.size() > 1) s.status += " (and " + std::to_string(others.size() - 1) + " more)";
     }
 }
 

@@ -37,6 +37,10 @@ public:
     void imguiNewFrame() override;
     void imguiShutdown() override;
 
+    // Files or folders the page wrote into the in-memory file system from a drop or its file
+    // picker: one Drop event at the next poll, as a desktop drop gives.
+    void drop(std::vector<std::string> paths) { m_events.push_back(Event::drop(std::move(paths))); }
+
 private:
     struct Callbacks;  // GLFW's callbacks, which queue events here
     friend struct Callbacks;

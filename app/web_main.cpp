@@ -9,10 +9,16 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "app/viewer_loop.h"
 #include "app/viewer_state.h"
 #include "app/web_host.h"
+#include "loaders/format_table.h"
+#include "loaders/load.h"
+#include "loaders/textures/texture_lookup.h"
 #include "scene/scene.h"
 
 namespace {
@@ -78,6 +84,59 @@ extern "C" EMSCRIPTEN_KEEPALIVE int esview_run(const char* text) {
         return 1;
     }
     return 0;
+}
+
+// Files or folders the page wrote into the in-memory file system (a drop, the file picker), one
+// path per line: handled as a drop on a desktop window (a model among them opens, a folder shows in
+// the browser panel). Returns 0, or 1 before the viewer has started.
+extern "C" EMSCRIPTEN_KEEPALIVE int esview_drop(const char* paths) {
+    if (!g_host || !g_loop) return 1;
+    std::vector<std::string> list;
+    std::string text = paths ? paths : "";
+    size_t start = 0;
+    while (start < text.size()) {
+        size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        if (end > start) list.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    if (!list.empty()) g_host->drop(std::move(list));
+    return 0;
+}
+
+// What the page needs to fetch a model's textures by URL, as JSON:
+//   {"error": "...", "textures": [{"name": N, "path": P, "resolved": R}, ...],
+//    "texture_extensions": [".pvr", ...], "model_extensions": ["pod", ...]}
+// For each texture the file refers to (embedded ones left out): its name and path as written, and
+// the file the desktop lookup (texture_lookup.h) picks among the files in the in-memory file system
+// ("" when none), so the page can mirror a served folder's listing there and fetch just those.
+// `path` empty: only the extensions. The text lives until the next call.
+extern "C" EMSCRIPTEN_KEEPALIVE const char* esview_texture_lookup(const char* path) {
+    static std::string text;
+    nlohmann::json j;
+    j["texture_extensions"] = esv::textureExtensions();
+    nlohmann::json models = nlohmann::json::array();
+    for (const esv::FormatInfo& format : esv::formats())
+        for (const std::string& extension : format.extensions) models.push_back(extension);
+    j["model_extensions"] = models;
+    j["textures"] = nlohmann::json::array();
+    j["error"] = "";
+    if (path && *path) {
+        const esv::LoadResult result = esv::loadSceneFile(path);
+        if (!result.scene) {
+            j["error"] =
+                result.problems.empty() ? std::string("cannot read ") + path : result.problems[0].format();
+        } else {
+            for (const esv::Texture& t : result.scene->textures) {
+                if (!t.embedded.empty() || t.path.empty()) continue;
+                j["textures"].push_back({{"name", t.name},
+                                         {"path", t.path},
+                                         {"resolved", esv::resolveTexturePath(path, t.path)}});
+            }
+        }
+    }
+    text = j.dump();
+    return text.c_str();
 }
 
 int main(int argc, char** argv) {

@@ -217,6 +217,11 @@ bool namedLike(const fs::path& dir, const char* name) {
 
 }  // namespace
 
+const std::vector<std::string>& textureExtensions() {
+    static const std::vector<std::string> extensions(std::begin(kExtensions), std::end(kExtensions));
+    return extensions;
+}
+
 std::string resolveTexturePath(const std::string& modelPath, const std::string& name,
                                std::vector<std::string>* searched, const std::vector<std::string>& extraFolders) {
     std::string n = name;

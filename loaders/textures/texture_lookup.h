@@ -22,4 +22,9 @@ std::string resolveTexturePath(const std::string& modelPath, const std::string& 
                                std::vector<std::string>* searched = nullptr,
                                const std::vector<std::string>& extraFolders = {});
 
+// The image extensions resolveTexturePath tries after a name's own, in its order, lower case with
+// the dot (".pvr", ".png", ...): what a caller that cannot list folders (the browser page fetching
+// a model's textures by URL) tries the same way.
+const std::vector<std::string>& textureExtensions();
+
 }  // namespace esv

@@ -8,8 +8,11 @@ target_link_options(esview_web PRIVATE
   -sUSE_GLFW=3 -sMIN_WEBGL_VERSION=1 -sMAX_WEBGL_VERSION=2
   -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB
   -sFORCE_FILESYSTEM=1 -sEXPORTED_RUNTIME_METHODS=FS,ccall,callMain,UTF8ToString
-  -sEXPORTED_FUNCTIONS=_main,_esview_run)
-add_custom_command(TARGET esview_web POST_BUILD
-  COMMAND ${CMAKE_COMMAND} -E copy_if_different ${PROJECT_SOURCE_DIR}/platforms/web/esview.html
-          ${CMAKE_BINARY_DIR}/esview.html
+  -sEXPORTED_FUNCTIONS=_main,_esview_run,_esview_drop,_esview_texture_lookup)
+# The page is copied whenever it changes, whether or not the program was linked again.
+add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/esview.html
+  COMMAND ${CMAKE_COMMAND} -E copy ${PROJECT_SOURCE_DIR}/platforms/web/esview.html ${CMAKE_BINARY_DIR}/esview.html
+  DEPENDS ${PROJECT_SOURCE_DIR}/platforms/web/esview.html
   VERBATIM)
+add_custom_target(esview_web_page ALL DEPENDS ${CMAKE_BINARY_DIR}/esview.html)
+add_dependencies(esview_web esview_web_page)

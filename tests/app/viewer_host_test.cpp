@@ -105,11 +105,23 @@ TEST(ViewerHost, DroppedFoldersBrowseAndDroppedModelsOpen) {
     EXPECT_TRUE(s.panel(esv::PanelId::Browser));
     ASSERT_TRUE(send(host, viewer, esv::Event::drop({(dir / "notes.txt").string()})));
     EXPECT_EQ(s.status, "not a model file esview opens: " + (dir / "notes.txt").string());
-    ASSERT_TRUE(send(host, viewer, esv::Event::drop({model.string()})));
+    ASSERT_TRUE(
+        send(host, viewer, esv::Event::drop({(dir / "notes.txt").string(), (dir / "skin.png").string()})));
+    EXPECT_EQ(s.status, "not a model file esview opens: " + (dir / "notes.txt").string() + " (and 1 more)");
+    // A model dropped with its textures (a browser drop of a model's files): the model opens,
+    // wherever it is in the list.
+    ASSERT_TRUE(send(host, viewer, esv::Event::drop({(dir / "skin.png").string(), model.string()})));
     ASSERT_TRUE(frameUntilLoaded(viewer));
     EXPECT_EQ(s.path, model.string());
     EXPECT_EQ(s.scene->format, "pod");
     EXPECT_EQ(s.status, "opened " + model.string());
+    // Several models: the first opens.
+    const fs::path second = dir / "second.pod";
+    fs::copy_file(model, second);
+    ASSERT_TRUE(send(host, viewer, esv::Event::drop({second.string(), model.string()})));
+    EXPECT_EQ(s.status, "2 models dropped: opening the first, " + second.string());
+    ASSERT_TRUE(frameUntilLoaded(viewer));
+    EXPECT_EQ(s.path, second.string());
 
     // The window's close button ends the loop after that frame.
     ASSERT_FALSE(send(host, viewer, esv::Event::close()));

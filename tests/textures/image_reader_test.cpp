@@ -1408,6 +1408,21 @@ TEST(Lookup, exact_case_wins_over_a_folded_match) {
     EXPECT_EQ(resolveTexturePath(model, "Skin.png"), upperName);  // no exact match: first folded one (sorted)
 }
 
+// textureExtensions() is what the lookup tries, in its order (the browser page guesses by it).
+TEST(Lookup, listed_extensions_are_the_ones_tried_in_that_order) {
+    const std::vector<std::string>& extensions = textureExtensions();
+    ASSERT_GE(extensions.size(), 2u);
+    EXPECT_EQ(extensions.front(), ".pvr");
+    for (size_t i = 0; i < extensions.size(); ++i) {
+        SCOPED_TRACE(extensions[i]);
+        TempTree t("textures_lookup_extensions");
+        const std::string model = t.file("m.pod");
+        // This extension and every later one exist: this one is found first.
+        for (size_t j = i; j < extensions.size(); ++j) t.file("skin" + extensions[j]);
+        EXPECT_EQ(resolveTexturePath(model, "skin"), (t.root / ("skin" + extensions[i])).string());
+    }
+}
+
 TEST(Lookup, real_samples_name_other_extensions_and_cases) {
     ESVIEW_REQUIRE_MODELS("pod");
     const fs::path pod = test::modelsDir() / "pod";
