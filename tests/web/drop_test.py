@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""Drag and drop into the browser viewer, in headless Chromium (SwiftShader WebGL 2) driven through
+the DevTools protocol (cdp.py), which drops real files from disk as a desktop drag does:
+
+1. a POD model dropped with its two PVR textures opens with both textures found (no import-report
+   warning), and the viewer's screenshot (Module.esview.screenshot) shows it;
+2. a dropped folder is written with its tree, shows the browser panel, and a model inside it opens
+   by its path there;
+3. a corrupted copy of the model fails with a message in the page, and the previous scene stays;
+4. a file that is not a model leaves the scene and says so in the status line.
+The console must hold no WebGL or GL error and no uncaught exception. Python's standard library only.
+
+  drop_test.py --web-dir build-web [--models ../shared/models] [--chromium chromium] [--keep DIR]
+Exit code 0: passed; 1: failed; 77: skipped (no page built, no Chromium, no models).
+"""
+import argparse
+import base64
+import json
+import os
+import re
+import shutil
+import struct
+import sys
+import tempfile
+import time
+import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cdp  # noqa: E402
+import web_test  # noqa: E402
+
+SKIP = 77
+MODEL_DIR = "pod/webglsdk"
+MODEL = "webglsdk_IntroducingPOD.pod"
+TEXTURES = ["tex_arm.pvr", "tex_base.pvr"]
+COUNTS = "8 nodes, 4 meshes, 2 materials, 2 textures"  # esview info on the model natively
+
+
+def read_png(path):
+    """(width, height, rows of RGBA bytes) of an 8-bit RGB or RGBA PNG."""
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, width = 8, b"", 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and colour in (2, 6), "unexpected PNG format"
+            channels = 4 if colour == 6 else 3
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    rows, prev = [], bytearray(stride)
+    for y in range(height):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - channels] if i >= channels else 0
+            b = prev[i]
+            c = prev[i - channels] if i >= channels else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([tuple(line[x * channels:x * channels + 3]) for x in range(width)])
+        prev = line
+    return width, height, rows
+
+
+def model_pixels(path):
+    """The fraction of the screenshot's central box (inside the panels, where the 3D view is) that is
+    not its most common colour (the background)."""
+    width, height, rows = read_png(path)
+    box = [rows[y][x] for y in range(height * 3 // 10, height * 7 // 10)
+           for x in range(width * 3 // 10, width * 7 // 10)]
+    counts = {}
+    for p in box:
+        counts[p] = counts.get(p, 0) + 1
+    background = max(counts.values())
+    return 1.0 - background / len(box)
+
+
+class Failed(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise Failed(message)
+
+
+drops = 0
+
+
+def drop(page, paths, count=None):
+    """Drops files or folders from disk on the page and waits until the page has written them
+    (`count` files; default one per path) and handed them to the viewer."""
+    global drops
+    data = {"items": [], "files": paths, "dragOperationsMask": 1}
+    for kind in ("dragEnter", "dragOver", "drop"):
+        page.call("Input.dispatchDragEvent", {"type": kind, "x": 400, "y": 300, "data": data})
+    drops += 1
+    want = "esview: dropped %d files into /dropped/%d" % (len(paths) if count is None else count, drops)
+    check(page.wait_console(lambda l: l == want, 60), "the page did not take the drop ('%s')" % want)
+
+
+def dump(page):
+    """The viewer's state (the script command `dump`), after a frame."""
+    check(page.evaluate("Module.esview.run('dump /drop-test.json')") == 0, "dump refused")
+    for _ in range(100):
+        text = page.evaluate("(() => { try { return Module.FS.readFile('/drop-test.json', {encoding: 'utf8'}); }"
+                             " catch (e) { return null; } })()")
+        if text:
+            page.evaluate("Module.FS.unlink('/drop-test.json')")
+            return json.loads(text)
+        page.pump(0.05)
+    raise Failed("no dump")
+
+
+def run(page, base, work, models):
+    source = os.path.join(models, MODEL_DIR)
+    page.navigate(base + "/esview.html")
+    check(page.wait_console(lambda l: l.startswith("esview: loaded demo"), 90), "the demo did not load")
+    check(page.evaluate("Module.esview.run('panel browser off')") == 0, "panel command refused")
+
+    # 1. A model with its textures.
+    drop(page, [os.path.join(source, f) for f in [MODEL] + TEXTURES])
+    want = "esview: loaded /dropped/1/%s: %s" % (MODEL, COUNTS)
+    check(page.wait_console(lambda l: l.startswith("esview: loaded /dropped/"), 90) == want,
+          "the dropped model did not load as '%s'" % want)
+    page.pump(0.5)
+    png = base64.b64decode(page.evaluate(
+        "Module.esview.screenshot().then((b) => { let s = ''; for (let i = 0; i < b.length; i += 0x8000)"
+        " s += String.fromCharCode.apply(null, b.subarray(i, i + 0x8000)); return btoa(s); })"))
+    shot = os.path.join(work, "dropped-model.png")
+    with open(shot, "wb") as f:
+        f.write(png)
+    fraction = model_pixels(shot)
+    check(fraction >= 0.02, "the screenshot's 3D view is blank (%.1f%% differs)" % (fraction * 100))
+    print("drop_test: model with textures: ok (screenshot %s, %.0f%% of the centre is model)" % (shot, fraction * 100))
+
+    # 2. A folder: its tree is written, the browser shows it, a model in it opens by its path.
+    drop(page, [source], len(os.listdir(source)))
+    folder = "/dropped/2/" + os.path.basename(source)
+    state = dump(page)
+    check(state["panels"]["browser"], "the browser panel did not show the dropped folder")
+    listed = page.evaluate("Module.FS.readdir('%s')" % folder)
+    check(all(f in listed for f in [MODEL] + TEXTURES), "the folder was not written whole: %s" % listed)
+    check(page.evaluate("Module.esview.run('open %s/%s')" % (folder, MODEL)) == 0, "open refused")
+    want = "esview: loaded %s/%s: %s" % (folder, MODEL, COUNTS)
+    check(page.wait_console(lambda l: l == want, 90), "the model in the dropped folder did not open")
+    print("drop_test: folder: ok (%d files in %s)" % (len(listed) - 2, folder))
+
+    # 3. A corrupted copy: a message, the previous scene kept.
+    broken = os.path.join(work, "broken.pod")
+    with open(os.path.join(source, MODEL), "rb") as f:
+        data = f.read()
+    with open(broken, "wb") as f:
+        f.write(data[:len(data) // 3])
+    drop(page, [broken])
+    failed = page.wait_console(lambda l: l.startswith("esview: load failed: "), 90)
+    check(failed and "broken.pod" in failed, "no load failure reported for the corrupted copy")
+    message = page.evaluate("document.getElementById('message').textContent")
+    check("broken.pod" in message, "the page shows no message for the corrupted copy (%r)" % message)
+    state = dump(page)
+    check(state["path"] == "%s/%s" % (folder, MODEL), "the previous scene was not kept: %s" % state["path"])
+    print("drop_test: corrupted copy: ok (%s)" % failed[len("esview: load failed: "):][:160])
+
+    # 4. Not a model.
+    notes = os.path.join(work, "notes.txt")
+    with open(notes, "w") as f:
+        f.write("not a model\n")
+    drop(page, [notes])
+    page.pump(0.5)
+    state = dump(page)
+    check(state["status"] == "not a model file esview opens: /dropped/4/notes.txt", "status: %s" % state["status"])
+    check(state["path"] == "%s/%s" % (folder, MODEL), "the scene changed: %s" % state["path"])
+    print("drop_test: not a model: ok")
+
+    errors = [l for l in page.console
+              if re.search(r"WebGL: |GL_INVALID|GL error|INVALID_(ENUM|VALUE|OPERATION)|esview: warning|"
+                           r"esview: page error|Uncaught|Aborted", l)]
+    check(not errors, "console: " + "; ".join(errors)[:600])
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--web-dir", required=True)
+    parser.add_argument("--models", default=os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "models"))
+    parser.add_argument("--chromium", default=shutil.which("chromium") or "chromium")
+    parser.add_argument("--keep", help="folder for the screenshot and files (default: a temporary one)")
+    args = parser.parse_args()
+    if not all(os.path.exists(os.path.join(args.web_dir, f)) for f in ("esview.html", "esview.js", "esview.wasm")):
+        print("drop_test: skipped: no page in %s (./setup.sh web builds it)" % args.web_dir)
+        return SKIP
+    if not shutil.which(args.chromium):
+        print("drop_test: skipped: no chromium")
+        return SKIP
+    if not os.path.exists(os.path.join(args.models, MODEL_DIR, MODEL)):
+        print("drop_test: skipped: no %s in %s" % (MODEL, os.path.join(args.models, MODEL_DIR)))
+        return SKIP
+    work = args.keep or tempfile.mkdtemp(prefix="esview-drop-test-")
+    os.makedirs(work, exist_ok=True)
+    root = os.path.join(work, "site")
+    shutil.rmtree(root, ignore_errors=True)
+    os.makedirs(root)
+    for f in ("esview.html", "esview.js", "esview.wasm"):
+        os.symlink(os.path.abspath(os.path.join(args.web_dir, f)), os.path.join(root, f))
+    server = web_test.serve(root)
+    base = "http://127.0.0.1:%d" % server.server_address[1]
+    flags = ["--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--window-size=1024,768"]
+    start = time.time()
+    try:
+        with cdp.Browser(args.chromium, flags, os.path.join(work, "profile")) as browser:
+            page = browser.open_page()
+            try:
+                run(page, base, work, os.path.abspath(args.models))
+            finally:
+                with open(os.path.join(work, "console.log"), "w") as f:
+                    f.write("\n".join(page.console) + "\n")
+    except (Failed, cdp.ProtocolError) as e:
+        print("drop_test: FAILED: %s (console in %s)" % (e, os.path.join(work, "console.log")))
+        return 1
+    finally:
+        server.shutdown()
+    print("drop_test: passed (%.1f s)" % (time.time() - start))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
