@@ -34,7 +34,6 @@ EGLDisplay openDisplay() {
 }  // namespace
 
 void keepGraphicsDriversLoaded() {
-#if defined(__SANITIZE_ADDRESS__)
     dl_iterate_phdr(
         [](dl_phdr_info* info, size_t, void*) {
             const char* path = info->dlpi_name;
@@ -43,7 +42,6 @@ void keepGraphicsDriversLoaded() {
             return 0;
         },
         nullptr);
-#endif
 }
 
 bool EglContext::create(int major, std::string& error, int surfaceWidth, int surfaceHeight) {

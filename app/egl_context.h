@@ -6,12 +6,16 @@
 
 namespace esv {
 
-// Sanitizer builds only: marks every library loaded so far (the driver and what it loaded) as never
-// unloaded, so LeakSanitizer can name the driver frames of allocations the driver itself never
-// frees (and tests/lsan.supp can suppress them by library), and so that no library with thread-local
-// storage is unloaded under a thread whose storage LeakSanitizer scans at exit (its tracer crashes
-// on such a thread). Called after a context is made and again before it is destroyed. Does nothing
-// in other builds.
+// Marks every library loaded so far (the driver and what it loaded) as never unloaded, so that
+// eglTerminate leaves the driver mapped and the next context of the process reuses it. Called after
+// a context is made and again before it is destroyed. A driver loaded anew for each context gets new
+// thread-local storage each time, and on 32-bit ARM glibc's TLS descriptor resolver (Debian 12's
+// glibc 2.36) does not keep r12 across its slow path, the call to __tls_get_addr that a newly loaded
+// module's storage takes: the 33rd load of Mesa's swrast_dri.so in a process then passed a null
+// once-flag to pthread_once and crashed (test_render on armhf, llvmpipe or softpipe). In sanitizer
+// builds it also lets LeakSanitizer name the driver frames of allocations the driver itself never
+// frees (tests/lsan.supp suppresses them by library), and no library with thread-local storage is
+// unloaded under a thread whose storage LeakSanitizer scans at exit (its tracer crashes there).
 void keepGraphicsDriversLoaded();
 
 class EglContext {
