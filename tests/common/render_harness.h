@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <glad/gles2.h>
 #include <gtest/gtest.h>
 
 #include "app/egl_context.h"
@@ -25,6 +26,28 @@ struct Rendered {
     FrameStats stats;
 };
 
+// The GL_RENDERER string of the harness's contexts ("llvmpipe (LLVM ...)", or "softpipe" where
+// GALLIUM_DRIVER says so: one driver for the whole process), set when a harness makes its context.
+inline std::string& rendererName() {
+    static std::string name;
+    return name;
+}
+
+// The golden image of a picture made of lines (the wireframe, the skeleton and other overlays).
+// The goldens are llvmpipe's, and softpipe rasterises lines otherwise (it lights other pixels along
+// a line: a fifth of the wireframe's model pixels differ), so a picture of lines drawn by softpipe
+// has a golden of its own, NAME.softpipe.png, drawn by softpipe on x86. The armhf tests draw with
+// softpipe (cmake/toolchains/arm-linux-gnueabihf.cmake), and the native suite runs the tests that
+// use these goldens with softpipe too (SoftpipeLineGoldens, tests/gles_render/CMakeLists.txt), so
+// both kinds stay current. Rewriting goldens (ESVIEW_UPDATE_GOLDEN=1) with softpipe writes only
+// these: a test under softpipe leaves llvmpipe's goldens as they are.
+inline bool drawsWithSoftpipe() {
+    return rendererName().find("softpipe") != std::string::npos;
+}
+inline std::string lineGolden(const std::string& name) {
+    return drawsWithSoftpipe() ? name + ".softpipe" : name;
+}
+
 class RenderHarness {
 public:
     // `strict`: the strict ES 2.0 device profile (RendererOptions::gles2Strict, implies gles2).
@@ -36,6 +59,8 @@ public:
             ADD_FAILURE() << "headless context: " << error;
             return;
         }
+        if (const GLubyte* name = glGetString(GL_RENDERER))
+            rendererName() = reinterpret_cast<const char*>(name);
         RendererOptions options;
         options.gles2 = gles2 || strict;
         options.gles2Strict = strict;
