@@ -197,7 +197,7 @@ case "$mode" in
   test-web)
     web_build
     python3 tests/web/web_test.py --web-dir build-web --models ../shared/models
-    python3 tests/web/drop_test.py --web-dir build-web --models ../shared/models
+    python3 tests/web/input_test.py --web-dir build-web --models ../shared/models
     ;;
   *)
     echo "usage: ./setup.sh run [FILE] | test | test-sanitize | fuzz [SECONDS] | build-arm64 | test-arm64 | build-armhf | test-armhf | web | serve-web [PORT] | test-web" >&2

@@ -10,7 +10,7 @@
 #include <imgui_impl_glfw.h>
 
 #include "app/egl_context.h"
-#include "app/host_keys.h"
+#include "app/glfw_input.h"
 #include "renderer/gl_calls.h"
 
 namespace esv {
@@ -20,61 +20,20 @@ void errorCallback(int code, const char* description) {
     std::fprintf(stderr, "esview: window system error 0x%X: %s\n", code, description);
 }
 
-// The viewer's key for a GLFW key code (Key::Unknown for keys the viewer does not read).
-Key keyFromGlfw(int key) {
-    switch (key) {
-#define ESV_GLFW_KEY_CASE(viewerKey, glfwKey, sdlKey) \
-    case glfwKey:                                     \
-        return Key::viewerKey;
-        ESV_HOST_KEYS(ESV_GLFW_KEY_CASE)
-#undef ESV_GLFW_KEY_CASE
-        default:
-            return Key::Unknown;
-    }
+// The window's own events, beside the input of installGlfwInput.
+void dropCallback(GLFWwindow* window, int count, const char** paths) {
+    glfwEventQueue(window).push_back(Event::drop(std::vector<std::string>(paths, paths + count)));
 }
 
-unsigned modsFromGlfw(int mods) {
-    return (mods & GLFW_MOD_SHIFT ? kModShift : 0u) | (mods & GLFW_MOD_CONTROL ? kModControl : 0u) |
-           (mods & GLFW_MOD_ALT ? kModAlt : 0u) | (mods & GLFW_MOD_SUPER ? kModSuper : 0u);
+void framebufferSizeCallback(GLFWwindow* window, int width, int height) {
+    glfwEventQueue(window).push_back(Event::resize(width, height));
+}
+
+void closeCallback(GLFWwindow* window) {
+    glfwEventQueue(window).push_back(Event::close());
 }
 
 }  // namespace
-
-// Installed before ImGui_ImplGlfw_InitForOpenGL, which chains to them and restores them on shutdown.
-struct GlfwHost::Callbacks {
-    static void push(GLFWwindow* window, Event event) {
-        static_cast<GlfwHost*>(glfwGetWindowUserPointer(window))->m_events.push_back(std::move(event));
-    }
-    static void cursorPos(GLFWwindow* window, double x, double y) { push(window, Event::mouseMove(x, y)); }
-    static void mouseButton(GLFWwindow* window, int button, int action, int mods) {
-        MouseButton b = MouseButton::Count;
-        if (button == GLFW_MOUSE_BUTTON_LEFT) b = MouseButton::Left;
-        if (button == GLFW_MOUSE_BUTTON_RIGHT) b = MouseButton::Right;
-        if (button == GLFW_MOUSE_BUTTON_MIDDLE) b = MouseButton::Middle;
-        if (b == MouseButton::Count) return;
-        // The press happens where the pointer is, even if it has not moved since the window opened.
-        double x = 0.0, y = 0.0;
-        glfwGetCursorPos(window, &x, &y);
-        push(window, Event::mouseMove(x, y));
-        push(window, Event::mouseButton(b, action == GLFW_PRESS, modsFromGlfw(mods)));
-    }
-    static void scroll(GLFWwindow* window, double x, double y) { push(window, Event::wheel(x, y)); }
-    static void key(GLFWwindow* window, int key, int, int action, int mods) {
-        const Key k = keyFromGlfw(key);
-        if (k != Key::Unknown && action != GLFW_REPEAT)
-            push(window, Event::keyEvent(k, action == GLFW_PRESS, modsFromGlfw(mods)));
-    }
-    static void character(GLFWwindow* window, unsigned int codepoint) {
-        push(window, Event::text(codepoint));
-    }
-    static void drop(GLFWwindow* window, int count, const char** paths) {
-        push(window, Event::drop(std::vector<std::string>(paths, paths + count)));
-    }
-    static void framebufferSize(GLFWwindow* window, int width, int height) {
-        push(window, Event::resize(width, height));
-    }
-    static void close(GLFWwindow* window) { push(window, Event::close()); }
-};
 
 GlfwHost::~GlfwHost() {
     if (m_window) glfwDestroyWindow(m_window);
@@ -107,15 +66,11 @@ bool GlfwHost::open(const HostConfig& config, std::string& error) {
     gl::installCallCounter();
     keepGraphicsDriversLoaded();
 
-    glfwSetWindowUserPointer(m_window, this);
-    glfwSetCursorPosCallback(m_window, Callbacks::cursorPos);
-    glfwSetMouseButtonCallback(m_window, Callbacks::mouseButton);
-    glfwSetScrollCallback(m_window, Callbacks::scroll);
-    glfwSetKeyCallback(m_window, Callbacks::key);
-    glfwSetCharCallback(m_window, Callbacks::character);
-    glfwSetDropCallback(m_window, Callbacks::drop);
-    glfwSetFramebufferSizeCallback(m_window, Callbacks::framebufferSize);
-    glfwSetWindowCloseCallback(m_window, Callbacks::close);
+    // Installed before ImGui_ImplGlfw_InitForOpenGL, which chains to them and restores them on shutdown.
+    installGlfwInput(m_window, &m_events);
+    glfwSetDropCallback(m_window, dropCallback);
+    glfwSetFramebufferSizeCallback(m_window, framebufferSizeCallback);
+    glfwSetWindowCloseCallback(m_window, closeCallback);
     double x = 0.0, y = 0.0;
     glfwGetCursorPos(m_window, &x, &y);
     m_events.push_back(Event::mouseMove(x, y));

@@ -34,9 +34,6 @@ public:
     void imguiShutdown() override;
 
 private:
-    struct Callbacks;  // GLFW's callbacks, which queue events here
-    friend struct Callbacks;
-
     bool m_initialized = false;  // glfwInit succeeded
     GLFWwindow* m_window = nullptr;
     std::vector<Event> m_events;  // queued by the callbacks during glfwPollEvents

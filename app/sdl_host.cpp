@@ -198,37 +198,12 @@ float SdlHost::contentScale() const {
     return sdlContentScale(windowSize(), framebufferSize(), dpi, kReferenceDpi);
 }
 
-void SdlHost::touchEvents(std::vector<Event>& gesture, std::vector<Event>& events) {
-    for (Event& e : gesture) {
-        switch (e.type) {
-            case EventType::MouseMove:
-                m_touchPointer = true;
-                m_touchX = float(e.x);
-                m_touchY = float(e.y);
-                break;
-            case EventType::MouseButton:
-                m_touchPointer = true;
-                m_touchButtons[size_t(e.button)] = e.down;
-                if (e.down) m_touchPressed[size_t(e.button)] = true;
-                break;
-            case EventType::Wheel:
-                m_touchWheelX += float(e.x);
-                m_touchWheelY += float(e.y);
-                break;
-            default:
-                break;
-        }
-        events.push_back(std::move(e));
-    }
-    gesture.clear();
-}
-
 void SdlHost::pollEvents(std::vector<Event>& events) {
     for (Event& e : m_pending) events.push_back(std::move(e));
     m_pending.clear();
     std::vector<Event> gesture;
     m_touch.nextFrame(gesture);
-    touchEvents(gesture, events);
+    m_touchPointer.take(gesture, events);
     const HostSize window = windowSize();
     SDL_Event e;
     while (SDL_PollEvent(&e)) {
@@ -236,7 +211,7 @@ void SdlHost::pollEvents(std::vector<Event>& events) {
         switch (e.type) {
             case SDL_MOUSEMOTION:
                 if (e.motion.which == SDL_TOUCH_MOUSEID) break;
-                m_touchPointer = false;
+                m_touchPointer.mouseUsed();
                 events.push_back(Event::mouseMove(e.motion.x, e.motion.y));
                 break;
             case SDL_MOUSEBUTTONDOWN:
@@ -247,7 +222,7 @@ void SdlHost::pollEvents(std::vector<Event>& events) {
                 if (e.button.button == SDL_BUTTON_RIGHT) b = MouseButton::Right;
                 if (e.button.button == SDL_BUTTON_MIDDLE) b = MouseButton::Middle;
                 if (b == MouseButton::Count) break;
-                m_touchPointer = false;
+                m_touchPointer.mouseUsed();
                 // The press happens where the pointer is, as the GLFW host says.
                 events.push_back(Event::mouseMove(e.button.x, e.button.y));
                 events.push_back(
@@ -303,7 +278,7 @@ void SdlHost::pollEvents(std::vector<Event>& events) {
                 if (e.type == SDL_FINGERDOWN) m_touch.down(e.tfinger.fingerId, x, y, seconds, gesture);
                 if (e.type == SDL_FINGERMOTION) m_touch.move(e.tfinger.fingerId, x, y, gesture);
                 if (e.type == SDL_FINGERUP) m_touch.up(e.tfinger.fingerId, x, y, seconds, gesture);
-                touchEvents(gesture, events);
+                m_touchPointer.take(gesture, events);
                 break;
             }
             case SDL_WINDOWEVENT:
@@ -312,7 +287,7 @@ void SdlHost::pollEvents(std::vector<Event>& events) {
                     events.push_back(Event::resize(pixels.width, pixels.height));
                 } else if (e.window.event == SDL_WINDOWEVENT_FOCUS_LOST) {
                     m_touch.cancel(gesture);
-                    touchEvents(gesture, events);
+                    m_touchPointer.take(gesture, events);
                 } else if (e.window.event == SDL_WINDOWEVENT_CLOSE) {
                     events.push_back(Event::close());
                 }
@@ -327,7 +302,7 @@ void SdlHost::pollEvents(std::vector<Event>& events) {
                 if (m_background) break;
                 m_background = true;
                 m_touch.cancel(gesture);
-                touchEvents(gesture, events);
+                m_touchPointer.take(gesture, events);
                 events.push_back(Event::of(EventType::Pause));
                 break;
             case SDL_APP_WILLENTERFOREGROUND:
@@ -398,17 +373,7 @@ void SdlHost::imguiNewFrame() {
             m_screenKeyboard = want;
         }
     }
-    if (!m_touchPointer) return;
-    // A press and its release within one frame still reach the panels as a press.
-    ImGuiIO& io = ImGui::GetIO();
-    io.MousePos = ImVec2(m_touchX, m_touchY);
-    for (size_t i = 0; i < size_t(MouseButton::Count); ++i) {
-        io.MouseDown[i] = m_touchButtons[i] || m_touchPressed[i];
-        m_touchPressed[i] = false;
-    }
-    io.MouseWheel += m_touchWheelY;
-    io.MouseWheelH += m_touchWheelX;
-    m_touchWheelX = m_touchWheelY = 0.0f;
+    m_touchPointer.applyToImGui();
 }
 
 void SdlHost::imguiShutdown() {

@@ -11,6 +11,7 @@
 
 #include "app/host.h"
 #include "app/touch_gestures.h"
+#include "app/touch_pointer.h"
 
 struct SDL_Window;
 
@@ -61,8 +62,6 @@ private:
     // in place of ours (Android's SDL does so when its EGL context did not survive) is adopted, one
     // that can no longer be made current is replaced; either way a ContextLost event follows.
     void checkContext(std::vector<Event>& events);
-    // Hands a gesture's events to the viewer and keeps the pointer they leave for the panels.
-    void touchEvents(std::vector<Event>& gesture, std::vector<Event>& events);
 
     bool m_initialized = false;  // SDL_Init succeeded
     SDL_Window* m_window = nullptr;
@@ -76,12 +75,7 @@ private:
     std::vector<std::string> m_dropped;  // paths of a drop not yet complete
     TouchGestures m_touch;
     bool m_screenKeyboard = false;  // text input started for a focused text field (screen keyboards)
-    // The pointer touch left for the panels (while the last pointer input was a finger).
-    bool m_touchPointer = false;
-    float m_touchX = 0.0f, m_touchY = 0.0f;
-    bool m_touchButtons[size_t(MouseButton::Count)] = {};
-    bool m_touchPressed[size_t(MouseButton::Count)] = {};  // pressed since the last ImGui frame
-    float m_touchWheelX = 0.0f, m_touchWheelY = 0.0f;
+    TouchPointer m_touchPointer;    // what touch leaves for the panels
 };
 
 }  // namespace esv

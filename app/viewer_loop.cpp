@@ -49,6 +49,10 @@ struct Viewer {
     double pointerX = 0.0, pointerY = 0.0;
     bool buttonsHeld[size_t(MouseButton::Count)] = {};
     bool keysHeld[size_t(Key::Count)] = {};
+    // Pressed during this frame's events: a press released within the same frame (a tap or a click
+    // on a slow frame, a double tap's key) still counts as held for this frame, released at the next.
+    bool buttonsPressed[size_t(MouseButton::Count)] = {};
+    bool keysPressed[size_t(Key::Count)] = {};
     double wheelX = 0.0, wheelY = 0.0;
     bool closeRequested = false;
     // The host's lifecycle: in the background (Pause until Resume), back this frame (its clocks do
@@ -90,12 +94,12 @@ struct Viewer {
 };
 
 bool held(const Viewer& v, MouseButton button) {
-    return v.buttonsHeld[size_t(button)];
+    return v.buttonsHeld[size_t(button)] || v.buttonsPressed[size_t(button)];
 }
 
 // A key held on the keyboard (or by a script's events).
 bool held(const Viewer& v, Key key) {
-    return v.keysHeld[size_t(key)];
+    return v.keysHeld[size_t(key)] || v.keysPressed[size_t(key)];
 }
 
 bool shiftHeld(const Viewer& v) {
@@ -141,14 +145,20 @@ void handleEvent(Viewer& v, const Event& e) {
         v.pointerY = e.y;
         break;
     case EventType::MouseButton:
-        if (e.button < MouseButton::Count) v.buttonsHeld[size_t(e.button)] = e.down;
+        if (e.button < MouseButton::Count) {
+            v.buttonsHeld[size_t(e.button)] = e.down;
+            if (e.down) v.buttonsPressed[size_t(e.button)] = true;
+        }
         break;
     case EventType::Wheel:
         v.wheelX += e.x;
         v.wheelY += e.y;
         break;
     case EventType::Key:
-        if (e.key < Key::Count) v.keysHeld[size_t(e.key)] = e.down;
+        if (e.key < Key::Count) {
+            v.keysHeld[size_t(e.key)] = e.down;
+            if (e.down) v.keysPressed[size_t(e.key)] = true;
+        }
         break;
     case EventType::Drop: dropPaths(v, e.paths); break;
     case EventType::Close: v.closeRequested = true; break;
@@ -248,7 +258,8 @@ void abandonImGuiRenderer() {
 bool sameTarget(const TargetCaps& a, const TargetCaps& b) {
     return a.esVersion == b.esVersion && a.paletteCapacity == b.paletteCapacity &&
            a.uintIndices == b.uintIndices && a.npotTextures == b.npotTextures &&
-           a.maxTextureSize == b.maxTextureSize && a.compressedFormats == b.compressedFormats;
+           a.maxTextureSize == b.maxTextureSize && a.compressedFormats == b.compressedFormats &&
+           a.fixedAttributes == b.fixedAttributes;
 }
 
 // The renderer again on a new context (after a loss), with the prepared scene uploaded from memory
@@ -814,6 +825,8 @@ bool ViewerLoop::frame() {
         }
         m.scriptEvents.pop_front();
     }
+    std::fill(std::begin(v.buttonsPressed), std::end(v.buttonsPressed), false);
+    std::fill(std::begin(v.keysPressed), std::end(v.keysPressed), false);
     for (const Event& e : m.events) handleEvent(v, e);
     if (v.contextLost) {
         // The context and every object in it are gone: what the viewer held is dropped with no GL

@@ -11,7 +11,7 @@
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 
-#include "app/host_keys.h"
+#include "app/glfw_input.h"
 #include "renderer/gl_calls.h"
 
 namespace esv {
@@ -19,54 +19,37 @@ namespace {
 
 constexpr const char* kCanvas = "#canvas";
 
-Key keyFromGlfw(int key) {
-    switch (key) {
-#define ESV_GLFW_KEY_CASE(viewerKey, glfwKey, sdlKey) \
-    case glfwKey:                                     \
-        return Key::viewerKey;
-        ESV_HOST_KEYS(ESV_GLFW_KEY_CASE)
-#undef ESV_GLFW_KEY_CASE
-        default:
-            return Key::Unknown;
-    }
-}
-
-unsigned modsFromGlfw(int mods) {
-    return (mods & GLFW_MOD_SHIFT ? kModShift : 0u) | (mods & GLFW_MOD_CONTROL ? kModControl : 0u) |
-           (mods & GLFW_MOD_ALT ? kModAlt : 0u) | (mods & GLFW_MOD_SUPER ? kModSuper : 0u);
-}
-
 GLADapiproc loadGl(const char* name) {
     return reinterpret_cast<GLADapiproc>(emscripten_webgl_get_proc_address(name));
 }
 
 }  // namespace
 
-// Installed before ImGui_ImplGlfw_InitForOpenGL, which chains to them.
-struct WebHost::Callbacks {
-    static void push(GLFWwindow* window, Event event) {
-        static_cast<WebHost*>(glfwGetWindowUserPointer(window))->m_events.push_back(std::move(event));
+// Touch on the canvas: each finger to TouchGestures, in canvas pixels (CSS pixels times the device
+// pixel ratio), the page's own handling of the touch (scrolling, compatibility mouse events) prevented.
+struct WebHost::Touch {
+    static EM_BOOL event(int type, const EmscriptenTouchEvent* e, void* data) {
+        WebHost& host = *static_cast<WebHost*>(data);
+        const double ratio = emscripten_get_device_pixel_ratio();
+        // When the browser took the touch (the event's time stamp, in ms), not when a busy page
+        // got to it: taps and double taps are timed as the user made them.
+        const double seconds = e->timestamp / 1000.0;
+        std::vector<Event> gesture;
+        for (int i = 0; i < e->numTouches; ++i) {
+            const EmscriptenTouchPoint& t = e->touches[i];
+            if (!t.isChanged) continue;
+            const double x = double(t.targetX) * ratio, y = double(t.targetY) * ratio;
+            if (type == EMSCRIPTEN_EVENT_TOUCHSTART) host.m_touch.down(t.identifier, x, y, seconds, gesture);
+            if (type == EMSCRIPTEN_EVENT_TOUCHMOVE) host.m_touch.move(t.identifier, x, y, gesture);
+            if (type == EMSCRIPTEN_EVENT_TOUCHEND) host.m_touch.up(t.identifier, x, y, seconds, gesture);
+        }
+        if (type == EMSCRIPTEN_EVENT_TOUCHCANCEL) host.m_touch.cancel(gesture);
+        host.m_touchPointer.take(gesture, host.m_events);
+        return EM_TRUE;
     }
-    static void cursorPos(GLFWwindow* window, double x, double y) { push(window, Event::mouseMove(x, y)); }
-    static void mouseButton(GLFWwindow* window, int button, int action, int mods) {
-        MouseButton b = MouseButton::Count;
-        if (button == GLFW_MOUSE_BUTTON_LEFT) b = MouseButton::Left;
-        if (button == GLFW_MOUSE_BUTTON_RIGHT) b = MouseButton::Right;
-        if (button == GLFW_MOUSE_BUTTON_MIDDLE) b = MouseButton::Middle;
-        if (b == MouseButton::Count) return;
-        double x = 0.0, y = 0.0;
-        glfwGetCursorPos(window, &x, &y);
-        push(window, Event::mouseMove(x, y));
-        push(window, Event::mouseButton(b, action == GLFW_PRESS, modsFromGlfw(mods)));
-    }
-    static void scroll(GLFWwindow* window, double x, double y) { push(window, Event::wheel(x, y)); }
-    static void key(GLFWwindow* window, int key, int, int action, int mods) {
-        const Key k = keyFromGlfw(key);
-        if (k != Key::Unknown && action != GLFW_REPEAT)
-            push(window, Event::keyEvent(k, action == GLFW_PRESS, modsFromGlfw(mods)));
-    }
-    static void character(GLFWwindow* window, unsigned int codepoint) {
-        push(window, Event::text(codepoint));
+    static EM_BOOL mouse(int, const EmscriptenMouseEvent*, void* data) {
+        static_cast<WebHost*>(data)->m_touchPointer.mouseUsed();
+        return EM_FALSE;  // GLFW's handlers take the event
     }
 };
 
@@ -126,12 +109,25 @@ bool WebHost::open(const HostConfig& config, std::string& error) {
     }
     gl::installCallCounter();
 
-    glfwSetWindowUserPointer(m_window, this);
-    glfwSetCursorPosCallback(m_window, Callbacks::cursorPos);
-    glfwSetMouseButtonCallback(m_window, Callbacks::mouseButton);
-    glfwSetScrollCallback(m_window, Callbacks::scroll);
-    glfwSetKeyCallback(m_window, Callbacks::key);
-    glfwSetCharCallback(m_window, Callbacks::character);
+    // Installed before ImGui_ImplGlfw_InitForOpenGL, which chains to them.
+    installGlfwInput(m_window, &m_events);
+    // Touch: Emscripten's GLFW would make one finger a mouse; the gestures of TouchGestures instead.
+    EM_ASM({
+        const canvas = Module["canvas"];
+        canvas.removeEventListener("touchmove", GLFW.onMousemove, true);
+        canvas.removeEventListener("touchstart", GLFW.onMouseButtonDown, true);
+        canvas.removeEventListener("touchcancel", GLFW.onMouseButtonUp, true);
+        canvas.removeEventListener("touchend", GLFW.onMouseButtonUp, true);
+    });
+    TouchOptions touch;
+    touch.slop *= double(contentScale());
+    m_touch = TouchGestures(touch);
+    emscripten_set_touchstart_callback(kCanvas, this, EM_TRUE, Touch::event);
+    emscripten_set_touchmove_callback(kCanvas, this, EM_TRUE, Touch::event);
+    emscripten_set_touchend_callback(kCanvas, this, EM_TRUE, Touch::event);
+    emscripten_set_touchcancel_callback(kCanvas, this, EM_TRUE, Touch::event);
+    emscripten_set_mousedown_callback(kCanvas, this, EM_TRUE, Touch::mouse);
+    emscripten_set_mousemove_callback(kCanvas, this, EM_TRUE, Touch::mouse);
     return true;
 }
 
@@ -147,6 +143,10 @@ float WebHost::contentScale() const {
     return float(emscripten_get_device_pixel_ratio());
 }
 
+bool WebHost::touchScreen() const {
+    return EM_ASM_INT({ return navigator.maxTouchPoints > 0 ? 1 : 0; }) != 0;
+}
+
 void WebHost::pollEvents(std::vector<Event>& events) {
     // The page lays the canvas out (it fills the window); its pixels follow the CSS size.
     const HostSize size = cssPixelSize();
@@ -158,6 +158,11 @@ void WebHost::pollEvents(std::vector<Event>& events) {
     }
     for (Event& e : m_events) events.push_back(std::move(e));
     m_events.clear();
+    // Touches reach the page between frames, before this poll: what a gesture leaves for the next
+    // frame (a double tap's key release) is queued after this frame's events, for the next poll.
+    std::vector<Event> gesture;
+    m_touch.nextFrame(gesture);
+    m_touchPointer.take(gesture, m_events);
 }
 
 double WebHost::time() const {
@@ -173,6 +178,7 @@ void WebHost::imguiNewFrame() {
     // Two frames can see the same clock (a busy or throttled page); Dear ImGui needs time to pass.
     ImGuiIO& io = ImGui::GetIO();
     if (!(io.DeltaTime > 0.0f)) io.DeltaTime = 1.0f / 1000.0f;
+    m_touchPointer.applyToImGui();
 }
 
 void WebHost::imguiShutdown() {

@@ -12,6 +12,7 @@
 #include "app/commands.h"
 #include "app/headless_host.h"
 #include "app/touch_gestures.h"
+#include "app/viewer_actions.h"
 #include "app/viewer_loop.h"
 #include "app/viewer_state.h"
 #include "common/viewer_session.h"
@@ -245,6 +246,56 @@ TEST_F(TouchViewer, OneFingerOrbitsTwoFingersPanAndZoomDoubleTapFrames) {
     frame();
     EXPECT_NEAR(orbit.distance, framed.distance, framed.distance * 1e-4f);
     EXPECT_NEAR(glm::length(orbit.target - framed.target), 0.0f, 1e-4f * framed.distance);
+}
+
+// A tap that begins and ends within one frame (a slow frame on a slow device) still picks, and a
+// double tap of such taps still frames: the viewer counts a press released in the frame it came in.
+TEST_F(TouchViewer, TapsWithinOneFrameStillPickAndFrame) {
+    esv::ViewerState& s = viewer.state();
+    esv::OrbitCamera& orbit = s.view.orbit;
+    // A point on the model: the first of a grid of one-frame-per-event taps across the view that picks.
+    const esv::ViewportRect view = esv::sceneViewport(s);
+    double hitX = -1, hitY = -1;
+    double seconds = 0.0;
+    for (int j = 1; j < 8 && hitX < 0; ++j) {
+        for (int i = 1; i < 8 && hitX < 0; ++i) {
+            const double x = view.x + view.width * i / 8.0, y = view.y + view.height * j / 8.0;
+            frame([&](auto& out) { touch.down(1, x, y, seconds, out); });
+            frame([&](auto& out) { touch.up(1, x, y, seconds + 0.05, out); });
+            seconds += 1.0;  // no double taps
+            if (s.selection.node >= 0) hitX = x, hitY = y;
+        }
+    }
+    ASSERT_GE(hitX, 0.0) << "no tap on the demo scene picked anything";
+    const int picked = s.selection.node;
+    frame([&](auto& out) { out.push_back(Event::keyEvent(Key::Escape, true)); });
+    frame([&](auto& out) { out.push_back(Event::keyEvent(Key::Escape, false)); });
+    ASSERT_EQ(s.selection.node, -1);
+
+    // The same tap, down and up in one frame.
+    frame([&](auto& out) {
+        touch.down(2, hitX, hitY, seconds, out);
+        touch.up(2, hitX, hitY, seconds + 0.05, out);
+    });
+    frame();
+    EXPECT_EQ(s.selection.node, picked);
+    seconds += 1.0;
+
+    // Zoomed in, then a double tap of one-frame taps on the empty view frames the scene as F does.
+    frame([&](auto& out) { out.push_back(Event::keyEvent(Key::F, true)); });
+    frame([&](auto& out) { out.push_back(Event::keyEvent(Key::F, false)); });
+    const float framed = orbit.distance;
+    frame([&](auto& out) { out.push_back(Event::wheel(0.0, 5.0)); });
+    ASSERT_LT(orbit.distance, framed * 0.9f);
+    for (int tap = 0; tap < 2; ++tap) {
+        frame([&](auto& out) {
+            touch.down(3 + tap, kX, kY, seconds, out);
+            touch.up(3 + tap, kX, kY, seconds + 0.05, out);
+        });
+        seconds += 0.1;
+    }
+    frame();
+    EXPECT_NEAR(orbit.distance, framed, framed * 1e-4f);
 }
 
 }  // namespace

@@ -102,6 +102,25 @@ class Browser:
             if "method" in message:
                 self._events.append((message.get("sessionId"), message["method"], message.get("params", {})))
 
+    def call_all(self, commands, session=None, timeout=60):
+        """Sends several (method, params) commands at once, without waiting between them (input
+        events then reach the page as close together as the browser takes them), and returns their
+        results in order."""
+        wanted = [self._send(method, params or {}, session) for method, params in commands]
+        results = {}
+        deadline = time.time() + timeout
+        while len(results) < len(wanted):
+            message = self._read(deadline)
+            if message is None:
+                raise ProtocolError("no answer to %d commands in %d s" % (len(wanted) - len(results), timeout))
+            if message.get("id") in wanted:
+                if "error" in message:
+                    raise ProtocolError("%s" % message["error"].get("message"))
+                results[message["id"]] = message.get("result", {})
+            elif "method" in message:
+                self._events.append((message.get("sessionId"), message["method"], message.get("params", {})))
+        return [results[i] for i in wanted]
+
     def next_event(self, session, deadline):
         """The next event of `session` as (method, params), or None at the deadline."""
         while True:
@@ -169,6 +188,9 @@ class Page:
             if event is None:
                 return None
             self._take(*event)
+
+    def call_all(self, commands, timeout=60):
+        return self.browser.call_all(commands, self.session, timeout)
 
     def navigate(self, url):
         self.call("Page.navigate", {"url": url})

@@ -1,20 +1,25 @@
 #!/usr/bin/env python3
-"""Drag and drop into the browser viewer, in headless Chromium (SwiftShader WebGL 2) driven through
-the DevTools protocol (cdp.py), which drops real files from disk as a desktop drag does:
+"""Drag and drop and touch in the browser viewer, in headless Chromium (SwiftShader WebGL 2) driven
+through the DevTools protocol (cdp.py), which drops real files from disk as a desktop drag does and
+touches the canvas as a touch screen does (touch emulation on, so the page reports touch points):
 
 1. a POD model dropped with its two PVR textures opens with both textures found (no import-report
    warning), and the viewer's screenshot (Module.esview.screenshot) shows it;
 2. a dropped folder is written with its tree, shows the browser panel, and a model inside it opens
    by its path there;
 3. a corrupted copy of the model fails with a message in the page, and the previous scene stays;
-4. a file that is not a model leaves the scene and says so in the status line.
+4. a file that is not a model leaves the scene and says so in the status line;
+5. touch: the panels take touch sizes, a tap on the model selects it, one finger dragged across the
+   3D view orbits, two fingers spread apart zoom in (pinch), a double tap frames the scene again.
 The console must hold no WebGL or GL error and no uncaught exception. Python's standard library only.
 
-  drop_test.py --web-dir build-web [--models ../shared/models] [--chromium chromium] [--keep DIR]
+  input_test.py --web-dir build-web [--models ../shared/models] [--chromium chromium] [--keep DIR]
 Exit code 0: passed; 1: failed; 77: skipped (no page built, no Chromium, no models).
 """
 import argparse
 import base64
+import functools
+import http.server
 import json
 import os
 import re
@@ -22,12 +27,12 @@ import shutil
 import struct
 import sys
 import tempfile
+import threading
 import time
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
-import web_test  # noqa: E402
 
 SKIP = 77
 MODEL_DIR = "pod/webglsdk"
@@ -89,6 +94,17 @@ def model_pixels(path):
     return 1.0 - background / len(box)
 
 
+def serve(root):
+    """A quiet HTTP server of `root` on 127.0.0.1, on a free port, in a thread."""
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=root))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
 class Failed(Exception):
     pass
 
@@ -113,6 +129,31 @@ def drop(page, paths, count=None):
     check(page.wait_console(lambda l: l == want, 60), "the page did not take the drop ('%s')" % want)
 
 
+def touch(page, frames):
+    """Fingers down at the first frame's points, moved through the next ones, then lifted; a frame is
+    a list of (x, y) in CSS pixels, one per finger. A tap (one frame) is lifted at once: the
+    viewer counts a press released within a frame, and SwiftShader's frames are slow."""
+    points = lambda frame: [{"x": px, "y": py, "id": i} for i, (px, py) in enumerate(frame)]
+    page.call("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": points(frames[0])})
+    if len(frames) > 1:
+        page.pump(0.05)
+    for frame in frames[1:]:
+        page.call("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": points(frame)})
+        page.pump(0.05)
+    page.call("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    page.pump(0.05)
+
+
+def save_screenshot(page, path):
+    """The viewer's window as Module.esview.screenshot() gives it, saved as `path`."""
+    png = base64.b64decode(page.evaluate(
+        "Module.esview.screenshot().then((b) => { let s = ''; for (let i = 0; i < b.length; i += 0x8000)"
+        " s += String.fromCharCode.apply(null, b.subarray(i, i + 0x8000)); return btoa(s); })"))
+    with open(path, "wb") as f:
+        f.write(png)
+    return path
+
+
 def dump(page):
     """The viewer's state (the script command `dump`), after a frame."""
     check(page.evaluate("Module.esview.run('dump /drop-test.json')") == 0, "dump refused")
@@ -128,6 +169,7 @@ def dump(page):
 
 def run(page, base, work, models):
     source = os.path.join(models, MODEL_DIR)
+    page.call("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
     page.navigate(base + "/esview.html")
     check(page.wait_console(lambda l: l.startswith("esview: loaded demo"), 90), "the demo did not load")
     check(page.evaluate("Module.esview.run('panel browser off')") == 0, "panel command refused")
@@ -138,15 +180,49 @@ def run(page, base, work, models):
     check(page.wait_console(lambda l: l.startswith("esview: loaded /dropped/"), 90) == want,
           "the dropped model did not load as '%s'" % want)
     page.pump(0.5)
-    png = base64.b64decode(page.evaluate(
-        "Module.esview.screenshot().then((b) => { let s = ''; for (let i = 0; i < b.length; i += 0x8000)"
-        " s += String.fromCharCode.apply(null, b.subarray(i, i + 0x8000)); return btoa(s); })"))
-    shot = os.path.join(work, "dropped-model.png")
-    with open(shot, "wb") as f:
-        f.write(png)
+    shot = save_screenshot(page, os.path.join(work, "dropped-model.png"))
     fraction = model_pixels(shot)
     check(fraction >= 0.02, "the screenshot's 3D view is blank (%.1f%% differs)" % (fraction * 100))
-    print("drop_test: model with textures: ok (screenshot %s, %.0f%% of the centre is model)" % (shot, fraction * 100))
+    print("input_test: model with textures: ok (screenshot %s, %.0f%% of the centre is model)" % (shot, fraction * 100))
+
+    # 5. Touch (before the drops that follow leave messages over the view).
+    state = dump(page)
+    check(state["touch_ui"]["active"], "the panels did not take touch sizes (touch_ui %s)" % state["touch_ui"])
+    # The model's base, the widest part of it, and empty space, in the 3D view between the panels
+    # (1024 x 625 canvas).
+    x, y = 505, 300
+    base_x, base_y = 505, 470
+    empty_x, empty_y = 280, 80
+    before = dump(page)
+    touch(page, [[(base_x, base_y)]])
+    tapped = dump(page)
+    check(tapped["selected"] is not None and tapped["selected"] != before["selected"],
+          "a tap on the model selected nothing (status %s)" % tapped["status"])
+    touch(page, [[(x, y)], [(x + 40, y)], [(x + 80, y)], [(x + 120, y)]])
+    orbited = dump(page)["orbit"]
+    check(abs(orbited["yaw_deg"] - before["orbit"]["yaw_deg"]) > 5, "one finger did not orbit: yaw %.1f -> %.1f"
+          % (before["orbit"]["yaw_deg"], orbited["yaw_deg"]))
+    touch(page, [[(x - 40, y), (x + 40, y)], [(x - 80, y), (x + 80, y)], [(x - 120, y), (x + 120, y)]])
+    pinched = dump(page)["orbit"]
+    check(pinched["distance"] < orbited["distance"] * 0.8, "spreading two fingers did not zoom in: distance "
+          "%.3f -> %.3f" % (orbited["distance"], pinched["distance"]))
+    # The two taps' events sent at once: SwiftShader's slow frames hold each event the page takes
+    # (a busy machine: 300 ms and more), which would make the taps too long and too far apart.
+    tap = {"touchPoints": [{"x": empty_x, "y": empty_y, "id": 0}]}
+    page.call_all([("Input.dispatchTouchEvent", dict(tap, type="touchStart")),
+                   ("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []}),
+                   ("Input.dispatchTouchEvent", dict(tap, type="touchStart")),
+                   ("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})])
+    page.pump(0.5)
+    framed = dump(page)["orbit"]
+    check(page.evaluate("Module.esview.run('fit scene')") == 0, "fit refused")
+    fit = dump(page)["orbit"]  # the scene framed from the same side by the script command
+    check(abs(framed["distance"] / fit["distance"] - 1) < 0.01 and abs(pinched["distance"] / fit["distance"] - 1) > 0.1,
+          "a double tap did not frame the scene: distance %.3f, pinched %.3f, framed by 'fit scene' %.3f"
+          % (framed["distance"], pinched["distance"], fit["distance"]))
+    print("input_test: touch: ok (tap: %s selected; one finger: yaw %+.0f deg; pinch: distance x%.2f; "
+          "double tap: the scene framed again)" % (tapped["selected"], orbited["yaw_deg"] - before["orbit"]["yaw_deg"],
+                                                  pinched["distance"] / orbited["distance"]))
 
     # 2. A folder: its tree is written, the browser shows it, a model in it opens by its path.
     drop(page, [source], len(os.listdir(source)))
@@ -158,7 +234,7 @@ def run(page, base, work, models):
     check(page.evaluate("Module.esview.run('open %s/%s')" % (folder, MODEL)) == 0, "open refused")
     want = "esview: loaded %s/%s: %s" % (folder, MODEL, COUNTS)
     check(page.wait_console(lambda l: l == want, 90), "the model in the dropped folder did not open")
-    print("drop_test: folder: ok (%d files in %s)" % (len(listed) - 2, folder))
+    print("input_test: folder: ok (%d files in %s)" % (len(listed) - 2, folder))
 
     # 3. A corrupted copy: a message, the previous scene kept.
     broken = os.path.join(work, "broken.pod")
@@ -173,7 +249,7 @@ def run(page, base, work, models):
     check("broken.pod" in message, "the page shows no message for the corrupted copy (%r)" % message)
     state = dump(page)
     check(state["path"] == "%s/%s" % (folder, MODEL), "the previous scene was not kept: %s" % state["path"])
-    print("drop_test: corrupted copy: ok (%s)" % failed[len("esview: load failed: "):][:160])
+    print("input_test: corrupted copy: ok (%s)" % failed[len("esview: load failed: "):][:160])
 
     # 4. Not a model.
     notes = os.path.join(work, "notes.txt")
@@ -184,7 +260,7 @@ def run(page, base, work, models):
     state = dump(page)
     check(state["status"] == "not a model file esview opens: /dropped/4/notes.txt", "status: %s" % state["status"])
     check(state["path"] == "%s/%s" % (folder, MODEL), "the scene changed: %s" % state["path"])
-    print("drop_test: not a model: ok")
+    print("input_test: not a model: ok")
 
     errors = [l for l in page.console
               if re.search(r"WebGL: |GL_INVALID|GL error|INVALID_(ENUM|VALUE|OPERATION)|esview: warning|"
@@ -200,22 +276,22 @@ def main():
     parser.add_argument("--keep", help="folder for the screenshot and files (default: a temporary one)")
     args = parser.parse_args()
     if not all(os.path.exists(os.path.join(args.web_dir, f)) for f in ("esview.html", "esview.js", "esview.wasm")):
-        print("drop_test: skipped: no page in %s (./setup.sh web builds it)" % args.web_dir)
+        print("input_test: skipped: no page in %s (./setup.sh web builds it)" % args.web_dir)
         return SKIP
     if not shutil.which(args.chromium):
-        print("drop_test: skipped: no chromium")
+        print("input_test: skipped: no chromium")
         return SKIP
     if not os.path.exists(os.path.join(args.models, MODEL_DIR, MODEL)):
-        print("drop_test: skipped: no %s in %s" % (MODEL, os.path.join(args.models, MODEL_DIR)))
+        print("input_test: skipped: no %s in %s" % (MODEL, os.path.join(args.models, MODEL_DIR)))
         return SKIP
-    work = args.keep or tempfile.mkdtemp(prefix="esview-drop-test-")
+    work = args.keep or tempfile.mkdtemp(prefix="esview-input-test-")
     os.makedirs(work, exist_ok=True)
     root = os.path.join(work, "site")
     shutil.rmtree(root, ignore_errors=True)
     os.makedirs(root)
     for f in ("esview.html", "esview.js", "esview.wasm"):
         os.symlink(os.path.abspath(os.path.join(args.web_dir, f)), os.path.join(root, f))
-    server = web_test.serve(root)
+    server = serve(root)
     base = "http://127.0.0.1:%d" % server.server_address[1]
     flags = ["--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--window-size=1024,768"]
     start = time.time()
@@ -228,11 +304,11 @@ def main():
                 with open(os.path.join(work, "console.log"), "w") as f:
                     f.write("\n".join(page.console) + "\n")
     except (Failed, cdp.ProtocolError) as e:
-        print("drop_test: FAILED: %s (console in %s)" % (e, os.path.join(work, "console.log")))
+        print("input_test: FAILED: %s (console in %s)" % (e, os.path.join(work, "console.log")))
         return 1
     finally:
         server.shutdown()
-    print("drop_test: passed (%.1f s)" % (time.time() - start))
+    print("input_test: passed (%.1f s)" % (time.time() - start))
     return 0
 
 
