@@ -19,6 +19,7 @@ TargetCaps targetCaps(const RendererInfo& info) {
     caps.paletteCapacity = info.paletteCapacity;
     caps.uintIndices = info.uintIndices;
     caps.compressedFormats = info.compressedFormats;
+    caps.fixedAttributes = info.fixedAttributes;
     // The strict profile resizes textures here; plain ES2 mode keeps the renderer's fallback
     // (non-power-of-two textures clamped without mipmaps).
     if (info.strict) {
@@ -177,25 +178,43 @@ void fitIndices(Scene& scene, const TargetCaps& target, PrepareStats& stats) {
     }
 }
 
-// Step 3: widens what the target cannot read, in one pass per stream, with one warning each.
+// Step 3: widens what the target cannot read, in one pass per stream, with one warning each (an
+// info line where fixed-point data is all that WebGL cannot read).
 void convertVertexTypes(Scene& scene, const TargetCaps& target, PrepareStats& stats) {
     VertexCaps caps;
     caps.es3 = target.es3();
+    caps.fixedPoint = target.fixedAttributes;
+    VertexCaps withFixed = caps;
+    withFixed.fixedPoint = true;
     for (Mesh& mesh : scene.meshes) {
         for (VertexStream& stream : mesh.streams) {
             if (!planBindings(stream, caps).needsConversion) continue;
+            const bool onlyFixed = !planBindings(stream, withFixed).needsConversion;
             stream = convertToFloat(stream);
             ++stats.streamsConverted;
-            scene.warn("mesh '" + mesh.name +
-                       "': a vertex stream was converted to float32 once because this context cannot read "
-                       "its stored types or alignment");
+            if (onlyFixed)
+                scene.info(
+                    "mesh '" + mesh.name +
+                    "': a 16.16 fixed-point vertex stream was converted to float32 once (WebGL reads no "
+                    "GL_FIXED attributes)");
+            else
+                scene.warn(
+                    "mesh '" + mesh.name +
+                    "': a vertex stream was converted to float32 once because this context cannot read "
+                    "its stored types or alignment");
         }
         for (MorphTarget& morph : mesh.morphTargets) {
             if (!planBindings(morph.stream, caps).needsConversion) continue;
+            const bool onlyFixed = !planBindings(morph.stream, withFixed).needsConversion;
             morph.stream = convertToFloat(morph.stream);
             ++stats.streamsConverted;
-            scene.warn("mesh '" + mesh.name + "': morph target '" + morph.name +
-                       "' was converted to float32 once for this context");
+            if (onlyFixed)
+                scene.info("mesh '" + mesh.name + "': morph target '" + morph.name +
+                           "' (16.16 fixed point) was converted to float32 once (WebGL reads no GL_FIXED "
+                           "attributes)");
+            else
+                scene.warn("mesh '" + mesh.name + "': morph target '" + morph.name +
+                           "' was converted to float32 once for this context");
         }
     }
 }

@@ -26,6 +26,9 @@ struct TargetCaps {
     // (the strict ES2 profile): RGBA8 images of other sizes are resized to powers of two.
     bool npotTextures = true;
     int maxTextureSize = 0;  // > 0: larger RGBA8 images are downscaled to fit (GL_MAX_TEXTURE_SIZE)
+    // GL_FIXED vertex attributes (every ES context). false (WebGL): 16.16 fixed-point streams are
+    // widened to float32, with an info line (nothing is lost and nothing else could be done).
+    bool fixedAttributes = true;
     // Compressed formats sampled natively; the others are decoded to RGBA8.
     std::array<bool, static_cast<size_t>(PixelFormat::Count)> compressedFormats{};
 

@@ -53,7 +53,8 @@ BindingPlan planBindings(const VertexStream& stream, const VertexCaps& caps) {
         b.size = isPacked(a.type) ? 4 : a.components;
         const size_t alignment = isPacked(a.type) ? 4 : componentSize(a.type);
         const bool aligned = alignment <= 1 || (a.offset % alignment == 0 && stream.stride % alignment == 0);
-        b.needsConversion = info.glType == 0 || (!info.es2 && !caps.es3) || !aligned;
+        b.needsConversion = info.glType == 0 || (!info.es2 && !caps.es3) || !aligned ||
+                            (a.type == ComponentType::Fixed16_16 && !caps.fixedPoint);
         plan.needsConversion |= b.needsConversion;
         plan.attributes.push_back(b);
     }

@@ -11,7 +11,8 @@ namespace esv {
 
 // What the context can read directly.
 struct VertexCaps {
-    bool es3 = false;  // ES 3.0 vertex types: half float, int/uint, 2_10_10_10
+    bool es3 = false;        // ES 3.0 vertex types: half float, int/uint, 2_10_10_10
+    bool fixedPoint = true;  // GL_FIXED (16.16) attributes: every ES context, no WebGL one
 };
 
 struct AttributeBinding {

@@ -77,6 +77,7 @@ bool GlRenderer::setScene(const Scene& scene, std::vector<ReportLine>& report, s
     m_meshes.resize(scene.meshes.size());
     VertexCaps vcaps;
     vcaps.es3 = m_caps.es3;
+    vcaps.fixedPoint = !m_caps.webgl;
     for (size_t i = 0; i < scene.meshes.size(); ++i)
         if (!uploadMesh(scene.meshes[i], m_meshes[i], vcaps, report, error)) return false;
     m_paletteCapacity = std::min(paletteCapacity(m_caps.maxVertexUniformVectors, kReservedVertexVectors), 256);
@@ -142,6 +143,7 @@ RendererInfo GlRenderer::info() const {
     i.vectorsPerBone = kVectorsPerBone;
     i.reservedVertexVectors = kReservedVertexVectors;
     i.strict = m_caps.strict;
+    i.fixedAttributes = !m_caps.webgl;
     i.floatTextures = m_caps.es3;  // the texture of morph deltas (RGBA32F) is an ES3 path
     i.fragmentHighp = m_caps.fragmentHighp;
     i.maxFragmentUniformVectors = m_caps.maxFragmentUniformVectors;
@@ -476,6 +478,7 @@ std::unique_ptr<Renderer> Renderer::create(const RendererOptions& options, std::
     const bool gles2 = options.gles2 || strict;
     const auto hasExtension = [strict](const char* name) { return !strict && gl::hasExtension(name); };
     caps.strict = strict;
+    caps.webgl = std::strstr(version, "WebGL") != nullptr;
     // ES2 mode enforces the ES 2.0 minimums even where the driver grants more (llvmpipe grants 3.2).
     caps.es3 = contextEs3 && !gles2;
     caps.uintIndices = caps.es3 || hasExtension("GL_OES_element_index_uint");

@@ -48,6 +48,7 @@ struct Caps {
     int maxVertexUniformVectors = 128;
     int maxVertexAttribs = 8;
     bool strict = false;                // RendererOptions::gles2Strict: no extensions, kStrictLimits
+    bool webgl = false;                 // a WebGL context (GL_VERSION names WebGL): no GL_FIXED attributes
     bool fragmentHighp = true;          // false: fragment shaders are mediump (strict)
     int maxFragmentUniformVectors = 0;  // 0: not checked
     int maxTextureUnits = 0;

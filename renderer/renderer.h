@@ -73,6 +73,7 @@ struct RendererInfo {
     int vectorsPerBone = 4;     // a palette entry is a mat4
     int reservedVertexVectors = 0;  // vertex uniform vectors the mesh program keeps besides the palette
     bool strict = false;            // RendererOptions::gles2Strict
+    bool fixedAttributes = true;    // GL_FIXED vertex attributes (false: WebGL, which has none)
     bool floatTextures = false;     // float textures may be sampled (ES3; never under the strict profile)
     bool fragmentHighp = true;      // fragment shaders use highp (false: mediump, the strict profile)
     int maxFragmentUniformVectors = 0;   // as enforced: every linked program is checked against it
@@ -153,7 +154,7 @@ public:
     int height() const { return m_height; }
 
 private:
-    unsigned m_fbo = 0, m_color = 0, m_depth = 0;
+    unsigned m_fbo = 0, m_color = 0, m_colorTexture = 0, m_depth = 0;
     int m_width = 0, m_height = 0;
 };
 

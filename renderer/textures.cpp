@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "renderer/strict_profile.h"
 
@@ -13,7 +14,7 @@ bool powerOfTwo(uint32_t v) {
 }
 
 // The GL internal format of a compressed surface (0 when GL has no enum for it).
-GLenum compressedEnum(const Image& image) {
+GLenum compressedEnum(const Image& image, const TextureFormatSupport& support) {
     const bool srgb = image.srgb;
     switch (image.format) {
         case PixelFormat::Pvrtc1_2bpp_Rgb:
@@ -25,7 +26,7 @@ GLenum compressedEnum(const Image& image) {
         case PixelFormat::Pvrtc1_4bpp_Rgba:
             return GL_COMPRESSED_RGBA_PVRTC_4BPPV1_IMG;
         case PixelFormat::Etc1_Rgb:
-            return GL_ETC1_RGB8_OES;
+            return support.etc1AsEtc2 ? GLenum(GL_COMPRESSED_RGB8_ETC2) : GLenum(GL_ETC1_RGB8_OES);
         case PixelFormat::Etc2_Rgb:
             return srgb ? GL_COMPRESSED_SRGB8_ETC2 : GL_COMPRESSED_RGB8_ETC2;
         case PixelFormat::Etc2_Rgb_A1:
@@ -94,28 +95,55 @@ GLenum wrapEnum(Wrap w) {
 // every position is its own channel.
 constexpr int kUploadedChannels = 4;
 
+// True when the space-separated `list` holds `name` as a whole word.
+bool listed(const char* list, const char* name) {
+    if (!list) return false;
+    const size_t len = std::strlen(name);
+    for (const char* p = std::strstr(list, name); p; p = std::strstr(p + len, name))
+        if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0')) return true;
+    return false;
+}
+
 }  // namespace
 
-TextureFormatSupport detectTextureSupport(bool es3, bool strict) {
+TextureFormatSupport textureFormatSupport(const char* version, const char* extensions, bool es3,
+                                          bool strict) {
     TextureFormatSupport s;
-    const auto hasExtension = [strict](const char* name) { return !strict && gl::hasExtension(name); };
+    if (strict) return s;
+    const bool webgl = version && std::strstr(version, "WebGL");
+    // A WebGL name, as Emscripten lists it (GL_ prefixed) or as the browser does.
+    const auto has = [extensions](const char* name) { return listed(extensions, name); };
+    const auto hasWebgl = [&has](const std::string& name) {
+        return has(("GL_" + name).c_str()) || has(name.c_str());
+    };
     auto set = [&](std::initializer_list<PixelFormat> formats, bool on) {
         for (PixelFormat f : formats)
             s.native[static_cast<size_t>(f)] = s.native[static_cast<size_t>(f)] || on;
     };
     set({PixelFormat::Pvrtc1_2bpp_Rgb, PixelFormat::Pvrtc1_2bpp_Rgba, PixelFormat::Pvrtc1_4bpp_Rgb,
          PixelFormat::Pvrtc1_4bpp_Rgba},
-        hasExtension("GL_IMG_texture_compression_pvrtc"));
-    set({PixelFormat::Etc1_Rgb}, es3 || hasExtension("GL_OES_compressed_ETC1_RGB8_texture"));
+        has("GL_IMG_texture_compression_pvrtc") || hasWebgl("WEBGL_compressed_texture_pvrtc"));
+    // ETC2/EAC: ES 3.0 core, but an extension in WebGL (2 as well).
+    const bool etc2 = webgl ? hasWebgl("WEBGL_compressed_texture_etc") : es3;
     set({PixelFormat::Etc2_Rgb, PixelFormat::Etc2_Rgb_A1, PixelFormat::Etc2_Rgba, PixelFormat::Eac_R11,
          PixelFormat::Eac_R11_Signed, PixelFormat::Eac_Rg11, PixelFormat::Eac_Rg11_Signed},
-        es3);
-    set({PixelFormat::Astc}, hasExtension("GL_KHR_texture_compression_astc_ldr"));
-    const bool s3tc = hasExtension("GL_EXT_texture_compression_s3tc");
-    set({PixelFormat::Bc1_Rgb, PixelFormat::Bc1_Rgba},
-        s3tc || hasExtension("GL_EXT_texture_compression_dxt1"));
-    set({PixelFormat::Bc2}, s3tc || hasExtension("GL_ANGLE_texture_compression_dxt3"));
-    set({PixelFormat::Bc3}, s3tc || hasExtension("GL_ANGLE_texture_compression_dxt5"));
+        etc2);
+    const bool etc1 = has("GL_OES_compressed_ETC1_RGB8_texture") || hasWebgl("WEBGL_compressed_texture_etc1");
+    set({PixelFormat::Etc1_Rgb}, etc1 || etc2);
+    s.etc1AsEtc2 = !etc1 && etc2;
+    set({PixelFormat::Astc},
+        has("GL_KHR_texture_compression_astc_ldr") || hasWebgl("WEBGL_compressed_texture_astc"));
+    const bool s3tc = has("GL_EXT_texture_compression_s3tc") || hasWebgl("WEBGL_compressed_texture_s3tc");
+    set({PixelFormat::Bc1_Rgb, PixelFormat::Bc1_Rgba}, s3tc || has("GL_EXT_texture_compression_dxt1"));
+    set({PixelFormat::Bc2}, s3tc || has("GL_ANGLE_texture_compression_dxt3"));
+    set({PixelFormat::Bc3}, s3tc || has("GL_ANGLE_texture_compression_dxt5"));
+    return s;
+}
+
+TextureFormatSupport detectTextureSupport(bool es3, bool strict) {
+    TextureFormatSupport s =
+        textureFormatSupport(reinterpret_cast<const char*>(glGetString(GL_VERSION)),
+                             reinterpret_cast<const char*>(glGetString(GL_EXTENSIONS)), es3, strict);
     s.npot = es3;
     GLint size = 2048;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &size);
@@ -130,7 +158,7 @@ bool uploadTexture(const Image& image, const TextureFormatSupport& support, GpuT
         return false;
     }
     const bool compressed = isCompressed(image.format);
-    const GLenum internal = compressed ? compressedEnum(image) : GLenum(GL_RGBA);
+    const GLenum internal = compressed ? compressedEnum(image, support) : GLenum(GL_RGBA);
     if (compressed && (!support.supports(image.format) || internal == 0)) {
         error = std::string(pixelFormatName(image.format)) +
                 " is not supported by this context (decode it first)";

@@ -15,15 +15,25 @@ namespace esv {
 // counts ES3 core formats).
 struct TextureFormatSupport {
     std::array<bool, static_cast<size_t>(PixelFormat::Count)> native{};
+    // ETC1 images go up as GL_COMPRESSED_RGB8_ETC2 (ETC2 decodes ETC1 blocks alike): the context
+    // samples ETC2 but lists no ETC1 extension.
+    bool etc1AsEtc2 = false;
     bool npot = false;  // full non-power-of-two support (ES3): wrap modes and mipmaps on any size
     int maxSize = 2048;
 
     bool supports(PixelFormat f) const { return native[static_cast<size_t>(f)]; }
 };
 
-// Reads the context's extensions (call with a current context). `strict`: the strict ES2 profile,
-// which sees no extension (no compressed format but ES3 core ones, which it lacks too) and caps the
-// size at kStrictLimits.maxTextureSize.
+// The compressed formats a context samples, from its GL_VERSION and GL_EXTENSIONS strings (no GL
+// call; either may be null). `es3`: the renderer uses ES 3.0 (not ES2 mode); `strict`: the strict ES2
+// profile, which sees no extension. A WebGL context (GL_VERSION names WebGL, as Emscripten's does)
+// lists WebGL's extension names (WEBGL_compressed_texture_s3tc, _etc, _etc1, _astc, _pvrtc; with
+// or without a GL_ prefix) and has no ETC2/EAC in its core, WebGL 2 included: only
+// WEBGL_compressed_texture_etc gives them. npot and maxSize are left at their defaults.
+TextureFormatSupport textureFormatSupport(const char* version, const char* extensions, bool es3, bool strict);
+
+// Reads the context's version and extensions (call with a current context): textureFormatSupport,
+// with GL_MAX_TEXTURE_SIZE (capped at kStrictLimits.maxTextureSize by the strict profile).
 TextureFormatSupport detectTextureSupport(bool es3, bool strict = false);
 
 struct GpuTexture {

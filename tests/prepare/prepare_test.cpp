@@ -102,6 +102,56 @@ TEST(Prepare, Es2WidensHalfFloatsOnceAndEs3ReadsThemAsStored) {
     EXPECT_TRUE(loaded.report.empty());
 }
 
+// The half-float triangle's positions as 16.16 fixed point (0, 1 and 0.5 units).
+Scene fixedTriangle() {
+    Scene scene = halfFloatTriangle();
+    VertexStream& stream = scene.meshes[0].streams[0];
+    const int32_t fixed[] = {0, 0, 0, 0x10000, 0, 0, 0, 0x8000, 0};
+    std::vector<uint8_t> bytes(sizeof(fixed));
+    std::memcpy(bytes.data(), fixed, sizeof(fixed));
+    stream.bytes = makeOwnedBytes(std::move(bytes));
+    stream.stride = 12;
+    stream.attributes[0].type = ComponentType::Fixed16_16;
+    return scene;
+}
+
+TEST(Prepare, WebGlWidensFixedPointWithAnInfoLine) {
+    const Scene loaded = fixedTriangle();
+    for (int es : {2, 3}) {
+        TargetCaps webgl = es == 2 ? es2Target() : es3Target();
+        webgl.fixedAttributes = false;
+        PrepareStats stats, nativeStats;
+        auto forWebgl = prepareForTarget(loaded, webgl, {}, &stats);
+        auto forNative = prepareForTarget(loaded, es == 2 ? es2Target() : es3Target(), {}, &nativeStats);
+        EXPECT_EQ(stats.streamsConverted, 1u) << "ES " << es;
+        EXPECT_EQ(nativeStats.streamsConverted, 0u) << "ES contexts read GL_FIXED";
+        const VertexStream& converted = forWebgl->meshes[0].streams[0];
+        ASSERT_EQ(converted.attributes[0].type, ComponentType::Float32);
+        float second[3], third[3];
+        std::memcpy(second, converted.bytes.data + converted.stride, sizeof(second));
+        std::memcpy(third, converted.bytes.data + 2 * converted.stride, sizeof(third));
+        EXPECT_EQ(second[0], 1.0f);
+        EXPECT_EQ(third[1], 0.5f);
+        // Nothing lost and nothing the user could change: an info line, no warning.
+        size_t infos = 0;
+        for (const ReportLine& line : forWebgl->report) {
+            EXPECT_NE(line.severity, Severity::Warning) << line.text;
+            infos += line.severity == Severity::Info && line.text.find("fixed-point") != std::string::npos;
+        }
+        EXPECT_EQ(infos, 1u);
+    }
+    // Half floats on WebGL 1 (ES2 rules) still warn, fixed point or not.
+    TargetCaps webgl1 = es2Target();
+    webgl1.fixedAttributes = false;
+    const Scene half = halfFloatTriangle();
+    const std::unique_ptr<Scene> prepared = prepareForTarget(half, webgl1);
+    size_t warnings = 0;
+    for (const ReportLine& line : prepared->report)
+        warnings +=
+            line.severity == Severity::Warning && line.text.find("converted to float32") != std::string::npos;
+    EXPECT_EQ(warnings, 1u);
+}
+
 TEST(Prepare, BatchesAreSplitForThePaletteAndTheLoadedSceneKeepsTheFilesBatches) {
     ESVIEW_REQUIRE_MODELS("pod");
     auto loaded = loadSample("pod/cocos3d/cocos3d_man.pod");

@@ -72,6 +72,19 @@ TEST(BindingPlan, UnalignedMultiByteAttributesAreConverted) {
     EXPECT_FALSE(planBindings(streamWith(ComponentType::UInt8, 4, 3, 7), VertexCaps{false}).needsConversion);
 }
 
+TEST(BindingPlan, WebGlReadsNoFixedPoint) {
+    // WebGL (1 and 2) has no GL_FIXED attributes: 16.16 data is converted there, and only there.
+    for (bool es3 : {false, true}) {
+        VertexCaps webgl{es3};
+        webgl.fixedPoint = false;
+        EXPECT_TRUE(planBindings(streamWith(ComponentType::Fixed16_16, 3, 0, 12), webgl).needsConversion);
+        EXPECT_FALSE(
+            planBindings(streamWith(ComponentType::Fixed16_16, 3, 0, 12), VertexCaps{es3}).needsConversion);
+        EXPECT_FALSE(planBindings(streamWith(ComponentType::Int16, 2, 0, 4), webgl).needsConversion);
+        EXPECT_FALSE(planBindings(streamWith(ComponentType::Float32, 3, 0, 12), webgl).needsConversion);
+    }
+}
+
 TEST(BindingPlan, PackedWordsBindFourComponents) {
     BindingPlan plan = planBindings(streamWith(ComponentType::Int2_10_10_10, 3, 0, 4, true), VertexCaps{true});
     ASSERT_EQ(plan.attributes.size(), 1u);
