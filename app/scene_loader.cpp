@@ -1,5 +1,6 @@
 #include "app/scene_loader.h"
 
+#include <chrono>
 #include <filesystem>
 
 #include "app/scene_source.h"
@@ -39,6 +40,11 @@ void SceneLoader::start(const std::string& path, const TargetCaps& target,
     }
     m_busy = true;
     auto work = [this, path, target, generation, textureFolders] {
+        using Clock = std::chrono::steady_clock;
+        const auto since = [](Clock::time_point start) {
+            return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+        };
+        Clock::time_point start = Clock::now();
         LoadResult result;
         if (isDemoName(path)) {
             setStage(0.5f, "building");
@@ -49,7 +55,9 @@ void SceneLoader::start(const std::string& path, const TargetCaps& target,
         }
         LoadedScene out;
         out.problems = std::move(result.problems);
+        out.readMs = since(start);
         if (result.scene) {
+            start = Clock::now();
             // The scene as loaded holds its images as stored; the target's decoding is preparation.
             if (!texturesRead(*result.scene))
                 readSceneTextures(
@@ -59,10 +67,13 @@ void SceneLoader::start(const std::string& path, const TargetCaps& target,
                                  "textures " + std::to_string(i + 1) + "/" + std::to_string(n));
                     },
                     textureFolders);
+            out.texturesMs = since(start);
+            start = Clock::now();
             out.loaded = std::move(result.scene);
             out.prepared = prepareForTarget(*out.loaded, target, [&](float fraction, const std::string& stage) {
                 setStage(0.8f + 0.2f * fraction, stage);
             });
+            out.prepareMs = since(start);
         }
         std::lock_guard<std::mutex> lock(m_mutex);
         if (generation == m_generation.load()) {

@@ -203,10 +203,16 @@ void finishLoad(Viewer& v, LoadedScene& result) {
         return;
     }
     std::string error;
+    const auto uploadStart = std::chrono::steady_clock::now();
     if (!installScene(s, std::move(result.loaded), std::move(result.prepared), path, v.reloading, error)) {
         s.load.error = path + ": " + error;
         return;
     }
+    s.loadTimes.readMs = result.readMs;
+    s.loadTimes.texturesMs = result.texturesMs;
+    s.loadTimes.prepareMs = result.prepareMs;
+    s.loadTimes.uploadMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - uploadStart).count();
     s.load.error.clear();
     s.status = (v.reloading ? "reloaded " : "opened ") + path;
     if (!isDemoName(path)) {

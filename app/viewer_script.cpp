@@ -1029,6 +1029,11 @@ std::string viewerStateJson(const ViewerState& s) {
     j["loads"] = s.loadsCompleted;
     j["loading"] = s.load.active;
     j["load_error"] = s.load.error;
+    j["load_ms"] = {{"read", s.loadTimes.readMs},
+                    {"textures", s.loadTimes.texturesMs},
+                    {"prepare", s.loadTimes.prepareMs},
+                    {"upload", s.loadTimes.uploadMs},
+                    {"total", s.loadTimes.totalMs()}};
     j["status"] = s.status;
     j["gles2"] = s.gles2;
     j["gles2_strict"] = s.gles2 && s.gles2Strict;

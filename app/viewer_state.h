@@ -42,6 +42,13 @@ struct LoadStatus {
     std::string error;      // last failed load, shown until the next load starts; empty = none
 };
 
+// How long the last load that was installed took, in wall-clock milliseconds: reading and parsing
+// the file, reading its textures and preparing it (on the loader's worker), and the GL upload.
+struct LoadTimes {
+    double readMs = 0.0, texturesMs = 0.0, prepareMs = 0.0, uploadMs = 0.0;
+    double totalMs() const { return readMs + texturesMs + prepareMs + uploadMs; }
+};
+
 // A rectangle of the framebuffer in pixels from the top left.
 struct ViewportRect {
     int x = 0, y = 0, width = 0, height = 0;
@@ -123,6 +130,7 @@ struct ViewerState {
     // What the overlays hand the renderer this frame (POF markers; view.annotations points here).
     Annotations annotations;
     LoadStatus load;
+    LoadTimes loadTimes;                   // of the scene shown (zero before the first load)
     std::vector<std::string> recentFiles;  // most recent first
     // Folders searched for textures after a model's own: --texture-path, then those the panel
     // added (remembered in the configuration folder).

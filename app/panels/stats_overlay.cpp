@@ -76,6 +76,10 @@ void drawStatsOverlay(ViewerState& s) {
                                "%d of %d (palette %u)", used, limit, s.stats.paletteVectorsMax);
         row("Texture memory");
         ImGui::Text("%.2f MiB", static_cast<double>(s.rendererInfo.textureBytes) / (1024.0 * 1024.0));
+        const LoadTimes& t = s.loadTimes;
+        row("Loaded in");
+        ImGui::Text("%.0f ms (file %.0f, textures %.0f, prepare %.0f, upload %.0f)", t.totalMs(), t.readMs,
+                    t.texturesMs, t.prepareMs, t.uploadMs);
     }
     row("Graphics API");
     if (s.rendererInfo.es3)

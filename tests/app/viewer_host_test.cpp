@@ -18,6 +18,7 @@
 #include "app/transport.h"
 #include "app/viewer_actions.h"
 #include "app/viewer_loop.h"
+#include "app/viewer_script.h"
 #include "app/viewer_state.h"
 #include "common/image_compare.h"
 #include "common/test_paths.h"
@@ -115,6 +116,14 @@ TEST(ViewerHost, DroppedFoldersBrowseAndDroppedModelsOpen) {
     EXPECT_EQ(s.path, model.string());
     EXPECT_EQ(s.scene->format, "pod");
     EXPECT_EQ(s.status, "opened " + model.string());
+    // How long it took, by stage, in the stats overlay and the state dump.
+    EXPECT_GT(s.loadTimes.readMs, 0.0);
+    EXPECT_GE(s.loadTimes.texturesMs, 0.0);
+    EXPECT_GT(s.loadTimes.prepareMs, 0.0);
+    EXPECT_GT(s.loadTimes.uploadMs, 0.0);
+    const nlohmann::json state = nlohmann::json::parse(esv::viewerStateJson(s));
+    EXPECT_DOUBLE_EQ(state["load_ms"]["total"].get<double>(), s.loadTimes.totalMs());
+    EXPECT_DOUBLE_EQ(state["load_ms"]["upload"].get<double>(), s.loadTimes.uploadMs);
     // Several models: the first opens.
     const fs::path second = dir / "second.pod";
     fs::copy_file(model, second);
