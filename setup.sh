@@ -9,7 +9,8 @@
 #   ./setup.sh test-arm64 [CTEST ARGS]  that build's test suite under qemu-user (test-armhf likewise)
 #   ./setup.sh web            the browser viewer with Debian's Emscripten into build-web/ (esview.html)
 #   ./setup.sh serve-web [PORT]  serve build-web/ on http://127.0.0.1:PORT/esview.html (default 8321)
-#   ./setup.sh test-web       build the browser viewer and run its test in headless Chromium
+#   ./setup.sh test-web       build the browser viewer and run its tests in headless Chromium (every
+#                             shared sample in WebGL 2 and 1 against the native viewer's pictures)
 # With CI=true or ESVIEW_REQUIRE_SHARED=1 the tests fail instead of skipping when ../shared or a test
 # tool is missing; both test modes end with a line counting the skipped tests.
 set -euo pipefail
@@ -195,9 +196,17 @@ case "$mode" in
     cd build-web && exec python3 -m http.server "$port" --bind 127.0.0.1
     ;;
   test-web)
+    # The native viewer and compare_images of the `test` build (nothing to build after it), whose
+    # pictures the browser's must match, then the page, then the browser tests.
+    install_missing
+    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DESVIEW_WERROR=ON -DESVIEW_REQUIRE_SHARED="$(require_shared)" >/dev/null
+    cmake --build build -j "$(jobs)" --target esview compare_images
     web_build
-    python3 tests/web/web_test.py --web-dir build-web --models ../shared/models
-    python3 tests/web/input_test.py --web-dir build-web --models ../shared/models
+    status=0
+    python3 tests/web/web_test.py --web-dir build-web --esview build/esview --compare build/tests/compare_images \
+      --models ../shared/models || status=$?
+    python3 tests/web/input_test.py --web-dir build-web --models ../shared/models || status=$?
+    exit "$status"
     ;;
   *)
     echo "usage: ./setup.sh run [FILE] | test | test-sanitize | fuzz [SECONDS] | build-arm64 | test-arm64 | build-armhf | test-armhf | web | serve-web [PORT] | test-web" >&2

@@ -127,6 +127,23 @@ std::string brokenRules(const CompareResult& r, const GoldenRule& rule) {
     return out.str();
 }
 
+Image diffImage(const Image& actual, const Image& expected, int tolerance) {
+    Image diff = expected;
+    for (size_t i = 0; i < diff.rgba.size(); i += 4) {
+        int worst = 0;
+        for (int c = 0; c < 3; ++c)
+            worst = std::max(worst, std::abs(int(actual.rgba[i + c]) - int(expected.rgba[i + c])));
+        if (worst > tolerance) {
+            diff.rgba[i] = 255;
+            diff.rgba[i + 1] = diff.rgba[i + 2] = 0;
+        } else {
+            for (int c = 0; c < 3; ++c) diff.rgba[i + c] = static_cast<uint8_t>(diff.rgba[i + c] / 3);
+        }
+        diff.rgba[i + 3] = 255;
+    }
+    return diff;
+}
+
 bool updatingGoldens() {
     const char* update = std::getenv("ESVIEW_UPDATE_GOLDEN");
     return update && std::string(update) == "1";
@@ -179,22 +196,8 @@ std::string matchImage(const std::string& name, const Image& actual, const Image
         message << name << ": size " << actual.width << "x" << actual.height << " differs from the golden "
                 << expected.width << "x" << expected.height;
     } else {
-        // Diff image: differing pixels in red over a dimmed copy of the golden image.
-        Image diff = expected;
-        for (size_t i = 0; i < diff.rgba.size(); i += 4) {
-            int worst = 0;
-            for (int c = 0; c < 3; ++c)
-                worst = std::max(worst, std::abs(int(actual.rgba[i + c]) - int(expected.rgba[i + c])));
-            if (worst > rule.tolerance) {
-                diff.rgba[i] = 255;
-                diff.rgba[i + 1] = diff.rgba[i + 2] = 0;
-            } else {
-                for (int c = 0; c < 3; ++c) diff.rgba[i + c] = static_cast<uint8_t>(diff.rgba[i + c] / 3);
-            }
-            diff.rgba[i + 3] = 255;
-        }
         const std::filesystem::path diffPath = outputDir() / (name + ".diff.png");
-        savePng(diffPath.string(), diff);
+        savePng(diffPath.string(), diffImage(actual, expected, rule.tolerance));
         message << name << ": " << broken << "; worst pixel " << r.maxDifference << "; actual "
                 << actualPath.string() << ", diff " << diffPath.string();
     }

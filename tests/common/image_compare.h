@@ -66,6 +66,10 @@ struct GoldenRule {
 // or an empty string when it meets them all.
 std::string brokenRules(const CompareResult& r, const GoldenRule& rule);
 
+// The difference image of two images of one size: pixels with an RGB channel beyond `tolerance` in
+// red over a dimmed copy of `expected`.
+Image diffImage(const Image& actual, const Image& expected, int tolerance);
+
 // True only when ESVIEW_UPDATE_GOLDEN is exactly "1": the golden images are then rewritten
 // instead of compared. Any other value, or none, means compare.
 bool updatingGoldens();

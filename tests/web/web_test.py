@@ -1,20 +1,37 @@
 #!/usr/bin/env python3
-"""The browser viewer in headless Chromium (SwiftShader WebGL): the page is served from 127.0.0.1,
-opens the demo and a shared POD sample in WebGL 2 and WebGL 1, runs a viewer script, and the test
-reads the console (Chromium's --enable-logging), where the page prints the script's screenshot
-(?print=) once the viewer has ended; Chromium is closed then.
+"""The browser viewer in headless Chromium (SwiftShader WebGL) against the native viewer: every shared
+sample of every format the native viewer reads (the extensions of its format table, from
+`esview info --help`) opens in WebGL 2 and in WebGL 1, and the scene's picture the viewer script
+takes (`screenshot PATH WxH`: offscreen, no panels) matches the native viewer's picture of the same
+model by the same script (`esview --host sdl` on SDL's offscreen driver, llvmpipe; `--gles2` for
+the WebGL 1 case) under the rendering tests' golden rule (compare_images: the C++ tests'
+image_compare with GoldenRule's defaults).
 
-Each case passes when the console names the WebGL version, reports the model loaded with its node and
-mesh counts, has no WebGL or GL error and the run ends with exit code 0, and the screenshot has the
-model's pixels in the 3D view (not one flat colour). Python's standard library only.
+One page per WebGL version, served from 127.0.0.1: every sample is a ?model= of it (the k-th in
+/models/k/, with the textures it names), the first opens at start, the page's ?script= hides the
+panels and dumps the layout, and the test (Chromium's DevTools protocol over a pipe, cdp.py) then
+sizes the page so that its 3D view is the native one's and runs the rest (Module.esview.run): each
+model opened in turn (`open /models/k/NAME`), paused at its first clip's start, pictured; the demo
+last; `quit`. The pictures come back from the page's in-memory file system. The native runs (one per
+GL version, the same commands on the files themselves) go on meanwhile.
 
-  web_test.py --web-dir build-web [--models ../shared/models] [--chromium chromium] [--keep DIR]
-Exit code 0: passed; 1: failed; 77: skipped (no page built, no Chromium, no models for a case).
+A sample passes in a WebGL version when the page names the version, reports the model loaded, logs
+no WebGL message, GL error, exception, failed load or script error while it is open, ends with exit
+code 0, prints only import-report warnings ("esview: warning: ...") that the native viewer prints
+for the file too (`esview info FILE`, or for the renderer's `esview render FILE --time 0`, with
+--gles2 for WebGL 1), and its picture matches the native one. Python's standard library only.
+
+  web_test.py --web-dir build-web --esview build/esview --compare build/tests/compare_images
+              [--models ../shared/models] [--chromium chromium] [--keep DIR] [--only TEXT] [--webgl 1|2]
+Exit code 0: passed; 1: failed; 77: skipped (no page built, no Chromium, no native viewer or
+comparison tool, no models). With ESVIEW_REQUIRE_SHARED=1 or CI=true what would skip fails instead.
 """
 import argparse
 import base64
 import functools
 import http.server
+import json
+import lzma
 import os
 import re
 import shutil
@@ -27,68 +44,165 @@ import time
 import urllib.parse
 import zlib
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cdp  # noqa: E402
+
 SKIP = 77
+# The scene's picture: offscreen at this size, as the cross-build test draws its pictures.
+SHOT_SIZE = "400x300"
+# The native viewer's window. The viewer frames a model for the aspect of its 3D view (the window
+# less the panels, the menu and the status bar, whose sizes follow the font: the page has only Dear
+# ImGui's built-in one), so the script first hides the panels and dumps the state (layout.json);
+# the page is then given the size (DevTools' device metrics) that makes its 3D view the native one's
+# before the rest of the script runs, and the viewer frames each model for the same aspect.
+WINDOW = (1024, 768)
+PANELS = ["main", "browser", "tree", "inspector", "report", "stats", "skinning", "pof"]
+LAYOUT = ["panel %s off" % p for p in PANELS] + ["wait 1"]
+# After each open: the animation paused at the clip's start, a few frames for the view to settle.
+PER_MODEL = ["pause", "start", "wait 3"]
 
-# (name, model path under the models folder or None for the demo, files beside it, nodes, meshes):
-# the counts `esview info FILE --json` gives natively.
-CASES = [
-    ("demo", None, [], 12, 2),
-    ("pod", "pod/webglsdk/webglsdk_IntroducingPOD.pod", ["tex_arm.pvr", "tex_base.pvr"], 8, 4),
+# Per-sample allowances: (sample, WebGL version or 0 for both) -> (compare_images options, reason),
+# each measured. None is needed: every picture meets the golden rule's defaults.
+ALLOWANCES = {}
+
+
+def formats(esview):
+    """The model extensions of the native viewer's format table (the Formats section of its help)."""
+    text = subprocess.run([esview, "info", "--help"], capture_output=True, text=True).stdout
+    extensions = set()
+    section = False
+    for line in text.splitlines():
+        if line.startswith("Formats"):
+            section = True
+        elif section and re.match(r"  \S", line):
+            extensions.update(e.lower() for e in re.findall(r"\s(\.[A-Za-z0-9]+)", line))
+        elif section and line.strip() == "":
+            break
+    return extensions
+
+
+def lzma_awd(source):
+    """Makes a function writing the shared AWD sample `source` (a zlib body) again with an LZMA body as
+    Away3D's tools write it (the .lzma layout: properties, dictionary size, unknown size), beside
+    links to the files of its folder (its textures): the shared samples have no LZMA body. The
+    function returns False when the models folder lacks `source`."""
+    def make(models, path):
+        original = os.path.join(models, source)
+        if not os.path.isfile(original):
+            return False
+        folder = os.path.dirname(path)
+        os.makedirs(folder, exist_ok=True)
+        for f in os.listdir(os.path.dirname(original)):
+            if not os.path.exists(os.path.join(folder, f)):
+                os.symlink(os.path.join(os.path.dirname(original), f), os.path.join(folder, f))
+        data = open(original, "rb").read()
+        assert data[:3] == b"AWD" and data[7] == 1, "%s: not a zlib AWD" % source
+        body = lzma.compress(zlib.decompress(data[12:]), format=lzma.FORMAT_ALONE)
+        with open(path, "wb") as f:
+            f.write(data[:7] + bytes([2]) + struct.pack("<I", len(body)) + body)
+        return True
+    return make
+
+
+# Models the test makes (served path, maker(models folder, path)), for what the shared samples lack.
+GENERATED = [
+    ("generated/awd/Head_PhongSpec_lzma.awd", lzma_awd("awd/Head_PhongSpec.awd")),
+    ("generated/awd/PolarBear_Skeleton_ABexport_lzma.awd", lzma_awd("awd/PolarBear_Skeleton_ABexport.awd")),
 ]
-SCRIPT = "wait 10;screenshot /shot.png;wait 2;quit"
 
 
-def read_png(path):
-    """(width, height, rows of RGBA bytes) of an 8-bit RGB or RGBA PNG."""
-    data = open(path, "rb").read()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    pos, idat, width = 8, b"", 0
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
-            assert depth == 8 and colour in (2, 6), "unexpected PNG format"
-            channels = 4 if colour == 6 else 3
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + length
-    raw = zlib.decompress(idat)
-    stride = width * channels
-    rows, prev = [], bytearray(stride)
-    for y in range(height):
-        f = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - channels] if i >= channels else 0
-            b = prev[i]
-            c = prev[i - channels] if i >= channels else 0
-            if f == 1:
-                line[i] = (line[i] + a) & 255
-            elif f == 2:
-                line[i] = (line[i] + b) & 255
-            elif f == 3:
-                line[i] = (line[i] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append([tuple(line[x * channels:x * channels + 3]) for x in range(width)])
-        prev = line
-    return width, height, rows
+def discover(models, extensions):
+    """The model files under the models folder (relative paths, sorted), as the native tests find them."""
+    found = []
+    for folder, _, files in os.walk(models):
+        for f in files:
+            if os.path.splitext(f)[1].lower() in extensions:
+                found.append(os.path.relpath(os.path.join(folder, f), models))
+    return sorted(found)
 
 
-def model_pixels(path):
-    """The fraction of the screenshot's central box (inside the panels, where the 3D view is) that is
-    not its most common colour (the background)."""
-    width, height, rows = read_png(path)
-    box = [rows[y][x] for y in range(height * 3 // 10, height * 7 // 10)
-           for x in range(width * 3 // 10, width * 7 // 10)]
-    counts = {}
-    for p in box:
-        counts[p] = counts.get(p, 0) + 1
-    background = max(counts.values())
-    return 1.0 - background / len(box)
+def shown(sample):
+    """A sample as the results name it: a shared one by its path under the models folder."""
+    return sample[len("models/"):] if sample.startswith("models/") else sample
+
+
+def stem(sample):
+    return re.sub(r"[^A-Za-z0-9]+", "_", sample)
+
+
+def normalise_warning(text, folder):
+    """A warning with the model's folder (native path or the page's) as <dir>."""
+    return text.replace(folder.rstrip("/") + "/", "<dir>/").strip()
+
+
+def native_warnings(esview, root, sample):
+    """The import-report warnings `esview info FILE` prints natively (FILE: `sample` under `root`)."""
+    path = sample if sample == "demo" else os.path.join(root, sample)
+    out = subprocess.run([esview, "info", path], capture_output=True, text=True)
+    lines = (out.stdout + out.stderr).splitlines()
+    return {normalise_warning(l[len("warning: "):], os.path.dirname(path)) for l in lines if l.startswith("warning: ")}
+
+
+def layout_script(shot_prefix):
+    """The script's first part: the panels hidden, the state dumped as shot_prefix + "layout.json"."""
+    return LAYOUT + ["dump %slayout.json" % shot_prefix]
+
+
+def models_script(opens, shot_prefix):
+    """The script's second part: for each (path to open or None for the model open already, picture
+    name), open it, settle, take the picture as shot_prefix + name + ".png"; the state as
+    shot_prefix + "end.json"; quit."""
+    lines = ["wait 2"]
+    for path, name in opens:
+        if path:
+            lines.append("open " + path)
+        lines += PER_MODEL
+        lines.append("screenshot %s%s.png %s" % (shot_prefix, name, SHOT_SIZE))
+    lines += ["dump %send.json" % shot_prefix, "quit"]
+    return lines
+
+
+def native_render_warnings(esview, root, sample, webgl):
+    """The warnings `esview render FILE --time 0` (--gles2 for WebGL 1) prints natively: the renderer's,
+    for the first clip's start that the script pictures."""
+    path = sample if sample == "demo" else os.path.join(root, sample)
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [esview, "render", path, "-o", os.path.join(tmp, "render.png"), "--size", SHOT_SIZE, "--time", "0"]
+        out = subprocess.run(cmd + (["--gles2"] if webgl == 1 else []), capture_output=True, text=True)
+    prefix = path + ": warning: "
+    return {normalise_warning(l[len(prefix):], os.path.dirname(path))
+            for l in (out.stdout + out.stderr).splitlines() if l.startswith(prefix)}
+
+
+def run_native(esview, root, samples, webgl, out_dir, window, script_lines=None):
+    """The native pictures of the demo and `samples` (paths under `root`: one viewer run on SDL's
+    offscreen driver that
+    starts with the demo and opens each sample in turn) in a window of size `window`, into out_dir
+    (or the run of `script_lines` instead). Returns (exit code, output)."""
+    os.makedirs(out_dir, exist_ok=True)
+    opens = [(None, "demo")] + [(os.path.abspath(os.path.join(root, s)), stem(s)) for s in samples]
+    script = os.path.join(out_dir, "script.txt")
+    prefix = os.path.abspath(out_dir) + "/"
+    with open(script, "w") as f:
+        f.write("\n".join(script_lines or layout_script(prefix) + models_script(opens, prefix)) + "\n")
+    env = dict(os.environ, SDL_VIDEODRIVER="offscreen", ESVIEW_CONFIG_DIR=os.path.abspath(out_dir))
+    env.pop("DISPLAY", None)
+    env.pop("WAYLAND_DISPLAY", None)
+    cmd = [esview, "--host", "sdl", "--size", "%dx%d" % window, "demo", "--script", script]
+    if webgl == 1:
+        cmd.append("--gles2")
+    result = subprocess.run(cmd, capture_output=True, text=True, cwd=out_dir, env=env, timeout=600)
+    with open(os.path.join(out_dir, "native.log"), "w") as f:
+        f.write(" ".join(cmd) + "\n" + result.stdout + result.stderr)
+    return result.returncode, result.stdout + result.stderr
+
+
+def read_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {}
 
 
 def serve(root):
@@ -102,116 +216,292 @@ def serve(root):
     return server
 
 
-def run_case(chromium, base, work, name, model, files, webgl):
-    query = {"script": SCRIPT, "print": "/shot.png"}
-    if model:
-        query["model"] = "models/" + model
-        if files:
-            query["files"] = ",".join(files)
-    if webgl == 1:
-        query["gles2"] = ""
-    url = base + "/esview.html?" + urllib.parse.urlencode(query)
-    shot = os.path.join(work, "%s-webgl%d.png" % (name, webgl))
-    profile = tempfile.mkdtemp(prefix="esview-chromium-", dir=work)
-    cmd = [chromium, "--headless=new", "--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
-           "--enable-logging=stderr", "--v=0", "--user-data-dir=" + profile, "--no-first-run",
-           "--window-size=1024,768", url]
-    start = time.time()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    lines = []
-    timer = threading.Timer(180, proc.kill)  # a page that never ends
-    timer.start()
-    for raw in proc.stderr:
-        line = raw.decode("utf-8", "replace")
-        lines.append(line)
-        if "esview: page done" in line:
-            break
-    timer.cancel()
-    proc.kill()
-    proc.wait()
-    seconds = time.time() - start
-    log = "".join(lines)
-    console = [m.group(1) for m in re.finditer(r'CONSOLE[:(]\d+\)?\] "(.*)", source:', log)]
-    chunks = [m.groups() for m in (re.match(r"esview: file /shot.png (\d+)/(\d+) (\S+)$", c) for c in console) if m]
-    if chunks and len(chunks) == int(chunks[0][1]):
-        with open(shot, "wb") as f:
-            f.write(base64.b64decode("".join(c[2] for c in sorted(chunks, key=lambda c: int(c[0])))))
-    console = [c for c in console if not c.startswith("esview: file ")]
-    with open(os.path.join(work, "%s-webgl%d.log" % (name, webgl)), "w") as f:
-        f.write(url + "\n" + log)
+# The files the page's script wrote (named /shot-NAME in its in-memory file system) by NAME, as
+# base64 text.
+READ_SHOTS = """(() => {
+  const out = {};
+  for (const name of Module.FS.readdir('/')) {
+    if (!name.startsWith('shot-')) continue;
+    const bytes = Module.FS.readFile('/' + name);
+    let text = '';
+    for (let i = 0; i < bytes.length; i += 0x8000)
+      text += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    out[name.substring(5)] = btoa(text);
+  }
+  return JSON.stringify(out);
+})()"""
+
+
+def run_page(chromium, url, script, view, work, tag, timeout):
+    """Opens `url` in headless Chromium (SwiftShader); once its script has written layout.json, sizes
+    the page so that its 3D view is `view` (width, height), runs `script` (Module.esview.run), waits
+    until the page says it is done (or gives up after `timeout` s), reads the files the script
+    wrote. Returns (console lines, {file name: bytes}, problems)."""
+    flags = ["--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--window-size=%d,%d" % WINDOW]
+    problems, files = [], {}
+    profile = os.path.join(work, "profile-" + tag)
+    shutil.rmtree(profile, ignore_errors=True)
+    end = re.compile(r"esview: page done|Uncaught|Aborted")
+    with cdp.Browser(chromium, flags, profile) as browser:
+        page = browser.open_page()
+        page.navigate(url)
+        deadline = time.time() + timeout
+        try:
+            layout = None
+            while time.time() < deadline and not any(end.search(line) for line in page.console):
+                text = page.evaluate("(() => { try { return Module.FS.readFile('/shot-layout.json', "
+                                     "{encoding: 'utf8'}); } catch (e) { return null; } })()")
+                if text:
+                    layout = json.loads(text)
+                    break
+                page.pump(0.2)
+            if not layout:
+                raise cdp.ProtocolError("no layout.json from the page")
+            shown = layout["viewport"]
+            width, height = page.evaluate("[innerWidth, innerHeight]")
+            page.call("Emulation.setDeviceMetricsOverride", {
+                "width": int(view[0] + width - shown[2]), "height": int(view[1] + height - shown[3]),
+                "deviceScaleFactor": 1, "mobile": False})
+            # The first part of the script may still be ending: it is running until its last frame.
+            while page.evaluate("Module.esview.run(%s)" % json.dumps(script)) != 0:
+                if time.time() > deadline:
+                    raise cdp.ProtocolError("the page refused the script")
+                page.pump(0.1)
+            if not page.wait_console(lambda line: end.search(line) is not None, max(1, deadline - time.time())):
+                problems.append("the page did not end in %d s" % timeout)
+            page.pump(0.2)  # what the last frame logged
+            files = {k: base64.b64decode(v) for k, v in json.loads(page.evaluate(READ_SHOTS) or "{}").items()}
+        except (cdp.ProtocolError, ValueError, KeyError, TypeError) as e:
+            problems.append("page: %s" % e)
+        console = list(page.console)
+    shutil.rmtree(profile, ignore_errors=True)
+    with open(os.path.join(work, tag + ".log"), "w") as f:
+        f.write(url + "\n" + "\n".join(console) + "\n")
+    return console, files, problems
+
+
+# Console lines that fail the page: WebGL's own messages (Chromium logs them with the source
+# "rendering"), GL errors the viewer saw, exceptions, failed loads and script errors.
+ERROR_LINE = re.compile(r"WebGL: |GL_INVALID|GL error|INVALID_(ENUM|VALUE|OPERATION)|Uncaught|Aborted|"
+                        r"^esview: (load failed|page error)")
+
+
+def check_console(console, webgl):
+    """The page's own problems, and per model path (as the page's load lines name it) its load line,
+    warnings and errors: each line after a model's load line is that model's."""
     problems = []
     version = "WebGL %d.0" % webgl
     if not any(line.startswith("esview: context") and version in line for line in console):
         problems.append("no 'esview: context ... %s' line" % version)
-    loaded = [line for line in console if line.startswith("esview: loaded ")]
-    want = "%d nodes, %d meshes" % (CASES_BY_NAME[name][3], CASES_BY_NAME[name][4])
-    if not loaded or want not in loaded[-1]:
-        problems.append("no load line with '%s' (got %s)" % (want, loaded or "none"))
     if "esview: done, exit code 0" not in console or "esview: page done 0" not in console:
         problems.append("the run did not end with exit code 0")
-    errors = [line for line in log.splitlines()
-              if re.search(r"WebGL: |GL_INVALID|GL error|INVALID_(ENUM|VALUE|OPERATION)|esview: load failed|"
-                           r"esview: page error|esview: warning|Uncaught|Aborted", line)]
-    problems += ["console: " + line.strip()[:300] for line in errors]
-    if not os.path.exists(shot):
-        problems.append("no screenshot")
-    else:
-        fraction = model_pixels(shot)
-        if fraction < 0.02:
-            problems.append("the 3D view is blank (%.1f%% of its centre differs from the background)" % (fraction * 100))
-    status = "ok" if not problems else "FAILED"
-    print("web_test: %s WebGL %d: %s (%.1f s)" % (name, webgl, status, seconds))
-    for p in problems:
-        print("  " + p)
+    per_model, current = {}, None
     for line in console:
-        if line.startswith("esview: "):
-            print("    | " + line)
-    return not problems
+        m = re.match(r"esview: loaded (\S+): (.*)$", line)
+        if m:
+            current = m.group(1)
+            per_model.setdefault(current, {"loaded": m.group(2), "warnings": [], "errors": []})
+            continue
+        error = ERROR_LINE.search(line) or (line.startswith("esview: ") and not re.match(
+            r"esview: (context|done,|page done|warning: )", line))  # a script error, a failed fetch
+        # Chromium's lines end with the page's (long) address.
+        text = re.sub(r" https?://\S+$", "", re.sub(r"\[\.WebGL-0x[0-9a-f]+\]", "[.WebGL]", line.strip()))
+        if not error and not line.startswith("esview: warning: "):
+            continue
+        if current is None:
+            problems.append("console: " + text[:300])
+        elif error:
+            per_model[current]["errors"].append(text[:300])
+        else:
+            per_model[current]["warnings"].append(text[len("esview: warning: "):])
+    return problems, per_model
 
 
-CASES_BY_NAME = {c[0]: c for c in CASES}
+def summary(lines, most=3):
+    """The distinct lines (at most `most`, with how many times each came)."""
+    counts = {}
+    for line in lines:
+        counts[line] = counts.get(line, 0) + 1
+    out = ["%s%s" % (line, " (%d times)" % n if n > 1 else "") for line, n in list(counts.items())[:most]]
+    if len(counts) > most:
+        out.append("and %d other lines" % (len(counts) - most))
+    return out
+
+
+def compare(tool, actual, expected, diff, options):
+    result = subprocess.run([tool, actual, expected, "--diff", diff] + options, capture_output=True, text=True)
+    return result.returncode == 0, (result.stdout + result.stderr).strip()
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--web-dir", required=True)
+    parser.add_argument("--esview", required=True, help="the native viewer")
+    parser.add_argument("--compare", required=True, help="the compare_images tool")
     parser.add_argument("--models", default=os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "models"))
     parser.add_argument("--chromium", default=shutil.which("chromium") or "chromium")
-    parser.add_argument("--keep", help="folder for the screenshots and logs (default: a temporary one)")
+    parser.add_argument("--keep", help="folder for the pictures and logs (default: a temporary one)")
+    parser.add_argument("--only", help="only the samples whose path contains this text")
+    parser.add_argument("--webgl", type=int, choices=(1, 2), help="only this WebGL version")
     args = parser.parse_args()
-    page = os.path.join(args.web_dir, "esview.html")
+    args.esview, args.compare = os.path.abspath(args.esview), os.path.abspath(args.compare)
+    require = os.environ.get("ESVIEW_REQUIRE_SHARED") == "1" or os.environ.get("CI") == "true"
+
+    def skip(reason):
+        print("web_test: %s: %s" % ("FAILED (required)" if require else "skipped", reason))
+        return 1 if require else SKIP
+
     if not all(os.path.exists(os.path.join(args.web_dir, f)) for f in ("esview.html", "esview.js", "esview.wasm")):
-        print("web_test: skipped: no page in %s (./setup.sh web builds it)" % args.web_dir)
-        return SKIP
+        return skip("no page in %s (./setup.sh web builds it)" % args.web_dir)
     if not shutil.which(args.chromium):
-        print("web_test: skipped: no chromium")
-        return SKIP
-    work = args.keep or tempfile.mkdtemp(prefix="esview-web-test-")
+        return skip("no chromium")
+    for tool in (args.esview, args.compare):
+        if not os.access(tool, os.X_OK):
+            return skip("no %s" % tool)
+    extensions = formats(args.esview)
+    if not extensions:
+        print("web_test: FAILED: no formats in `%s info --help`" % args.esview)
+        return 1
+    samples = discover(args.models, extensions) if os.path.isdir(args.models) else []
+    if not samples:
+        return skip("no models (%s) in %s" % (" ".join(sorted(extensions)), args.models))
+    # Paths in the served folder: the shared samples under models/, the generated ones beside them.
+    samples = ["models/" + s for s in samples] + [g for g, _ in GENERATED]
+    if args.only:
+        samples = [s for s in samples if args.only in s]
+        if not samples:
+            print("web_test: FAILED: no sample path contains '%s'" % args.only)
+            return 1
+    started = time.time()
+    work = os.path.abspath(args.keep or tempfile.mkdtemp(prefix="esview-web-test-"))
     os.makedirs(work, exist_ok=True)
     root = os.path.join(work, "site")
     shutil.rmtree(root, ignore_errors=True)
     os.makedirs(root)
     for f in ("esview.html", "esview.js", "esview.wasm"):
         os.symlink(os.path.abspath(os.path.join(args.web_dir, f)), os.path.join(root, f))
-    if os.path.isdir(args.models):
-        os.symlink(os.path.abspath(args.models), os.path.join(root, "models"))
+    os.symlink(os.path.abspath(args.models), os.path.join(root, "models"))
+    for sample, make in GENERATED:
+        if sample in samples and not make(os.path.abspath(args.models), os.path.join(root, sample)):
+            samples.remove(sample)
     server = serve(root)
     base = "http://127.0.0.1:%d" % server.server_address[1]
-    ok, skipped = True, 0
+
+    warnings = {s: native_warnings(args.esview, root, s) for s in ["demo"] + samples}
+    # The k-th ?model= goes to /models/k/; the page opens the first, the script the others, then the demo.
+    page_paths = {s: "/models/%d/%s" % (k, os.path.basename(s)) for k, s in enumerate(samples)}
+    page_paths["demo"] = "demo"
+    opens = [(None if k == 0 else page_paths[s], stem(s)) for k, s in enumerate(samples)] + [("demo", "demo")]
+    results = {}  # (sample, webgl) -> problems
+    page_results = {}  # webgl -> the page's own problems
+    notes, timings = [], []
+    versions = [args.webgl] if args.webgl else [2, 1]
     try:
-        for name, model, files, _, _ in CASES:
-            if model and not os.path.exists(os.path.join(args.models, model)):
-                print("web_test: %s skipped: no %s in %s" % (name, model, args.models))
-                skipped += 1
-                continue
-            for webgl in (2, 1):
-                ok = run_case(args.chromium, base, work, name, model, files, webgl) and ok
+        # The native 3D view's size with the panels hidden, which the pages are given.
+        probe_dir = os.path.join(work, "native-layout")
+        code, output = run_native(args.esview, root, [], 2, probe_dir, WINDOW,
+                                  LAYOUT + ["dump %s/layout.json" % probe_dir, "quit"])
+        view = read_json(os.path.join(probe_dir, "layout.json")).get("viewport")
+        if code != 0 or not view:
+            print("web_test: FAILED: the native viewer's layout run (exit code %d):\n%s" % (code, output[-3000:]))
+            return 1
+        # The native pictures, made while the pages run (both wait on frames and loads more than
+        # they use the processor).
+        native = {}
+
+        def native_runs():
+            for webgl in versions:
+                t = time.time()
+                out_dir = os.path.join(work, "native-webgl%d" % webgl)
+                try:
+                    result = run_native(args.esview, root, samples, webgl, out_dir, WINDOW)
+                except (OSError, subprocess.SubprocessError) as e:
+                    result = (-1, str(e))
+                native[webgl] = result + (out_dir, time.time() - t)
+
+        native_thread = threading.Thread(target=native_runs)
+        native_thread.start()
+        pages = {}
+        for webgl in versions:
+            t = time.time()
+            tag = "webgl%d" % webgl
+            shot_dir = os.path.join(work, tag)
+            os.makedirs(shot_dir, exist_ok=True)
+            query = [("model", s) for s in samples]
+            query.append(("script", ";".join(layout_script("/shot-"))))
+            if webgl == 1:
+                query.append(("gles2", ""))
+            url = base + "/esview.html?" + urllib.parse.urlencode(query)
+            pages[webgl] = run_page(args.chromium, url, "\n".join(models_script(opens, "/shot-")), view[2:], work, tag,
+                                    120 + 10 * len(samples))
+            timings.append("WebGL %d page %.0f s" % (webgl, time.time() - t))
+            for name, data in pages[webgl][1].items():
+                with open(os.path.join(shot_dir, name), "wb") as f:
+                    f.write(data)
+        native_thread.join()
+        for webgl in versions:
+            console, shots, page_problems = pages[webgl]
+            shot_dir = os.path.join(work, "webgl%d" % webgl)
+            code, output, native_dir, seconds = native[webgl]
+            timings.append("native %s %.0f s" % ("ES 3" if webgl == 2 else "ES 2", seconds))
+            if code != 0:
+                print("web_test: FAILED: the native viewer ended with exit code %d:\n%s" % (code, output[-3000:]))
+                return 1
+            a = read_json(os.path.join(shot_dir, "end.json")).get("viewport")
+            b = read_json(os.path.join(native_dir, "end.json")).get("viewport")
+            if not a or not b or a[2:] != b[2:]:
+                page_problems.append("the 3D view's size at the end: %s in the page, %s natively" % (a, b))
+            more, per_model = check_console(console, webgl)
+            page_problems += more
+            page_results[webgl] = page_problems
+            for s in ["demo"] + samples:
+                problems = []
+                model = per_model.get(page_paths[s])
+                if not model:
+                    problems.append("no 'esview: loaded %s' line" % page_paths[s])
+                else:
+                    problems += ["console: " + line for line in summary(model["errors"])]
+                    unknown = [w for w in model["warnings"]
+                               if normalise_warning(w, os.path.dirname(page_paths[s])) not in warnings[s]]
+                    if unknown:  # perhaps the renderer's, which `esview render` prints
+                        drawn = native_render_warnings(args.esview, root, s, webgl)
+                        unknown = [w for w in unknown if normalise_warning(w, os.path.dirname(page_paths[s])) not in drawn]
+                    problems += ["warning not printed natively: " + w[:300] for w in summary(unknown)]
+                name = stem(s) + ".png"
+                actual, expected = os.path.join(shot_dir, name), os.path.join(native_dir, name)
+                if name not in shots:
+                    problems.append("no picture from the page")
+                elif not os.path.exists(expected):
+                    problems.append("no native picture")
+                else:
+                    options, reason = ALLOWANCES.get((s, webgl), ALLOWANCES.get((s, 0), ([], "")))
+                    ok, line = compare(args.compare, actual, expected, actual[:-4] + ".diff.png", options)
+                    if not ok:
+                        problems.append(line)
+                    elif options:
+                        notes.append("%s WebGL %d within its allowance (%s: %s): %s" % (shown(s), webgl, " ".join(options),
+                                                                                    reason, line))
+                results[(s, webgl)] = problems
     finally:
         server.shutdown()
-    print("web_test: %s (screenshots and logs in %s)" % ("passed" if ok else "FAILED", work))
-    if ok and skipped == len(CASES):
-        return SKIP
-    return 0 if ok else 1
+    failed = 0
+    for webgl, problems in sorted(page_results.items()):
+        for p in problems:
+            print("web_test: WebGL %d page: %s" % (webgl, p))
+        failed += bool(problems)
+    for (s, webgl), problems in sorted(results.items()):
+        print("web_test: %s WebGL %d: %s" % (shown(s), webgl, "ok" if not problems else "FAILED"))
+        for p in problems:
+            print("  " + p)
+        failed += bool(problems)
+    for note in notes:
+        print("web_test: " + note)
+    print("web_test: times: " + ", ".join(timings))
+    passed = sum(1 for problems in results.values() if not problems)
+    print("web_test: %s: %d of %d cases (%d models and the demo, WebGL %s) in %.0f s; pictures and logs in %s" % (
+        "passed" if not failed else "FAILED", passed, len(results), len(samples),
+        " and ".join(str(v) for v in versions), time.time() - started, work))
+    return 0 if not failed else 1
 
 
 if __name__ == "__main__":
