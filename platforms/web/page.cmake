@@ -6,7 +6,7 @@ target_link_libraries(esview_web PRIVATE app_core glad esview_warnings)
 set_target_properties(esview_web PROPERTIES OUTPUT_NAME esview SUFFIX ".js")
 target_link_options(esview_web PRIVATE
   -sUSE_GLFW=3 -sMIN_WEBGL_VERSION=1 -sMAX_WEBGL_VERSION=2
-  -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB
+  -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB -sMAXIMUM_MEMORY=4GB
   -sFORCE_FILESYSTEM=1 -sEXPORTED_RUNTIME_METHODS=FS,ccall,callMain,UTF8ToString
   -sEXPORTED_FUNCTIONS=_main,_esview_run,_esview_drop,_esview_texture_lookup)
 # The page is copied whenever it changes, whether or not the program was linked again.

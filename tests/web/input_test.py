@@ -9,7 +9,8 @@ touches the canvas as a touch screen does (touch emulation on, so the page repor
    by its path there;
 3. a corrupted copy of the model fails with a message in the page, and the previous scene stays;
 4. a file that is not a model leaves the scene and says so in the status line;
-5. touch: the panels take touch sizes, a tap on the model selects it, one finger dragged across the
+5. a model too large for the page's memory is refused before it is read, the scene kept;
+6. touch: the panels take touch sizes, a tap on the model selects it, one finger dragged across the
    3D view orbits, two fingers spread apart zoom in (pinch), a double tap frames the scene again.
 The console must hold no WebGL or GL error and no uncaught exception. Python's standard library only.
 
@@ -261,6 +262,23 @@ def run(page, base, work, models):
     check(state["status"] == "not a model file esview opens: /dropped/4/notes.txt", "status: %s" % state["status"])
     check(state["path"] == "%s/%s" % (folder, MODEL), "the scene changed: %s" % state["path"])
     print("input_test: not a model: ok")
+
+    # 6. Too large for the page's memory: refused before it is read, the scene kept. A sparse file:
+    # nothing is written to disk.
+    huge = os.path.join(work, "huge.pod")
+    with open(huge, "wb") as f:
+        f.truncate(1200 * 1024 * 1024)
+    start = time.time()
+    data = {"items": [], "files": [huge], "dragOperationsMask": 1}
+    for kind in ("dragEnter", "dragOver", "drop"):
+        page.call("Input.dispatchDragEvent", {"type": kind, "x": 400, "y": 300, "data": data})
+    refusal = page.wait_console(lambda l: "is too large for the browser viewer" in l, 60)
+    check(refusal and "huge.pod" in refusal, "no refusal of a 1200 MB model")
+    check("too large" in page.evaluate("document.getElementById('message').textContent"), "no message in the page")
+    state = dump(page)
+    check(state["path"] == "%s/%s" % (folder, MODEL), "the scene changed: %s" % state["path"])
+    os.remove(huge)
+    print("input_test: too large: ok in %.1f s (%s)" % (time.time() - start, refusal[len("esview: "):]))
 
     errors = [l for l in page.console
               if re.search(r"WebGL: |GL_INVALID|GL error|INVALID_(ENUM|VALUE|OPERATION)|esview: warning|"
