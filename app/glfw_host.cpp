@@ -33,6 +33,12 @@ void closeCallback(GLFWwindow* window) {
     glfwEventQueue(window).push_back(Event::close());
 }
 
+// A minimised window is the desktop's background: nothing is drawn and the clocks stop until it is
+// restored (the viewer's Pause and Resume, as Android's lifecycle gives them on the SDL host).
+void iconifyCallback(GLFWwindow* window, int iconified) {
+    glfwEventQueue(window).push_back(Event::of(iconified ? EventType::Pause : EventType::Resume));
+}
+
 }  // namespace
 
 GlfwHost::~GlfwHost() {
@@ -71,10 +77,15 @@ bool GlfwHost::open(const HostConfig& config, std::string& error) {
     glfwSetDropCallback(m_window, dropCallback);
     glfwSetFramebufferSizeCallback(m_window, framebufferSizeCallback);
     glfwSetWindowCloseCallback(m_window, closeCallback);
+    glfwSetWindowIconifyCallback(m_window, iconifyCallback);
     double x = 0.0, y = 0.0;
     glfwGetCursorPos(m_window, &x, &y);
     m_events.push_back(Event::mouseMove(x, y));
     return true;
+}
+
+void GlfwHost::waitEvents(double seconds) {
+    glfwWaitEventsTimeout(seconds);
 }
 
 HostSize GlfwHost::framebufferSize() const {

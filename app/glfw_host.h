@@ -1,6 +1,7 @@
 // The desktop host: a GLFW window with a GLES context created through EGL, GLFW's input turned
-// into the viewer's events, and Dear ImGui's GLFW backend for the panels. The only file of the
-// viewer that includes GLFW is glfw_host.cpp.
+// into the viewer's events (glfw_input.h, shared with the browser host), minimising as the viewer's
+// pause, and Dear ImGui's GLFW backend for the panels. Only glfw_host.cpp and glfw_input.cpp
+// include GLFW.
 #pragma once
 
 #include <vector>
@@ -29,6 +30,8 @@ public:
     void setClipboardText(const std::string& text) override;
     double time() const override;
     void swapBuffers() override;
+    // glfwWaitEventsTimeout: a paused viewer (the window minimised) sleeps until something happens.
+    void waitEvents(double seconds) override;
     bool imguiInit() override;
     void imguiNewFrame() override;
     void imguiShutdown() override;

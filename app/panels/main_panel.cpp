@@ -16,6 +16,17 @@
 namespace esv {
 namespace {
 
+// Continues the line with an item `width` wide when it fits in the window, else the item starts the
+// next line (a narrow panel, touch sizes): rows of buttons wrap instead of being cut.
+void sameLineIfFits(float width) {
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
+}
+
+float buttonWidth(const char* label) {
+    return ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+}
+
 // Key ticks closer than this many pixels are thinned (a clip baked at every frame is all keys).
 constexpr float kTickSpacing = 4.0f;
 
@@ -186,12 +197,12 @@ void viewSection(ViewerState& s) {
     if (ImGui::SliderFloat("fov", &fov, 5.0f, 150.0f, "%.0f deg")) s.view.orbit.yfov = glm::radians(fov);
     if (ImGui::Button("Frame (F)")) frameScene(s);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Frame the scene");
-    ImGui::SameLine();
+    sameLineIfFits(buttonWidth("Selection (G)"));
     ImGui::BeginDisabled(s.selection.node < 0);
     if (ImGui::Button("Selection (G)")) frameSelection(s);
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Frame the selected node");
-    ImGui::SameLine();
+    sameLineIfFits(buttonWidth("Reset (R)"));
     if (ImGui::Button("Reset (R)")) resetView(s);
     // The three ways to light the scene, in the section that starts open: the file's lights, the studio rig, both.
     ImGui::TextUnformatted("lights");
@@ -204,8 +215,10 @@ void viewSection(ViewerState& s) {
         {Lighting::Studio, "Studio", "The viewer's key, fill and rim lights and a sky-over-ground ambient"},
         {Lighting::Both, "File + Studio", "The file's lights and the studio rig, dimmed to add to them"}};
     static_assert(sizeof(kLightings) / sizeof(kLightings[0]) == size_t(Lighting::Count));
+    // On the label's line while they fit, the rest wrapped to the next lines.
     for (const auto& choice : kLightings) {
-        ImGui::SameLine();
+        sameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+                       ImGui::CalcTextSize(choice.label).x);
         if (ImGui::RadioButton(choice.label, s.view.lighting == choice.lighting)) s.view.lighting = choice.lighting;
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", choice.tip);
     }
