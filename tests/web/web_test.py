@@ -19,7 +19,10 @@ A sample passes in a WebGL version when the page names the version, reports the 
 no WebGL message, GL error, exception, failed load or script error while it is open, ends with exit
 code 0, prints only import-report warnings ("esview: warning: ...") that the native viewer prints
 for the file too (`esview info FILE`, or for the renderer's `esview render FILE --time 0`, with
---gles2 for WebGL 1), and its picture matches the native one. Python's standard library only.
+--gles2 for WebGL 1), and its picture matches the native one. Besides the shared samples, the test makes what they lack
+(GENERATED): two AWD samples with LZMA bodies, and a cube per compressed format with no shared sample
+(ETC1, ETC2, ETC2 with EAC alpha, ASTC 4x4 and 8x8) and DXT1/DXT5 with full mip chains. Python's
+standard library only (and astcenc for the ASTC cubes).
 
   web_test.py --web-dir build-web --esview build/esview --compare build/tests/compare_images
               [--models ../shared/models] [--chromium chromium] [--keep DIR] [--only TEXT] [--webgl 1|2]
@@ -104,11 +107,201 @@ def lzma_awd(source):
     return make
 
 
+# Compressed textures: the shared samples hold PVRTC (PVR v2 and v3) and DXT1/DXT5 (POF's DDS) but no
+# ETC or ASTC, so the test writes a textured cube per format with a PVR v3 texture: a smooth pattern
+# encoded here (ETC1 individual mode, EAC alpha, DXT1 and DXT5 by small exhaustive encoders) or by
+# astcenc (ASTC 4x4 and 8x8), every mip level. Whatever the encoders' quality, both viewers decode
+# the same blocks.
+ETC_TABLES = [(2, 8), (5, 17), (9, 29), (13, 42), (18, 60), (24, 80), (33, 106), (47, 183)]
+
+
+def pattern(size):
+    """A smooth, colourful opaque RGBA image: gradients, a disc and stripes."""
+    px = []
+    for y in range(size):
+        for x in range(size):
+            u, v = (x + 0.5) / size, (y + 0.5) / size
+            r = int(255 * u)
+            g = int(255 * v)
+            b = 200 if (u - 0.5) ** 2 + (v - 0.5) ** 2 < 0.09 else int(80 + 100 * ((x // (size // 8)) % 2))
+            px.append((r, g, b, 255))
+    return px
+
+
+def downsample(px, size):
+    half = max(1, size // 2)
+    out = []
+    for y in range(half):
+        for x in range(half):
+            acc = [0, 0, 0, 0]
+            for dy in (0, 1):
+                for dx in (0, 1):
+                    p = px[min(2 * y + dy, size - 1) * size + min(2 * x + dx, size - 1)]
+                    for c in range(4):
+                        acc[c] += p[c]
+            out.append(tuple((a + 2) // 4 for a in acc))
+    return out, half
+
+
+def block(px, size, bx, by, n=4):
+    return [px[min(by * n + y, size - 1) * size + min(bx * n + x, size - 1)] for y in range(n) for x in range(n)]
+
+
+def etc1_block(pix):
+    """ETC1 individual mode, flip 0 (left and right 2x4 halves)."""
+    bases, tables, indices = [], [], [0] * 16
+    for half in (0, 1):
+        members = [(x, y) for y in range(4) for x in range(4) if (x >> 1) == half]
+        avg = [sum(pix[y * 4 + x][c] for x, y in members) / 8 for c in range(3)]
+        base4 = [max(0, min(15, int(round(a / 17)))) for a in avg]
+        base = [b * 17 for b in base4]
+        best = None
+        for t, (a, b) in enumerate(ETC_TABLES):
+            mods = (a, b, -a, -b)
+            err, chosen = 0, []
+            for x, y in members:
+                p = pix[y * 4 + x]
+                e, i = min((sum((max(0, min(255, base[c] + m)) - p[c]) ** 2 for c in range(3)), i)
+                           for i, m in enumerate(mods))
+                err += e
+                chosen.append((x, y, i))
+            if best is None or err < best[0]:
+                best = (err, t, chosen)
+        bases.append(base4)
+        tables.append(best[1])
+        for x, y, i in best[2]:
+            indices[x * 4 + y] = i
+    hi = (bases[0][0] << 28 | bases[1][0] << 24 | bases[0][1] << 20 | bases[1][1] << 16 | bases[0][2] << 12 |
+          bases[1][2] << 8 | tables[0] << 5 | tables[1] << 2)
+    msb = lsb = 0
+    for k, i in enumerate(indices):
+        msb |= (i >> 1) << k
+        lsb |= (i & 1) << k
+    return struct.pack(">II", hi, msb << 16 | lsb)
+
+
+def rgb565(p):
+    return (p[0] >> 3) << 11 | (p[1] >> 2) << 5 | p[2] >> 3
+
+
+def expand565(c):
+    r, g, b = c >> 11, (c >> 5) & 63, c & 31
+    return ((r << 3) | (r >> 2), (g << 2) | (g >> 4), (b << 3) | (b >> 2))
+
+
+def dxt1_block(pix):
+    lum = [p[0] * 3 + p[1] * 6 + p[2] for p in pix]
+    c0, c1 = rgb565(pix[lum.index(max(lum))]), rgb565(pix[lum.index(min(lum))])
+    if c0 < c1:
+        c0, c1 = c1, c0
+    if c0 == c1:
+        return struct.pack("<HHI", c0, c1, 0)
+    e0, e1 = expand565(c0), expand565(c1)
+    palette = [e0, e1, tuple((2 * a + b) // 3 for a, b in zip(e0, e1)), tuple((a + 2 * b) // 3 for a, b in zip(e0, e1))]
+    bits = 0
+    for k, p in enumerate(pix):
+        i = min(range(4), key=lambda i: sum((palette[i][c] - p[c]) ** 2 for c in range(3)))
+        bits |= i << (2 * k)
+    return struct.pack("<HHI", c0, c1, bits)
+
+
+def encode(px, size, fmt):
+    """The surface of one level in `fmt`: etc1, etc2 (the same blocks, ETC1's individual mode), etc2a
+    (with an EAC alpha block), dxt1, dxt5."""
+    out = bytearray()
+    blocks = (size + 3) // 4
+    for by in range(blocks):
+        for bx in range(blocks):
+            pix = block(px, size, bx, by)
+            if fmt in ("etc1", "etc2"):
+                out += etc1_block(pix)
+            elif fmt == "etc2a":  # EAC alpha 255 (base 255, multiplier 1, table 0, index 4: +2, clamped)
+                alpha = 255 << 56 | 1 << 52
+                for k in range(16):
+                    alpha |= 4 << (45 - 3 * k)
+                out += struct.pack(">Q", alpha) + etc1_block(pix)
+            elif fmt == "dxt1":
+                out += dxt1_block(pix)
+            elif fmt == "dxt5":  # alpha 255 and 255: every index 0 is 255
+                out += bytes([255, 255, 0, 0, 0, 0, 0, 0]) + dxt1_block(pix)
+    return bytes(out)
+
+
+def png(px, size):
+    raw = b"".join(b"\0" + bytes(c for p in px[y * size:(y + 1) * size] for c in p) for y in range(size))
+    chunk = lambda kind, data: struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 6, 0, 0, 0)) +
+            chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+# PVR v3 pixel format ids.
+PVR_IDS = {"etc1": 6, "etc2": 22, "etc2a": 23, "dxt1": 7, "dxt5": 11, "astc4x4": 27, "astc8x8": 34}
+
+
+def pvr(fmt, size=64):
+    """A PVR v3 file of the pattern in `fmt` with its whole mip chain (so that a GPU sampling the
+    format and a software decode with its generated mipmaps filter alike)."""
+    levels, px, s = [], pattern(size), size
+    while True:
+        if fmt.startswith("astc"):
+            with tempfile.TemporaryDirectory() as tmp:
+                open(os.path.join(tmp, "in.png"), "wb").write(png(px, s))
+                subprocess.run(["astcenc", "-cl", os.path.join(tmp, "in.png"), os.path.join(tmp, "out.astc"),
+                                fmt[4:], "-fast", "-silent"], check=True, capture_output=True)
+                levels.append(open(os.path.join(tmp, "out.astc"), "rb").read()[16:])
+        else:
+            levels.append(encode(px, s, fmt))
+        if s == 1:
+            break
+        px, s = downsample(px, s)
+    header = struct.pack("<4sIQIIIIIIIII", b"PVR\x03", 0, PVR_IDS[fmt], 0, 0, size, size, 1, 1, 1, len(levels), 0)
+    return header + b"".join(levels)
+
+
+def cube_ogex(texture):
+    """An OpenGEX cube (z up), each face textured 0..1 with `texture`."""
+    faces = [((1, 0, 0), (0, 1, 0), (0, 0, 1)), ((-1, 0, 0), (0, -1, 0), (0, 0, 1)),
+             ((0, 1, 0), (-1, 0, 0), (0, 0, 1)), ((0, -1, 0), (1, 0, 0), (0, 0, 1)),
+             ((0, 0, 1), (1, 0, 0), (0, 1, 0)), ((0, 0, -1), (1, 0, 0), (0, -1, 0))]
+    pos, nrm, uv, idx = [], [], [], []
+    for n, u, v in faces:
+        base = len(pos)
+        for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+            pos.append(tuple(n[i] + su * u[i] + sv * v[i] for i in range(3)))
+            nrm.append(n)
+            uv.append(((su + 1) / 2, (sv + 1) / 2))
+        idx += [(base, base + 1, base + 2), (base, base + 2, base + 3)]
+    fmt = lambda rows: ", ".join("{" + ", ".join("%g" % c for c in r) + "}" for r in rows)
+    return ('Metric (key = "up") {string {"z"}}\n'
+            'GeometryNode $node1 {Name {string {"cube"}} ObjectRef {ref {$geometry1}} MaterialRef {ref {$material1}}}\n'
+            'GeometryObject $geometry1 {Mesh (primitive = "triangles") {\n'
+            '  VertexArray (attrib = "position") {float[3] {%s}}\n'
+            '  VertexArray (attrib = "normal") {float[3] {%s}}\n'
+            '  VertexArray (attrib = "texcoord") {float[2] {%s}}\n'
+            '  IndexArray {unsigned_int16[3] {%s}}\n}}\n'
+            'Material $material1 {Color (attrib = "diffuse") {float[3] {{1, 1, 1}}}\n'
+            '  Texture (attrib = "diffuse") {string {"%s"}}}\n') % (fmt(pos), fmt(nrm), fmt(uv), fmt(idx), texture)
+
+
+def texture_cube(fmt):
+    """Makes a function writing cube_FMT.ogex and its tex_FMT.pvr; False without astcenc for ASTC."""
+    def make(models, path):
+        if fmt.startswith("astc") and not shutil.which("astcenc"):
+            return False
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(os.path.join(os.path.dirname(path), "tex_%s.pvr" % fmt), "wb") as f:
+            f.write(pvr(fmt))
+        with open(path, "w") as f:
+            f.write(cube_ogex("tex_%s.pvr" % fmt))
+        return True
+    return make
+
+
 # Models the test makes (served path, maker(models folder, path)), for what the shared samples lack.
 GENERATED = [
     ("generated/awd/Head_PhongSpec_lzma.awd", lzma_awd("awd/Head_PhongSpec.awd")),
     ("generated/awd/PolarBear_Skeleton_ABexport_lzma.awd", lzma_awd("awd/PolarBear_Skeleton_ABexport.awd")),
-]
+] + [("generated/textures/cube_%s.ogex" % fmt, texture_cube(fmt)) for fmt in PVR_IDS]
 
 
 def discover(models, extensions):
@@ -244,6 +437,7 @@ def run_page(chromium, url, script, view, work, tag, timeout):
     end = re.compile(r"esview: page done|Uncaught|Aborted")
     with cdp.Browser(chromium, flags, profile) as browser:
         page = browser.open_page()
+        page.call("Page.addScriptToEvaluateOnNewDocument", {"source": LOG_UPLOADS})
         page.navigate(url)
         deadline = time.time() + timeout
         try:
@@ -271,6 +465,9 @@ def run_page(chromium, url, script, view, work, tag, timeout):
                 problems.append("the page did not end in %d s" % timeout)
             page.pump(0.2)  # what the last frame logged
             files = {k: base64.b64decode(v) for k, v in json.loads(page.evaluate(READ_SHOTS) or "{}").items()}
+            files["extensions.json"] = json.dumps(page.evaluate(
+                "(() => { const c = document.getElementById('canvas'); "
+                "return (c.getContext('webgl2') || c.getContext('webgl')).getSupportedExtensions(); })()")).encode()
         except (cdp.ProtocolError, ValueError, KeyError, TypeError) as e:
             problems.append("page: %s" % e)
         console = list(page.console)
@@ -278,6 +475,45 @@ def run_page(chromium, url, script, view, work, tag, timeout):
     with open(os.path.join(work, tag + ".log"), "w") as f:
         f.write(url + "\n" + "\n".join(console) + "\n")
     return console, files, problems
+
+
+# Logs each compressed texture upload's level 0 with its internal format, before the page's scripts
+# run: which format went up compressed, and which was decoded in software (none logged).
+LOG_UPLOADS = """for (const proto of [WebGLRenderingContext.prototype, WebGL2RenderingContext.prototype]) {
+  const upload = proto.compressedTexImage2D;
+  proto.compressedTexImage2D = function(target, level, format, ...rest) {
+    if (level === 0) console.log('esview-test: compressed upload 0x' + format.toString(16));
+    return upload.call(this, target, level, format, ...rest);
+  };
+}"""
+
+# The compressed uploads (internal formats) a model's textures must make where the context lists a
+# WebGL extension, the first listed of (extension, formats); without any, nothing goes up compressed
+# (the textures are decoded to RGBA8 in software). The generated cubes: ETC1 goes up as ETC1 with
+# WEBGL_compressed_texture_etc1, else as ETC2 RGB8 with WEBGL_compressed_texture_etc. A shared sample
+# with PVRTC textures (SwiftShader has no PVRTC: the software path) and one with DXT1.
+UPLOADS = {
+    "generated/textures/cube_etc1.ogex": [("WEBGL_compressed_texture_etc1", [0x8D64]),
+                                          ("WEBGL_compressed_texture_etc", [0x9274])],
+    "generated/textures/cube_etc2.ogex": [("WEBGL_compressed_texture_etc", [0x9274])],
+    "generated/textures/cube_etc2a.ogex": [("WEBGL_compressed_texture_etc", [0x9278])],
+    "generated/textures/cube_dxt1.ogex": [("WEBGL_compressed_texture_s3tc", [0x83F1])],
+    "generated/textures/cube_dxt5.ogex": [("WEBGL_compressed_texture_s3tc", [0x83F3])],
+    "generated/textures/cube_astc4x4.ogex": [("WEBGL_compressed_texture_astc", [0x93B0])],
+    "generated/textures/cube_astc8x8.ogex": [("WEBGL_compressed_texture_astc", [0x93B7])],
+    # Marble.pvr and MarbleNormalMap.pvr: PVRTC 4 bpp RGBA (PVR v3).
+    "models/pod/nsdk/nsdk_Bumpmap_scene.pod": [("WEBGL_compressed_texture_pvrtc", [0x8C02, 0x8C02])],
+}
+
+
+def expected_uploads(sample, extensions):
+    """The compressed uploads `sample` must make (UPLOADS), or None when it is not checked."""
+    if sample not in UPLOADS:
+        return None
+    for extension, formats in UPLOADS[sample]:
+        if extension in extensions:
+            return formats
+    return []
 
 
 # Console lines that fail the page: WebGL's own messages (Chromium logs them with the source
@@ -295,12 +531,18 @@ def check_console(console, webgl):
         problems.append("no 'esview: context ... %s' line" % version)
     if "esview: done, exit code 0" not in console or "esview: page done 0" not in console:
         problems.append("the run did not end with exit code 0")
-    per_model, current = {}, None
+    per_model, current, uploads = {}, None, []
     for line in console:
         m = re.match(r"esview: loaded (\S+): (.*)$", line)
         if m:
             current = m.group(1)
-            per_model.setdefault(current, {"loaded": m.group(2), "warnings": [], "errors": []})
+            # The scene's textures went up before its load line.
+            per_model.setdefault(current, {"loaded": m.group(2), "warnings": [], "errors": [], "uploads": uploads})
+            uploads = []
+            continue
+        m = re.match(r"esview-test: compressed upload (0x[0-9a-f]+)$", line)
+        if m:
+            uploads.append(int(m.group(1), 16))
             continue
         error = ERROR_LINE.search(line) or (line.startswith("esview: ") and not re.match(
             r"esview: (context|done,|page done|warning: )", line))  # a script error, a failed fetch
@@ -452,6 +694,7 @@ def main():
             if not a or not b or a[2:] != b[2:]:
                 page_problems.append("the 3D view's size at the end: %s in the page, %s natively" % (a, b))
             more, per_model = check_console(console, webgl)
+            extensions = json.loads(shots.get("extensions.json", b"[]"))
             page_problems += more
             page_results[webgl] = page_problems
             for s in ["demo"] + samples:
@@ -467,6 +710,11 @@ def main():
                         drawn = native_render_warnings(args.esview, root, s, webgl)
                         unknown = [w for w in unknown if normalise_warning(w, os.path.dirname(page_paths[s])) not in drawn]
                     problems += ["warning not printed natively: " + w[:300] for w in summary(unknown)]
+                    want = expected_uploads(s, extensions)
+                    if want is not None and model["uploads"] != want:
+                        problems.append("compressed uploads %s, expected %s (WebGL extensions: %s)" % (
+                            [hex(u) for u in model["uploads"]], [hex(u) for u in want],
+                            " ".join(e for e in extensions if "compressed" in e)))
                 name = stem(s) + ".png"
                 actual, expected = os.path.join(shot_dir, name), os.path.join(native_dir, name)
                 if name not in shots:
