@@ -10,6 +10,7 @@
 #if !defined(ESVIEW_NO_GLFW)
 #include "app/glfw_host.h"
 #endif
+#include "app/check_command.h"
 #include "app/render_command.h"
 #include "app/scene_info.h"
 #include "app/scene_source.h"
@@ -60,52 +61,6 @@ int runInfo(const std::string& file, bool json, const TimeSelection& selection,
     } else {
         std::cout << sceneInfoText(info, scene);
     }
-    return kExitOk;
-}
-
-// `check archive.vp`: the archive itself (header, directory, folders, where each file's data lies).
-int runCheckArchive(const std::string& archivePath) {
-    std::vector<Problem> problems;
-    std::shared_ptr<const VpArchive> archive = VpArchive::open(archivePath, problems, true);
-    if (!problems.empty()) {
-        printProblems(problems);
-        std::fprintf(stderr, "%s: %zu problem%s\n", archivePath.c_str(), problems.size(),
-                     problems.size() == 1 ? "" : "s");
-        return kExitBadInput;
-    }
-    size_t models = 0;
-    for (const VpFile& f : archive->files()) models += isModelInArchive(f.path) ? 1 : 0;
-    std::printf("%s: ok (VP archive version %d, %zu files, %zu folders, %zu models)\n", archivePath.c_str(),
-                archive->version(), archive->files().size(), archive->folders().size(), models);
-    return kExitOk;
-}
-
-int runCheck(const std::string& file) {
-    ArchivePath inside;
-    if (isVpArchiveFile(file)) return runCheckArchive(file);
-    if (splitArchivePath(file, inside) && inside.inner.empty()) return runCheckArchive(inside.archive);
-    LoadOptions options;
-    options.collectAll = true;
-    LoadResult loaded = openScene(file, options);
-    if (!loaded.problems.empty()) {
-        printProblems(loaded.problems);
-        std::fprintf(stderr, "%s: %zu problem%s\n", file.c_str(), loaded.problems.size(),
-                     loaded.problems.size() == 1 ? "" : "s");
-        return kExitBadInput;
-    }
-    if (!loaded.scene) {
-        std::fprintf(stderr, "%s: could not be loaded\n", file.c_str());
-        return kExitBadInput;
-    }
-    prepareSceneTextures(*loaded.scene, nullptr);
-    size_t warnings = 0;
-    for (const ReportLine& r : loaded.scene->report) {
-        if (r.severity != Severity::Warning) continue;
-        std::printf("%s: warning: %s\n", file.c_str(), r.text.c_str());
-        ++warnings;
-    }
-    std::printf("%s: ok (%s, %zu nodes, %zu meshes, %zu warnings)\n", file.c_str(), loaded.scene->format.c_str(),
-                loaded.scene->nodes.size(), loaded.scene->meshes.size(), warnings);
     return kExitOk;
 }
 
@@ -220,8 +175,20 @@ int runCommandLine(int argc, char** argv) {
             return parseMissingTexture(s.c_str(), m) ? std::string() : std::string("expected grey or checker");
         });
 
-    CLI::App* check = app.add_subcommand("check", "Validate a file; list every problem with its byte offset or line");
-    check->add_option("FILE", file, "Model file, or a FreeSpace VP archive (the archive itself)")->required();
+    CLI::App* check = app.add_subcommand(
+        "check", "Validate files and folders (recursive); list every problem with its byte offset or line");
+    std::vector<std::string> checkPaths;
+    bool checkJson = false;
+    int jobs = 0;
+    check
+        ->add_option(
+            "PATH", checkPaths,
+            "Model files, FreeSpace VP archives (the archive itself) or folders (their models and archives, "
+            "recursively, with the models inside the archives)")
+        ->required();
+    check->add_flag("--json", checkJson, "One JSON line per file, then a summary line");
+    check->add_option("--jobs", jobs, "Files checked at once (default: one per core)")
+        ->check(CLI::Range(1, 256));
 
     try {
         app.parse(argc, argv);
@@ -231,7 +198,7 @@ int runCommandLine(int argc, char** argv) {
     }
 
     if (info->parsed()) return runInfo(file, json, time, texturePaths);
-    if (check->parsed()) return runCheck(file);
+    if (check->parsed()) return runCheck(checkPaths, checkJson, jobs);
     if (renderCmd->parsed()) {
         std::sscanf(size.c_str(), "%dx%d", &render.width, &render.height);
         parseViewMode(mode.c_str(), render.mode);

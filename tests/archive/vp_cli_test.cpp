@@ -100,7 +100,7 @@ TEST(VpCli, PofInAnArchiveFindsItsTextureThereAndRendersLikeTheLooseFiles) {
 
     RunResult check = run("check " + quoted(inner));
     EXPECT_EQ(check.exitCode, 0) << check.err;
-    EXPECT_EQ(check.out, inner + ": ok (pof, 1 nodes, 1 meshes, 0 warnings)\n");
+    EXPECT_EQ(check.out, inner + ": ok (pof, 1 node, 1 mesh, 0 warnings)\n");
 }
 
 TEST(VpCli, TextureInASecondArchiveBesideTheFirst) {
@@ -148,7 +148,7 @@ TEST(VpCli, CheckTheArchiveItself) {
     vptest::writeFile(good, vptest::archiveOf({{"data/models/a.pof", pof}, {"data/maps/a.dds", {1, 2, 3}}}));
     RunResult ok = run("check " + quoted(good));
     EXPECT_EQ(ok.exitCode, 0) << ok.err;
-    EXPECT_EQ(ok.out, good.string() + ": ok (VP archive version 2, 2 files, 3 folders, 1 models)\n");
+    EXPECT_EQ(ok.out, good.string() + ": ok (VP archive version 2, 2 files, 3 folders, 1 model)\n");
     RunResult colon = run("check " + quoted(good.string() + ":"));
     EXPECT_EQ(colon.exitCode, 0) << colon.err;
 
@@ -210,7 +210,7 @@ TEST(VpCli, ArchiveProblemsBecomeOneWarningOfTheModelLoaded) {
             inner + ": warning: archive " + (dir / "warn.vp").string() + ": 1 problem in its directory", 0),
         0u)
         << out[0];
-    EXPECT_EQ(out[1], inner + ": ok (pof, 1 nodes, 0 meshes, 1 warnings)");
+    EXPECT_EQ(out[1], inner + ": ok (pof, 1 node, 0 meshes, 1 warning)");
 }
 
 TEST(VpCli, MissingInnerFilesAndBareArchivesAreOneLine) {

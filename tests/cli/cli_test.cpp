@@ -337,13 +337,13 @@ std::string usageError(const std::string& what) {
 TEST(Cli, UsageErrorsSayWhatIsWrong) {
     const std::pair<const char*, const char*> cases[] = {
         {"info", "FILE is required"},
-        {"check", "FILE is required"},
+        {"check", "PATH is required"},
         {"render demo", "--output is required"},
         {"info demo --frame 1 --time 2", "--frame excludes --time"},
         {"render demo -o x.png --size 12by4", "--size: expected WxH, e.g. 1280x720"},
         {"render demo -o x.png --mode sparkles", "--mode: unknown mode 'sparkles'"},
         {"frobnicate --nope", "The following argument was not expected: --nope"},
-        {"check demo extra", "The following argument was not expected: extra"},
+        {"check demo --jobs 0", "--jobs: Value 0 not in range 1 to 256"},
     };
     for (const auto& [args, message] : cases) {
         SCOPED_TRACE(args);

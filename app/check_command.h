@@ -1,0 +1,50 @@
+// `esview check PATH...`: validates model files and FreeSpace VP archives, one at a time or a whole
+// art folder at once (folders are searched recursively), in parallel, as an art repository's CI
+// runs it. Every file gets one result, whatever happens to the others; a broken file never stops
+// the batch.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "loaders/load.h"
+
+namespace esv {
+
+// What checking one file found.
+struct CheckResult {
+    std::string path;
+    std::string format;  // the format table's key ("pod"), "vp" for an archive, "" when unknown
+    std::vector<Problem> problems;  // spec violations, or why it could not be read at all
+    std::vector<std::string> warnings;  // the import report's warnings (missing textures, ...)
+    // Counts and extent as `esview info` gives them (a model that loaded; null for archives).
+    nlohmann::ordered_json summary;
+    double milliseconds = 0.0;
+    bool ok() const { return problems.empty(); }
+};
+
+// Checks one model file, `archive.vp:inner/model`, or an archive itself (its header, directory and
+// folders). Fully validated, textures looked for and read. Never throws.
+CheckResult checkFile(const std::string& path);
+
+// The files `paths` name: files as given, folders searched recursively for the format table's
+// model files and VP archives (sorted by path; hidden entries skipped), and for each archive found
+// in a folder the models inside it as `archive.vp:inner` paths after it. A path that does not
+// exist becomes an entry too, which checkFile reports.
+std::vector<std::string> expandCheckPaths(const std::vector<std::string>& paths);
+
+// The JSON line of a result: path, format, ok, problems (each: text, offset, line, column, where,
+// message), warnings, counts (nodes, meshes, mesh_instances, materials, textures, lights, cameras,
+// clips), triangles, bounds (min, max or null) and ms.
+nlohmann::ordered_json checkResultJson(const CheckResult& result);
+
+// Runs the command: every file of expandCheckPaths(paths) checked on `jobs` threads (0: one per
+// core), the results printed in path order as they complete. Text: a file's problems on stderr, one
+// line each, then "FILE: N problems"; "FILE: ok (...)" and its warnings on stdout; a summary line at
+// the end when more than one file was checked. JSON: one line per file, then {"summary": {...}}.
+// Returns 0 when every file is ok, 1 when any has a problem (kExitBadInput).
+int runCheck(const std::vector<std::string>& paths, bool json, int jobs);
+
+}  // namespace esv
