@@ -516,10 +516,10 @@ def expected_uploads(sample, extensions):
     return []
 
 
-# Console lines that fail the page: WebGL's own messages (Chromium logs them with the source
-# "rendering"), GL errors the viewer saw, exceptions, failed loads and script errors.
-ERROR_LINE = re.compile(r"WebGL: |GL_INVALID|GL error|INVALID_(ENUM|VALUE|OPERATION)|Uncaught|Aborted|"
-                        r"^esview: (load failed|page error)")
+# Console lines that fail the page: WebGL's own messages and its driver's (Chromium logs them with
+# the source "rendering"), GL errors the viewer saw, exceptions, failed loads and script errors.
+ERROR_LINE = re.compile(r"WebGL: |\[\.WebGL-|^rendering: |GL_INVALID|GL error|INVALID_(ENUM|VALUE|OPERATION)|"
+                        r"Uncaught|Aborted|^esview: (load failed|page error)")
 
 
 def check_console(console, webgl):
