@@ -16,3 +16,13 @@ add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/esview.html
   VERBATIM)
 add_custom_target(esview_web_page ALL DEPENDS ${CMAKE_BINARY_DIR}/esview.html)
 add_dependencies(esview_web esview_web_page)
+# The desktop's interface font (fonts-dejavu-core, which setup.sh installs), at the path the viewer
+# looks for it (app/ui_font.cpp), so that the panels look and measure as on the desktop; without it
+# Dear ImGui's built-in bitmap font is used, as on a desktop without the package.
+set(ESVIEW_WEB_FONT /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf)
+if(EXISTS ${ESVIEW_WEB_FONT})
+  target_link_options(esview_web PRIVATE "SHELL:--embed-file ${ESVIEW_WEB_FONT}@${ESVIEW_WEB_FONT}")
+  set_property(TARGET esview_web APPEND PROPERTY LINK_DEPENDS ${ESVIEW_WEB_FONT})
+else()
+  message(STATUS "esview web: no ${ESVIEW_WEB_FONT}: the page uses Dear ImGui's built-in font")
+endif()
