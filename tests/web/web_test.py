@@ -21,7 +21,8 @@ code 0, prints only import-report warnings ("esview: warning: ...") that the nat
 for the file too (`esview info FILE`, or for the renderer's `esview render FILE --time 0`, with
 --gles2 for WebGL 1), and its picture matches the native one. Besides the shared samples, the test makes what they lack
 (GENERATED): two AWD samples with LZMA bodies, and a cube per compressed format with no shared sample
-(ETC1, ETC2, ETC2 with EAC alpha, ASTC 4x4 and 8x8) and DXT1/DXT5 with full mip chains. Python's
+(ETC1, ETC2, ETC2 with EAC alpha, ASTC 4x4 and 8x8) and DXT1/DXT5 with full mip chains; and it takes
+the project's OpenGEX skin and morph fixtures (FIXTURES), which no shared OpenGEX sample has. Python's
 standard library only (and astcenc for the ASTC cubes).
 
   web_test.py --web-dir build-web --esview build/esview --compare build/tests/compare_images
@@ -51,6 +52,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
 
 SKIP = 77
+
+
+def stem(sample):
+    """A sample's path as a file name."""
+    return re.sub(r"[^A-Za-z0-9]+", "_", sample)
+
+
 # The scene's picture: offscreen at this size, as the cross-build test draws its pictures.
 SHOT_SIZE = "400x300"
 # The native viewer's window. The viewer frames a model for the aspect of its 3D view (the window
@@ -63,6 +71,20 @@ PANELS = ["main", "browser", "tree", "inspector", "report", "stats", "skinning",
 LAYOUT = ["panel %s off" % p for p in PANELS] + ["wait 1"]
 # After each open: the animation paused at the clip's start, a few frames for the view to settle.
 PER_MODEL = ["pause", "start", "wait 3"]
+
+# The project's own OpenGEX fixtures of what no shared OpenGEX sample has: a skin and morph targets
+# (tests/opengex/fixtures, served as fixtures/opengex/), pictured half-way through their clip, where
+# the skin bends and the morph weights blend.
+FIXTURES = ["opengex/skin.ogex", "opengex/morph.ogex"]
+FIXTURES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+EXTRA = {stem("fixtures/" + f): ["time 0.5"] for f in FIXTURES}
+# Warnings the native viewer gives too but neither `esview info` nor `esview render` prints (the
+# preparation's lines, which only `render --gles2-strict` prints): sample -> [(text, reason)].
+NATIVE_PREPARATION_WARNINGS = {
+    "fixtures/opengex/skin.ogex": [
+        ("mesh 'mesh': 1 vertices had more than 4 bone influences; kept the 4 strongest",
+         "the fixture gives one vertex 5 influences; preparation keeps 4 on every target")],
+}
 
 # Per-sample allowances: (sample, WebGL version or 0 for both) -> (compare_images options, reason),
 # each measured. None is needed: every picture meets the golden rule's defaults.
@@ -319,10 +341,6 @@ def shown(sample):
     return sample[len("models/"):] if sample.startswith("models/") else sample
 
 
-def stem(sample):
-    return re.sub(r"[^A-Za-z0-9]+", "_", sample)
-
-
 def normalise_warning(text, folder):
     """A warning with the model's folder (native path or the page's) as <dir>."""
     return text.replace(folder.rstrip("/") + "/", "<dir>/").strip()
@@ -349,7 +367,7 @@ def models_script(opens, shot_prefix):
     for path, name in opens:
         if path:
             lines.append("open " + path)
-        lines += PER_MODEL
+        lines += PER_MODEL + EXTRA.get(name, [])
         lines.append("screenshot %s%s.png %s" % (shot_prefix, name, SHOT_SIZE))
     lines += ["dump %send.json" % shot_prefix, "quit"]
     return lines
@@ -608,7 +626,9 @@ def main():
     if not samples:
         return skip("no models (%s) in %s" % (" ".join(sorted(extensions)), args.models))
     # Paths in the served folder: the shared samples under models/, the generated ones beside them.
-    samples = ["models/" + s for s in samples] + [g for g, _ in GENERATED]
+    samples = (["models/" + s for s in samples] + [g for g, _ in GENERATED] +
+               ["fixtures/" + f for f in FIXTURES if os.path.isfile(os.path.join(FIXTURES_DIR, f.split("/")[0],
+                                                                                "fixtures", f.split("/")[1]))])
     if args.only:
         samples = [s for s in samples if args.only in s]
         if not samples:
@@ -623,6 +643,9 @@ def main():
     for f in ("esview.html", "esview.js", "esview.wasm"):
         os.symlink(os.path.abspath(os.path.join(args.web_dir, f)), os.path.join(root, f))
     os.symlink(os.path.abspath(args.models), os.path.join(root, "models"))
+    for folder in sorted({f.split("/")[0] for f in FIXTURES}):
+        os.makedirs(os.path.join(root, "fixtures"), exist_ok=True)
+        os.symlink(os.path.abspath(os.path.join(FIXTURES_DIR, folder, "fixtures")), os.path.join(root, "fixtures", folder))
     for sample, make in GENERATED:
         if sample in samples and not make(os.path.abspath(args.models), os.path.join(root, sample)):
             samples.remove(sample)
@@ -706,6 +729,8 @@ def main():
                     problems += ["console: " + line for line in summary(model["errors"])]
                     unknown = [w for w in model["warnings"]
                                if normalise_warning(w, os.path.dirname(page_paths[s])) not in warnings[s]]
+                    known = [text for text, _ in NATIVE_PREPARATION_WARNINGS.get(s, [])]
+                    unknown = [w for w in unknown if w not in known]
                     if unknown:  # perhaps the renderer's, which `esview render` prints
                         drawn = native_render_warnings(args.esview, root, s, webgl)
                         unknown = [w for w in unknown if normalise_warning(w, os.path.dirname(page_paths[s])) not in drawn]
