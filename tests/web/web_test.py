@@ -62,8 +62,8 @@ def stem(sample):
 # The scene's picture: offscreen at this size, as the cross-build test draws its pictures.
 SHOT_SIZE = "400x300"
 # The native viewer's window. The viewer frames a model for the aspect of its 3D view (the window
-# less the panels, the menu and the status bar, whose sizes follow the font: the page has only Dear
-# ImGui's built-in one), so the script first hides the panels and dumps the state (layout.json);
+# less the panels, the menu and the status bar, whose sizes follow the font), so the script first
+# hides the panels and dumps the state (layout.json);
 # the page is then given the size (DevTools' device metrics) that makes its 3D view the native one's
 # before the rest of the script runs, and the viewer frames each model for the same aspect.
 WINDOW = (1024, 768)
