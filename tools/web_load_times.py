@@ -19,7 +19,8 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "web"))
 import cdp  # noqa: E402
-import input_test  # noqa: E402  (serve, dump)
+import input_test  # noqa: E402  (dump)
+import web_site  # noqa: E402
 
 EXTENSIONS = {"pod": (".pod",), "awd": (".awd",), "ogex": (".ogex", ".oddl"), "pof": (".pof",)}
 STAGES = ("read", "textures", "prepare", "upload", "total")
@@ -64,12 +65,7 @@ def main():
     parser.add_argument("--chromium", default=shutil.which("chromium") or "chromium")
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="esview-load-times-")
-    root = os.path.join(work, "site")
-    os.makedirs(root)
-    for f in ("esview.html", "esview.js", "esview.wasm"):
-        os.symlink(os.path.abspath(os.path.join(args.web_dir, f)), os.path.join(root, f))
-    os.symlink(os.path.abspath(args.models), os.path.join(root, "models"))
-    server = input_test.serve(root)
+    server = web_site.serve(web_site.make_site(work, args.web_dir, {"models": args.models}))
     base = "http://127.0.0.1:%d" % server.server_address[1]
     flags = ["--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--window-size=1024,768"]
     rows = []

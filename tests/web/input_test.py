@@ -19,8 +19,6 @@ Exit code 0: passed; 1: failed; 77: skipped (no page built, no Chromium, no mode
 """
 import argparse
 import base64
-import functools
-import http.server
 import json
 import os
 import re
@@ -28,12 +26,12 @@ import shutil
 import struct
 import sys
 import tempfile
-import threading
 import time
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
+import web_site  # noqa: E402
 
 SKIP = 77
 MODEL_DIR = "pod/webglsdk"
@@ -93,17 +91,6 @@ def model_pixels(path):
         counts[p] = counts.get(p, 0) + 1
     background = max(counts.values())
     return 1.0 - background / len(box)
-
-
-def serve(root):
-    """A quiet HTTP server of `root` on 127.0.0.1, on a free port, in a thread."""
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=root))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
 
 
 class Failed(Exception):
@@ -293,7 +280,7 @@ def main():
     parser.add_argument("--chromium", default=shutil.which("chromium") or "chromium")
     parser.add_argument("--keep", help="folder for the screenshot and files (default: a temporary one)")
     args = parser.parse_args()
-    if not all(os.path.exists(os.path.join(args.web_dir, f)) for f in ("esview.html", "esview.js", "esview.wasm")):
+    if not web_site.page_built(args.web_dir):
         print("input_test: skipped: no page in %s (./setup.sh web builds it)" % args.web_dir)
         return SKIP
     if not shutil.which(args.chromium):
@@ -304,12 +291,7 @@ def main():
         return SKIP
     work = args.keep or tempfile.mkdtemp(prefix="esview-input-test-")
     os.makedirs(work, exist_ok=True)
-    root = os.path.join(work, "site")
-    shutil.rmtree(root, ignore_errors=True)
-    os.makedirs(root)
-    for f in ("esview.html", "esview.js", "esview.wasm"):
-        os.symlink(os.path.abspath(os.path.join(args.web_dir, f)), os.path.join(root, f))
-    server = serve(root)
+    server = web_site.serve(web_site.make_site(work, args.web_dir))
     base = "http://127.0.0.1:%d" % server.server_address[1]
     flags = ["--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--window-size=1024,768"]
     start = time.time()

@@ -32,8 +32,6 @@ comparison tool, no models). With ESVIEW_REQUIRE_SHARED=1 or CI=true what would 
 """
 import argparse
 import base64
-import functools
-import http.server
 import json
 import lzma
 import os
@@ -50,6 +48,7 @@ import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
+import web_site  # noqa: E402
 
 SKIP = 77
 
@@ -416,17 +415,6 @@ def read_json(path):
         return {}
 
 
-def serve(root):
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    handler = functools.partial(Quiet, directory=root)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
-
-
 # The files the page's script wrote (named /shot-NAME in its in-memory file system) by NAME, as
 # base64 text.
 READ_SHOTS = """(() => {
@@ -611,7 +599,7 @@ def main():
         print("web_test: %s: %s" % ("FAILED (required)" if require else "skipped", reason))
         return 1 if require else SKIP
 
-    if not all(os.path.exists(os.path.join(args.web_dir, f)) for f in ("esview.html", "esview.js", "esview.wasm")):
+    if not web_site.page_built(args.web_dir):
         return skip("no page in %s (./setup.sh web builds it)" % args.web_dir)
     if not shutil.which(args.chromium):
         return skip("no chromium")
@@ -637,19 +625,14 @@ def main():
     started = time.time()
     work = os.path.abspath(args.keep or tempfile.mkdtemp(prefix="esview-web-test-"))
     os.makedirs(work, exist_ok=True)
-    root = os.path.join(work, "site")
-    shutil.rmtree(root, ignore_errors=True)
-    os.makedirs(root)
-    for f in ("esview.html", "esview.js", "esview.wasm"):
-        os.symlink(os.path.abspath(os.path.join(args.web_dir, f)), os.path.join(root, f))
-    os.symlink(os.path.abspath(args.models), os.path.join(root, "models"))
+    links = {"models": args.models}
     for folder in sorted({f.split("/")[0] for f in FIXTURES}):
-        os.makedirs(os.path.join(root, "fixtures"), exist_ok=True)
-        os.symlink(os.path.abspath(os.path.join(FIXTURES_DIR, folder, "fixtures")), os.path.join(root, "fixtures", folder))
+        links["fixtures/" + folder] = os.path.join(FIXTURES_DIR, folder, "fixtures")
+    root = web_site.make_site(work, args.web_dir, links)
     for sample, make in GENERATED:
         if sample in samples and not make(os.path.abspath(args.models), os.path.join(root, sample)):
             samples.remove(sample)
-    server = serve(root)
+    server = web_site.serve(root)
     base = "http://127.0.0.1:%d" % server.server_address[1]
 
     warnings = {s: native_warnings(args.esview, root, s) for s in ["demo"] + samples}
