@@ -82,14 +82,18 @@ using Program = Handle<deleteProgram>;
 using Shader = Handle<deleteShader>;
 using Query = Handle<deleteQuery>;
 
-// True when the current context lists `name` in GL_EXTENSIONS (whole-word match).
-inline bool hasExtension(const char* name) {
-    const char* list = reinterpret_cast<const char*>(glGetString(GL_EXTENSIONS));
+// True when the space-separated extension `list` (null: none) holds `name` as a whole word.
+inline bool extensionListed(const char* list, const char* name) {
     if (!list) return false;
     const size_t len = std::strlen(name);
     for (const char* p = std::strstr(list, name); p; p = std::strstr(p + len, name))
         if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0')) return true;
     return false;
+}
+
+// True when the current context lists `name` in GL_EXTENSIONS.
+inline bool hasExtension(const char* name) {
+    return extensionListed(reinterpret_cast<const char*>(glGetString(GL_EXTENSIONS)), name);
 }
 
 inline Buffer makeBuffer() {

@@ -95,15 +95,6 @@ GLenum wrapEnum(Wrap w) {
 // every position is its own channel.
 constexpr int kUploadedChannels = 4;
 
-// True when the space-separated `list` holds `name` as a whole word.
-bool listed(const char* list, const char* name) {
-    if (!list) return false;
-    const size_t len = std::strlen(name);
-    for (const char* p = std::strstr(list, name); p; p = std::strstr(p + len, name))
-        if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0')) return true;
-    return false;
-}
-
 }  // namespace
 
 TextureFormatSupport textureFormatSupport(const char* version, const char* extensions, bool es3,
@@ -112,7 +103,7 @@ TextureFormatSupport textureFormatSupport(const char* version, const char* exten
     if (strict) return s;
     const bool webgl = version && std::strstr(version, "WebGL");
     // A WebGL name, as Emscripten lists it (GL_ prefixed) or as the browser does.
-    const auto has = [extensions](const char* name) { return listed(extensions, name); };
+    const auto has = [extensions](const char* name) { return gl::extensionListed(extensions, name); };
     const auto hasWebgl = [&has](const std::string& name) {
         return has(("GL_" + name).c_str()) || has(name.c_str());
     };
