@@ -11,10 +11,12 @@
 #include "app/glfw_host.h"
 #endif
 #include "app/check_command.h"
+#include "app/convert_command.h"
 #include "app/render_command.h"
 #include "app/scene_info.h"
 #include "app/scene_source.h"
 #include "app/sdl_host.h"
+#include "app/thumbnail_command.h"
 #include "app/viewer_loop.h"
 #include "app/viewer_script.h"
 #include "loaders/archive/vp_archive.h"
@@ -190,6 +192,9 @@ int runCommandLine(int argc, char** argv) {
     check->add_option("--jobs", jobs, "Files checked at once (default: one per core)")
         ->check(CLI::Range(1, 256));
 
+    Subcommand convert = addConvertCommand(app);
+    Subcommand thumbnail = addThumbnailCommand(app);
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -199,6 +204,8 @@ int runCommandLine(int argc, char** argv) {
 
     if (info->parsed()) return runInfo(file, json, time, texturePaths);
     if (check->parsed()) return runCheck(checkPaths, checkJson, jobs);
+    if (convert.cli->parsed()) return convert.run();
+    if (thumbnail.cli->parsed()) return thumbnail.run();
     if (renderCmd->parsed()) {
         std::sscanf(size.c_str(), "%dx%d", &render.width, &render.height);
         parseViewMode(mode.c_str(), render.mode);

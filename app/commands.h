@@ -2,12 +2,24 @@
 // 0 success, 1 bad input (one line per problem on stderr), 2 usage error.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
+
+namespace CLI {
+class App;
+}
 
 namespace esv {
 
 enum ExitCode : int { kExitOk = 0, kExitBadInput = 1, kExitUsage = 2 };
+
+// A subcommand that registers itself from its own file (convert, thumbnail): `cli` is its parser,
+// parsed() once the command line named it; `run` does the work and returns an ExitCode.
+struct Subcommand {
+    CLI::App* cli = nullptr;
+    std::function<int()> run;
+};
 
 // Runs esview with `argv` as main() gets it (argv[0] the program name).
 int runCommandLine(int argc, char** argv);
