@@ -21,7 +21,8 @@ bool writePng(const std::string& path, int width, int height, const std::vector<
     return stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4) != 0;
 }
 
-int runRender(const RenderRequest& request) {
+int renderFrames(const RenderRequest& request, RenderedFrames& out) {
+    out = {};
     LoadResult loaded = openScene(request.file);
     if (!loaded.scene) {
         for (const Problem& p : loaded.problems) std::fprintf(stderr, "%s\n", p.format().c_str());
@@ -86,7 +87,9 @@ int runRender(const RenderRequest& request) {
     const PofViewState pof;
     evaluatePose(scene, time.clip, time.seconds, pose);
     applyPofView(scene, pof, pose);
-    const int framedClip = time.clip >= 0 ? time.clip : (scene.animation.clips.empty() ? -1 : 0);
+    const int framedClip = !request.frameClip ? -1
+                           : time.clip >= 0   ? time.clip
+                                              : (scene.animation.clips.empty() ? -1 : 0);
     Bounds bounds;
     std::vector<glm::vec3> points;
     sceneFraming(scene, framedClip, pof, bounds, points);
@@ -95,7 +98,17 @@ int runRender(const RenderRequest& request) {
     // Programs, vertex arrays and buffers are made before the frame, which then only draws.
     renderer->prepareFrame(scene, pose, view);
     target.bind();
-    FrameStats stats = renderer->draw(scene, pose, view, request.width, request.height);
+    const std::vector<glm::vec4> clearColors =
+        request.clearColors.empty() ? std::vector<glm::vec4>{view.clearColor} : request.clearColors;
+    FrameStats stats;
+    for (const glm::vec4& clear : clearColors) {
+        view.clearColor = clear;
+        stats = renderer->draw(scene, pose, view, request.width, request.height);
+        out.rgba.emplace_back();
+        target.read(out.rgba.back());
+    }
+    out.drawCalls = stats.drawCalls;
+    out.triangles = stats.triangles;
     // The strict profile says what it adapted: the lines preparation and upload added.
     if (request.gles2Strict)
         for (size_t i = loadedScene.report.size(); i < prepared->report.size(); ++i)
@@ -104,20 +117,25 @@ int runRender(const RenderRequest& request) {
                          prepared->report[i].text.c_str());
     for (const std::string& note : stats.notes)
         std::fprintf(stderr, "%s: warning: %s\n", request.file.c_str(), note.c_str());
-    std::vector<uint8_t> rgba;
-    target.read(rgba);
-    if (!writePng(request.output, request.width, request.height, rgba)) {
-        std::fprintf(stderr, "esview: cannot write %s\n", request.output.c_str());
-        return kExitBadInput;
-    }
-    std::printf("%s: wrote %dx%d (%u draw calls, %u triangles)\n", request.output.c_str(), request.width,
-                request.height, stats.drawCalls, stats.triangles);
     if (stats.glErrors > 0) {
         // Builds with GL checks treat any GL error as a failure (our bug, printed with its call site).
         std::fprintf(stderr, "esview: %u GL errors while drawing\n", stats.glErrors);
         return kExitBadInput;
     }
     return kExitOk;
+}
+
+int runRender(const RenderRequest& request) {
+    RenderedFrames frames;
+    const int status = renderFrames(request, frames);
+    if (frames.rgba.empty()) return status;
+    if (!writePng(request.output, request.width, request.height, frames.rgba.front())) {
+        std::fprintf(stderr, "esview: cannot write %s\n", request.output.c_str());
+        return kExitBadInput;
+    }
+    std::printf("%s: wrote %dx%d (%u draw calls, %u triangles)\n", request.output.c_str(), request.width,
+                request.height, frames.drawCalls, frames.triangles);
+    return status;
 }
 
 }  // namespace esv

@@ -25,7 +25,24 @@ struct RenderRequest {
     Lighting lighting = kDefaultLighting;  // the viewer's default
     MissingTexture missingTexture = kDefaultMissingTexture;
     std::vector<std::string> texturePaths;  // folders searched for textures after the model's own
+    // The framing fits the rest pose and samples over the clip drawn, as the viewer's does; false:
+    // the rest pose alone (a thumbnail, drawn at rest, framed tightly on it).
+    bool frameClip = true;
+    // The frame is drawn once on each of these backgrounds, one picture each (a thumbnail's two
+    // give it a transparent background); empty: once on the viewer's.
+    std::vector<glm::vec4> clearColors;
 };
+
+// What renderFrames drew: one RGBA8 picture (tightly packed rows, top row first) per background.
+struct RenderedFrames {
+    std::vector<std::vector<uint8_t>> rgba;
+    unsigned drawCalls = 0, triangles = 0;
+};
+
+// Loads, prepares and draws `request` in a headless context into `out`, writing nothing; every
+// problem is printed on stderr, one line each. Returns an ExitCode (1 when the input is bad or the
+// context cannot be made).
+int renderFrames(const RenderRequest& request, RenderedFrames& out);
 
 // Renders as asked; returns an ExitCode (1 when the input is bad or the PNG cannot be written).
 int runRender(const RenderRequest& request);
