@@ -16,13 +16,30 @@ struct Scene;
 
 struct PodConvertOptions {
     bool separate = false;  // one array per attribute instead of one interleaved buffer
+    int maxBones = -1;      // bones per batch; -1: the renderer's ES 2.0 palette (podDefaultMaxBones)
+    std::vector<std::string> quantize;  // --quantize items (convert/pod/pod_shape.h, parsePodQuantize)
+    bool optimize = false;
+    bool strips = false;
+    bool fixedPoint = false;
+    std::string clip;  // name or index of the clip to write; empty: the only one
+    bool dropMorphs = false;
+    bool dropHidden = false;
+    bool dropVisibility = false;
+    bool dropUvAnimation = false;
+    bool wrapRepeat = false;
+    float fps = 0.0f;  // > 0: sample animation at this rate
 };
+
+// The renderer's ES 2.0 palette: what 128 vertex uniform vectors (the ES 2.0 minimum, the strict
+// profile) leave after the mesh program's other uniforms, 4 vectors per bone.
+int podDefaultMaxBones();
 
 // Adds the POD options (group "To POD") to the convert subcommand.
 void addPodConvertOptions(CLI::App* convert, PodConvertOptions& options);
 
 // Shapes `scene` (as loaded from `input`) and writes it to `output`. Prints what it changed and the
-// error each quantisation introduced on stdout, a refusal as one line on stderr. Returns an ExitCode.
+// error each quantisation introduced on stdout, a refusal as one line on stderr (`input: ...`).
+// Nothing is written unless everything succeeds. Returns an ExitCode.
 int convertToPod(Scene& scene, const std::string& input, const std::string& output,
                  const std::vector<std::string>& texturePaths, const PodConvertOptions& options);
 

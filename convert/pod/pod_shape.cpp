@@ -1,0 +1,1198 @@
+#include "convert/pod/pod_shape.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <utility>
+
+#include <meshoptimizer.h>
+
+#include "scene/cpu_reference.h"
+#include "scene/rebatch.h"
+#include "scene/sampler.h"
+
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/type_ptr.hpp>
+
+namespace esv {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+std::string num(uint64_t v) { return std::to_string(v); }
+std::string meshLabel(const Scene& s, size_t i) {
+    return "mesh " + num(i) + (s.meshes[i].name.empty() ? "" : " '" + s.meshes[i].name + "'");
+}
+
+PodAttr groupOf(Semantic s) {
+    switch (s) {
+        case Semantic::Position:
+            return PodAttr::Positions;
+        case Semantic::Normal:
+            return PodAttr::Normals;
+        case Semantic::Tangent:
+        case Semantic::Binormal:
+            return PodAttr::Tangents;
+        case Semantic::TexCoord:
+            return PodAttr::Uvs;
+        case Semantic::BoneWeights:
+            return PodAttr::Weights;
+        default:
+            return PodAttr::Count;
+    }
+}
+
+size_t attributeBytes(const VertexAttribute& a) {
+    return isPacked(a.type) ? 4 : componentSize(a.type) * std::clamp<size_t>(a.components, 1, 4);
+}
+
+ComponentType indexTypeFor(uint32_t vertices) {
+    return vertices <= 0x10000u ? ComponentType::UInt16 : ComponentType::UInt32;
+}
+
+IndexData makeIndices(const std::vector<uint32_t>& indices, uint32_t vertexCount) {
+    IndexData out;
+    out.type = indexTypeFor(vertexCount);
+    out.count = static_cast<uint32_t>(indices.size());
+    std::vector<uint8_t> bytes(indices.size() * componentSize(out.type));
+    for (size_t i = 0; i < indices.size(); ++i) {
+        if (out.type == ComponentType::UInt16) {
+            const uint16_t v = static_cast<uint16_t>(indices[i]);
+            std::memcpy(bytes.data() + 2 * i, &v, 2);
+        } else {
+            std::memcpy(bytes.data() + 4 * i, &indices[i], 4);
+        }
+    }
+    out.bytes = makeOwnedBytes(std::move(bytes));
+    return out;
+}
+
+// `stream` restricted to the vertices `pick` names, in that order.
+VertexStream gatherStream(const VertexStream& stream, const std::vector<uint32_t>& pick) {
+    VertexStream out;
+    out.stride = stream.stride;
+    out.count = static_cast<uint32_t>(pick.size());
+    out.attributes = stream.attributes;
+    std::vector<uint8_t> bytes(size_t(stream.stride) * pick.size());
+    for (size_t v = 0; v < pick.size(); ++v) {
+        const size_t from = size_t(pick[v]) * stream.stride;
+        const size_t n = std::min<size_t>(stream.stride, stream.bytes.size > from ? stream.bytes.size - from : 0);
+        if (n) std::memcpy(bytes.data() + v * stream.stride, stream.bytes.data + from, n);
+    }
+    out.bytes = makeOwnedBytes(std::move(bytes));
+    return out;
+}
+
+// Every stream and morph target of `mesh` restricted to `pick` (in that order).
+void gatherVertices(Mesh& mesh, const std::vector<uint32_t>& pick) {
+    for (VertexStream& s : mesh.streams) s = gatherStream(s, pick);
+    for (MorphTarget& t : mesh.morphTargets) t.stream = gatherStream(t.stream, pick);
+    mesh.vertexCount = static_cast<uint32_t>(pick.size());
+    if (mesh.tangentFrames) {
+        auto frames = std::make_shared<std::vector<glm::vec4>>();
+        for (uint32_t v : pick) frames->push_back(v < mesh.tangentFrames->size() ? (*mesh.tangentFrames)[v] : glm::vec4(0));
+        mesh.tangentFrames = frames;
+    }
+}
+
+// Vertex `v` of mesh-wide attribute position etc. as floats (0 when absent).
+struct AttrRef {
+    const VertexStream* stream = nullptr;
+    const VertexAttribute* attr = nullptr;
+};
+
+glm::vec4 read(const AttrRef& r, uint32_t v) {
+    float f[4];
+    readAttribute(*r.stream, *r.attr, v, f);
+    return {f[0], f[1], f[2], f[3]};
+}
+
+double angleDegrees(const glm::dvec3& a, const glm::dvec3& b) {
+    const double la = glm::length(a), lb = glm::length(b);
+    if (la == 0.0 || lb == 0.0) return la == lb ? 0.0 : 180.0;
+    const double c = std::clamp(glm::dot(a, b) / (la * lb), -1.0, 1.0);
+    const glm::dvec3 x = glm::cross(a, b);
+    return std::atan2(glm::length(x) / (la * lb), c) * 180.0 / kPi;
+}
+
+// --- quantisers --------------------------------------------------------------------------------
+
+int32_t roundClamp(double v, int32_t lo, int32_t hi) {
+    const double r = std::nearbyint(v);
+    return static_cast<int32_t>(std::clamp(r, double(lo), double(hi)));
+}
+
+// The signed normalised code of `n` (unit direction) per component with the smallest angle to it,
+// trying the rounded code and its neighbours (the best of 27 often beats plain rounding).
+void bestDirection(const glm::dvec3& n, int32_t scale, int32_t out[3]) {
+    int32_t base[3];
+    for (int c = 0; c < 3; ++c) base[c] = roundClamp(n[c] * scale, -scale, scale);
+    double best = 1e30;
+    for (int dx = -1; dx <= 1; ++dx)
+        for (int dy = -1; dy <= 1; ++dy)
+            for (int dz = -1; dz <= 1; ++dz) {
+                const int32_t q[3] = {std::clamp(base[0] + dx, -scale, scale), std::clamp(base[1] + dy, -scale, scale),
+                                      std::clamp(base[2] + dz, -scale, scale)};
+                const double a = angleDegrees(n, glm::dvec3(q[0], q[1], q[2]));
+                if (a < best) best = a, out[0] = q[0], out[1] = q[1], out[2] = q[2];
+            }
+}
+
+struct OutAttr {
+    AttrRef src;
+    VertexAttribute attr;  // as written
+    PodQuant quant = PodQuant::Keep;
+    size_t size = 0;
+};
+
+bool chooseLayout(const Mesh& mesh, const PodQuantize& q, std::vector<OutAttr>& out, std::string& error) {
+    for (const VertexStream& s : mesh.streams)
+        for (const VertexAttribute& a : s.attributes) {
+            OutAttr o;
+            o.src = {&s, &a};
+            o.attr = a;
+            const PodAttr g = groupOf(a.semantic);
+            o.quant = g == PodAttr::Count ? PodQuant::Keep : q[g];
+            VertexAttribute& w = o.attr;
+            w.swizzle = a.swizzle;
+            const uint8_t n = std::clamp<uint8_t>(a.components, 1, 4);
+            switch (o.quant) {
+                case PodQuant::Keep:
+                    break;
+                case PodQuant::Float:
+                    w.type = ComponentType::Float32, w.normalized = false, w.components = n;
+                    break;
+                case PodQuant::Fixed:
+                    w.type = ComponentType::Fixed16_16, w.normalized = false, w.components = n;
+                    break;
+                case PodQuant::Int16:
+                    w.type = ComponentType::Int16, w.normalized = true, w.components = std::min<uint8_t>(n, 3);
+                    break;
+                case PodQuant::Dec3n:
+                    if (n == 4) {
+                        error = std::string(semanticName(a.semantic)) +
+                                " with a handedness (w) DEC3N has no room for; use tangents=byte";
+                        return false;
+                    }
+                    w.type = ComponentType::Int2_10_10_10, w.normalized = true, w.components = 3;
+                    break;
+                case PodQuant::Byte:
+                    w.type = ComponentType::Int8, w.normalized = true, w.components = n;
+                    break;
+                case PodQuant::Half:
+                    w.type = ComponentType::Float16, w.normalized = false, w.components = n;
+                    break;
+                case PodQuant::Short:
+                    w.type = ComponentType::UInt16, w.normalized = true, w.components = n;
+                    break;
+                case PodQuant::UByte:
+                    w.type = ComponentType::UInt8, w.normalized = true, w.components = n;
+                    break;
+                default:
+                    break;
+            }
+            if (o.quant != PodQuant::Keep) w.swizzle = Swizzle::Identity;
+            o.size = attributeBytes(w);
+            out.push_back(o);
+        }
+    return true;
+}
+
+void store(uint8_t* p, ComponentType type, double value) {
+    switch (type) {
+        case ComponentType::Float32: {
+            const float f = static_cast<float>(value);
+            std::memcpy(p, &f, 4);
+            break;
+        }
+        case ComponentType::Float16: {
+            const uint16_t h = floatToHalf(static_cast<float>(value));
+            std::memcpy(p, &h, 2);
+            break;
+        }
+        case ComponentType::Fixed16_16: {
+            const int32_t v = roundClamp(value * 65536.0, std::numeric_limits<int32_t>::min(),
+                                         std::numeric_limits<int32_t>::max());
+            std::memcpy(p, &v, 4);
+            break;
+        }
+        case ComponentType::Int16: {
+            const int16_t v = static_cast<int16_t>(roundClamp(value, -32767, 32767));
+            std::memcpy(p, &v, 2);
+            break;
+        }
+        case ComponentType::UInt16: {
+            const uint16_t v = static_cast<uint16_t>(roundClamp(value, 0, 65535));
+            std::memcpy(p, &v, 2);
+            break;
+        }
+        case ComponentType::Int8: {
+            const int8_t v = static_cast<int8_t>(roundClamp(value, -127, 127));
+            std::memcpy(p, &v, 1);
+            break;
+        }
+        case ComponentType::UInt8:
+            *p = static_cast<uint8_t>(roundClamp(value, 0, 255));
+            break;
+        default:
+            break;
+    }
+}
+
+void recordError(PodQuantReport& report, PodAttr g, PodQuant q, double e, uint64_t n) {
+    PodQuantError& r = report[g];
+    r.type = q;
+    r.largest = std::max(r.largest, e);
+    r.values += n;
+}
+
+}  // namespace
+
+const char* podQuantName(PodQuant q) {
+    static constexpr const char* kNames[] = {"keep", "float", "fixed", "int16", "dec3n", "byte", "half", "short", "ubyte"};
+    static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<size_t>(PodQuant::Count));
+    return q < PodQuant::Count ? kNames[static_cast<size_t>(q)] : "?";
+}
+
+const char* podAttrName(PodAttr a) {
+    static constexpr const char* kNames[] = {"positions", "normals", "tangents", "uvs", "weights"};
+    static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<size_t>(PodAttr::Count));
+    return a < PodAttr::Count ? kNames[static_cast<size_t>(a)] : "?";
+}
+
+namespace {
+std::vector<PodQuant> choicesOf(PodAttr a) {
+    switch (a) {
+        case PodAttr::Positions:
+            return {PodQuant::Int16, PodQuant::Fixed, PodQuant::Float};
+        case PodAttr::Normals:
+        case PodAttr::Tangents:
+            return {PodQuant::Dec3n, PodQuant::Byte, PodQuant::Fixed, PodQuant::Float};
+        case PodAttr::Uvs:
+            return {PodQuant::Half, PodQuant::Short, PodQuant::Fixed, PodQuant::Float};
+        case PodAttr::Weights:
+            return {PodQuant::UByte, PodQuant::Float};
+        default:
+            return {};
+    }
+}
+}  // namespace
+
+std::string podQuantChoices(PodAttr a) {
+    std::string out;
+    for (PodQuant q : choicesOf(a)) out += (out.empty() ? "" : "|") + std::string(podQuantName(q));
+    return out;
+}
+
+bool parsePodQuantize(const std::string& text, PodQuantize& q, std::string& error) {
+    size_t at = 0;
+    if (text.empty()) {
+        error = "--quantize needs 'all' or GROUP=TYPE items";
+        return false;
+    }
+    while (at <= text.size()) {
+        const size_t comma = std::min(text.find(',', at), text.size());
+        const std::string item = text.substr(at, comma - at);
+        at = comma + 1;
+        if (item == "all") {
+            for (size_t g = 0; g < size_t(PodAttr::Count); ++g) q.choice[g] = choicesOf(PodAttr(g)).front();
+        } else {
+            const size_t eq = item.find('=');
+            bool known = false;
+            if (eq != std::string::npos) {
+                const std::string group = item.substr(0, eq), type = item.substr(eq + 1);
+                for (size_t g = 0; g < size_t(PodAttr::Count) && !known; ++g) {
+                    if (group != podAttrName(PodAttr(g))) continue;
+                    for (PodQuant c : choicesOf(PodAttr(g)))
+                        if (type == podQuantName(c)) q.choice[g] = c, known = true;
+                    if (!known) {
+                        error = "--quantize: " + group + " take " + podQuantChoices(PodAttr(g)) + ", not '" + type + "'";
+                        return false;
+                    }
+                }
+            }
+            if (!known) {
+                error = "--quantize: '" + item +
+                        "' is not 'all' or GROUP=TYPE (GROUP: positions, normals, tangents, uvs, weights)";
+                return false;
+            }
+        }
+        if (comma == text.size()) break;
+    }
+    return true;
+}
+
+uint16_t floatToHalf(float value) {
+    uint32_t f;
+    std::memcpy(&f, &value, 4);
+    const uint32_t sign = (f >> 16) & 0x8000u;
+    const uint32_t absf = f & 0x7FFFFFFFu;
+    if (absf >= 0x7F800000u) return static_cast<uint16_t>(sign | 0x7C00u | (absf > 0x7F800000u ? 0x200u : 0u));
+    if (absf >= 0x477FF000u) return static_cast<uint16_t>(sign | 0x7C00u);  // rounds beyond 65504
+    if (absf < 0x38800000u) {
+        // Subnormal half: value / 2^-24, rounded to nearest even.
+        float a;
+        std::memcpy(&a, &absf, 4);
+        const float scaled = a * 16777216.0f;  // exact (power of two)
+        return static_cast<uint16_t>(sign | static_cast<uint32_t>(std::nearbyint(scaled)));
+    }
+    const uint32_t mant = absf & 0x7FFFFFu;
+    const uint32_t exp = (absf >> 23) - 127 + 15;
+    uint32_t h = (exp << 10) | (mant >> 13);
+    const uint32_t rest = mant & 0x1FFFu;
+    if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;  // carries into the exponent correctly
+    return static_cast<uint16_t>(sign | h);
+}
+
+bool quantizeMesh(Mesh& mesh, const PodQuantize& q, PodQuantReport& report, std::string& error) {
+    std::vector<OutAttr> attrs;
+    if (!chooseLayout(mesh, q, attrs, error)) return false;
+    bool any = false;
+    for (const OutAttr& a : attrs) any = any || a.quant != PodQuant::Keep;
+    if (!any || mesh.vertexCount == 0) return true;
+    const uint32_t n = mesh.vertexCount;
+
+    // Layout: list order as read, each attribute aligned to its component size.
+    uint32_t cursor = 0;
+    for (OutAttr& a : attrs) {
+        const uint32_t align = isPacked(a.attr.type) ? 4u : static_cast<uint32_t>(componentSize(a.attr.type));
+        cursor = (cursor + align - 1) / align * align;
+        a.attr.offset = cursor;
+        cursor += static_cast<uint32_t>(a.size);
+    }
+    VertexStream out;
+    out.stride = (cursor + 3) / 4 * 4;
+    out.count = n;
+    std::vector<uint8_t> bytes(size_t(out.stride) * n, 0);
+    glm::mat4 unpack = mesh.positionUnpack;
+    PodQuantReport local;
+
+    for (OutAttr& a : attrs) {
+        const PodAttr g = groupOf(a.src.attr->semantic);
+        uint8_t* base = bytes.data() + a.attr.offset;
+        const size_t comp = isPacked(a.attr.type) ? 4 : componentSize(a.attr.type);
+        const int nc = a.attr.components;
+        if (a.quant == PodQuant::Keep) {
+            for (uint32_t v = 0; v < n; ++v)
+                std::memcpy(base + size_t(v) * out.stride,
+                            a.src.stream->bytes.data + size_t(v) * a.src.stream->stride + a.src.attr->offset, a.size);
+            a.src = {};
+            continue;
+        }
+        // Source values (positions in model space: through the mesh's own unpack matrix).
+        std::vector<glm::dvec4> src(n);
+        for (uint32_t v = 0; v < n; ++v) {
+            glm::vec4 f = read(a.src, v);
+            if (g == PodAttr::Positions) {
+                const glm::vec4 p = mesh.positionUnpack * glm::vec4(glm::vec3(f), 1.0f);
+                f = glm::vec4(glm::vec3(p) / (p.w != 0.0f ? p.w : 1.0f), 1.0f);
+            }
+            src[v] = glm::dvec4(f);
+        }
+        const std::string what = std::string(podAttrName(g)) + "=" + podQuantName(a.quant);
+        switch (a.quant) {
+            case PodQuant::Int16: {
+                glm::dvec3 lo(1e300), hi(-1e300);
+                for (const auto& p : src) lo = glm::min(lo, glm::dvec3(p)), hi = glm::max(hi, glm::dvec3(p));
+                const glm::dvec3 centre = (lo + hi) * 0.5, half = (hi - lo) * 0.5;
+                glm::dvec3 scale;
+                for (int c = 0; c < 3; ++c) scale[c] = half[c] > 0.0 ? half[c] : 1.0;
+                // Centre and scale as the floats the unpack matrix holds, so that what is stored
+                // decodes through exactly that matrix.
+                const glm::vec3 cf(centre), sf(scale);
+                for (uint32_t v = 0; v < n; ++v)
+                    for (int c = 0; c < 3; ++c)
+                        store(base + size_t(v) * out.stride + c * comp, a.attr.type,
+                              (src[v][c] - double(cf[c])) / double(sf[c]) * 32767.0);
+                unpack = glm::translate(glm::mat4(1.0f), cf) * glm::scale(glm::mat4(1.0f), sf);
+                a.attr.components = 3;
+                break;
+            }
+            case PodQuant::Dec3n:
+            case PodQuant::Byte: {
+                const int32_t scale = a.quant == PodQuant::Dec3n ? 511 : 127;
+                for (uint32_t v = 0; v < n; ++v) {
+                    glm::dvec3 d(src[v]);
+                    const double len = glm::length(d);
+                    int32_t code[3] = {0, 0, 0};
+                    if (len > 0.0) bestDirection(d / len, scale, code);
+                    uint8_t* p = base + size_t(v) * out.stride;
+                    if (a.quant == PodQuant::Dec3n) {
+                        const uint32_t word = (uint32_t(code[0]) & 0x3FFu) | ((uint32_t(code[1]) & 0x3FFu) << 10) |
+                                              ((uint32_t(code[2]) & 0x3FFu) << 20);
+                        std::memcpy(p, &word, 4);
+                    } else {
+                        for (int c = 0; c < 3; ++c) store(p + c, ComponentType::Int8, code[c]);
+                        if (nc == 4) store(p + 3, ComponentType::Int8, src[v].w < 0.0 ? -127 : 127);
+                    }
+                }
+                break;
+            }
+            case PodQuant::Short: {
+                double lo = 1e300, hi = -1e300;
+                for (const auto& p : src)
+                    for (int c = 0; c < nc; ++c) lo = std::min(lo, p[c]), hi = std::max(hi, p[c]);
+                const bool unsignedRange = lo >= 0.0 && hi <= 1.0;
+                if (!unsignedRange && !(lo >= -1.0 && hi <= 1.0)) {
+                    error = what + ": values from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                            " do not fit normalised shorts (-1 to 1); use uvs=half";
+                    return false;
+                }
+                a.attr.type = unsignedRange ? ComponentType::UInt16 : ComponentType::Int16;
+                for (uint32_t v = 0; v < n; ++v)
+                    for (int c = 0; c < nc; ++c)
+                        store(base + size_t(v) * out.stride + c * 2, a.attr.type,
+                              src[v][c] * (unsignedRange ? 65535.0 : 32767.0));
+                break;
+            }
+            case PodQuant::UByte: {
+                // Largest remainder: the bytes of a vertex sum to exactly 255 (weights summing to 1).
+                for (uint32_t v = 0; v < n; ++v) {
+                    double w[4] = {0, 0, 0, 0}, sum = 0.0;
+                    for (int c = 0; c < nc; ++c) w[c] = std::max(0.0, src[v][c]), sum += w[c];
+                    int32_t code[4] = {0, 0, 0, 0};
+                    if (sum > 0.0) {
+                        int32_t total = 0;
+                        double rem[4];
+                        for (int c = 0; c < nc; ++c) {
+                            const double x = w[c] / sum * 255.0;
+                            code[c] = static_cast<int32_t>(std::floor(x));
+                            rem[c] = x - code[c];
+                            total += code[c];
+                        }
+                        while (total < 255) {
+                            int best = 0;
+                            for (int c = 1; c < nc; ++c)
+                                if (rem[c] > rem[best]) best = c;
+                            ++code[best], rem[best] = -1.0, ++total;
+                        }
+                    }
+                    for (int c = 0; c < nc; ++c) base[size_t(v) * out.stride + c] = static_cast<uint8_t>(code[c]);
+                }
+                break;
+            }
+            case PodQuant::Fixed:
+            case PodQuant::Half:
+            case PodQuant::Float: {
+                const double limit = a.quant == PodQuant::Fixed ? 32767.99998 : a.quant == PodQuant::Half ? 65504.0 : 3.4e38;
+                for (uint32_t v = 0; v < n; ++v)
+                    for (int c = 0; c < nc; ++c) {
+                        if (!(std::fabs(src[v][c]) <= limit)) {
+                            error = what + ": the value " + std::to_string(src[v][c]) + " does not fit " +
+                                    (a.quant == PodQuant::Fixed ? "16.16 fixed point" : "a half float") +
+                                    "; use " + podAttrName(g) + "=float";
+                            return false;
+                        }
+                        store(base + size_t(v) * out.stride + c * comp, a.attr.type, src[v][c]);
+                    }
+                if (g == PodAttr::Positions) unpack = glm::mat4(1.0f);
+                break;
+            }
+            default:
+                break;
+        }
+        // Read back as the renderer reads it, and measure.
+        VertexStream view;
+        view.stride = out.stride;
+        view.count = n;
+        std::vector<uint8_t> copy = bytes;
+        view.bytes = makeOwnedBytes(std::move(copy));
+        const AttrRef back{&view, &a.attr};
+        double largest = 0.0;
+        for (uint32_t v = 0; v < n; ++v) {
+            const glm::dvec4 r(read(back, v));
+            double e = 0.0;
+            switch (g) {
+                case PodAttr::Positions: {
+                    const glm::dvec4 p = glm::dmat4(unpack) * glm::dvec4(glm::dvec3(r), 1.0);
+                    e = glm::length(glm::dvec3(p) - glm::dvec3(src[v]));
+                    break;
+                }
+                case PodAttr::Normals:
+                case PodAttr::Tangents:
+                    e = angleDegrees(glm::dvec3(r), glm::dvec3(src[v]));
+                    break;
+                case PodAttr::Uvs: {
+                    double s = 0.0;
+                    for (int c = 0; c < nc; ++c) s += (r[c] - src[v][c]) * (r[c] - src[v][c]);
+                    e = std::sqrt(s);
+                    break;
+                }
+                case PodAttr::Weights: {
+                    double sum = 0.0;
+                    for (int c = 0; c < nc; ++c) sum += std::max(0.0, src[v][c]);
+                    for (int c = 0; c < nc; ++c)
+                        e = std::max(e, std::fabs(r[c] - (sum > 0.0 ? std::max(0.0, src[v][c]) / sum : 0.0)));
+                    break;
+                }
+                default:
+                    break;
+            }
+            largest = std::max(largest, e);
+        }
+        recordError(local, g, a.quant, largest, n);
+        a.src = {};
+    }
+    // Committed only now: a refusal above leaves the mesh as it was.
+    for (size_t g = 0; g < size_t(PodAttr::Count); ++g)
+        if (local.error[g].values) recordError(report, PodAttr(g), local.error[g].type, local.error[g].largest, local.error[g].values);
+    for (const OutAttr& a : attrs) out.attributes.push_back(a.attr);
+    out.bytes = makeOwnedBytes(std::move(bytes));
+    mesh.streams.assign(1, std::move(out));
+    mesh.positionUnpack = unpack;
+    return true;
+}
+
+// --- vertex order and strips ---------------------------------------------------------------------
+
+std::vector<std::pair<uint32_t, uint32_t>> podTriangleRanges(const Mesh& mesh) {
+    std::vector<std::pair<uint32_t, uint32_t>> ranges;
+    const uint32_t total = triangleCount(mesh);
+    if (mesh.boneBatches.empty()) {
+        ranges.push_back({0, total});
+        return ranges;
+    }
+    uint32_t at = 0;
+    for (const BoneBatch& b : mesh.boneBatches) {
+        const uint32_t first = std::min(b.firstTriangle, total);
+        const uint32_t end = std::min(first + b.triangleCount, total);
+        if (first > at) ranges.push_back({at, first});  // triangles no batch names stay in place
+        ranges.push_back({first, end});
+        at = std::max(at, end);
+    }
+    if (at < total) ranges.push_back({at, total});
+    return ranges;
+}
+
+namespace {
+bool simpleTriangles(const Mesh& mesh, std::string& error) {
+    if (mesh.submeshes.size() != 1 || mesh.submeshes[0].baseVertex != 0 || mesh.submeshes[0].firstIndex != 0 ||
+        (mesh.submeshes[0].primitive != Primitive::Triangles && mesh.submeshes[0].primitive != Primitive::TriangleStrip)) {
+        error = "not one triangle list from the first index";
+        return false;
+    }
+    return true;
+}
+}  // namespace
+
+bool optimizePodMesh(Mesh& mesh, std::string& error) {
+    if (!simpleTriangles(mesh, error)) return false;
+    std::vector<uint32_t> tris;
+    expandTriangles(mesh, tris);
+    if (tris.empty() || mesh.vertexCount == 0) return true;
+    const auto ranges = podTriangleRanges(mesh);
+    std::vector<uint32_t> out(tris.size());
+    for (const auto& r : ranges) {
+        const size_t first = size_t(r.first) * 3, count = size_t(r.second - r.first) * 3;
+        if (count) meshopt_optimizeVertexCache(out.data() + first, tris.data() + first, count, mesh.vertexCount);
+    }
+    std::vector<uint32_t> remap(mesh.vertexCount);
+    const size_t unique = meshopt_optimizeVertexFetchRemap(remap.data(), out.data(), out.size(), mesh.vertexCount);
+    std::vector<uint32_t> pick(unique);
+    for (uint32_t v = 0; v < mesh.vertexCount; ++v)
+        if (remap[v] != ~0u) pick[remap[v]] = v;
+    for (uint32_t& i : out) i = remap[i];
+    gatherVertices(mesh, pick);
+    mesh.adjacency = {};
+    mesh.indices = makeIndices(out, mesh.vertexCount);
+    Submesh sub = mesh.submeshes[0];
+    sub.primitive = Primitive::Triangles;
+    sub.stripLengths.clear();
+    sub.firstIndex = 0;
+    sub.indexCount = static_cast<uint32_t>(out.size());
+    mesh.submeshes.assign(1, sub);
+    return true;
+}
+
+bool stripifyPodMesh(Mesh& mesh, std::string& error) {
+    if (mesh.submeshes.size() != 1 || mesh.submeshes[0].primitive != Primitive::Triangles) return true;
+    if (!simpleTriangles(mesh, error)) return false;
+    std::vector<uint32_t> tris;
+    expandTriangles(mesh, tris);
+    if (tris.empty()) return true;
+    const auto ranges = podTriangleRanges(mesh);
+    std::vector<uint32_t> indices, lengths, rangeTriangles;
+    constexpr unsigned kRestart = ~0u;
+    for (const auto& r : ranges) {
+        const size_t first = size_t(r.first) * 3, count = size_t(r.second - r.first) * 3;
+        uint32_t made = 0;
+        if (count) {
+            std::vector<uint32_t> strip(meshopt_stripifyBound(count));
+            const size_t size = meshopt_stripify(strip.data(), tris.data() + first, count, mesh.vertexCount, kRestart);
+            size_t start = 0;
+            for (size_t i = 0; i <= size; ++i) {
+                if (i < size && strip[i] != kRestart) continue;
+                const size_t len = i - start;
+                if (len >= 3) {
+                    indices.insert(indices.end(), strip.begin() + long(start), strip.begin() + long(i));
+                    lengths.push_back(static_cast<uint32_t>(len - 2));
+                    made += static_cast<uint32_t>(len - 2);
+                }
+                start = i + 1;
+            }
+        }
+        rangeTriangles.push_back(made);
+    }
+    // Batch ranges recounted in strip triangles (degenerate ones included).
+    if (!mesh.boneBatches.empty()) {
+        uint32_t at = 0;
+        size_t b = 0;
+        const auto old = podTriangleRanges(mesh);
+        for (size_t k = 0; k < old.size(); ++k) {
+            if (b < mesh.boneBatches.size() && old[k].first == std::min(mesh.boneBatches[b].firstTriangle, triangleCount(mesh)) &&
+                old[k].second - old[k].first == std::min(mesh.boneBatches[b].triangleCount, old[k].second - old[k].first)) {
+                mesh.boneBatches[b].firstTriangle = at;
+                mesh.boneBatches[b].triangleCount = rangeTriangles[k];
+                ++b;
+            }
+            at += rangeTriangles[k];
+        }
+    }
+    mesh.indices = makeIndices(indices, mesh.vertexCount);
+    Submesh sub = mesh.submeshes[0];
+    sub.primitive = Primitive::TriangleStrip;
+    sub.stripLengths = std::move(lengths);
+    sub.firstIndex = 0;
+    sub.indexCount = static_cast<uint32_t>(indices.size());
+    mesh.submeshes.assign(1, sub);
+    mesh.adjacency = {};
+    return true;
+}
+
+// --- scene shaping ---------------------------------------------------------------------------------
+
+namespace {
+
+bool drawsTriangles(Primitive p) {
+    return p == Primitive::Triangles || p == Primitive::TriangleStrip || p == Primitive::TriangleFan ||
+           p == Primitive::Quads;
+}
+
+// True when the submesh is already one POD primitive list as the writer takes it.
+bool podReady(const Submesh& s, const Mesh& m) {
+    if (s.firstIndex != 0 || s.baseVertex != 0 || s.primitiveRestart || s.frontFaceCW || s.materialSlot != 0)
+        return false;
+    if (m.indices.count > 0 && m.indices.type == ComponentType::UInt8) return false;
+    switch (s.primitive) {
+        case Primitive::Triangles:
+        case Primitive::Points:
+        case Primitive::Lines:
+            return true;
+        case Primitive::TriangleStrip:
+            return !s.stripLengths.empty();
+        default:
+            return false;
+    }
+}
+
+// One part of a mesh: the expanded primitives of one submesh over its own vertices.
+Mesh meshPart(const Mesh& m, const Submesh& s, Primitive primitive, const std::vector<uint32_t>& corners,
+              uint32_t firstTriangle, const std::string& name) {
+    Mesh part = m;
+    part.name = name;
+    part.submeshes.clear();
+    part.boneBatches.clear();
+    part.adjacency = {};
+    std::vector<uint32_t> pick, remap(m.vertexCount, ~0u), indices;
+    indices.reserve(corners.size());
+    for (uint32_t v : corners) {
+        if (v >= m.vertexCount) continue;
+        if (remap[v] == ~0u) remap[v] = static_cast<uint32_t>(pick.size()), pick.push_back(v);
+        indices.push_back(remap[v]);
+    }
+    gatherVertices(part, pick);
+    part.indices = makeIndices(indices, part.vertexCount);
+    Submesh out;
+    out.primitive = primitive;
+    out.indexCount = static_cast<uint32_t>(indices.size());
+    part.submeshes.push_back(out);
+    (void)s;
+    if (primitive == Primitive::Triangles) {
+        const uint32_t count = static_cast<uint32_t>(corners.size() / 3);
+        for (const BoneBatch& b : m.boneBatches) {
+            const uint32_t lo = std::max(b.firstTriangle, firstTriangle);
+            const uint32_t hi = std::min(b.firstTriangle + b.triangleCount, firstTriangle + count);
+            if (hi <= lo) continue;
+            BoneBatch nb = b;
+            nb.firstTriangle = lo - firstTriangle;
+            nb.triangleCount = hi - lo;
+            part.boneBatches.push_back(nb);
+        }
+    }
+    return part;
+}
+
+// Meshes of several submeshes, or of a primitive the writer does not take as it is, become one mesh
+// per submesh; extra parts are shown by new child nodes of every node that showed the mesh.
+bool splitMeshes(Scene& scene, PodShapeReport& report, std::string& error) {
+    const size_t meshCount = scene.meshes.size();
+    for (size_t i = 0; i < meshCount; ++i) {
+        Mesh& m = scene.meshes[i];
+        bool ready = m.submeshes.size() <= 1;
+        for (const Submesh& s : m.submeshes) ready = ready && podReady(s, m);
+        if (ready) {
+            // One material per mesh node: the one the submesh draws with.
+            for (Node& n : scene.nodes) {
+                if (n.kind != NodeKind::Mesh || n.object != static_cast<int32_t>(i) || n.materials.size() <= 1) continue;
+                const int32_t mat = n.materials[0];
+                n.materials.assign(1, mat);
+            }
+            continue;
+        }
+        std::vector<uint32_t> tris, triStart, lines, lineStart, points, pointStart;
+        expandTriangles(m, tris, &triStart);
+        expandLines(m, lines, &lineStart);
+        expandPoints(m, points, &pointStart);
+        std::vector<Mesh> parts;
+        std::vector<uint32_t> slots;
+        for (size_t k = 0; k < m.submeshes.size(); ++k) {
+            const Submesh& s = m.submeshes[k];
+            const std::string name = m.submeshes.size() > 1 ? m.name + " " + num(k) : m.name;
+            auto slice = [](const std::vector<uint32_t>& all, const std::vector<uint32_t>& start, size_t k2,
+                            size_t per) {
+                const size_t lo = start[k2] * per;
+                const size_t hi = k2 + 1 < start.size() ? start[k2 + 1] * per : all.size();
+                return std::vector<uint32_t>(all.begin() + long(lo), all.begin() + long(std::max(lo, hi)));
+            };
+            if (drawsTriangles(s.primitive)) {
+                std::vector<uint32_t> c = slice(tris, triStart, k, 3);
+                if (s.frontFaceCW)
+                    for (size_t t = 0; t + 2 < c.size(); t += 3) std::swap(c[t + 1], c[t + 2]);
+                parts.push_back(meshPart(m, s, Primitive::Triangles, c, triStart[k], name));
+            } else if (s.primitive == Primitive::Lines || s.primitive == Primitive::LineStrip) {
+                parts.push_back(meshPart(m, s, Primitive::Lines, slice(lines, lineStart, k, 2), 0, name));
+            } else if (s.primitive == Primitive::Points) {
+                parts.push_back(meshPart(m, s, Primitive::Points, slice(points, pointStart, k, 1), 0, name));
+            } else {
+                error = meshLabel(scene, i) + ": a " + primitiveName(s.primitive) +
+                        " submesh among others; POD holds one primitive list per mesh";
+                return false;
+            }
+            slots.push_back(s.materialSlot);
+        }
+        if (parts.empty()) {
+            m.submeshes.clear();
+            continue;
+        }
+        const std::string label = meshLabel(scene, i);
+        scene.meshes[i] = std::move(parts[0]);
+        std::vector<int32_t> partMesh{static_cast<int32_t>(i)};
+        for (size_t k = 1; k < parts.size(); ++k) {
+            partMesh.push_back(static_cast<int32_t>(scene.meshes.size()));
+            scene.meshes.push_back(std::move(parts[k]));
+        }
+        const size_t nodeCount = scene.nodes.size();
+        for (size_t n = 0; n < nodeCount; ++n) {
+            if (scene.nodes[n].kind != NodeKind::Mesh || scene.nodes[n].object != static_cast<int32_t>(i)) continue;
+            const std::vector<int32_t> mats = scene.nodes[n].materials;
+            auto material = [&](uint32_t slot) { return slot < mats.size() ? mats[slot] : -1; };
+            scene.nodes[n].materials = {material(slots[0])};
+            for (size_t k = 1; k < parts.size(); ++k) {
+                Node child;
+                child.name = scene.nodes[n].name + " part " + num(k);
+                child.parent = static_cast<int32_t>(n);
+                child.kind = NodeKind::Mesh;
+                child.object = partMesh[k];
+                child.materials = {material(slots[k])};
+                child.skin = scene.nodes[n].skin;
+                child.objectTransform = scene.nodes[n].objectTransform;
+                scene.nodes.push_back(std::move(child));
+            }
+        }
+        if (parts.size() > 1) {
+            ++report.meshesSplit;
+            report.notes.push_back(label + ": " + num(parts.size()) +
+                                   " submeshes written as as many meshes (POD draws one primitive list with one "
+                                   "material per mesh), the extra ones shown by child nodes");
+        } else {
+            report.notes.push_back(label + ": " + primitiveName(m.submeshes.empty() ? Primitive::Triangles
+                                                                                   : scene.meshes[i].submeshes[0].primitive) +
+                                   " expanded from the file's primitive list");
+        }
+    }
+    return true;
+}
+
+// A skinned mesh shown by nodes with different skins gets one copy per further skin (POD bone
+// batches name bone nodes).
+void splitSkinnedInstances(Scene& scene, PodShapeReport& report) {
+    const size_t meshCount = scene.meshes.size();
+    for (size_t i = 0; i < meshCount; ++i) {
+        std::vector<int32_t> skins;
+        for (const Node& n : scene.nodes)
+            if (n.kind == NodeKind::Mesh && n.object == static_cast<int32_t>(i) && n.skin >= 0 &&
+                std::find(skins.begin(), skins.end(), n.skin) == skins.end())
+                skins.push_back(n.skin);
+        for (size_t k = 1; k < skins.size(); ++k) {
+            const int32_t copy = static_cast<int32_t>(scene.meshes.size());
+            scene.meshes.push_back(scene.meshes[i]);
+            for (Node& n : scene.nodes)
+                if (n.kind == NodeKind::Mesh && n.object == static_cast<int32_t>(i) && n.skin == skins[k])
+                    n.object = copy;
+            report.notes.push_back(meshLabel(scene, i) + ": copied for the nodes skinned by skin " +
+                                   num(static_cast<uint64_t>(skins[k])) + " (POD bone batches name one skeleton)");
+        }
+    }
+}
+
+// Keeps the one clip POD holds, and samples the node element tracks (OpenGEX transform elements,
+// which POD has no blocks for) into one stepped matrix track per node at every frame.
+bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeReport& report, std::string& error) {
+    auto& clips = scene.animation.clips;
+    if (options.clip >= 0) {
+        if (static_cast<size_t>(options.clip) >= clips.size()) {
+            error = "clip " + num(static_cast<uint64_t>(options.clip)) + " does not exist";
+            return false;
+        }
+        if (clips.size() > 1)
+            report.notes.push_back("clip '" + clips[options.clip].name + "' written, " + num(clips.size() - 1) +
+                                   " others left out");
+        Clip keep = clips[options.clip];
+        clips.assign(1, std::move(keep));
+    } else if (clips.size() > 1) {
+        error = num(clips.size()) + " animation clips; POD holds one (--clip NAME picks it)";
+        return false;
+    }
+    if (options.fps > 0.0f) scene.animation.fps = options.fps;
+    if (clips.empty()) return true;
+    Clip& clip = clips[0];
+    for (const Track& t : clip.tracks) {
+        if (t.channel == Channel::Visibility) {
+            error = "clip '" + clip.name + "': visibility tracks; POD has no visibility (--drop-visibility leaves them out)";
+            if (!options.dropVisibility) return false;
+            error.clear();
+        }
+        if (t.channel == Channel::UvElement && !options.dropUvAnimation) {
+            error = "clip '" + clip.name +
+                    "': texture coordinate animation; POD has none (--drop-uv-animation leaves it out)";
+            return false;
+        }
+    }
+    clip.tracks.erase(std::remove_if(clip.tracks.begin(), clip.tracks.end(),
+                                     [&](const Track& t) {
+                                         return t.channel == Channel::Visibility || t.channel == Channel::UvElement;
+                                     }),
+                      clip.tracks.end());
+    if (clip.start != 0.0f) {
+        for (Track& t : clip.tracks)
+            for (float& time : t.times) time -= clip.start;
+        report.notes.push_back("clip '" + clip.name + "' moved to start at 0 s (POD animation starts at frame 0); it started at " +
+                               std::to_string(clip.start) + " s");
+        clip.end -= clip.start;
+        clip.start = 0.0f;
+    }
+    std::vector<uint8_t> elementNode(scene.nodes.size(), 0);
+    bool any = false;
+    for (const Track& t : clip.tracks)
+        if (t.channel == Channel::Element && t.node >= 0 && static_cast<size_t>(t.node) < scene.nodes.size()) {
+            elementNode[t.node] = 1, any = true;
+            if (t.element < scene.nodes[t.node].elements.size() && scene.nodes[t.node].elements[t.element].object) {
+                error = "node '" + scene.nodes[t.node].name +
+                        "': an animated object transform; POD has no object transforms";
+                return false;
+            }
+        }
+    if (!any) return true;
+    const float fps = scene.animation.fps;
+    const uint32_t frames = static_cast<uint32_t>(std::ceil(double(clip.end) * fps - 1e-3)) + 1;
+    std::vector<Track> baked(scene.nodes.size());
+    Pose pose;
+    for (uint32_t f = 0; f < frames; ++f) {
+        const float t = float(f) / fps;
+        evaluatePose(scene, 0, t, pose);
+        for (size_t n = 0; n < scene.nodes.size(); ++n) {
+            if (!elementNode[n]) continue;
+            Track& tr = baked[n];
+            tr.node = static_cast<int32_t>(n);
+            tr.channel = Channel::Matrix;
+            tr.interpolation = Interpolation::Step;
+            tr.components = 16;
+            tr.times.push_back(t);
+            const glm::mat4 m = pose.local[n].toMatrix();
+            const float* v = &m[0][0];
+            tr.values.insert(tr.values.end(), v, v + 16);
+        }
+    }
+    size_t count = 0;
+    clip.tracks.erase(std::remove_if(clip.tracks.begin(), clip.tracks.end(),
+                                     [&](const Track& t) { return t.channel == Channel::Element; }),
+                      clip.tracks.end());
+    for (size_t n = 0; n < scene.nodes.size(); ++n) {
+        if (!elementNode[n]) continue;
+        // The node's other tracks (none for element-animated OpenGEX nodes) would fight the matrix.
+        clip.tracks.erase(std::remove_if(clip.tracks.begin(), clip.tracks.end(),
+                                         [&](const Track& t) { return t.node == static_cast<int32_t>(n); }),
+                          clip.tracks.end());
+        Node& node = scene.nodes[n];
+        const glm::mat4 rest = node.local.toMatrix();
+        node.local = Transform{};
+        node.local.useMatrix = true;
+        node.local.matrix = rest;
+        clip.tracks.push_back(std::move(baked[n]));
+        ++count;
+    }
+    report.notes.push_back("clip '" + clip.name + "': the transform element tracks of " + num(count) +
+                           " nodes sampled as matrices at every frame (" + num(frames) + " frames at " +
+                           std::to_string(int(fps)) + " FPS)");
+    return true;
+}
+
+// Mesh nodes with an object transform (OpenGEX): the mesh moves to a new child node placed by it.
+void moveObjectTransforms(Scene& scene, PodShapeReport& report) {
+    const size_t count = scene.nodes.size();
+    size_t moved = 0;
+    for (size_t n = 0; n < count; ++n) {
+        Node& node = scene.nodes[n];
+        if (node.kind != NodeKind::Mesh || node.objectTransform == glm::mat4(1.0f)) continue;
+        Node child;
+        child.name = node.name + " object";
+        child.parent = static_cast<int32_t>(n);
+        child.kind = NodeKind::Mesh;
+        child.object = node.object;
+        child.materials = node.materials;
+        child.skin = node.skin;
+        child.local.useMatrix = true;
+        child.local.matrix = node.objectTransform;
+        node.kind = NodeKind::Empty;
+        node.object = -1;
+        node.materials.clear();
+        node.skin = -1;
+        node.objectTransform = glm::mat4(1.0f);
+        scene.nodes.push_back(std::move(child));
+        ++moved;
+    }
+    if (moved)
+        report.notes.push_back(num(moved) + " mesh nodes with an object transform: the mesh shown by a child node "
+                                            "placed by it (POD has no object transforms)");
+}
+
+// POD is Y-up: a Z-up scene turns by -90 degrees about X ((x, y, z) becomes (x, z, -y)) at its root
+// nodes and their tracks.
+void turnToYUp(Scene& scene, PodShapeReport& report) {
+    if (scene.up != UpAxis::Z) return;
+    const glm::quat q = glm::angleAxis(glm::radians(-90.0f), glm::vec3(1, 0, 0));
+    const glm::mat4 r = glm::mat4_cast(q);
+    for (Node& n : scene.nodes) {
+        if (n.parent >= 0) continue;
+        if (n.local.useMatrix) {
+            n.local.matrix = r * n.local.matrix;
+        } else {
+            n.local.translation = q * n.local.translation;
+            n.local.rotation = q * n.local.rotation;
+        }
+    }
+    for (Clip& c : scene.animation.clips)
+        for (Track& t : c.tracks) {
+            if (t.node < 0 || static_cast<size_t>(t.node) >= scene.nodes.size() || scene.nodes[t.node].parent >= 0)
+                continue;
+            const size_t keys = t.times.size();
+            for (size_t k = 0; k < keys; ++k) {
+                float* v = t.values.data() + k * t.components;
+                if (t.channel == Channel::Translation && t.components == 3) {
+                    const glm::vec3 p = q * glm::vec3(v[0], v[1], v[2]);
+                    v[0] = p.x, v[1] = p.y, v[2] = p.z;
+                } else if (t.channel == Channel::Rotation && t.components == 4) {
+                    const glm::quat p = q * glm::quat(v[3], v[0], v[1], v[2]);
+                    v[0] = p.x, v[1] = p.y, v[2] = p.z, v[3] = p.w;
+                } else if (t.channel == Channel::Matrix && t.components == 16) {
+                    const glm::mat4 m = r * glm::make_mat4(v);
+                    std::memcpy(v, &m[0][0], 64);
+                }
+            }
+            t.inValues.clear(), t.outValues.clear();  // not used by the channels turned (linear, step)
+        }
+    scene.front = q * scene.front;
+    scene.up = UpAxis::Y;
+    report.notes.push_back("the Z-up scene turned to POD's Y up: (x, y, z) becomes (x, z, -y)");
+}
+
+bool nearlySame(const glm::mat4& a, const glm::mat4& b) {
+    float big = 1.0f;
+    for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r) big = std::max({big, std::fabs(a[c][r]), std::fabs(b[c][r])});
+    for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r)
+            if (!(std::fabs(a[c][r] - b[c][r]) <= 1e-4f * big)) return false;
+    return true;
+}
+
+// POD binds skins at frame 0: inverse bind = inverse(bone world) * mesh node world at the rest
+// pose. A skin bound elsewhere, but by one rigid offset D shared by all its joints (bone world *
+// inverse bind = D), is rebound exactly: vertices move by inverse(mesh node world) * D, and the
+// inverse binds become what POD derives. Other skins are refused.
+bool rebindSkins(Scene& scene, PodShapeReport& report, std::string& error) {
+    if (scene.skins.empty()) return true;
+    Pose rest;
+    evaluatePose(scene, -1, 0.0f, rest);
+    std::vector<int32_t> skinNode(scene.skins.size(), -1);
+    for (size_t n = 0; n < scene.nodes.size(); ++n) {
+        const Node& node = scene.nodes[n];
+        if (node.kind != NodeKind::Mesh || node.skin < 0 || static_cast<size_t>(node.skin) >= scene.skins.size()) continue;
+        if (skinNode[node.skin] < 0) skinNode[node.skin] = static_cast<int32_t>(n);
+    }
+    for (size_t k = 0; k < scene.skins.size(); ++k) {
+        if (skinNode[k] < 0) continue;
+        Skin& skin = scene.skins[k];
+        const glm::mat4 meshWorld = rest.world[skinNode[k]];
+        bool bound = true, shared = true;
+        glm::mat4 offset(1.0f);
+        for (size_t j = 0; j < skin.joints.size(); ++j) {
+            const int32_t joint = skin.joints[j];
+            if (joint < 0 || static_cast<size_t>(joint) >= scene.nodes.size()) continue;
+            const glm::mat4 ib = j < skin.inverseBind.size() ? skin.inverseBind[j] : glm::mat4(1.0f);
+            bound = bound && nearlySame(ib, glm::inverse(rest.world[joint]) * meshWorld);
+            const glm::mat4 d = rest.world[joint] * ib;
+            if (j == 0) offset = d;
+            shared = shared && nearlySame(d, offset);
+        }
+        if (bound) continue;
+        const std::string what = "skin " + num(k) + " '" + skin.name + "'";
+        if (!shared) {
+            error = what + ": its bind pose is not the rest pose, and its bones differ from it by different "
+                           "transforms; POD binds skins at the rest pose (frame 0)";
+            return false;
+        }
+        const glm::mat4 x = glm::inverse(meshWorld) * offset;
+        const glm::mat3 linear(x), normal = glm::transpose(glm::inverse(linear));
+        PodQuantize floats;
+        floats[PodAttr::Positions] = floats[PodAttr::Normals] = floats[PodAttr::Tangents] = PodQuant::Float;
+        std::vector<int32_t> meshes;
+        for (const Node& n : scene.nodes)
+            if (n.kind == NodeKind::Mesh && n.skin == static_cast<int32_t>(k) && n.object >= 0 &&
+                std::find(meshes.begin(), meshes.end(), n.object) == meshes.end())
+                meshes.push_back(n.object);
+        for (int32_t mi : meshes) {
+            Mesh& m = scene.meshes[mi];
+            PodQuantReport ignored;
+            std::string why;
+            if (!quantizeMesh(m, floats, ignored, why)) {
+                error = meshLabel(scene, size_t(mi)) + ": " + why;
+                return false;
+            }
+            if (m.streams.empty()) continue;
+            VertexStream& st = m.streams[0];
+            std::vector<uint8_t> bytes(st.bytes.begin(), st.bytes.end());
+            for (const VertexAttribute& a : st.attributes) {
+                const PodAttr g = groupOf(a.semantic);
+                if (a.type != ComponentType::Float32 || (g != PodAttr::Positions && g != PodAttr::Normals && g != PodAttr::Tangents))
+                    continue;
+                for (uint32_t v = 0; v < m.vertexCount; ++v) {
+                    float* f = reinterpret_cast<float*>(bytes.data() + size_t(v) * st.stride + a.offset);
+                    glm::vec3 p(f[0], f[1], a.components > 2 ? f[2] : 0.0f);
+                    p = g == PodAttr::Positions ? glm::vec3(x * glm::vec4(p, 1.0f))
+                                                : g == PodAttr::Normals ? normal * p : linear * p;
+                    f[0] = p.x, f[1] = p.y;
+                    if (a.components > 2) f[2] = p.z;
+                }
+            }
+            st.bytes = makeOwnedBytes(std::move(bytes));
+        }
+        skin.inverseBind.resize(skin.joints.size(), glm::mat4(1.0f));
+        for (size_t j = 0; j < skin.joints.size(); ++j) {
+            const int32_t joint = skin.joints[j];
+            if (joint >= 0 && static_cast<size_t>(joint) < scene.nodes.size())
+                skin.inverseBind[j] = glm::inverse(rest.world[joint]) * meshWorld;
+        }
+        skin.bindPlacedByMeshNode = true;
+        report.notes.push_back(what + ": rebound at the rest pose (POD binds skins at frame 0); its vertices moved by the "
+                                      "bind offset all its bones share");
+    }
+    return true;
+}
+
+}  // namespace
+
+bool shapeSceneForPod(Scene& scene, const PodShapeOptions& options, PodShapeReport& report, std::string& error) {
+    if (!prepareAnimation(scene, options, report, error)) return false;
+    size_t hidden = 0;
+    for (Node& n : scene.nodes) {
+        if (n.visible) continue;
+        if (!options.dropHidden) {
+            error = "node '" + n.name + "': a hidden node; POD has no visibility (--drop-hidden leaves out what hidden nodes show)";
+            return false;
+        }
+        if (n.kind == NodeKind::Mesh) n.kind = NodeKind::Empty, n.object = -1, n.materials.clear(), n.skin = -1;
+        n.visible = true;
+        ++hidden;
+    }
+    if (hidden) report.notes.push_back(num(hidden) + " hidden nodes written as empty nodes (POD has no visibility)");
+    for (Node& n : scene.nodes) n.elements.clear();  // `local` and `objectTransform` hold their products
+    moveObjectTransforms(scene, report);
+    turnToYUp(scene, report);
+    // Morph targets.
+    for (size_t i = 0; i < scene.meshes.size(); ++i) {
+        Mesh& m = scene.meshes[i];
+        if (m.morphTargets.empty()) continue;
+        if (!options.dropMorphs) {
+            error = meshLabel(scene, i) + ": " + num(m.morphTargets.size()) +
+                    " morph targets; POD has none (--drop-morphs leaves them out)";
+            return false;
+        }
+        report.notes.push_back(meshLabel(scene, i) + ": " + num(m.morphTargets.size()) + " morph targets left out");
+        m.morphTargets.clear();
+        m.defaultMorphWeights.clear();
+        m.morphBaseWeighted = false;
+    }
+    if (options.dropMorphs) {
+        for (Node& n : scene.nodes) n.morphWeights.clear();
+        for (Clip& c : scene.animation.clips)
+            c.tracks.erase(std::remove_if(c.tracks.begin(), c.tracks.end(),
+                                          [](const Track& t) {
+                                              return t.channel == Channel::MorphWeights ||
+                                                     t.channel == Channel::MorphWeight;
+                                          }),
+                           c.tracks.end());
+    }
+    // Meshes whose vertices have no positions draw nothing.
+    for (size_t i = 0; i < scene.meshes.size(); ++i) {
+        Mesh& m = scene.meshes[i];
+        if (m.vertexCount == 0 || findAttribute(m, Semantic::Position, 0, nullptr)) continue;
+        report.notes.push_back(meshLabel(scene, i) + ": " + num(m.vertexCount) +
+                               " vertices without positions (it draws nothing) written empty");
+        Mesh empty;
+        empty.name = m.name;
+        m = std::move(empty);
+    }
+    if (!splitMeshes(scene, report, error)) return false;
+    splitSkinnedInstances(scene, report);
+    if (!rebindSkins(scene, report, error)) return false;
+    if (options.maxBones > 0) {
+        report.meshesRebatched = rebatchSceneBones(scene, options.maxBones);
+        if (report.meshesRebatched)
+            report.notes.push_back(num(report.meshesRebatched) + " skinned meshes re-batched for " +
+                                   num(options.maxBones) + " bones per batch");
+    }
+    for (size_t i = 0; i < scene.meshes.size(); ++i) {
+        Mesh& m = scene.meshes[i];
+        std::string why;
+        if (!quantizeMesh(m, options.quantize, report.quant, why)) {
+            error = meshLabel(scene, i) + ": " + why;
+            return false;
+        }
+        const bool triangles = m.submeshes.size() == 1 && m.vertexCount > 0 &&
+                               (m.submeshes[0].primitive == Primitive::Triangles ||
+                                m.submeshes[0].primitive == Primitive::TriangleStrip);
+        if (options.optimize && triangles) {
+            if (!optimizePodMesh(m, why)) {
+                error = meshLabel(scene, i) + ": " + why;
+                return false;
+            }
+            ++report.meshesOptimized;
+        }
+        if (options.strips && triangles) {
+            if (m.submeshes[0].primitive == Primitive::TriangleStrip && !optimizePodMesh(m, why)) {
+                error = meshLabel(scene, i) + ": " + why;
+                return false;
+            }
+            if (!stripifyPodMesh(m, why)) {
+                error = meshLabel(scene, i) + ": " + why;
+                return false;
+            }
+            ++report.meshesStripped;
+        }
+    }
+    return true;
+}
+
+}  // namespace esv
