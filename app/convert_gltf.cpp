@@ -5,6 +5,8 @@
 #include <CLI/CLI.hpp>
 
 #include "app/commands.h"
+#include "convert/gltf/gltf_writer.h"
+#include "loaders/textures/scene_textures.h"
 
 namespace esv {
 
@@ -15,10 +17,28 @@ void addGltfConvertOptions(CLI::App* convert, GltfConvertOptions& options) {
         ->group("To glTF");
 }
 
-int convertToGltf(Scene&, const std::string&, const std::string& output, bool, const std::vector<std::string>&,
-                  const GltfConvertOptions&) {
-    std::fprintf(stderr, "esview convert: %s: glTF output is not built yet\n", output.c_str());
-    return kExitUsage;
+int convertToGltf(Scene& scene, const std::string& input, const std::string& output, bool binary,
+                  const std::vector<std::string>& texturePaths, const GltfConvertOptions& options) {
+    readSceneTextures(scene, {}, texturePaths);
+    for (const ReportLine& line : scene.report)
+        if (line.severity == Severity::Warning)
+            std::printf("%s: warning: %s\n", input.c_str(), line.text.c_str());
+    GltfWriteOptions writeOptions;
+    writeOptions.binary = binary;
+    writeOptions.resampleFps = options.resampleFps;
+    GltfWriteReport report;
+    std::string error;
+    if (!writeGltf(scene, output, writeOptions, report, error)) {
+        std::fprintf(stderr, "%s: %s\n", input.c_str(), error.c_str());
+        return kExitBadInput;
+    }
+    for (const std::string& note : report.notes) std::printf("%s: %s\n", input.c_str(), note.c_str());
+    std::printf(
+        "%s: wrote %s: %zu nodes, %zu meshes (%zu primitives), %zu materials, %zu images, %zu animations, "
+        "%zu scenes\n",
+        input.c_str(), output.c_str(), report.nodes, report.meshes, report.primitives, report.materials,
+        report.images, report.animations, report.scenes);
+    return kExitOk;
 }
 
 }  // namespace esv
