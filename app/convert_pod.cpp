@@ -71,6 +71,9 @@ std::string formatError(PodAttr a, const PodQuantError& e) {
         case PodAttr::Weights:
             std::snprintf(text, sizeof text, "%.4g (weight units)", e.largest);
             break;
+        case PodAttr::Uvs:
+            std::snprintf(text, sizeof text, "%.4g UV units", e.largest);
+            break;
         default:
             std::snprintf(text, sizeof text, "%.4g model units", e.largest);
             break;

@@ -128,14 +128,16 @@ int32_t roundClamp(double v, int32_t lo, int32_t hi) {
 void bestDirection(const glm::dvec3& n, int32_t scale, int32_t out[3]) {
     int32_t base[3];
     for (int c = 0; c < 3; ++c) base[c] = roundClamp(n[c] * scale, -scale, scale);
-    double best = 1e30;
+    // The rounded code wins ties (an axis stays the full code, not a shorter one of the same direction).
+    out[0] = base[0], out[1] = base[1], out[2] = base[2];
+    double best = angleDegrees(n, glm::dvec3(base[0], base[1], base[2]));
     for (int dx = -1; dx <= 1; ++dx)
         for (int dy = -1; dy <= 1; ++dy)
             for (int dz = -1; dz <= 1; ++dz) {
                 const int32_t q[3] = {std::clamp(base[0] + dx, -scale, scale), std::clamp(base[1] + dy, -scale, scale),
                                       std::clamp(base[2] + dz, -scale, scale)};
                 const double a = angleDegrees(n, glm::dvec3(q[0], q[1], q[2]));
-                if (a < best) best = a, out[0] = q[0], out[1] = q[1], out[2] = q[2];
+                if (a < best - 1e-12) best = a, out[0] = q[0], out[1] = q[1], out[2] = q[2];
             }
 }
 

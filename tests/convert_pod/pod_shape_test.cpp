@@ -1,0 +1,320 @@
+// The POD shaping steps on fixtures built in code: quantisers (error bound, weight sums of 255,
+// DEC3N round trip, half floats), vertex-cache order (same triangles, ACMR not worse, batches
+// contiguous) and strips (same triangles after expansion).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <set>
+
+#include <gtest/gtest.h>
+#include <meshoptimizer.h>
+
+#include "convert/pod/pod_shape.h"
+#include "scene/cpu_reference.h"
+
+namespace esv {
+namespace {
+
+// A grid of w x h quads (2 triangles each) with positions, normals, UVs, and (optionally) two bone
+// influences per vertex with two bone batches splitting the triangles in half.
+Mesh gridMesh(uint32_t w, uint32_t h, bool skinned) {
+    Mesh m;
+    m.vertexCount = (w + 1) * (h + 1);
+    VertexStream s;
+    s.count = m.vertexCount;
+    s.stride = skinned ? 64 : 32;
+    s.attributes.push_back({Semantic::Position, 0, ComponentType::Float32, 3, false, Swizzle::Identity, 0});
+    s.attributes.push_back({Semantic::Normal, 0, ComponentType::Float32, 3, false, Swizzle::Identity, 12});
+    s.attributes.push_back({Semantic::TexCoord, 0, ComponentType::Float32, 2, false, Swizzle::Identity, 24});
+    if (skinned) {
+        s.attributes.push_back({Semantic::BoneIndices, 0, ComponentType::UInt8, 4, false, Swizzle::Identity, 32});
+        s.attributes.push_back({Semantic::BoneWeights, 0, ComponentType::Float32, 4, false, Swizzle::Identity, 36});
+    }
+    std::vector<uint8_t> bytes(size_t(s.stride) * s.count, 0);
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    for (uint32_t y = 0; y <= h; ++y)
+        for (uint32_t x = 0; x <= w; ++x) {
+            const uint32_t v = y * (w + 1) + x;
+            uint8_t* p = bytes.data() + size_t(v) * s.stride;
+            const float pos[3] = {float(x) * 0.37f - 3.0f, std::sin(float(x + y)) * 2.0f, float(y) * 0.21f + 10.0f};
+            glm::vec3 n = glm::normalize(glm::vec3(u(rng) - 0.5f, u(rng) - 0.5f, u(rng) - 0.5f) + glm::vec3(0.01f));
+            const float uv[2] = {float(x) / float(w), float(y) / float(h) * 3.0f - 1.0f};
+            std::memcpy(p, pos, 12);
+            std::memcpy(p + 12, &n[0], 12);
+            std::memcpy(p + 24, uv, 8);
+            if (skinned) {
+                const uint8_t bones[4] = {0, 1, 2, 0};
+                float wts[4] = {u(rng), u(rng), u(rng), 0.0f};
+                const float sum = wts[0] + wts[1] + wts[2];
+                for (float& f : wts) f /= sum;
+                std::memcpy(p + 32, bones, 4);
+                std::memcpy(p + 36, wts, 16);
+            }
+        }
+    s.bytes = makeOwnedBytes(std::move(bytes));
+    m.streams.push_back(s);
+    std::vector<uint8_t> idx;
+    uint32_t count = 0;
+    auto push = [&](uint32_t i) {
+        const uint16_t v = static_cast<uint16_t>(i);
+        idx.push_back(uint8_t(v & 0xFF)), idx.push_back(uint8_t(v >> 8));
+        ++count;
+    };
+    for (uint32_t y = 0; y < h; ++y)
+        for (uint32_t x = 0; x < w; ++x) {
+            const uint32_t a = y * (w + 1) + x, b = a + 1, c = a + w + 1, d = c + 1;
+            push(a), push(b), push(c), push(b), push(d), push(c);
+        }
+    m.indices.type = ComponentType::UInt16;
+    m.indices.count = count;
+    m.indices.bytes = makeOwnedBytes(std::move(idx));
+    Submesh sub;
+    sub.indexCount = count;
+    m.submeshes.push_back(sub);
+    if (skinned) {
+        const uint32_t tris = count / 3;
+        m.boneBatches.push_back({{0, 1, 2}, 0, tris / 2});
+        m.boneBatches.push_back({{0, 1, 2}, tris / 2, tris - tris / 2});
+        m.boneIndicesBatchLocal = true;
+        m.maxBonesPerBatch = 3;
+    }
+    return m;
+}
+
+glm::vec4 attr(const Mesh& m, Semantic s, uint32_t v) {
+    const VertexStream* stream = nullptr;
+    const VertexAttribute* a = findAttribute(m, s, 0, &stream);
+    float f[4];
+    readAttribute(*stream, *a, v, f);
+    return {f[0], f[1], f[2], f[3]};
+}
+
+// Triangles as sets of positions (vertex numbering and rotation of corners ignored), degenerate
+// ones left out.
+std::multiset<std::vector<float>> triangleSet(const Mesh& m, uint32_t first = 0, uint32_t count = ~0u) {
+    std::vector<uint32_t> t;
+    expandTriangles(m, t);
+    std::multiset<std::vector<float>> out;
+    const uint32_t end = std::min<uint32_t>(uint32_t(t.size() / 3), count == ~0u ? ~0u : first + count);
+    for (uint32_t i = first; i < end; ++i) {
+        const uint32_t a = t[3 * i], b = t[3 * i + 1], c = t[3 * i + 2];
+        if (a == b || b == c || a == c) continue;
+        std::vector<std::vector<float>> corners;
+        for (uint32_t v : {a, b, c}) {
+            const glm::vec4 p = attr(m, Semantic::Position, v);
+            corners.push_back({p.x, p.y, p.z});
+        }
+        // Rotate so the smallest corner comes first (keeps the winding).
+        const size_t k = size_t(std::min_element(corners.begin(), corners.end()) - corners.begin());
+        std::vector<float> key;
+        for (size_t j = 0; j < 3; ++j) key.insert(key.end(), corners[(k + j) % 3].begin(), corners[(k + j) % 3].end());
+        out.insert(key);
+    }
+    return out;
+}
+
+TEST(PodQuantize, ParsesGroupsAllAndRefusesUnknownTypes) {
+    PodQuantize q;
+    std::string error;
+    ASSERT_TRUE(parsePodQuantize("positions=int16,normals=byte,uvs=short,weights=ubyte", q, error)) << error;
+    EXPECT_EQ(q[PodAttr::Positions], PodQuant::Int16);
+    EXPECT_EQ(q[PodAttr::Normals], PodQuant::Byte);
+    EXPECT_EQ(q[PodAttr::Tangents], PodQuant::Keep);
+    EXPECT_EQ(q[PodAttr::Uvs], PodQuant::Short);
+    PodQuantize all;
+    ASSERT_TRUE(parsePodQuantize("all,uvs=float", all, error));
+    EXPECT_EQ(all[PodAttr::Normals], PodQuant::Dec3n);
+    EXPECT_EQ(all[PodAttr::Uvs], PodQuant::Float);
+    EXPECT_FALSE(parsePodQuantize("positions=dec3n", q, error));
+    EXPECT_NE(error.find("int16"), std::string::npos) << error;
+    EXPECT_FALSE(parsePodQuantize("colours=half", q, error));
+}
+
+TEST(PodQuantize, PositionsInt16WithinHalfAStepThroughTheUnpackMatrix) {
+    const Mesh before = gridMesh(20, 10, false);
+    Mesh m = before;
+    PodQuantize q;
+    q[PodAttr::Positions] = PodQuant::Int16;
+    PodQuantReport report;
+    std::string error;
+    ASSERT_TRUE(quantizeMesh(m, q, report, error)) << error;
+    const VertexAttribute* a = findAttribute(m, Semantic::Position, 0, nullptr);
+    ASSERT_TRUE(a);
+    EXPECT_EQ(a->type, ComponentType::Int16);
+    EXPECT_TRUE(a->normalized);
+    EXPECT_NE(m.positionUnpack, glm::mat4(1.0f));
+    // Half extent 20 * 0.37 / 2 = 3.7 on x: a step is 3.7 / 32767.
+    double largest = 0.0;
+    for (uint32_t v = 0; v < m.vertexCount; ++v) {
+        const glm::vec3 p = glm::vec3(m.positionUnpack * glm::vec4(glm::vec3(attr(m, Semantic::Position, v)), 1.0f));
+        largest = std::max<double>(largest, glm::length(p - glm::vec3(attr(before, Semantic::Position, v))));
+    }
+    EXPECT_LE(largest, report[PodAttr::Positions].largest + 1e-6);
+    EXPECT_LE(report[PodAttr::Positions].largest, std::sqrt(3.0) * 3.7 / 32767.0);
+    EXPECT_GT(report[PodAttr::Positions].largest, 0.0);
+    // The other attributes are as they were.
+    for (uint32_t v = 0; v < m.vertexCount; ++v)
+        EXPECT_EQ(attr(m, Semantic::TexCoord, v), attr(before, Semantic::TexCoord, v));
+}
+
+TEST(PodQuantize, Dec3nRoundTripAndBytesWithinTheirAngle) {
+    const Mesh before = gridMesh(16, 16, false);
+    for (PodQuant type : {PodQuant::Dec3n, PodQuant::Byte}) {
+        Mesh m = before;
+        PodQuantize q;
+        q[PodAttr::Normals] = type;
+        PodQuantReport report;
+        std::string error;
+        ASSERT_TRUE(quantizeMesh(m, q, report, error)) << error;
+        const VertexAttribute* a = findAttribute(m, Semantic::Normal, 0, nullptr);
+        EXPECT_EQ(a->type, type == PodQuant::Dec3n ? ComponentType::Int2_10_10_10 : ComponentType::Int8);
+        double largest = 0.0;
+        for (uint32_t v = 0; v < m.vertexCount; ++v) {
+            const glm::vec3 n0 = glm::vec3(attr(before, Semantic::Normal, v)), n1 = glm::vec3(attr(m, Semantic::Normal, v));
+            const double c = glm::dot(glm::normalize(n0), glm::normalize(n1));
+            largest = std::max(largest, std::acos(std::min(1.0, c)) * 180.0 / 3.14159265358979);
+        }
+        // One step of a 10-bit (8-bit) code on a unit vector: atan(1/511) = 0.11 degree (0.45).
+        const double bound = type == PodQuant::Dec3n ? 0.12 : 0.46;
+        EXPECT_LE(report[PodAttr::Normals].largest, bound);
+        EXPECT_NEAR(largest, report[PodAttr::Normals].largest, 0.01);
+        // DEC3N round trip: the directions read back quantise again to the same directions (within
+        // the bound), and an axis is stored as the exact code 511 (the word 0x1FF for +x).
+        if (type == PodQuant::Dec3n) {
+            Mesh again = m;
+            PodQuantize f;
+            f[PodAttr::Normals] = PodQuant::Float;
+            ASSERT_TRUE(quantizeMesh(again, f, report, error));
+            ASSERT_TRUE(quantizeMesh(again, q, report, error));
+            for (uint32_t v = 0; v < m.vertexCount; ++v) {
+                const glm::vec3 a0 = glm::normalize(glm::vec3(attr(m, Semantic::Normal, v)));
+                const glm::vec3 a1 = glm::normalize(glm::vec3(attr(again, Semantic::Normal, v)));
+                EXPECT_LE(std::acos(std::min(1.0f, glm::dot(a0, a1))) * 180.0f / 3.14159265f, bound) << v;
+            }
+            Mesh axis = gridMesh(1, 1, false);
+            std::vector<uint8_t> bytes(axis.streams[0].bytes.begin(), axis.streams[0].bytes.end());
+            const float x[3] = {1.0f, 0.0f, 0.0f};
+            std::memcpy(bytes.data() + 12, x, 12);
+            axis.streams[0].bytes = makeOwnedBytes(std::move(bytes));
+            ASSERT_TRUE(quantizeMesh(axis, q, report, error));
+            uint32_t word;
+            const VertexAttribute* an = findAttribute(axis, Semantic::Normal, 0, nullptr);
+            std::memcpy(&word, axis.streams[0].bytes.data + an->offset, 4);
+            EXPECT_EQ(word, 0x1FFu);
+            EXPECT_EQ(attr(axis, Semantic::Normal, 0), glm::vec4(1, 0, 0, 1));
+        }
+    }
+}
+
+TEST(PodQuantize, WeightsAsBytesSumToExactly255) {
+    const Mesh before = gridMesh(12, 12, true);
+    Mesh m = before;
+    PodQuantize q;
+    q[PodAttr::Weights] = PodQuant::UByte;
+    PodQuantReport report;
+    std::string error;
+    ASSERT_TRUE(quantizeMesh(m, q, report, error)) << error;
+    const VertexStream* s = nullptr;
+    const VertexAttribute* a = findAttribute(m, Semantic::BoneWeights, 0, &s);
+    ASSERT_EQ(a->type, ComponentType::UInt8);
+    for (uint32_t v = 0; v < m.vertexCount; ++v) {
+        const uint8_t* p = s->bytes.data + size_t(v) * s->stride + a->offset;
+        EXPECT_EQ(p[0] + p[1] + p[2] + p[3], 255) << v;
+    }
+    EXPECT_LE(report[PodAttr::Weights].largest, 1.0 / 255.0);
+    EXPECT_GT(report[PodAttr::Weights].largest, 0.0);
+}
+
+TEST(PodQuantize, UvsHalfAndShortsAndWhatTheyCannotHold) {
+    const Mesh before = gridMesh(8, 8, false);  // v runs -1..2
+    Mesh m = before;
+    PodQuantize q;
+    q[PodAttr::Uvs] = PodQuant::Half;
+    PodQuantReport report;
+    std::string error;
+    ASSERT_TRUE(quantizeMesh(m, q, report, error)) << error;
+    EXPECT_LE(report[PodAttr::Uvs].largest, 2.0 / 2048.0);  // half a step at 2: 2^-10
+    Mesh s = before;
+    q[PodAttr::Uvs] = PodQuant::Short;
+    EXPECT_FALSE(quantizeMesh(s, q, report, error));
+    EXPECT_NE(error.find("uvs=half"), std::string::npos) << error;
+    EXPECT_EQ(s.streams[0].attributes[2].type, ComponentType::Float32);  // left as it was
+    EXPECT_EQ(floatToHalf(1.0f), 0x3C00);
+    EXPECT_EQ(floatToHalf(-2.0f), 0xC000);
+    EXPECT_EQ(floatToHalf(65504.0f), 0x7BFF);
+    EXPECT_EQ(floatToHalf(1.0f + 1.0f / 4096.0f), 0x3C00);  // a tie rounds to even
+}
+
+TEST(PodOptimize, SameTrianglesBetterCacheBatchesContiguous) {
+    for (bool skinned : {false, true}) {
+        Mesh m = gridMesh(40, 40, skinned);
+        // Shuffle the triangles inside each batch half so there is something to gain.
+        std::vector<uint32_t> tris;
+        expandTriangles(m, tris);
+        std::mt19937 rng(3);
+        const uint32_t count = uint32_t(tris.size() / 3), half = skinned ? count / 2 : count;
+        std::vector<uint32_t> order(count);
+        for (uint32_t i = 0; i < count; ++i) order[i] = i;
+        std::shuffle(order.begin(), order.begin() + half, rng);
+        std::shuffle(order.begin() + half, order.end(), rng);
+        std::vector<uint16_t> shuffled;
+        for (uint32_t t : order)
+            for (int c = 0; c < 3; ++c) shuffled.push_back(uint16_t(tris[3 * t + c]));
+        std::vector<uint8_t> bytes(shuffled.size() * 2);
+        std::memcpy(bytes.data(), shuffled.data(), bytes.size());
+        m.indices.bytes = makeOwnedBytes(std::move(bytes));
+        const Mesh before = m;
+        std::string error;
+        ASSERT_TRUE(optimizePodMesh(m, error)) << error;
+        EXPECT_EQ(triangleSet(m), triangleSet(before));
+        if (skinned) {
+            ASSERT_EQ(m.boneBatches.size(), 2u);
+            for (size_t b = 0; b < 2; ++b)
+                EXPECT_EQ(triangleSet(m, m.boneBatches[b].firstTriangle, m.boneBatches[b].triangleCount),
+                          triangleSet(before, before.boneBatches[b].firstTriangle, before.boneBatches[b].triangleCount));
+        }
+        std::vector<uint32_t> t0, t1;
+        expandTriangles(before, t0);
+        expandTriangles(m, t1);
+        const float acmr0 = meshopt_analyzeVertexCache(t0.data(), t0.size(), before.vertexCount, 16, 0, 0).acmr;
+        const float acmr1 = meshopt_analyzeVertexCache(t1.data(), t1.size(), m.vertexCount, 16, 0, 0).acmr;
+        EXPECT_LE(acmr1, acmr0);
+        EXPECT_LT(acmr1, 1.0f);
+        // Fetch order: vertices numbered by first use.
+        uint32_t next = 0;
+        for (uint32_t v : t1) {
+            ASSERT_LE(v, next);
+            if (v == next) ++next;
+        }
+    }
+}
+
+TEST(PodStrips, SameTrianglesAfterExpansionPerBatch) {
+    for (bool skinned : {false, true}) {
+        Mesh m = gridMesh(30, 20, skinned);
+        const Mesh before = m;
+        std::string error;
+        ASSERT_TRUE(stripifyPodMesh(m, error)) << error;
+        ASSERT_EQ(m.submeshes.size(), 1u);
+        EXPECT_EQ(m.submeshes[0].primitive, Primitive::TriangleStrip);
+        ASSERT_FALSE(m.submeshes[0].stripLengths.empty());
+        uint64_t indices = 0;
+        for (uint32_t len : m.submeshes[0].stripLengths) indices += len + 2;
+        EXPECT_EQ(indices, m.submeshes[0].indexCount);
+        EXPECT_LT(m.submeshes[0].indexCount, before.submeshes[0].indexCount);
+        EXPECT_EQ(triangleSet(m), triangleSet(before));
+        if (skinned) {
+            ASSERT_EQ(m.boneBatches.size(), 2u);
+            EXPECT_EQ(m.boneBatches[1].firstTriangle, m.boneBatches[0].triangleCount);
+            EXPECT_EQ(m.boneBatches[0].triangleCount + m.boneBatches[1].triangleCount, triangleCount(m));
+            for (size_t b = 0; b < 2; ++b)
+                EXPECT_EQ(triangleSet(m, m.boneBatches[b].firstTriangle, m.boneBatches[b].triangleCount),
+                          triangleSet(before, before.boneBatches[b].firstTriangle, before.boneBatches[b].triangleCount));
+        }
+    }
+}
+
+}  // namespace
+}  // namespace esv
