@@ -51,6 +51,7 @@ VertexInfluences mergeBoneBatches(const Mesh& mesh, uint32_t jointCount) {
         float weight;
     };
     std::vector<std::vector<Influence>> perVertex(mesh.vertexCount);
+    std::vector<float> sums(mesh.vertexCount, 0.0f);
     size_t most = 1;
     float idx[4], wts[4];
     for (uint32_t v = 0; v < mesh.vertexCount; ++v) {
@@ -94,6 +95,7 @@ VertexInfluences mergeBoneBatches(const Mesh& mesh, uint32_t jointCount) {
         list.erase(
             std::remove_if(list.begin(), list.end(), [](const Influence& i) { return !(i.weight > 0.0f); }),
             list.end());
+        for (const Influence& i : list) sums[v] += i.weight;
         if (list.empty()) {
             ++result.unweighted;
             list.push_back({0, 1.0f});
@@ -102,6 +104,7 @@ VertexInfluences mergeBoneBatches(const Mesh& mesh, uint32_t jointCount) {
     }
     result.sets = uint32_t((most + 3) / 4);
     const size_t slots = size_t(result.sets) * 4;
+    result.rawSums = sums;
     result.joints.assign(size_t(mesh.vertexCount) * slots, 0);
     result.weights.assign(size_t(mesh.vertexCount) * slots, 0.0f);
     for (uint32_t v = 0; v < mesh.vertexCount; ++v) {

@@ -13,6 +13,7 @@ struct VertexInfluences {
     uint32_t sets = 0;             // influence sets of four; 0 when the mesh has no bone data
     std::vector<uint16_t> joints;  // vertexCount * sets * 4: indices into the skin's joints
     std::vector<float> weights;    // vertexCount * sets * 4, each vertex summing to 1
+    std::vector<float> rawSums;    // per vertex: the weights' sum before dividing (0: unweighted)
     uint32_t unweighted = 0;       // vertices with no usable influence (given joint 0, weight 1)
     uint32_t droppedInfluences =
         0;  // influences naming no joint of the skin (as the CPU reference skips them)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -20,6 +21,7 @@
 #include "scene/cpu_reference.h"
 #include "scene/pof_extras.h"
 #include "scene/sampler.h"
+#include "scene/tangents.h"
 
 namespace esv {
 namespace {
@@ -225,6 +227,14 @@ public:
         m_meshHolder.resize(n);
         for (size_t i = 0; i < n; ++i) m_meshHolder[i] = int(i);
         findAnimatedNodes();
+        for (size_t i = 0; i < n; ++i) {
+            const Node& node = m_scene.nodes[i];
+            if (node.kind != NodeKind::Mesh) continue;
+            for (int32_t m : node.materials)
+                if (m >= 0 && size_t(m) < m_scene.materials.size() &&
+                    normalMapTexture(m_scene.materials[m]) >= 0)
+                    m_needsTangents.insert(node.object);
+        }
         for (const Material& material : m_scene.materials) m_materials.push_back(material_(material));
         writeSkinsCamerasLights();
         writeNodes();
@@ -467,30 +477,23 @@ private:
             md.attributes["NORMAL"] =
                 addAccessor(normals, 3, quantized ? stored : Encoding{}, false, kArrayBuffer);
 
-            const VertexStream* tanStream = nullptr;
-            const VertexAttribute* tanAttr = findAttribute(mesh, Semantic::Tangent, 0, &tanStream);
-            const VertexStream* binStream = nullptr;
-            const VertexAttribute* binAttr = findAttribute(mesh, Semantic::Binormal, 0, &binStream);
-            if (tanAttr) {
+            // Tangents: the file's, or for a normal-mapped mesh without them the ones esview computes
+            // (scene/tangents.h), so a viewer need not generate its own.
+            std::vector<glm::vec4> frames;
+            const bool fileTangents = findAttribute(mesh, Semantic::Tangent, 0, nullptr) != nullptr;
+            if ((fileTangents || m_needsTangents.count(meshIndex)) && computeTangents(mesh, frames) &&
+                frames.size() == count) {
                 std::vector<float> tangents(size_t(count) * 4);
                 bool usable = true;
                 for (uint32_t i = 0; i < count && usable; ++i) {
-                    const int comps = readAttribute(*tanStream, *tanAttr, i, v);
-                    glm::vec3 t(v[0], v[1], v[2]);
-                    float w = comps >= 4 ? (v[3] < 0.0f ? -1.0f : 1.0f) : 1.0f;
-                    if (binAttr && comps < 4) {
-                        float b[4];
-                        readAttribute(*binStream, *binAttr, i, b);
-                        const glm::vec3 n(normals[i * 3], normals[i * 3 + 1], normals[i * 3 + 2]);
-                        w = glm::dot(glm::cross(n, t), glm::vec3(b[0], b[1], b[2])) < 0.0f ? -1.0f : 1.0f;
-                    }
+                    glm::vec3 t(frames[i]);
                     const float len = glm::length(t);
                     if (!(len > 1e-6f) || !std::isfinite(len)) usable = false;
                     t /= len;
                     tangents[i * 4 + 0] = t.x;
                     tangents[i * 4 + 1] = t.y;
                     tangents[i * 4 + 2] = t.z;
-                    tangents[i * 4 + 3] = w;
+                    tangents[i * 4 + 3] = frames[i].w < 0.0f ? -1.0f : 1.0f;
                 }
                 if (usable) {
                     md.attributes["TANGENT"] = addAccessor(tangents, 4, {}, false, kArrayBuffer);
@@ -1470,14 +1473,17 @@ private:
     std::vector<int> m_meshHolder;
     std::map<int, uint32_t> m_meshTargets;  // glTF node holding a mesh -> its morph target count
     std::vector<uint8_t> m_animated;
+    std::set<int> m_needsTangents;  // meshes some instance draws with a normal map
     int m_pofGroup = -1;
 };
 
-bool writeFile(const fs::path& path, const std::vector<uint8_t>& bytes, std::string& error) {
+bool writeFile(const fs::path& path, const fs::path& named, const std::vector<uint8_t>& bytes,
+               std::string& error) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     if (out) out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    if (out) out.close();
     if (!out) {
-        error = "cannot write " + path.string();
+        error = "cannot write " + named.string() + ": " + std::strerror(errno);
         return false;
     }
     return true;
@@ -1563,7 +1569,7 @@ bool writeGltf(const Scene& scene, const std::string& outputPath, const GltfWrit
     for (const auto& [path, bytes] : files) {
         fs::path temp = path;
         temp += ".part";
-        if (!writeFile(temp, bytes, error)) {
+        if (!writeFile(temp, path, bytes, error)) {
             std::error_code ec;
             for (const fs::path& p : written) fs::remove(p, ec);
             fs::remove(temp, ec);

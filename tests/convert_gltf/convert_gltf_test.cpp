@@ -1,0 +1,375 @@
+// `esview convert IN OUT.glb|OUT.gltf` on every shared sample, checked by tools no one here wrote:
+// the Khronos glTF-Validator reports no error (and only the warnings listed below), and assimp
+// reads each output back with the node, mesh, triangle, joint and animation counts the scene had.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <assimp/Importer.hpp>
+#include <assimp/scene.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "common/test_paths.h"
+#include "convert/gltf/gltf_writer.h"
+#include "loaders/archive/vp_archive.h"
+#include "loaders/load.h"
+#include "scene/demo_scene.h"
+#include "scene/pof_extras.h"
+
+namespace esv {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Validator warnings the outputs may keep, each with its reason. Anything else fails the test.
+const std::map<std::string, std::string> kAllowedWarnings = {
+    {"NODE_SKINNED_MESH_NON_ROOT",
+     "the source parents a skinned mesh node under other nodes; esview ignores those transforms for "
+     "skinned meshes as glTF does, so the output draws the same and the hierarchy is kept as written"},
+    {"NODE_SKINNED_MESH_LOCAL_TRANSFORMS",
+     "the skinned mesh node keeps its own transform as the file has it (POD folds it into the inverse "
+     "bind matrices); glTF ignores it as esview does"},
+    {"IMAGE_FEATURES_UNSUPPORTED",
+     "PNG and JPEG textures are copied byte for byte, colour space chunks (gAMA, iCCP, ...) included"},
+};
+
+std::string quote(const std::string& s) {
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+// Runs `command` through the shell; `output` gets its stdout (and stderr, unless the command
+// redirects it itself).
+int run(const std::string& command, std::string& output) {
+    output.clear();
+    const bool redirects = command.find(">/dev/null") != std::string::npos;
+    FILE* pipe = popen((redirects ? command : command + " 2>&1").c_str(), "r");
+    if (!pipe) return -1;
+    char buffer[4096];
+    size_t n;
+    while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) output.append(buffer, n);
+    const int status = pclose(pipe);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// Every model file under the shared models (any depth), and every model inside a .vp archive there.
+std::vector<std::string> samplePaths() {
+    std::vector<std::string> paths;
+    for (const auto& entry : fs::recursive_directory_iterator(test::modelsDir())) {
+        if (!entry.is_regular_file()) continue;
+        const std::string path = entry.path().string();
+        if (isVpFileName(path)) {
+            std::vector<Problem> problems;
+            auto archive = VpArchive::open(path, problems);
+            if (!archive) continue;
+            for (const VpFile& file : archive->files())
+                if (isModelInArchive(file.path)) paths.push_back(joinArchivePath(path, file.path));
+        } else if (isModelInArchive(path)) {
+            paths.push_back(path);
+        }
+    }
+    std::sort(paths.begin(), paths.end());
+    return paths;
+}
+
+std::string outputName(const std::string& path, size_t index, const char* ext) {
+    std::string name = fs::path(path).stem().string();
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return std::to_string(index) + "_" + name + ext;
+}
+
+bool validatorAvailable(std::string& why) {
+    const std::string node = ESVIEW_NODE;
+    if (node.empty() || node.find("NOTFOUND") != std::string::npos || !fs::exists(node)) {
+        why = "node is not installed";
+        return false;
+    }
+    const fs::path module = fs::path(ESVIEW_GLTF_VALIDATOR_MODULES) / "gltf-validator" / "package.json";
+    if (!fs::exists(module)) {
+        why = "gltf-validator is not installed at " + module.parent_path().string() +
+              " (npm install --prefix \"$ESVIEW_TOOL_CACHE/npm\" gltf-validator)";
+        return false;
+    }
+    return true;
+}
+
+// One validator report per file, by file name.
+std::map<std::string, nlohmann::json> validate(const std::vector<std::string>& files) {
+    std::string command = quote(ESVIEW_NODE) + " " + quote(ESVIEW_GLTF_VALIDATE_SCRIPT) + " " +
+                          quote(ESVIEW_GLTF_VALIDATOR_MODULES);
+    for (const std::string& f : files) command += " " + quote(f);
+    std::string output;
+    EXPECT_EQ(run(command, output), 0) << output;
+    std::map<std::string, nlohmann::json> reports;
+    size_t start = 0;
+    while (start < output.size()) {
+        size_t end = output.find('\n', start);
+        if (end == std::string::npos) end = output.size();
+        const std::string line = output.substr(start, end - start);
+        start = end + 1;
+        if (line.empty()) continue;
+        nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+        if (j.is_discarded()) {
+            ADD_FAILURE() << "validator printed: " << line;
+            continue;
+        }
+        reports[j["file"].get<std::string>()] = j;
+    }
+    return reports;
+}
+
+void expectValid(const nlohmann::json& report, const std::string& what) {
+    EXPECT_EQ(report["errors"].get<int>(), 0) << what << ": " << report.dump();
+    for (const auto& [code, issue] : report["issues"].items()) {
+        if (issue["severity"].get<int>() == 0) continue;  // counted as errors above
+        EXPECT_TRUE(kAllowedWarnings.count(code))
+            << what << ": validator warning not listed with a reason: " << code << ": " << issue["message"];
+    }
+}
+
+// What assimp should find in the output's default scene, from the scene esview loaded.
+struct Counts {
+    size_t nodes = 0;
+    size_t meshReferences = 0;  // primitives drawn by the nodes (assimp makes one aiMesh per primitive)
+    size_t triangles = 0;
+    size_t joints = 0;  // over skinned primitives: the joints of their skin
+    size_t animations = 0;
+};
+
+bool drawnPrimitive(const Submesh& sub) {
+    switch (sub.primitive) {
+        case Primitive::Triangles:
+        case Primitive::TriangleStrip:
+        case Primitive::TriangleFan:
+        case Primitive::Quads:
+            return triangleCount(sub) > 0;
+        case Primitive::Lines:
+        case Primitive::LineStrip:
+            return sub.indexCount >= 2;
+        case Primitive::Points:
+            return sub.indexCount > 0;
+        default:
+            return false;
+    }
+}
+
+Counts expectedCounts(const Scene& scene) {
+    Counts c;
+    const size_t n = scene.nodes.size();
+    std::vector<uint8_t> included(n, 1);
+    size_t roots = 0;
+    for (const Node& node : scene.nodes) roots += node.parent < 0;
+    size_t extra = gltfHelperNodeCount(scene);
+    if (scene.pof) {
+        const size_t points = pofPointNodeCount(*scene.pof);
+        EXPECT_EQ(extra, points) << "a POF model needs no helper node besides its points";
+        ++roots;
+        // Detail levels are separate scenes; assimp reads the default one, LOD0.
+        if (!scene.pof->detailLevels.empty()) {
+            int lod0 = -1;
+            for (size_t s = 0; s < scene.pof->subobjects.size() && s < n; ++s)
+                if (scene.pof->subobjects[s].number == scene.pof->detailLevels[0]) lod0 = int(s);
+            if (lod0 >= 0) {
+                while (scene.nodes[lod0].parent >= 0) lod0 = scene.nodes[lod0].parent;
+                for (size_t i = 0; i < n; ++i) {
+                    int a = int(i);
+                    while (a >= 0 && a != lod0) a = scene.nodes[a].parent;
+                    included[i] = a == lod0;
+                }
+                roots = 2;
+            }
+        }
+    }
+    for (size_t i = 0; i < n; ++i) {
+        if (!included[i]) continue;
+        ++c.nodes;
+        const Node& node = scene.nodes[i];
+        if (node.kind != NodeKind::Mesh || node.object < 0) continue;
+        const Mesh& mesh = scene.meshes[node.object];
+        size_t primitives = 0;
+        for (const Submesh& sub : mesh.submeshes) primitives += drawnPrimitive(sub);
+        c.meshReferences += primitives;
+        c.triangles += triangleCount(mesh);
+        if (node.skin >= 0) c.joints += primitives * scene.skins[node.skin].joints.size();
+    }
+    c.nodes += extra + (roots == 1 ? 0 : 1);  // assimp adds a root above several
+    for (const Clip& clip : scene.animation.clips) {
+        bool animates = false;
+        for (const Track& t : clip.tracks) {
+            if (t.node < 0) continue;
+            const Node& node = scene.nodes[t.node];
+            switch (t.channel) {
+                case Channel::Translation:
+                case Channel::Rotation:
+                case Channel::Scale:
+                case Channel::Matrix:
+                case Channel::Element:
+                    animates = true;
+                    break;
+                case Channel::MorphWeights:
+                case Channel::MorphWeight:
+                    animates = animates || (node.kind == NodeKind::Mesh && node.object >= 0 &&
+                                            !scene.meshes[node.object].morphTargets.empty());
+                    break;
+                default:
+                    break;
+            }
+        }
+        c.animations += animates;
+    }
+    return c;
+}
+
+void countNode(const aiScene* s, const aiNode* node, Counts& c) {
+    ++c.nodes;
+    for (unsigned m = 0; m < node->mNumMeshes; ++m) {
+        const aiMesh* mesh = s->mMeshes[node->mMeshes[m]];
+        ++c.meshReferences;
+        for (unsigned f = 0; f < mesh->mNumFaces; ++f) c.triangles += mesh->mFaces[f].mNumIndices == 3;
+        c.joints += mesh->mNumBones;
+    }
+    for (unsigned k = 0; k < node->mNumChildren; ++k) countNode(s, node->mChildren[k], c);
+}
+
+void expectAssimpCounts(const std::string& output, const Counts& expected, const std::string& what) {
+    Assimp::Importer importer;
+    const aiScene* read = importer.ReadFile(output, 0);
+    ASSERT_TRUE(read && read->mRootNode)
+        << what << ": assimp cannot read " << output << ": " << importer.GetErrorString();
+    Counts got;
+    countNode(read, read->mRootNode, got);
+    got.animations = read->mNumAnimations;
+    std::printf("%s: %zu nodes, %zu primitives drawn, %zu triangles, %zu joints, %zu animations\n",
+                fs::path(output).filename().string().c_str(), got.nodes, got.meshReferences, got.triangles,
+                got.joints, got.animations);
+    EXPECT_EQ(got.nodes, expected.nodes) << what << ": nodes";
+    EXPECT_EQ(got.meshReferences, expected.meshReferences) << what << ": primitives drawn";
+    EXPECT_EQ(got.triangles, expected.triangles) << what << ": triangles";
+    EXPECT_EQ(got.joints, expected.joints) << what << ": joints";
+    EXPECT_EQ(got.animations, expected.animations) << what << ": animations";
+}
+
+fs::path freshDir(const std::string& name) {
+    const fs::path dir = test::outputDir() / name;
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    fs::create_directories(dir);
+    return dir;
+}
+
+TEST(ConvertGltf, EverySampleConvertsToGlbThatValidatesAndReadsBack) {
+    ESVIEW_REQUIRE_MODELS("");
+    std::string why;
+    if (!validatorAvailable(why)) ESVIEW_SKIP_UNLESS_REQUIRED() << "glTF-Validator: " << why;
+    const std::vector<std::string> samples = samplePaths();
+    ASSERT_GE(samples.size(), 4u);
+    std::set<std::string> formats;
+    const fs::path dir = freshDir("convert_gltf_glb");
+    std::vector<std::string> outputs;
+    std::vector<Counts> expected;
+    for (size_t i = 0; i < samples.size(); ++i) {
+        const std::string out = (dir / outputName(samples[i], i, ".glb")).string();
+        std::string log;
+        const int rc = run(quote(ESVIEW_BINARY) + " convert " + quote(samples[i]) + " " + quote(out), log);
+        EXPECT_EQ(rc, 0) << samples[i] << ":\n" << log;
+        if (rc != 0) continue;
+        LoadResult loaded = loadSceneFile(samples[i]);
+        ASSERT_TRUE(loaded.scene) << samples[i];
+        formats.insert(loaded.scene->format);
+        outputs.push_back(out);
+        expected.push_back(expectedCounts(*loaded.scene));
+    }
+    EXPECT_GE(formats.size(), 4u) << "every format has shared samples";
+    const auto reports = validate(outputs);
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        auto found = reports.find(outputs[i]);
+        ASSERT_NE(found, reports.end()) << "no validator report for " << outputs[i];
+        expectValid(found->second, outputs[i]);
+        expectAssimpCounts(outputs[i], expected[i], outputs[i]);
+    }
+}
+
+// A .gltf keeps its buffer and images in files beside it, named by relative URIs.
+TEST(ConvertGltf, SeparateFilesBesideTheGltf) {
+    ESVIEW_REQUIRE_MODELS("");
+    std::string why;
+    if (!validatorAvailable(why)) ESVIEW_SKIP_UNLESS_REQUIRED() << "glTF-Validator: " << why;
+    // One textured sample per format, and the demo scene (skin, morphs, animation).
+    std::map<std::string, std::string> picked;
+    for (const std::string& path : samplePaths()) {
+        LoadResult loaded = loadSceneFile(path);
+        if (!loaded.scene || picked.count(loaded.scene->format) || loaded.scene->textures.empty()) continue;
+        picked[loaded.scene->format] = path;
+    }
+    picked["demo"] = "demo";
+    const fs::path dir = freshDir("convert_gltf_separate");
+    std::vector<std::string> outputs;
+    size_t images = 0;
+    for (const auto& [format, path] : picked) {
+        const fs::path sub = dir / format;
+        fs::create_directories(sub);
+        const std::string out = (sub / "model.gltf").string();
+        std::string log;
+        ASSERT_EQ(run(quote(ESVIEW_BINARY) + " convert " + quote(path) + " " + quote(out), log), 0)
+            << path << log;
+        std::ifstream in(out);
+        const nlohmann::json doc = nlohmann::json::parse(in);
+        ASSERT_TRUE(doc.contains("buffers")) << out;
+        EXPECT_EQ(doc["buffers"][0]["uri"], "model.bin");
+        EXPECT_TRUE(fs::exists(sub / "model.bin"));
+        for (const auto& image : doc.value("images", nlohmann::json::array())) {
+            ASSERT_TRUE(image.contains("uri")) << out;
+            const std::string uri = image["uri"];
+            EXPECT_EQ(uri.find('/'), std::string::npos) << uri;
+            EXPECT_TRUE(fs::exists(sub / uri)) << uri;
+            ++images;
+        }
+        outputs.push_back(out);
+        if (path == "demo") {
+            expectAssimpCounts(out, expectedCounts(makeDemoScene()), out);
+        } else {
+            LoadResult loaded = loadSceneFile(path);
+            ASSERT_TRUE(loaded.scene) << path;
+            expectAssimpCounts(out, expectedCounts(*loaded.scene), out);
+        }
+    }
+    EXPECT_GT(images, 0u) << "the samples picked have textures";
+    const auto reports = validate(outputs);
+    for (const std::string& out : outputs) {
+        auto found = reports.find(out);
+        ASSERT_NE(found, reports.end()) << out;
+        expectValid(found->second, out);
+    }
+}
+
+// A refusal is one line on stderr naming the input, exit status 1, and nothing written.
+TEST(ConvertGltf, RefusalWritesNothing) {
+    const fs::path dir = freshDir("convert_gltf_refusal");
+    const std::string bad = (dir / "broken.pod").string();
+    {
+        std::ofstream out(bad, std::ios::binary);
+        out << "not a model at all";
+    }
+    std::string log;
+    EXPECT_EQ(
+        run(quote(ESVIEW_BINARY) + " convert " + quote(bad) + " " + quote((dir / "a.glb").string()), log), 1)
+        << log;
+    EXPECT_FALSE(fs::exists(dir / "a.glb"));
+    const std::string missingDir = (dir / "no" / "such" / "folder" / "b.gltf").string();
+    EXPECT_EQ(run(quote(ESVIEW_BINARY) + " convert demo " + quote(missingDir) + " 2>&1 >/dev/null", log), 1)
+        << log;
+    EXPECT_EQ(log.rfind("demo: ", 0), 0u) << log;
+    EXPECT_EQ(std::count(log.begin(), log.end(), '\n'), 1) << log;
+    EXPECT_FALSE(fs::exists(dir / "no"));
+}
+
+}  // namespace
+}  // namespace esv

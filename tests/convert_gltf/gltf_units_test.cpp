@@ -1,0 +1,285 @@
+// Unit tests of the glTF writer's two conversions that must be exact: OpenGEX Bezier curves to
+// CUBICSPLINE samplers (values and tangents at the keys, and the curve between them, equal the
+// source's as the sampler evaluates it) and bone batches merged into one joint list (skinned world
+// positions equal the CPU reference's), on fixtures built here and on every shared sample.
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+
+#include <glm/gtc/matrix_transform.hpp>
+#include <gtest/gtest.h>
+
+#include "common/test_paths.h"
+#include "convert/gltf/gltf_curves.h"
+#include "convert/gltf/gltf_skin.h"
+#include "loaders/load.h"
+#include "scene/cpu_reference.h"
+#include "scene/sampler.h"
+
+namespace esv {
+namespace {
+
+namespace fs = std::filesystem;
+
+Track bezierFixture() {
+    Track t;
+    t.channel = Channel::Translation;
+    t.interpolation = Interpolation::Bezier;
+    t.components = 3;
+    t.times = {0.25f, 0.75f, 2.0f, 2.1f};
+    t.values = {0, 0, 0, 1, 2, -1, 3, -2, 0.5f, 3, 0, 4};
+    t.inValues = {0, 0, 0, 0.2f, 1.5f, -2, 2.5f, -1, 0.2f, 3.5f, 0.5f, 3};
+    t.outValues = {0.5f, 0.1f, 0.3f, 2, 2.5f, 0, 3.5f, -3, 1, 0, 0, 0};
+    return t;
+}
+
+// The glTF curve equals the Bezier curve the sampler evaluates, between and at the keys.
+void expectSameCurve(const Track& track, float offset, const std::string& what) {
+    std::vector<float> times, outputs;
+    ASSERT_TRUE(gltf::bezierToCubicSpline(track, offset, times, outputs)) << what;
+    ASSERT_EQ(times.size(), track.times.size());
+    ASSERT_EQ(outputs.size(), track.times.size() * track.components * 3);
+    const size_t comps = track.components;
+    float scale = 1.0f;
+    for (float v : track.values) scale = std::max(scale, std::fabs(v));
+    std::vector<float> a(comps), b(comps);
+    const float t0 = track.times.front(), t1 = track.times.back();
+    for (int i = 0; i <= 400; ++i) {
+        const float t = t0 + (t1 - t0) * float(i) / 400.0f;
+        sampleTrack(track, t, a.data());
+        gltf::evaluateCubicSpline(times, outputs, uint32_t(comps), t - offset, b.data());
+        for (size_t c = 0; c < comps; ++c) ASSERT_NEAR(a[c], b[c], 2e-4f * scale) << what << " at " << t;
+    }
+    for (size_t k = 0; k < times.size(); ++k) {
+        EXPECT_FLOAT_EQ(times[k], track.times[k] - offset);
+        for (size_t c = 0; c < comps; ++c) {
+            // The value at the key, and the tangents: the curve's one-sided derivatives there.
+            EXPECT_FLOAT_EQ(outputs[(k * 3 + 1) * comps + c], track.values[k * comps + c]) << what;
+            if (k + 1 < times.size()) {
+                const float h = (track.times[k + 1] - track.times[k]) * 1e-3f;
+                sampleTrack(track, track.times[k] + h, a.data());
+                const float slope = (a[c] - track.values[k * comps + c]) / h;
+                EXPECT_NEAR(outputs[(k * 3 + 2) * comps + c], slope, 2e-2f * std::max(1.0f, std::fabs(slope)))
+                    << what << " out-tangent of key " << k;
+            }
+            if (k > 0) {
+                const float h = (track.times[k] - track.times[k - 1]) * 1e-3f;
+                sampleTrack(track, track.times[k] - h, a.data());
+                const float slope = (track.values[k * comps + c] - a[c]) / h;
+                EXPECT_NEAR(outputs[(k * 3 + 0) * comps + c], slope, 2e-2f * std::max(1.0f, std::fabs(slope)))
+                    << what << " in-tangent of key " << k;
+            }
+        }
+    }
+}
+
+TEST(GltfCurves, BezierBecomesCubicSplineWithTheSameValuesAndTangents) {
+    expectSameCurve(bezierFixture(), 0.0f, "fixture");
+    expectSameCurve(bezierFixture(), 0.25f, "fixture starting at 0.25 s");
+}
+
+TEST(GltfCurves, BezierTimeCurveAtThirdsIsExactOtherwiseRefused) {
+    Track t = bezierFixture();
+    for (size_t k = 0; k < t.times.size(); ++k) {
+        const float before = k > 0 ? t.times[k] - t.times[k - 1] : 1.0f;
+        const float after = k + 1 < t.times.size() ? t.times[k + 1] - t.times[k] : 1.0f;
+        t.inTimes.push_back(t.times[k] - before / 3.0f);
+        t.outTimes.push_back(t.times[k] + after / 3.0f);
+    }
+    EXPECT_TRUE(gltf::timeCurveIsLinear(t));
+    expectSameCurve(t, 0.0f, "time curve at thirds");
+    t.outTimes[1] = t.times[1] + 0.05f;
+    EXPECT_FALSE(gltf::timeCurveIsLinear(t));
+    std::vector<float> times, outputs;
+    EXPECT_FALSE(gltf::bezierToCubicSpline(t, 0.0f, times, outputs));
+    Track linear = bezierFixture();
+    linear.interpolation = Interpolation::Linear;
+    EXPECT_FALSE(gltf::bezierToCubicSpline(linear, 0.0f, times, outputs));
+}
+
+// Every Bezier track of the shared samples that converts gives the same curve.
+TEST(GltfCurves, SharedSampleBezierTracks) {
+    ESVIEW_REQUIRE_MODELS("");
+    size_t converted = 0, bezier = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(test::modelsDir())) {
+        if (!entry.is_regular_file() || entry.path().extension() != ".ogex") continue;
+        LoadResult loaded = loadSceneFile(entry.path().string());
+        if (!loaded.scene) continue;
+        for (const Clip& clip : loaded.scene->animation.clips)
+            for (const Track& t : clip.tracks) {
+                std::vector<float> times, outputs;
+                bezier += t.interpolation == Interpolation::Bezier;
+                if (t.interpolation != Interpolation::Bezier || t.channel == Channel::Rotation ||
+                    !gltf::bezierToCubicSpline(t, clip.start, times, outputs))
+                    continue;
+                expectSameCurve(t, clip.start, entry.path().filename().string());
+                ++converted;
+            }
+    }
+    std::printf("Bezier tracks compared: %zu of %zu\n", converted, bezier);
+}
+
+// A mesh with two bone batches whose vertices hold batch-local indices.
+Scene batchedSkinFixture() {
+    Scene scene;
+    scene.format = "fixture";
+    Node meshNode;
+    meshNode.name = "mesh";
+    meshNode.kind = NodeKind::Mesh;
+    meshNode.object = 0;
+    meshNode.skin = 0;
+    meshNode.materials = {-1};
+    scene.nodes.push_back(meshNode);
+    for (int j = 0; j < 4; ++j) {
+        Node bone;
+        bone.name = "bone" + std::to_string(j);
+        bone.kind = NodeKind::Bone;
+        bone.parent = j == 0 ? -1 : j;  // a chain under node 1
+        bone.local.translation = glm::vec3(0.5f * float(j), 1.0f, -0.25f * float(j));
+        bone.local.rotation = glm::angleAxis(0.3f * float(j + 1), glm::normalize(glm::vec3(1, 2, 3 - j)));
+        bone.local.scale = glm::vec3(1.0f + 0.1f * float(j));
+        scene.nodes.push_back(bone);
+    }
+    Skin skin;
+    for (int j = 0; j < 4; ++j) {
+        skin.joints.push_back(j + 1);
+        skin.inverseBind.push_back(
+            glm::inverse(glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, float(j), 0.0f))));
+    }
+    scene.skins.push_back(skin);
+
+    Mesh mesh;
+    mesh.name = "batched";
+    mesh.vertexCount = 6;
+    const std::vector<float> positions = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1};
+    const std::vector<uint8_t> indices = {0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 1};  // local to each batch
+    const std::vector<float> weights = {1, 0, 0.25f, 0.75f, 0.5f, 0.5f, 0.6f, 0.4f, 0, 1, 0.3f, 0.7f};
+    auto stream = [&](const void* data, size_t bytes, uint32_t stride, VertexAttribute a) {
+        std::vector<uint8_t> copy(bytes);
+        std::memcpy(copy.data(), data, bytes);
+        VertexStream s;
+        s.bytes = makeOwnedBytes(std::move(copy));
+        s.stride = stride;
+        s.count = 6;
+        s.attributes = {a};
+        mesh.streams.push_back(s);
+    };
+    VertexAttribute p;
+    stream(positions.data(), positions.size() * 4, 12, p);
+    VertexAttribute bi;
+    bi.semantic = Semantic::BoneIndices;
+    bi.type = ComponentType::UInt8;
+    bi.components = 2;
+    stream(indices.data(), indices.size(), 2, bi);
+    VertexAttribute bw;
+    bw.semantic = Semantic::BoneWeights;
+    bw.components = 2;
+    stream(weights.data(), weights.size() * 4, 8, bw);
+    const std::vector<uint16_t> triangles = {0, 1, 2, 3, 4, 5};
+    std::vector<uint8_t> indexBytes(triangles.size() * 2);
+    std::memcpy(indexBytes.data(), triangles.data(), indexBytes.size());
+    mesh.indices.type = ComponentType::UInt16;
+    mesh.indices.bytes = makeOwnedBytes(std::move(indexBytes));
+    mesh.indices.count = 6;
+    Submesh sub;
+    sub.indexCount = 6;
+    mesh.submeshes.push_back(sub);
+    mesh.boneBatches = {{{1, 3}, 0, 1}, {{0, 2}, 1, 1}};
+    mesh.boneIndicesBatchLocal = true;
+    mesh.maxBonesPerBatch = 2;
+    scene.meshes.push_back(mesh);
+    return scene;
+}
+
+// Skinned world positions from the merged influences equal the CPU reference's for `node`.
+void expectSameSkinning(const Scene& scene, const Pose& pose, int node, const std::string& what) {
+    const Mesh& mesh = scene.meshes[scene.nodes[node].object];
+    const Skin& skin = scene.skins[scene.nodes[node].skin];
+    const gltf::VertexInfluences influences = gltf::mergeBoneBatches(mesh, uint32_t(skin.joints.size()));
+    ASSERT_GT(influences.sets, 0u) << what;
+    std::vector<glm::vec3> reference;
+    worldVertices(scene, pose, node, reference);
+    ASSERT_EQ(reference.size(), mesh.vertexCount);
+    std::vector<glm::mat4> palette;
+    skinPalette(scene, pose, node, palette);
+    const VertexStream* ps = nullptr;
+    const VertexAttribute* pa = findAttribute(mesh, Semantic::Position, 0, &ps);
+    ASSERT_NE(pa, nullptr);
+    const size_t slots = size_t(influences.sets) * 4;
+    float extent = 1.0f;
+    for (const glm::vec3& r : reference) extent = std::max(extent, glm::length(r));
+    size_t compared = 0;
+    for (uint32_t v = 0; v < mesh.vertexCount; ++v) {
+        // The writer divides the weights by their sum, as glTF asks; undone here so that the merge
+        // itself is compared (vertices with no weight are left to the reference's fallback).
+        const float sum = influences.rawSums[v];
+        if (sum == 0.0f) continue;
+        float raw[4];
+        readAttribute(*ps, *pa, v, raw);
+        const glm::vec4 local = mesh.positionUnpack * glm::vec4(raw[0], raw[1], raw[2], 1.0f);
+        glm::mat4 m(0.0f);
+        for (size_t k = 0; k < slots; ++k) {
+            const float w = influences.weights[v * slots + k];
+            if (w != 0.0f) m += w * sum * palette[influences.joints[v * slots + k]];
+        }
+        const glm::vec3 mine(m * local);
+        ASSERT_NEAR(glm::length(mine - reference[v]), 0.0f, 1e-4f * extent) << what << " vertex " << v;
+        ++compared;
+    }
+    EXPECT_GT(compared, 0u) << what;
+}
+
+TEST(GltfSkin, BatchesMergeIntoOneJointList) {
+    Scene scene = batchedSkinFixture();
+    const gltf::VertexInfluences influences = gltf::mergeBoneBatches(scene.meshes[0], 4);
+    ASSERT_EQ(influences.sets, 1u);
+    // Vertex 1 (batch 0: bones 1, 3): local 1 -> joint 3 (0.25), local 0 -> joint 1 (0.75), heaviest first.
+    EXPECT_EQ(influences.joints[4 + 0], 1);
+    EXPECT_FLOAT_EQ(influences.weights[4 + 0], 0.75f);
+    EXPECT_EQ(influences.joints[4 + 1], 3);
+    // Vertex 4 (batch 1: bones 0, 2): local 1 -> joint 2 with all the weight; the zero slot names joint 0.
+    EXPECT_EQ(influences.joints[16 + 0], 2);
+    EXPECT_FLOAT_EQ(influences.weights[16 + 0], 1.0f);
+    EXPECT_FLOAT_EQ(influences.weights[16 + 1], 0.0f);
+    Pose pose;
+    evaluatePose(scene, -1, 0.0f, pose);
+    expectSameSkinning(scene, pose, 0, "fixture");
+}
+
+// Every skinned instance of the shared samples, at rest and in the middle of each clip.
+TEST(GltfSkin, SharedSamplesSkinAsTheCpuReference) {
+    ESVIEW_REQUIRE_MODELS("");
+    size_t instances = 0, batched = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(test::modelsDir())) {
+        if (!entry.is_regular_file()) continue;
+        const std::string ext = entry.path().extension().string();
+        if (ext != ".pod" && ext != ".ogex" && ext != ".awd" && ext != ".AWD") continue;
+        LoadResult loaded = loadSceneFile(entry.path().string());
+        if (!loaded.scene) continue;
+        const Scene& scene = *loaded.scene;
+        for (size_t i = 0; i < scene.nodes.size(); ++i) {
+            const Node& node = scene.nodes[i];
+            if (node.kind != NodeKind::Mesh || node.skin < 0 || node.object < 0) continue;
+            const Mesh& mesh = scene.meshes[node.object];
+            if (!findAttribute(mesh, Semantic::BoneIndices, 0, nullptr) ||
+                scene.skins[node.skin].joints.empty())
+                continue;
+            Pose pose;
+            evaluatePose(scene, -1, 0.0f, pose);
+            const std::string what = entry.path().filename().string() + " / " + node.name;
+            expectSameSkinning(scene, pose, int(i), what + " at rest");
+            for (size_t c = 0; c < scene.animation.clips.size(); ++c) {
+                const Clip& clip = scene.animation.clips[c];
+                evaluatePose(scene, int(c), 0.5f * (clip.start + clip.end), pose);
+                expectSameSkinning(scene, pose, int(i), what + " in clip " + clip.name);
+            }
+            ++instances;
+            batched += mesh.boneIndicesBatchLocal;
+        }
+    }
+    EXPECT_GT(instances, 0u) << "the shared samples have skinned meshes";
+    EXPECT_GT(batched, 0u) << "the shared samples have bone batches";
+}
+
+}  // namespace
+}  // namespace esv
