@@ -1,0 +1,181 @@
+// A file manager runs `esview thumbnail` on whatever it finds: a broken file must give no picture
+// and exit 1, or a picture and exit 0, never hang it. Corrupted copies of the shared samples, made
+// as the formats' robustness sweeps make them (tests/<format>/*robustness*_test.cpp): prefixes cut
+// at several fractions and copies with bytes flipped (fixed seed), for samples of every format.
+// Each run ends within its time cap. Then the caps themselves: a tiny --timeout or --memory on a
+// big sample stops it quickly with one line that names the option.
+#include <algorithm>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "archive/vp_writer.h"
+#include "common/shared_samples.h"
+#include "thumbnail_run.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using esv::test::shellQuoted;
+using esv::test::ThumbnailRun;
+
+// The cap the sweep runs under, and what the wall clock may add to it (starting the process,
+// killing the child and waiting for it).
+constexpr double kTimeout = 10.0;
+constexpr double kSlack = 2.0;
+
+fs::path outputFolder(const std::string& name) {
+    const fs::path dir = esv::test::outputDir() / ("thumbnail_" + name);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+// Up to `count` samples of `folder`, spread over its sorted files (the smallest and largest kinds
+// of file both get in).
+std::vector<fs::path> samplesOf(const std::string& folder, size_t count) {
+    std::vector<fs::path> all;
+    for (const fs::path& p : esv::test::sharedModelFiles())
+        if (p.lexically_relative(esv::test::modelsDir()).begin()->string() == folder) all.push_back(p);
+    std::sort(all.begin(), all.end(),
+              [](const fs::path& a, const fs::path& b) { return fs::file_size(a) < fs::file_size(b); });
+    std::vector<fs::path> picked;
+    for (size_t i = 0; i < count && !all.empty(); ++i) {
+        const fs::path& p = all[(all.size() - 1) * (i + 1) / count];
+        if (std::find(picked.begin(), picked.end(), p) == picked.end()) picked.push_back(p);
+    }
+    return picked;
+}
+
+// The corrupted copies of `source`, written into `dir`: cut at 5%, 30%, 55% and 80% of its size,
+// and two copies with 4 bytes each set to random values (fixed seeds).
+std::vector<fs::path> corruptedCopies(const fs::path& source, const fs::path& dir) {
+    const std::vector<uint8_t> bytes = esv::vptest::readFile(source);
+    std::vector<fs::path> written;
+    const std::string stem = source.stem().string(), ext = source.extension().string();
+    for (int percent : {5, 30, 55, 80}) {
+        const std::vector<uint8_t> cut(bytes.begin(),
+                                       bytes.begin() + std::ptrdiff_t(bytes.size() * percent / 100));
+        written.push_back(dir / (stem + "_cut" + std::to_string(percent) + ext));
+        esv::vptest::writeFile(written.back(), cut);
+    }
+    for (unsigned seed : {1u, 2u}) {
+        std::vector<uint8_t> flipped = bytes;
+        std::mt19937 rng(seed * 7919u + unsigned(bytes.size()));
+        for (int i = 0; i < 4 && !flipped.empty(); ++i)
+            flipped[std::uniform_int_distribution<size_t>(0, flipped.size() - 1)(rng)] = uint8_t(rng());
+        written.push_back(dir / (stem + "_flip" + std::to_string(seed) + ext));
+        esv::vptest::writeFile(written.back(), flipped);
+    }
+    return written;
+}
+
+TEST(ThumbnailRobustness, CorruptedCopiesEndWithinTheCap) {
+    ESVIEW_REQUIRE_MODELS("");
+    const fs::path in = outputFolder("corrupt_in"), out = outputFolder("corrupt_out");
+    std::vector<fs::path> inputs;
+    for (const char* folder : {"pod", "awd", "ogex", "pof"})
+        for (const fs::path& sample : samplesOf(folder, 3)) {
+            const std::vector<fs::path> copies = corruptedCopies(sample, in);
+            inputs.insert(inputs.end(), copies.begin(), copies.end());
+        }
+    // A broken VP archive too: a copy whose directory is cut off, and one with its header flipped.
+    {
+        const std::vector<uint8_t> pof = esv::vptest::readFile(samplesOf("pof", 1).front());
+        std::vector<uint8_t> vp = esv::vptest::archiveOf({{"data/models/a.pof", pof}});
+        esv::vptest::writeFile(in / "cut.vp", std::vector<uint8_t>(vp.begin(), vp.end() - 20));
+        vp[9] ^= 0x7f;
+        esv::vptest::writeFile(in / "header.vp", vp);
+        inputs.push_back(in / "cut.vp");
+        inputs.push_back(in / "header.vp");
+    }
+    ASSERT_GE(inputs.size(), 50u);
+    std::vector<ThumbnailRun> runs(inputs.size());
+    esv::test::forEachParallel(inputs.size(), [&](size_t i) {
+        const fs::path png = out / (inputs[i].filename().string() + ".png");
+        runs[i] = esv::test::runThumbnail(shellQuoted(inputs[i]) + " " + shellQuoted(png) +
+                                              " --size 64 --timeout " + std::to_string(kTimeout),
+                                          "corrupt");
+    });
+    size_t refused = 0, drawn = 0;
+    double slowest = 0.0;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        SCOPED_TRACE(inputs[i].filename().string());
+        const ThumbnailRun& r = runs[i];
+        const fs::path png = out / (inputs[i].filename().string() + ".png");
+        slowest = std::max(slowest, r.seconds);
+        EXPECT_LT(r.seconds, kTimeout + kSlack);
+        if (r.exitCode == 0) {
+            ++drawn;
+            EXPECT_TRUE(fs::exists(png));
+        } else {
+            ++refused;
+            EXPECT_EQ(r.exitCode, 1) << r.err;
+            EXPECT_FALSE(fs::exists(png));
+            EXPECT_FALSE(r.err.empty()) << "a refusal says why";
+            EXPECT_EQ(r.err.find("signal"), std::string::npos) << r.err;
+        }
+    }
+    // No temporary file is left behind by any run.
+    size_t entries = 0;
+    for (const auto& e : fs::directory_iterator(out)) {
+        EXPECT_EQ(e.path().extension(), ".png") << e.path();
+        ++entries;
+    }
+    EXPECT_EQ(entries, drawn);
+    EXPECT_GT(refused, inputs.size() / 3) << "the copies are broken enough to be refused";
+    std::printf("%zu corrupted copies: %zu refused, %zu drawn; slowest %.2f s\n", inputs.size(), refused,
+                drawn, slowest);
+}
+
+// The biggest sample: the one that takes longest to read and the most memory.
+fs::path biggestSample() {
+    fs::path biggest;
+    for (const fs::path& p : esv::test::sharedModelFiles())
+        if (biggest.empty() || fs::file_size(p) > fs::file_size(biggest)) biggest = p;
+    return biggest;
+}
+
+size_t lineCount(const std::string& text) {
+    return size_t(std::count(text.begin(), text.end(), '\n'));
+}
+
+TEST(ThumbnailRobustness, TimeCapStopsItQuickly) {
+    ESVIEW_REQUIRE_MODELS("");
+    const fs::path dir = outputFolder("timeout");
+    const fs::path sample = biggestSample();
+    const ThumbnailRun r = esv::test::runThumbnail(
+        shellQuoted(sample) + " " + shellQuoted(dir / "t.png") + " --timeout 0.05", "timeout");
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_LT(r.seconds, 1.5);
+    EXPECT_EQ(lineCount(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find("--timeout"), std::string::npos) << r.err;
+    EXPECT_TRUE(fs::is_empty(dir)) << "no picture and no temporary file";
+}
+
+TEST(ThumbnailRobustness, MemoryCapStopsItQuickly) {
+#if defined(__SANITIZE_ADDRESS__)
+    GTEST_SKIP()
+        << "AddressSanitizer builds set no memory cap (its shadow memory needs terabytes of address space)";
+#endif
+    ESVIEW_REQUIRE_MODELS("");
+    const fs::path dir = outputFolder("memory");
+    const fs::path sample = biggestSample();
+    // Too little for the driver, and too little for the sample's textures once the driver is in.
+    for (int megabytes : {64, 320}) {
+        SCOPED_TRACE(megabytes);
+        const ThumbnailRun r = esv::test::runThumbnail(
+            shellQuoted(sample) + " " + shellQuoted(dir / "m.png") + " --memory " + std::to_string(megabytes),
+            "memory");
+        EXPECT_EQ(r.exitCode, 1) << r.err;
+        EXPECT_LT(r.seconds, 5.0);
+        EXPECT_EQ(lineCount(r.err), 1u) << r.err;
+        EXPECT_NE(r.err.find("--memory"), std::string::npos) << r.err;
+        EXPECT_TRUE(fs::is_empty(dir)) << "no picture and no temporary file";
+    }
+}
+
+}  // namespace
