@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -202,6 +203,10 @@ int runThumbnail(const ThumbnailRequest& request) {
         std::fprintf(stderr, "esview thumbnail: cannot write %s\n", request.output.c_str());
         return kExitBadInput;
     }
+    // mkstemp makes the file private; the picture gets what any new file of the user's would.
+    const mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
     close(fd);
 
     struct sigaction stop {
@@ -312,9 +317,9 @@ Subcommand addThumbnailCommand(CLI::App& app) {
     cmd->add_option("--size", request->size, "Width and height in pixels (default 256)")
         ->check(CLI::Range(16, 4096));
     cmd->add_option("--timeout", request->timeoutSeconds,
-                    "Seconds the reading and drawing may take (default 20)")
+                    "Seconds the reading and drawing may take (default 10)")
         ->check(CLI::Range(0.01, 3600.0));
-    cmd->add_option("--memory", request->memoryMiB, "Megabytes of address space they may use (default 4096)")
+    cmd->add_option("--memory", request->memoryMiB, "Megabytes of address space they may use (default 2048)")
         ->check(CLI::Range(64, 1 << 20));
     return {cmd, [request] { return runThumbnail(*request); }};
 }

@@ -14,8 +14,13 @@ struct ThumbnailRequest {
     std::string input;   // a model file, `archive.vp:path/model.pof`, or a VP archive (its first model)
     std::string output;  // the PNG; written only when the whole thumbnail succeeded
     int size = 256;      // width and height in pixels
-    double timeoutSeconds = 20.0;  // wall clock for reading and drawing, then the work is killed
-    int memoryMiB = 4096;          // address space of the process that reads and draws
+    // Wall clock for reading and drawing, after which the work is killed: every shared sample takes
+    // under a second cold (no shader cache, two busy cores), so ten leaves room for big files and
+    // slow machines while a file manager never waits long.
+    double timeoutSeconds = 10.0;
+    // Address space of the process that reads and draws, in MiB: Mesa's llvmpipe with its compiler
+    // takes about 300, the largest shared sample (an AWD with large textures) about 500.
+    int memoryMiB = 2048;
 };
 
 // Makes the thumbnail: the reading and drawing run in a child process under `memoryMiB` of
