@@ -110,9 +110,11 @@ constexpr int kChildOutOfMemory = 3;
 // allocation that failed may have been a large one: a library mapped, a texture decoded).
 constexpr long kOutOfMemoryMarginKiB = 256 * 1024;
 
-// The process's peak address space (VmPeak), in KiB; 0 when unknown.
-long peakAddressSpaceKiB() {
-    FILE* f = std::fopen("/proc/self/status", "r");
+// The peak address space (VmPeak) of process `pid` (this one when 0), in KiB; 0 when unknown.
+long peakAddressSpaceKiB(pid_t pid = 0) {
+    const std::string path =
+        pid == 0 ? std::string("/proc/self/status") : "/proc/" + std::to_string(pid) + "/status";
+    FILE* f = std::fopen(path.c_str(), "r");
     if (!f) return 0;
     long kib = 0;
     char line[256];
@@ -246,6 +248,7 @@ int runThumbnail(const ThumbnailRequest& request) {
     std::string messages;
     constexpr size_t kMaxMessages = 64 * 1024;
     int status = 0;
+    long childPeakKiB = 0;
     bool timedOut = false, exited = false, pipeOpen = true;
     while (!exited) {
         const double elapsed =
@@ -268,6 +271,9 @@ int runThumbnail(const ThumbnailRequest& request) {
         } else {
             usleep(2000);
         }
+        // Sampled while it runs: a driver that crashes where an allocation failed leaves no
+        // message, and its last peak says whether the cap was the cause.
+        childPeakKiB = std::max(childPeakKiB, peakAddressSpaceKiB(pid));
         const pid_t done = waitpid(pid, &status, WNOHANG);
         exited = done == pid || done < 0;
     }
@@ -295,7 +301,9 @@ int runThumbnail(const ThumbnailRequest& request) {
     } else if (timedOut || (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU)) {
         std::fprintf(stderr, "%s: not drawn within the %g s a thumbnail may take (--timeout)\n",
                      request.input.c_str(), request.timeoutSeconds);
-    } else if (WIFEXITED(status) && WEXITSTATUS(status) == kChildOutOfMemory) {
+    } else if ((WIFEXITED(status) && WEXITSTATUS(status) == kChildOutOfMemory) ||
+               (WIFSIGNALED(status) && !kSanitizerBuild &&
+                childPeakKiB + kOutOfMemoryMarginKiB >= long(request.memoryMiB) * 1024)) {
         std::fprintf(stderr, "%s: not drawn within the %d MB of memory a thumbnail may use (--memory)\n",
                      request.input.c_str(), request.memoryMiB);
     } else if (WIFSIGNALED(status)) {
