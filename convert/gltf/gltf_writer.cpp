@@ -450,15 +450,19 @@ private:
 
         const VertexStream* nrmStream = nullptr;
         const VertexAttribute* nrmAttr = findAttribute(mesh, Semantic::Normal, 0, &nrmStream);
-        std::vector<float> normals;
+        std::vector<float> normals, storedNormals;
         if (nrmAttr) {
             normals.resize(size_t(count) * 3);
+            storedNormals.resize(size_t(count) * 3);
             bool unit = true;
             for (uint32_t i = 0; i < count; ++i) {
                 readAttribute(*nrmStream, *nrmAttr, i, v);
                 glm::vec3 nrm(v[0], v[1], v[2]);
+                std::memcpy(&storedNormals[i * 3], v, 3 * sizeof(float));
                 const float len = glm::length(nrm);
-                if (!(std::fabs(len - 1.0f) <= 0.01f)) unit = false;
+                // glTF wants unit normals whatever their type (the validator allows rounding of about
+                // 0.005); quantised ones further off are widened and normalised.
+                if (!(std::fabs(len - 1.0f) <= 0.005f)) unit = false;
                 nrm = len > 0.0f && std::isfinite(len) ? nrm / len : glm::vec3(0.0f, 0.0f, 1.0f);
                 normals[i * 3 + 0] = nrm.x;
                 normals[i * 3 + 1] = nrm.y;
@@ -472,10 +476,11 @@ private:
                 m_extRequired.insert("KHR_mesh_quantization");
             } else if (nrmAttr->type != ComponentType::Float32) {
                 note(std::string("mesh '") + mesh.name + "': " + componentTypeName(nrmAttr->type) +
-                     " normals widened to floats (glTF has no such normal type)");
+                     " normals widened to floats and normalised (" +
+                     (unit ? "glTF has no such normal type" : "not of unit length as glTF requires") + ")");
             }
-            md.attributes["NORMAL"] =
-                addAccessor(normals, 3, quantized ? stored : Encoding{}, false, kArrayBuffer);
+            md.attributes["NORMAL"] = quantized ? addAccessor(storedNormals, 3, stored, false, kArrayBuffer)
+                                                : addAccessor(normals, 3, {}, false, kArrayBuffer);
 
             // Tangents: the file's, or for a normal-mapped mesh without them the ones esview computes
             // (scene/tangents.h), so a viewer need not generate its own.
@@ -560,7 +565,7 @@ private:
                     md.attributes["WEIGHTS_" + std::to_string(s)] =
                         addAccessor(w, 4, {}, false, kArrayBuffer);
                 }
-                if (mesh.boneIndicesBatchLocal)
+                if (mesh.boneIndicesBatchLocal && mesh.boneBatches.size() > 1)
                     note("mesh '" + mesh.name + "': " + std::to_string(mesh.boneBatches.size()) +
                          " bone batches merged into one joint list");
                 if (influences.unweighted)
@@ -971,23 +976,8 @@ private:
     // ---- skins, cameras, lights
 
     void writeSkinsCamerasLights() {
-        for (const Skin& skin : m_scene.skins) {
-            if (skin.joints.empty()) {
-                m_skinOf.push_back(-1);
-                continue;
-            }
-            std::vector<float> ibm;
-            for (size_t j = 0; j < skin.joints.size(); ++j) {
-                const glm::mat4 m = j < skin.inverseBind.size() ? skin.inverseBind[j] : glm::mat4(1.0f);
-                for (int c = 0; c < 4; ++c)
-                    for (int r = 0; r < 4; ++r)
-                        ibm.push_back(c == 3 && r == 3 ? 1.0f : (r == 3 ? 0.0f : m[c][r]));
-            }
-            Json s = {{"joints", skin.joints}, {"inverseBindMatrices", addAccessor(ibm, 16, {}, false, 0)}};
-            if (!skin.name.empty()) s["name"] = skin.name;
-            m_skins.push_back(s);
-            m_skinOf.push_back(int(m_skins.size() - 1));
-        }
+        for (const Skin& skin : m_scene.skins)
+            m_skinOf.push_back(skin.joints.empty() ? -1 : addSkin(skin, glm::mat4(1.0f)));
         for (const Camera& cam : m_scene.cameras) {
             Json c = {{"name", cam.name}};
             const float znear = cam.nearZ > 0.0f ? cam.nearZ : 0.01f;
@@ -1040,6 +1030,37 @@ private:
             m_lightOf.push_back(int(m_lights.size() - 1));
             m_extUsed.insert("KHR_lights_punctual");
         }
+    }
+
+    // A glTF skin for `skin`; `unpack` (a POD unpack matrix of quantised positions the skinned mesh
+    // keeps) is folded into the inverse bind matrices: joint * inverseBind * unpack * stored.
+    int addSkin(const Skin& skin, const glm::mat4& unpack) {
+        std::vector<float> ibm;
+        for (size_t j = 0; j < skin.joints.size(); ++j) {
+            const glm::mat4 m =
+                (j < skin.inverseBind.size() ? skin.inverseBind[j] : glm::mat4(1.0f)) * unpack;
+            for (int c = 0; c < 4; ++c)
+                for (int r = 0; r < 4; ++r)
+                    ibm.push_back(c == 3 && r == 3 ? 1.0f : (r == 3 ? 0.0f : m[c][r]));
+        }
+        Json s = {{"joints", skin.joints}, {"inverseBindMatrices", addAccessor(ibm, 16, {}, false, 0)}};
+        if (!skin.name.empty()) s["name"] = skin.name;
+        m_skins.push_back(s);
+        return int(m_skins.size() - 1);
+    }
+
+    // The glTF skin of skinned instance `node` (-1: none).
+    int skinFor(const Node& node) {
+        const Mesh& mesh = m_scene.meshes[node.object];
+        if (m_skinOf[node.skin] < 0 || !gltfKeepsQuantizedPositions(mesh, true) ||
+            isIdentity(mesh.positionUnpack))
+            return m_skinOf[node.skin];
+        const auto key = std::make_pair(int(node.skin), int(node.object));
+        auto found = m_unpackedSkins.find(key);
+        if (found != m_unpackedSkins.end()) return found->second;
+        const int index = addSkin(m_scene.skins[node.skin], mesh.positionUnpack);
+        m_unpackedSkins[key] = index;
+        return index;
     }
 
     static float clampColor(float c) { return std::clamp(finiteOr(c, 1.0f), 0.0f, 1.0f); }
@@ -1109,8 +1130,7 @@ private:
                 }
                 (*holder)["mesh"] = mesh;
                 const MeshData& md = m_meshData[{node.object, skinned ? node.skin : -1}];
-                if (skinned && md.skinned && m_skinOf[node.skin] >= 0)
-                    (*holder)["skin"] = m_skinOf[node.skin];
+                if (skinned && md.skinned && skinFor(node) >= 0) (*holder)["skin"] = skinFor(node);
                 if (!node.morphWeights.empty() && md.targetCount) {
                     std::vector<float> weights = node.morphWeights;
                     weights.resize(md.targetCount, 0.0f);
@@ -1470,6 +1490,8 @@ private:
     std::map<std::pair<int, int>, int> m_samplerOf, m_textureOf;
     std::vector<size_t> m_materialUvSets;
     std::vector<int> m_skinOf, m_lightOf;
+    std::map<std::pair<int, int>, int>
+        m_unpackedSkins;  // (skin, mesh) -> skin with the mesh's unpack folded in
     std::vector<int> m_meshHolder;
     std::map<int, uint32_t> m_meshTargets;  // glTF node holding a mesh -> its morph target count
     std::vector<uint8_t> m_animated;
@@ -1500,8 +1522,10 @@ bool gltfKeepsQuantizedPositions(const Mesh& mesh, bool skinned) {
     if (!attr || attr->components < 3) return false;
     const bool integer = attr->type == ComponentType::Int8 || attr->type == ComponentType::UInt8 ||
                          attr->type == ComponentType::Int16 || attr->type == ComponentType::UInt16;
-    // A skinned mesh ignores its node's transform, so the unpack matrix could not go there.
-    return integer && (!skinned || isIdentity(mesh.positionUnpack));
+    // A skinned mesh ignores its node's transform: its unpack matrix goes into the inverse bind
+    // matrices of a skin of its own instead.
+    (void)skinned;
+    return integer;
 }
 
 size_t pofPointNodeCount(const PofExtras& pof) {
