@@ -130,6 +130,8 @@ long peakAddressSpaceKiB(pid_t pid = 0) {
     // Never outlive the parent (a file manager may kill it without waiting for us).
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() == 1) _exit(kExitBadInput);
+    // The parent's stop handlers are not this process's: a signal ends it as it would any program.
+    for (int signal : {SIGTERM, SIGINT, SIGHUP}) std::signal(signal, SIG_DFL);
     dup2(errorFd, STDERR_FILENO);
     close(errorFd);
     if (!kSanitizerBuild) {
@@ -277,7 +279,8 @@ int runThumbnail(const ThumbnailRequest& request) {
         const pid_t done = waitpid(pid, &status, WNOHANG);
         exited = done == pid || done < 0;
     }
-    // What the child wrote just before it exited.
+    // What the child wrote just before it exited (without waiting: nothing else holds the pipe).
+    fcntl(pipeFds[0], F_SETFL, O_NONBLOCK);
     for (char buffer[4096]; pipeOpen;) {
         const ssize_t n = read(pipeFds[0], buffer, sizeof buffer);
         if (n <= 0) break;
