@@ -179,3 +179,35 @@ TEST(ThumbnailRobustness, MemoryCapStopsItQuickly) {
 }
 
 }  // namespace
+
+namespace {
+
+// A file manager that gives up sends SIGTERM: the drawing process goes too, and neither the
+// picture nor the temporary file stays. (Should the sample be drawn before the signal arrives,
+// the picture is whole and nothing else is left.)
+TEST(ThumbnailRobustness, TerminatedLeavesNothingBehind) {
+    ESVIEW_REQUIRE_MODELS("");
+    const fs::path dir = outputFolder("terminated");
+    const fs::path png = dir / "t.png";
+    const std::string command = "'" ESVIEW_BINARY "' thumbnail " + shellQuoted(biggestSample()) + " " +
+                                shellQuoted(png) +
+                                " 2>/dev/null & pid=$!; sleep 0.05; kill -TERM $pid; wait $pid";
+    const int status = std::system(command.c_str());
+    const int exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    size_t entries = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++entries;
+    if (exitCode == 0) {
+        EXPECT_TRUE(fs::exists(png));
+        EXPECT_EQ(entries, 1u);
+    } else {
+        EXPECT_EQ(exitCode, 1);
+        EXPECT_EQ(entries, 0u) << "no picture and no temporary file";
+    }
+    // No drawing process outlives it (they would still be writing into the folder).
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    entries = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++entries;
+    EXPECT_EQ(entries, exitCode == 0 ? 1u : 0u);
+}
+
+}  // namespace
