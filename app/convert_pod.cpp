@@ -255,7 +255,20 @@ int convertToPod(Scene& scene, const std::string& input, const std::string& outp
     if (classicReset)
         std::printf("note: %zu classic materials: their unused metal/rough values left out\n", classicReset);
     for (const std::string& n : report.notes) std::printf("note: %s\n", n.c_str());
-    for (const std::string& n : notes) std::printf("note: %s\n", n.c_str());
+    // The writer notes each sampled track; one line says it for all.
+    const std::string sampled = " sampled at every frame";
+    size_t sampledTracks = 0;
+    for (const std::string& n : notes) {
+        if (n.size() > sampled.size() && n.compare(n.size() - sampled.size(), sampled.size(), sampled) == 0)
+            ++sampledTracks;
+        else
+            std::printf("note: %s\n", n.c_str());
+    }
+    if (sampledTracks)
+        std::printf(
+            "note: %zu animation tracks sampled at every frame at %g FPS (POD stores one value per frame and "
+            "interpolates linearly; --fps sets the rate)\n",
+            sampledTracks, double(scene.animation.fps));
     for (const auto& image : images)
         std::printf("note: embedded image written as %s\n", image.first.string().c_str());
     for (size_t a = 0; a < size_t(PodAttr::Count); ++a) {

@@ -1,0 +1,317 @@
+// `esview convert IN OUT.pod` on every shared OpenGEX, AWD and POF sample (there are no VP archives
+// among them), with default options and with full quantisation: esview reads each output back
+// (`info --json`) with bounds at rest and at two frame-aligned clip times equal to the source's
+// within the error the conversion reported, and the skinned samples render as their sources do
+// within the golden tolerance. Where a sample holds something POD cannot hold, the refusal is
+// asserted and then exactly the option it names is passed (kOptions below, with the reasons).
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "common/image_compare.h"
+#include "common/run_esview.h"
+#include "common/test_paths.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using esv::test::RunResult;
+using nlohmann::json;
+
+RunResult run(const std::string& args) { return esv::test::runEsview(ESVIEW_BINARY, args, "convert_pod"); }
+
+std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
+
+// The options each sample needs, in the order its refusals name them, and why. Every other
+// sample converts with none.
+const std::map<std::string, std::vector<std::string>> kOptions = {
+    // AWD materials that clamp their textures: POD has no wrap modes.
+    {"awd/001.awd", {"--wrap-repeat"}},
+    {"awd/ContainerTest.awd", {"--wrap-repeat"}},
+    {"awd/Head_PhongSpec.awd", {"--wrap-repeat"}},
+    {"awd/PolarBear_effects.awd", {"--wrap-repeat"}},
+    {"awd/onkba_light.awd", {"--wrap-repeat"}},
+    // Several animation clips: POD holds one.
+    {"awd/PolarBear.awd", {"--clip Breathe"}},
+    {"awd/avatar.awd", {"--clip Walk"}},
+    {"awd/MaxAWDWorkflow.awd", {"--wrap-repeat", "--clip Breathe"}},
+    {"awd/PolarBear_Skeleton_ABexport.awd", {"--wrap-repeat", "--clip Breathe"}},
+    // ... and morph targets (vertex animation): POD has none.
+    {"awd/PolarBear_Vertex_ABexport.awd", {"--wrap-repeat", "--clip Run", "--drop-morphs"}},
+    // FreeSpace detail levels hidden behind the first: POD has no visibility.
+    {"pof/oih_Fighter2T-01-2.pof", {"--drop-hidden"}},
+    {"pof/oih_ShivWorm.pof", {"--drop-hidden"}},
+    {"pof/oih_Yali.pof", {"--drop-hidden"}},
+};
+
+// Refused with no option that helps: its skin's bind pose differs from the rest pose by a
+// different transform per bone, and POD binds skins at the rest pose (frame 0).
+const std::map<std::string, std::string> kRefused = {
+    {"ogex/assimp_animation_example.ogex", "bind pose is not the rest pose"},
+};
+
+std::vector<std::string> samples() {
+    std::vector<std::string> out;
+    for (const char* dir : {"ogex", "awd", "pof"}) {
+        const fs::path d = esv::test::modelsDir() / dir;
+        if (!fs::exists(d)) continue;
+        for (const auto& e : fs::directory_iterator(d)) {
+            std::string ext = e.path().extension().string();
+            std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+            if (ext == ".ogex" || ext == ".awd" || ext == ".pof")
+                out.push_back(std::string(dir) + "/" + e.path().filename().string());
+        }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+json info(const fs::path& file, const std::string& extra = "") {
+    const RunResult r = run("info " + quoted(file) + " --json " + extra);
+    EXPECT_EQ(r.exitCode, 0) << file << " " << extra << ": " << r.err;
+    json j = json::parse(r.out, nullptr, false);
+    EXPECT_FALSE(j.is_discarded()) << r.out;
+    return j;
+}
+
+double reported(const std::string& out, const std::string& group) {
+    const std::regex re("quantized " + group + "=[a-z0-9]+: largest error ([0-9.e+-]+)");
+    std::smatch m;
+    return std::regex_search(out, m, re) ? std::stod(m[1]) : 0.0;
+}
+
+struct Box {
+    bool valid = false;
+    double min[3] = {0, 0, 0}, max[3] = {0, 0, 0};
+};
+
+// The source's box in the output's axes: POF bounds are reported in the file's left-handed axes
+// (z negated for display and in the POD), and a Z-up scene is turned Y-up ((x, y, z) -> (x, z, -y)).
+Box box(const json& j, bool pof, bool turned) {
+    Box b;
+    if (!j.contains("bounds") || j["bounds"].is_null()) return b;
+    b.valid = true;
+    double lo[3], hi[3];
+    for (int c = 0; c < 3; ++c) lo[c] = j["bounds"]["min"][c], hi[c] = j["bounds"]["max"][c];
+    if (pof) std::swap(lo[2], hi[2]), lo[2] = -lo[2], hi[2] = -hi[2];
+    if (turned) {
+        const double y0 = lo[1], y1 = hi[1];
+        lo[1] = lo[2], hi[1] = hi[2];
+        lo[2] = -y1, hi[2] = -y0;
+    }
+    for (int c = 0; c < 3; ++c) b.min[c] = lo[c], b.max[c] = hi[c];
+    return b;
+}
+
+void expectSameBox(const Box& src, const Box& out, double tolerance, const std::string& what) {
+    ASSERT_EQ(src.valid, out.valid) << what;
+    for (int c = 0; c < 3 && src.valid; ++c) {
+        EXPECT_NEAR(out.min[c], src.min[c], tolerance) << what << " min[" << c << "]";
+        EXPECT_NEAR(out.max[c], src.max[c], tolerance) << what << " max[" << c << "]";
+    }
+}
+
+std::string joined(const std::vector<std::string>& options) {
+    std::string s;
+    for (const std::string& o : options) s += " " + o;
+    return s;
+}
+
+fs::path outDir() {
+    const fs::path d = esv::test::outputDir() / "convert_pod";
+    fs::create_directories(d);
+    return d;
+}
+
+// Converts `sample` with `mode` (extra options), first proving each refusal that kOptions lists.
+// Returns the run that succeeded.
+RunResult convert(const std::string& sample, const std::string& mode, const fs::path& out) {
+    const fs::path in = esv::test::modelsDir() / sample;
+    const auto it = kOptions.find(sample);
+    const std::vector<std::string> needed = it == kOptions.end() ? std::vector<std::string>{} : it->second;
+    std::vector<std::string> given;
+    fs::remove(out);
+    for (const std::string& option : needed) {
+        const RunResult r = run("convert " + quoted(in) + " " + quoted(out) + joined(given) + mode);
+        EXPECT_EQ(r.exitCode, 1) << sample << joined(given) << mode << ": " << r.out;
+        const std::string flag = option.substr(0, option.find(' '));
+        EXPECT_NE(r.err.find("(" + flag), std::string::npos) << sample << ": the refusal does not name " << flag << ": " << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_EQ(r.err.rfind(in.string() + ": ", 0), 0u) << r.err;
+        EXPECT_FALSE(fs::exists(out)) << "a refusal left " << out;
+        given.push_back(option);
+    }
+    return run("convert " + quoted(in) + " " + quoted(out) + joined(given) + mode);
+}
+
+class ConvertPodSample : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ConvertPodSample, ReadsBackWithTheSourceBoundsAtRestAndTwoClipTimes) {
+    ESVIEW_REQUIRE_MODELS("");
+    const std::string sample = GetParam();
+    const fs::path in = esv::test::modelsDir() / sample;
+    if (!fs::exists(in)) GTEST_SKIP() << in << " is gone";
+    std::string stem = sample;
+    std::replace(stem.begin(), stem.end(), '/', '_');
+    const auto refused = kRefused.find(sample);
+    for (const std::string mode : {"", " --quantize all"}) {
+        const fs::path out = outDir() / (stem + (mode.empty() ? "" : "_q") + ".pod");
+        const RunResult r = convert(sample, mode, out);
+        if (refused != kRefused.end()) {
+            EXPECT_EQ(r.exitCode, 1) << r.out;
+            EXPECT_NE(r.err.find(refused->second), std::string::npos) << r.err;
+            EXPECT_FALSE(fs::exists(out));
+            continue;
+        }
+        ASSERT_EQ(r.exitCode, 0) << sample << mode << ": " << r.err;
+        ASSERT_TRUE(fs::exists(out));
+        fs::path part = out;
+        part += ".part";
+        EXPECT_FALSE(fs::exists(part));
+        const json src = info(in), pod = info(out);
+        ASSERT_EQ(pod["format"], "pod");
+        const bool pof = src["format"] == "pof";
+        const bool turned = r.out.find("turned to POD's Y up") != std::string::npos;
+        // Tolerance: float rounding of the box's size, plus what quantisation reported (a position
+        // error, and a weight error moving a vertex by at most that fraction of the box).
+        const Box rest = box(src, pof, turned);
+        double size = 0.0;
+        for (int c = 0; c < 3 && rest.valid; ++c) size = std::max(size, rest.max[c] - rest.min[c]);
+        const double tolerance = 1e-5 + 2e-5 * size + 2.0 * reported(r.out, "positions") +
+                                 2.0 * reported(r.out, "weights") * size;
+        expectSameBox(rest, box(pod, false, false), tolerance, sample + mode + " at rest");
+
+        // Two frame-aligned times of the clip written (the output holds it alone, frame 0 being
+        // the rest pose when the writer said so).
+        const auto& clips = src["animation"]["clips"];
+        if (clips.empty() || !pod["animation"]["clips"].size()) continue;
+        std::string clip = clips[0]["name"];
+        const std::regex named("--clip ([^ ]+)");
+        std::smatch m;
+        const std::string options = joined(kOptions.count(sample) ? kOptions.at(sample) : std::vector<std::string>{});
+        if (std::regex_search(options, m, named)) clip = m[1];
+        double duration = 0.0;
+        for (const auto& c : clips)
+            if (c["name"] == clip) duration = c["duration_s"];
+        const double fps = pod["animation"]["fps"];
+        const int frames = static_cast<int>(std::floor(duration * fps + 1e-3));
+        const int shift = r.out.find("the clip starts at frame 1") != std::string::npos ? 1 : 0;
+        for (int k : {frames / 3, (2 * frames) / 3}) {
+            char time[64];
+            std::snprintf(time, sizeof time, "%.9g", k / fps);
+            const json s = info(in, "--clip '" + clip + "' --time " + time);
+            const json p = info(out, "--frame " + std::to_string(k + shift));
+            expectSameBox(box(s, pof, turned), box(p, false, false), tolerance,
+                          sample + mode + " at frame " + std::to_string(k));
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Samples, ConvertPodSample, ::testing::ValuesIn(samples()),
+                         [](const ::testing::TestParamInfo<std::string>& i) {
+                             std::string n = i.param;
+                             for (char& c : n)
+                                 if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                             return n;
+                         });
+
+// A picture of `model` at rest from one absolute orbit (the viewer's first view depends on the
+// format's front direction, which POD does not store), through the viewer under Xvfb.
+bool shot(const fs::path& model, const fs::path& png, const std::string& extra) {
+    const fs::path script = png.string() + ".txt";
+    std::ofstream(script) << "clip rest\norbit 150 20\nfit scene\nscreenshot " << png.string() << " 320x240\nquit\n";
+    const fs::path config = outDir() / "config";
+    fs::create_directories(config);
+    fs::remove(png);
+    const RunResult r = esv::test::runEsview(ESVIEW_BINARY, quoted(model) + extra + " --script " + quoted(script),
+                                             "convert_pod", "ESVIEW_CONFIG_DIR=" + quoted(config) + " " +
+                                                                std::string(XVFB_RUN) + " -a -s '-screen 0 1280x720x24'");
+    EXPECT_EQ(r.exitCode, 0) << model << ": " << r.err;
+    return fs::exists(png);
+}
+
+// The skinned samples draw at rest as their sources do within the golden tolerance, converted with
+// default options and fully quantised (--optimize and --strips reorder triangles, which changes
+// which of two coincident ones wins the depth test: MaxAWDWorkflow's belt). The viewer frames a scene from
+// points it gathers per format (a POF's first detail level, an AWD's animated poses), so only where
+// those agree (`vsSource`) is the source the reference; elsewhere the quantised output is compared
+// with the default output, whose bounds the sample test has matched to the source's.
+TEST(ConvertPodImages, SkinnedSamplesDrawAsTheirSources) {
+    ESVIEW_REQUIRE_MODELS("awd");
+    if (std::string(XVFB_RUN).empty()) ESVIEW_SKIP_UNLESS_REQUIRED() << "Xvfb not installed";
+    const struct {
+        const char* sample;
+        bool vsSource;
+    } kCases[] = {{"awd/PolarBear.awd", true},
+                  {"awd/PolarBear_Skeleton_ABexport.awd", true},
+                  {"awd/avatar.awd", false},
+                  {"awd/MaxAWDWorkflow.awd", false},
+                  {"pof/air_F-14.pof", false}};
+    for (const auto& c : kCases) {
+        const std::string sample = c.sample;
+        const fs::path in = esv::test::modelsDir() / sample;
+        if (!fs::exists(in)) continue;
+        std::string stem = sample;
+        std::replace(stem.begin(), stem.end(), '/', '_');
+        esv::test::Image want;
+        if (c.vsSource) {
+            const fs::path expected = outDir() / (stem + ".source.png");
+            ASSERT_TRUE(shot(in, expected, ""));
+            ASSERT_TRUE(esv::test::loadPng(expected.string(), want));
+        }
+        for (const std::string mode : {"", " --quantize all"}) {
+            const fs::path out = outDir() / (stem + (mode.empty() ? "_img" : "_img_q") + ".pod");
+            const RunResult r = convert(sample, mode, out);
+            ASSERT_EQ(r.exitCode, 0) << r.err;
+            const fs::path png = outDir() / (stem + (mode.empty() ? "" : "_q") + ".png");
+            ASSERT_TRUE(shot(out, png, " --texture-path " + quoted(in.parent_path())));
+            esv::test::Image got;
+            ASSERT_TRUE(esv::test::loadPng(png.string(), got));
+            if (want.rgba.empty()) {
+                want = got;  // the default output is the quantised one's reference
+                continue;
+            }
+            const auto result = esv::test::compareImages(got, want, esv::test::GoldenRule{}.tolerance);
+            ASSERT_TRUE(result.sameSize);
+            EXPECT_GT(result.modelPixels, 1000u) << sample;
+            EXPECT_EQ(esv::test::brokenRules(result, esv::test::GoldenRule{}), "") << sample << mode;
+        }
+    }
+}
+
+// Options: a bad --quantize is a usage error; --max-bones re-batches; --separate, --optimize,
+// --strips and --fixed-point give files that read back with the same bounds.
+TEST(ConvertPodOptions, ShapingOptionsReadBack) {
+    ESVIEW_REQUIRE_MODELS("awd");
+    const fs::path in = esv::test::modelsDir() / "awd/PolarBear.awd";
+    const fs::path out = outDir() / "options.pod";
+    EXPECT_EQ(run("convert " + quoted(in) + " " + quoted(out) + " --quantize positions=half").exitCode, 2);
+    const json src = info(in);
+    for (const std::string o : {" --max-bones 12", " --separate", " --optimize", " --strips", " --optimize --strips",
+                                " --fixed-point", " --quantize normals=byte,uvs=float,weights=ubyte --strips"}) {
+        const RunResult r = run("convert " + quoted(in) + " " + quoted(out) + " --clip Breathe" + o);
+        ASSERT_EQ(r.exitCode, 0) << o << ": " << r.err;
+        const json pod = info(out);
+        const Box a = box(src, false, false), b = box(pod, false, false);
+        double size = 0.0;
+        for (int c = 0; c < 3; ++c) size = std::max(size, a.max[c] - a.min[c]);
+        expectSameBox(a, b, 1e-5 + 2e-5 * size + 2.0 * reported(r.out, "weights") * size, o);
+        for (const auto& mesh : pod["meshes"]) {
+            if (!mesh["skinned"]) continue;
+            EXPECT_LE(mesh["max_bones_per_batch"].get<int>(), o == " --max-bones 12" ? 12 : 28) << o;
+            if (o.find("--strips") != std::string::npos) {
+                EXPECT_EQ(mesh["primitive"], "triangle_strip") << o;
+            }
+        }
+    }
+}
+
+}  // namespace
