@@ -27,7 +27,7 @@ PACKAGES=(
   glslang-tools
   astcenc ccache
   fonts-dejavu-core
-  desktop-file-utils libxml2-utils shared-mime-info
+  desktop-file-utils libxml2-utils shared-mime-info libglib2.0-bin
 )
 # node and npm run the Khronos glTF validator in the convert tests; a node that is already there
 # (with its own npm) is kept.
