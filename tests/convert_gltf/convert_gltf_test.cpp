@@ -3,6 +3,8 @@
 // reads each output back with the node, mesh, triangle, joint and animation counts the scene had.
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
+#include <functional>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -19,6 +21,7 @@
 #include "convert/gltf/gltf_writer.h"
 #include "loaders/archive/vp_archive.h"
 #include "loaders/load.h"
+#include "scene/cpu_reference.h"
 #include "scene/demo_scene.h"
 #include "scene/pof_extras.h"
 
@@ -257,6 +260,191 @@ void expectAssimpCounts(const std::string& output, const Counts& expected, const
     EXPECT_EQ(got.animations, expected.animations) << what << ": animations";
 }
 
+// ---- A small glTF reader for the rest pose: the world-space box of what the default scene draws
+// (nodes' transforms, morph weights at rest, skins), from the .glb's own JSON and binary chunk.
+
+struct Glb {
+    nlohmann::json doc;
+    std::vector<uint8_t> bin;
+};
+
+bool readGlb(const std::string& path, Glb& out) {
+    std::ifstream in(path, std::ios::binary);
+    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto u32 = [&](size_t at) {
+        uint32_t v = 0;
+        std::memcpy(&v, &bytes[at], 4);
+        return v;
+    };
+    if (bytes.size() < 20 || u32(0) != 0x46546C67) return false;
+    const uint32_t jsonLength = u32(12);
+    out.doc = nlohmann::json::parse(bytes.begin() + 20, bytes.begin() + 20 + jsonLength);
+    const size_t binAt = 20 + jsonLength;
+    if (bytes.size() >= binAt + 8) {
+        const uint32_t binLength = u32(binAt);
+        out.bin.assign(bytes.begin() + long(binAt + 8), bytes.begin() + long(binAt + 8 + binLength));
+    }
+    return true;
+}
+
+// Accessor `index` as floats, normalised integers mapped as glTF says (3.11).
+std::vector<float> readAccessor(const Glb& glb, int index, int* components = nullptr) {
+    const nlohmann::json& a = glb.doc["accessors"][index];
+    const nlohmann::json& view = glb.doc["bufferViews"][a["bufferView"].get<int>()];
+    const std::string type = a["type"];
+    const int comps = type == "SCALAR" ? 1
+                      : type == "VEC2" ? 2
+                      : type == "VEC3" ? 3
+                      : type == "VEC4" ? 4
+                                       : 16;
+    if (components) *components = comps;
+    const int ct = a["componentType"];
+    const size_t size = ct == 5126 || ct == 5125 ? 4 : ct == 5122 || ct == 5123 ? 2 : 1;
+    const size_t stride = view.value("byteStride", size_t(comps) * size);
+    const size_t base = view.value("byteOffset", size_t(0)) + a.value("byteOffset", size_t(0));
+    const bool normalized = a.value("normalized", false);
+    const size_t count = a["count"];
+    std::vector<float> out(count * comps);
+    for (size_t e = 0; e < count; ++e)
+        for (int c = 0; c < comps; ++c) {
+            const uint8_t* p = &glb.bin[base + e * stride + c * size];
+            float v = 0.0f;
+            switch (ct) {
+                case 5126:
+                    std::memcpy(&v, p, 4);
+                    break;
+                case 5120:
+                    v = normalized ? std::max(int8_t(*p) / 127.0f, -1.0f) : float(int8_t(*p));
+                    break;
+                case 5121:
+                    v = normalized ? *p / 255.0f : float(*p);
+                    break;
+                case 5122: {
+                    int16_t i;
+                    std::memcpy(&i, p, 2);
+                    v = normalized ? std::max(i / 32767.0f, -1.0f) : float(i);
+                    break;
+                }
+                case 5123: {
+                    uint16_t i;
+                    std::memcpy(&i, p, 2);
+                    v = normalized ? i / 65535.0f : float(i);
+                    break;
+                }
+                default: {
+                    uint32_t i;
+                    std::memcpy(&i, p, 4);
+                    v = float(i);
+                    break;
+                }
+            }
+            out[e * comps + c] = v;
+        }
+    return out;
+}
+
+glm::mat4 localMatrix(const nlohmann::json& node) {
+    glm::mat4 m(1.0f);
+    if (node.contains("matrix")) {
+        for (int i = 0; i < 16; ++i) m[i / 4][i % 4] = node["matrix"][i];
+        return m;
+    }
+    Transform t;
+    if (node.contains("translation"))
+        t.translation = {node["translation"][0], node["translation"][1], node["translation"][2]};
+    if (node.contains("rotation"))
+        t.rotation =
+            glm::quat(node["rotation"][3], node["rotation"][0], node["rotation"][1], node["rotation"][2]);
+    if (node.contains("scale")) t.scale = {node["scale"][0], node["scale"][1], node["scale"][2]};
+    return t.toMatrix();
+}
+
+Bounds glbRestBounds(const Glb& glb) {
+    const nlohmann::json& doc = glb.doc;
+    const nlohmann::json nodes = doc.value("nodes", nlohmann::json::array());
+    std::vector<glm::mat4> world(nodes.size(), glm::mat4(1.0f));
+    std::vector<int> order;
+    std::function<void(int, const glm::mat4&)> walk = [&](int n, const glm::mat4& parent) {
+        world[n] = parent * localMatrix(nodes[n]);
+        order.push_back(n);
+        for (int c : nodes[n].value("children", std::vector<int>())) walk(c, world[n]);
+    };
+    const int sceneIndex = doc.value("scene", 0);
+    for (int r : doc["scenes"][sceneIndex].value("nodes", std::vector<int>())) walk(r, glm::mat4(1.0f));
+    Bounds bounds;
+    for (int n : order) {
+        const nlohmann::json& node = nodes[n];
+        if (!node.contains("mesh")) continue;
+        const nlohmann::json& mesh = doc["meshes"][node["mesh"].get<int>()];
+        std::vector<float> weights = node.value("weights", mesh.value("weights", std::vector<float>()));
+        std::vector<glm::mat4> palette;
+        if (node.contains("skin")) {
+            const nlohmann::json& skin = doc["skins"][node["skin"].get<int>()];
+            const std::vector<float> ibm = readAccessor(glb, skin["inverseBindMatrices"]);
+            const std::vector<int> joints = skin["joints"];
+            for (size_t j = 0; j < joints.size(); ++j) {
+                glm::mat4 m;
+                std::memcpy(&m[0][0], &ibm[j * 16], 64);
+                palette.push_back(world[joints[j]] * m);
+            }
+        }
+        for (const nlohmann::json& prim : mesh["primitives"]) {
+            std::vector<float> pos = readAccessor(glb, prim["attributes"]["POSITION"]);
+            const auto targets = prim.value("targets", nlohmann::json::array());
+            for (size_t t = 0; t < targets.size() && t < weights.size(); ++t) {
+                if (weights[t] == 0.0f) continue;
+                const std::vector<float> d = readAccessor(glb, targets[t]["POSITION"]);
+                for (size_t i = 0; i < pos.size(); ++i) pos[i] += weights[t] * d[i];
+            }
+            std::vector<float> joints, jointWeights;
+            if (!palette.empty()) {
+                joints = readAccessor(glb, prim["attributes"]["JOINTS_0"]);
+                jointWeights = readAccessor(glb, prim["attributes"]["WEIGHTS_0"]);
+            }
+            for (float index : readAccessor(glb, prim["indices"])) {
+                const size_t v = size_t(index);
+                const glm::vec4 p(pos[v * 3], pos[v * 3 + 1], pos[v * 3 + 2], 1.0f);
+                glm::mat4 m = world[n];
+                if (!palette.empty()) {
+                    m = glm::mat4(0.0f);
+                    for (int k = 0; k < 4; ++k)
+                        if (jointWeights[v * 4 + k] != 0.0f)
+                            m += jointWeights[v * 4 + k] * palette[size_t(joints[v * 4 + k])];
+                }
+                bounds.add(glm::vec3(m * p));
+            }
+        }
+    }
+    return bounds;
+}
+
+// The output's rest-pose box equals the one esview computes on the CPU (info's bounds), within
+// `tolerance` of the scene's size. Scenes whose rest pose glTF cannot show the same are skipped by
+// the caller (OpenGEX base-scaled morphs, more than four influences).
+void expectSameRestBounds(const std::string& output, const Scene& scene, const std::string& what) {
+    Glb glb;
+    ASSERT_TRUE(readGlb(output, glb)) << output;
+    Pose pose;
+    evaluatePose(scene, -1, 0.0f, pose);
+    const Bounds expected = sceneBounds(scene, pose);
+    const Bounds got = glbRestBounds(glb);
+    ASSERT_EQ(got.valid(), expected.valid()) << what;
+    if (!expected.valid()) return;
+    const float size = std::max(1e-3f, glm::length(expected.max - expected.min));
+    for (int a = 0; a < 3; ++a) {
+        EXPECT_NEAR(got.min[a], expected.min[a], 1e-4f * size) << what << " min axis " << a;
+        EXPECT_NEAR(got.max[a], expected.max[a], 1e-4f * size) << what << " max axis " << a;
+    }
+}
+
+bool restBoundsComparable(const Scene& scene) {
+    for (const Mesh& mesh : scene.meshes) {
+        if (mesh.morphBaseWeighted) return false;
+        if (findAttribute(mesh, Semantic::BoneIndices, 1, nullptr)) return false;
+    }
+    return true;
+}
+
 fs::path freshDir(const std::string& name) {
     const fs::path dir = test::outputDir() / name;
     std::error_code ec;
@@ -275,6 +463,7 @@ TEST(ConvertGltf, EverySampleConvertsToGlbThatValidatesAndReadsBack) {
     const fs::path dir = freshDir("convert_gltf_glb");
     std::vector<std::string> outputs;
     std::vector<Counts> expected;
+    std::vector<std::unique_ptr<Scene>> scenes;
     for (size_t i = 0; i < samples.size(); ++i) {
         const std::string out = (dir / outputName(samples[i], i, ".glb")).string();
         std::string log;
@@ -286,6 +475,7 @@ TEST(ConvertGltf, EverySampleConvertsToGlbThatValidatesAndReadsBack) {
         formats.insert(loaded.scene->format);
         outputs.push_back(out);
         expected.push_back(expectedCounts(*loaded.scene));
+        scenes.push_back(std::move(loaded.scene));
     }
     EXPECT_GE(formats.size(), 4u) << "every format has shared samples";
     const auto reports = validate(outputs);
@@ -294,6 +484,7 @@ TEST(ConvertGltf, EverySampleConvertsToGlbThatValidatesAndReadsBack) {
         ASSERT_NE(found, reports.end()) << "no validator report for " << outputs[i];
         expectValid(found->second, outputs[i]);
         expectAssimpCounts(outputs[i], expected[i], outputs[i]);
+        if (restBoundsComparable(*scenes[i])) expectSameRestBounds(outputs[i], *scenes[i], outputs[i]);
     }
 }
 
@@ -342,6 +533,61 @@ TEST(ConvertGltf, SeparateFilesBesideTheGltf) {
         }
     }
     EXPECT_GT(images, 0u) << "the samples picked have textures";
+    const auto reports = validate(outputs);
+    for (const std::string& out : outputs) {
+        auto found = reports.find(out);
+        ASSERT_NE(found, reports.end()) << out;
+        expectValid(found->second, out);
+    }
+}
+
+// Quantised POD (written by `esview convert X.pod --quantize ...`) keeps its types through
+// KHR_mesh_quantization: int16 positions with the unpack matrix in a child node or, skinned, in the
+// inverse bind matrices; the output still draws the POD's rest pose.
+TEST(ConvertGltf, QuantizedPodKeepsItsTypes) {
+    ESVIEW_REQUIRE_MODELS("pod");
+    std::string why;
+    if (!validatorAvailable(why)) ESVIEW_SKIP_UNLESS_REQUIRED() << "glTF-Validator: " << why;
+    std::string skinned, rigid;
+    for (const std::string& path : samplePaths()) {
+        if (fs::path(path).extension() != ".pod") continue;
+        LoadResult loaded = loadSceneFile(path);
+        if (!loaded.scene || loaded.scene->meshes.empty()) continue;
+        std::string& slot = loaded.scene->skins.empty() ? rigid : skinned;
+        if (slot.empty()) slot = path;
+    }
+    ASSERT_FALSE(skinned.empty());
+    ASSERT_FALSE(rigid.empty());
+    const fs::path dir = freshDir("convert_gltf_quantized");
+    std::vector<std::string> outputs;
+    for (const std::string& source : {skinned, rigid}) {
+        const std::string stem = fs::path(source).stem().string();
+        const std::string pod = (dir / (stem + ".pod")).string();
+        const std::string glb = (dir / (stem + ".glb")).string();
+        std::string log;
+        ASSERT_EQ(run(quote(ESVIEW_BINARY) + " convert " + quote(source) + " " + quote(pod) +
+                          " --quantize positions=int16,normals=byte,weights=ubyte",
+                      log),
+                  0)
+            << log;
+        ASSERT_EQ(run(quote(ESVIEW_BINARY) + " convert " + quote(pod) + " " + quote(glb), log), 0) << log;
+        LoadResult loaded = loadSceneFile(pod);
+        ASSERT_TRUE(loaded.scene) << pod;
+        Glb read;
+        ASSERT_TRUE(readGlb(glb, read));
+        const auto required = read.doc.value("extensionsRequired", std::vector<std::string>());
+        EXPECT_NE(std::find(required.begin(), required.end(), "KHR_mesh_quantization"), required.end())
+            << glb;
+        for (const auto& mesh : read.doc["meshes"])
+            for (const auto& prim : mesh["primitives"]) {
+                const auto& position = read.doc["accessors"][prim["attributes"]["POSITION"].get<int>()];
+                EXPECT_EQ(position["componentType"], 5122) << glb << ": positions stay int16";
+                EXPECT_TRUE(position.value("normalized", false)) << glb;
+            }
+        expectAssimpCounts(glb, expectedCounts(*loaded.scene), glb);
+        expectSameRestBounds(glb, *loaded.scene, glb);
+        outputs.push_back(glb);
+    }
     const auto reports = validate(outputs);
     for (const std::string& out : outputs) {
         auto found = reports.find(out);
