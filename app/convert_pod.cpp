@@ -134,6 +134,12 @@ void addPodConvertOptions(CLI::App* convert, PodConvertOptions& options) {
                    "Leave out morph targets and their tracks (POD has none)")
         ->group(group);
     convert
+        ->add_flag(
+            "--bind-pose-rest", options.bindPoseRest,
+            "Make a skin's bind pose the rest pose (frame 0) when the file's rest pose differs from it bone "
+            "by bone (POD binds skins at frame 0); the clip keeps its poses")
+        ->group(group);
+    convert
         ->add_flag("--drop-hidden", options.dropHidden,
                    "Leave out the meshes of hidden nodes (detail levels; POD has no visibility)")
         ->group(group);
@@ -170,6 +176,7 @@ int convertToPod(Scene& scene, const std::string& input, const std::string& outp
     shape.dropMorphs = options.dropMorphs;
     shape.dropVisibility = options.dropVisibility;
     shape.dropHidden = options.dropHidden;
+    shape.bindPoseRest = options.bindPoseRest;
     shape.dropUvAnimation = options.dropUvAnimation;
     shape.fps = options.fps;
     if (!options.clip.empty()) {

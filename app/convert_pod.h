@@ -23,6 +23,7 @@ struct PodConvertOptions {
     bool fixedPoint = false;
     std::string clip;  // name or index of the clip to write; empty: the only one
     bool dropMorphs = false;
+    bool bindPoseRest = false;
     bool dropHidden = false;
     bool dropVisibility = false;
     bool dropUvAnimation = false;

@@ -1019,11 +1019,96 @@ bool nearlySame(const glm::mat4& a, const glm::mat4& b) {
     return true;
 }
 
+// Splits `m` into translation * rotation * scale (a mirror kept as a negative x scale). False when
+// the three do not rebuild it (shear, perspective, a zero axis).
+bool decompose(const glm::mat4& m, Transform& out) {
+    const glm::vec3 c0(m[0]), c1(m[1]), c2(m[2]);
+    glm::vec3 scale(glm::length(c0), glm::length(c1), glm::length(c2));
+    if (!(scale.x > 0.0f && scale.y > 0.0f && scale.z > 0.0f)) return false;
+    if (glm::dot(glm::cross(c0, c1), c2) < 0.0f) scale.x = -scale.x;
+    out = Transform{};
+    out.translation = glm::vec3(m[3]);
+    out.rotation = glm::normalize(glm::quat_cast(glm::mat3(c0 / scale.x, c1 / scale.y, c2 / scale.z)));
+    out.scale = scale;
+    return nearlySame(out.toMatrix(), m);
+}
+
+glm::mat4 worldOf(const Scene& scene, int32_t node) {
+    glm::mat4 w(1.0f);
+    for (int guard = 0; node >= 0 && guard < 100000; ++guard, node = scene.nodes[node].parent)
+        w = scene.nodes[node].local.toMatrix() * w;
+    return w;
+}
+
+// POD's rest pose becomes the skin's bind pose: each joint's local is set so that its world matrix
+// is meshWorld * inverse(inverseBind), parents first. The clip keeps its poses: every channel of a
+// joint that no track animates gets a one-key track holding its old rest value.
+bool restAtBindPose(Scene& scene, int32_t meshNode, const Skin& skin, std::string& error) {
+    for (int32_t a = scene.nodes[meshNode].parent; a >= 0; a = scene.nodes[a].parent)
+        if (std::find(skin.joints.begin(), skin.joints.end(), a) != skin.joints.end()) {
+            error = "the skinned mesh node hangs below one of its bones";
+            return false;
+        }
+    const glm::mat4 meshWorld = worldOf(scene, meshNode);
+    std::vector<std::pair<int, int32_t>> order;  // depth, joint
+    for (size_t j = 0; j < skin.joints.size(); ++j) {
+        int depth = 0;
+        for (int32_t a = skin.joints[j]; a >= 0 && depth < 100000; a = scene.nodes[a].parent) ++depth;
+        order.push_back({depth, static_cast<int32_t>(j)});
+    }
+    std::sort(order.begin(), order.end());
+    Clip* clip = scene.animation.clips.empty() ? nullptr : &scene.animation.clips[0];
+    for (const auto& o : order) {
+        const int32_t j = o.second, node = skin.joints[j];
+        if (node < 0 || static_cast<size_t>(node) >= scene.nodes.size()) continue;
+        Node& n = scene.nodes[node];
+        const glm::mat4 parentWorld = n.parent >= 0 ? worldOf(scene, n.parent) : glm::mat4(1.0f);
+        const glm::mat4 ib =
+            static_cast<size_t>(j) < skin.inverseBind.size() ? skin.inverseBind[j] : glm::mat4(1.0f);
+        const glm::mat4 local = glm::inverse(parentWorld) * meshWorld * glm::inverse(ib);
+        const Transform old = n.local;
+        bool animated[4] = {false, false, false, false};  // T R S M
+        if (clip)
+            for (const Track& t : clip->tracks)
+                if (t.node == node && t.channel <= Channel::Matrix)
+                    animated[static_cast<int>(t.channel)] = true;
+        auto hold = [&](Channel c, const float* v, uint32_t n2) {
+            if (!clip) return;
+            Track t;
+            t.node = node;
+            t.channel = c;
+            t.components = n2;
+            t.interpolation = c == Channel::Matrix ? Interpolation::Step : Interpolation::Linear;
+            t.times = {0.0f};
+            t.values.assign(v, v + n2);
+            clip->tracks.push_back(std::move(t));
+        };
+        if (old.useMatrix) {
+            n.local.matrix = local;
+            if (!animated[3]) hold(Channel::Matrix, &old.matrix[0][0], 16);
+        } else {
+            Transform trs;
+            if (!decompose(local, trs)) {
+                error = "the bind pose of bone '" + n.name + "' is not translation, rotation and scale";
+                return false;
+            }
+            n.local = trs;
+            if (!animated[0]) hold(Channel::Translation, &old.translation[0], 3);
+            if (!animated[1]) {
+                const float q[4] = {old.rotation.x, old.rotation.y, old.rotation.z, old.rotation.w};
+                hold(Channel::Rotation, q, 4);
+            }
+            if (!animated[2]) hold(Channel::Scale, &old.scale[0], 3);
+        }
+    }
+    return true;
+}
+
 // POD binds skins at frame 0: inverse bind = inverse(bone world) * mesh node world at the rest
 // pose. A skin bound elsewhere, but by one rigid offset D shared by all its joints (bone world *
 // inverse bind = D), is rebound exactly: vertices move by inverse(mesh node world) * D, and the
 // inverse binds become what POD derives. Other skins are refused.
-bool rebindSkins(Scene& scene, PodShapeReport& report, std::string& error) {
+bool rebindSkins(Scene& scene, bool bindPoseRest, PodShapeReport& report, std::string& error) {
     if (scene.skins.empty()) return true;
     Pose rest;
     evaluatePose(scene, -1, 0.0f, rest);
@@ -1051,9 +1136,21 @@ bool rebindSkins(Scene& scene, PodShapeReport& report, std::string& error) {
         if (bound) continue;
         const std::string what = "skin " + num(k) + " '" + skin.name + "'";
         if (!shared) {
-            error = what + ": its bind pose is not the rest pose, and its bones differ from it by different "
-                           "transforms; POD binds skins at the rest pose (frame 0)";
-            return false;
+            if (!bindPoseRest) {
+                error = what +
+                        ": its bind pose is not the rest pose, and its bones differ from it by different "
+                        "transforms; POD binds skins at the rest pose, frame 0 (--bind-pose-rest makes the "
+                        "bind pose the rest pose)";
+                return false;
+            }
+            if (!restAtBindPose(scene, skinNode[k], skin, error)) {
+                error = what + ": " + error;
+                return false;
+            }
+            report.notes.push_back(
+                what + ": the rest pose (frame 0) is now its bind pose; the clip keeps its poses");
+            evaluatePose(scene, -1, 0.0f, rest);
+            continue;
         }
         const glm::mat4 x = glm::inverse(meshWorld) * offset;
         const glm::mat3 linear(x), normal = glm::transpose(glm::inverse(linear));
@@ -1158,7 +1255,7 @@ bool shapeSceneForPod(Scene& scene, const PodShapeOptions& options, PodShapeRepo
     }
     if (!splitMeshes(scene, report, error)) return false;
     splitSkinnedInstances(scene, report);
-    if (!rebindSkins(scene, report, error)) return false;
+    if (!rebindSkins(scene, options.bindPoseRest, report, error)) return false;
     if (options.maxBones > 0) {
         report.meshesRebatched = rebatchSceneBones(scene, options.maxBones);
         if (report.meshesRebatched)

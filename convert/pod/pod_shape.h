@@ -96,6 +96,8 @@ struct PodShapeOptions {
     bool optimize = false;
     bool strips = false;
     bool dropMorphs = false;
+    bool bindPoseRest =
+        false;  // skins bound elsewhere than the rest pose: the bind pose becomes the rest pose
     bool dropHidden = false;       // hidden mesh nodes written as empty nodes (POD has no visibility)
     bool dropVisibility = false;   // visibility tracks left out (POD has no visibility)
     bool dropUvAnimation = false;  // texture coordinate tracks left out (POD has none)
