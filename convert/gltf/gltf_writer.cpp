@@ -163,6 +163,10 @@ bool instanceSkinned(const Scene& scene, size_t i) {
 
 // The transform of the child node that carries a non-skinned instance's mesh (identity: none).
 glm::mat4 helperTransform(const Scene& scene, size_t i) {
+    const Node& node = scene.nodes[i];
+    // Lights and cameras sit where their object transform puts them, as the renderer places them.
+    if ((node.kind == NodeKind::Light || node.kind == NodeKind::Camera) && node.object >= 0)
+        return node.objectTransform;
     const Mesh* mesh = writtenMesh(scene, i);
     if (!mesh || instanceSkinned(scene, i)) return glm::mat4(1.0f);
     glm::mat4 h = scene.nodes[i].objectTransform;
@@ -1006,9 +1010,11 @@ private:
             m_cameras.push_back(c);
         }
         for (const Light& light : m_scene.lights) {
-            if (light.type == LightType::Ambient) {
+            if (light.type == LightType::Ambient || !light.enabled) {
                 m_lightOf.push_back(-1);
-                note("light '" + light.name + "': ambient lights have no glTF counterpart: left out");
+                note("light '" + light.name +
+                     "': " + (light.enabled ? "ambient lights have no glTF counterpart" : "switched off") +
+                     ": left out");
                 continue;
             }
             Json l = {
@@ -1026,6 +1032,10 @@ private:
                     l["spot"] = {{"innerConeAngle", inner}, {"outerConeAngle", outer}};
                 }
             }
+            // glTF lights fall off with the inverse square; the file's own attenuation is kept here.
+            l["extras"] = {{"constant_attenuation", light.constantAttenuation},
+                           {"linear_attenuation", light.linearAttenuation},
+                           {"quadratic_attenuation", light.quadraticAttenuation}};
             m_lights.push_back(l);
             m_lightOf.push_back(int(m_lights.size() - 1));
             m_extUsed.insert("KHR_lights_punctual");
@@ -1145,11 +1155,28 @@ private:
                     m_meshTargets[int(i)] = md.targetCount;
                 }
             }
+            Json object = Json::object();
             if (node.kind == NodeKind::Camera && node.object >= 0 && size_t(node.object) < m_cameras.size())
-                n["camera"] = node.object;
+                object["camera"] = node.object;
             if (node.kind == NodeKind::Light && node.object >= 0 && size_t(node.object) < m_lightOf.size() &&
                 m_lightOf[node.object] >= 0)
-                n["extensions"]["KHR_lights_punctual"]["light"] = m_lightOf[node.object];
+                object["extensions"]["KHR_lights_punctual"]["light"] = m_lightOf[node.object];
+            if (!object.empty()) {
+                const glm::mat4 helper = helperTransform(m_scene, i);
+                if (isIdentity(helper)) {
+                    n.update(object);
+                } else {
+                    object["name"] = node.name + " (object)";
+                    const Trs h = decompose(helper);
+                    if (h.exact) {
+                        putTrs(object, h);
+                    } else {
+                        putMatrix(object, helper);
+                    }
+                    m_nodes.push_back(object);
+                    kids.push_back(int(m_nodes.size() - 1));
+                }
+            }
             if (!kids.empty()) n["children"] = kids;
             if (!node.visible) n["extras"]["visible"] = false;
             if (node.kind == NodeKind::Bone) n["extras"]["bone"] = true;

@@ -35,7 +35,8 @@ bool writeGltf(const Scene& scene, const std::string& outputPath, const GltfWrit
 
 // Nodes the writer adds besides the scene's own, all reachable from the default scene:
 // one child per non-skinned mesh instance whose object transform (OpenGEX), or whose unpack
-// matrix when its positions stay quantised (POD), is not the identity; and the POF point nodes.
+// matrix when its positions stay quantised (POD), is not the identity, and per light or camera
+// node whose object transform is not; and the POF point nodes.
 size_t gltfHelperNodeCount(const Scene& scene);
 
 // POF game points written as nodes: one group node, then one node per gun and missile point, dock
