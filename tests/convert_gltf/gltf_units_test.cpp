@@ -5,13 +5,17 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <map>
 
 #include <glm/gtc/matrix_transform.hpp>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "common/test_paths.h"
 #include "convert/gltf/gltf_curves.h"
 #include "convert/gltf/gltf_skin.h"
+#include "convert/gltf/gltf_writer.h"
 #include "loaders/load.h"
 #include "scene/cpu_reference.h"
 #include "scene/sampler.h"
@@ -279,6 +283,115 @@ TEST(GltfSkin, SharedSamplesSkinAsTheCpuReference) {
     }
     EXPECT_GT(instances, 0u) << "the shared samples have skinned meshes";
     EXPECT_GT(batched, 0u) << "the shared samples have bone batches";
+}
+
+// A scene with two clips: exact Step, Linear and Bezier tracks, and a TCB track to resample.
+Scene animatedFixture() {
+    Scene scene;
+    scene.format = "fixture";
+    for (const char* name : {"a", "b"}) {
+        Node node;
+        node.name = name;
+        scene.nodes.push_back(node);
+    }
+    Clip one;
+    one.name = "one";
+    one.start = 1.0f;
+    one.end = 3.0f;
+    Track move;
+    move.node = 0;
+    move.channel = Channel::Translation;
+    move.times = {1.0f, 2.0f, 3.0f};
+    move.values = {0, 0, 0, 1, 2, 3, 4, 5, 6};
+    one.tracks.push_back(move);
+    Track turn;
+    turn.node = 0;
+    turn.channel = Channel::Rotation;
+    turn.interpolation = Interpolation::Step;
+    turn.components = 4;
+    turn.times = {1.0f, 3.0f};
+    turn.values = {0, 0, 0, 1, 0, 0.6f, 0, 0.8f};
+    one.tracks.push_back(turn);
+    Track grow;
+    grow.node = 1;
+    grow.channel = Channel::Scale;
+    grow.interpolation = Interpolation::Bezier;
+    grow.times = {1.0f, 3.0f};
+    grow.values = {1, 1, 1, 2, 2, 2};
+    grow.inValues = {1, 1, 1, 1.5f, 1.5f, 1.5f};
+    grow.outValues = {1.2f, 1.2f, 1.2f, 2, 2, 2};
+    one.tracks.push_back(grow);
+    scene.animation.clips.push_back(one);
+    Clip two;
+    two.name = "two";
+    two.start = 0.0f;
+    two.end = 1.0f;
+    Track spline;
+    spline.node = 1;
+    spline.channel = Channel::Translation;
+    spline.interpolation = Interpolation::Tcb;
+    spline.times = {0.0f, 0.5f, 1.0f};
+    spline.values = {0, 0, 0, 1, 1, 0, 2, 0, 0};
+    spline.tension = {0.5f, 0.5f, 0.5f};
+    spline.continuity = {0, 0, 0};
+    spline.bias = {0, 0.2f, 0};
+    two.tracks.push_back(spline);
+    scene.animation.clips.push_back(two);
+    return scene;
+}
+
+nlohmann::json writeFixture(const Scene& scene, double fps, const std::string& name) {
+    const fs::path dir = test::outputDir() / "gltf_units";
+    fs::create_directories(dir);
+    const std::string path = (dir / (name + ".gltf")).string();
+    GltfWriteOptions options;
+    options.resampleFps = fps;
+    GltfWriteReport report;
+    std::string error;
+    EXPECT_TRUE(writeGltf(scene, path, options, report, error)) << error;
+    std::ifstream in(path);
+    return nlohmann::json::parse(in);
+}
+
+TEST(GltfWriter, EveryClipIsAnAnimationExactOrResampled) {
+    for (double fps : {10.0, 30.0}) {
+        const nlohmann::json doc = writeFixture(animatedFixture(), fps, "animated");
+        ASSERT_EQ(doc["animations"].size(), 2u);
+        const nlohmann::json& one = doc["animations"][0];
+        const nlohmann::json& two = doc["animations"][1];
+        EXPECT_EQ(one["name"], "one");
+        EXPECT_EQ(two["name"], "two");
+        // Clip one: three exact channels, times from the clip's start.
+        ASSERT_EQ(one["channels"].size(), 3u);
+        std::map<std::string, std::string> interpolation;
+        for (const auto& channel : one["channels"]) {
+            const auto& sampler = one["samplers"][channel["sampler"].get<int>()];
+            const std::string key = std::to_string(channel["target"]["node"].get<int>()) + " " +
+                                    channel["target"]["path"].get<std::string>();
+            interpolation[key] = sampler["interpolation"];
+            const auto& input = doc["accessors"][sampler["input"].get<int>()];
+            EXPECT_FLOAT_EQ(input["min"][0].get<float>(), 0.0f) << key;
+            EXPECT_FLOAT_EQ(input["max"][0].get<float>(), 2.0f) << key;
+            const auto& output = doc["accessors"][sampler["output"].get<int>()];
+            if (key == "1 scale") {
+                EXPECT_EQ(output["count"], 6u) << "in-tangent, value, out-tangent per key";
+            }
+            if (key == "0 translation") {
+                EXPECT_EQ(output["count"], 3u);
+            }
+        }
+        EXPECT_EQ(interpolation["0 translation"], "LINEAR");
+        EXPECT_EQ(interpolation["0 rotation"], "STEP");
+        EXPECT_EQ(interpolation["1 scale"], "CUBICSPLINE");
+        // Clip two: TCB resampled at the rate asked for, as T, R and S of its node.
+        ASSERT_EQ(two["channels"].size(), 3u);
+        for (const auto& channel : two["channels"]) {
+            const auto& sampler = two["samplers"][channel["sampler"].get<int>()];
+            EXPECT_EQ(channel["target"]["node"], 1);
+            EXPECT_EQ(sampler["interpolation"], "LINEAR");
+            EXPECT_EQ(doc["accessors"][sampler["input"].get<int>()]["count"], size_t(fps) + 1) << fps;
+        }
+    }
 }
 
 }  // namespace
