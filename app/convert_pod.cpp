@@ -234,7 +234,11 @@ int convertToPod(Scene& scene, const std::string& input, const std::string& outp
     write.dropMorphTargets = options.dropMorphs;
     std::vector<uint8_t> bytes;
     std::vector<std::string> notes;
-    if (!writePod(scene, write, bytes, error, &notes)) return refuse(input, error);
+    if (!writePod(scene, write, bytes, error, &notes)) {
+        if (options.fixedPoint && error.find("16.16") != std::string::npos)
+            error += "; convert without --fixed-point";
+        return refuse(input, error);
+    }
 
     // Written under temporary names, renamed only when every file is complete.
     std::vector<std::pair<fs::path, fs::path>> files;

@@ -173,8 +173,9 @@ bool chooseLayout(const Mesh& mesh, const PodQuantize& q, std::vector<OutAttr>& 
                     break;
                 case PodQuant::Dec3n:
                     if (n == 4) {
-                        error = std::string(semanticName(a.semantic)) +
-                                " with a handedness (w) DEC3N has no room for; use tangents=byte";
+                        error =
+                            std::string(semanticName(a.semantic)) +
+                            " with a handedness (w) DEC3N has no room for; --quantize tangents=byte holds it";
                         return false;
                     }
                     w.type = ComponentType::Int2_10_10_10, w.normalized = true, w.components = 3;
@@ -438,7 +439,7 @@ bool quantizeMesh(Mesh& mesh, const PodQuantize& q, PodQuantReport& report, std:
                 const bool unsignedRange = lo >= 0.0 && hi <= 1.0;
                 if (!unsignedRange && !(lo >= -1.0 && hi <= 1.0)) {
                     error = what + ": values from " + std::to_string(lo) + " to " + std::to_string(hi) +
-                            " do not fit normalised shorts (-1 to 1); use uvs=half";
+                            " do not fit normalised shorts (-1 to 1); --quantize uvs=half holds them";
                     return false;
                 }
                 a.attr.type = unsignedRange ? ComponentType::UInt16 : ComponentType::Int16;
@@ -483,7 +484,7 @@ bool quantizeMesh(Mesh& mesh, const PodQuantize& q, PodQuantReport& report, std:
                         if (!(std::fabs(src[v][c]) <= limit)) {
                             error = what + ": the value " + std::to_string(src[v][c]) + " does not fit " +
                                     (a.quant == PodQuant::Fixed ? "16.16 fixed point" : "a half float") +
-                                    "; use " + podAttrName(g) + "=float";
+                                    "; --quantize " + podAttrName(g) + "=float keeps them as floats";
                             return false;
                         }
                         store(base + size_t(v) * out.stride + c * comp, a.attr.type, src[v][c]);
