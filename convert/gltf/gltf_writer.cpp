@@ -1446,8 +1446,18 @@ private:
                 std::find(resampleTrs.begin(), resampleTrs.end(), 1) != resampleTrs.end() ||
                 std::find(resampleWeights.begin(), resampleWeights.end(), 1) != resampleWeights.end();
             if (anyResampled) {
-                const double fps = m_options.resampleFps > 0.0 ? m_options.resampleFps : 30.0;
-                const double duration = std::max(0.0, double(clip.end) - double(clip.start));
+                double fps = m_options.resampleFps > 0.0 ? m_options.resampleFps : 30.0;
+                double duration = double(clip.end) - double(clip.start);
+                if (!(duration > 0.0) || !std::isfinite(duration)) duration = 0.0;
+                // A clip hours long would make samples without bound: the rate drops to fit.
+                constexpr double kMaxSamples = 65536.0;
+                if (duration * fps > kMaxSamples) {
+                    fps = kMaxSamples / duration;
+                    char rate[32];
+                    std::snprintf(rate, sizeof rate, "%g", fps);
+                    note(where + ": resampled at " + rate +
+                         " frames per second to stay within 65536 samples");
+                }
                 const size_t steps = size_t(std::ceil(duration * fps - 1e-4));
                 std::vector<float> times;
                 for (size_t k = 0; k <= steps; ++k)
