@@ -1594,7 +1594,8 @@ bool writeGltf(const Scene& scene, const std::string& outputPath, const GltfWrit
         error = std::string("cannot build the glTF document: ") + e.what();
         return false;
     }
-    std::string text = root.dump(options.binary ? -1 : 1);
+    // Names come from the file as bytes: invalid UTF-8 is replaced (U+FFFD) rather than refused.
+    std::string text = root.dump(options.binary ? -1 : 1, ' ', false, Json::error_handler_t::replace);
     std::vector<std::pair<fs::path, std::vector<uint8_t>>> files;
     if (options.binary) {
         while (text.size() % 4) text += ' ';
