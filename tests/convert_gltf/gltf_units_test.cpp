@@ -394,5 +394,14 @@ TEST(GltfWriter, EveryClipIsAnAnimationExactOrResampled) {
     }
 }
 
+// Names are bytes from the file: ones that are not UTF-8 still give a document (U+FFFD in them).
+TEST(GltfWriter, NamesThatAreNotUtf8) {
+    Scene scene = animatedFixture();
+    scene.nodes[0].name = "bad \xff\xfe name";
+    scene.animation.clips[0].name = "\x8f";
+    const nlohmann::json doc = writeFixture(scene, 30.0, "names");
+    EXPECT_EQ(doc["nodes"][0]["name"], "bad \xEF\xBF\xBD\xEF\xBF\xBD name");
+}
+
 }  // namespace
 }  // namespace esv
