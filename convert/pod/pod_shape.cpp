@@ -549,23 +549,33 @@ bool quantizeMesh(Mesh& mesh, const PodQuantize& q, PodQuantReport& report, std:
 
 // --- vertex order and strips ---------------------------------------------------------------------
 
-std::vector<std::pair<uint32_t, uint32_t>> podTriangleRanges(const Mesh& mesh) {
+namespace {
+// podTriangleRanges, with the bone batch each range is (-1: triangles no batch names, kept in place).
+// Batches are taken in order and clipped so that no triangle falls in two ranges.
+std::vector<std::pair<uint32_t, uint32_t>> triangleRanges(const Mesh& mesh, std::vector<int32_t>* batchOf) {
     std::vector<std::pair<uint32_t, uint32_t>> ranges;
     const uint32_t total = triangleCount(mesh);
-    if (mesh.boneBatches.empty()) {
-        ranges.push_back({0, total});
-        return ranges;
-    }
-    uint32_t at = 0;
-    for (const BoneBatch& b : mesh.boneBatches) {
-        const uint32_t first = std::min(b.firstTriangle, total);
-        const uint32_t end = std::min(first + b.triangleCount, total);
-        if (first > at) ranges.push_back({at, first});  // triangles no batch names stay in place
+    auto add = [&](uint32_t first, uint32_t end, int32_t batch) {
         ranges.push_back({first, end});
-        at = std::max(at, end);
+        if (batchOf) batchOf->push_back(batch);
+    };
+    uint32_t at = 0;
+    for (size_t k = 0; k < mesh.boneBatches.size(); ++k) {
+        const BoneBatch& b = mesh.boneBatches[k];
+        const uint32_t first = std::max(at, std::min(b.firstTriangle, total));
+        const uint32_t end = std::max(first, static_cast<uint32_t>(std::min<uint64_t>(
+                                                 uint64_t(b.firstTriangle) + b.triangleCount, total)));
+        if (first > at) add(at, first, -1);
+        add(first, end, static_cast<int32_t>(k));
+        at = end;
     }
-    if (at < total) ranges.push_back({at, total});
+    if (at < total || ranges.empty()) add(at, total, -1);
     return ranges;
+}
+}  // namespace
+
+std::vector<std::pair<uint32_t, uint32_t>> podTriangleRanges(const Mesh& mesh) {
+    return triangleRanges(mesh, nullptr);
 }
 
 namespace {
@@ -614,7 +624,8 @@ bool stripifyPodMesh(Mesh& mesh, std::string& error) {
     std::vector<uint32_t> tris;
     expandTriangles(mesh, tris);
     if (tris.empty()) return true;
-    const auto ranges = podTriangleRanges(mesh);
+    std::vector<int32_t> batchOf;
+    const auto ranges = triangleRanges(mesh, &batchOf);
     std::vector<uint32_t> indices, lengths, rangeTriangles;
     constexpr unsigned kRestart = ~0u;
     for (const auto& r : ranges) {
@@ -638,19 +649,13 @@ bool stripifyPodMesh(Mesh& mesh, std::string& error) {
         rangeTriangles.push_back(made);
     }
     // Batch ranges recounted in strip triangles (degenerate ones included).
-    if (!mesh.boneBatches.empty()) {
-        uint32_t at = 0;
-        size_t b = 0;
-        const auto old = podTriangleRanges(mesh);
-        for (size_t k = 0; k < old.size(); ++k) {
-            if (b < mesh.boneBatches.size() && old[k].first == std::min(mesh.boneBatches[b].firstTriangle, triangleCount(mesh)) &&
-                old[k].second - old[k].first == std::min(mesh.boneBatches[b].triangleCount, old[k].second - old[k].first)) {
-                mesh.boneBatches[b].firstTriangle = at;
-                mesh.boneBatches[b].triangleCount = rangeTriangles[k];
-                ++b;
-            }
-            at += rangeTriangles[k];
+    uint32_t at = 0;
+    for (size_t k = 0; k < ranges.size(); ++k) {
+        if (batchOf[k] >= 0) {
+            mesh.boneBatches[batchOf[k]].firstTriangle = at;
+            mesh.boneBatches[batchOf[k]].triangleCount = rangeTriangles[k];
         }
+        at += rangeTriangles[k];
     }
     mesh.indices = makeIndices(indices, mesh.vertexCount);
     Submesh sub = mesh.submeshes[0];
@@ -690,7 +695,7 @@ bool podReady(const Submesh& s, const Mesh& m) {
 }
 
 // One part of a mesh: the expanded primitives of one submesh over its own vertices.
-Mesh meshPart(const Mesh& m, const Submesh& s, Primitive primitive, const std::vector<uint32_t>& corners,
+Mesh meshPart(const Mesh& m, Primitive primitive, const std::vector<uint32_t>& corners,
               uint32_t firstTriangle, const std::string& name) {
     Mesh part = m;
     part.name = name;
@@ -710,7 +715,6 @@ Mesh meshPart(const Mesh& m, const Submesh& s, Primitive primitive, const std::v
     out.primitive = primitive;
     out.indexCount = static_cast<uint32_t>(indices.size());
     part.submeshes.push_back(out);
-    (void)s;
     if (primitive == Primitive::Triangles) {
         const uint32_t count = static_cast<uint32_t>(corners.size() / 3);
         for (const BoneBatch& b : m.boneBatches) {
@@ -762,11 +766,11 @@ bool splitMeshes(Scene& scene, PodShapeReport& report, std::string& error) {
                 std::vector<uint32_t> c = slice(tris, triStart, k, 3);
                 if (s.frontFaceCW)
                     for (size_t t = 0; t + 2 < c.size(); t += 3) std::swap(c[t + 1], c[t + 2]);
-                parts.push_back(meshPart(m, s, Primitive::Triangles, c, triStart[k], name));
+                parts.push_back(meshPart(m, Primitive::Triangles, c, triStart[k], name));
             } else if (s.primitive == Primitive::Lines || s.primitive == Primitive::LineStrip) {
-                parts.push_back(meshPart(m, s, Primitive::Lines, slice(lines, lineStart, k, 2), 0, name));
+                parts.push_back(meshPart(m, Primitive::Lines, slice(lines, lineStart, k, 2), 0, name));
             } else if (s.primitive == Primitive::Points) {
-                parts.push_back(meshPart(m, s, Primitive::Points, slice(points, pointStart, k, 1), 0, name));
+                parts.push_back(meshPart(m, Primitive::Points, slice(points, pointStart, k, 1), 0, name));
             } else {
                 error = meshLabel(scene, i) + ": a " + primitiveName(s.primitive) +
                         " submesh among others; POD holds one primitive list per mesh";

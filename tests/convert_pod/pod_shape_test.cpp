@@ -11,6 +11,7 @@
 #include <meshoptimizer.h>
 
 #include "convert/pod/pod_shape.h"
+#include "loaders/pod/pod_writer.h"
 #include "scene/cpu_reference.h"
 
 namespace esv {
@@ -314,6 +315,92 @@ TEST(PodStrips, SameTrianglesAfterExpansionPerBatch) {
                           triangleSet(before, before.boneBatches[b].firstTriangle, before.boneBatches[b].triangleCount));
         }
     }
+}
+
+// A Z-up scene of one mesh drawn with two materials by one node, two clips and a hidden empty node.
+Scene twoMaterialScene() {
+    Scene scene;
+    scene.format = "test";
+    scene.up = UpAxis::Z;
+    Mesh m = gridMesh(4, 2, false);
+    const uint32_t half = m.indices.count / 2 / 3 * 3;
+    m.submeshes[0].indexCount = half;
+    Submesh second;
+    second.firstIndex = half;
+    second.indexCount = m.indices.count - half;
+    second.materialSlot = 1;
+    m.submeshes.push_back(second);
+    scene.meshes.push_back(m);
+    scene.materials.resize(2);
+    scene.materials[0].name = "a", scene.materials[1].name = "b";
+    Node n;
+    n.name = "body";
+    n.kind = NodeKind::Mesh;
+    n.object = 0;
+    n.materials = {0, 1};
+    n.local.translation = {1, 2, 3};
+    scene.nodes.push_back(n);
+    Node hidden;
+    hidden.name = "lod1";
+    hidden.visible = false;
+    scene.nodes.push_back(hidden);
+    for (const char* name : {"walk", "run"}) {
+        Clip c;
+        c.name = name;
+        c.end = 1.0f;
+        Track t;
+        t.node = 0;
+        t.channel = Channel::Translation;
+        t.times = {0.0f, 1.0f};
+        t.values = {1, 2, 3, 1, 2, 4};
+        c.tracks.push_back(t);
+        scene.animation.clips.push_back(c);
+    }
+    return scene;
+}
+
+TEST(PodShapeScene, RefusalsNameTheOptionThatDropsWhatPodCannotHold) {
+    PodShapeOptions o;
+    PodShapeReport report;
+    std::string error;
+    Scene scene = twoMaterialScene();
+    EXPECT_FALSE(shapeSceneForPod(scene, o, report, error));
+    EXPECT_NE(error.find("(--clip NAME"), std::string::npos) << error;
+    scene = twoMaterialScene();
+    o.clip = 1;
+    EXPECT_FALSE(shapeSceneForPod(scene, o, report, error));
+    EXPECT_NE(error.find("(--drop-hidden"), std::string::npos) << error;
+}
+
+TEST(PodShapeScene, SplitsMaterialsTurnsZUpAndWritesPod) {
+    Scene scene = twoMaterialScene();
+    PodShapeOptions o;
+    o.clip = 1;
+    o.dropHidden = true;
+    PodShapeReport report;
+    std::string error;
+    ASSERT_TRUE(shapeSceneForPod(scene, o, report, error)) << error;
+    ASSERT_EQ(scene.animation.clips.size(), 1u);
+    EXPECT_EQ(scene.animation.clips[0].name, "run");
+    ASSERT_EQ(scene.meshes.size(), 2u);
+    EXPECT_EQ(report.meshesSplit, 1u);
+    for (const Mesh& m : scene.meshes) ASSERT_EQ(m.submeshes.size(), 1u);
+    EXPECT_EQ(triangleCount(scene.meshes[0]) + triangleCount(scene.meshes[1]), 16u);
+    ASSERT_EQ(scene.nodes.size(), 3u);
+    EXPECT_EQ(scene.nodes[0].materials, std::vector<int32_t>{0});
+    EXPECT_EQ(scene.nodes[2].parent, 0);
+    EXPECT_EQ(scene.nodes[2].object, 1);
+    EXPECT_EQ(scene.nodes[2].materials, std::vector<int32_t>{1});
+    EXPECT_TRUE(scene.nodes[1].visible);
+    // Y up: (x, y, z) -> (x, z, -y), on the rest pose and on the track.
+    EXPECT_EQ(scene.up, UpAxis::Y);
+    EXPECT_NEAR(scene.nodes[0].local.translation.y, 3.0f, 1e-6f);
+    EXPECT_NEAR(scene.nodes[0].local.translation.z, -2.0f, 1e-6f);
+    EXPECT_NEAR(scene.animation.clips[0].tracks[0].values[4], 4.0f, 1e-6f);
+    std::vector<uint8_t> bytes;
+    PodWriteOptions w;
+    ASSERT_TRUE(writePod(scene, w, bytes, error)) << error;
+    EXPECT_GT(bytes.size(), 100u);
 }
 
 }  // namespace
