@@ -861,7 +861,10 @@ bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeRepo
         error = num(clips.size()) + " animation clips; POD holds one (--clip NAME picks it)";
         return false;
     }
-    if (options.fps > 0.0f) scene.animation.fps = options.fps;
+    if (options.fps > 0.0f && options.fps != scene.animation.fps) {
+        scene.animation.fps = options.fps;
+        scene.animation.frames = 0;  // counted again from the clip at the new rate
+    }
     if (clips.empty()) return true;
     Clip& clip = clips[0];
     for (const Track& t : clip.tracks) {
