@@ -98,20 +98,51 @@ struct Trs {
     bool exact = true;  // translation * rotation * scale reproduces the matrix
 };
 
+// The matrix as translation * rotation * scale. A zero scale on one or two axes keeps a rotation
+// built from the other axes (glTF allows zero scales, not a matrix that cannot be decomposed); a
+// shear or a projective row makes the result inexact, the nearest T*R*S.
 Trs decompose(const glm::mat4& m) {
     Trs out;
     out.t = glm::vec3(m[3]);
-    glm::vec3 c0(m[0]), c1(m[1]), c2(m[2]);
-    out.s = glm::vec3(glm::length(c0), glm::length(c1), glm::length(c2));
-    if (glm::determinant(glm::mat3(m)) < 0.0f) out.s.x = -out.s.x;
-    if (out.s.x == 0.0f || out.s.y == 0.0f || out.s.z == 0.0f ||
-        !std::isfinite(out.s.x + out.s.y + out.s.z)) {
-        out.exact = false;
-        out.s = glm::vec3(1.0f);
-        return out;
+    glm::vec3 axis[3] = {glm::vec3(m[0]), glm::vec3(m[1]), glm::vec3(m[2])};
+    float scale[3];
+    int zero = 0, kept = 0;
+    for (int i = 0; i < 3; ++i) {
+        scale[i] = glm::length(axis[i]);
+        if (!std::isfinite(scale[i]) || !std::isfinite(out.t[i])) {
+            out = Trs{};
+            out.exact = false;
+            return out;
+        }
+        if (scale[i] > 0.0f) {
+            axis[i] /= scale[i];
+            kept = i;
+        } else {
+            ++zero;
+        }
     }
-    const glm::mat3 rotation(c0 / out.s.x, c1 / out.s.y, c2 / out.s.z);
-    out.r = glm::normalize(glm::quat_cast(rotation));
+    if (zero == 1) {
+        for (int k = 0; k < 3; ++k)
+            if (scale[k] == 0.0f) axis[k] = glm::normalize(glm::cross(axis[(k + 1) % 3], axis[(k + 2) % 3]));
+    } else if (zero == 2) {
+        const glm::vec3 a = axis[kept];
+        const glm::vec3 other = std::fabs(a.x) < 0.9f ? glm::vec3(1, 0, 0) : glm::vec3(0, 1, 0);
+        axis[(kept + 1) % 3] = glm::normalize(glm::cross(a, other));
+        axis[(kept + 2) % 3] = glm::cross(a, axis[(kept + 1) % 3]);
+    } else if (zero == 3) {
+        axis[0] = glm::vec3(1, 0, 0);
+        axis[1] = glm::vec3(0, 1, 0);
+        axis[2] = glm::vec3(0, 0, 1);
+    }
+    glm::mat3 rotation(axis[0], axis[1], axis[2]);
+    if (glm::determinant(rotation) < 0.0f) {
+        rotation[0] = -rotation[0];
+        scale[0] = -scale[0];
+    }
+    const glm::quat q = glm::quat_cast(rotation);
+    const float len = glm::length(q);
+    out.r = len > 0.0f && std::isfinite(len) ? q / len : glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
+    out.s = glm::vec3(scale[0], scale[1], scale[2]);
     Transform back;
     back.translation = out.t;
     back.rotation = out.r;
@@ -230,7 +261,6 @@ public:
         const size_t n = m_scene.nodes.size();
         m_meshHolder.resize(n);
         for (size_t i = 0; i < n; ++i) m_meshHolder[i] = int(i);
-        findAnimatedNodes();
         for (size_t i = 0; i < n; ++i) {
             const Node& node = m_scene.nodes[i];
             if (node.kind != NodeKind::Mesh) continue;
@@ -1077,28 +1107,10 @@ private:
 
     // ---- nodes
 
-    void findAnimatedNodes() {
-        m_animated.assign(m_scene.nodes.size(), 0);
-        for (const Clip& clip : m_scene.animation.clips)
-            for (const Track& t : clip.tracks)
-                if (t.node >= 0 && size_t(t.node) < m_scene.nodes.size() &&
-                    (t.channel == Channel::Translation || t.channel == Channel::Rotation ||
-                     t.channel == Channel::Scale || t.channel == Channel::Matrix ||
-                     t.channel == Channel::Element))
-                    m_animated[t.node] = 1;
-    }
-
     static void putTrs(Json& n, const Trs& trs) {
         if (trs.t != glm::vec3(0.0f)) n["translation"] = vec3Json(trs.t);
         if (trs.r != glm::quat(1.0f, 0.0f, 0.0f, 0.0f)) n["rotation"] = {trs.r.x, trs.r.y, trs.r.z, trs.r.w};
         if (trs.s != glm::vec3(1.0f)) n["scale"] = vec3Json(trs.s);
-    }
-
-    static void putMatrix(Json& n, const glm::mat4& m) {
-        std::vector<float> values(16);
-        for (int c = 0; c < 4; ++c)
-            for (int r = 0; r < 4; ++r) values[c * 4 + r] = finiteOr(m[c][r], c == r ? 1.0f : 0.0f);
-        n["matrix"] = values;
     }
 
     void writeNodes() {
@@ -1114,13 +1126,10 @@ private:
             const Node& node = m_scene.nodes[i];
             Json n = {{"name", node.name}};
             const Trs trs = trsOf(node.local);
-            if (trs.exact || m_animated[i]) {
-                putTrs(n, trs);
-                if (!trs.exact)
-                    note("node '" + node.name + "': an animated matrix that is not T*R*S written as T*R*S");
-            } else {
-                putMatrix(n, node.local.toMatrix());
-            }
+            putTrs(n, trs);
+            if (!trs.exact)
+                note("node '" + node.name +
+                     "': a matrix that is not T*R*S (shear) written as the nearest T*R*S");
             std::vector<int> kids = children[i];
             const bool skinned = instanceSkinned(m_scene, i);
             const int mesh = meshFor(i, skinned);
@@ -1131,11 +1140,10 @@ private:
                 if (!isIdentity(helper)) {
                     child = {{"name", node.name + " (object)"}};
                     const Trs h = decompose(helper);
-                    if (h.exact) {
-                        putTrs(child, h);
-                    } else {
-                        putMatrix(child, helper);
-                    }
+                    putTrs(child, h);
+                    if (!h.exact)
+                        note("node '" + node.name +
+                             "': an object transform with shear written as the nearest T*R*S");
                     holder = &child;
                 }
                 (*holder)["mesh"] = mesh;
@@ -1168,11 +1176,10 @@ private:
                 } else {
                     object["name"] = node.name + " (object)";
                     const Trs h = decompose(helper);
-                    if (h.exact) {
-                        putTrs(object, h);
-                    } else {
-                        putMatrix(object, helper);
-                    }
+                    putTrs(object, h);
+                    if (!h.exact)
+                        note("node '" + node.name +
+                             "': an object transform with shear written as the nearest T*R*S");
                     m_nodes.push_back(object);
                     kids.push_back(int(m_nodes.size() - 1));
                 }
@@ -1531,7 +1538,6 @@ private:
         m_unpackedSkins;  // (skin, mesh) -> skin with the mesh's unpack folded in
     std::vector<int> m_meshHolder;
     std::map<int, uint32_t> m_meshTargets;  // glTF node holding a mesh -> its morph target count
-    std::vector<uint8_t> m_animated;
     std::set<int> m_needsTangents;  // meshes some instance draws with a normal map
     int m_pofGroup = -1;
 };

@@ -403,5 +403,24 @@ TEST(GltfWriter, NamesThatAreNotUtf8) {
     EXPECT_EQ(doc["nodes"][0]["name"], "bad \xEF\xBF\xBD\xEF\xBF\xBD name");
 }
 
+// glTF wants node matrices that decompose; a zero scale on an axis is written as T, R and S.
+TEST(GltfWriter, ZeroScaleMatrixBecomesTrs) {
+    Scene scene = animatedFixture();
+    scene.animation.clips.clear();
+    scene.nodes[1].local.useMatrix = true;
+    scene.nodes[1].local.matrix = glm::translate(glm::mat4(1.0f), glm::vec3(1, 2, 3)) *
+                                  glm::rotate(glm::mat4(1.0f), 0.5f, glm::vec3(0, 0, 1)) *
+                                  glm::scale(glm::mat4(1.0f), glm::vec3(2, 0, 3));
+    const nlohmann::json doc = writeFixture(scene, 30.0, "zero_scale");
+    const nlohmann::json& node = doc["nodes"][1];
+    EXPECT_FALSE(node.contains("matrix"));
+    ASSERT_TRUE(node.contains("scale"));
+    EXPECT_NEAR(node["scale"][0].get<float>(), 2.0f, 1e-5f);
+    EXPECT_NEAR(node["scale"][1].get<float>(), 0.0f, 1e-5f);
+    EXPECT_NEAR(node["scale"][2].get<float>(), 3.0f, 1e-5f);
+    EXPECT_NEAR(node["rotation"][2].get<float>(), std::sin(0.25f), 1e-5f);
+    EXPECT_NEAR(node["translation"][1].get<float>(), 2.0f, 1e-5f);
+}
+
 }  // namespace
 }  // namespace esv
