@@ -295,7 +295,8 @@ TEST(ConvertPodImages, SkinnedSamplesDrawAsTheirSources) {
     }
 }
 
-// Options: a bad --quantize is a usage error; --max-bones re-batches; --separate, --optimize,
+// Options: a bad --quantize is a usage error; the default bone budget is the renderer's ES 2.0 one;
+// --max-bones re-batches; --separate, --optimize,
 // --strips and --fixed-point give files that read back with the same bounds.
 TEST(ConvertPodOptions, ShapingOptionsReadBack) {
     ESVIEW_REQUIRE_MODELS("awd");
@@ -307,6 +308,18 @@ TEST(ConvertPodOptions, ShapingOptionsReadBack) {
     EXPECT_EQ(demo.exitCode, 1);
     EXPECT_NE(demo.err.find("(--drop-morphs"), std::string::npos) << demo.err;
     EXPECT_EQ(run("convert demo " + quoted(out) + " --drop-morphs --quantize all --strips").exitCode, 0);
+    // The default budget is the renderer's strict ES 2.0 palette: the source needs re-batching
+    // there, the converted file does not.
+    const fs::path png = outDir() / "options_strict.png";
+    const RunResult before =
+        run("render " + quoted(in) + " -o " + quoted(png) + " --size 64x64 --gles2-strict");
+    ASSERT_EQ(before.exitCode, 0) << before.err;
+    EXPECT_NE(before.err.find("re-batched for 28 bones"), std::string::npos) << before.err;
+    ASSERT_EQ(run("convert " + quoted(in) + " " + quoted(out) + " --clip Breathe").exitCode, 0);
+    const RunResult after =
+        run("render " + quoted(out) + " -o " + quoted(png) + " --size 64x64 --gles2-strict");
+    ASSERT_EQ(after.exitCode, 0) << after.err;
+    EXPECT_EQ(after.err.find("re-batched"), std::string::npos) << after.err;
     const json src = info(in);
     for (const std::string o : {" --max-bones 12", " --separate", " --optimize", " --strips", " --optimize --strips",
                                 " --fixed-point", " --quantize normals=byte,uvs=float,weights=ubyte --strips"}) {
