@@ -20,7 +20,9 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-std::string num(uint64_t v) { return std::to_string(v); }
+std::string num(uint64_t v) {
+    return std::to_string(v);
+}
 std::string meshLabel(const Scene& s, size_t i) {
     return "mesh " + num(i) + (s.meshes[i].name.empty() ? "" : " '" + s.meshes[i].name + "'");
 }
@@ -77,7 +79,8 @@ VertexStream gatherStream(const VertexStream& stream, const std::vector<uint32_t
     std::vector<uint8_t> bytes(size_t(stream.stride) * pick.size());
     for (size_t v = 0; v < pick.size(); ++v) {
         const size_t from = size_t(pick[v]) * stream.stride;
-        const size_t n = std::min<size_t>(stream.stride, stream.bytes.size > from ? stream.bytes.size - from : 0);
+        const size_t n =
+            std::min<size_t>(stream.stride, stream.bytes.size > from ? stream.bytes.size - from : 0);
         if (n) std::memcpy(bytes.data() + v * stream.stride, stream.bytes.data + from, n);
     }
     out.bytes = makeOwnedBytes(std::move(bytes));
@@ -91,7 +94,8 @@ void gatherVertices(Mesh& mesh, const std::vector<uint32_t>& pick) {
     mesh.vertexCount = static_cast<uint32_t>(pick.size());
     if (mesh.tangentFrames) {
         auto frames = std::make_shared<std::vector<glm::vec4>>();
-        for (uint32_t v : pick) frames->push_back(v < mesh.tangentFrames->size() ? (*mesh.tangentFrames)[v] : glm::vec4(0));
+        for (uint32_t v : pick)
+            frames->push_back(v < mesh.tangentFrames->size() ? (*mesh.tangentFrames)[v] : glm::vec4(0));
         mesh.tangentFrames = frames;
     }
 }
@@ -134,7 +138,8 @@ void bestDirection(const glm::dvec3& n, int32_t scale, int32_t out[3]) {
     for (int dx = -1; dx <= 1; ++dx)
         for (int dy = -1; dy <= 1; ++dy)
             for (int dz = -1; dz <= 1; ++dz) {
-                const int32_t q[3] = {std::clamp(base[0] + dx, -scale, scale), std::clamp(base[1] + dy, -scale, scale),
+                const int32_t q[3] = {std::clamp(base[0] + dx, -scale, scale),
+                                      std::clamp(base[1] + dy, -scale, scale),
                                       std::clamp(base[2] + dz, -scale, scale)};
                 const double a = angleDegrees(n, glm::dvec3(q[0], q[1], q[2]));
                 if (a < best - 1e-12) best = a, out[0] = q[0], out[1] = q[1], out[2] = q[2];
@@ -169,7 +174,8 @@ bool chooseLayout(const Mesh& mesh, const PodQuantize& q, std::vector<OutAttr>& 
                     w.type = ComponentType::Fixed16_16, w.normalized = false, w.components = n;
                     break;
                 case PodQuant::Int16:
-                    w.type = ComponentType::Int16, w.normalized = true, w.components = std::min<uint8_t>(n, 3);
+                    w.type = ComponentType::Int16, w.normalized = true,
+                    w.components = std::min<uint8_t>(n, 3);
                     break;
                 case PodQuant::Dec3n:
                     if (n == 4) {
@@ -253,7 +259,8 @@ void recordError(PodQuantReport& report, PodAttr g, PodQuant q, double e, uint64
 }  // namespace
 
 const char* podQuantName(PodQuant q) {
-    static constexpr const char* kNames[] = {"keep", "float", "fixed", "int16", "dec3n", "byte", "half", "short", "ubyte"};
+    static constexpr const char* kNames[] = {"keep", "float", "fixed", "int16", "dec3n",
+                                             "byte", "half",  "short", "ubyte"};
     static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<size_t>(PodQuant::Count));
     return q < PodQuant::Count ? kNames[static_cast<size_t>(q)] : "?";
 }
@@ -310,7 +317,8 @@ bool parsePodQuantize(const std::string& text, PodQuantize& q, std::string& erro
                     for (PodQuant c : choicesOf(PodAttr(g)))
                         if (type == podQuantName(c)) q.choice[g] = c, known = true;
                     if (!known) {
-                        error = "--quantize: " + group + " take " + podQuantChoices(PodAttr(g)) + ", not '" + type + "'";
+                        error = "--quantize: " + group + " take " + podQuantChoices(PodAttr(g)) + ", not '" +
+                                type + "'";
                         return false;
                     }
                 }
@@ -331,7 +339,8 @@ uint16_t floatToHalf(float value) {
     std::memcpy(&f, &value, 4);
     const uint32_t sign = (f >> 16) & 0x8000u;
     const uint32_t absf = f & 0x7FFFFFFFu;
-    if (absf >= 0x7F800000u) return static_cast<uint16_t>(sign | 0x7C00u | (absf > 0x7F800000u ? 0x200u : 0u));
+    if (absf >= 0x7F800000u)
+        return static_cast<uint16_t>(sign | 0x7C00u | (absf > 0x7F800000u ? 0x200u : 0u));
     if (absf >= 0x477FF000u) return static_cast<uint16_t>(sign | 0x7C00u);  // rounds beyond 65504
     if (absf < 0x38800000u) {
         // Subnormal half: value / 2^-24, rounded to nearest even.
@@ -379,7 +388,8 @@ bool quantizeMesh(Mesh& mesh, const PodQuantize& q, PodQuantReport& report, std:
         if (a.quant == PodQuant::Keep) {
             for (uint32_t v = 0; v < n; ++v)
                 std::memcpy(base + size_t(v) * out.stride,
-                            a.src.stream->bytes.data + size_t(v) * a.src.stream->stride + a.src.attr->offset, a.size);
+                            a.src.stream->bytes.data + size_t(v) * a.src.stream->stride + a.src.attr->offset,
+                            a.size);
             a.src = {};
             continue;
         }
@@ -422,7 +432,8 @@ bool quantizeMesh(Mesh& mesh, const PodQuantize& q, PodQuantReport& report, std:
                     if (len > 0.0) bestDirection(d / len, scale, code);
                     uint8_t* p = base + size_t(v) * out.stride;
                     if (a.quant == PodQuant::Dec3n) {
-                        const uint32_t word = (uint32_t(code[0]) & 0x3FFu) | ((uint32_t(code[1]) & 0x3FFu) << 10) |
+                        const uint32_t word = (uint32_t(code[0]) & 0x3FFu) |
+                                              ((uint32_t(code[1]) & 0x3FFu) << 10) |
                                               ((uint32_t(code[2]) & 0x3FFu) << 20);
                         std::memcpy(p, &word, 4);
                     } else {
@@ -471,14 +482,17 @@ bool quantizeMesh(Mesh& mesh, const PodQuantize& q, PodQuantReport& report, std:
                             ++code[best], rem[best] = -1.0, ++total;
                         }
                     }
-                    for (int c = 0; c < nc; ++c) base[size_t(v) * out.stride + c] = static_cast<uint8_t>(code[c]);
+                    for (int c = 0; c < nc; ++c)
+                        base[size_t(v) * out.stride + c] = static_cast<uint8_t>(code[c]);
                 }
                 break;
             }
             case PodQuant::Fixed:
             case PodQuant::Half:
             case PodQuant::Float: {
-                const double limit = a.quant == PodQuant::Fixed ? 32767.99998 : a.quant == PodQuant::Half ? 65504.0 : 3.4e38;
+                const double limit = a.quant == PodQuant::Fixed  ? 32767.99998
+                                     : a.quant == PodQuant::Half ? 65504.0
+                                                                 : 3.4e38;
                 for (uint32_t v = 0; v < n; ++v)
                     for (int c = 0; c < nc; ++c) {
                         if (!(std::fabs(src[v][c]) <= limit)) {
@@ -539,7 +553,9 @@ bool quantizeMesh(Mesh& mesh, const PodQuantize& q, PodQuantReport& report, std:
     }
     // Committed only now: a refusal above leaves the mesh as it was.
     for (size_t g = 0; g < size_t(PodAttr::Count); ++g)
-        if (local.error[g].values) recordError(report, PodAttr(g), local.error[g].type, local.error[g].largest, local.error[g].values);
+        if (local.error[g].values)
+            recordError(report, PodAttr(g), local.error[g].type, local.error[g].largest,
+                        local.error[g].values);
     for (const OutAttr& a : attrs) out.attributes.push_back(a.attr);
     out.bytes = makeOwnedBytes(std::move(bytes));
     mesh.streams.assign(1, std::move(out));
@@ -580,8 +596,10 @@ std::vector<std::pair<uint32_t, uint32_t>> podTriangleRanges(const Mesh& mesh) {
 
 namespace {
 bool simpleTriangles(const Mesh& mesh, std::string& error) {
-    if (mesh.submeshes.size() != 1 || mesh.submeshes[0].baseVertex != 0 || mesh.submeshes[0].firstIndex != 0 ||
-        (mesh.submeshes[0].primitive != Primitive::Triangles && mesh.submeshes[0].primitive != Primitive::TriangleStrip)) {
+    if (mesh.submeshes.size() != 1 || mesh.submeshes[0].baseVertex != 0 ||
+        mesh.submeshes[0].firstIndex != 0 ||
+        (mesh.submeshes[0].primitive != Primitive::Triangles &&
+         mesh.submeshes[0].primitive != Primitive::TriangleStrip)) {
         error = "not one triangle list from the first index";
         return false;
     }
@@ -598,10 +616,12 @@ bool optimizePodMesh(Mesh& mesh, std::string& error) {
     std::vector<uint32_t> out(tris.size());
     for (const auto& r : ranges) {
         const size_t first = size_t(r.first) * 3, count = size_t(r.second - r.first) * 3;
-        if (count) meshopt_optimizeVertexCache(out.data() + first, tris.data() + first, count, mesh.vertexCount);
+        if (count)
+            meshopt_optimizeVertexCache(out.data() + first, tris.data() + first, count, mesh.vertexCount);
     }
     std::vector<uint32_t> remap(mesh.vertexCount);
-    const size_t unique = meshopt_optimizeVertexFetchRemap(remap.data(), out.data(), out.size(), mesh.vertexCount);
+    const size_t unique =
+        meshopt_optimizeVertexFetchRemap(remap.data(), out.data(), out.size(), mesh.vertexCount);
     std::vector<uint32_t> pick(unique);
     for (uint32_t v = 0; v < mesh.vertexCount; ++v)
         if (remap[v] != ~0u) pick[remap[v]] = v;
@@ -633,7 +653,8 @@ bool stripifyPodMesh(Mesh& mesh, std::string& error) {
         uint32_t made = 0;
         if (count) {
             std::vector<uint32_t> strip(meshopt_stripifyBound(count));
-            const size_t size = meshopt_stripify(strip.data(), tris.data() + first, count, mesh.vertexCount, kRestart);
+            const size_t size =
+                meshopt_stripify(strip.data(), tris.data() + first, count, mesh.vertexCount, kRestart);
             size_t start = 0;
             for (size_t i = 0; i <= size; ++i) {
                 if (i < size && strip[i] != kRestart) continue;
@@ -741,7 +762,9 @@ bool splitMeshes(Scene& scene, PodShapeReport& report, std::string& error) {
         if (ready) {
             // One material per mesh node: the one the submesh draws with.
             for (Node& n : scene.nodes) {
-                if (n.kind != NodeKind::Mesh || n.object != static_cast<int32_t>(i) || n.materials.size() <= 1) continue;
+                if (n.kind != NodeKind::Mesh || n.object != static_cast<int32_t>(i) ||
+                    n.materials.size() <= 1)
+                    continue;
                 const int32_t mat = n.materials[0];
                 n.materials.assign(1, mat);
             }
@@ -791,7 +814,8 @@ bool splitMeshes(Scene& scene, PodShapeReport& report, std::string& error) {
         }
         const size_t nodeCount = scene.nodes.size();
         for (size_t n = 0; n < nodeCount; ++n) {
-            if (scene.nodes[n].kind != NodeKind::Mesh || scene.nodes[n].object != static_cast<int32_t>(i)) continue;
+            if (scene.nodes[n].kind != NodeKind::Mesh || scene.nodes[n].object != static_cast<int32_t>(i))
+                continue;
             const std::vector<int32_t> mats = scene.nodes[n].materials;
             auto material = [&](uint32_t slot) { return slot < mats.size() ? mats[slot] : -1; };
             scene.nodes[n].materials = {material(slots[0])};
@@ -809,12 +833,15 @@ bool splitMeshes(Scene& scene, PodShapeReport& report, std::string& error) {
         }
         if (parts.size() > 1) {
             ++report.meshesSplit;
-            report.notes.push_back(label + ": " + num(parts.size()) +
-                                   " submeshes written as as many meshes (POD draws one primitive list with one "
-                                   "material per mesh), the extra ones shown by child nodes");
+            report.notes.push_back(
+                label + ": " + num(parts.size()) +
+                " submeshes written as as many meshes (POD draws one primitive list with one "
+                "material per mesh), the extra ones shown by child nodes");
         } else {
-            report.notes.push_back(label + ": " + primitiveName(m.submeshes.empty() ? Primitive::Triangles
-                                                                                   : scene.meshes[i].submeshes[0].primitive) +
+            report.notes.push_back(label + ": " +
+                                   primitiveName(m.submeshes.empty()
+                                                     ? Primitive::Triangles
+                                                     : scene.meshes[i].submeshes[0].primitive) +
                                    " expanded from the file's primitive list");
         }
     }
@@ -838,14 +865,16 @@ void splitSkinnedInstances(Scene& scene, PodShapeReport& report) {
                 if (n.kind == NodeKind::Mesh && n.object == static_cast<int32_t>(i) && n.skin == skins[k])
                     n.object = copy;
             report.notes.push_back(meshLabel(scene, i) + ": copied for the nodes skinned by skin " +
-                                   num(static_cast<uint64_t>(skins[k])) + " (POD bone batches name one skeleton)");
+                                   num(static_cast<uint64_t>(skins[k])) +
+                                   " (POD bone batches name one skeleton)");
         }
     }
 }
 
 // Keeps the one clip POD holds, and samples the node element tracks (OpenGEX transform elements,
 // which POD has no blocks for) into one stepped matrix track per node at every frame.
-bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeReport& report, std::string& error) {
+bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeReport& report,
+                      std::string& error) {
     auto& clips = scene.animation.clips;
     if (options.clip >= 0) {
         if (static_cast<size_t>(options.clip) >= clips.size()) {
@@ -853,8 +882,8 @@ bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeRepo
             return false;
         }
         if (clips.size() > 1)
-            report.notes.push_back("clip '" + clips[options.clip].name + "' written, " + num(clips.size() - 1) +
-                                   " others left out");
+            report.notes.push_back("clip '" + clips[options.clip].name + "' written, " +
+                                   num(clips.size() - 1) + " others left out");
         Clip keep = clips[options.clip];
         clips.assign(1, std::move(keep));
     } else if (clips.size() > 1) {
@@ -869,7 +898,8 @@ bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeRepo
     Clip& clip = clips[0];
     for (const Track& t : clip.tracks) {
         if (t.channel == Channel::Visibility) {
-            error = "clip '" + clip.name + "': visibility tracks; POD has no visibility (--drop-visibility leaves them out)";
+            error = "clip '" + clip.name +
+                    "': visibility tracks; POD has no visibility (--drop-visibility leaves them out)";
             if (!options.dropVisibility) return false;
             error.clear();
         }
@@ -881,13 +911,15 @@ bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeRepo
     }
     clip.tracks.erase(std::remove_if(clip.tracks.begin(), clip.tracks.end(),
                                      [&](const Track& t) {
-                                         return t.channel == Channel::Visibility || t.channel == Channel::UvElement;
+                                         return t.channel == Channel::Visibility ||
+                                                t.channel == Channel::UvElement;
                                      }),
                       clip.tracks.end());
     if (clip.start != 0.0f) {
         for (Track& t : clip.tracks)
             for (float& time : t.times) time -= clip.start;
-        report.notes.push_back("clip '" + clip.name + "' moved to start at 0 s (POD animation starts at frame 0); it started at " +
+        report.notes.push_back("clip '" + clip.name +
+                               "' moved to start at 0 s (POD animation starts at frame 0); it started at " +
                                std::to_string(clip.start) + " s");
         clip.end -= clip.start;
         clip.start = 0.0f;
@@ -895,9 +927,11 @@ bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeRepo
     std::vector<uint8_t> elementNode(scene.nodes.size(), 0);
     bool any = false;
     for (const Track& t : clip.tracks)
-        if (t.channel == Channel::Element && t.node >= 0 && static_cast<size_t>(t.node) < scene.nodes.size()) {
+        if (t.channel == Channel::Element && t.node >= 0 &&
+            static_cast<size_t>(t.node) < scene.nodes.size()) {
             elementNode[t.node] = 1, any = true;
-            if (t.element < scene.nodes[t.node].elements.size() && scene.nodes[t.node].elements[t.element].object) {
+            if (t.element < scene.nodes[t.node].elements.size() &&
+                scene.nodes[t.node].elements[t.element].object) {
                 error = "node '" + scene.nodes[t.node].name +
                         "': an animated object transform; POD has no object transforms";
                 return false;
@@ -973,8 +1007,9 @@ void moveObjectTransforms(Scene& scene, PodShapeReport& report) {
         ++moved;
     }
     if (moved)
-        report.notes.push_back(num(moved) + " mesh nodes with an object transform: the mesh shown by a child node "
-                                            "placed by it (POD has no object transforms)");
+        report.notes.push_back(num(moved) +
+                               " mesh nodes with an object transform: the mesh shown by a child node "
+                               "placed by it (POD has no object transforms)");
 }
 
 // POD is Y-up: a Z-up scene turns by -90 degrees about X ((x, y, z) becomes (x, z, -y)) at its root
@@ -994,7 +1029,8 @@ void turnToYUp(Scene& scene, PodShapeReport& report) {
     }
     for (Clip& c : scene.animation.clips)
         for (Track& t : c.tracks) {
-            if (t.node < 0 || static_cast<size_t>(t.node) >= scene.nodes.size() || scene.nodes[t.node].parent >= 0)
+            if (t.node < 0 || static_cast<size_t>(t.node) >= scene.nodes.size() ||
+                scene.nodes[t.node].parent >= 0)
                 continue;
             const size_t keys = t.times.size();
             for (size_t k = 0; k < keys; ++k) {
@@ -1123,7 +1159,9 @@ bool rebindSkins(Scene& scene, bool bindPoseRest, PodShapeReport& report, std::s
     std::vector<int32_t> skinNode(scene.skins.size(), -1);
     for (size_t n = 0; n < scene.nodes.size(); ++n) {
         const Node& node = scene.nodes[n];
-        if (node.kind != NodeKind::Mesh || node.skin < 0 || static_cast<size_t>(node.skin) >= scene.skins.size()) continue;
+        if (node.kind != NodeKind::Mesh || node.skin < 0 ||
+            static_cast<size_t>(node.skin) >= scene.skins.size())
+            continue;
         if (skinNode[node.skin] < 0) skinNode[node.skin] = static_cast<int32_t>(n);
     }
     for (size_t k = 0; k < scene.skins.size(); ++k) {
@@ -1182,13 +1220,15 @@ bool rebindSkins(Scene& scene, bool bindPoseRest, PodShapeReport& report, std::s
             std::vector<uint8_t> bytes(st.bytes.begin(), st.bytes.end());
             for (const VertexAttribute& a : st.attributes) {
                 const PodAttr g = groupOf(a.semantic);
-                if (a.type != ComponentType::Float32 || (g != PodAttr::Positions && g != PodAttr::Normals && g != PodAttr::Tangents))
+                if (a.type != ComponentType::Float32 ||
+                    (g != PodAttr::Positions && g != PodAttr::Normals && g != PodAttr::Tangents))
                     continue;
                 for (uint32_t v = 0; v < m.vertexCount; ++v) {
                     float* f = reinterpret_cast<float*>(bytes.data() + size_t(v) * st.stride + a.offset);
                     glm::vec3 p(f[0], f[1], a.components > 2 ? f[2] : 0.0f);
                     p = g == PodAttr::Positions ? glm::vec3(x * glm::vec4(p, 1.0f))
-                                                : g == PodAttr::Normals ? normal * p : linear * p;
+                        : g == PodAttr::Normals ? normal * p
+                                                : linear * p;
                     f[0] = p.x, f[1] = p.y;
                     if (a.components > 2) f[2] = p.z;
                 }
@@ -1202,28 +1242,35 @@ bool rebindSkins(Scene& scene, bool bindPoseRest, PodShapeReport& report, std::s
                 skin.inverseBind[j] = glm::inverse(rest.world[joint]) * meshWorld;
         }
         skin.bindPlacedByMeshNode = true;
-        report.notes.push_back(what + ": rebound at the rest pose (POD binds skins at frame 0); its vertices moved by the "
-                                      "bind offset all its bones share");
+        report.notes.push_back(
+            what +
+            ": rebound at the rest pose (POD binds skins at frame 0); its vertices moved by the "
+            "bind offset all its bones share");
     }
     return true;
 }
 
 }  // namespace
 
-bool shapeSceneForPod(Scene& scene, const PodShapeOptions& options, PodShapeReport& report, std::string& error) {
+bool shapeSceneForPod(Scene& scene, const PodShapeOptions& options, PodShapeReport& report,
+                      std::string& error) {
     if (!prepareAnimation(scene, options, report, error)) return false;
     size_t hidden = 0;
     for (Node& n : scene.nodes) {
         if (n.visible) continue;
         if (!options.dropHidden) {
-            error = "node '" + n.name + "': a hidden node; POD has no visibility (--drop-hidden leaves out what hidden nodes show)";
+            error =
+                "node '" + n.name +
+                "': a hidden node; POD has no visibility (--drop-hidden leaves out what hidden nodes show)";
             return false;
         }
-        if (n.kind == NodeKind::Mesh) n.kind = NodeKind::Empty, n.object = -1, n.materials.clear(), n.skin = -1;
+        if (n.kind == NodeKind::Mesh)
+            n.kind = NodeKind::Empty, n.object = -1, n.materials.clear(), n.skin = -1;
         n.visible = true;
         ++hidden;
     }
-    if (hidden) report.notes.push_back(num(hidden) + " hidden nodes written as empty nodes (POD has no visibility)");
+    if (hidden)
+        report.notes.push_back(num(hidden) + " hidden nodes written as empty nodes (POD has no visibility)");
     for (Node& n : scene.nodes) n.elements.clear();  // `local` and `objectTransform` hold their products
     moveObjectTransforms(scene, report);
     turnToYUp(scene, report);
@@ -1236,7 +1283,8 @@ bool shapeSceneForPod(Scene& scene, const PodShapeOptions& options, PodShapeRepo
                     " morph targets; POD has none (--drop-morphs leaves them out)";
             return false;
         }
-        report.notes.push_back(meshLabel(scene, i) + ": " + num(m.morphTargets.size()) + " morph targets left out");
+        report.notes.push_back(meshLabel(scene, i) + ": " + num(m.morphTargets.size()) +
+                               " morph targets left out");
         m.morphTargets.clear();
         m.defaultMorphWeights.clear();
         m.morphBaseWeighted = false;

@@ -15,14 +15,14 @@ namespace esv {
 // How one group of attributes is stored. Keep: as loaded.
 enum class PodQuant : uint8_t {
     Keep,
-    Float,   // 32-bit floats
-    Fixed,   // 16.16 fixed point (GL_FIXED)
-    Int16,   // positions: normalised int16 with the unpack matrix (Mesh::positionUnpack)
-    Dec3n,   // normals, tangents: DEC3N (signed normalised 10/10/10 in one 32-bit word)
-    Byte,    // normals, tangents: normalised signed bytes
-    Half,    // UVs: half floats
-    Short,   // UVs: normalised shorts (unsigned when every value lies in 0..1, else signed, -1..1)
-    UByte,   // weights: normalised unsigned bytes whose sum per vertex is exactly 255
+    Float,  // 32-bit floats
+    Fixed,  // 16.16 fixed point (GL_FIXED)
+    Int16,  // positions: normalised int16 with the unpack matrix (Mesh::positionUnpack)
+    Dec3n,  // normals, tangents: DEC3N (signed normalised 10/10/10 in one 32-bit word)
+    Byte,   // normals, tangents: normalised signed bytes
+    Half,   // UVs: half floats
+    Short,  // UVs: normalised shorts (unsigned when every value lies in 0..1, else signed, -1..1)
+    UByte,  // weights: normalised unsigned bytes whose sum per vertex is exactly 255
     Count
 };
 const char* podQuantName(PodQuant q);
@@ -33,7 +33,7 @@ const char* podAttrName(PodAttr a);
 
 struct PodQuantize {
     PodQuant choice[static_cast<size_t>(PodAttr::Count)] = {PodQuant::Keep, PodQuant::Keep, PodQuant::Keep,
-                                                             PodQuant::Keep, PodQuant::Keep};
+                                                            PodQuant::Keep, PodQuant::Keep};
     PodQuant& operator[](PodAttr a) { return choice[static_cast<size_t>(a)]; }
     PodQuant operator[](PodAttr a) const { return choice[static_cast<size_t>(a)]; }
 };
@@ -97,8 +97,8 @@ struct PodShapeOptions {
     bool strips = false;
     bool dropMorphs = false;
     bool bindPoseRest =
-        false;  // skins bound elsewhere than the rest pose: the bind pose becomes the rest pose
-    bool dropHidden = false;       // hidden mesh nodes written as empty nodes (POD has no visibility)
+        false;                // skins bound elsewhere than the rest pose: the bind pose becomes the rest pose
+    bool dropHidden = false;  // hidden mesh nodes written as empty nodes (POD has no visibility)
     bool dropVisibility = false;   // visibility tracks left out (POD has no visibility)
     bool dropUvAnimation = false;  // texture coordinate tracks left out (POD has none)
     int clip = -1;                 // the clip to keep (index); -1: the only one
@@ -121,7 +121,8 @@ struct PodShapeReport {
 // re-batched for `maxBones` (rebatchSceneBones), then per mesh quantizeMesh, optimizePodMesh,
 // stripifyPodMesh. False with one sentence in `error` (`where: what`) when a step cannot be done;
 // the scene is then partly shaped and must not be written.
-bool shapeSceneForPod(Scene& scene, const PodShapeOptions& options, PodShapeReport& report, std::string& error);
+bool shapeSceneForPod(Scene& scene, const PodShapeOptions& options, PodShapeReport& report,
+                      std::string& error);
 
 // Float to IEEE half, rounding to nearest even (values beyond the half range become infinities).
 uint16_t floatToHalf(float value);

@@ -27,9 +27,13 @@ namespace fs = std::filesystem;
 using esv::test::RunResult;
 using nlohmann::json;
 
-RunResult run(const std::string& args) { return esv::test::runEsview(ESVIEW_BINARY, args, "convert_pod"); }
+RunResult run(const std::string& args) {
+    return esv::test::runEsview(ESVIEW_BINARY, args, "convert_pod");
+}
 
-std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
+std::string quoted(const fs::path& p) {
+    return "'" + p.string() + "'";
+}
 
 // The options each sample needs, in the order its refusals name them, and why. Every other
 // sample converts with none.
@@ -69,7 +73,8 @@ std::vector<std::string> samples() {
         for (const auto& e : fs::recursive_directory_iterator(d)) {
             if (!e.is_regular_file()) continue;
             std::string ext = e.path().extension().string();
-            std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+            std::transform(ext.begin(), ext.end(), ext.begin(),
+                           [](unsigned char c) { return char(std::tolower(c)); });
             if (ext == ".ogex" || ext == ".awd" || ext == ".pof" || ext == ".pod")
                 out.push_back(fs::relative(e.path(), esv::test::modelsDir()).generic_string());
         }
@@ -147,7 +152,8 @@ RunResult convert(const std::string& sample, const std::string& mode, const fs::
         const RunResult r = run("convert " + quoted(in) + " " + quoted(out) + joined(given) + mode);
         EXPECT_EQ(r.exitCode, 1) << sample << joined(given) << mode << ": " << r.out;
         const std::string flag = option.substr(0, option.find(' '));
-        EXPECT_NE(r.err.find("(" + flag), std::string::npos) << sample << ": the refusal does not name " << flag << ": " << r.err;
+        EXPECT_NE(r.err.find("(" + flag), std::string::npos)
+            << sample << ": the refusal does not name " << flag << ": " << r.err;
         EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
         EXPECT_EQ(r.err.rfind(in.string() + ": ", 0), 0u) << r.err;
         EXPECT_FALSE(fs::exists(out)) << "a refusal left " << out;
@@ -192,8 +198,8 @@ TEST_P(ConvertPodSample, ReadsBackWithTheSourceBoundsAtRestAndTwoClipTimes) {
         const Box rest = box(src, pof, turned);
         double size = 0.0;
         for (int c = 0; c < 3 && rest.valid; ++c) size = std::max(size, rest.max[c] - rest.min[c]);
-        const double tolerance = 1e-5 + 2e-5 * size + 2.0 * reported(r.out, "positions") +
-                                 2.0 * reported(r.out, "weights") * size;
+        const double tolerance =
+            1e-5 + 2e-5 * size + 2.0 * reported(r.out, "positions") + 2.0 * reported(r.out, "weights") * size;
         if (!restIsBindPose)
             expectSameBox(rest, box(pod, false, false), tolerance, sample + mode + " at rest");
 
@@ -204,7 +210,8 @@ TEST_P(ConvertPodSample, ReadsBackWithTheSourceBoundsAtRestAndTwoClipTimes) {
         std::string clip = clips[0]["name"];
         const std::regex named("--clip ([^ ]+)");
         std::smatch m;
-        const std::string options = joined(kOptions.count(sample) ? kOptions.at(sample) : std::vector<std::string>{});
+        const std::string options =
+            joined(kOptions.count(sample) ? kOptions.at(sample) : std::vector<std::string>{});
         if (std::regex_search(options, m, named)) clip = m[1];
         double duration = 0.0;
         for (const auto& c : clips)
@@ -235,13 +242,15 @@ INSTANTIATE_TEST_SUITE_P(Samples, ConvertPodSample, ::testing::ValuesIn(samples(
 // format's front direction, which POD does not store), through the viewer under Xvfb.
 bool shot(const fs::path& model, const fs::path& png, const std::string& extra) {
     const fs::path script = png.string() + ".txt";
-    std::ofstream(script) << "clip rest\norbit 150 20\nfit scene\nscreenshot " << png.string() << " 320x240\nquit\n";
+    std::ofstream(script) << "clip rest\norbit 150 20\nfit scene\nscreenshot " << png.string()
+                          << " 320x240\nquit\n";
     const fs::path config = outDir() / "config";
     fs::create_directories(config);
     fs::remove(png);
-    const RunResult r = esv::test::runEsview(ESVIEW_BINARY, quoted(model) + extra + " --script " + quoted(script),
-                                             "convert_pod", "ESVIEW_CONFIG_DIR=" + quoted(config) + " " +
-                                                                std::string(XVFB_RUN) + " -a -s '-screen 0 1280x720x24'");
+    const RunResult r = esv::test::runEsview(
+        ESVIEW_BINARY, quoted(model) + extra + " --script " + quoted(script), "convert_pod",
+        "ESVIEW_CONFIG_DIR=" + quoted(config) + " " + std::string(XVFB_RUN) +
+            " -a -s '-screen 0 1280x720x24'");
     EXPECT_EQ(r.exitCode, 0) << model << ": " << r.err;
     return fs::exists(png);
 }
@@ -321,8 +330,9 @@ TEST(ConvertPodOptions, ShapingOptionsReadBack) {
     ASSERT_EQ(after.exitCode, 0) << after.err;
     EXPECT_EQ(after.err.find("re-batched"), std::string::npos) << after.err;
     const json src = info(in);
-    for (const std::string o : {" --max-bones 12", " --separate", " --optimize", " --strips", " --optimize --strips",
-                                " --fixed-point", " --quantize normals=byte,uvs=float,weights=ubyte --strips"}) {
+    for (const std::string o :
+         {" --max-bones 12", " --separate", " --optimize", " --strips", " --optimize --strips",
+          " --fixed-point", " --quantize normals=byte,uvs=float,weights=ubyte --strips"}) {
         const RunResult r = run("convert " + quoted(in) + " " + quoted(out) + " --clip Breathe" + o);
         ASSERT_EQ(r.exitCode, 0) << o << ": " << r.err;
         const json pod = info(out);

@@ -29,8 +29,10 @@ Mesh gridMesh(uint32_t w, uint32_t h, bool skinned) {
     s.attributes.push_back({Semantic::Normal, 0, ComponentType::Float32, 3, false, Swizzle::Identity, 12});
     s.attributes.push_back({Semantic::TexCoord, 0, ComponentType::Float32, 2, false, Swizzle::Identity, 24});
     if (skinned) {
-        s.attributes.push_back({Semantic::BoneIndices, 0, ComponentType::UInt8, 4, false, Swizzle::Identity, 32});
-        s.attributes.push_back({Semantic::BoneWeights, 0, ComponentType::Float32, 4, false, Swizzle::Identity, 36});
+        s.attributes.push_back(
+            {Semantic::BoneIndices, 0, ComponentType::UInt8, 4, false, Swizzle::Identity, 32});
+        s.attributes.push_back(
+            {Semantic::BoneWeights, 0, ComponentType::Float32, 4, false, Swizzle::Identity, 36});
     }
     std::vector<uint8_t> bytes(size_t(s.stride) * s.count, 0);
     std::mt19937 rng(7);
@@ -39,8 +41,10 @@ Mesh gridMesh(uint32_t w, uint32_t h, bool skinned) {
         for (uint32_t x = 0; x <= w; ++x) {
             const uint32_t v = y * (w + 1) + x;
             uint8_t* p = bytes.data() + size_t(v) * s.stride;
-            const float pos[3] = {float(x) * 0.37f - 3.0f, std::sin(float(x + y)) * 2.0f, float(y) * 0.21f + 10.0f};
-            glm::vec3 n = glm::normalize(glm::vec3(u(rng) - 0.5f, u(rng) - 0.5f, u(rng) - 0.5f) + glm::vec3(0.01f));
+            const float pos[3] = {float(x) * 0.37f - 3.0f, std::sin(float(x + y)) * 2.0f,
+                                  float(y) * 0.21f + 10.0f};
+            glm::vec3 n =
+                glm::normalize(glm::vec3(u(rng) - 0.5f, u(rng) - 0.5f, u(rng) - 0.5f) + glm::vec3(0.01f));
             const float uv[2] = {float(x) / float(w), float(y) / float(h) * 3.0f - 1.0f};
             std::memcpy(p, pos, 12);
             std::memcpy(p + 12, &n[0], 12);
@@ -110,7 +114,8 @@ std::multiset<std::vector<float>> triangleSet(const Mesh& m, uint32_t first = 0,
         // Rotate so the smallest corner comes first (keeps the winding).
         const size_t k = size_t(std::min_element(corners.begin(), corners.end()) - corners.begin());
         std::vector<float> key;
-        for (size_t j = 0; j < 3; ++j) key.insert(key.end(), corners[(k + j) % 3].begin(), corners[(k + j) % 3].end());
+        for (size_t j = 0; j < 3; ++j)
+            key.insert(key.end(), corners[(k + j) % 3].begin(), corners[(k + j) % 3].end());
         out.insert(key);
     }
     return out;
@@ -149,7 +154,8 @@ TEST(PodQuantize, PositionsInt16WithinHalfAStepThroughTheUnpackMatrix) {
     // Half extent 20 * 0.37 / 2 = 3.7 on x: a step is 3.7 / 32767.
     double largest = 0.0;
     for (uint32_t v = 0; v < m.vertexCount; ++v) {
-        const glm::vec3 p = glm::vec3(m.positionUnpack * glm::vec4(glm::vec3(attr(m, Semantic::Position, v)), 1.0f));
+        const glm::vec3 p =
+            glm::vec3(m.positionUnpack * glm::vec4(glm::vec3(attr(m, Semantic::Position, v)), 1.0f));
         largest = std::max<double>(largest, glm::length(p - glm::vec3(attr(before, Semantic::Position, v))));
     }
     EXPECT_LE(largest, report[PodAttr::Positions].largest + 1e-6);
@@ -173,7 +179,8 @@ TEST(PodQuantize, Dec3nRoundTripAndBytesWithinTheirAngle) {
         EXPECT_EQ(a->type, type == PodQuant::Dec3n ? ComponentType::Int2_10_10_10 : ComponentType::Int8);
         double largest = 0.0;
         for (uint32_t v = 0; v < m.vertexCount; ++v) {
-            const glm::vec3 n0 = glm::vec3(attr(before, Semantic::Normal, v)), n1 = glm::vec3(attr(m, Semantic::Normal, v));
+            const glm::vec3 n0 = glm::vec3(attr(before, Semantic::Normal, v)),
+                            n1 = glm::vec3(attr(m, Semantic::Normal, v));
             const double c = glm::dot(glm::normalize(n0), glm::normalize(n1));
             largest = std::max(largest, std::acos(std::min(1.0, c)) * 180.0 / 3.14159265358979);
         }
@@ -274,12 +281,14 @@ TEST(PodOptimize, SameTrianglesBetterCacheBatchesContiguous) {
             ASSERT_EQ(m.boneBatches.size(), 2u);
             for (size_t b = 0; b < 2; ++b)
                 EXPECT_EQ(triangleSet(m, m.boneBatches[b].firstTriangle, m.boneBatches[b].triangleCount),
-                          triangleSet(before, before.boneBatches[b].firstTriangle, before.boneBatches[b].triangleCount));
+                          triangleSet(before, before.boneBatches[b].firstTriangle,
+                                      before.boneBatches[b].triangleCount));
         }
         std::vector<uint32_t> t0, t1;
         expandTriangles(before, t0);
         expandTriangles(m, t1);
-        const float acmr0 = meshopt_analyzeVertexCache(t0.data(), t0.size(), before.vertexCount, 16, 0, 0).acmr;
+        const float acmr0 =
+            meshopt_analyzeVertexCache(t0.data(), t0.size(), before.vertexCount, 16, 0, 0).acmr;
         const float acmr1 = meshopt_analyzeVertexCache(t1.data(), t1.size(), m.vertexCount, 16, 0, 0).acmr;
         EXPECT_LE(acmr1, acmr0);
         EXPECT_LT(acmr1, 1.0f);
@@ -312,7 +321,8 @@ TEST(PodStrips, SameTrianglesAfterExpansionPerBatch) {
             EXPECT_EQ(m.boneBatches[0].triangleCount + m.boneBatches[1].triangleCount, triangleCount(m));
             for (size_t b = 0; b < 2; ++b)
                 EXPECT_EQ(triangleSet(m, m.boneBatches[b].firstTriangle, m.boneBatches[b].triangleCount),
-                          triangleSet(before, before.boneBatches[b].firstTriangle, before.boneBatches[b].triangleCount));
+                          triangleSet(before, before.boneBatches[b].firstTriangle,
+                                      before.boneBatches[b].triangleCount));
         }
     }
 }
