@@ -205,6 +205,27 @@ glm::mat4 helperTransform(const Scene& scene, size_t i) {
     return h;
 }
 
+// OpenGEX base-weighted morphing (Mesh::morphBaseWeighted) draws s * base + sum w_i (M_i - base),
+// s the sum of the absolute targets' weights. glTF draws base + sum w_i d_i; one more target whose
+// delta is the base itself, weighted s - 1, makes the two the same.
+bool hasBaseTarget(const Mesh& mesh) {
+    return mesh.morphBaseWeighted && !mesh.morphTargets.empty();
+}
+
+// glTF weights for `count` esview weights (missing ones 0), with the base target's weight appended
+// where the mesh has one: s - 1, or for tangents (CUBICSPLINE) the sum of the absolute targets' ones.
+std::vector<float> gltfWeights(const Mesh& mesh, const float* weights, size_t count, bool tangent) {
+    std::vector<float> out(weights, weights + std::min(count, mesh.morphTargets.size()));
+    out.resize(mesh.morphTargets.size(), 0.0f);
+    if (hasBaseTarget(mesh)) {
+        float sum = 0.0f;
+        for (size_t t = 0; t < out.size(); ++t)
+            if (!mesh.morphTargets[t].relative) sum += out[t];
+        out.push_back(tangent ? sum : sum - 1.0f);
+    }
+    return out;
+}
+
 // FreeSpace file axes (left-handed) to the scene's: (x, y, z) -> (x, y, -z) (scene/pof_extras.h).
 glm::vec3 pofToScene(const glm::vec3& v) {
     return {v.x, v.y, -v.z};
@@ -485,6 +506,7 @@ private:
         const VertexStream* nrmStream = nullptr;
         const VertexAttribute* nrmAttr = findAttribute(mesh, Semantic::Normal, 0, &nrmStream);
         std::vector<float> normals, storedNormals;
+        bool normalsQuantized = false;
         if (nrmAttr) {
             normals.resize(size_t(count) * 3);
             storedNormals.resize(size_t(count) * 3);
@@ -505,6 +527,7 @@ private:
             const Encoding stored = integerEncoding(*nrmAttr);
             const bool quantized =
                 unit && stored.normalized && (stored.enc == Enc::Int8 || stored.enc == Enc::Int16);
+            normalsQuantized = quantized;
             if (quantized) {
                 m_extUsed.insert("KHR_mesh_quantization");
                 m_extRequired.insert("KHR_mesh_quantization");
@@ -657,11 +680,14 @@ private:
             if (targetNormals) t["NORMAL"] = addAccessor(dn, 3, {}, false, kArrayBuffer);
             md.targets.push_back(t);
         }
-        if (mesh.morphBaseWeighted)
-            note("mesh '" + mesh.name +
-                 "': OpenGEX morphing scales the base by the weights' sum; glTF adds deltas to an unscaled "
-                 "base, "
-                 "which is the same only while the absolute targets' weights sum to 1");
+        if (hasBaseTarget(mesh)) {
+            Json t = {{"POSITION", addAccessor(basePositions, 3, {}, true, kArrayBuffer)}};
+            if (targetNormals)
+                t["NORMAL"] =
+                    addAccessor(normalsQuantized ? storedNormals : normals, 3, {}, false, kArrayBuffer);
+            md.targets.push_back(t);
+            ++md.targetCount;
+        }
 
         std::vector<uint32_t> triangles, lines, points;
         std::vector<uint32_t> triStart, lineStart, pointStart;
@@ -773,11 +799,11 @@ private:
         if (!primitives.empty()) {
             Json m = {{"name", mesh.name}, {"primitives", primitives}};
             if (md.targetCount) {
-                std::vector<float> weights = mesh.defaultMorphWeights;
-                weights.resize(md.targetCount, 0.0f);
-                m["weights"] = weights;
+                m["weights"] = gltfWeights(mesh, mesh.defaultMorphWeights.data(),
+                                           mesh.defaultMorphWeights.size(), false);
                 std::vector<std::string> names;
                 for (const MorphTarget& t : mesh.morphTargets) names.push_back(t.name);
+                if (hasBaseTarget(mesh)) names.push_back("OpenGEX base weight");
                 m["extras"]["targetNames"] = names;
             }
             m_meshes.push_back(m);
@@ -1150,9 +1176,8 @@ private:
                 const MeshData& md = m_meshData[{node.object, skinned ? node.skin : -1}];
                 if (skinned && md.skinned && skinFor(node) >= 0) (*holder)["skin"] = skinFor(node);
                 if (!node.morphWeights.empty() && md.targetCount) {
-                    std::vector<float> weights = node.morphWeights;
-                    weights.resize(md.targetCount, 0.0f);
-                    (*holder)["weights"] = weights;
+                    (*holder)["weights"] = gltfWeights(m_scene.meshes[node.object], node.morphWeights.data(),
+                                                       node.morphWeights.size(), false);
                 }
                 if (holder == &child) {
                     m_nodes.push_back(child);
@@ -1340,6 +1365,20 @@ private:
         channels.push_back({{"sampler", samplers.size() - 1}, {"target", {{"node", node}, {"path", path}}}});
     }
 
+    // Weight keys of a MorphWeights track (`cubic`: in-tangent, value, out-tangent per key) as glTF
+    // weights of the track's mesh.
+    std::vector<float> weightKeys(const Track& track, const std::vector<float>& keys, bool cubic) const {
+        const Mesh& mesh = m_scene.meshes[m_scene.nodes[track.node].object];
+        const size_t n = track.components;
+        std::vector<float> out;
+        for (size_t k = 0; k + n <= keys.size(); k += n) {
+            const bool tangent = cubic && (k / n) % 3 != 1;
+            const std::vector<float> w = gltfWeights(mesh, &keys[k], n, tangent);
+            out.insert(out.end(), w.begin(), w.end());
+        }
+        return out;
+    }
+
     static void continuousQuaternions(std::vector<float>& q) {
         for (size_t k = 0; k + 4 <= q.size(); k += 4) {
             glm::quat r(q[k + 3], q[k], q[k + 1], q[k + 2]);
@@ -1392,7 +1431,8 @@ private:
                     case Channel::MorphWeight: {
                         auto targets = m_meshTargets.find(m_meshHolder[t.node]);
                         if (targets == m_meshTargets.end() || targets->second == 0) break;
-                        if (t.channel == Channel::MorphWeights && t.components == targets->second &&
+                        if (t.channel == Channel::MorphWeights &&
+                            t.components == m_scene.meshes[node.object].morphTargets.size() &&
                             exactTrack(t, clip, true)) {
                             exact.push_back(&t);
                             ++perTarget[{t.node, int(t.channel)}];
@@ -1434,6 +1474,7 @@ private:
                 if (t->interpolation == Interpolation::Bezier) {
                     std::vector<float> times, outputs;
                     if (!gltf::bezierToCubicSpline(*t, clip.start, times, outputs)) continue;
+                    if (weights) outputs = weightKeys(*t, outputs, true);
                     addChannel(channels, samplers, target, path, timesAccessor(times),
                                addAccessor(outputs, weights ? 1 : int(t->components), {}, false, 0),
                                "CUBICSPLINE");
@@ -1444,6 +1485,7 @@ private:
                 std::vector<float> values(t->values.begin(),
                                           t->values.begin() + long(t->times.size() * t->components));
                 if (t->channel == Channel::Rotation) continuousQuaternions(values);
+                if (weights) values = weightKeys(*t, values, false);
                 addChannel(channels, samplers, target, path, timesAccessor(times),
                            addAccessor(values, weights ? 1 : int(t->components), {}, false, 0),
                            t->interpolation == Interpolation::Step ? "STEP" : "LINEAR");
@@ -1481,9 +1523,11 @@ private:
                             sc[i].insert(sc[i].end(), {trs.s.x, trs.s.y, trs.s.z});
                         }
                         if (resampleWeights[i]) {
-                            std::vector<float> weights =
-                                i < pose.morphWeights.size() ? pose.morphWeights[i] : std::vector<float>();
-                            weights.resize(m_meshTargets[m_meshHolder[i]], 0.0f);
+                            const std::vector<float> none;
+                            const std::vector<float>& esv =
+                                i < pose.morphWeights.size() ? pose.morphWeights[i] : none;
+                            const std::vector<float> weights = gltfWeights(
+                                m_scene.meshes[m_scene.nodes[i].object], esv.data(), esv.size(), false);
                             w[i].insert(w[i].end(), weights.begin(), weights.end());
                         }
                     }

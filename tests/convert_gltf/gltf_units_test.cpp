@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/test_paths.h"
+#include "convert_gltf/glb_reader.h"
 #include "convert/gltf/gltf_curves.h"
 #include "convert/gltf/gltf_skin.h"
 #include "convert/gltf/gltf_writer.h"
@@ -420,6 +421,75 @@ TEST(GltfWriter, ZeroScaleMatrixBecomesTrs) {
     EXPECT_NEAR(node["scale"][2].get<float>(), 3.0f, 1e-5f);
     EXPECT_NEAR(node["rotation"][2].get<float>(), std::sin(0.25f), 1e-5f);
     EXPECT_NEAR(node["translation"][1].get<float>(), 2.0f, 1e-5f);
+}
+
+// OpenGEX base-weighted morphing (the base scaled by the absolute targets' weights) is exact in
+// glTF through one more target: the output draws esview's box at rest and during a weight clip.
+TEST(GltfWriter, OpenGexBaseWeightedMorphsAreExact) {
+    Scene scene;
+    scene.format = "fixture";
+    Node node;
+    node.name = "morphed";
+    node.kind = NodeKind::Mesh;
+    node.object = 0;
+    node.materials = {-1};
+    scene.nodes.push_back(node);
+    Mesh mesh;
+    mesh.name = "blend";
+    mesh.vertexCount = 3;
+    mesh.morphBaseWeighted = true;
+    auto stream = [](std::vector<float> positions) {
+        VertexStream s;
+        std::vector<uint8_t> bytes(positions.size() * 4);
+        std::memcpy(bytes.data(), positions.data(), bytes.size());
+        s.bytes = makeOwnedBytes(std::move(bytes));
+        s.stride = 12;
+        s.count = 3;
+        s.attributes = {VertexAttribute{}};
+        return s;
+    };
+    const std::vector<float> base = {0, 0, 0, 2, 0, 0, 0, 2, 0};
+    mesh.streams.push_back(stream(base));
+    Submesh sub;
+    sub.indexCount = 3;
+    mesh.submeshes.push_back(sub);
+    MorphTarget baseTarget{"base", stream(base), false, true};
+    MorphTarget moved{"moved", stream({1, 1, 0, 4, 1, 0, 1, 5, 2}), false, false};
+    mesh.morphTargets = {baseTarget, moved};
+    mesh.defaultMorphWeights = {0.3f, 0.3f};
+    scene.meshes.push_back(mesh);
+    Clip clip;
+    clip.name = "blend";
+    clip.end = 1.0f;
+    Track weights;
+    weights.node = 0;
+    weights.channel = Channel::MorphWeights;
+    weights.components = 2;
+    weights.times = {0.0f, 1.0f};
+    weights.values = {0.5f, 0.5f, 0.2f, 0.9f};
+    clip.tracks.push_back(weights);
+    scene.animation.clips.push_back(clip);
+
+    const fs::path path = test::outputDir() / "gltf_units" / "base_weighted.glb";
+    fs::create_directories(path.parent_path());
+    GltfWriteOptions options;
+    options.binary = true;
+    GltfWriteReport report;
+    std::string error;
+    ASSERT_TRUE(writeGltf(scene, path.string(), options, report, error)) << error;
+    test::Glb glb;
+    ASSERT_TRUE(test::readGlb(path.string(), glb));
+    ASSERT_EQ(glb.doc["meshes"][0]["primitives"][0]["targets"].size(), 3u);
+    for (float t : {-1.0f, 0.0f, 0.5f, 1.0f}) {
+        Pose pose;
+        evaluatePose(scene, t < 0.0f ? -1 : 0, std::max(t, 0.0f), pose);
+        const Bounds expected = sceneBounds(scene, pose);
+        const Bounds got = test::glbBounds(glb, t < 0.0f ? -1 : 0, std::max(t, 0.0f));
+        for (int a = 0; a < 3; ++a) {
+            EXPECT_NEAR(got.min[a], expected.min[a], 1e-5f) << "time " << t;
+            EXPECT_NEAR(got.max[a], expected.max[a], 1e-5f) << "time " << t;
+        }
+    }
 }
 
 }  // namespace
