@@ -201,7 +201,7 @@ glm::mat4 helperTransform(const Scene& scene, size_t i) {
     const Mesh* mesh = writtenMesh(scene, i);
     if (!mesh || instanceSkinned(scene, i)) return glm::mat4(1.0f);
     glm::mat4 h = scene.nodes[i].objectTransform;
-    if (gltfKeepsQuantizedPositions(*mesh, false)) h = h * mesh->positionUnpack;
+    if (gltfKeepsQuantizedPositions(*mesh)) h = h * mesh->positionUnpack;
     return h;
 }
 
@@ -290,7 +290,7 @@ public:
                     normalMapTexture(m_scene.materials[m]) >= 0)
                     m_needsTangents.insert(node.object);
         }
-        for (const Material& material : m_scene.materials) m_materials.push_back(material_(material));
+        for (const Material& material : m_scene.materials) m_materials.push_back(materialJson(material));
         writeSkinsCamerasLights();
         writeNodes();
         if (m_scene.pof) writePofPoints(*m_scene.pof);
@@ -480,7 +480,7 @@ private:
 
         const VertexStream* posStream = nullptr;
         const VertexAttribute* posAttr = findAttribute(mesh, Semantic::Position, 0, &posStream);
-        const bool keepQuantized = gltfKeepsQuantizedPositions(mesh, skinned);
+        const bool keepQuantized = gltfKeepsQuantizedPositions(mesh);
         std::vector<float> basePositions(size_t(count) * 3);
         for (uint32_t i = 0; i < count; ++i) {
             readAttribute(*posStream, *posAttr, i, v);
@@ -764,8 +764,8 @@ private:
         }
         const int skin = skinned ? node.skin : -1;
         const auto key = std::make_tuple(node.object, skin, materials);
-        auto found = m_meshes_.find(key);
-        if (found != m_meshes_.end()) return found->second;
+        auto found = m_meshOf.find(key);
+        if (found != m_meshOf.end()) return found->second;
 
         MeshData& md = meshData(node.object, skin);
         Json primitives = Json::array();
@@ -810,7 +810,7 @@ private:
             m_report.primitives += primitives.size();
             index = int(m_meshes.size() - 1);
         }
-        m_meshes_[key] = index;
+        m_meshOf[key] = index;
         return index;
     }
 
@@ -934,7 +934,7 @@ private:
         return info;
     }
 
-    Json material_(const Material& mat) {
+    Json materialJson(const Material& mat) {
         Json m = {{"name", mat.name}};
         Json pbr = Json::object();
         size_t uvSets = 0;
@@ -1118,8 +1118,7 @@ private:
     // The glTF skin of skinned instance `node` (-1: none).
     int skinFor(const Node& node) {
         const Mesh& mesh = m_scene.meshes[node.object];
-        if (m_skinOf[node.skin] < 0 || !gltfKeepsQuantizedPositions(mesh, true) ||
-            isIdentity(mesh.positionUnpack))
+        if (m_skinOf[node.skin] < 0 || !gltfKeepsQuantizedPositions(mesh) || isIdentity(mesh.positionUnpack))
             return m_skinOf[node.skin];
         const auto key = std::make_pair(int(node.skin), int(node.object));
         auto found = m_unpackedSkins.find(key);
@@ -1572,7 +1571,7 @@ private:
          m_scenes = Json::array();
     std::set<std::string> m_extUsed, m_extRequired;
     std::map<std::pair<int, int>, MeshData> m_meshData;
-    std::map<std::tuple<int, int, std::vector<int>>, int> m_meshes_;
+    std::map<std::tuple<int, int, std::vector<int>>, int> m_meshOf;
     std::map<uint32_t, int> m_zeroUv;
     std::map<int, int> m_imageOf;
     std::map<std::pair<int, int>, int> m_samplerOf, m_textureOf;
@@ -1604,14 +1603,13 @@ void appendU32(std::vector<uint8_t>& out, uint32_t v) {
 
 }  // namespace
 
-bool gltfKeepsQuantizedPositions(const Mesh& mesh, bool skinned) {
+bool gltfKeepsQuantizedPositions(const Mesh& mesh) {
     const VertexAttribute* attr = findAttribute(mesh, Semantic::Position, 0, nullptr);
     if (!attr || attr->components < 3) return false;
     const bool integer = attr->type == ComponentType::Int8 || attr->type == ComponentType::UInt8 ||
                          attr->type == ComponentType::Int16 || attr->type == ComponentType::UInt16;
-    // A skinned mesh ignores its node's transform: its unpack matrix goes into the inverse bind
-    // matrices of a skin of its own instead.
-    (void)skinned;
+    // The unpack matrix goes into a child node's transform, or for a skinned mesh (whose node's
+    // transform glTF ignores) into the inverse bind matrices of a skin of its own.
     return integer;
 }
 

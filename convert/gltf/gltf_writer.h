@@ -43,8 +43,8 @@ size_t gltfHelperNodeCount(const Scene& scene);
 // (and each of its points), thruster (and each glow), path, special point, eye point and turret bank.
 size_t pofPointNodeCount(const PofExtras& pof);
 
-// True when the positions of `mesh` are kept as stored (KHR_mesh_quantization) for an instance
-// with or without a skin, rather than widened to floats with the unpack matrix applied.
-bool gltfKeepsQuantizedPositions(const Mesh& mesh, bool skinned);
+// True when the positions of `mesh` are kept as stored (8- or 16-bit integers, through
+// KHR_mesh_quantization) rather than widened to floats with the unpack matrix applied.
+bool gltfKeepsQuantizedPositions(const Mesh& mesh);
 
 }  // namespace esv
