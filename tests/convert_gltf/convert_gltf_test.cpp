@@ -390,13 +390,15 @@ TEST(ConvertGltf, SeparateFilesBesideTheGltf) {
             ++images;
         }
         outputs.push_back(out);
+        std::unique_ptr<Scene> scene;
         if (path == "demo") {
-            expectAssimpCounts(out, expectedCounts(makeDemoScene()), out);
+            scene = std::make_unique<Scene>(makeDemoScene());
         } else {
-            LoadResult loaded = loadSceneFile(path);
-            ASSERT_TRUE(loaded.scene) << path;
-            expectAssimpCounts(out, expectedCounts(*loaded.scene), out);
+            scene = loadSceneFile(path).scene;
+            ASSERT_TRUE(scene) << path;
         }
+        expectAssimpCounts(out, expectedCounts(*scene), out);
+        if (restBoundsComparable(*scene)) expectSameBounds(out, *scene, out);
     }
     EXPECT_GT(images, 0u) << "the samples picked have textures";
     const auto reports = validate(outputs);

@@ -24,6 +24,7 @@ struct Glb {
     std::vector<uint8_t> bin;
 };
 
+// Reads a .glb, or a .gltf with its first buffer from the file its URI names beside it.
 inline bool readGlb(const std::string& path, Glb& out) {
     std::ifstream in(path, std::ios::binary);
     std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -32,7 +33,17 @@ inline bool readGlb(const std::string& path, Glb& out) {
         std::memcpy(&v, &bytes[at], 4);
         return v;
     };
-    if (bytes.size() < 20 || u32(0) != 0x46546C67) return false;
+    if (bytes.size() >= 4 && u32(0) != 0x46546C67) {
+        out.doc = nlohmann::json::parse(bytes.begin(), bytes.end());
+        if (out.doc.contains("buffers")) {
+            const std::string uri = out.doc["buffers"][0]["uri"];
+            const std::string dir = path.substr(0, path.find_last_of('/') + 1);
+            std::ifstream bin(dir + uri, std::ios::binary);
+            out.bin.assign(std::istreambuf_iterator<char>(bin), std::istreambuf_iterator<char>());
+        }
+        return true;
+    }
+    if (bytes.size() < 20) return false;
     const uint32_t jsonLength = u32(12);
     out.doc = nlohmann::json::parse(bytes.begin() + 20, bytes.begin() + 20 + jsonLength);
     const size_t binAt = 20 + jsonLength;
