@@ -595,6 +595,17 @@ std::vector<std::pair<uint32_t, uint32_t>> podTriangleRanges(const Mesh& mesh) {
 }
 
 namespace {
+// meshoptimizer asserts on an index beyond the vertices: checked first.
+bool indicesInRange(const std::vector<uint32_t>& indices, uint32_t vertexCount, std::string& error) {
+    for (uint32_t i : indices)
+        if (i >= vertexCount) {
+            error = "index " + std::to_string(i) + " names no vertex (" + std::to_string(vertexCount) +
+                    " vertices)";
+            return false;
+        }
+    return true;
+}
+
 bool simpleTriangles(const Mesh& mesh, std::string& error) {
     if (mesh.submeshes.size() != 1 || mesh.submeshes[0].baseVertex != 0 ||
         mesh.submeshes[0].firstIndex != 0 ||
@@ -607,11 +618,104 @@ bool simpleTriangles(const Mesh& mesh, std::string& error) {
 }
 }  // namespace
 
+namespace {
+// Merges vertices whose bytes are the same in every stream (exporters often write each triangle's
+// own corners), never across triangle ranges (bone batches: a vertex keeps its one batch). Rewrites
+// `tris` (expanded triangles of `mesh`); the merged-away vertices stay unused (the fetch remap
+// drops them). Returns how many were merged.
+size_t weldVertices(Mesh& mesh, std::vector<uint32_t>& tris) {
+    if (mesh.vertexCount == 0 || tris.empty()) return 0;
+    std::vector<uint32_t> rangeOf(mesh.vertexCount, ~0u);
+    const auto ranges = podTriangleRanges(mesh);
+    for (size_t k = 0; k < ranges.size(); ++k)
+        for (size_t i = size_t(ranges[k].first) * 3; i < size_t(ranges[k].second) * 3 && i < tris.size(); ++i)
+            rangeOf[tris[i]] = static_cast<uint32_t>(k);
+    std::vector<meshopt_Stream> streams;
+    streams.push_back({rangeOf.data(), 4, 4});
+    auto add = [&](const VertexStream& st) {
+        size_t extent = 0;
+        for (const VertexAttribute& a : st.attributes)
+            extent = std::max(extent, size_t(a.offset) + attributeBytes(a));
+        if (extent > 0 && st.count >= mesh.vertexCount)
+            streams.push_back({st.bytes.data, extent, std::max<size_t>(st.stride, 1)});
+    };
+    for (const VertexStream& st : mesh.streams) add(st);
+    for (const MorphTarget& t : mesh.morphTargets) add(t.stream);
+    std::vector<uint32_t> remap(mesh.vertexCount);
+    const size_t unique = meshopt_generateVertexRemapMulti(remap.data(), tris.data(), tris.size(),
+                                                           mesh.vertexCount, streams.data(), streams.size());
+    // remap numbers the unique vertices 0..unique-1; point each at its first source vertex instead.
+    std::vector<uint32_t> first(unique, ~0u);
+    for (uint32_t v = 0; v < mesh.vertexCount; ++v)
+        if (remap[v] != ~0u && first[remap[v]] == ~0u) first[remap[v]] = v;
+    auto distinct = [&]() {
+        std::vector<uint8_t> seen(mesh.vertexCount, 0);
+        size_t n = 0;
+        for (uint32_t i : tris) n += seen[i] ? 0 : (seen[i] = 1);
+        return n;
+    };
+    const size_t before = distinct();
+    for (uint32_t& i : tris) i = first[remap[i]];
+    return before - distinct();
+}
+
+// Drops the vertices `indices` never names, keeping the others in their order.
+void dropUnused(Mesh& mesh, std::vector<uint32_t>& indices) {
+    std::vector<uint8_t> used(mesh.vertexCount, 0);
+    for (uint32_t i : indices) used[i] = 1;
+    std::vector<uint32_t> newIndex(mesh.vertexCount, ~0u), pick;
+    for (uint32_t v = 0; v < mesh.vertexCount; ++v)
+        if (used[v]) newIndex[v] = static_cast<uint32_t>(pick.size()), pick.push_back(v);
+    if (pick.size() == mesh.vertexCount) return;
+    for (uint32_t& i : indices) i = newIndex[i];
+    gatherVertices(mesh, pick);
+}
+}  // namespace
+
+namespace {
+// Renumbers the vertices in the order `indices` first uses them (what
+// meshopt_optimizeVertexFetchRemap does, which takes triangle lists only; strips come here too), in
+// every stream and in `indices`; vertices no index names are dropped.
+void remapForFetch(Mesh& mesh, std::vector<uint32_t>& indices) {
+    std::vector<uint32_t> remap(mesh.vertexCount, ~0u), pick;
+    for (uint32_t& i : indices) {
+        if (remap[i] == ~0u) remap[i] = static_cast<uint32_t>(pick.size()), pick.push_back(i);
+        i = remap[i];
+    }
+    gatherVertices(mesh, pick);
+}
+}  // namespace
+
+bool optimizePodVertexFetch(Mesh& mesh, std::string& error) {
+    if (!simpleTriangles(mesh, error)) return false;
+    if (mesh.vertexCount == 0 || mesh.indices.count == 0) return true;
+    std::vector<uint32_t> indices(mesh.submeshes[0].indexCount);
+    for (size_t i = 0; i < indices.size(); ++i) {
+        const uint8_t* p = mesh.indices.bytes.data + i * componentSize(mesh.indices.type);
+        if (mesh.indices.type == ComponentType::UInt32) {
+            std::memcpy(&indices[i], p, 4);
+        } else if (mesh.indices.type == ComponentType::UInt16) {
+            uint16_t v;
+            std::memcpy(&v, p, 2);
+            indices[i] = v;
+        } else {
+            indices[i] = *p;
+        }
+    }
+    if (!indicesInRange(indices, mesh.vertexCount, error)) return false;
+    remapForFetch(mesh, indices);
+    mesh.adjacency = {};
+    mesh.indices = makeIndices(indices, mesh.vertexCount);
+    return true;
+}
+
 bool optimizePodMesh(Mesh& mesh, std::string& error) {
     if (!simpleTriangles(mesh, error)) return false;
     std::vector<uint32_t> tris;
     expandTriangles(mesh, tris);
     if (tris.empty() || mesh.vertexCount == 0) return true;
+    if (!indicesInRange(tris, mesh.vertexCount, error)) return false;
+    weldVertices(mesh, tris);
     const auto ranges = podTriangleRanges(mesh);
     std::vector<uint32_t> out(tris.size());
     for (const auto& r : ranges) {
@@ -619,14 +723,7 @@ bool optimizePodMesh(Mesh& mesh, std::string& error) {
         if (count)
             meshopt_optimizeVertexCache(out.data() + first, tris.data() + first, count, mesh.vertexCount);
     }
-    std::vector<uint32_t> remap(mesh.vertexCount);
-    const size_t unique =
-        meshopt_optimizeVertexFetchRemap(remap.data(), out.data(), out.size(), mesh.vertexCount);
-    std::vector<uint32_t> pick(unique);
-    for (uint32_t v = 0; v < mesh.vertexCount; ++v)
-        if (remap[v] != ~0u) pick[remap[v]] = v;
-    for (uint32_t& i : out) i = remap[i];
-    gatherVertices(mesh, pick);
+    remapForFetch(mesh, out);
     mesh.adjacency = {};
     mesh.indices = makeIndices(out, mesh.vertexCount);
     Submesh sub = mesh.submeshes[0];
@@ -644,6 +741,8 @@ bool stripifyPodMesh(Mesh& mesh, std::string& error) {
     std::vector<uint32_t> tris;
     expandTriangles(mesh, tris);
     if (tris.empty()) return true;
+    if (!indicesInRange(tris, mesh.vertexCount, error)) return false;
+    weldVertices(mesh, tris);
     std::vector<int32_t> batchOf;
     const auto ranges = triangleRanges(mesh, &batchOf);
     std::vector<uint32_t> indices, lengths, rangeTriangles;
@@ -652,9 +751,11 @@ bool stripifyPodMesh(Mesh& mesh, std::string& error) {
         const size_t first = size_t(r.first) * 3, count = size_t(r.second - r.first) * 3;
         uint32_t made = 0;
         if (count) {
-            std::vector<uint32_t> strip(meshopt_stripifyBound(count));
+            // meshoptimizer's strip-friendly order first: long strips, few restarts.
+            std::vector<uint32_t> ordered(count), strip(meshopt_stripifyBound(count));
+            meshopt_optimizeVertexCacheStrip(ordered.data(), tris.data() + first, count, mesh.vertexCount);
             const size_t size =
-                meshopt_stripify(strip.data(), tris.data() + first, count, mesh.vertexCount, kRestart);
+                meshopt_stripify(strip.data(), ordered.data(), count, mesh.vertexCount, kRestart);
             size_t start = 0;
             for (size_t i = 0; i <= size; ++i) {
                 if (i < size && strip[i] != kRestart) continue;
@@ -678,6 +779,7 @@ bool stripifyPodMesh(Mesh& mesh, std::string& error) {
         }
         at += rangeTriangles[k];
     }
+    dropUnused(mesh, indices);
     mesh.indices = makeIndices(indices, mesh.vertexCount);
     Submesh sub = mesh.submeshes[0];
     sub.primitive = Primitive::TriangleStrip;
@@ -1328,7 +1430,7 @@ bool shapeSceneForPod(Scene& scene, const PodShapeOptions& options, PodShapeRepo
         const bool triangles = m.submeshes.size() == 1 && m.vertexCount > 0 &&
                                (m.submeshes[0].primitive == Primitive::Triangles ||
                                 m.submeshes[0].primitive == Primitive::TriangleStrip);
-        if (options.optimize && triangles) {
+        if (options.optimize && triangles && !options.strips) {
             if (!optimizePodMesh(m, why)) {
                 error = meshLabel(scene, i) + ": " + why;
                 return false;
@@ -1336,14 +1438,15 @@ bool shapeSceneForPod(Scene& scene, const PodShapeOptions& options, PodShapeRepo
             ++report.meshesOptimized;
         }
         if (options.strips && triangles) {
-            if (m.submeshes[0].primitive == Primitive::TriangleStrip && !optimizePodMesh(m, why)) {
+            // Strips are made from a list (a file's strips are expanded first), in their own order.
+            const bool ok =
+                (m.submeshes[0].primitive != Primitive::TriangleStrip || optimizePodMesh(m, why)) &&
+                stripifyPodMesh(m, why) && (!options.optimize || optimizePodVertexFetch(m, why));
+            if (!ok) {
                 error = meshLabel(scene, i) + ": " + why;
                 return false;
             }
-            if (!stripifyPodMesh(m, why)) {
-                error = meshLabel(scene, i) + ": " + why;
-                return false;
-            }
+            if (options.optimize) ++report.meshesOptimized;
             ++report.meshesStripped;
         }
     }

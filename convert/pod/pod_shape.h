@@ -76,17 +76,26 @@ bool quantizeMesh(Mesh& mesh, const PodQuantize& q, PodQuantReport& report, std:
 // batch, or the whole mesh. Triangles never move between ranges.
 std::vector<std::pair<uint32_t, uint32_t>> podTriangleRanges(const Mesh& mesh);
 
-// Reorders the triangles of each range for the post-transform vertex cache
-// (meshopt_optimizeVertexCache), then renumbers the vertices in first-use order
-// (meshopt_optimizeVertexFetchRemap) in every stream; vertices no triangle uses are dropped. For a
-// mesh of one indexed or non-indexed Triangles submesh (strips are listed first); false with
-// `error` otherwise, the mesh unchanged. Bone batches keep their bones and triangle ranges.
+// Merges vertices whose bytes are identical in every stream (exporters often write each
+// triangle's own corners), within each range only, so that a vertex keeps its one bone batch; then
+// reorders the triangles of each range for the post-transform vertex cache
+// (meshopt_optimizeVertexCache), and renumbers the vertices in first-use order in every stream;
+// vertices no triangle uses are dropped. For a mesh of one indexed or non-indexed Triangles or
+// TriangleStrip submesh (a list comes out); false with `error` otherwise (or for an index beyond
+// the vertices), the mesh unchanged. Bone batches keep their bones and triangle ranges.
 bool optimizePodMesh(Mesh& mesh, std::string& error);
 
-// Turns the one Triangles submesh of `mesh` into triangle strips as POD stores them: per range of
-// podTriangleRanges, meshopt_stripify, split at its restarts into strips with their lengths. Strips
-// may carry degenerate triangles (meshoptimizer's winding swaps); bone batch ranges are recounted
-// in the strips' triangles. A mesh of another primitive is left as it is (returns true).
+// Renumbers the vertices of a mesh of one indexed triangle list or strip list in the order its
+// indices first use them (as meshopt_optimizeVertexFetchRemap does), dropping unused ones; triangles keep
+// their order. False with `error` (the mesh unchanged) for another mesh or an index out of range.
+bool optimizePodVertexFetch(Mesh& mesh, std::string& error);
+
+// Turns the one Triangles submesh of `mesh` into triangle strips as POD stores them: identical
+// vertices merged as optimizePodMesh does, then per range of podTriangleRanges
+// meshopt_optimizeVertexCacheStrip and meshopt_stripify, split at its restarts into strips with
+// their lengths; unused vertices dropped (the others keep their order). Strips may carry degenerate
+// triangles (meshoptimizer's winding swaps); bone batch ranges are recounted in the strips'
+// triangles. A mesh of another primitive is left as it is (returns true).
 bool stripifyPodMesh(Mesh& mesh, std::string& error);
 
 // What POD cannot hold, on request dropped; the bone budget; the vertex shaping.
@@ -118,9 +127,10 @@ struct PodShapeReport {
 // roots, morph targets dropped (dropMorphs), meshes with several
 // submeshes split into one mesh per submesh (the extra parts shown by new child nodes of every node
 // that showed the mesh, with the same skin), fans, quads and line strips expanded, bone batches
-// re-batched for `maxBones` (rebatchSceneBones), then per mesh quantizeMesh, optimizePodMesh,
-// stripifyPodMesh. False with one sentence in `error` (`where: what`) when a step cannot be done;
-// the scene is then partly shaped and must not be written.
+// re-batched for `maxBones` (rebatchSceneBones), then per mesh quantizeMesh, and optimizePodMesh
+// (optimize alone) or stripifyPodMesh then optimizePodVertexFetch (strips, optimize). False with one sentence
+// in `error` (`where: what`) when a step cannot be done; the scene is then partly shaped and must not be
+// written.
 bool shapeSceneForPod(Scene& scene, const PodShapeOptions& options, PodShapeReport& report,
                       std::string& error);
 

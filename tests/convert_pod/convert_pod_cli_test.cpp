@@ -173,8 +173,10 @@ TEST_P(ConvertPodSample, ReadsBackWithTheSourceBoundsAtRestAndTwoClipTimes) {
     std::replace(stem.begin(), stem.end(), '/', '_');
     const bool restIsBindPose =
         std::find(kRestIsBindPose.begin(), kRestIsBindPose.end(), sample) != kRestIsBindPose.end();
-    for (const std::string mode : {"", " --quantize all"}) {
-        const fs::path out = outDir() / (stem + (mode.empty() ? "" : "_q") + ".pod");
+    const std::string kModes[] = {"", " --quantize all", " --quantize all --optimize --strips"};
+    for (size_t modeIndex = 0; modeIndex < 3; ++modeIndex) {
+        const std::string& mode = kModes[modeIndex];
+        const fs::path out = outDir() / (stem + "_" + std::to_string(modeIndex) + ".pod");
         const RunResult r = convert(sample, mode, out);
         ASSERT_EQ(r.exitCode, 0) << sample << mode << ": " << r.err;
         ASSERT_TRUE(fs::exists(out));

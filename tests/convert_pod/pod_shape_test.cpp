@@ -301,6 +301,52 @@ TEST(PodOptimize, SameTrianglesBetterCacheBatchesContiguous) {
     }
 }
 
+// Every triangle corner its own vertex (as some exporters write them).
+Mesh unwelded(const Mesh& m) {
+    std::vector<uint32_t> tris;
+    expandTriangles(m, tris);
+    Mesh out = m;
+    const VertexStream& s = m.streams[0];
+    std::vector<uint8_t> bytes(size_t(s.stride) * tris.size());
+    for (size_t i = 0; i < tris.size(); ++i)
+        std::memcpy(bytes.data() + i * s.stride, s.bytes.data + size_t(tris[i]) * s.stride, s.stride);
+    out.streams[0].bytes = makeOwnedBytes(std::move(bytes));
+    out.streams[0].count = out.vertexCount = uint32_t(tris.size());
+    std::vector<uint8_t> idx(tris.size() * 2);
+    for (size_t i = 0; i < tris.size(); ++i) {
+        const uint16_t v = uint16_t(i);
+        std::memcpy(idx.data() + 2 * i, &v, 2);
+    }
+    out.indices.bytes = makeOwnedBytes(std::move(idx));
+    return out;
+}
+
+TEST(PodOptimize, WeldsIdenticalVerticesWithinEachBatchOnly) {
+    for (bool strips : {false, true}) {
+        const Mesh grid = gridMesh(10, 10, true);
+        Mesh m = unwelded(grid);
+        const Mesh before = m;
+        ASSERT_EQ(m.vertexCount, 600u);
+        std::string error;
+        ASSERT_TRUE(strips ? stripifyPodMesh(m, error) : optimizePodMesh(m, error)) << error;
+        EXPECT_EQ(triangleSet(m), triangleSet(before));
+        // 121 grid vertices, those on the row the two batches share counted twice.
+        EXPECT_LE(m.vertexCount, 121u + 11u);
+        EXPECT_GE(m.vertexCount, 121u);
+        std::vector<uint32_t> tris;
+        expandTriangles(m, tris);
+        std::vector<int> batchOf(m.vertexCount, -1);
+        for (int b = 0; b < 2; ++b)
+            for (uint32_t t = m.boneBatches[b].firstTriangle;
+                 t < m.boneBatches[b].firstTriangle + m.boneBatches[b].triangleCount; ++t)
+                for (int c = 0; c < 3; ++c) {
+                    int& owner = batchOf[tris[3 * t + c]];
+                    EXPECT_TRUE(owner == -1 || owner == b) << "vertex shared by two batches";
+                    owner = b;
+                }
+    }
+}
+
 TEST(PodStrips, SameTrianglesAfterExpansionPerBatch) {
     for (bool skinned : {false, true}) {
         Mesh m = gridMesh(30, 20, skinned);
