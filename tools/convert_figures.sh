@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The figures of `esview convert IN OUT.pod` over every shared OpenGEX, AWD and POF sample: the
-# wall time of one default conversion (read, shape, write), the size of the default POD and of the
-# fully quantised one (--quantize all), their ratio, and the options the sample needs (each
+# wall time of one default conversion (read, shape, write), the size of the default POD, of the
+# fully quantised one (--quantize all) and of that optimised too (--optimize: identical vertices
+# merged, cache and fetch order), the ratios to the default, and the options the sample needs (each
 # refusal names the option that drops what POD cannot hold; the script adds it and tries again;
 # --clip takes the first clip). Prints a Markdown table.
 #
@@ -36,17 +37,19 @@ convert() {
     return 1
 }
 
-echo "| sample | convert (ms) | default POD (bytes) | quantised POD (bytes) | quantised / default | options |"
-echo "|---|---:|---:|---:|---:|---|"
+echo "| sample | convert (ms) | default POD (bytes) | quantised (bytes) | ratio | quantised + optimised (bytes) | ratio | options |"
+echo "|---|---:|---:|---:|---:|---:|---:|---|"
 find "$models/ogex" "$models/awd" "$models/pof" -maxdepth 1 -type f \
     \( -iname '*.ogex' -o -iname '*.awd' -o -iname '*.pof' \) 2>/dev/null | sort | while read -r in; do
     name=${in#"$models/"}
-    options=$(convert "$in" "$out/d.pod") || { echo "| $name | refused | | | | |"; continue; }
+    options=$(convert "$in" "$out/d.pod") || { echo "| $name | refused | | | | | | |"; continue; }
     # shellcheck disable=SC2086 # the options are words on purpose
     start=$(date +%s%N); "$esview" convert "$in" "$out/d.pod" $options >/dev/null; end=$(date +%s%N)
     # shellcheck disable=SC2086
     "$esview" convert "$in" "$out/q.pod" $options --quantize all >/dev/null
-    d=$(stat -c %s "$out/d.pod"); q=$(stat -c %s "$out/q.pod")
-    printf '| %s | %d | %d | %d | %.2f | %s |\n' "$name" $(((end - start) / 1000000)) "$d" "$q" \
-        "$(python3 -c "print($q / $d)")" "$options"
+    # shellcheck disable=SC2086
+    "$esview" convert "$in" "$out/o.pod" $options --quantize all --optimize >/dev/null
+    d=$(stat -c %s "$out/d.pod"); q=$(stat -c %s "$out/q.pod"); o=$(stat -c %s "$out/o.pod")
+    printf '| %s | %d | %d | %d | %.2f | %d | %.2f | %s |\n' "$name" $(((end - start) / 1000000)) "$d" "$q" \
+        "$(python3 -c "print($q / $d)")" "$o" "$(python3 -c "print($o / $d)")" "$options"
 done
