@@ -12,6 +12,7 @@
 #include <set>
 #include <tuple>
 
+#include <glm/gtc/matrix_transform.hpp>
 #include <nlohmann/json.hpp>
 #include <stb_image_write.h>
 
@@ -78,6 +79,17 @@ const char* accessorType(int components) {
 
 size_t align4(size_t n) {
     return (n + 3) & ~size_t(3);
+}
+
+// Equal within 1e-4 of the larger of 1 and the largest element.
+bool nearlyEqual(const glm::mat4& a, const glm::mat4& b) {
+    float largest = 1.0f;
+    for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r) largest = std::max(largest, std::fabs(b[c][r]));
+    for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r)
+            if (!(std::fabs(a[c][r] - b[c][r]) <= 1e-4f * largest)) return false;
+    return true;
 }
 
 bool isIdentity(const glm::mat4& m) {
@@ -193,8 +205,26 @@ bool instanceSkinned(const Scene& scene, size_t i) {
 }
 
 // The transform of the child node that carries a non-skinned instance's mesh (identity: none).
-glm::mat4 helperTransform(const Scene& scene, size_t i) {
+// `rest` is the scene's rest pose (evaluatePose with clip -1).
+glm::mat4 helperTransform(const Scene& scene, const Pose& rest, size_t i) {
     const Node& node = scene.nodes[i];
+    // A camera with a target looks at it (renderer/camera.cpp: up along the node's Y); glTF has no
+    // targets, so the child holds the orientation at rest.
+    if (node.kind == NodeKind::Camera && node.object >= 0 && size_t(node.object) < scene.cameras.size()) {
+        const int32_t target = scene.cameras[node.object].targetNode;
+        if (target >= 0 && size_t(target) < scene.nodes.size()) {
+            const glm::mat4& world = rest.objectWorld[i];
+            const glm::vec3 eye(world[3]), at(rest.world[target][3]), up(world[1]);
+            const glm::vec3 look = at - eye;
+            if (glm::length(look) > 0.0f &&
+                glm::length(glm::cross(look, up)) > 1e-6f * glm::length(look) * glm::length(up)) {
+                const glm::mat4 cameraWorld = glm::inverse(glm::lookAt(eye, at, glm::normalize(up)));
+                const glm::mat4 aim = glm::inverse(rest.world[i]) * cameraWorld;
+                // Exporters usually turn the camera node towards its target already.
+                if (!nearlyEqual(aim, node.objectTransform)) return aim;
+            }
+        }
+    }
     // Lights and cameras sit where their object transform puts them, as the renderer places them.
     if ((node.kind == NodeKind::Light || node.kind == NodeKind::Camera) && node.object >= 0)
         return node.objectTransform;
@@ -280,6 +310,7 @@ public:
 
     Json build() {
         const size_t n = m_scene.nodes.size();
+        evaluatePose(m_scene, -1, 0.0f, m_rest);
         m_meshHolder.resize(n);
         for (size_t i = 0; i < n; ++i) m_meshHolder[i] = int(i);
         for (size_t i = 0; i < n; ++i) {
@@ -1159,7 +1190,7 @@ private:
             const bool skinned = instanceSkinned(m_scene, i);
             const int mesh = meshFor(i, skinned);
             if (mesh >= 0) {
-                const glm::mat4 helper = helperTransform(m_scene, i);
+                const glm::mat4 helper = helperTransform(m_scene, m_rest, i);
                 Json* holder = &n;
                 Json child;
                 if (!isIdentity(helper)) {
@@ -1188,13 +1219,20 @@ private:
                 }
             }
             Json object = Json::object();
-            if (node.kind == NodeKind::Camera && node.object >= 0 && size_t(node.object) < m_cameras.size())
+            if (node.kind == NodeKind::Camera && node.object >= 0 && size_t(node.object) < m_cameras.size()) {
                 object["camera"] = node.object;
+                const int32_t target = m_scene.cameras[node.object].targetNode;
+                if (target >= 0 && size_t(target) < count &&
+                    !nearlyEqual(helperTransform(m_scene, m_rest, i), node.objectTransform))
+                    note("camera '" + m_scene.cameras[node.object].name + "' looks at node '" +
+                         m_scene.nodes[target].name +
+                         "': written turned towards it (glTF cameras have no target)");
+            }
             if (node.kind == NodeKind::Light && node.object >= 0 && size_t(node.object) < m_lightOf.size() &&
                 m_lightOf[node.object] >= 0)
                 object["extensions"]["KHR_lights_punctual"]["light"] = m_lightOf[node.object];
             if (!object.empty()) {
-                const glm::mat4 helper = helperTransform(m_scene, i);
+                const glm::mat4 helper = helperTransform(m_scene, m_rest, i);
                 if (isIdentity(helper)) {
                     n.update(object);
                 } else {
@@ -1206,6 +1244,8 @@ private:
                              "': an object transform with shear written as the nearest T*R*S");
                     m_nodes.push_back(object);
                     kids.push_back(int(m_nodes.size() - 1));
+                    if (node.kind == NodeKind::Camera && m_scene.cameras[node.object].targetNode >= 0)
+                        m_aimedCameras.push_back({int(i), int(m_nodes.size() - 1)});
                 }
             }
             if (!kids.empty()) n["children"] = kids;
@@ -1493,7 +1533,7 @@ private:
             const bool anyResampled =
                 std::find(resampleTrs.begin(), resampleTrs.end(), 1) != resampleTrs.end() ||
                 std::find(resampleWeights.begin(), resampleWeights.end(), 1) != resampleWeights.end();
-            if (anyResampled) {
+            if (anyResampled || !m_aimedCameras.empty()) {
                 double fps = m_options.resampleFps > 0.0 ? m_options.resampleFps : 30.0;
                 double duration = double(clip.end) - double(clip.start);
                 if (!(duration > 0.0) || !std::isfinite(duration)) duration = 0.0;
@@ -1512,8 +1552,16 @@ private:
                     times.push_back(float(std::min(double(k) / fps, duration)));
                 if (times.size() > 1 && times[times.size() - 1] <= times[times.size() - 2]) times.pop_back();
                 std::vector<std::vector<float>> tr(count), rot(count), sc(count), w(count);
+                std::vector<std::vector<float>> aimT(m_aimedCameras.size()), aimR(m_aimedCameras.size());
                 for (float time : times) {
                     evaluatePose(m_scene, int(c), clip.start + time, pose);
+                    // A camera aiming at a target turns as either moves: its child follows.
+                    for (size_t a = 0; a < m_aimedCameras.size(); ++a) {
+                        const Trs aim =
+                            decompose(helperTransform(m_scene, pose, size_t(m_aimedCameras[a].first)));
+                        aimT[a].insert(aimT[a].end(), {aim.t.x, aim.t.y, aim.t.z});
+                        aimR[a].insert(aimR[a].end(), {aim.r.x, aim.r.y, aim.r.z, aim.r.w});
+                    }
                     for (size_t i = 0; i < count; ++i) {
                         if (resampleTrs[i]) {
                             const Trs trs = trsOf(pose.local[i]);
@@ -1531,24 +1579,47 @@ private:
                         }
                     }
                 }
-                const int input = timesAccessor(times);
+                int input = -1;
+                auto inputAccessor = [&] {
+                    if (input < 0) input = timesAccessor(times);
+                    return input;
+                };
+                for (size_t a = 0; a < m_aimedCameras.size(); ++a) {
+                    continuousQuaternions(aimR[a]);
+                    auto varies = [](const std::vector<float>& v, size_t n) {
+                        for (size_t k = n; k < v.size(); ++k)
+                            if (std::fabs(v[k] - v[k % n]) > 1e-4f * std::max(1.0f, std::fabs(v[k % n])))
+                                return true;
+                        return false;
+                    };
+                    if (!varies(aimT[a], 3) && !varies(aimR[a], 4)) continue;
+                    addChannel(channels, samplers, m_aimedCameras[a].second, "translation", inputAccessor(),
+                               addAccessor(aimT[a], 3, {}, false, 0), "LINEAR");
+                    addChannel(channels, samplers, m_aimedCameras[a].second, "rotation", inputAccessor(),
+                               addAccessor(aimR[a], 4, {}, false, 0), "LINEAR");
+                    note(where + ": camera '" + m_scene.nodes[m_aimedCameras[a].first].name +
+                         "' turning towards its target resampled");
+                }
                 for (size_t i = 0; i < count; ++i) {
                     if (resampleTrs[i]) {
                         continuousQuaternions(rot[i]);
-                        addChannel(channels, samplers, int(i), "translation", input,
+                        addChannel(channels, samplers, int(i), "translation", inputAccessor(),
                                    addAccessor(tr[i], 3, {}, false, 0), "LINEAR");
-                        addChannel(channels, samplers, int(i), "rotation", input,
+                        addChannel(channels, samplers, int(i), "rotation", inputAccessor(),
                                    addAccessor(rot[i], 4, {}, false, 0), "LINEAR");
-                        addChannel(channels, samplers, int(i), "scale", input,
+                        addChannel(channels, samplers, int(i), "scale", inputAccessor(),
                                    addAccessor(sc[i], 3, {}, false, 0), "LINEAR");
                     }
                     if (resampleWeights[i])
-                        addChannel(channels, samplers, m_meshHolder[i], "weights", input,
+                        addChannel(channels, samplers, m_meshHolder[i], "weights", inputAccessor(),
                                    addAccessor(w[i], 1, {}, false, 0), "LINEAR");
                 }
-                char rate[32];
-                std::snprintf(rate, sizeof rate, "%g", fps);
-                note(where + ": curves glTF cannot hold exactly resampled at " + rate + " frames per second");
+                if (anyResampled) {
+                    char rate[32];
+                    std::snprintf(rate, sizeof rate, "%g", fps);
+                    note(where + ": curves glTF cannot hold exactly resampled at " + rate +
+                         " frames per second");
+                }
             }
             if (channels.empty()) {
                 note(where + ": nothing glTF can animate: left out");
@@ -1581,7 +1652,10 @@ private:
         m_unpackedSkins;  // (skin, mesh) -> skin with the mesh's unpack folded in
     std::vector<int> m_meshHolder;
     std::map<int, uint32_t> m_meshTargets;  // glTF node holding a mesh -> its morph target count
-    std::set<int> m_needsTangents;  // meshes some instance draws with a normal map
+    std::set<int> m_needsTangents;
+    Pose m_rest;                                      // the scene as written
+    std::vector<std::pair<int, int>> m_aimedCameras;  // camera node with a target, its child holding the aim
+                                                      // // meshes some instance draws with a normal map
     int m_pofGroup = -1;
 };
 
@@ -1623,9 +1697,11 @@ size_t pofPointNodeCount(const PofExtras& pof) {
 }
 
 size_t gltfHelperNodeCount(const Scene& scene) {
+    Pose rest;
+    evaluatePose(scene, -1, 0.0f, rest);
     size_t n = 0;
     for (size_t i = 0; i < scene.nodes.size(); ++i)
-        if (!isIdentity(helperTransform(scene, i))) ++n;
+        if (!isIdentity(helperTransform(scene, rest, i))) ++n;
     if (scene.pof) n += pofPointNodeCount(*scene.pof);
     return n;
 }

@@ -14,6 +14,7 @@
 
 #include <assimp/Importer.hpp>
 #include <assimp/scene.h>
+#include <glm/gtc/matrix_transform.hpp>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -304,6 +305,54 @@ void expectSameBounds(const std::string& output, const Scene& scene, const std::
     }
 }
 
+// Each camera of the output sits and looks as esview's does (renderer/camera.cpp: the object
+// transform, or for a camera with a target its look at the target, up along the node's Y), at rest
+// and in the middle of each clip.
+void expectSameCameras(const std::string& output, const Scene& scene, const std::string& what) {
+    Glb glb;
+    ASSERT_TRUE(readGlb(output, glb)) << output;
+    const auto animations = glb.doc.value("animations", nlohmann::json::array());
+    std::vector<std::pair<int, float>> times = {{-1, 0.0f}};
+    for (size_t c = 0; c < scene.animation.clips.size(); ++c)
+        for (size_t a = 0; a < animations.size(); ++a)
+            if (animations[a].value("name", "") == scene.animation.clips[c].name)
+                times.push_back(
+                    {int(c), std::round(0.5f * scene.animation.clips[c].duration() * 30.0f) / 30.0f});
+    for (const auto& [clip, t] : times) {
+        Pose pose;
+        evaluatePose(scene, clip, clip < 0 ? 0.0f : scene.animation.clips[clip].start + t, pose);
+        int animation = -1;
+        if (clip >= 0)
+            for (size_t a = 0; a < animations.size(); ++a)
+                if (animations[a].value("name", "") == scene.animation.clips[clip].name) animation = int(a);
+        std::vector<test::NodeState> states;
+        const std::vector<glm::mat4> world = test::glbWorld(glb, animation, t, states);
+        const auto nodes = glb.doc.value("nodes", nlohmann::json::array());
+        for (size_t n = 0; n < scene.nodes.size(); ++n) {
+            if (scene.nodes[n].kind != NodeKind::Camera || scene.nodes[n].object < 0) continue;
+            const Camera& cam = scene.cameras[scene.nodes[n].object];
+            glm::mat4 expected = pose.objectWorld[n];
+            if (cam.targetNode >= 0) {
+                const glm::vec3 eye(expected[3]), target(pose.world[cam.targetNode][3]);
+                expected = glm::inverse(glm::lookAt(eye, target, glm::normalize(glm::vec3(expected[1]))));
+            }
+            // The glTF node holding this camera: the node itself or its child.
+            int holder = -1;
+            if (nodes[n].contains("camera")) holder = int(n);
+            for (int child : nodes[n].value("children", std::vector<int>()))
+                if (nodes[child].contains("camera")) holder = child;
+            ASSERT_GE(holder, 0) << what << ": camera node " << n;
+            float size = 1.0f;
+            for (int a = 0; a < 3; ++a) size = std::max(size, std::fabs(expected[3][a]));
+            for (int c = 0; c < 4; ++c)
+                for (int r = 0; r < 3; ++r)
+                    EXPECT_NEAR(world[holder][c][r], expected[c][r], c == 3 ? 1e-4f * size : 1e-4f)
+                        << what << ": camera '" << scene.nodes[n].name << "' at clip " << clip << " column "
+                        << c;
+        }
+    }
+}
+
 bool restBoundsComparable(const Scene& scene) {
     for (const Mesh& mesh : scene.meshes) {
         if (findAttribute(mesh, Semantic::BoneIndices, 1, nullptr)) return false;
@@ -351,6 +400,7 @@ TEST(ConvertGltf, EverySampleConvertsToGlbThatValidatesAndReadsBack) {
         expectValid(found->second, outputs[i]);
         expectAssimpCounts(outputs[i], expected[i], outputs[i]);
         if (restBoundsComparable(*scenes[i])) expectSameBounds(outputs[i], *scenes[i], outputs[i]);
+        expectSameCameras(outputs[i], *scenes[i], outputs[i]);
     }
 }
 
@@ -462,6 +512,44 @@ TEST(ConvertGltf, QuantizedPodKeepsItsTypes) {
         ASSERT_NE(found, reports.end()) << out;
         expectValid(found->second, out);
     }
+}
+
+// A camera that looks at a moving target (not turned towards it by its own transform) is written
+// turned towards it, and turns with it.
+TEST(ConvertGltf, CameraLooksAtItsTarget) {
+    Scene scene;
+    scene.format = "fixture";
+    Node camera;
+    camera.name = "camera";
+    camera.kind = NodeKind::Camera;
+    camera.object = 0;
+    camera.local.translation = glm::vec3(0, 1, 5);
+    Node target;
+    target.name = "target";
+    target.local.translation = glm::vec3(3, 0, 0);
+    scene.nodes = {camera, target};
+    Camera cam;
+    cam.name = "camera";
+    cam.targetNode = 1;
+    scene.cameras.push_back(cam);
+    Clip clip;
+    clip.name = "move";
+    clip.end = 2.0f;
+    Track move;
+    move.node = 1;
+    move.channel = Channel::Translation;
+    move.times = {0.0f, 2.0f};
+    move.values = {3, 0, 0, -4, 2, 1};
+    clip.tracks.push_back(move);
+    scene.animation.clips.push_back(clip);
+    const fs::path dir = freshDir("convert_gltf_camera");
+    const std::string out = (dir / "camera.glb").string();
+    GltfWriteOptions options;
+    options.binary = true;
+    GltfWriteReport report;
+    std::string error;
+    ASSERT_TRUE(writeGltf(scene, out, options, report, error)) << error;
+    expectSameCameras(out, scene, "fixture");
 }
 
 // A refusal is one line on stderr naming the input, exit status 1, and nothing written.

@@ -189,23 +189,34 @@ inline void applyAnimation(const Glb& glb, int index, float seconds, std::vector
     }
 }
 
+// World matrices of every node of the default scene (identity for others) and the nodes' states,
+// with animation `animation` (-1: none) at `seconds`.
+inline std::vector<glm::mat4> glbWorld(const Glb& glb, int animation, float seconds,
+                                       std::vector<NodeState>& states, std::vector<int>* order = nullptr) {
+    const nlohmann::json& doc = glb.doc;
+    const nlohmann::json nodes = doc.value("nodes", nlohmann::json::array());
+    states.clear();
+    for (const nlohmann::json& node : nodes) states.push_back(restState(node, doc));
+    if (animation >= 0) applyAnimation(glb, animation, seconds, states);
+    std::vector<glm::mat4> world(nodes.size(), glm::mat4(1.0f));
+    std::function<void(int, const glm::mat4&)> walk = [&](int n, const glm::mat4& parent) {
+        world[n] = parent * states[n].local.toMatrix();
+        if (order) order->push_back(n);
+        for (int c : nodes[n].value("children", std::vector<int>())) walk(c, world[n]);
+    };
+    const int sceneIndex = doc.value("scene", 0);
+    for (int r : doc["scenes"][sceneIndex].value("nodes", std::vector<int>())) walk(r, glm::mat4(1.0f));
+    return world;
+}
+
 // The world-space box of what the default scene draws with animation `animation` (-1: none) at
 // `seconds`: nodes' transforms, morph weights, skins.
 inline Bounds glbBounds(const Glb& glb, int animation = -1, float seconds = 0.0f) {
     const nlohmann::json& doc = glb.doc;
     const nlohmann::json nodes = doc.value("nodes", nlohmann::json::array());
     std::vector<NodeState> states;
-    for (const nlohmann::json& node : nodes) states.push_back(restState(node, doc));
-    if (animation >= 0) applyAnimation(glb, animation, seconds, states);
-    std::vector<glm::mat4> world(nodes.size(), glm::mat4(1.0f));
     std::vector<int> order;
-    std::function<void(int, const glm::mat4&)> walk = [&](int n, const glm::mat4& parent) {
-        world[n] = parent * states[n].local.toMatrix();
-        order.push_back(n);
-        for (int c : nodes[n].value("children", std::vector<int>())) walk(c, world[n]);
-    };
-    const int sceneIndex = doc.value("scene", 0);
-    for (int r : doc["scenes"][sceneIndex].value("nodes", std::vector<int>())) walk(r, glm::mat4(1.0f));
+    const std::vector<glm::mat4> world = glbWorld(glb, animation, seconds, states, &order);
     Bounds bounds;
     for (int n : order) {
         const nlohmann::json& node = nodes[n];
