@@ -151,6 +151,10 @@ void addPodConvertOptions(CLI::App* convert, PodConvertOptions& options) {
                    "Leave out texture coordinate animation (POD has none)")
         ->group(group);
     convert
+        ->add_flag("--plain-textures", options.plainTextures,
+                   "Leave out texture coordinate transforms and swizzles (POD has neither)")
+        ->group(group);
+    convert
         ->add_flag("--wrap-repeat", options.wrapRepeat,
                    "Write textures with other wrap modes as repeating (POD has no wrap modes)")
         ->group(group);
@@ -200,7 +204,20 @@ int convertToPod(Scene& scene, const std::string& input, const std::string& outp
             ++classicReset;
         }
         for (TextureRef& r : m.textures) {
-            if (r.texture < 0 || (r.wrapS == Wrap::Repeat && r.wrapT == Wrap::Repeat)) continue;
+            if (r.texture < 0) continue;
+            const std::string where = "material " + std::to_string(i) + " '" + m.name + "'";
+            if (r.uvTransform >= 0 && static_cast<size_t>(r.uvTransform) < scene.uvTransforms.size()) {
+                if (scene.uvTransforms[r.uvTransform].matrix() != glm::mat4(1.0f) && !options.plainTextures)
+                    return refuse(input, where +
+                                             ": a texture coordinate transform; POD has none "
+                                             "(--plain-textures leaves it out)");
+                r.uvTransform = -1;
+            }
+            if (!isIdentitySwizzle(r.swizzle) && !options.plainTextures)
+                return refuse(input,
+                              where + ": a texture swizzle; POD has none (--plain-textures leaves it out)");
+            r.swizzle = kIdentitySwizzle;
+            if (r.wrapS == Wrap::Repeat && r.wrapT == Wrap::Repeat) continue;
             if (!options.wrapRepeat)
                 return refuse(input,
                               "material " + std::to_string(i) + " '" + m.name +

@@ -27,6 +27,7 @@ struct PodConvertOptions {
     bool dropHidden = false;
     bool dropVisibility = false;
     bool dropUvAnimation = false;
+    bool plainTextures = false;  // texture coordinate transforms and swizzles left out
     bool wrapRepeat = false;
     float fps = 0.0f;  // > 0: sample animation at this rate
 };
