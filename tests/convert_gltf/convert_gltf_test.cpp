@@ -305,10 +305,10 @@ void expectSameBounds(const std::string& output, const Scene& scene, const std::
     }
 }
 
-// Each camera of the output sits and looks as esview's does (renderer/camera.cpp: the object
+// Each camera and light of the output sits and looks as esview's does (renderer/camera.cpp: the object
 // transform, or for a camera with a target its look at the target, up along the node's Y), at rest
 // and in the middle of each clip.
-void expectSameCameras(const std::string& output, const Scene& scene, const std::string& what) {
+void expectSameCamerasAndLights(const std::string& output, const Scene& scene, const std::string& what) {
     Glb glb;
     ASSERT_TRUE(readGlb(output, glb)) << output;
     const auto animations = glb.doc.value("animations", nlohmann::json::array());
@@ -329,6 +329,29 @@ void expectSameCameras(const std::string& output, const Scene& scene, const std:
         const std::vector<glm::mat4> world = test::glbWorld(glb, animation, t, states);
         const auto nodes = glb.doc.value("nodes", nlohmann::json::array());
         for (size_t n = 0; n < scene.nodes.size(); ++n) {
+            // Lights shine down -Z of their object's frame in both (renderer/light_rig.cpp).
+            if (scene.nodes[n].kind == NodeKind::Light && scene.nodes[n].object >= 0) {
+                const Light& light = scene.lights[scene.nodes[n].object];
+                if (light.type == LightType::Ambient || !light.enabled) continue;
+                int holder = -1;
+                auto shines = [&](int k) { return nodes[k].contains("extensions"); };
+                if (shines(int(n))) holder = int(n);
+                for (int child : nodes[n].value("children", std::vector<int>()))
+                    if (shines(child)) holder = child;
+                ASSERT_GE(holder, 0) << what << ": light node " << n;
+                const glm::mat4& expected = pose.objectWorld[n];
+                const glm::vec3 dir = glm::normalize(glm::vec3(world[holder][2]));
+                const glm::vec3 want = glm::normalize(glm::vec3(expected[2]));
+                float size = 1.0f;
+                for (int a = 0; a < 3; ++a) size = std::max(size, std::fabs(expected[3][a]));
+                for (int a = 0; a < 3; ++a) {
+                    EXPECT_NEAR(dir[a], want[a], 1e-4f)
+                        << what << ": light '" << scene.nodes[n].name << "' direction";
+                    EXPECT_NEAR(world[holder][3][a], expected[3][a], 1e-4f * size)
+                        << what << ": light '" << scene.nodes[n].name << "' position";
+                }
+                continue;
+            }
             if (scene.nodes[n].kind != NodeKind::Camera || scene.nodes[n].object < 0) continue;
             const Camera& cam = scene.cameras[scene.nodes[n].object];
             glm::mat4 expected = pose.objectWorld[n];
@@ -400,7 +423,7 @@ TEST(ConvertGltf, EverySampleConvertsToGlbThatValidatesAndReadsBack) {
         expectValid(found->second, outputs[i]);
         expectAssimpCounts(outputs[i], expected[i], outputs[i]);
         if (restBoundsComparable(*scenes[i])) expectSameBounds(outputs[i], *scenes[i], outputs[i]);
-        expectSameCameras(outputs[i], *scenes[i], outputs[i]);
+        expectSameCamerasAndLights(outputs[i], *scenes[i], outputs[i]);
     }
 }
 
@@ -549,7 +572,7 @@ TEST(ConvertGltf, CameraLooksAtItsTarget) {
     GltfWriteReport report;
     std::string error;
     ASSERT_TRUE(writeGltf(scene, out, options, report, error)) << error;
-    expectSameCameras(out, scene, "fixture");
+    expectSameCamerasAndLights(out, scene, "fixture");
 }
 
 // A refusal is one line on stderr naming the input, exit status 1, and nothing written.
