@@ -376,6 +376,28 @@ void expectSameCamerasAndLights(const std::string& output, const Scene& scene, c
     }
 }
 
+// POF: one scene per detail level (LOD0 the default), each with the group of game points, whose
+// nodes carry what they are in extras.
+void expectPofLayout(const std::string& output, const PofExtras& pof) {
+    Glb glb;
+    ASSERT_TRUE(readGlb(output, glb));
+    const auto& scenes = glb.doc["scenes"];
+    EXPECT_GE(scenes.size(), std::max<size_t>(1, pof.detailLevels.size())) << output;
+    EXPECT_EQ(glb.doc.value("scene", 0), 0);
+    size_t guns = 0, points = 0;
+    for (const auto& node : glb.doc["nodes"]) {
+        if (!node.contains("extras") || !node["extras"].contains("pof")) continue;
+        ++points;
+        guns += node["extras"]["pof"] == "gun";
+    }
+    EXPECT_EQ(points, pofPointNodeCount(pof)) << output;
+    size_t expectedGuns = 0;
+    for (const auto& slot : pof.gunSlots) expectedGuns += slot.size();
+    EXPECT_EQ(guns, expectedGuns) << output;
+    for (size_t level = 0; level < pof.detailLevels.size() && level < scenes.size(); ++level)
+        EXPECT_EQ(scenes[level].value("name", ""), "detail " + std::to_string(level)) << output;
+}
+
 bool restBoundsComparable(const Scene& scene) {
     for (const Mesh& mesh : scene.meshes) {
         if (findAttribute(mesh, Semantic::BoneIndices, 1, nullptr)) return false;
@@ -424,6 +446,7 @@ TEST(ConvertGltf, EverySampleConvertsToGlbThatValidatesAndReadsBack) {
         expectAssimpCounts(outputs[i], expected[i], outputs[i]);
         if (restBoundsComparable(*scenes[i])) expectSameBounds(outputs[i], *scenes[i], outputs[i]);
         expectSameCamerasAndLights(outputs[i], *scenes[i], outputs[i]);
+        if (scenes[i]->pof) expectPofLayout(outputs[i], *scenes[i]->pof);
     }
 }
 
