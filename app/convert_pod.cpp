@@ -19,10 +19,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Uniform vectors the renderer's mesh program keeps besides the palette
-// (renderer/gl_renderer_impl.h, kReservedVertexVectors).
-constexpr int kRendererReservedVectors = 16;
-
 int refuse(const std::string& input, const std::string& message) {
     std::fprintf(stderr, "%s: %s\n", input.c_str(), message.c_str());
     return kExitBadInput;
@@ -84,7 +80,7 @@ std::string formatError(PodAttr a, const PodQuantError& e) {
 }  // namespace
 
 int podDefaultMaxBones() {
-    return paletteCapacity(kStrictLimits.vertexUniformVectors, kRendererReservedVectors);
+    return paletteCapacity(kStrictLimits.vertexUniformVectors, kReservedVertexVectors);
 }
 
 void addPodConvertOptions(CLI::App* convert, PodConvertOptions& options) {

@@ -45,6 +45,14 @@ BindingPlan planBindings(const VertexStream& stream, const VertexCaps& caps);
 // Converts `stream` to tightly packed float32 attributes (what planBindings falls back to).
 VertexStream convertToFloat(const VertexStream& stream);
 
+// Uniform vectors the mesh program's vertex stage needs besides the palette. The most an ES2
+// program holds: u_model, u_viewProjection, u_positionUnpack (12), u_morphWeights and
+// u_morphAbsolute (2), then the floats u_morphBaseScale, u_weightBone and u_pointSize packed in one
+// vector, or u_morphBaseScale and the outline's vec2 u_outline (OUTLINE never comes with the other
+// two) in one vector, or two unpacked: 15 or 16. `esview convert` to POD sizes its bone batches
+// for ES2 with it too.
+constexpr int kReservedVertexVectors = 16;
+
 // Palette size (mat4 count) a skinning program may use: what `maxVertexUniformVectors` leaves
 // after `reservedVectors` for the other uniforms, four vectors per matrix.
 int paletteCapacity(int maxVertexUniformVectors, int reservedVectors);

@@ -30,12 +30,6 @@
 
 namespace esv::detail {
 
-// Uniform vectors the mesh program's vertex stage needs besides the palette. The most an ES2
-// program holds: u_model, u_viewProjection, u_positionUnpack (12), u_morphWeights and
-// u_morphAbsolute (2), then the floats u_morphBaseScale, u_weightBone and u_pointSize packed in one
-// vector, or u_morphBaseScale and the outline's vec2 u_outline (OUTLINE never comes with the other
-// two) in one vector, or two unpacked: 15 or 16.
-constexpr int kReservedVertexVectors = 16;
 constexpr int kVectorsPerBone = 4;  // palette entries are mat4 (u_bones in mesh.vert)
 
 const glm::vec3 kSkinDiffGrey(0.6f);  // SkinDiff: what is not compared
