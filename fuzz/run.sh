@@ -36,6 +36,7 @@ settings=(
   "awd|65536|$shared/awd"
   "pof|1100000|$shared/pof"
   "textures|1500000|$root/tests/textures/pcx $shared/pof"
+  "convert|1100000|$shared/ogex $shared/awd $shared/pof $shared/pod/oolong"
 )
 
 mkdir -p "$build/crashes"
