@@ -121,8 +121,9 @@ int runCommandLine(int argc, char** argv) {
         ->group("Scripting");
     app.add_option("--script", viewer.script, "Viewer: run the commands in this file between frames (listed below)")
         ->group("Scripting");
-    app.footer(formatHelp() + "\nViewer script commands (one per line, '#' comments):\n" +
-               scriptCommandHelp());
+    // Subcommands copy the footer they are made with: the formats; the viewer's script commands
+    // are added to the program's own help once they exist.
+    app.footer(formatHelp());
 
     std::string file;
     bool json = false;
@@ -194,6 +195,8 @@ int runCommandLine(int argc, char** argv) {
 
     Subcommand convert = addConvertCommand(app);
     Subcommand thumbnail = addThumbnailCommand(app);
+    app.footer(formatHelp() + "\nViewer script commands (one per line, '#' comments):\n" +
+               scriptCommandHelp());
 
     try {
         app.parse(argc, argv);

@@ -319,6 +319,24 @@ TEST(Cli, HelpAndErrorsNameEveryFormatAndExtension) {
         << e.err;
 }
 
+// A subcommand's help lists the formats but not the viewer's script commands, which only the
+// program's own help (the viewer's) lists.
+TEST(Cli, SubcommandHelpListsFormatsNotScriptCommands) {
+    const std::string scriptLine = "Viewer script commands";
+    RunResult main = run("--help");
+    ASSERT_EQ(main.exitCode, 0) << main.err;
+    EXPECT_NE(main.out.find(scriptLine), std::string::npos) << main.out;
+    for (const char* sub : {"info", "render", "check", "convert", "thumbnail"}) {
+        RunResult r = run(std::string(sub) + " --help");
+        ASSERT_EQ(r.exitCode, 0) << sub << ": " << r.err;
+        EXPECT_EQ(r.out.find(scriptLine), std::string::npos) << sub << ":\n" << r.out;
+        for (const esv::FormatInfo& f : esv::formats())
+            EXPECT_NE(r.out.find("  " + f.name + " "), std::string::npos)
+                << sub << " lists " << f.name << ":\n"
+                << r.out;
+    }
+}
+
 TEST(Cli, UsageErrorsExitTwo) {
     EXPECT_EQ(run("info").exitCode, 2);
     EXPECT_EQ(run("render demo").exitCode, 2);                       // no -o
