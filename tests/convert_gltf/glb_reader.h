@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include <glm/gtc/quaternion.hpp>
 #include <nlohmann/json.hpp>
 
 #include "convert/gltf/gltf_curves.h"
@@ -174,7 +175,7 @@ inline void applyAnimation(const Glb& glb, int index, float seconds, std::vector
             if (interpolation == "STEP") u = 0.0f;
             if (path == "rotation") {
                 const glm::quat q =
-                    slerpShorter(glm::quat(a[3], a[0], a[1], a[2]), glm::quat(b[3], b[0], b[1], b[2]), u);
+                    glm::slerp(glm::quat(a[3], a[0], a[1], a[2]), glm::quat(b[3], b[0], b[1], b[2]), u);
                 value = {q.x, q.y, q.z, q.w};
             } else {
                 for (size_t c = 0; c < comps; ++c) value[c] = a[c] + (b[c] - a[c]) * u;
