@@ -200,10 +200,19 @@ std::vector<uint8_t> composeThumbnail(const std::vector<uint8_t>& onBlack,
 }
 
 int runThumbnail(const ThumbnailRequest& request) {
+    // Stopping is handled from before the temporary file exists, so that no signal leaves it behind.
+    struct sigaction stop {
+    }, previous[3];
+    stop.sa_handler = requestStop;
+    sigemptyset(&stop.sa_mask);
+    const int signals[3] = {SIGTERM, SIGINT, SIGHUP};
+    for (int i = 0; i < 3; ++i) sigaction(signals[i], &stop, &previous[i]);
+
     // The child writes here and the parent renames it, so the output appears whole or not at all.
     std::string temporary = request.output + ".XXXXXX";
     const int fd = mkstemp(temporary.data());
     if (fd < 0) {
+        for (int i = 0; i < 3; ++i) sigaction(signals[i], &previous[i], nullptr);
         std::fprintf(stderr, "esview thumbnail: cannot write %s\n", request.output.c_str());
         return kExitBadInput;
     }
@@ -212,13 +221,6 @@ int runThumbnail(const ThumbnailRequest& request) {
     umask(mask);
     fchmod(fd, 0666 & ~mask);
     close(fd);
-
-    struct sigaction stop {
-    }, previous[3];
-    stop.sa_handler = requestStop;
-    sigemptyset(&stop.sa_mask);
-    const int signals[3] = {SIGTERM, SIGINT, SIGHUP};
-    for (int i = 0; i < 3; ++i) sigaction(signals[i], &stop, &previous[i]);
 
     // The child's messages come through a pipe: relayed when it fails for a reason of the file,
     // replaced by one line when a cap stopped it.

@@ -183,15 +183,17 @@ TEST(ThumbnailRobustness, MemoryCapStopsItQuickly) {
 namespace {
 
 // A file manager that gives up sends SIGTERM: the drawing process goes too, and neither the
-// picture nor the temporary file stays. (Should the sample be drawn before the signal arrives,
-// the picture is whole and nothing else is left.)
+// picture nor the temporary file stays. The signal is sent once the temporary file exists (the
+// command is then drawing, its handler set), however slowly it starts (a sanitizer build). Should
+// the sample be drawn before the signal arrives, the picture is whole and nothing else is left.
 TEST(ThumbnailRobustness, TerminatedLeavesNothingBehind) {
     ESVIEW_REQUIRE_MODELS("");
     const fs::path dir = outputFolder("terminated");
     const fs::path png = dir / "t.png";
-    const std::string command = "'" ESVIEW_BINARY "' thumbnail " + shellQuoted(biggestSample()) + " " +
-                                shellQuoted(png) +
-                                " 2>/dev/null & pid=$!; sleep 0.05; kill -TERM $pid; wait $pid";
+    const std::string command =
+        "'" ESVIEW_BINARY "' thumbnail " + shellQuoted(biggestSample()) + " " + shellQuoted(png) +
+        " 2>/dev/null & pid=$!; for i in $(seq 2000); do ls " + shellQuoted(png.string() + ".") +
+        "* >/dev/null 2>&1 && break; sleep 0.005; done; kill -TERM $pid 2>/dev/null; wait $pid";
     const int status = std::system(command.c_str());
     const int exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     size_t entries = 0;
