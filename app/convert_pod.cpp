@@ -178,49 +178,13 @@ int convertToPod(Scene& scene, const std::string& input, const std::string& outp
     shape.dropHidden = options.dropHidden;
     shape.bindPoseRest = options.bindPoseRest;
     shape.dropUvAnimation = options.dropUvAnimation;
+    shape.wrapRepeat = options.wrapRepeat;
+    shape.plainTextures = options.plainTextures;
     shape.fps = options.fps;
     if (!options.clip.empty()) {
         std::string error;
         shape.clip = findClip(scene, options.clip, error);
         if (shape.clip < 0) return refuse(input, error);
-    }
-
-    // Materials: what POD has no field for.
-    size_t classicReset = 0;
-    for (size_t i = 0; i < scene.materials.size(); ++i) {
-        Material& m = scene.materials[i];
-        // Metal/rough values a classic material carries are never drawn; POD's PBR blocks would make
-        // the material metal/rough.
-        const Material defaults;
-        if (m.model == ShadingModel::Classic &&
-            (m.metallic != defaults.metallic || m.roughness != defaults.roughness || m.ior != defaults.ior ||
-             m.reflectivity != defaults.reflectivity)) {
-            m.metallic = defaults.metallic, m.roughness = defaults.roughness, m.ior = defaults.ior;
-            m.reflectivity = defaults.reflectivity;
-            ++classicReset;
-        }
-        for (TextureRef& r : m.textures) {
-            if (r.texture < 0) continue;
-            const std::string where = "material " + std::to_string(i) + " '" + m.name + "'";
-            if (r.uvTransform >= 0 && static_cast<size_t>(r.uvTransform) < scene.uvTransforms.size()) {
-                if (scene.uvTransforms[r.uvTransform].matrix() != glm::mat4(1.0f) && !options.plainTextures)
-                    return refuse(input, where +
-                                             ": a texture coordinate transform; POD has none "
-                                             "(--plain-textures leaves it out)");
-                r.uvTransform = -1;
-            }
-            if (!isIdentitySwizzle(r.swizzle) && !options.plainTextures)
-                return refuse(input,
-                              where + ": a texture swizzle; POD has none (--plain-textures leaves it out)");
-            r.swizzle = kIdentitySwizzle;
-            if (r.wrapS == Wrap::Repeat && r.wrapT == Wrap::Repeat) continue;
-            if (!options.wrapRepeat)
-                return refuse(input,
-                              "material " + std::to_string(i) + " '" + m.name +
-                                  "': a texture wrap mode other than repeat; POD has none (--wrap-repeat "
-                                  "writes it repeating)");
-            r.wrapS = r.wrapT = Wrap::Repeat;
-        }
     }
 
     PodShapeReport report;
@@ -276,8 +240,6 @@ int convertToPod(Scene& scene, const std::string& input, const std::string& outp
 
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::printf("%s: %zu bytes written in %.3f s\n", output.c_str(), bytes.size(), seconds);
-    if (classicReset)
-        std::printf("note: %zu classic materials: their unused metal/rough values left out\n", classicReset);
     for (const std::string& n : report.notes) std::printf("note: %s\n", n.c_str());
     // The writer notes each sampled track; one line says it for all.
     const std::string sampled = " sampled at every frame";

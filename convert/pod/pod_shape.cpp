@@ -1352,10 +1352,59 @@ bool rebindSkins(Scene& scene, bool bindPoseRest, PodShapeReport& report, std::s
     return true;
 }
 
+// Materials: what POD has no field for. Metal/rough values a classic material carries are never
+// drawn (POD's PBR blocks would make the material metal/rough): left out with a note. Wrap modes,
+// texture coordinate transforms and swizzles: refused unless the options drop them.
+bool shapeMaterials(Scene& scene, const PodShapeOptions& options, PodShapeReport& report,
+                    std::string& error) {
+    const Material defaults;
+    size_t classicReset = 0;
+    for (size_t i = 0; i < scene.materials.size(); ++i) {
+        Material& m = scene.materials[i];
+        if (m.model == ShadingModel::Classic &&
+            (m.metallic != defaults.metallic || m.roughness != defaults.roughness || m.ior != defaults.ior ||
+             m.reflectivity != defaults.reflectivity)) {
+            m.metallic = defaults.metallic, m.roughness = defaults.roughness, m.ior = defaults.ior;
+            m.reflectivity = defaults.reflectivity;
+            ++classicReset;
+        }
+        const std::string where = "material " + num(i) + " '" + m.name + "'";
+        for (TextureRef& r : m.textures) {
+            if (r.texture < 0) continue;
+            if (r.uvTransform >= 0 && static_cast<size_t>(r.uvTransform) < scene.uvTransforms.size()) {
+                if (scene.uvTransforms[r.uvTransform].matrix() != glm::mat4(1.0f) && !options.plainTextures) {
+                    error = where +
+                            ": a texture coordinate transform; POD has none (--plain-textures leaves it out)";
+                    return false;
+                }
+                r.uvTransform = -1;
+            }
+            if (!isIdentitySwizzle(r.swizzle) && !options.plainTextures) {
+                error = where + ": a texture swizzle; POD has none (--plain-textures leaves it out)";
+                return false;
+            }
+            r.swizzle = kIdentitySwizzle;
+            if (r.wrapS == Wrap::Repeat && r.wrapT == Wrap::Repeat) continue;
+            if (!options.wrapRepeat) {
+                error = where +
+                        ": a texture wrap mode other than repeat; POD has none (--wrap-repeat writes it "
+                        "repeating)";
+                return false;
+            }
+            r.wrapS = r.wrapT = Wrap::Repeat;
+        }
+    }
+    if (classicReset)
+        report.notes.push_back(num(classicReset) +
+                               " classic materials: their unused metal/rough values left out");
+    return true;
+}
+
 }  // namespace
 
 bool shapeSceneForPod(Scene& scene, const PodShapeOptions& options, PodShapeReport& report,
                       std::string& error) {
+    if (!shapeMaterials(scene, options, report, error)) return false;
     if (!prepareAnimation(scene, options, report, error)) return false;
     size_t hidden = 0;
     for (Node& n : scene.nodes) {

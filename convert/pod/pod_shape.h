@@ -110,6 +110,8 @@ struct PodShapeOptions {
     bool dropHidden = false;  // hidden mesh nodes written as empty nodes (POD has no visibility)
     bool dropVisibility = false;   // visibility tracks left out (POD has no visibility)
     bool dropUvAnimation = false;  // texture coordinate tracks left out (POD has none)
+    bool wrapRepeat = false;       // textures of other wrap modes written repeating (POD has no wrap modes)
+    bool plainTextures = false;    // texture coordinate transforms and swizzles left out (POD has neither)
     int clip = -1;                 // the clip to keep (index); -1: the only one
     float fps = 0.0f;              // > 0: the frame rate animation is sampled at (else the scene's)
 };
@@ -121,7 +123,9 @@ struct PodShapeReport {
     size_t meshesSplit = 0, meshesRebatched = 0, meshesOptimized = 0, meshesStripped = 0;
 };
 
-// Shapes `scene` for POD in this order: the one clip kept (several refused without `clip`),
+// Shapes `scene` for POD in this order: materials (metal/rough values of classic materials left
+// out; wrap modes other than repeat refused unless `wrapRepeat`, texture coordinate transforms and
+// swizzles unless `plainTextures`), the one clip kept (several refused without `clip`),
 // visibility and UV tracks refused unless dropped, transform element tracks sampled per frame as
 // matrices, object transforms of mesh nodes moved to child nodes, a Z-up scene turned Y-up at its
 // roots, morph targets dropped (dropMorphs), meshes with several

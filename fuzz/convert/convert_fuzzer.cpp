@@ -33,7 +33,7 @@ void convertToPod(const esv::Scene& loaded, uint8_t choice) {
     shape.strips = (choice & 8) != 0;
     shape.clip = scene.animation.clips.empty() ? -1 : 0;
     shape.dropMorphs = shape.dropHidden = shape.dropVisibility = shape.dropUvAnimation = true;
-    shape.bindPoseRest = true;
+    shape.bindPoseRest = shape.wrapRepeat = shape.plainTextures = true;
     shape.fps = 10.0f;  // few frames: a long clip must not make every run slow
     esv::PodShapeReport report;
     std::string error;
