@@ -134,17 +134,6 @@ inline NodeState restState(const nlohmann::json& node, const nlohmann::json& doc
     return state;
 }
 
-inline glm::quat slerpShorter(glm::quat a, glm::quat b, float u) {
-    float d = glm::dot(a, b);
-    if (d < 0.0f) {
-        b = -b;
-        d = -d;
-    }
-    if (d > 0.9995f) return glm::normalize(a * (1.0f - u) + b * u);
-    const float theta = std::acos(std::min(d, 1.0f));
-    return (a * std::sin((1.0f - u) * theta) + b * std::sin(u * theta)) / std::sin(theta);
-}
-
 // Applies animation `index` at `seconds` to `states` (glTF 2.0 specification, 3.11 and appendix C).
 inline void applyAnimation(const Glb& glb, int index, float seconds, std::vector<NodeState>& states) {
     const nlohmann::json& animation = glb.doc["animations"][index];
