@@ -7,6 +7,7 @@
 #include "app/commands.h"
 #include "convert/gltf/gltf_writer.h"
 #include "loaders/textures/scene_textures.h"
+#include "scene/up_axis.h"
 
 namespace esv {
 
@@ -23,6 +24,8 @@ int convertToGltf(Scene& scene, const std::string& input, const std::string& out
     for (const ReportLine& line : scene.report)
         if (line.severity == Severity::Warning)
             std::printf("%s: warning: %s\n", input.c_str(), line.text.c_str());
+    // glTF is Y up and no reader looks at extras: a Z-up scene is turned, as for POD.
+    const bool turned = turnSceneToYUp(scene);
     GltfWriteOptions writeOptions;
     writeOptions.binary = binary;
     writeOptions.resampleFps = options.resampleFps;
@@ -32,6 +35,8 @@ int convertToGltf(Scene& scene, const std::string& input, const std::string& out
         std::fprintf(stderr, "%s: %s\n", input.c_str(), error.c_str());
         return kExitBadInput;
     }
+    if (turned)
+        std::printf("%s: note: the Z-up scene turned to glTF's Y up: (x, y, z) becomes (x, z, -y)\n", input.c_str());
     for (const std::string& note : report.notes) std::printf("%s: %s\n", input.c_str(), note.c_str());
     std::printf(
         "%s: wrote %s: %zu nodes, %zu meshes (%zu primitives), %zu materials, %zu images, %zu animations, "

@@ -11,6 +11,7 @@
 #include "scene/cpu_reference.h"
 #include "scene/rebatch.h"
 #include "scene/sampler.h"
+#include "scene/up_axis.h"
 
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/type_ptr.hpp>
@@ -1114,47 +1115,6 @@ void moveObjectTransforms(Scene& scene, PodShapeReport& report) {
                                "placed by it (POD has no object transforms)");
 }
 
-// POD is Y-up: a Z-up scene turns by -90 degrees about X ((x, y, z) becomes (x, z, -y)) at its root
-// nodes and their tracks.
-void turnToYUp(Scene& scene, PodShapeReport& report) {
-    if (scene.up != UpAxis::Z) return;
-    const glm::quat q = glm::angleAxis(glm::radians(-90.0f), glm::vec3(1, 0, 0));
-    const glm::mat4 r = glm::mat4_cast(q);
-    for (Node& n : scene.nodes) {
-        if (n.parent >= 0) continue;
-        if (n.local.useMatrix) {
-            n.local.matrix = r * n.local.matrix;
-        } else {
-            n.local.translation = q * n.local.translation;
-            n.local.rotation = q * n.local.rotation;
-        }
-    }
-    for (Clip& c : scene.animation.clips)
-        for (Track& t : c.tracks) {
-            if (t.node < 0 || static_cast<size_t>(t.node) >= scene.nodes.size() ||
-                scene.nodes[t.node].parent >= 0)
-                continue;
-            const size_t keys = t.times.size();
-            for (size_t k = 0; k < keys; ++k) {
-                float* v = t.values.data() + k * t.components;
-                if (t.channel == Channel::Translation && t.components == 3) {
-                    const glm::vec3 p = q * glm::vec3(v[0], v[1], v[2]);
-                    v[0] = p.x, v[1] = p.y, v[2] = p.z;
-                } else if (t.channel == Channel::Rotation && t.components == 4) {
-                    const glm::quat p = q * glm::quat(v[3], v[0], v[1], v[2]);
-                    v[0] = p.x, v[1] = p.y, v[2] = p.z, v[3] = p.w;
-                } else if (t.channel == Channel::Matrix && t.components == 16) {
-                    const glm::mat4 m = r * glm::make_mat4(v);
-                    std::memcpy(v, &m[0][0], 64);
-                }
-            }
-            t.inValues.clear(), t.outValues.clear();  // not used by the channels turned (linear, step)
-        }
-    scene.front = q * scene.front;
-    scene.up = UpAxis::Y;
-    report.notes.push_back("the Z-up scene turned to POD's Y up: (x, y, z) becomes (x, z, -y)");
-}
-
 bool nearlySame(const glm::mat4& a, const glm::mat4& b) {
     float big = 1.0f;
     for (int c = 0; c < 4; ++c)
@@ -1424,7 +1384,8 @@ bool shapeSceneForPod(Scene& scene, const PodShapeOptions& options, PodShapeRepo
         report.notes.push_back(num(hidden) + " hidden nodes written as empty nodes (POD has no visibility)");
     for (Node& n : scene.nodes) n.elements.clear();  // `local` and `objectTransform` hold their products
     moveObjectTransforms(scene, report);
-    turnToYUp(scene, report);
+    if (turnSceneToYUp(scene))
+        report.notes.push_back("the Z-up scene turned to POD's Y up: (x, y, z) becomes (x, z, -y)");
     // Morph targets.
     for (size_t i = 0; i < scene.meshes.size(); ++i) {
         Mesh& m = scene.meshes[i];

@@ -18,6 +18,7 @@
 #include "fuzz/fuzz_contract.h"
 #include "loaders/load.h"
 #include "loaders/pod/pod_writer.h"
+#include "scene/up_axis.h"
 
 namespace {
 
@@ -56,7 +57,16 @@ void convertToPod(const esv::Scene& loaded, uint8_t choice) {
     esv::fuzz::touchViews(*back.scene);
 }
 
-void convertToGltf(const esv::Scene& scene) {
+void convertToGltf(const esv::Scene& loaded) {
+    // As `esview convert` does: a Z-up scene is turned to glTF's Y up first.
+    esv::Scene turnedCopy;
+    const esv::Scene* turned = &loaded;
+    if (loaded.up == esv::UpAxis::Z) {
+        turnedCopy = loaded;
+        esv::fuzz::check(esv::turnSceneToYUp(turnedCopy) && turnedCopy.up == esv::UpAxis::Y);
+        turned = &turnedCopy;
+    }
+    const esv::Scene& scene = *turned;
     static const std::string path =
         (std::filesystem::temp_directory_path() / ("esview-fuzz-" + std::to_string(getpid()) + ".glb")).string();
     esv::GltfWriteOptions options;

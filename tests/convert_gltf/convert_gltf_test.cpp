@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <assimp/Importer.hpp>
+#include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <glm/gtc/matrix_transform.hpp>
 #include <gtest/gtest.h>
@@ -266,6 +267,26 @@ void expectAssimpCounts(const std::string& output, const Counts& expected, const
     EXPECT_EQ(got.animations, expected.animations) << what << ": animations";
 }
 
+// glTF is Y up: esview turns a Z-up scene on the way, (x, y, z) to (x, z, -y). The test's own copy
+// of that turn, applied to what esview computes for the source.
+glm::mat4 upTurn(const Scene& scene) {
+    if (scene.up != UpAxis::Z) return glm::mat4(1.0f);
+    glm::mat4 m(0.0f);
+    m[0] = glm::vec4(1, 0, 0, 0);   // x stays x
+    m[1] = glm::vec4(0, 0, -1, 0);  // y becomes -z
+    m[2] = glm::vec4(0, 1, 0, 0);   // z becomes y
+    m[3] = glm::vec4(0, 0, 0, 1);
+    return m;
+}
+
+Bounds turnedBox(const Scene& scene, const Bounds& box) {
+    if (scene.up != UpAxis::Z || !box.valid()) return box;
+    Bounds out = box;
+    out.min = glm::vec3(box.min.x, box.min.z, -box.max.y);
+    out.max = glm::vec3(box.max.x, box.max.z, -box.min.y);
+    return out;
+}
+
 void expectSameBox(const Bounds& got, const Bounds& expected, const std::string& what) {
     ASSERT_EQ(got.valid(), expected.valid()) << what;
     if (!expected.valid()) return;
@@ -286,7 +307,7 @@ void expectSameBounds(const std::string& output, const Scene& scene, const std::
     ASSERT_TRUE(readGlb(output, glb)) << output;
     Pose pose;
     evaluatePose(scene, -1, 0.0f, pose);
-    expectSameBox(glbBounds(glb), sceneBounds(scene, pose), what + " at rest");
+    expectSameBox(glbBounds(glb), turnedBox(scene, sceneBounds(scene, pose)), what + " at rest");
     const auto animations = glb.doc.value("animations", nlohmann::json::array());
     for (size_t c = 0; c < scene.animation.clips.size(); ++c) {
         const Clip& clip = scene.animation.clips[c];
@@ -301,7 +322,8 @@ void expectSameBounds(const std::string& output, const Scene& scene, const std::
         if (visibility || named != 1) continue;
         const float t = std::round(0.5f * clip.duration() * 30.0f) / 30.0f;
         evaluatePose(scene, int(c), clip.start + t, pose);
-        expectSameBox(glbBounds(glb, index, t), sceneBounds(scene, pose), what + " in clip " + clip.name);
+        expectSameBox(glbBounds(glb, index, t), turnedBox(scene, sceneBounds(scene, pose)),
+                      what + " in clip " + clip.name);
     }
 }
 
@@ -339,7 +361,7 @@ void expectSameCamerasAndLights(const std::string& output, const Scene& scene, c
                 for (int child : nodes[n].value("children", std::vector<int>()))
                     if (shines(child)) holder = child;
                 ASSERT_GE(holder, 0) << what << ": light node " << n;
-                const glm::mat4& expected = pose.objectWorld[n];
+                const glm::mat4 expected = upTurn(scene) * pose.objectWorld[n];
                 const glm::vec3 dir = glm::normalize(glm::vec3(world[holder][2]));
                 const glm::vec3 want = glm::normalize(glm::vec3(expected[2]));
                 float size = 1.0f;
@@ -359,6 +381,7 @@ void expectSameCamerasAndLights(const std::string& output, const Scene& scene, c
                 const glm::vec3 eye(expected[3]), target(pose.world[cam.targetNode][3]);
                 expected = glm::inverse(glm::lookAt(eye, target, glm::normalize(glm::vec3(expected[1]))));
             }
+            expected = upTurn(scene) * expected;
             // The glTF node holding this camera: the node itself or its child.
             int holder = -1;
             if (nodes[n].contains("camera")) holder = int(n);
@@ -558,6 +581,51 @@ TEST(ConvertGltf, QuantizedPodKeepsItsTypes) {
         ASSERT_NE(found, reports.end()) << out;
         expectValid(found->second, out);
     }
+}
+
+// A Z-up OpenGEX scene comes out Y up: assimp (which reads glTF as it is, Y up) finds the source's
+// box turned, (x, y, z) to (x, z, -y), and the command says so.
+TEST(ConvertGltf, ZUpSceneComesOutYUp) {
+    ESVIEW_REQUIRE_MODELS("ogex");
+    const fs::path dir = freshDir("convert_gltf_zup");
+    size_t checked = 0, distinct = 0;
+    for (const std::string& path : samplePaths()) {
+        if (fs::path(path).extension() != ".ogex") continue;
+        LoadResult loaded = loadSceneFile(path);
+        if (!loaded.scene || loaded.scene->up != UpAxis::Z || !loaded.scene->skins.empty()) continue;
+        const Scene& scene = *loaded.scene;
+        Pose pose;
+        evaluatePose(scene, -1, 0.0f, pose);
+        const Bounds source = sceneBounds(scene, pose);
+        if (!source.valid()) continue;
+        const std::string out = (dir / (fs::path(path).stem().string() + ".glb")).string();
+        std::string log;
+        ASSERT_EQ(run(quote(ESVIEW_BINARY) + " convert " + quote(path) + " " + quote(out), log), 0) << log;
+        EXPECT_NE(log.find("Z-up scene turned to glTF's Y up"), std::string::npos) << log;
+        Assimp::Importer importer;
+        const aiScene* read = importer.ReadFile(out, aiProcess_PreTransformVertices);
+        ASSERT_TRUE(read) << out << ": " << importer.GetErrorString();
+        glm::vec3 lo(1e30f), hi(-1e30f);
+        for (unsigned m = 0; m < read->mNumMeshes; ++m)
+            for (unsigned v = 0; v < read->mMeshes[m]->mNumVertices; ++v) {
+                const aiVector3D& p = read->mMeshes[m]->mVertices[v];
+                lo = glm::min(lo, glm::vec3(p.x, p.y, p.z));
+                hi = glm::max(hi, glm::vec3(p.x, p.y, p.z));
+            }
+        // The expected box, turned by hand: x stays, y is the source's z, z the source's -y.
+        const glm::vec3 wantLo(source.min.x, source.min.z, -source.max.y);
+        const glm::vec3 wantHi(source.max.x, source.max.z, -source.min.y);
+        const float size = std::max(1e-3f, glm::length(source.max - source.min));
+        for (int a = 0; a < 3; ++a) {
+            EXPECT_NEAR(lo[a], wantLo[a], 1e-4f * size) << out << ": min axis " << a;
+            EXPECT_NEAR(hi[a], wantHi[a], 1e-4f * size) << out << ": max axis " << a;
+        }
+        // A box the turn leaves alone would prove nothing: count the samples where it moves.
+        if (glm::length(wantLo - source.min) + glm::length(wantHi - source.max) > 1e-2f * size) ++distinct;
+        ++checked;
+    }
+    EXPECT_GE(checked, 3u) << "Z-up OpenGEX samples with meshes";
+    EXPECT_GE(distinct, 1u) << "a sample whose box the turn changes";
 }
 
 // A camera that looks at a moving target (not turned towards it by its own transform) is written
