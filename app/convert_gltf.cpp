@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/commands.h"
+#include "app/convert_notes.h"
 #include "convert/gltf/gltf_writer.h"
 #include "loaders/textures/scene_textures.h"
 #include "scene/up_axis.h"
@@ -37,7 +38,7 @@ int convertToGltf(Scene& scene, const std::string& input, const std::string& out
     }
     if (turned)
         std::printf("%s: note: the Z-up scene turned to glTF's Y up: (x, y, z) becomes (x, z, -y)\n", input.c_str());
-    for (const std::string& note : report.notes) std::printf("%s: %s\n", input.c_str(), note.c_str());
+    for (const std::string& note : summarizeNotes(report.notes)) std::printf("%s: %s\n", input.c_str(), note.c_str());
     std::printf(
         "%s: wrote %s: %zu nodes, %zu meshes (%zu primitives), %zu materials, %zu images, %zu animations, "
         "%zu scenes\n",

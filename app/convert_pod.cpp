@@ -8,8 +8,10 @@
 #include <CLI/CLI.hpp>
 
 #include "app/commands.h"
+#include "app/convert_notes.h"
 #include "convert/pod/pod_shape.h"
 #include "loaders/pod/pod_writer.h"
+#include "loaders/textures/scene_textures.h"
 #include "renderer/binding_plan.h"
 #include "renderer/strict_profile.h"
 #include "scene/scene.h"
@@ -152,12 +154,28 @@ void addPodConvertOptions(CLI::App* convert, PodConvertOptions& options) {
         ->group(group);
     convert
         ->add_flag("--wrap-repeat", options.wrapRepeat,
-                   "Write textures with other wrap modes as repeating (POD has no wrap modes)")
+                   "Write textures with other wrap modes as repeating (POD has no wrap modes; textures whose "
+                   "coordinates stay within 0..1 need no option)")
+        ->group(group);
+    convert
+        ->add_flag("--plain-lights", options.plainLights,
+                   "Write lights as POD has them: ranges and spot inner cones left out, switched-off lights "
+                   "black, ambient lights added to the scene's ambient colour")
+        ->group(group);
+    convert
+        ->add_flag("--plain-cameras", options.plainCameras,
+                   "Write orthographic cameras perspective and fixed aspect ratios from the viewport")
+        ->group(group);
+    convert
+        ->add_flag("--lossy", options.lossy,
+                   "Accept every drop above with its default (the first clip of several, morphs, hidden "
+                   "nodes, visibility, UV animation, texture transforms, wrap modes, bind poses, lights, "
+                   "cameras), with a note for each")
         ->group(group);
 }
 
 int convertToPod(Scene& scene, const std::string& input, const std::string& output,
-                 const std::vector<std::string>&, const PodConvertOptions& options) {
+                 const std::vector<std::string>& texturePaths, const PodConvertOptions& options) {
     const auto started = std::chrono::steady_clock::now();
     PodShapeOptions shape;
     shape.maxBones = static_cast<uint32_t>(options.maxBones < 0 ? podDefaultMaxBones() : options.maxBones);
@@ -171,25 +189,47 @@ int convertToPod(Scene& scene, const std::string& input, const std::string& outp
     if (options.fixedPoint)
         for (PodAttr a : {PodAttr::Positions, PodAttr::Normals, PodAttr::Tangents, PodAttr::Uvs})
             if (shape.quantize[a] == PodQuant::Keep) shape.quantize[a] = PodQuant::Fixed;
+    const bool lossy = options.lossy;
     shape.optimize = options.optimize;
     shape.strips = options.strips;
-    shape.dropMorphs = options.dropMorphs;
-    shape.dropVisibility = options.dropVisibility;
-    shape.dropHidden = options.dropHidden;
-    shape.bindPoseRest = options.bindPoseRest;
-    shape.dropUvAnimation = options.dropUvAnimation;
-    shape.wrapRepeat = options.wrapRepeat;
-    shape.plainTextures = options.plainTextures;
+    shape.dropMorphs = options.dropMorphs || lossy;
+    shape.dropVisibility = options.dropVisibility || lossy;
+    shape.dropHidden = options.dropHidden || lossy;
+    shape.bindPoseRest = options.bindPoseRest || lossy;
+    shape.dropUvAnimation = options.dropUvAnimation || lossy;
+    shape.wrapRepeat = options.wrapRepeat || lossy;
+    shape.plainTextures = options.plainTextures || lossy;
+    shape.plainLights = options.plainLights || lossy;
+    shape.plainCameras = options.plainCameras || lossy;
     shape.fps = options.fps;
     if (!options.clip.empty()) {
         std::string error;
         shape.clip = findClip(scene, options.clip, error);
         if (shape.clip < 0) return refuse(input, error);
+    } else if (lossy && scene.animation.clips.size() > 1) {
+        shape.clip = 0;
     }
+    // A wrap mode other than repeat is written without a refusal where the coordinates stay within
+    // half a texel of 0..1: the textures' sizes tell how far that is.
+    bool wraps = false;
+    for (const Material& m : scene.materials)
+        for (const TextureRef& r : m.textures) wraps = wraps || (r.texture >= 0 && (r.wrapS != Wrap::Repeat || r.wrapT != Wrap::Repeat));
+    if (wraps) readSceneTextures(scene, {}, texturePaths);
 
     PodShapeReport report;
     std::string error;
-    if (!shapeSceneForPod(scene, shape, report, error)) return refuse(input, error);
+    if (!shapeSceneForPod(scene, shape, report, error)) {
+        // Every refusal of the file at once, each naming the option that drops it.
+        if (report.refusals.empty()) return refuse(input, error);
+        for (const std::string& r : report.refusals) std::fprintf(stderr, "%s: %s\n", input.c_str(), r.c_str());
+        if (report.refusals.size() == 1)
+            std::fprintf(stderr, "%s: 1 refusal: the option named drops it, or --lossy drops all POD cannot hold\n",
+                         input.c_str());
+        else
+            std::fprintf(stderr, "%s: %zu refusals: the options named drop them, or --lossy drops them all\n",
+                         input.c_str(), report.refusals.size());
+        return kExitBadInput;
+    }
 
     // Embedded images become files beside the output (POD names its textures' files).
     const fs::path out(output);
@@ -240,23 +280,30 @@ int convertToPod(Scene& scene, const std::string& input, const std::string& outp
 
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::printf("%s: %zu bytes written in %.3f s\n", output.c_str(), bytes.size(), seconds);
-    for (const std::string& n : report.notes) std::printf("note: %s\n", n.c_str());
-    // The writer notes each sampled track; one line says it for all.
+    // One line per kind of note: shaping's, then the writer's (its per-track sampling notes as one).
+    std::vector<std::string> all = report.notes;
     const std::string sampled = " sampled at every frame";
     size_t sampledTracks = 0;
     for (const std::string& n : notes) {
         if (n.size() > sampled.size() && n.compare(n.size() - sampled.size(), sampled.size(), sampled) == 0)
             ++sampledTracks;
         else
-            std::printf("note: %s\n", n.c_str());
+            all.push_back(n);
     }
-    if (sampledTracks)
-        std::printf(
-            "note: %zu animation tracks sampled at every frame at %g FPS (POD stores one value per frame and "
-            "interpolates linearly; --fps sets the rate)\n",
-            sampledTracks, double(scene.animation.fps));
-    for (const auto& image : images)
-        std::printf("note: embedded image written as %s\n", image.first.string().c_str());
+    if (sampledTracks) {
+        char line[256];
+        std::snprintf(line, sizeof line,
+                      "%zu animation %s sampled at every frame at %g FPS (POD stores one value per frame and "
+                      "interpolates linearly; --fps sets the rate)",
+                      sampledTracks, sampledTracks == 1 ? "track" : "tracks", double(scene.animation.fps));
+        all.push_back(line);
+    }
+    if (images.size() == 1)
+        all.push_back("embedded image written as " + images[0].first.string());
+    else if (!images.empty())
+        all.push_back(std::to_string(images.size()) + " embedded images written beside it, as " +
+                      images[0].first.filename().string() + " and so on");
+    for (const std::string& n : summarizeNotes(all)) std::printf("note: %s\n", n.c_str());
     for (size_t a = 0; a < size_t(PodAttr::Count); ++a) {
         const PodQuantError& e = report.quant.error[a];
         if (!e.values) continue;

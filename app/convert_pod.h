@@ -29,6 +29,10 @@ struct PodConvertOptions {
     bool dropUvAnimation = false;
     bool plainTextures = false;  // texture coordinate transforms and swizzles left out
     bool wrapRepeat = false;
+    bool plainLights = false;   // light ranges, inner cones, switched-off and ambient lights as POD has them
+    bool plainCameras = false;  // orthographic cameras and fixed aspect ratios as POD has them
+    // Every drop above with its default (the first clip when there are several): what batch users want.
+    bool lossy = false;
     float fps = 0.0f;  // > 0: sample animation at this rate
 };
 
@@ -40,7 +44,7 @@ int podDefaultMaxBones();
 void addPodConvertOptions(CLI::App* convert, PodConvertOptions& options);
 
 // Shapes `scene` (as loaded from `input`) and writes it to `output`. Prints what it changed and the
-// error each quantisation introduced on stdout, a refusal as one line on stderr (`input: ...`).
+// error each quantisation introduced on stdout, every refusal as one line on stderr (`input: ...`).
 // Nothing is written unless everything succeeds. Returns an ExitCode.
 int convertToPod(Scene& scene, const std::string& input, const std::string& output,
                  const std::vector<std::string>& texturePaths, const PodConvertOptions& options);

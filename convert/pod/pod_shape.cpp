@@ -24,6 +24,10 @@ constexpr double kPi = 3.14159265358979323846;
 std::string num(uint64_t v) {
     return std::to_string(v);
 }
+// "1 mesh", "3 meshes".
+std::string counted(uint64_t n, const char* one, const char* many) {
+    return num(n) + " " + (n == 1 ? one : many);
+}
 std::string meshLabel(const Scene& s, size_t i) {
     return "mesh " + num(i) + (s.meshes[i].name.empty() ? "" : " '" + s.meshes[i].name + "'");
 }
@@ -967,10 +971,10 @@ void splitSkinnedInstances(Scene& scene, PodShapeReport& report) {
             for (Node& n : scene.nodes)
                 if (n.kind == NodeKind::Mesh && n.object == static_cast<int32_t>(i) && n.skin == skins[k])
                     n.object = copy;
-            report.notes.push_back(meshLabel(scene, i) + ": copied for the nodes skinned by skin " +
-                                   num(static_cast<uint64_t>(skins[k])) +
-                                   " (POD bone batches name one skeleton)");
         }
+        if (skins.size() > 1)
+            report.notes.push_back(meshLabel(scene, i) + ": " + counted(skins.size() - 1, "copy", "copies") +
+                                   ", one for the nodes of each further skin (POD bone batches name one skeleton)");
     }
 }
 
@@ -986,12 +990,17 @@ bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeRepo
         }
         if (clips.size() > 1)
             report.notes.push_back("clip '" + clips[options.clip].name + "' written, " +
-                                   num(clips.size() - 1) + " others left out");
+                                   counted(clips.size() - 1, "other", "others") + " left out (--clip)");
         Clip keep = clips[options.clip];
         clips.assign(1, std::move(keep));
     } else if (clips.size() > 1) {
-        error = num(clips.size()) + " animation clips; POD holds one (--clip NAME picks it)";
-        return false;
+        std::string names;
+        for (size_t c = 0; c < clips.size() && c < 4; ++c) names += (c ? ", '" : "'") + clips[c].name + "'";
+        if (clips.size() > 4) names += ", ...";
+        report.refusals.push_back(num(clips.size()) + " animation clips (" + names +
+                                  "); POD holds one (--clip NAME picks it)");
+        Clip keep = clips[0];  // shaping goes on with the first, to find what else would be refused
+        clips.assign(1, std::move(keep));
     }
     if (options.fps > 0.0f && options.fps != scene.animation.fps) {
         scene.animation.fps = options.fps;
@@ -999,19 +1008,24 @@ bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeRepo
     }
     if (clips.empty()) return true;
     Clip& clip = clips[0];
+    size_t visibility = 0, uv = 0;
     for (const Track& t : clip.tracks) {
-        if (t.channel == Channel::Visibility) {
-            error = "clip '" + clip.name +
-                    "': visibility tracks; POD has no visibility (--drop-visibility leaves them out)";
-            if (!options.dropVisibility) return false;
-            error.clear();
-        }
-        if (t.channel == Channel::UvElement && !options.dropUvAnimation) {
-            error = "clip '" + clip.name +
-                    "': texture coordinate animation; POD has none (--drop-uv-animation leaves it out)";
-            return false;
-        }
+        visibility += t.channel == Channel::Visibility;
+        uv += t.channel == Channel::UvElement;
     }
+    if (visibility && !options.dropVisibility)
+        report.refusals.push_back("clip '" + clip.name + "': " + num(visibility) +
+                                  " visibility tracks; POD has no visibility (--drop-visibility leaves them out)");
+    else if (visibility)
+        report.notes.push_back("clip '" + clip.name + "': " + num(visibility) +
+                               " visibility tracks left out (--drop-visibility)");
+    if (uv && !options.dropUvAnimation)
+        report.refusals.push_back("clip '" + clip.name + "': " + num(uv) +
+                                  " texture coordinate tracks; POD has no texture coordinate animation "
+                                  "(--drop-uv-animation leaves them out)");
+    else if (uv)
+        report.notes.push_back("clip '" + clip.name + "': " + num(uv) +
+                               " texture coordinate tracks left out (--drop-uv-animation)");
     clip.tracks.erase(std::remove_if(clip.tracks.begin(), clip.tracks.end(),
                                      [&](const Track& t) {
                                          return t.channel == Channel::Visibility ||
@@ -1027,23 +1041,22 @@ bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeRepo
         clip.end -= clip.start;
         clip.start = 0.0f;
     }
-    std::vector<uint8_t> elementNode(scene.nodes.size(), 0);
+    std::vector<uint8_t> elementNode(scene.nodes.size(), 0), objectNode(scene.nodes.size(), 0);
     bool any = false;
     for (const Track& t : clip.tracks)
         if (t.channel == Channel::Element && t.node >= 0 &&
             static_cast<size_t>(t.node) < scene.nodes.size()) {
             elementNode[t.node] = 1, any = true;
+            // An animated object transform (OpenGEX object elements): POD has none, so its object
+            // moves to a child node animated by it (below).
             if (t.element < scene.nodes[t.node].elements.size() &&
-                scene.nodes[t.node].elements[t.element].object) {
-                error = "node '" + scene.nodes[t.node].name +
-                        "': an animated object transform; POD has no object transforms";
-                return false;
-            }
+                scene.nodes[t.node].elements[t.element].object && scene.nodes[t.node].kind != NodeKind::Empty)
+                objectNode[t.node] = 1;
         }
     if (!any) return true;
     const float fps = scene.animation.fps;
     const uint32_t frames = static_cast<uint32_t>(std::ceil(double(clip.end) * fps - 1e-3)) + 1;
-    std::vector<Track> baked(scene.nodes.size());
+    std::vector<Track> baked(scene.nodes.size()), bakedObject(scene.nodes.size());
     Pose pose;
     for (uint32_t f = 0; f < frames; ++f) {
         const float t = float(f) / fps;
@@ -1059,6 +1072,14 @@ bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeRepo
             const glm::mat4 m = pose.local[n].toMatrix();
             const float* v = &m[0][0];
             tr.values.insert(tr.values.end(), v, v + 16);
+            if (!objectNode[n]) continue;
+            Track& ot = bakedObject[n];
+            ot.channel = Channel::Matrix;
+            ot.interpolation = Interpolation::Step;
+            ot.components = 16;
+            ot.times.push_back(t);
+            const float* o = &pose.objectLocal[n][0][0];
+            ot.values.insert(ot.values.end(), o, o + 16);
         }
     }
     size_t count = 0;
@@ -1079,8 +1100,34 @@ bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeRepo
         clip.tracks.push_back(std::move(baked[n]));
         ++count;
     }
-    report.notes.push_back("clip '" + clip.name + "': the transform element tracks of " + num(count) +
-                           " nodes sampled as matrices at every frame (" + num(frames) + " frames at " +
+    size_t objects = 0;
+    const size_t nodeCount = scene.nodes.size();
+    for (size_t n = 0; n < nodeCount; ++n) {
+        if (!objectNode[n]) continue;
+        Node child;
+        child.name = scene.nodes[n].name + " object";
+        child.parent = static_cast<int32_t>(n);
+        child.kind = scene.nodes[n].kind;
+        child.object = scene.nodes[n].object;
+        child.materials = scene.nodes[n].materials;
+        child.skin = scene.nodes[n].skin;
+        child.visible = scene.nodes[n].visible;
+        child.local.useMatrix = true;
+        child.local.matrix = scene.nodes[n].objectTransform;
+        Node& node = scene.nodes[n];
+        node.kind = NodeKind::Empty, node.object = -1, node.materials.clear(), node.skin = -1;
+        node.objectTransform = glm::mat4(1.0f);
+        bakedObject[n].node = static_cast<int32_t>(scene.nodes.size());
+        clip.tracks.push_back(std::move(bakedObject[n]));
+        scene.nodes.push_back(std::move(child));
+        ++objects;
+    }
+    if (objects)
+        report.notes.push_back("clip '" + clip.name + "': the animated object transforms of " + counted(objects, "node", "nodes") +
+                               " sampled at every frame onto child nodes that show their objects (POD "
+                               "has no object transforms)");
+    report.notes.push_back("clip '" + clip.name + "': the transform element tracks of " + counted(count, "node", "nodes") +
+                           " sampled as matrices at every frame (" + num(frames) + " frames at " +
                            std::to_string(int(fps)) + " FPS)");
     return true;
 }
@@ -1110,8 +1157,8 @@ void moveObjectTransforms(Scene& scene, PodShapeReport& report) {
         ++moved;
     }
     if (moved)
-        report.notes.push_back(num(moved) +
-                               " mesh nodes with an object transform: the mesh shown by a child node "
+        report.notes.push_back(counted(moved, "mesh node", "mesh nodes") +
+                               " with an object transform: the mesh shown by a child node "
                                "placed by it (POD has no object transforms)");
 }
 
@@ -1244,19 +1291,18 @@ bool rebindSkins(Scene& scene, bool bindPoseRest, PodShapeReport& report, std::s
         if (bound) continue;
         const std::string what = "skin " + num(k) + " '" + skin.name + "'";
         if (!shared) {
-            if (!bindPoseRest) {
-                error = what +
-                        ": its bind pose is not the rest pose, and its bones differ from it by different "
-                        "transforms; POD binds skins at the rest pose, frame 0 (--bind-pose-rest makes the "
-                        "bind pose the rest pose)";
-                return false;
-            }
+            if (!bindPoseRest)
+                report.refusals.push_back(
+                    what +
+                    ": its bind pose is not the rest pose, and its bones differ from it by different "
+                    "transforms; POD binds skins at the rest pose, frame 0 (--bind-pose-rest makes the "
+                    "bind pose the rest pose)");
             if (!restAtBindPose(scene, skinNode[k], skin, error)) {
                 error = what + ": " + error;
                 return false;
             }
             report.notes.push_back(
-                what + ": the rest pose (frame 0) is now its bind pose; the clip keeps its poses");
+                what + ": the rest pose (frame 0) is now its bind pose; the clip keeps its poses (--bind-pose-rest)");
             evaluatePose(scene, -1, 0.0f, rest);
             continue;
         }
@@ -1312,13 +1358,164 @@ bool rebindSkins(Scene& scene, bool bindPoseRest, PodShapeReport& report, std::s
     return true;
 }
 
+// True when every texture coordinate that material `material` samples `ref` with lies within [0, 1]
+// (within half a texel of the texture's size when it has been read, else 1/4096): there clamp,
+// mirror and border sample what repeat does. The coordinates are those of the submeshes drawn with the
+// material by some node (triangles, lines and points alike); a material no node draws has none.
+bool uvsWithinUnit(const Scene& scene, size_t material, const TextureRef& ref) {
+    float tolU = 1.0f / 4096.0f, tolV = tolU;
+    if (ref.texture >= 0 && static_cast<size_t>(ref.texture) < scene.textures.size()) {
+        const Image& image = scene.textures[ref.texture].image;
+        if (image.width) tolU = 0.5f / float(image.width);
+        if (image.height) tolV = 0.5f / float(image.height);
+    }
+    std::vector<uint8_t> checked(scene.meshes.size() * 64, 0);  // (mesh, slot) pairs already read
+    std::vector<uint32_t> tris, lines, points, triStart, lineStart, pointStart;
+    for (const Node& node : scene.nodes) {
+        if (node.kind != NodeKind::Mesh || node.object < 0 || static_cast<size_t>(node.object) >= scene.meshes.size())
+            continue;
+        const Mesh& mesh = scene.meshes[node.object];
+        const VertexStream* stream = nullptr;
+        const VertexAttribute* uv = findAttribute(mesh, Semantic::TexCoord, ref.uvSet, &stream);
+        if (!uv || !stream) continue;  // no coordinates: every texel read is (0, 0)
+        bool expanded = false;
+        for (size_t s = 0; s < mesh.submeshes.size(); ++s) {
+            const uint32_t slot = mesh.submeshes[s].materialSlot;
+            if (slot >= node.materials.size() || node.materials[slot] != static_cast<int32_t>(material)) continue;
+            const size_t key = size_t(node.object) * 64 + std::min<size_t>(s, 63);
+            if (s < 64 && checked[key]) continue;
+            if (s < 64) checked[key] = 1;
+            if (!expanded) {
+                expandTriangles(mesh, tris, &triStart);
+                expandLines(mesh, lines, &lineStart);
+                expandPoints(mesh, points, &pointStart);
+                expanded = true;
+            }
+            auto inside = [&](const std::vector<uint32_t>& list, const std::vector<uint32_t>& start, size_t per) {
+                const size_t from = s < start.size() ? size_t(start[s]) * per : list.size();
+                const size_t to = s + 1 < start.size() ? size_t(start[s + 1]) * per : list.size();
+                for (size_t k = from; k < to && k < list.size(); ++k) {
+                    if (list[k] >= mesh.vertexCount) continue;
+                    float v[4];
+                    readAttribute(*stream, *uv, list[k], v);
+                    if (!(v[0] >= -tolU && v[0] <= 1.0f + tolU && v[1] >= -tolV && v[1] <= 1.0f + tolV))
+                        return false;
+                }
+                return true;
+            };
+            if (!inside(tris, triStart, 3) || !inside(lines, lineStart, 2) || !inside(points, pointStart, 1))
+                return false;
+        }
+    }
+    return true;
+}
+
+// Meshes that a node showed before (`drawnBefore`) and none shows now are left out, the mesh nodes'
+// indices renumbered. Returns how many were left out.
+size_t dropUndrawnMeshes(Scene& scene, const std::vector<uint8_t>& drawnBefore) {
+    std::vector<uint8_t> drawn(scene.meshes.size(), 0);
+    for (const Node& n : scene.nodes)
+        if (n.kind == NodeKind::Mesh && n.object >= 0 && static_cast<size_t>(n.object) < drawn.size())
+            drawn[n.object] = 1;
+    std::vector<int32_t> newIndex(scene.meshes.size(), -1);
+    std::vector<Mesh> kept;
+    size_t dropped = 0;
+    for (size_t i = 0; i < scene.meshes.size(); ++i) {
+        if (!drawn[i] && i < drawnBefore.size() && drawnBefore[i]) {
+            ++dropped;
+            continue;
+        }
+        newIndex[i] = static_cast<int32_t>(kept.size());
+        kept.push_back(std::move(scene.meshes[i]));
+    }
+    scene.meshes = std::move(kept);
+    if (!dropped) return 0;
+    for (Node& n : scene.nodes)
+        if (n.kind == NodeKind::Mesh && n.object >= 0 && static_cast<size_t>(n.object) < newIndex.size())
+            n.object = newIndex[n.object];
+    return dropped;
+}
+
+std::vector<uint8_t> drawnMeshes(const Scene& scene) {
+    std::vector<uint8_t> drawn(scene.meshes.size(), 0);
+    for (const Node& n : scene.nodes)
+        if (n.kind == NodeKind::Mesh && n.object >= 0 && static_cast<size_t>(n.object) < drawn.size())
+            drawn[n.object] = 1;
+    return drawn;
+}
+
+// Lights and cameras: what POD has no field for, refused unless --plain-lights / --plain-cameras.
+void shapeLightsAndCameras(Scene& scene, const PodShapeOptions& options, PodShapeReport& report) {
+    size_t plainLights = 0, ambient = 0;
+    std::vector<int32_t> newIndex(scene.lights.size(), -1);
+    std::vector<Light> kept;
+    for (size_t i = 0; i < scene.lights.size(); ++i) {
+        Light& l = scene.lights[i];
+        const std::string where = "light " + num(i) + " '" + l.name + "'";
+        std::vector<std::string> what;
+        if (l.type == LightType::Ambient) what.push_back("an ambient light (POD has point, directional and spot lights)");
+        if (l.range != 0.0f) what.push_back("a range (POD lights reach infinitely far)");
+        if (l.innerCone != 0.0f) what.push_back("an inner cone angle (POD spot lights have a falloff angle and exponent)");
+        if (!l.enabled) what.push_back("switched off (POD has no such flag)");
+        if (!what.empty() && !options.plainLights) {
+            std::string text;
+            for (const std::string& w : what) text += (text.empty() ? "" : "; ") + w;
+            report.refusals.push_back(where + ": " + text +
+                                      " (--plain-lights writes it as POD has lights: no range or inner cone, "
+                                      "switched off as black, ambient added to the scene's ambient colour)");
+        }
+        plainLights += !what.empty();
+        if (l.type == LightType::Ambient) {
+            if (l.enabled) scene.ambient += l.color * l.intensity;
+            ++ambient;
+            continue;
+        }
+        l.range = l.rangeStart = 0.0f;
+        l.innerCone = 0.0f;
+        if (!l.enabled) l.color = glm::vec3(0.0f), l.enabled = true;
+        newIndex[i] = static_cast<int32_t>(kept.size());
+        kept.push_back(std::move(l));
+    }
+    scene.lights = std::move(kept);
+    if (ambient)
+        for (Node& n : scene.nodes)
+            if (n.kind == NodeKind::Light && n.object >= 0 && static_cast<size_t>(n.object) < newIndex.size()) {
+                n.object = newIndex[n.object];
+                if (n.object < 0) n.kind = NodeKind::Empty;
+            }
+    if (plainLights && options.plainLights)
+        report.notes.push_back(counted(plainLights, "light", "lights") + " written as POD has them (--plain-lights)" +
+                               (ambient ? ", " + counted(ambient, "ambient one", "ambient ones") + " added to the scene's ambient colour"
+                                        : std::string()));
+    size_t plainCameras = 0;
+    for (size_t i = 0; i < scene.cameras.size(); ++i) {
+        Camera& c = scene.cameras[i];
+        const std::string where = "camera " + num(i) + " '" + c.name + "'";
+        std::vector<std::string> what;
+        if (c.orthographic) what.push_back("an orthographic camera (POD cameras are perspective)");
+        if (c.aspect != 0.0f) what.push_back("a fixed aspect ratio (POD cameras take it from the viewport)");
+        if (what.empty()) continue;
+        if (!options.plainCameras) {
+            std::string text;
+            for (const std::string& w : what) text += (text.empty() ? "" : "; ") + w;
+            report.refusals.push_back(where + ": " + text +
+                                      " (--plain-cameras writes it perspective with the viewport's aspect ratio)");
+        }
+        if (c.orthographic) c.orthographic = false, c.yfov = glm::radians(45.0f), c.xfov = 0.0f;
+        c.aspect = 0.0f;
+        ++plainCameras;
+    }
+    if (plainCameras && options.plainCameras)
+        report.notes.push_back(counted(plainCameras, "camera", "cameras") + " written perspective with the viewport's aspect ratio "
+                                                   "(--plain-cameras)");
+}
+
 // Materials: what POD has no field for. Metal/rough values a classic material carries are never
 // drawn (POD's PBR blocks would make the material metal/rough): left out with a note. Wrap modes,
 // texture coordinate transforms and swizzles: refused unless the options drop them.
-bool shapeMaterials(Scene& scene, const PodShapeOptions& options, PodShapeReport& report,
-                    std::string& error) {
+void shapeMaterials(Scene& scene, const PodShapeOptions& options, PodShapeReport& report) {
     const Material defaults;
-    size_t classicReset = 0;
+    size_t classicReset = 0, sameAsRepeat = 0, repeated = 0, plain = 0;
     for (size_t i = 0; i < scene.materials.size(); ++i) {
         Material& m = scene.materials[i];
         if (m.model == ShadingModel::Classic &&
@@ -1329,59 +1526,82 @@ bool shapeMaterials(Scene& scene, const PodShapeOptions& options, PodShapeReport
             ++classicReset;
         }
         const std::string where = "material " + num(i) + " '" + m.name + "'";
+        bool transformed = false, swizzled = false, wrapped = false;
         for (TextureRef& r : m.textures) {
             if (r.texture < 0) continue;
             if (r.uvTransform >= 0 && static_cast<size_t>(r.uvTransform) < scene.uvTransforms.size()) {
-                if (scene.uvTransforms[r.uvTransform].matrix() != glm::mat4(1.0f) && !options.plainTextures) {
-                    error = where +
-                            ": a texture coordinate transform; POD has none (--plain-textures leaves it out)";
-                    return false;
-                }
+                if (scene.uvTransforms[r.uvTransform].matrix() != glm::mat4(1.0f)) transformed = true;
                 r.uvTransform = -1;
             }
-            if (!isIdentitySwizzle(r.swizzle) && !options.plainTextures) {
-                error = where + ": a texture swizzle; POD has none (--plain-textures leaves it out)";
-                return false;
-            }
+            if (!isIdentitySwizzle(r.swizzle)) swizzled = true;
             r.swizzle = kIdentitySwizzle;
             if (r.wrapS == Wrap::Repeat && r.wrapT == Wrap::Repeat) continue;
-            if (!options.wrapRepeat) {
-                error = where +
-                        ": a texture wrap mode other than repeat; POD has none (--wrap-repeat writes it "
-                        "repeating)";
-                return false;
+            // Inside [0, 1] every wrap mode samples what repeat does: nothing to refuse.
+            if (uvsWithinUnit(scene, i, r)) {
+                ++sameAsRepeat;
+            } else {
+                wrapped = true;
             }
             r.wrapS = r.wrapT = Wrap::Repeat;
         }
+        if (transformed && !options.plainTextures)
+            report.refusals.push_back(where +
+                                      ": a texture coordinate transform; POD has none (--plain-textures leaves "
+                                      "it out)");
+        else if (transformed)
+            ++plain;
+        if (swizzled && !options.plainTextures)
+            report.refusals.push_back(where + ": a texture swizzle; POD has none (--plain-textures leaves it out)");
+        else if (swizzled && !transformed)
+            ++plain;
+        if (wrapped && !options.wrapRepeat)
+            report.refusals.push_back(where +
+                                      ": a texture wrap mode other than repeat, with texture coordinates outside "
+                                      "0 to 1; POD has none (--wrap-repeat writes it repeating)");
+        else if (wrapped)
+            ++repeated;
     }
     if (classicReset)
-        report.notes.push_back(num(classicReset) +
-                               " classic materials: their unused metal/rough values left out");
-    return true;
+        report.notes.push_back(counted(classicReset, "classic material", "classic materials") +
+                               ": their unused metal/rough values left out");
+    if (sameAsRepeat)
+        report.notes.push_back(counted(sameAsRepeat, "texture", "textures") +
+                               " with another wrap mode written repeating: their texture coordinates "
+                               "lie within 0 to 1, where both sample alike");
+    if (repeated)
+        report.notes.push_back(counted(repeated, "material", "materials") + ": textures with another wrap mode written repeating "
+                                               "(--wrap-repeat)");
+    if (plain)
+        report.notes.push_back(counted(plain, "material", "materials") + ": texture coordinate transforms and swizzles left out "
+                                            "(--plain-textures)");
 }
 
 }  // namespace
 
 bool shapeSceneForPod(Scene& scene, const PodShapeOptions& options, PodShapeReport& report,
                       std::string& error) {
-    if (!shapeMaterials(scene, options, report, error)) return false;
+    shapeMaterials(scene, options, report);
     if (!prepareAnimation(scene, options, report, error)) return false;
+    const std::vector<uint8_t> drawnBefore = drawnMeshes(scene);
     size_t hidden = 0;
+    std::string hiddenNames;
     for (Node& n : scene.nodes) {
         if (n.visible) continue;
-        if (!options.dropHidden) {
-            error =
-                "node '" + n.name +
-                "': a hidden node; POD has no visibility (--drop-hidden leaves out what hidden nodes show)";
-            return false;
-        }
+        if (hidden < 3) hiddenNames += (hidden ? ", '" : "'") + n.name + "'";
         if (n.kind == NodeKind::Mesh)
             n.kind = NodeKind::Empty, n.object = -1, n.materials.clear(), n.skin = -1;
         n.visible = true;
         ++hidden;
     }
-    if (hidden)
-        report.notes.push_back(num(hidden) + " hidden nodes written as empty nodes (POD has no visibility)");
+    if (hidden > 3) hiddenNames += ", ...";
+    if (hidden && !options.dropHidden) {
+        report.refusals.push_back(num(hidden) + (hidden == 1 ? " hidden node (" : " hidden nodes (") + hiddenNames +
+                                  "); POD has no visibility (--drop-hidden leaves out what hidden nodes show)");
+    } else if (hidden) {
+        const size_t dropped = dropUndrawnMeshes(scene, drawnBefore);
+        report.notes.push_back(counted(hidden, "hidden node", "hidden nodes") + " written as empty nodes, " +
+                               counted(dropped, "mesh", "meshes") + " only they showed left out (POD has no visibility; --drop-hidden)");
+    }
     for (Node& n : scene.nodes) n.elements.clear();  // `local` and `objectTransform` hold their products
     moveObjectTransforms(scene, report);
     if (turnSceneToYUp(scene))
@@ -1390,18 +1610,16 @@ bool shapeSceneForPod(Scene& scene, const PodShapeOptions& options, PodShapeRepo
     for (size_t i = 0; i < scene.meshes.size(); ++i) {
         Mesh& m = scene.meshes[i];
         if (m.morphTargets.empty()) continue;
-        if (!options.dropMorphs) {
-            error = meshLabel(scene, i) + ": " + num(m.morphTargets.size()) +
-                    " morph targets; POD has none (--drop-morphs leaves them out)";
-            return false;
-        }
-        report.notes.push_back(meshLabel(scene, i) + ": " + num(m.morphTargets.size()) +
-                               " morph targets left out");
+        if (!options.dropMorphs)
+            report.refusals.push_back(meshLabel(scene, i) + ": " + num(m.morphTargets.size()) +
+                                      " morph targets; POD has none (--drop-morphs leaves them out)");
+        else
+            report.notes.push_back(meshLabel(scene, i) + ": morph targets left out (--drop-morphs)");
         m.morphTargets.clear();
         m.defaultMorphWeights.clear();
         m.morphBaseWeighted = false;
     }
-    if (options.dropMorphs) {
+    {  // without --drop-morphs a refusal stands above; shaping goes on without them either way
         for (Node& n : scene.nodes) n.morphWeights.clear();
         for (Clip& c : scene.animation.clips)
             c.tracks.erase(std::remove_if(c.tracks.begin(), c.tracks.end(),
@@ -1424,10 +1642,16 @@ bool shapeSceneForPod(Scene& scene, const PodShapeOptions& options, PodShapeRepo
     if (!splitMeshes(scene, report, error)) return false;
     splitSkinnedInstances(scene, report);
     if (!rebindSkins(scene, options.bindPoseRest, report, error)) return false;
+    shapeLightsAndCameras(scene, options, report);
+    if (!report.refusals.empty()) {
+        // The rest (batches, quantisation, vertex order) refuses nothing an option drops.
+        error = report.refusals.front();
+        return false;
+    }
     if (options.maxBones > 0) {
         report.meshesRebatched = rebatchSceneBones(scene, options.maxBones);
         if (report.meshesRebatched)
-            report.notes.push_back(num(report.meshesRebatched) + " skinned meshes re-batched for " +
+            report.notes.push_back(counted(report.meshesRebatched, "skinned mesh", "skinned meshes") + " re-batched for " +
                                    num(options.maxBones) + " bones per batch");
     }
     for (size_t i = 0; i < scene.meshes.size(); ++i) {

@@ -112,6 +112,12 @@ struct PodShapeOptions {
     bool dropUvAnimation = false;  // texture coordinate tracks left out (POD has none)
     bool wrapRepeat = false;       // textures of other wrap modes written repeating (POD has no wrap modes)
     bool plainTextures = false;    // texture coordinate transforms and swizzles left out (POD has neither)
+    // Lights as POD has them: ranges and spot inner cones left out, switched-off lights written
+    // black, ambient lights added to the scene's ambient colour.
+    bool plainLights = false;
+    // Cameras as POD has them: orthographic ones written perspective (a 45-degree field of view),
+    // fixed aspect ratios left out.
+    bool plainCameras = false;
     int clip = -1;                 // the clip to keep (index); -1: the only one
     float fps = 0.0f;              // > 0: the frame rate animation is sampled at (else the scene's)
 };
@@ -120,6 +126,10 @@ struct PodShapeOptions {
 struct PodShapeReport {
     PodQuantReport quant;
     std::vector<std::string> notes;  // one line per change ("mesh 2 'Body': split into 3 meshes ...")
+    // What POD cannot hold and no option asked to drop, one sentence each naming the option that
+    // would ("clip 'Run': ... (--clip NAME picks it)"). Shaping goes on past each one as if the option
+    // had been given, so that one run lists them all; the scene must then not be written.
+    std::vector<std::string> refusals;
     size_t meshesSplit = 0, meshesRebatched = 0, meshesOptimized = 0, meshesStripped = 0;
 };
 
@@ -132,9 +142,11 @@ struct PodShapeReport {
 // submeshes split into one mesh per submesh (the extra parts shown by new child nodes of every node
 // that showed the mesh, with the same skin), fans, quads and line strips expanded, bone batches
 // re-batched for `maxBones` (rebatchSceneBones), then per mesh quantizeMesh, and optimizePodMesh
-// (optimize alone) or stripifyPodMesh then optimizePodVertexFetch (strips, optimize). False with one sentence
-// in `error` (`where: what`) when a step cannot be done; the scene is then partly shaped and must not be
-// written.
+// (optimize alone) or stripifyPodMesh then optimizePodVertexFetch (strips, optimize). Whatever POD
+// cannot hold and the options do not drop is listed in report.refusals (every one, not only the
+// first); `error` is then the first of them and the result false. False with one sentence in `error`
+// (`where: what`) when a step cannot be done at all. On false the scene is partly shaped and must not
+// be written.
 bool shapeSceneForPod(Scene& scene, const PodShapeOptions& options, PodShapeReport& report,
                       std::string& error);
 

@@ -6,13 +6,19 @@
 #include <cstring>
 #include <random>
 #include <set>
+#include <tuple>
+
+#include <filesystem>
 
 #include <gtest/gtest.h>
 #include <meshoptimizer.h>
 
+#include "common/test_paths.h"
 #include "convert/pod/pod_shape.h"
+#include "loaders/load.h"
 #include "loaders/pod/pod_writer.h"
 #include "scene/cpu_reference.h"
+#include "scene/sampler.h"
 
 namespace esv {
 namespace {
@@ -421,11 +427,284 @@ TEST(PodShapeScene, RefusalsNameTheOptionThatDropsWhatPodCannotHold) {
     std::string error;
     Scene scene = twoMaterialScene();
     EXPECT_FALSE(shapeSceneForPod(scene, o, report, error));
-    EXPECT_NE(error.find("(--clip NAME"), std::string::npos) << error;
+    // Both at once: the clips and the hidden node, the first also in `error`.
+    ASSERT_EQ(report.refusals.size(), 2u);
+    EXPECT_EQ(error, report.refusals[0]);
+    EXPECT_NE(report.refusals[0].find("(--clip NAME"), std::string::npos) << report.refusals[0];
+    EXPECT_NE(report.refusals[1].find("(--drop-hidden"), std::string::npos) << report.refusals[1];
     scene = twoMaterialScene();
     o.clip = 1;
+    report = {};
     EXPECT_FALSE(shapeSceneForPod(scene, o, report, error));
+    ASSERT_EQ(report.refusals.size(), 1u);
     EXPECT_NE(error.find("(--drop-hidden"), std::string::npos) << error;
+}
+
+// A scene holding one of everything POD cannot hold: each is refused in the same run, naming its
+// option; with every option given, it shapes.
+Scene everythingRefusedScene() {
+    Scene scene = twoMaterialScene();  // two clips, a hidden node
+    Mesh& m = scene.meshes[0];
+    MorphTarget target;
+    target.name = "smile";
+    target.stream = m.streams[0];
+    m.morphTargets.push_back(target);
+    m.defaultMorphWeights = {0.0f};
+    // Material 0 clamps a texture its UVs leave (gridMesh's v runs from -1 to 2).
+    scene.textures.resize(1);
+    scene.textures[0].path = "skin.png";
+    TextureRef clamp;
+    clamp.texture = 0;
+    clamp.wrapS = clamp.wrapT = Wrap::Clamp;
+    scene.materials[0].textures[size_t(TextureSlot::Diffuse)] = clamp;
+    // Material 1 carries a texture transform and a swizzle.
+    UvTransform shift;
+    TransformElement e;
+    e.kind = ElementKind::Translate;
+    e.value[0] = 0.5f, e.value[1] = 0.0f, e.value[2] = 0.0f;
+    shift.elements.push_back(e);
+    scene.uvTransforms.push_back(shift);
+    TextureRef moved;
+    moved.texture = 0;
+    moved.uvTransform = 0;
+    scene.materials[1].textures[size_t(TextureSlot::Diffuse)] = moved;
+    // A spot light with a range and an inner cone, switched off; an ambient light; an orthographic camera.
+    Light spot;
+    spot.name = "spot";
+    spot.type = LightType::Spot;
+    spot.range = 10.0f, spot.innerCone = 0.2f, spot.outerCone = 0.5f, spot.enabled = false;
+    Light ambient;
+    ambient.name = "fill";
+    ambient.type = LightType::Ambient;
+    ambient.color = glm::vec3(0.2f, 0.1f, 0.05f);
+    scene.lights = {ambient, spot};
+    Camera ortho;
+    ortho.name = "top";
+    ortho.orthographic = true;
+    scene.cameras = {ortho};
+    for (int i = 0; i < 2; ++i) {
+        Node light;
+        light.name = "light" + std::to_string(i);
+        light.kind = NodeKind::Light;
+        light.object = i;
+        scene.nodes.push_back(light);
+    }
+    Node camera;
+    camera.name = "camera";
+    camera.kind = NodeKind::Camera;
+    camera.object = 0;
+    scene.nodes.push_back(camera);
+    return scene;
+}
+
+TEST(PodShapeScene, EveryRefusalInOneRunAndEveryOneHasAnOption) {
+    Scene scene = everythingRefusedScene();
+    PodShapeOptions o;
+    PodShapeReport report;
+    std::string error;
+    EXPECT_FALSE(shapeSceneForPod(scene, o, report, error));
+    const char* options[] = {"(--clip NAME", "(--drop-hidden", "(--drop-morphs", "(--wrap-repeat",
+                             "(--plain-textures", "(--plain-lights", "(--plain-cameras"};
+    std::string all;
+    for (const std::string& r : report.refusals) all += r + "\n";
+    for (const char* option : options) EXPECT_NE(all.find(option), std::string::npos) << option << " in\n" << all;
+    // One line per object: the two lights, not one line per light property.
+    EXPECT_EQ(report.refusals.size(), 8u) << all;
+    for (const std::string& r : report.refusals) EXPECT_NE(r.find("(--"), std::string::npos) << r;
+
+    scene = everythingRefusedScene();
+    o.clip = 0;
+    o.dropHidden = o.dropMorphs = o.wrapRepeat = o.plainTextures = o.plainLights = o.plainCameras = true;
+    report = {};
+    ASSERT_TRUE(shapeSceneForPod(scene, o, report, error)) << error;
+    EXPECT_TRUE(report.refusals.empty());
+    // The ambient light went into the scene's ambient colour; the spot light is black, without
+    // range or inner cone; the camera is perspective.
+    ASSERT_EQ(scene.lights.size(), 1u);
+    EXPECT_EQ(scene.lights[0].name, "spot");
+    EXPECT_EQ(scene.lights[0].color, glm::vec3(0.0f));
+    EXPECT_EQ(scene.lights[0].range, 0.0f);
+    EXPECT_EQ(scene.lights[0].innerCone, 0.0f);
+    EXPECT_NEAR(scene.ambient.r, 0.2f, 1e-6f);
+    size_t lightNodes = 0;
+    for (const Node& n : scene.nodes) lightNodes += n.kind == NodeKind::Light;
+    EXPECT_EQ(lightNodes, 1u);
+    EXPECT_FALSE(scene.cameras[0].orthographic);
+    std::vector<uint8_t> bytes;
+    PodWriteOptions w;
+    w.dropMorphTargets = true;
+    std::string writeError;
+    EXPECT_TRUE(writePod(scene, w, bytes, writeError)) << writeError;
+}
+
+// Clamp (or mirror, or border) where every coordinate the material samples lies within half a
+// texel of 0..1 draws as repeat does: written without a refusal. Half a texel further is refused.
+TEST(PodShapeScene, ClampInsideTheUnitSquareIsNotRefused) {
+    auto sceneWithV = [](float vMax, uint32_t texels) {
+        Scene scene;
+        Mesh m = gridMesh(2, 2, false);  // u 0..1, v -1..2: squeezed into 0..vMax below
+        std::vector<uint8_t> bytes(m.streams[0].bytes.begin(), m.streams[0].bytes.end());
+        for (uint32_t v = 0; v < m.vertexCount; ++v) {
+            float uv[2];
+            std::memcpy(uv, bytes.data() + size_t(v) * 32 + 24, 8);
+            uv[1] = (uv[1] + 1.0f) / 3.0f * vMax;
+            std::memcpy(bytes.data() + size_t(v) * 32 + 24, uv, 8);
+        }
+        m.streams[0].bytes = makeOwnedBytes(std::move(bytes));
+        scene.meshes.push_back(m);
+        scene.textures.resize(1);
+        scene.textures[0].image.width = scene.textures[0].image.height = texels;
+        Material mat;
+        TextureRef r;
+        r.texture = 0;
+        r.wrapS = Wrap::Clamp, r.wrapT = Wrap::Mirror;
+        mat.textures[size_t(TextureSlot::Diffuse)] = r;
+        scene.materials.push_back(mat);
+        Node n;
+        n.kind = NodeKind::Mesh;
+        n.object = 0;
+        n.materials = {0};
+        scene.nodes.push_back(n);
+        return scene;
+    };
+    PodShapeOptions o;
+    std::string error;
+    for (const auto& [vMax, texels, refused] :
+         {std::tuple<float, uint32_t, bool>{1.0f, 64u, false}, {1.0f + 0.4f / 64.0f, 64u, false},
+          {1.0f + 0.6f / 64.0f, 64u, true}, {1.5f, 64u, true}}) {
+        Scene scene = sceneWithV(vMax, texels);
+        PodShapeReport report;
+        EXPECT_EQ(shapeSceneForPod(scene, o, report, error), !refused) << vMax << ": " << error;
+        EXPECT_EQ(report.refusals.size(), refused ? 1u : 0u) << vMax;
+        if (!refused) {
+            EXPECT_EQ(scene.materials[0].textures[size_t(TextureSlot::Diffuse)].wrapS, Wrap::Repeat);
+            bool noted = false;
+            for (const std::string& n : report.notes) noted = noted || n.find("within 0 to 1") != std::string::npos;
+            EXPECT_TRUE(noted);
+        }
+    }
+    // A node that draws the mesh with another material does not count: material 1 is unused.
+    Scene scene = sceneWithV(1.5f, 64u);
+    scene.materials.push_back(scene.materials[0]);
+    scene.materials[0].textures[size_t(TextureSlot::Diffuse)].wrapS = scene.materials[0].textures[size_t(TextureSlot::Diffuse)].wrapT = Wrap::Repeat;
+    PodShapeReport report;
+    EXPECT_TRUE(shapeSceneForPod(scene, o, report, error)) << error;
+}
+
+// An animated object transform (OpenGEX object elements), which POD has no block for: the mesh moves
+// to a child node animated by it, and is drawn where it was at every frame.
+TEST(PodShapeScene, AnimatedObjectTransformBecomesAnAnimatedChild) {
+    Scene scene;
+    scene.animation.fps = 10.0f;
+    scene.meshes.push_back(gridMesh(1, 1, false));
+    scene.materials.resize(1);
+    Node n;
+    n.name = "box";
+    n.kind = NodeKind::Mesh;
+    n.object = 0;
+    n.materials = {0};
+    TransformElement move;
+    move.kind = ElementKind::Translate;
+    move.value[0] = 1, move.value[1] = 2, move.value[2] = 3;
+    TransformElement spin;
+    spin.kind = ElementKind::RotateY;
+    spin.object = true;
+    spin.value[0] = 0.0f;
+    n.elements = {move, spin};
+    n.local.useMatrix = true;
+    n.local.matrix = move.toMatrix();
+    scene.nodes.push_back(n);
+    Clip clip;
+    clip.name = "spin";
+    clip.end = 1.0f;
+    Track t;
+    t.node = 0;
+    t.channel = Channel::Element;
+    t.element = 1;
+    t.components = 1;
+    t.times = {0.0f, 1.0f};
+    t.values = {0.0f, 1.5f};
+    clip.tracks.push_back(t);
+    scene.animation.clips.push_back(clip);
+    const Scene before = scene;
+    PodShapeOptions o;
+    PodShapeReport report;
+    std::string error;
+    ASSERT_TRUE(shapeSceneForPod(scene, o, report, error)) << error;
+    ASSERT_EQ(scene.nodes.size(), 2u);
+    EXPECT_EQ(scene.nodes[0].kind, NodeKind::Empty);
+    EXPECT_EQ(scene.nodes[1].kind, NodeKind::Mesh);
+    EXPECT_EQ(scene.nodes[1].parent, 0);
+    for (float time : {0.0f, 0.3f, 0.7f, 1.0f}) {
+        Pose was, now;
+        evaluatePose(before, 0, time, was);
+        evaluatePose(scene, 0, time, now);
+        for (int c = 0; c < 4; ++c)
+            for (int r = 0; r < 4; ++r)
+                EXPECT_NEAR(now.world[1][c][r], was.objectWorld[0][c][r], 1e-5f) << "t " << time;
+    }
+}
+
+// --drop-hidden leaves out what only hidden nodes showed: every mesh left is drawn by a node.
+TEST(PodShapeScene, DropHiddenLeavesOutTheMeshesOfHiddenNodes) {
+    Scene scene;
+    for (int i = 0; i < 3; ++i) {
+        scene.meshes.push_back(gridMesh(1, 1, false));
+        scene.meshes.back().name = "lod" + std::to_string(i);
+    }
+    scene.materials.resize(1);
+    for (int i = 0; i < 3; ++i) {
+        Node n;
+        n.name = "detail" + std::to_string(i);
+        n.kind = NodeKind::Mesh;
+        n.object = 2 - i;  // the visible node shows the last mesh
+        n.materials = {0};
+        n.visible = i == 0;
+        scene.nodes.push_back(n);
+    }
+    PodShapeOptions o;
+    o.dropHidden = true;
+    PodShapeReport report;
+    std::string error;
+    ASSERT_TRUE(shapeSceneForPod(scene, o, report, error)) << error;
+    ASSERT_EQ(scene.meshes.size(), 1u);
+    EXPECT_EQ(scene.meshes[0].name, "lod2");
+    EXPECT_EQ(scene.nodes[0].object, 0);
+    EXPECT_EQ(scene.nodes[1].kind, NodeKind::Empty);
+    EXPECT_EQ(scene.nodes[2].kind, NodeKind::Empty);
+}
+
+// The shared FreeSpace models hide their lower detail levels and debris: with --drop-hidden every mesh
+// left is drawn by a node, and the ones the first detail level draws are all still there.
+TEST(PodShapeScene, DropHiddenOnSharedPofModelsKeepsOnlyDrawnMeshes) {
+    ESVIEW_REQUIRE_MODELS("pof");
+    size_t models = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(test::modelsDir() / "pof")) {
+        if (entry.path().extension() != ".pof") continue;
+        LoadResult loaded = loadSceneFile(entry.path().string());
+        ASSERT_TRUE(loaded.scene) << entry.path();
+        Scene& scene = *loaded.scene;
+        size_t hiddenMeshNodes = 0, shown = 0;
+        for (const Node& n : scene.nodes) {
+            if (n.kind != NodeKind::Mesh) continue;
+            (n.visible ? shown : hiddenMeshNodes) += 1;
+        }
+        if (!hiddenMeshNodes) continue;
+        PodShapeOptions o;
+        o.dropHidden = true;
+        PodShapeReport report;
+        std::string error;
+        ASSERT_TRUE(shapeSceneForPod(scene, o, report, error)) << entry.path() << ": " << error;
+        std::vector<uint8_t> drawn(scene.meshes.size(), 0);
+        size_t meshNodes = 0;
+        for (const Node& n : scene.nodes)
+            if (n.kind == NodeKind::Mesh && n.object >= 0) drawn[size_t(n.object)] = 1, ++meshNodes;
+        for (size_t m = 0; m < drawn.size(); ++m)
+            EXPECT_TRUE(drawn[m]) << entry.path() << ": mesh " << m << " '" << scene.meshes[m].name << "' is drawn by no node";
+        EXPECT_GE(meshNodes, shown) << entry.path();
+        ++models;
+    }
+    EXPECT_GE(models, 1u) << "a shared POF model with hidden detail levels";
 }
 
 TEST(PodShapeScene, SplitsMaterialsTurnsZUpAndWritesPod) {
