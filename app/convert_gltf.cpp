@@ -20,11 +20,12 @@ void addGltfConvertOptions(CLI::App* convert, GltfConvertOptions& options) {
 }
 
 int convertToGltf(Scene& scene, const std::string& input, const std::string& output, bool binary,
-                  const std::vector<std::string>& texturePaths, const GltfConvertOptions& options) {
+                  const std::vector<std::string>& texturePaths, const GltfConvertOptions& options,
+                  ConvertLog& log) {
     readSceneTextures(scene, {}, texturePaths);
     for (const ReportLine& line : scene.report)
         if (line.severity == Severity::Warning)
-            std::printf("%s: warning: %s\n", input.c_str(), line.text.c_str());
+            appendf(log.out, "%s: warning: %s\n", input.c_str(), line.text.c_str());
     // glTF is Y up and no reader looks at extras: a Z-up scene is turned, as for POD.
     const bool turned = turnSceneToYUp(scene);
     GltfWriteOptions writeOptions;
@@ -33,17 +34,20 @@ int convertToGltf(Scene& scene, const std::string& input, const std::string& out
     GltfWriteReport report;
     std::string error;
     if (!writeGltf(scene, output, writeOptions, report, error)) {
-        std::fprintf(stderr, "%s: %s\n", input.c_str(), error.c_str());
+        appendf(log.err, "%s: %s\n", input.c_str(), error.c_str());
         return kExitBadInput;
     }
     if (turned)
-        std::printf("%s: note: the Z-up scene turned to glTF's Y up: (x, y, z) becomes (x, z, -y)\n", input.c_str());
-    for (const std::string& note : summarizeNotes(report.notes)) std::printf("%s: %s\n", input.c_str(), note.c_str());
-    std::printf(
-        "%s: wrote %s: %zu nodes, %zu meshes (%zu primitives), %zu materials, %zu images, %zu animations, "
-        "%zu scenes\n",
-        input.c_str(), output.c_str(), report.nodes, report.meshes, report.primitives, report.materials,
-        report.images, report.animations, report.scenes);
+        appendf(log.out, "%s: note: the Z-up scene turned to glTF's Y up: (x, y, z) becomes (x, z, -y)\n", input.c_str());
+    for (const std::string& note : summarizeNotes(report.notes)) appendf(log.out, "%s: %s\n", input.c_str(), note.c_str());
+    auto count = [](size_t n, const char* one, const char* many) {
+        return std::to_string(n) + " " + (n == 1 ? one : many);
+    };
+    appendf(log.out, "%s: wrote %s: %s, %s (%s), %s, %s, %s, %s\n", input.c_str(), output.c_str(),
+            count(report.nodes, "node", "nodes").c_str(), count(report.meshes, "mesh", "meshes").c_str(),
+            count(report.primitives, "primitive", "primitives").c_str(),
+            count(report.materials, "material", "materials").c_str(), count(report.images, "image", "images").c_str(),
+            count(report.animations, "animation", "animations").c_str(), count(report.scenes, "scene", "scenes").c_str());
     return kExitOk;
 }
 

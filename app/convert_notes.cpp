@@ -1,6 +1,8 @@
 #include "app/convert_notes.h"
 
 #include <cctype>
+#include <cstdarg>
+#include <cstdio>
 #include <map>
 #include <utility>
 
@@ -45,6 +47,22 @@ std::string plural(const std::string& kind, size_t count) {
 }
 
 }  // namespace
+
+void appendf(std::string& to, const char* format, ...) {
+    va_list args;
+    va_start(args, format);
+    va_list copy;
+    va_copy(copy, args);
+    const int size = std::vsnprintf(nullptr, 0, format, copy);
+    va_end(copy);
+    if (size > 0) {
+        const size_t at = to.size();
+        to.resize(at + size_t(size) + 1);
+        std::vsnprintf(&to[at], size_t(size) + 1, format, args);
+        to.resize(at + size_t(size));
+    }
+    va_end(args);
+}
 
 std::vector<std::string> summarizeNotes(const std::vector<std::string>& notes, size_t names) {
     struct Group {

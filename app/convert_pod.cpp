@@ -21,8 +21,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-int refuse(const std::string& input, const std::string& message) {
-    std::fprintf(stderr, "%s: %s\n", input.c_str(), message.c_str());
+int refuse(ConvertLog& log, const std::string& input, const std::string& message) {
+    appendf(log.err, "%s: %s\n", input.c_str(), message.c_str());
     return kExitBadInput;
 }
 
@@ -175,14 +175,14 @@ void addPodConvertOptions(CLI::App* convert, PodConvertOptions& options) {
 }
 
 int convertToPod(Scene& scene, const std::string& input, const std::string& output,
-                 const std::vector<std::string>& texturePaths, const PodConvertOptions& options) {
+                 const std::vector<std::string>& texturePaths, const PodConvertOptions& options, ConvertLog& log) {
     const auto started = std::chrono::steady_clock::now();
     PodShapeOptions shape;
     shape.maxBones = static_cast<uint32_t>(options.maxBones < 0 ? podDefaultMaxBones() : options.maxBones);
     for (const std::string& item : options.quantize) {
         std::string error;
         if (!parsePodQuantize(item, shape.quantize, error)) {
-            std::fprintf(stderr, "esview convert: %s\n", error.c_str());
+            appendf(log.err, "esview convert: %s\n", error.c_str());
             return kExitUsage;
         }
     }
@@ -205,7 +205,7 @@ int convertToPod(Scene& scene, const std::string& input, const std::string& outp
     if (!options.clip.empty()) {
         std::string error;
         shape.clip = findClip(scene, options.clip, error);
-        if (shape.clip < 0) return refuse(input, error);
+        if (shape.clip < 0) return refuse(log, input, error);
     } else if (lossy && scene.animation.clips.size() > 1) {
         shape.clip = 0;
     }
@@ -220,13 +220,13 @@ int convertToPod(Scene& scene, const std::string& input, const std::string& outp
     std::string error;
     if (!shapeSceneForPod(scene, shape, report, error)) {
         // Every refusal of the file at once, each naming the option that drops it.
-        if (report.refusals.empty()) return refuse(input, error);
-        for (const std::string& r : report.refusals) std::fprintf(stderr, "%s: %s\n", input.c_str(), r.c_str());
+        if (report.refusals.empty()) return refuse(log, input, error);
+        for (const std::string& r : report.refusals) appendf(log.err, "%s: %s\n", input.c_str(), r.c_str());
         if (report.refusals.size() == 1)
-            std::fprintf(stderr, "%s: 1 refusal: the option named drops it, or --lossy drops all POD cannot hold\n",
+            appendf(log.err, "%s: 1 refusal: the option named drops it, or --lossy drops all POD cannot hold\n",
                          input.c_str());
         else
-            std::fprintf(stderr, "%s: %zu refusals: the options named drop them, or --lossy drops them all\n",
+            appendf(log.err, "%s: %zu refusals: the options named drop them, or --lossy drops them all\n",
                          input.c_str(), report.refusals.size());
         return kExitBadInput;
     }
@@ -254,7 +254,7 @@ int convertToPod(Scene& scene, const std::string& input, const std::string& outp
     if (!writePod(scene, write, bytes, error, &notes)) {
         if (options.fixedPoint && error.find("16.16") != std::string::npos)
             error += "; convert without --fixed-point";
-        return refuse(input, error);
+        return refuse(log, input, error);
     }
 
     // Written under temporary names, renamed only when every file is complete.
@@ -275,11 +275,11 @@ int convertToPod(Scene& scene, const std::string& input, const std::string& outp
         }
     if (!ok || ec) {
         for (const auto& f : files) fs::remove(f.first, ec);
-        return refuse(input, "cannot write " + output);
+        return refuse(log, input, "cannot write " + output);
     }
 
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    std::printf("%s: %zu bytes written in %.3f s\n", output.c_str(), bytes.size(), seconds);
+    appendf(log.out, "%s: %zu bytes written in %.3f s\n", output.c_str(), bytes.size(), seconds);
     // One line per kind of note: shaping's, then the writer's (its per-track sampling notes as one).
     std::vector<std::string> all = report.notes;
     const std::string sampled = " sampled at every frame";
@@ -303,11 +303,11 @@ int convertToPod(Scene& scene, const std::string& input, const std::string& outp
     else if (!images.empty())
         all.push_back(std::to_string(images.size()) + " embedded images written beside it, as " +
                       images[0].first.filename().string() + " and so on");
-    for (const std::string& n : summarizeNotes(all)) std::printf("note: %s\n", n.c_str());
+    for (const std::string& n : summarizeNotes(all)) appendf(log.out, "note: %s\n", n.c_str());
     for (size_t a = 0; a < size_t(PodAttr::Count); ++a) {
         const PodQuantError& e = report.quant.error[a];
         if (!e.values) continue;
-        std::printf("quantized %s=%s: largest error %s over %llu vertices\n", podAttrName(PodAttr(a)),
+        appendf(log.out, "quantized %s=%s: largest error %s over %llu vertices\n", podAttrName(PodAttr(a)),
                     podQuantName(e.type), formatError(PodAttr(a), e).c_str(),
                     static_cast<unsigned long long>(e.values));
     }

@@ -13,6 +13,7 @@ class App;
 namespace esv {
 
 struct Scene;
+struct ConvertLog;
 
 struct PodConvertOptions {
     bool separate = false;  // one array per attribute instead of one interleaved buffer
@@ -43,10 +44,10 @@ int podDefaultMaxBones();
 // Adds the POD options (group "To POD") to the convert subcommand.
 void addPodConvertOptions(CLI::App* convert, PodConvertOptions& options);
 
-// Shapes `scene` (as loaded from `input`) and writes it to `output`. Prints what it changed and the
-// error each quantisation introduced on stdout, every refusal as one line on stderr (`input: ...`).
+// Shapes `scene` (as loaded from `input`) and writes it to `output`. Says what it changed and the
+// error each quantisation introduced in log.out, every refusal as one line in log.err (`input: ...`).
 // Nothing is written unless everything succeeds. Returns an ExitCode.
 int convertToPod(Scene& scene, const std::string& input, const std::string& output,
-                 const std::vector<std::string>& texturePaths, const PodConvertOptions& options);
+                 const std::vector<std::string>& texturePaths, const PodConvertOptions& options, ConvertLog& log);
 
 }  // namespace esv
