@@ -3,7 +3,8 @@
 #
 #   ./setup.sh run [FILE]   build and open the viewer (no display: render the demo headless to a PNG)
 #   ./setup.sh test         build (warnings as errors) and run the whole test suite
-#   ./setup.sh test-sanitize  the same with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)
+#   ./setup.sh test-sanitize  the file-handling tests (loaders, scene, preparation, converters) under
+#                             AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)
 #   ./setup.sh fuzz [SECONDS] every libFuzzer target for SECONDS (default 60) on its corpus (build-fuzz/)
 #   ./setup.sh build-arm64    cross-build for 64-bit ARM into build-arm64/ (build-armhf: 32-bit ARM)
 #   ./setup.sh test-arm64 [CTEST ARGS]  that build's test suite under qemu-user (test-armhf likewise)
@@ -81,7 +82,7 @@ run_tests() {  # run_tests DIR [CTEST ARGS...]: ctest, then one line counting sk
   return "$status"
 }
 
-build() {  # build DIR [cmake options...]
+build() {  # build DIR [cmake options...]: everything (the tests and benchmarks too)
   local dir=$1; shift
   cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@"
   cmake --build "$dir" -j "$(jobs)"
@@ -162,8 +163,10 @@ mode=${1:-run}
 [ $# -gt 0 ] && shift
 case "$mode" in
   run)
+    # Only the viewer: the tests and benchmarks are built by `./setup.sh test`.
     install_missing
-    build build
+    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+    cmake --build build -j "$(jobs)" --target esview
     if [ -n "${DISPLAY:-}" ] && ./build/esview "$@"; then
       exit 0
     fi
@@ -179,13 +182,18 @@ case "$mode" in
     run_tests build
     ;;
   test-sanitize)
+    # The in-process tests of everything that reads, checks, prepares and writes files (the label
+    # "sanitize", tests/CMakeLists.txt), built at -O1 with line tables only: what ASan and UBSan need
+    # for their reports, at half the compile time of -O2 -g. The renders and viewer sessions run in
+    # the normal build.
     install_missing
-    install_gltf_validator
-    build build-asan -DESVIEW_WERROR=ON -DESVIEW_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DESVIEW_BUILD_BENCH=OFF \
-      -DESVIEW_REQUIRE_SHARED="$(require_shared)"
+    cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+      -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DESVIEW_WERROR=ON -DESVIEW_SANITIZE=ON \
+      -DESVIEW_BUILD_BENCH=OFF -DESVIEW_REQUIRE_SHARED="$(require_shared)"
+    cmake --build build-asan -j "$(jobs)" --target sanitize_tests
     ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$(pwd)/tests/lsan.supp" \
       UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-      run_tests build-asan
+      run_tests build-asan -L sanitize "$@"
     ;;
   fuzz)
     # The libFuzzer targets in their own tree (clang, tests and benchmarks off), then each target

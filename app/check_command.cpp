@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <iostream>
 #include <mutex>
+#include <fstream>
 #include <thread>
 
 #include "app/commands.h"
@@ -37,12 +38,30 @@ void checkArchive(const std::string& path, CheckResult& result) {
                       {"models", models}};
 }
 
+// The format a file that did not load claims to be: its first bytes' magic, else its extension
+// (a model inside an archive: its extension). Empty when neither says.
+std::string claimedFormat(const std::string& path) {
+    uint8_t head[64] = {};
+    size_t size = 0;
+    ArchivePath inside;
+    if (!splitArchivePath(path, inside)) {
+        std::ifstream in(path, std::ios::binary);
+        in.read(reinterpret_cast<char*>(head), sizeof head);
+        size = in ? sizeof head : size_t(std::max<std::streamsize>(in.gcount(), 0));
+    }
+    const FileFormat format = detectFormat(head, size, path);
+    if (format != FileFormat::Unknown) return formatName(format);
+    const FormatInfo* byExtension = formatForExtension(path);
+    return byExtension ? byExtension->key : std::string();
+}
+
 void checkModel(const std::string& path, CheckResult& result) {
     LoadOptions options;
     options.collectAll = true;
     LoadResult loaded = openScene(path, options);
     result.problems = std::move(loaded.problems);
     if (!loaded.scene) {
+        result.format = claimedFormat(path);
         if (result.problems.empty()) result.problems.push_back(Problem{path, -1, 0, 0, "", "could not be loaded"});
         return;
     }
@@ -202,6 +221,12 @@ void printText(const CheckResult& r) {
 
 int runCheck(const std::vector<std::string>& paths, bool json, int jobs) {
     const std::vector<std::string> files = expandCheckPaths(paths);
+    if (files.empty()) {
+        std::string where;
+        for (const std::string& p : paths) where += (where.empty() ? "" : ", ") + p;
+        std::fprintf(stderr, "esview check: no model files found in %s\n", where.c_str());
+        return kExitBadInput;
+    }
     if (jobs <= 0) jobs = int(std::max(1u, std::thread::hardware_concurrency()));
     jobs = std::max(1, std::min<int>(jobs, int(std::max<size_t>(files.size(), 1))));
 

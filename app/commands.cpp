@@ -152,14 +152,17 @@ int runCommandLine(int argc, char** argv) {
     std::string mode = "shaded";
     renderCmd->add_option("--mode", mode, "shaded|wireframe|normals|weights|batches|uv|unlit|colors|skindiff")->check([](const std::string& s) {
         ViewMode m;
-        return parseViewMode(s.c_str(), m) ? std::string() : std::string("unknown mode '" + s + "'");
+        if (parseViewMode(s.c_str(), m)) return std::string();
+        std::string names;
+        for (int i = 0; i < int(ViewMode::Count); ++i) names += std::string(i ? ", " : "") + viewModeName(ViewMode(i));
+        return std::string("unknown mode '" + s + "' (the modes: " + names + ")");
     });
     renderCmd->add_flag("--gles2", render.gles2, "Render with OpenGL ES 2.0 limits and features enforced");
     renderCmd->add_flag("--gles2-strict", render.gles2Strict,
                         "Render as a strict ES 2.0 device (implies --gles2): no extensions, limits at the ES 2.0 "
                         "minimum; the adaptations are printed as warnings");
-    renderCmd->add_option("--weight-bone", render.weightBone, "Weights mode: node index of the joint whose weights to show")
-        ->check(CLI::NonNegativeNumber);
+    renderCmd->add_option("--weight-bone", render.weightBone,
+                          "Weights mode: the joint whose weights to show, by node name or index");
     renderCmd->add_flag("--skeleton", render.skeleton, "Draw the skeleton (bones as lines, joints as points) over the scene");
     renderCmd->add_flag("--normal-lines", render.normalLines, "Draw each vertex normal as a short line");
     renderCmd->add_flag("--tangent-lines", render.tangentLines,

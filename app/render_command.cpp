@@ -38,9 +38,29 @@ int renderFrames(const RenderRequest& request, RenderedFrames& out) {
         return kExitBadInput;
     }
     if (request.camera >= static_cast<int>(loadedScene.cameras.size())) {
-        std::fprintf(stderr, "%s: no camera %d (the file has %zu)\n", request.file.c_str(), request.camera,
-                     loadedScene.cameras.size());
+        std::string names;
+        for (size_t c = 0; c < loadedScene.cameras.size(); ++c)
+            names += (c ? ", " : "") + std::to_string(c) + " '" + loadedScene.cameras[c].name + "'";
+        std::fprintf(stderr, "%s: no camera %d (%s)\n", request.file.c_str(), request.camera,
+                     loadedScene.cameras.empty() ? "the file has none" : ("the cameras: " + names).c_str());
         return kExitBadInput;
+    }
+    int weightBone = -1;
+    if (!request.weightBone.empty()) {
+        weightBone = findNode(loadedScene, request.weightBone);
+        if (weightBone < 0 || !isJoint(loadedScene, weightBone)) {
+            std::string joints;
+            size_t listed = 0, total = 0;
+            for (size_t n = 0; n < loadedScene.nodes.size(); ++n) {
+                if (!isJoint(loadedScene, int(n))) continue;
+                if (listed < 8) joints += (listed ? ", " : "") + std::to_string(n) + " '" + loadedScene.nodes[n].name + "'", ++listed;
+                ++total;
+            }
+            if (total > listed) joints += ", ... (" + std::to_string(total) + " in all)";
+            std::fprintf(stderr, "%s: --weight-bone %s: no joint of that name or node index (%s)\n", request.file.c_str(),
+                         request.weightBone.c_str(), total ? ("the joints: " + joints).c_str() : "the file has no skin");
+            return kExitBadInput;
+        }
     }
 
     EglContext context;
@@ -74,7 +94,7 @@ int renderFrames(const RenderRequest& request, RenderedFrames& out) {
     ViewSettings view;
     view.mode = request.mode;
     view.showSkeleton = request.skeleton;
-    view.weightBone = request.weightBone;
+    view.weightBone = weightBone;
     view.showNormalLines = request.normalLines;
     view.showTangentLines = request.tangentLines;
     view.camera = request.camera;

@@ -19,7 +19,7 @@ struct RenderRequest {
     bool gles2 = false;
     bool gles2Strict = false;  // the strict ES 2.0 device profile (implies gles2)
     bool skeleton = false;
-    int weightBone = -1;
+    std::string weightBone;  // a joint's node name or index; empty: each vertex's strongest weight
     bool normalLines = false;
     bool tangentLines = false;
     Lighting lighting = kDefaultLighting;  // the viewer's default

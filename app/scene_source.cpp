@@ -34,8 +34,10 @@ bool resolveTime(const Scene& scene, const TimeSelection& selection, ResolvedTim
                 clip = static_cast<int>(index);
         }
         if (clip < 0) {
-            error = "no animation clip named '" + selection.clip + "' (the file has " +
-                    std::to_string(clips.size()) + ")";
+            std::string names;
+            for (size_t i = 0; i < clips.size(); ++i) names += (i ? ", '" : "'") + clips[i].name + "'";
+            error = "no animation clip named '" + selection.clip + "' (" +
+                    (clips.empty() ? std::string("the file has none") : "the clips: " + names) + ")";
             return false;
         }
     }

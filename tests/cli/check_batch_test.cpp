@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -105,6 +106,37 @@ TEST(CheckBatch, CleanFolderIsOkWithEveryModelOnceInPathOrder) {
         EXPECT_GE(j["ms"].get<double>(), 0.0);
     }
     EXPECT_EQ(lines[3], nlohmann::json::parse(R"({"summary": {"files": 3, "ok": 3, "failed": 0, "warnings": 0}})"));
+}
+
+// A folder with no model file in it is a mistake (a wrong path in CI), not a pass.
+TEST(CheckBatch, NoModelFilesIsAnError) {
+    const fs::path dir = inputDir("none");
+    std::ofstream(dir / "notes.txt") << "not a model\n";
+    fs::create_directories(dir / "empty");
+    RunResult r = run("check '" + dir.string() + "'");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(r.err, "esview check: no model files found in " + dir.string() + "\n");
+    r = run("check '" + (dir / "empty").string() + "' --json");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("no model files found"), std::string::npos) << r.err;
+}
+
+// A file too short to load still says which format it claims to be: by its first bytes, else by
+// its extension.
+TEST(CheckBatch, TruncatedFilesKeepTheirFormat) {
+    const fs::path dir = inputDir("truncated");
+    const std::vector<uint8_t> demo = readBytes(esv::test::sourceDir() / "assets" / "demo.pod");
+    writeBytes(dir / "cut.pod", std::vector<uint8_t>(demo.begin(), demo.begin() + 40));
+    writeBytes(dir / "named.bin.awd", {'A', 'W'});
+    writeBytes(dir / "magic_only.ogex", {'M', 'e', 't'});
+    RunResult r = run("check '" + dir.string() + "' --json");
+    EXPECT_EQ(r.exitCode, 1);
+    std::map<std::string, std::string> format;
+    for (const nlohmann::json& j : jsonLines(r.out))
+        if (j.contains("path")) format[fs::path(j["path"].get<std::string>()).filename().string()] = j["format"].is_null() ? "null" : j["format"].get<std::string>();
+    EXPECT_EQ(format["cut.pod"], "pod");
+    EXPECT_EQ(format["named.bin.awd"], "awd");
+    EXPECT_EQ(format["magic_only.ogex"], "ogex");
 }
 
 TEST(CheckBatch, CorruptedCopyIsReportedWithItsOffsetAndTheOthersStillAre) {

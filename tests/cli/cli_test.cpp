@@ -359,7 +359,9 @@ TEST(Cli, UsageErrorsSayWhatIsWrong) {
         {"render demo", "--output is required"},
         {"info demo --frame 1 --time 2", "--frame excludes --time"},
         {"render demo -o x.png --size 12by4", "--size: expected WxH, e.g. 1280x720"},
-        {"render demo -o x.png --mode sparkles", "--mode: unknown mode 'sparkles'"},
+        {"render demo -o x.png --mode sparkles",
+         "--mode: unknown mode 'sparkles' (the modes: shaded, wireframe, normals, weights, batches, uv, unlit, "
+         "colors, skindiff)"},
         {"frobnicate --nope", "The following argument was not expected: --nope"},
         {"check demo --jobs 0", "--jobs: Value 0 not in range 1 to 256"},
     };
@@ -598,6 +600,39 @@ TEST(Cli, RenderBadCameraIsBadInput) {
     auto png = esv::test::outputDir() / "cli_bad_camera.png";
     RunResult r = run("render demo -o '" + png.string() + "' --camera 99");
     EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(lineCount(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find("no camera 99 (the cameras: 0 'front')"), std::string::npos) << r.err;
+    r = run("info demo --clip Dance");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("no animation clip named 'Dance' (the clips: '"), std::string::npos) << r.err;
+}
+
+// --weight-bone takes a joint's name or node index; anything else lists the joints.
+TEST(Cli, RenderWeightBoneByNameOrIndex) {
+    const auto png = esv::test::outputDir() / "cli_weight_bone.png";
+    RunResult r = run("render demo -o '" + png.string() + "' --size 64x64 --mode weights --weight-bone sparkle");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(lineCount(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find("--weight-bone sparkle: no joint of that name or node index (the joints: "), std::string::npos)
+        << r.err;
+    // The first joint listed, by name and by number, draws the same picture.
+    const std::string err = r.err;
+    const size_t at = err.find("the joints: ") + 12;
+    const size_t space = err.find(' ', at);
+    const std::string index = err.substr(at, space - at);
+    const size_t quote = err.find('\'', space);
+    const std::string name = err.substr(quote + 1, err.find('\'', quote + 1) - quote - 1);
+    ASSERT_FALSE(name.empty()) << err;
+    const auto byName = esv::test::outputDir() / "cli_weight_bone_name.png";
+    const auto byIndex = esv::test::outputDir() / "cli_weight_bone_index.png";
+    r = run("render demo -o '" + byName.string() + "' --size 64x64 --mode weights --weight-bone '" + name + "'");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    r = run("render demo -o '" + byIndex.string() + "' --size 64x64 --mode weights --weight-bone " + index);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(esv::test::readText(byName), esv::test::readText(byIndex));
+    // A number far beyond any node is no joint either (it once failed with a 309-digit range error).
+    r = run("render demo -o '" + png.string() + "' --size 64x64 --mode weights --weight-bone 1e308");
+    EXPECT_EQ(r.exitCode, 1) << r.err;
     EXPECT_EQ(lineCount(r.err), 1u) << r.err;
 }
 
