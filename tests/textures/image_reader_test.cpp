@@ -1142,6 +1142,32 @@ TEST(Stb, png_fixture_and_detection_by_magic_not_name) {
     EXPECT_EQ(image.container, "png");
 }
 
+// Binary PGM/PPM: the samples after the header must all be there (a 16-bit P5 of 22 bytes once made
+// stb_image read past the end, fuzz/corpus/textures/5c58f31f...); complete files decode.
+TEST(Stb, pnm_samples_must_fit_the_file) {
+    const std::string crash = std::string("P555\x0c" "5\x0c" "527\0\xff" "55\x0c" "5\x0c" "527\0\xff", 22);
+    Image image;
+    std::string error;
+    EXPECT_FALSE(readImage(own(Bytes(crash.begin(), crash.end())), image, error));
+    EXPECT_NE(error.find("PNM image of 55x5 needs 550 bytes of samples, the file has 11"), std::string::npos) << error;
+    // A 2x1 8-bit grey image, with a comment in its header, and the same at 16 bits.
+    const std::string grey8 = std::string("P5 # made by hand\n2 1\n255\n", 26) + std::string("\x10\xF0", 2);
+    ASSERT_TRUE(readImage(own(Bytes(grey8.begin(), grey8.end())), image, error)) << error;
+    ASSERT_EQ(image.width, 2u);
+    EXPECT_EQ(image.surfaces[0].data[0], 0x10);
+    EXPECT_EQ(image.surfaces[0].data[4], 0xF0);
+    // 16-bit samples whose two bytes are equal: the same value either way round.
+    const std::string grey16 = std::string("P5\n2 1\n65535\n") + std::string("\x10\x10\xF0\xF0", 4);
+    ASSERT_TRUE(readImage(own(Bytes(grey16.begin(), grey16.end())), image, error)) << error;
+    EXPECT_EQ(image.surfaces[0].data[0], 0x10);
+    // One byte short of either: refused.
+    for (const std::string& whole : {grey8, grey16}) {
+        const Bytes cut(whole.begin(), whole.end() - 1);
+        EXPECT_FALSE(readImage(own(cut), image, error)) << whole.size();
+        EXPECT_NE(error.find("bytes of samples"), std::string::npos) << error;
+    }
+}
+
 TEST(Stb, size_caps_before_decoding) {
     // A TGA header claiming 16000x16000 in a 30-byte file: refused without decoding.
     Bytes tga = {0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, 0x3E, 0x80, 0x3E, 32, 0};
