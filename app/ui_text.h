@@ -13,9 +13,9 @@ namespace esv {
 // ends in a separator keeps its last folder's name.
 std::string textureDisplayName(const std::string& path);
 
-// The frame readout of the transport: "frame 12 / 40" when `frame` is within 1e-3 of a whole frame
-// (paused on a frame, or stepped), else one decimal, "frame 12.4 / 40"; `frameCount` is the clip's
-// duration in frames, rounded. Without a frame rate (`frameCount` <= 0) just "frame 12".
+// The frame readout of the transport, always a whole frame beside the time the panel prints: "frame 12
+// / 40" from 12 (within 1e-3 below it, rounding) up to 13; `frameCount` is the clip's duration in
+// frames, rounded. Without a frame rate (`frameCount` <= 0) just "frame 12".
 std::string frameText(float frame, float frameCount);
 
 // The key ticks a timeline `width` pixels wide over `duration` seconds draws of `keys` (ascending

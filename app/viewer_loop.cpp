@@ -504,6 +504,10 @@ void keyboardInput(Viewer& v, float dt) {
     if ((escape && escapeClosesSomething(v)) || !s.keyboardToView) return skipKeys();
     const bool shift = shiftHeld(v), ctrl = controlHeld(v);
     if (pressed(Key::O) && ctrl) showPanel(s, PanelId::Browser);
+    if (pressed(Key::Q) && ctrl) {
+        v.closeRequested = true;
+        return skipKeys();
+    }
     if (pressed(Key::H)) v.hidePanels = !v.hidePanels;
     if (!s.scene) return skipKeys();
     const Scene& scene = *s.scene;
@@ -564,12 +568,9 @@ void keyboardInput(Viewer& v, float dt) {
     }
     for (int m = 0; m < int(ViewMode::Count) && m < 9; ++m)
         if (pressed(Key(int(Key::Num1) + m))) s.view.mode = ViewMode(m);
-    if (escape) {
-        if (s.selection.node >= 0)
-            selectNode(s, -1);
-        else
-            v.closeRequested = true;
-    }
+    // Esc clears the selection and nothing more: it never quits (Ctrl+Q, the File menu and the
+    // window's close button do), so that a user closing things one by one never loses the session.
+    if (escape && s.selection.node >= 0) selectNode(s, -1);
     orbit.distance = std::max(orbit.distance, 1e-4f);
 }
 

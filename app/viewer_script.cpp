@@ -1084,6 +1084,7 @@ std::string viewerStateJson(const ViewerState& s) {
     for (size_t r = 0; r < kDockRegions; ++r)
         if (!s.layout.regions[r].empty()) tabs[regionName(Region(r))] = panelName(s.tabs[r]);
     j["panel_rects"] = rects;
+    j["view_hint"] = s.viewHint;
     j["tabs"] = tabs;
     j["recent"] = s.recentFiles;
     // Frame times: the last frame's update and draw submission on the CPU, and the frame rate the

@@ -137,6 +137,8 @@ struct ViewerState {
     std::vector<std::string> textureFolders;
     size_t textureFoldersFromCommandLine = 0;
     std::string status;                    // one line in the status bar
+    // A line drawn in the 3D view while the panels are hidden (H): how to bring them back.
+    std::string viewHint;
     // The GL context as the host reported it: contexts lost, the times the viewer's GL objects were
     // made again on a new one, and the GL calls the last drop of a lost context's objects made (none
     // may reach GL: the context is gone).

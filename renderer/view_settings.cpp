@@ -1,8 +1,10 @@
 #include "renderer/view_settings.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 namespace esv {
 
@@ -58,12 +60,40 @@ glm::vec3 heatColor(float w) {
                       1.0f);
 }
 
+namespace {
+
+// The batch colours: eight chosen by hand, then each next one the candidate of a 7x7x7 lattice
+// (greys left out) farthest from every colour chosen so far (the first of equals), so that the 64
+// stay apart (at least 0.18 in RGB) however many batches a mesh has.
+std::array<glm::vec3, kBatchColorCount> makeBatchColors() {
+    std::array<glm::vec3, kBatchColorCount> out{};
+    const glm::dvec3 first[] = {{0.9, 0.3, 0.25}, {0.25, 0.75, 0.35}, {0.25, 0.45, 0.95}, {0.95, 0.8, 0.2},
+                                {0.75, 0.35, 0.9}, {0.2, 0.85, 0.85},  {0.95, 0.55, 0.15}, {0.6, 0.6, 0.6}};
+    std::vector<glm::dvec3> chosen(std::begin(first), std::end(first));
+    std::vector<glm::dvec3> candidates;
+    for (int r = 0; r < 7; ++r)
+        for (int g = 0; g < 7; ++g)
+            for (int b = 0; b < 7; ++b)
+                if (!(r == g && g == b)) candidates.push_back(glm::dvec3(r, g, b) * (0.8 / 6.0) + 0.15);
+    while (chosen.size() < kBatchColorCount) {
+        double best = -1.0;
+        size_t pick = 0;
+        for (size_t c = 0; c < candidates.size(); ++c) {
+            double nearest = 1e9;
+            for (const glm::dvec3& x : chosen) nearest = std::min(nearest, glm::length(candidates[c] - x));
+            if (nearest > best) best = nearest, pick = c;
+        }
+        chosen.push_back(candidates[pick]);
+    }
+    for (size_t i = 0; i < kBatchColorCount; ++i) out[i] = glm::vec3(chosen[i]);
+    return out;
+}
+
+}  // namespace
+
 glm::vec3 batchColor(size_t batch) {
-    static const glm::vec3 kBatchColors[] = {
-        {0.9f, 0.3f, 0.25f},  {0.25f, 0.75f, 0.35f}, {0.25f, 0.45f, 0.95f}, {0.95f, 0.8f, 0.2f},
-        {0.75f, 0.35f, 0.9f}, {0.2f, 0.85f, 0.85f},  {0.95f, 0.55f, 0.15f}, {0.6f, 0.6f, 0.6f}};
-    static_assert(sizeof(kBatchColors) / sizeof(kBatchColors[0]) == kBatchColorCount);
-    return kBatchColors[batch % kBatchColorCount];
+    static const std::array<glm::vec3, kBatchColorCount> colors = makeBatchColors();
+    return colors[batch % kBatchColorCount];
 }
 
 float resolvedSkinDiffRange(float setting, float boxDiagonal) {

@@ -74,8 +74,9 @@ struct ViewRegion {
 glm::vec3 heatColor(float w);
 
 // The Batches view's colour of bone batch `batch` of a mesh (a mesh drawn without batches is batch
-// 0): kBatchColorCount colours, repeating after that. The Skinning panel's swatches use the same.
-inline constexpr size_t kBatchColorCount = 8;
+// 0): kBatchColorCount distinct colours, repeating after that. The Skinning panel's swatches and
+// the legend use the same.
+inline constexpr size_t kBatchColorCount = 64;
 glm::vec3 batchColor(size_t batch);
 
 // The SkinDiff view's difference that reads red, in scene units: `setting` (ViewSettings::skinDiffRange)

@@ -125,7 +125,7 @@ void fileMenu(ViewerState& s) {
         ImGui::EndMenu();
     }
     ImGui::Separator();
-    if (ImGui::MenuItem("Quit", "Esc")) s.requestQuit = true;
+    if (ImGui::MenuItem("Quit", "Ctrl+Q")) s.requestQuit = true;
     ImGui::EndMenu();
 }
 
@@ -187,7 +187,8 @@ void helpMenu(ViewerState& s) {
             {"ctrl+O", "open a file"},
             {"H", "hide the panels"},
             {"F6", "keyboard to the panels / the 3D view (the keys follow the pointer)"},
-            {"Esc", "close a menu or the browser, leave a panel, clear the selection, quit"},
+            {"Esc", "close a menu or the browser, leave a panel, clear the selection (never quits)"},
+            {"Ctrl+Q", "quit (as the window's close button and File > Quit)"},
         };
         if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingFixedFit)) {
             for (const auto& k : kKeys) {
@@ -428,7 +429,17 @@ void drawDockedPanels(ViewerState& s, FileBrowser& browser, bool& hidePanels, fl
     }
     s.layout = computeLayout(in);
     s.panelRects.fill(LayoutRect{});
-    if (hidePanels) return;
+    s.viewHint = hidePanels ? "Panels hidden: press H to show them" : "";
+    if (hidePanels) {
+        // Bottom left of the view, small and grey: enough to find the way back, little in the picture.
+        const ImVec2 size = ImGui::CalcTextSize(s.viewHint.c_str());
+        const ImVec2 at(8.0f, io.DisplaySize.y - size.y - 8.0f);
+        ImDrawList* draw = ImGui::GetForegroundDrawList();
+        draw->AddRectFilled(ImVec2(at.x - 4.0f, at.y - 2.0f), ImVec2(at.x + size.x + 4.0f, at.y + size.y + 2.0f),
+                            IM_COL32(0, 0, 0, 110), 3.0f);
+        draw->AddText(at, IM_COL32(200, 200, 200, 220), s.viewHint.c_str());
+        return;
+    }
 
     menuBar(s, s.layout.menuBar, hidePanels);
     statusBar(s, s.layout.statusBar);

@@ -346,8 +346,20 @@ void drawChannels(const ViewerState& s, int n) {
 // Textures
 
 // A thumbnail of scene texture `t` fitted in `size` pixels, with a larger preview on hover.
+// What the view draws for a missing texture, in one word: grey by default, the checker on request.
+const char* missingLook(const ViewerState& s) {
+    return s.view.missingTexture == MissingTexture::Checker ? "checker" : "grey";
+}
+
 void textureThumbnail(const ViewerState& s, int t, float size, bool preview) {
     const Texture& texture = s.scene->textures[static_cast<size_t>(t)];
+    // A missing texture looks here as it does in the view: a grey square unless the checker is asked for.
+    if (texture.placeholder && s.view.missingTexture == MissingTexture::Grey) {
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        ImGui::GetWindowDrawList()->AddRectFilled(at, ImVec2(at.x + size, at.y + size), IM_COL32(128, 128, 128, 255));
+        ImGui::Dummy(ImVec2(size, size));
+        return;
+    }
     const unsigned object = textureObject(s, t);
     if (object == 0) {
         ImGui::TextDisabled("(not uploaded)");
@@ -369,6 +381,17 @@ void textureThumbnail(const ViewerState& s, int t, float size, bool preview) {
         ImGui::Text("%s  %ux%u", textureDisplayName(texture.name).c_str(), texture.image.width, texture.image.height);
         ImGui::EndTooltip();
     }
+}
+
+// The file's format and, where it differs, the one uploaded: "PVRTC1 4bpp RGB -> RGBA8" for an image
+// decoded in software for this GPU (the format as the decoding note names it), else the format alone.
+std::string storedAndUploaded(const Image& image) {
+    const std::string marker = " decoded to RGBA8";
+    for (const std::string& note : image.notes) {
+        const size_t at = note.find(marker);
+        if (at != std::string::npos && at > 0) return note.substr(0, at) + " -> RGBA8";
+    }
+    return pixelFormatName(image.format);
 }
 
 // How the image reaches the GPU: compressed as stored, decoded in software for this GPU, or RGBA8.
@@ -410,7 +433,7 @@ void drawTextureDetail(const ViewerState& s, int t) {
     pathText(texture.path);
     label("found");
     if (texture.placeholder)
-        ImGui::TextColored(kWarningColor, "missing (checker)");
+        ImGui::TextColored(kWarningColor, "missing (drawn %s)", missingLook(s));
     else if (!texture.embedded.empty())
         ImGui::TextUnformatted("embedded in the file");
     else
@@ -1042,9 +1065,9 @@ void drawLists(ViewerState& s, bool open) {
                 ImGui::SameLine(kListThumbnail + ImGui::GetStyle().ItemSpacing.x * 2.0f);
                 const std::string name = textureDisplayName(texture.name);
                 if (texture.placeholder)
-                    ImGui::TextColored(kWarningColor, "%d: %s  missing (checker)", i, name.c_str());
+                    ImGui::TextColored(kWarningColor, "%d: %s  missing (drawn %s)", i, name.c_str(), missingLook(s));
                 else
-                    ImGui::Text("%d: %s  %s %ux%u", i, name.c_str(), pixelFormatName(texture.image.format),
+                    ImGui::Text("%d: %s  %s %ux%u", i, name.c_str(), storedAndUploaded(texture.image).c_str(),
                                 texture.image.width, texture.image.height);
                 if (ImGui::IsItemHovered() && !texture.path.empty()) ImGui::SetTooltip("%s", texture.path.c_str());
             });

@@ -80,8 +80,8 @@ void timeline(ViewerState& s) {
     draw->AddLine(ImVec2(x, origin.y), ImVec2(x, origin.y + size.y), IM_COL32(255, 90, 70, 255), 2.0f);
     if (ImGui::IsItemHovered()) {
         const float u = (ImGui::GetIO().MousePos.x - origin.x - 4.0f) / std::max(size.x - 8.0f, 1.0f);
-        ImGui::SetTooltip("%.3f s (frame %.1f)", std::clamp(u, 0.0f, 1.0f) * duration,
-                          std::clamp(u, 0.0f, 1.0f) * duration * fps);
+        ImGui::SetTooltip("%.3f s (%s)", std::clamp(u, 0.0f, 1.0f) * duration,
+                          frameText(std::clamp(u, 0.0f, 1.0f) * duration * fps, 0.0f).c_str());
     }
 }
 

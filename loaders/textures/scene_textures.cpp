@@ -71,7 +71,7 @@ int readSceneTextures(Scene& scene, const std::function<void(size_t, size_t)>& p
             tex.image = makeCheckerImage();
             tex.placeholder = true;
             ++placeholders;
-            scene.warn(label + ": " + why + "; showing a checker placeholder");
+            scene.warn(label + ": " + why + "; drawn grey");
         };
 
         Image image;
@@ -168,7 +168,7 @@ int decodeSceneTextures(Scene& scene, const std::function<bool(PixelFormat)>& gp
             tex.placeholder = true;
             ++placeholders;
             scene.warn(label + ": " + formatLabel(image) + " could not be decoded: " + error +
-                       "; showing a checker placeholder");
+                       "; drawn grey");
             continue;
         }
         scene.info(label + ": " + formatLabel(image) + " decoded to RGBA8 in software (" +

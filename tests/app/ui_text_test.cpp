@@ -35,8 +35,9 @@ TEST(FrameText, WholeFramesReadAsIntegers) {
     EXPECT_EQ(esv::frameText(11.9996f, 40.0f), "frame 12 / 40");
     EXPECT_EQ(esv::frameText(0.0f, 40.0f), "frame 0 / 40");
     EXPECT_EQ(esv::frameText(-0.0002f, 40.0f), "frame 0 / 40");
-    EXPECT_EQ(esv::frameText(12.4f, 40.0f), "frame 12.4 / 40");
-    EXPECT_EQ(esv::frameText(12.5f, 39.9999f), "frame 12.5 / 40");
+    // Between frames: the whole frame reached, never a fraction (the time says the rest).
+    EXPECT_EQ(esv::frameText(12.4f, 40.0f), "frame 12 / 40");
+    EXPECT_EQ(esv::frameText(12.9f, 39.9999f), "frame 12 / 40");
     EXPECT_EQ(esv::frameText(3.0f, 0.0f), "frame 3");
 }
 

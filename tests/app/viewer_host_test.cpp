@@ -86,8 +86,18 @@ TEST(ViewerHost, EventsDriveTheViewportLikeAWindow) {
     ASSERT_TRUE(send(host, viewer, esv::Event::keyEvent(esv::Key::Num2, false)));
     EXPECT_EQ(s.view.mode, esv::ViewMode::Wireframe);
 
-    // Escape with nothing selected closes the viewer.
-    ASSERT_FALSE(send(host, viewer, esv::Event::keyEvent(esv::Key::Escape, true)));
+    // Escape never quits: with something selected it clears the selection, with nothing selected it
+    // does nothing, however often. Ctrl+Q quits.
+    s.selection.node = 0;
+    ASSERT_TRUE(send(host, viewer, esv::Event::keyEvent(esv::Key::Escape, true)));
+    ASSERT_TRUE(send(host, viewer, esv::Event::keyEvent(esv::Key::Escape, false)));
+    EXPECT_EQ(s.selection.node, -1);
+    for (int i = 0; i < 3; ++i) {
+        ASSERT_TRUE(send(host, viewer, esv::Event::keyEvent(esv::Key::Escape, true)));
+        ASSERT_TRUE(send(host, viewer, esv::Event::keyEvent(esv::Key::Escape, false)));
+    }
+    ASSERT_TRUE(send(host, viewer, esv::Event::keyEvent(esv::Key::LeftControl, true)));
+    ASSERT_FALSE(send(host, viewer, esv::Event::keyEvent(esv::Key::Q, true)));
     EXPECT_EQ(viewer.finish(), esv::kExitOk);
 }
 

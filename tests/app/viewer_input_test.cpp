@@ -301,6 +301,8 @@ TEST(ViewerInput, HotkeysFollowThePointerOverThe3DView) {
     EXPECT_FALSE(hover["keyboard_to_panel"].get<bool>()) << "over the 3D view the view has the keys";
     EXPECT_TRUE(view["skeleton"].get<bool>()) << "K reached the view without a click in it";
     EXPECT_EQ(hidden["viewport"], nlohmann::json::array({0.0, 0.0, 1280.0, 720.0})) << "H hid the panels";
+    EXPECT_EQ(hidden["view_hint"], "Panels hidden: press H to show them") << "and says how to bring them back";
+    EXPECT_EQ(view["view_hint"], "") << "no hint with the panels shown";
 }
 
 // Esc closes what is open before it acts on the view: the file browser (Ctrl+O) first, then a

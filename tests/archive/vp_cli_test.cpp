@@ -120,7 +120,7 @@ TEST(VpCli, TextureInASecondArchiveBesideTheFirst) {
     EXPECT_EQ(a["warnings"][0], "texture 1 'glass-trans': 'glass-trans' not found; searched " +
                                     ships.string() + ":data/maps/glass-trans.*, " + ships.string() +
                                     ":data/models/glass-trans.*, " + (dir / "glass-trans.*").string() +
-                                    "; showing a checker placeholder");
+                                    "; drawn grey");
 
     vptest::writeFile(dir / "effects.vp",
                       vptest::archiveOf({{"data/maps/glass-trans.png", sample("glass-trans.png")}}));

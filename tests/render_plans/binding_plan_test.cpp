@@ -1,9 +1,11 @@
+#include <algorithm>
 // Binding plans are pure functions of the stream layout: tested without a GL context.
 #include <cstring>
 
 #include <gtest/gtest.h>
 
 #include "renderer/binding_plan.h"
+#include "renderer/view_settings.h"
 
 using namespace esv;
 
@@ -119,4 +121,24 @@ TEST(BindingPlan, PaletteBudget) {
     EXPECT_EQ(paletteCapacity(128, 16), 28);
     EXPECT_EQ(paletteCapacity(4096, 16), 1020);
     EXPECT_EQ(paletteCapacity(10, 16), 0);
+}
+
+// The Batches view tells up to 64 batches apart (a mesh of 15 batches once showed batches 0 and 8
+// alike): every pair of the colours differs by 0.18 or more in RGB, the first eight are the ones the
+// goldens were drawn with, and batch 64 wraps to batch 0's colour.
+TEST(BatchColors, SixtyFourDistinctColours) {
+    ASSERT_EQ(kBatchColorCount, 64u);
+    float nearest = 1e9f;
+    for (size_t a = 0; a < kBatchColorCount; ++a)
+        for (size_t b = a + 1; b < kBatchColorCount; ++b)
+            nearest = std::min(nearest, glm::length(batchColor(a) - batchColor(b)));
+    EXPECT_GE(nearest, 0.18f);
+    EXPECT_EQ(batchColor(0), glm::vec3(0.9f, 0.3f, 0.25f));
+    EXPECT_EQ(batchColor(7), glm::vec3(0.6f, 0.6f, 0.6f));
+    EXPECT_EQ(batchColor(64), batchColor(0));
+    for (size_t b = 0; b < kBatchColorCount; ++b)
+        for (int c = 0; c < 3; ++c) {
+            EXPECT_GE(batchColor(b)[c], 0.0f);
+            EXPECT_LE(batchColor(b)[c], 1.0f);
+        }
 }
