@@ -1,19 +1,16 @@
 #include "app/check_command.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <iostream>
-#include <mutex>
 #include <fstream>
-#include <thread>
 
 #include "app/commands.h"
+#include "app/ordered_jobs.h"
 #include "app/scene_info.h"
 #include "app/scene_source.h"
 #include "loaders/archive/vp_archive.h"
@@ -227,47 +224,21 @@ int runCheck(const std::vector<std::string>& paths, bool json, int jobs) {
         std::fprintf(stderr, "esview check: no model files found in %s\n", where.c_str());
         return kExitBadInput;
     }
-    if (jobs <= 0) jobs = int(std::max(1u, std::thread::hardware_concurrency()));
-    jobs = std::max(1, std::min<int>(jobs, int(std::max<size_t>(files.size(), 1))));
-
-    // Workers take the next file; results are printed in path order as soon as each one's
-    // predecessors are done, so the output is the same for any number of jobs.
-    std::vector<CheckResult> results(files.size());
-    std::vector<bool> done(files.size(), false);
-    std::mutex mutex;
-    std::condition_variable finished;
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-        for (size_t i = next++; i < files.size(); i = next++) {
-            CheckResult r = checkFile(files[i]);
-            std::lock_guard<std::mutex> lock(mutex);
-            results[i] = std::move(r);
-            done[i] = true;
-            finished.notify_one();
-        }
-    };
-    std::vector<std::thread> workers;
-    for (int i = 0; i < jobs; ++i) workers.emplace_back(work);
-
+    // Results in path order as each one's predecessors are done: the same output for any number of jobs.
     size_t ok = 0, failed = 0, warnings = 0;
-    for (size_t i = 0; i < files.size(); ++i) {
-        {
-            std::unique_lock<std::mutex> lock(mutex);
-            finished.wait(lock, [&] { return bool(done[i]); });
-        }
-        const CheckResult& r = results[i];
-        (r.ok() ? ok : failed) += 1;
-        warnings += r.warnings.size();
-        if (json) {
-            std::cout << checkResultJson(r).dump() << "\n" << std::flush;
-        } else {
-            printText(r);
-            std::fflush(stdout);
-            std::fflush(stderr);
-        }
-        results[i] = CheckResult{};  // printed: its memory goes back
-    }
-    for (std::thread& t : workers) t.join();
+    runInIndexOrder<CheckResult>(
+        files.size(), jobs, [&](size_t i) { return checkFile(files[i]); },
+        [&](size_t, CheckResult& r) {
+            (r.ok() ? ok : failed) += 1;
+            warnings += r.warnings.size();
+            if (json) {
+                std::cout << checkResultJson(r).dump() << "\n" << std::flush;
+            } else {
+                printText(r);
+                std::fflush(stdout);
+                std::fflush(stderr);
+            }
+        });
 
     if (json) {
         std::cout << nlohmann::ordered_json{{"summary", {{"files", files.size()}, {"ok", ok}, {"failed", failed}, {"warnings", warnings}}}}.dump()

@@ -1,16 +1,12 @@
 #include "app/convert_command.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <memory>
-#include <mutex>
-#include <thread>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -19,6 +15,7 @@
 #include "app/convert_gltf.h"
 #include "app/convert_notes.h"
 #include "app/convert_pod.h"
+#include "app/ordered_jobs.h"
 #include "app/scene_source.h"
 #include "convert/pod/pod_shape.h"
 #include "loaders/archive/vp_archive.h"
@@ -193,15 +190,11 @@ int runBatch(const ConvertArgs& args) {
         return shardN > 1 ? kExitOk : kExitBadInput;
     }
 
-    int jobs = args.jobs > 0 ? args.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
-    jobs = std::max(1, std::min<int>(jobs, int(files.size())));
-    std::vector<BatchResult> results(files.size());
-    std::vector<bool> done(files.size(), false);
-    std::mutex mutex;
-    std::condition_variable finished;
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-        for (size_t i = next++; i < files.size(); i = next++) {
+    // Printed in path order as each file's predecessors finish: the same output for any --jobs.
+    size_t converted = 0, current = 0, refused = 0;
+    runInIndexOrder<BatchResult>(
+        files.size(), args.jobs,
+        [&](size_t i) {
             const auto start = std::chrono::steady_clock::now();
             BatchResult r;
             const BatchFile& f = files[i];
@@ -215,30 +208,17 @@ int runBatch(const ConvertArgs& args) {
             }
             r.milliseconds =
                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-            std::lock_guard<std::mutex> lock(mutex);
-            results[i] = std::move(r);
-            done[i] = true;
-            finished.notify_all();
-        }
-    };
-    std::vector<std::thread> workers;
-    for (int i = 0; i < jobs; ++i) workers.emplace_back(work);
-
-    // Printed in path order as each file's predecessors finish: the same output for any --jobs.
-    size_t converted = 0, current = 0, refused = 0;
-    for (size_t i = 0; i < files.size(); ++i) {
-        {
-            std::unique_lock<std::mutex> lock(mutex);
-            finished.wait(lock, [&] { return bool(done[i]); });
-        }
-        BatchResult& r = results[i];
-        (r.status == "converted" ? converted : r.status == "up to date" ? current : refused) += 1;
-        if (args.json) {
-            nlohmann::ordered_json j = {{"path", files[i].input},    {"output", files[i].output},
-                                        {"status", r.status},        {"notes", lines(r.log.out)},
-                                        {"problems", lines(r.log.err)}, {"ms", r.milliseconds}};
-            std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n" << std::flush;
-        } else {
+            return r;
+        },
+        [&](size_t i, BatchResult& r) {
+            (r.status == "converted" ? converted : r.status == "up to date" ? current : refused) += 1;
+            if (args.json) {
+                nlohmann::ordered_json j = {{"path", files[i].input},       {"output", files[i].output},
+                                            {"status", r.status},           {"notes", lines(r.log.out)},
+                                            {"problems", lines(r.log.err)}, {"ms", r.milliseconds}};
+                std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n" << std::flush;
+                return;
+            }
             if (r.status == "up to date") {
                 std::printf("%s: up to date (%s)\n", files[i].input.c_str(), files[i].output.c_str());
             } else {
@@ -247,10 +227,7 @@ int runBatch(const ConvertArgs& args) {
             }
             std::fflush(stdout);
             std::fflush(stderr);
-        }
-        r = BatchResult{};
-    }
-    for (std::thread& t : workers) t.join();
+        });
     if (args.json) {
         std::cout << nlohmann::ordered_json{{"summary",
                                              {{"files", files.size()},
