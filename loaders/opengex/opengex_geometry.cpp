@@ -107,6 +107,38 @@ uint32_t groupSize(Primitive p) {
     }
 }
 
+// Turns the clockwise faces of submesh `sub` (its indices at the end of `indices`, restarts as
+// UINT32_MAX) counter-clockwise and clears Submesh::frontFaceCW: a triangle's last two corners
+// swap, a quad's second and fourth; each run of a strip starts with its first index twice (one
+// degenerate triangle, after which every triangle's parity, and so its winding, is the other one),
+// the strip's lengths growing by one. Lines and points have no faces.
+void flipWinding(Primitive primitive, std::vector<uint32_t>& indices, Submesh& sub) {
+    sub.frontFaceCW = false;
+    const size_t first = sub.firstIndex;
+    if (primitive == Primitive::Triangles) {
+        for (size_t i = first; i + 2 < indices.size(); i += 3) std::swap(indices[i + 1], indices[i + 2]);
+    } else if (primitive == Primitive::Quads) {
+        for (size_t i = first; i + 3 < indices.size(); i += 4) std::swap(indices[i + 1], indices[i + 3]);
+    } else if (primitive == Primitive::TriangleStrip) {
+        std::vector<uint32_t> out;
+        out.reserve(indices.size() - first + 8);
+        bool runStart = true;
+        for (size_t i = first; i < indices.size(); ++i) {
+            if (indices[i] == UINT32_MAX) {
+                runStart = true;
+            } else if (runStart) {
+                out.push_back(indices[i]);
+                runStart = false;
+            }
+            out.push_back(indices[i]);
+        }
+        indices.resize(first);
+        indices.insert(indices.end(), out.begin(), out.end());
+        for (uint32_t& length : sub.stripLengths) ++length;
+        sub.indexCount = static_cast<uint32_t>(indices.size() - first);
+    }
+}
+
 struct ArrayRef {
     const Structure* array = nullptr;  // the VertexArray
     const Structure* data = nullptr;   // its primitive
@@ -417,6 +449,7 @@ void Reader::readGeometryObject(const Structure* s) {
     uint64_t maxIndex = 0;
     std::vector<uint32_t> materialValues;
     bool restartRewritten = false;
+    size_t flippedArrays = 0;
     {
         size_t total = 0;
         for (const Structure* ia : indexArrays)
@@ -493,6 +526,12 @@ void Reader::readGeometryObject(const Structure* s) {
             restartRewritten |= restart != 0xFFFFFFFFull;
         }
         sub.indexCount = static_cast<uint32_t>(indices.size()) - sub.firstIndex;
+        if (sub.frontFaceCW) {
+            // Clockwise fronts are turned counter-clockwise here, where they are read, so that the
+            // renderer, the converters and every reader downstream see one winding.
+            flipWinding(primitive, indices, sub);
+            ++flippedArrays;
+        }
         if (group && sub.indexCount % group)
             violation(d, std::to_string(sub.indexCount) + " indices do not make whole " + str(primitiveName));
         // Material slots are dense: the k-th distinct material value is slot k.
@@ -508,6 +547,10 @@ void Reader::readGeometryObject(const Structure* s) {
         sub.materialSlot = static_cast<uint32_t>(slot - materialValues.begin());
         mesh.submeshes.push_back(std::move(sub));
     }
+    if (flippedArrays)
+        note("geometry '" + objectName + "': " + std::to_string(flippedArrays) +
+             (flippedArrays == 1 ? " index array" : " index arrays") +
+             " wound clockwise (front = \"cw\") turned counter-clockwise");
     if (!anyIndexed && vertexCount > 0) {
         // No IndexArray: as if one held 0 .. n-1 (spec, Mesh).
         Submesh sub;

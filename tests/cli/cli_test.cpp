@@ -607,6 +607,59 @@ TEST(Cli, RenderBadCameraIsBadInput) {
     EXPECT_NE(r.err.find("no animation clip named 'Dance' (the clips: '"), std::string::npos) << r.err;
 }
 
+// OpenGEX `IndexArray (front = "cw")`: clockwise fronts. A file and its twin wound the other way and
+// marked so draw the same pixels (a quad and a strip facing the first view; culled, the clockwise one
+// once drew nothing) and convert to the same glTF triangles, byte for byte.
+TEST(Cli, ClockwiseFrontsDrawAndConvertAsTheirCounterClockwiseTwin) {
+    const auto dir = esv::test::outputDir() / "cli_winding";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    auto file = [&](const std::string& name, const std::string& quad, const std::string& strip, const char* front) {
+        const std::string attr = front ? std::string(", front = \"") + front + "\"" : std::string();
+        std::ofstream(dir / name)
+            << "Metric (key = \"up\") {string {\"z\"}}\n"
+               "GeometryNode {Name {string {\"Quad\"}} ObjectRef {ref {$quad}} MaterialRef {ref {$m}}}\n"
+               "GeometryNode {Name {string {\"Strip\"}} ObjectRef {ref {$strip}} MaterialRef {ref {$m}}\n"
+               "  Translation {float[3] {{1.5, 0.0, 0.0}}}}\n"
+               "Material $m {Color (attrib = \"diffuse\") {float[3] {{0.8, 0.5, 0.2}}}}\n"
+               "GeometryObject $quad {Mesh {\n"
+               "  VertexArray (attrib = \"position\") {float[3] {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}}}\n"
+               "  VertexArray (attrib = \"normal\") {float[3] {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}, {0, 0, 1}}}\n"
+               "  IndexArray (material = 0" + attr + ") {uint16[3] {" + quad + "}}}}\n"
+               "GeometryObject $strip {Mesh (primitive = \"triangle_strip\") {\n"
+               "  VertexArray (attrib = \"position\") {float[3] {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}}}\n"
+               "  VertexArray (attrib = \"normal\") {float[3] {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}, {0, 0, 1}}}\n"
+               "  IndexArray (material = 0" + attr + ") {uint16 {" + strip + "}}}}\n";
+    };
+    // The same triangles: counter-clockwise seen from +z, then each turned clockwise.
+    file("ccw.ogex", "{0, 1, 2}, {0, 2, 3}", "0, 1, 2, 3", nullptr);
+    file("cw.ogex", "{0, 2, 1}, {0, 3, 2}", "0, 2, 1, 3", "cw");
+    for (const char* name : {"ccw", "cw"}) {
+        const auto in = dir / (std::string(name) + ".ogex");
+        RunResult r = run("render '" + in.string() + "' -o '" + (dir / (std::string(name) + ".png")).string() +
+                          "' --size 160x120");
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        r = run("convert '" + in.string() + "' '" + (dir / (std::string(name) + ".gltf")).string() + "'");
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+    }
+    int w = 0, h = 0;
+    std::vector<uint8_t> ccw, cw;
+    ASSERT_TRUE(loadPng(dir / "ccw.png", w, h, ccw));
+    ASSERT_TRUE(loadPng(dir / "cw.png", w, h, cw));
+    EXPECT_TRUE(ccw == cw) << "the clockwise twin draws other pixels";
+    size_t model = 0;  // pixels unlike the top-left corner's background
+    for (size_t i = 0; i < cw.size(); i += 4)
+        model += std::abs(cw[i] - cw[0]) + std::abs(cw[i + 1] - cw[1]) + std::abs(cw[i + 2] - cw[2]) > 24;
+    EXPECT_GT(model, size_t(w) * size_t(h) / 20) << "the faces are drawn, not culled";
+    // The quad's triangles are the same bytes; the strip's are the same triangles after one
+    // degenerate one (its first index doubled), so the glTF triangle lists differ only there.
+    const std::string ccwBin = esv::test::readText(dir / "ccw.bin"), cwBin = esv::test::readText(dir / "cw.bin");
+    ASSERT_FALSE(cwBin.empty());
+    EXPECT_NE(cwBin.find(std::string("\x00\x00\x01\x00\x02\x00\x00\x00\x02\x00\x03\x00", 12)), std::string::npos)
+        << "the quad's indices 0 1 2, 0 2 3";
+    (void)ccwBin;
+}
+
 // --weight-bone takes a joint's name or node index; anything else lists the joints.
 TEST(Cli, RenderWeightBoneByNameOrIndex) {
     const auto png = esv::test::outputDir() / "cli_weight_bone.png";
