@@ -143,6 +143,37 @@ TEST(VertexWindows, GridSplitsIntoWindowsThatEachFitAndDrawTheSameTriangles) {
     EXPECT_EQ(next, 3200u * 3);
 }
 
+// Two submeshes of four vertices each in windows of four: the first fills its window exactly (one
+// window, not two: a window closing a vertex early would split it), and the window closes at the
+// second submesh's first triangle, whose submesh must then start at the new window's base (keeping
+// the old base would draw the first window's vertices).
+TEST(VertexWindows, AWindowFilledExactlyAndOneClosingAtASubmeshBoundary) {
+    Mesh mesh = gridMesh(3);  // 16 vertices
+    const std::vector<uint32_t> indices = {0, 1, 4, 1, 5, 4, 2, 3, 6, 3, 7, 6};
+    std::vector<uint8_t> bytes(indices.size() * 4);
+    std::memcpy(bytes.data(), indices.data(), bytes.size());
+    mesh.indices.type = ComponentType::UInt32;
+    mesh.indices.count = uint32_t(indices.size());
+    mesh.indices.bytes = makeOwnedBytes(std::move(bytes));
+    Submesh first, second;
+    first.indexCount = 6;
+    second.firstIndex = 6;
+    second.indexCount = 6;
+    second.materialSlot = 1;
+    mesh.submeshes = {first, second};
+    const VertexWindowResult r = splitVertexWindows(mesh, 4);
+    ASSERT_TRUE(r.ok) << r.error;
+    expectSameElements(mesh, r.mesh, 4);
+    EXPECT_EQ(r.summary.windows, 2u);
+    ASSERT_EQ(r.mesh.submeshes.size(), 2u);
+    EXPECT_EQ(r.mesh.submeshes[0].baseVertex, 0u);
+    EXPECT_EQ(r.mesh.submeshes[0].indexCount, 6u);
+    EXPECT_EQ(r.mesh.submeshes[1].baseVertex, 4u);
+    EXPECT_EQ(r.mesh.submeshes[1].materialSlot, 1u);
+    EXPECT_EQ(r.summary.verticesAfter, 8u);
+    EXPECT_EQ(r.summary.duplicatedVertices, 0u);
+}
+
 TEST(VertexWindows, SixteenBitInputAndAWindowOfTheWholeMeshChangeNothingDrawn) {
     const Mesh mesh = gridMesh(10, ComponentType::UInt16);
     const VertexWindowResult r = splitVertexWindows(mesh, 65536);
