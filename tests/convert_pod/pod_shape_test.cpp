@@ -157,15 +157,28 @@ TEST(PodQuantize, PositionsInt16WithinHalfAStepThroughTheUnpackMatrix) {
     EXPECT_EQ(a->type, ComponentType::Int16);
     EXPECT_TRUE(a->normalized);
     EXPECT_NE(m.positionUnpack, glm::mat4(1.0f));
-    // Half extent 20 * 0.37 / 2 = 3.7 on x: a step is 3.7 / 32767.
+    // Each axis within half a step of the source's box on that axis (a step: the half extent / 32767,
+    // 3.7 / 32767 on x), measured from the box here, not taken from the report; float rounding of
+    // the unpack allowed for.
+    glm::dvec3 lo(1e30), hi(-1e30);
+    for (uint32_t v = 0; v < before.vertexCount; ++v) {
+        const glm::dvec3 p(glm::vec3(attr(before, Semantic::Position, v)));
+        lo = glm::min(lo, p), hi = glm::max(hi, p);
+    }
+    EXPECT_NEAR(0.5 * (hi.x - lo.x), 3.7, 1e-5);
     double largest = 0.0;
     for (uint32_t v = 0; v < m.vertexCount; ++v) {
         const glm::vec3 p =
             glm::vec3(m.positionUnpack * glm::vec4(glm::vec3(attr(m, Semantic::Position, v)), 1.0f));
-        largest = std::max<double>(largest, glm::length(p - glm::vec3(attr(before, Semantic::Position, v))));
+        const glm::dvec3 source(glm::vec3(attr(before, Semantic::Position, v)));
+        for (int c = 0; c < 3; ++c) {
+            const double halfStep = 0.5 * (0.5 * (hi[c] - lo[c])) / 32767.0;
+            const double rounding = 4e-7 * std::max(std::abs(hi[c]), std::abs(lo[c]));
+            EXPECT_LE(std::abs(double(p[c]) - source[c]), halfStep + rounding) << "vertex " << v << " axis " << c;
+        }
+        largest = std::max<double>(largest, glm::length(glm::dvec3(p) - source));
     }
     EXPECT_LE(largest, report[PodAttr::Positions].largest + 1e-6);
-    EXPECT_LE(report[PodAttr::Positions].largest, std::sqrt(3.0) * 3.7 / 32767.0);
     EXPECT_GT(report[PodAttr::Positions].largest, 0.0);
     // The other attributes are as they were.
     for (uint32_t v = 0; v < m.vertexCount; ++v)
