@@ -211,6 +211,29 @@ TEST(AwdFixtures, LzmaBodiesInBothLayouts) {
     EXPECT_EQ(size64, body.size());
 }
 
+// A .lzma body that the AWD spec's layout could start to read too: its properties byte and 1 MiB
+// dictionary read as a spec size of 268435549 with properties 0, and its 4096-byte size as a
+// plausible dictionary. The .lzma reading is tried first: it is what real files hold, and when both
+// fail its error is the one reported (the spec reading's says 268435549).
+TEST(AwdFixtures, LzmaBodyBothLayoutsCouldReadTriesTheLzmaLayoutFirst) {
+    using awdtest::LzmaLayout;
+    std::vector<uint8_t> payload(4096);
+    for (size_t i = 0; i < payload.size(); ++i) payload[i] = static_cast<uint8_t>((i * 13) ^ (i >> 4));
+    const std::vector<uint8_t> z = awdtest::lzmaCompress(payload, LzmaLayout::Alone);
+    ASSERT_GE(z.size(), 13u);
+    ASSERT_EQ(z[4], 0x00) << "the dictionary's top byte, a plausible spec properties byte";
+    ASSERT_EQ(z[5] | z[6] << 8 | z[7] << 16 | uint32_t(z[8]) << 24, 4096u) << "the size, a plausible spec dictionary";
+    std::vector<uint8_t> out;
+    std::string error;
+    ASSERT_TRUE(awd::inflateLzma(z.data(), z.size(), 1 << 20, out, error)) << error;
+    EXPECT_EQ(out, payload);
+    // Both readings fail: the .lzma one's error, not the spec one's.
+    std::vector<uint8_t> cut(z.begin(), z.begin() + z.size() / 2);
+    EXPECT_FALSE(awd::inflateLzma(cut.data(), cut.size(), 1 << 20, out, error));
+    EXPECT_NE(error.find("ends early"), std::string::npos) << error;
+    EXPECT_EQ(error.find("268435549"), std::string::npos) << error;
+}
+
 TEST(AwdFixtures, LzmaLayoutErrorsAreOneLine) {
     using awdtest::LzmaLayout;
     std::vector<uint8_t> payload(3000);
