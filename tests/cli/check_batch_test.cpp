@@ -221,10 +221,11 @@ TEST(CheckBatch, SharedModelsOneLinePerFileAndASummary) {
     const std::vector<nlohmann::json> lines = jsonLines(r.out);
     ASSERT_EQ(lines.size(), files.size() + 1);
     std::set<std::string> seen;
-    size_t failed = 0;
+    size_t failed = 0, warnings = 0;
     for (size_t i = 0; i < files.size(); ++i) {
         const nlohmann::json& j = lines[i];
         seen.insert(j["path"].get<std::string>());
+        warnings += j["warnings"].size();
         if (j["ok"].get<bool>()) {
             EXPECT_TRUE(j["counts"].is_object()) << j;
             EXPECT_TRUE(j["format"].is_string()) << j;
@@ -238,6 +239,17 @@ TEST(CheckBatch, SharedModelsOneLinePerFileAndASummary) {
     EXPECT_GE(failed, 1u);
     EXPECT_EQ(lines.back()["summary"]["files"], files.size());
     EXPECT_EQ(lines.back()["summary"]["failed"], failed);
+    EXPECT_EQ(lines.back()["summary"]["ok"], files.size() - failed);
+    // The summary's warnings are the files' warnings, counted once each (the shared samples have
+    // missing textures, so a count that dropped or doubled them shows).
+    EXPECT_GE(warnings, 1u);
+    EXPECT_EQ(lines.back()["summary"]["warnings"], warnings);
+    // The text summary says the same.
+    r = run("check '" + models.string() + "' --jobs 2");
+    EXPECT_NE(r.out.find("checked " + std::to_string(files.size()) + " files: " + std::to_string(files.size() - failed) +
+                         " ok, " + std::to_string(failed) + " with problems, " + std::to_string(warnings) + " warning"),
+              std::string::npos)
+        << r.out.substr(r.out.size() > 300 ? r.out.size() - 300 : 0);
 }
 
 }  // namespace
