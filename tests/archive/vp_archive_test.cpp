@@ -280,6 +280,27 @@ TEST(VpArchiveCheck, NegativeFieldsNamesAndNesting) {
     EXPECT_FALSE(archive->find("hidden.bin"));
 }
 
+// Files named "." or ".." (a size above 0: they are not folder entries) and a folder named "." are
+// not path components: each is skipped with one problem at its name, and nothing reaches the paths.
+TEST(VpArchiveCheck, DotAndDotDotAreNotNames) {
+    VpWriter w;
+    w.file(".", bytesOf("dot"));                                // 0
+    w.file("..", bytesOf("dotdot"));                            // 1
+    w.folder(".").file("inside.bin", bytesOf("x")).up();        // 2-4: the folder's files are skipped
+    w.file("kept.bin", bytesOf("kept"));                        // 5
+    std::vector<Problem> problems;
+    auto archive = parse(w.bytes(), problems);
+    ASSERT_TRUE(archive);
+    const std::vector<int64_t> expected = {int64_t(w.entryOffset(0) + 8), int64_t(w.entryOffset(1) + 8),
+                                           int64_t(w.entryOffset(2) + 8)};
+    EXPECT_EQ(offsets(problems), expected) << joined(problems);
+    for (const Problem& p : problems)
+        EXPECT_NE(p.message.find("not one path component"), std::string::npos) << p.format();
+    ASSERT_EQ(archive->files().size(), 1u);
+    EXPECT_EQ(archive->files()[0].path, "kept.bin");
+    EXPECT_TRUE(archive->folders().empty());
+}
+
 TEST(VpArchiveCheck, FoldersLeftOpenAndNestingCap) {
     VpWriter open;
     open.folder("data").folder("maps").file("x.pcx", bytesOf("pcx"));
