@@ -420,6 +420,16 @@ TEST(PcxHandBuilt, palette_placement) {
     EXPECT_EQ(none.error,
               "offset 0x83: PCX 8-bit image has no 256-colour palette (the file ends with the image data)");
 
+    // Versions before 5 predate the 256-colour palette: greyscale, whatever the palette info says.
+    for (uint8_t version : {uint8_t(0), uint8_t(2), uint8_t(3), uint8_t(4)}) {
+        h.version = version;
+        const Read old = read(pcxFile(h, {0, 128, 255}));
+        ASSERT_TRUE(old.ok) << "version " << int(version) << ": " << old.error;
+        EXPECT_EQ(pixels(old.image), (Bytes{0, 0, 0, 255, 128, 128, 128, 255, 255, 255, 255, 255}))
+            << "version " << int(version);
+    }
+    h.version = 5;
+
     Bytes trailing = pcxFile(h, {1, 2, 3}, testPalette());
     trailing.insert(trailing.end(), {0xDE, 0xAD});
     const Read after = read(trailing);
