@@ -327,6 +327,28 @@ TEST(StrictPrepare, NonPowerOfTwoTexturesAreResizedUpWithOneLineEach) {
     EXPECT_EQ(es2.texturesResized, 0u);
 }
 
+// A cube map's faces must be square: non-square faces of 3x5 become 8x8 (the larger power of two on
+// both sides), every face of it, not 4x8.
+TEST(StrictPrepare, NonSquareCubeFacesAreMadeSquare) {
+    Scene loaded;
+    Texture cube = gradientTexture("cube", 3, 5);
+    cube.image.faces = 6;
+    const ByteView face = cube.image.surfaces[0];
+    for (int f = 1; f < 6; ++f) cube.image.surfaces.push_back(face);
+    ASSERT_TRUE(cube.image.isCube());
+    loaded.textures.push_back(cube);
+    PrepareStats stats;
+    auto prepared = prepareForTarget(loaded, strictTarget(), {}, &stats);
+    EXPECT_EQ(stats.texturesResized, 1u);
+    const Image& image = prepared->textures[0].image;
+    EXPECT_EQ(image.width, 8u);
+    EXPECT_EQ(image.height, 8u);
+    EXPECT_EQ(image.faces, 6u);
+    ASSERT_EQ(image.surfaces.size(), 6u);
+    for (size_t f = 0; f < 6; ++f) EXPECT_EQ(image.surfaces[f].size, 8u * 8u * 4u) << "face " << f;
+    EXPECT_EQ(countLines(*prepared, "texture 'cube': resized from 3x5 to 8x8"), 1u);
+}
+
 TEST(StrictPrepare, TexturesAboveTheSizeLimitAreDownscaledKeepingTheirAspect) {
     Scene loaded;
     loaded.textures.push_back(gradientTexture("wide", 4096, 1024));
