@@ -144,6 +144,27 @@ TEST(Thumbnail, DefaultAndOddSizes) {
     EXPECT_EQ(entries, 2u);
 }
 
+// Thumbnails are drawn at twice their size and scaled down: an opaque model's silhouette has pixels
+// of partial coverage (alpha between 0 and 255), which a picture drawn at its own size, without
+// multisampling, has none of (measured: 240 against 0 for the mallet at 128 pixels).
+TEST(Thumbnail, EdgesAreSupersampled) {
+    ESVIEW_REQUIRE_MODELS("pod");
+    const fs::path dir = outputFolder("supersampled");
+    const fs::path mallet = esv::test::modelsDir() / "pod" / "cocos3d" / "cocos3d_mallet.pod";
+    const ThumbnailRun r =
+        esv::test::runThumbnail(shellQuoted(mallet) + " " + shellQuoted(dir / "mallet.png") + " --size 128", "supersampled");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    Image image;
+    ASSERT_TRUE(esv::test::loadPng((dir / "mallet.png").string(), image));
+    size_t partial = 0, opaque = 0;
+    for (size_t i = 3; i < image.rgba.size(); i += 4) {
+        partial += image.rgba[i] > 0 && image.rgba[i] < 255;
+        opaque += image.rgba[i] == 255;
+    }
+    EXPECT_GT(opaque, 1000u) << "the mallet is drawn";
+    EXPECT_GE(partial, 60u) << "no edge pixel of partial coverage: drawn without supersampling";
+}
+
 TEST(Thumbnail, ModelsInsideVpArchive) {
     ESVIEW_REQUIRE_MODELS("pof");
     const fs::path dir = outputFolder("vp");
