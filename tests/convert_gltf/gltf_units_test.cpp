@@ -2,6 +2,7 @@
 // CUBICSPLINE samplers (values and tangents at the keys, and the curve between them, equal the
 // source's as the sampler evaluates it) and bone batches merged into one joint list (skinned world
 // positions equal the CPU reference's), on fixtures built here and on every shared sample.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -249,6 +250,27 @@ TEST(GltfSkin, BatchesMergeIntoOneJointList) {
     Pose pose;
     evaluatePose(scene, -1, 0.0f, pose);
     expectSameSkinning(scene, pose, 0, "fixture");
+}
+
+// A vertex the triangles of two batches share (vertex 2: batch 0's triangle and batch 1's) takes its
+// joints from the first batch, as the CPU reference does: local 0 and 1 are joints 1 and 3 there,
+// joints 0 and 2 in the second batch.
+TEST(GltfSkin, AVertexSharedByTwoBatchesResolvesThroughTheFirst) {
+    Scene scene = batchedSkinFixture();
+    Mesh& mesh = scene.meshes[0];
+    const std::vector<uint16_t> triangles = {0, 1, 2, 2, 4, 5};
+    std::vector<uint8_t> indexBytes(triangles.size() * 2);
+    std::memcpy(indexBytes.data(), triangles.data(), indexBytes.size());
+    mesh.indices.bytes = makeOwnedBytes(std::move(indexBytes));
+    const gltf::VertexInfluences influences = gltf::mergeBoneBatches(mesh, 4);
+    ASSERT_EQ(influences.sets, 1u);
+    // Vertex 2 weighs 0.5 and 0.5 on locals 0 and 1.
+    std::vector<int> joints = {influences.joints[8 + 0], influences.joints[8 + 1]};
+    std::sort(joints.begin(), joints.end());
+    EXPECT_EQ(joints, (std::vector<int>{1, 3}));
+    Pose pose;
+    evaluatePose(scene, -1, 0.0f, pose);
+    expectSameSkinning(scene, pose, 0, "shared vertex");
 }
 
 // Every skinned instance of the shared samples, at rest and in the middle of each clip.
