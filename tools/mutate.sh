@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Mutation testing, by hand and on purpose: each entry of the table below is a small plausible
+# change to the code (a bug someone could write); the script applies it in a scratch clone, builds
+# the test that should notice, runs it, restores the file, and prints killed (the test failed) or
+# survived (it passed: a test is missing). Not run by CI: run it before resolving an issue, put the
+# killed/survived counts in the note, and add a few entries for every capability an issue adds.
+#
+#   tools/mutate.sh [--scratch DIR] [--only ID] [--list]
+#
+# The scratch clone (default /tmp/esview-mutate) is made from this checkout's HEAD plus its
+# uncommitted changes, and builds in its own folder with ccache, so a rerun costs a few files.
+# Exit status: 0 when every mutation was killed, 1 when any survived or could not be applied.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+scratch=/tmp/esview-mutate
+only=""
+list=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --scratch) scratch=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
+    --list) list=1; shift ;;
+    *) echo "usage: tools/mutate.sh [--scratch DIR] [--only ID] [--list]" >&2; exit 2 ;;
+  esac
+done
+
+# id | file | exact text | replacement | test target | gtest filter, separated by ' | ' (a space, a bar,
+# a space; code holds no such run). The text must occur in the file: its first occurrence is
+# replaced. Leading spaces do not count; "\n" is a newline.
+read -r -d '' TABLE <<'EOF' || true
+windows-base | scene/vertex_windows.cpp | out.submeshes.back().baseVertex = base; | (void)base; | test_scene | VertexWindows.*
+windows-early | scene/vertex_windows.cpp | if (windowUsed && size + fresh > maxVertices) | if (windowUsed && size + fresh >= maxVertices) | test_scene | VertexWindows.*
+pod-int16-scale | convert/pod/pod_shape.cpp | (src[v][c] - double(cf[c])) / double(sf[c]) * 32767.0) | (src[v][c] - double(cf[c])) / double(sf[c]) * 32766.0) | test_convert_pod | PodQuantize.*
+awd-lzma-spec-first | loaders/awd/awd_format.cpp | candidates.push_back({"AWD spec", data[4], le32(data + 5), le32(data), 9}); | candidates.insert(candidates.begin(), {"AWD spec", data[4], le32(data + 5), le32(data), 9}); | test_awd_fixtures | AwdFixtures.*
+vp-file-dot | loaders/archive/vp_archive.cpp | if (name.empty() || name == "." || name == ".." || separator) { | if (name.empty() || name == ".." || separator) { | test_vp_archive | VpArchiveCheck.*
+vp-file-dotdot | loaders/archive/vp_archive.cpp | if (name.empty() || name == "." || name == ".." || separator) { | if (name.empty() || name == "." || separator) { | test_vp_archive | VpArchiveCheck.*
+vp-folder-dot | loaders/archive/vp_archive.cpp | } else if (name.empty() || name == "." || separator) { | } else if (name.empty() || separator) { | test_vp_archive | VpArchiveCheck.*
+pcx-v3-grey | loaders/textures/pcx_reader.cpp | (p[kPaletteInfoAt] == 2 || version < 5) | (p[kPaletteInfoAt] == 2) | test_texture_pcx | PcxHandBuilt.*
+pcx-v4-grey | loaders/textures/pcx_reader.cpp | (p[kPaletteInfoAt] == 2 || version < 5) | (p[kPaletteInfoAt] == 2 || version < 4) | test_texture_pcx | PcxHandBuilt.*
+cube-square | prepare/prepare.cpp | if (image.isCube()) width = height = std::max(width, height); | (void)image; | test_prepare | StrictPrepare.*
+check-warning-count | app/check_command.cpp | warnings += r.warnings.size(); | warnings += r.warnings.empty() ? 0 : 1; | test_check_batch | CheckBatch.*
+thumbnail-supersample | app/thumbnail_command.cpp | constexpr int kSupersample = 2; | constexpr int kSupersample = 1; | test_thumbnail | Thumbnail.EdgesAreSupersampled
+gltf-skin-last-batch | convert/gltf/gltf_skin.cpp | if (v < batchOf.size() && batchOf[v] < 0) batchOf[v] | if (v < batchOf.size()) batchOf[v] | test_gltf_units | GltfSkin.*
+ogex-cw-ignored | loaders/opengex/opengex_geometry.cpp | if (sub.frontFaceCW) {\n            // Clockwise | if (false && sub.frontFaceCW) {\n            // Clockwise | test_cli | Cli.Clockwise*
+zup-gltf-unturned | app/convert_gltf.cpp | const bool turned = turnSceneToYUp(scene); | const bool turned = false; | test_convert_gltf | ConvertGltf.ZUpSceneComesOutYUp
+zup-element-index | scene/up_axis.cpp | if (prepended[t.node]) ++t.element; | (void)prepended; | test_scene | UpAxis.*
+drop-hidden-meshes | convert/pod/pod_shape.cpp | if (!drawn[i] && i < drawnBefore.size() && drawnBefore[i]) { | if (false) { | test_convert_pod | PodShapeScene.*
+refusals-first-only | convert/pod/pod_shape.cpp | shapeMaterials(scene, options, report); | shapeMaterials(scene, options, report);\n    if (!report.refusals.empty()) { error = report.refusals.front(); return false; } | test_convert_pod | PodShapeScene.*
+clamp-always-refused | convert/pod/pod_shape.cpp | if (uvsWithinUnit(scene, i, r)) { | if (false) { | test_convert_pod | PodShapeScene.*
+shard-split | app/convert_command.cpp | if (stableHash(f.relative) % shardN == shardK - 1) | if (stableHash(f.relative) % shardN == 0) | test_convert_batch | ConvertBatch.*
+pnm-size-check | loaders/textures/stb_reader.cpp | if (container == "pnm" && !checkPnmSize(bytes.data, bytes.size, error)) return false; | (void)checkPnmSize; | test_texture_files | Stb.*
+batch-colours-eight | renderer/view_settings.h | inline constexpr size_t kBatchColorCount = 64; | inline constexpr size_t kBatchColorCount = 8; | test_renderer | BatchColors.*
+EOF
+
+if [ "$list" = 1 ]; then
+  printf '%s\n' "$TABLE" | sed 's/ | /\t/g' | cut -f1,2,5,6
+  exit 0
+fi
+
+# The scratch clone: HEAD plus the working tree's changes, refreshed on every run.
+if [ ! -d "$scratch/.git" ]; then
+  git clone -q --no-hardlinks "$root" "$scratch"
+fi
+git -C "$scratch" fetch -q "$root" HEAD
+git -C "$scratch" checkout -q --force FETCH_HEAD
+git -C "$root" diff HEAD | (cd "$scratch" && git apply --allow-empty 2>/dev/null || true)
+git -C "$root" ls-files --others --exclude-standard -z | (cd "$root" && xargs -0 -r cp --parents -t "$scratch")
+# ccache keys on paths relative to the scratch clone, so its objects are this checkout's too.
+export CCACHE_BASEDIR="$scratch"
+# The shared models beside this checkout, not beside the scratch clone: a test that skipped for
+# want of them would read as a survivor (a skip is reported as such below).
+cmake -S "$scratch" -B "$scratch/build-mutate" -DCMAKE_BUILD_TYPE=Release -DESVIEW_BUILD_BENCH=OFF \
+  -DESVIEW_SHARED_DIR_OVERRIDE="$root/../shared" >/dev/null
+
+killed=0
+survived=0
+broken=0
+while IFS=$'\t' read -r id file from to target filter; do
+  [ -z "$id" ] && continue
+  [ -n "$only" ] && [ "$only" != "$id" ] && continue
+  if ! python3 - "$scratch/$file" "$from" "$to" <<'PY'
+import sys
+path, old, new = sys.argv[1], sys.argv[2].replace("\\n", "\n"), sys.argv[3].replace("\\n", "\n")
+text = open(path).read()
+if old not in text:
+    sys.exit(1)
+open(path, "w").write(text.replace(old, new, 1))
+PY
+  then
+    echo "mutate: $id: not applied ($file no longer holds the text): update the table"
+    broken=$((broken + 1))
+    continue
+  fi
+  status=survived
+  if ! cmake --build "$scratch/build-mutate" -j "$(nproc)" --target "$target" esview >"$scratch/build-mutate/$id.log" 2>&1; then
+    status="killed (does not build)"
+  elif ! (cd "$scratch/build-mutate" && "tests/$target" --gtest_filter="$filter" >>"$id.log" 2>&1); then
+    status=killed
+  elif grep -q '^\[  SKIPPED \]' "$scratch/build-mutate/$id.log"; then
+    status="skipped (a test it needs skipped: cannot tell)"
+  fi
+  git -C "$scratch" checkout -q -- "$file"
+  echo "mutate: $id ($file, $target $filter): $status"
+  case "$status" in
+    survived) survived=$((survived + 1)) ;;
+    skipped*) broken=$((broken + 1)) ;;
+    *) killed=$((killed + 1)) ;;
+  esac
+done < <(printf '%s\n' "$TABLE" | sed 's/ | /\t/g')
+# Rebuilt without the last mutation, so the next run starts from the real code.
+cmake --build "$scratch/build-mutate" -j "$(nproc)" --target esview >/dev/null 2>&1 || true
+echo "mutate: $killed killed, $survived survived, $broken not applied or skipped"
+[ "$survived" -eq 0 ] && [ "$broken" -eq 0 ]
