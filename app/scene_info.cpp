@@ -89,12 +89,26 @@ std::string textureSource(const Texture& t) {
 
 }  // namespace
 
+size_t fileNodeCount(const Scene& scene) {
+    size_t fileNodes = 0;
+    for (const Node& n : scene.nodes) fileNodes += n.viewerAdded ? 0 : 1;
+    return fileNodes;
+}
+
+std::string sceneCountsText(const Scene& scene, bool materials) {
+    auto count = [](size_t n, const char* one, const char* many) {
+        return std::to_string(n) + " " + (n == 1 ? one : many);
+    };
+    std::string text = count(fileNodeCount(scene), "node", "nodes") + ", " +
+                       count(scene.meshes.size(), "mesh", "meshes");
+    if (materials) text += ", " + count(scene.materials.size(), "material", "materials");
+    return text;
+}
+
 nlohmann::json sceneInfoJson(const Scene& scene, const Pose& pose, const ResolvedTime& time) {
     nlohmann::json j;
     j["format"] = scene.format;
-    size_t fileNodes = 0;
-    for (const Node& n : scene.nodes) fileNodes += n.viewerAdded ? 0 : 1;
-    j["nodes"] = fileNodes;
+    j["nodes"] = fileNodeCount(scene);
 
     nlohmann::json meshes = nlohmann::json::array();
     uint64_t totalVertices = 0, totalTriangles = 0;

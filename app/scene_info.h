@@ -9,6 +9,14 @@
 
 namespace esv {
 
+// The nodes the file holds, as `info`, `check` and the viewer count them: the nodes esview added
+// itself (AWD skeleton joints, Node::viewerAdded) left out.
+size_t fileNodeCount(const Scene& scene);
+
+// "12 nodes, 1 mesh, 3 materials": the counts the viewer's status bar and tree show, with `info`'s
+// node count and nouns in the singular or plural.
+std::string sceneCountsText(const Scene& scene, bool materials = true);
+
 // Builds the info object for `scene` evaluated at `pose` (bounds are computed on the CPU, after
 // skinning and morphing, in the file's own axes and units).
 nlohmann::json sceneInfoJson(const Scene& scene, const Pose& pose, const ResolvedTime& time);

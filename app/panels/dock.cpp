@@ -10,6 +10,7 @@
 #include <imgui_internal.h>
 
 #include "app/panels.h"
+#include "app/scene_info.h"
 #include "app/viewer_actions.h"
 
 namespace esv {
@@ -280,9 +281,7 @@ void statusBar(ViewerState& s, const LayoutRect& r) {
         const std::string firstLine = s.load.error.substr(0, s.load.error.find('\n'));
         ImGui::TextColored(kErrorColor, "%s", firstLine.c_str());
     } else if (s.scene) {
-        ImGui::Text("%s  |  %s: %zu nodes, %zu meshes, %zu materials", s.path.c_str(),
-                    s.scene->format.c_str(), s.scene->nodes.size(), s.scene->meshes.size(),
-                    s.scene->materials.size());
+        ImGui::Text("%s  |  %s: %s", s.path.c_str(), s.scene->format.c_str(), sceneCountsText(*s.scene).c_str());
         if (!s.status.empty()) {
             ImGui::SameLine();
             ImGui::TextDisabled("|  %s", s.status.c_str());

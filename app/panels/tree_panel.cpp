@@ -9,6 +9,7 @@
 
 #include <imgui.h>
 
+#include "app/scene_info.h"
 #include "app/panels.h"
 #include "app/panels/panel_window.h"
 #include "app/viewer_actions.h"
@@ -254,7 +255,7 @@ void drawTreePanel(ViewerState& s) {
     if (st.lastSelection == -2)
         for (int r : st.index.roots) st.open[static_cast<size_t>(r)] = 1;
 
-    ImGui::Text("%zu nodes, %zu meshes", scene.nodes.size(), scene.meshes.size());
+    ImGui::TextUnformatted(sceneCountsText(scene, false).c_str());
     ImGui::TextUnformatted("filter");
     ImGui::SameLine();
     st.filter.Draw("##filter", -FLT_MIN);

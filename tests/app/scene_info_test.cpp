@@ -47,6 +47,27 @@ TEST(SceneInfoText, SingularAndPluralCounts) {
     EXPECT_TRUE(hasLine(edited, "lights:         1")) << edited;
 }
 
+// The viewer's counts (status bar, tree) are `info`'s: the nodes esview adds (AWD skeleton joints) are
+// not the file's, and the nouns agree with their numbers.
+TEST(SceneInfoText, TheViewerCountsNodesAsInfoDoes) {
+    esv::Scene scene = esv::makeDemoScene();
+    esv::Node added;
+    added.name = "joint esview made";
+    added.viewerAdded = true;
+    scene.nodes.push_back(added);
+    esv::Pose pose;
+    esv::evaluatePose(scene, -1, 0.0f, pose);
+    const nlohmann::json info = esv::sceneInfoJson(scene, pose, esv::ResolvedTime{});
+    EXPECT_EQ(info["nodes"].get<size_t>(), esv::fileNodeCount(scene));
+    EXPECT_EQ(esv::fileNodeCount(scene), scene.nodes.size() - 1);
+    EXPECT_EQ(esv::sceneCountsText(scene), std::to_string(scene.nodes.size() - 1) + " nodes, 2 meshes, " +
+                                               std::to_string(scene.materials.size()) + " materials");
+    scene.meshes.resize(1);
+    scene.materials.resize(1);
+    EXPECT_NE(esv::sceneCountsText(scene).find(", 1 mesh, 1 material"), std::string::npos) << esv::sceneCountsText(scene);
+    EXPECT_EQ(esv::sceneCountsText(scene, false).find("material"), std::string::npos);
+}
+
 // A clip of an AWD-like file (no frame count, no rate): seconds only; with the file's own rate
 // (OpenGEX Clip frame_rate): the frames too. Durations at four significant digits.
 TEST(SceneInfoText, ClipDurationsInSecondsAndFramesOnlyAtTheFilesRate) {
