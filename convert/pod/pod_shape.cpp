@@ -1410,13 +1410,19 @@ bool uvsWithinUnit(const Scene& scene, size_t material, const TextureRef& ref) {
     return true;
 }
 
-// Meshes that a node showed before (`drawnBefore`) and none shows now are left out, the mesh nodes'
-// indices renumbered. Returns how many were left out.
-size_t dropUndrawnMeshes(Scene& scene, const std::vector<uint8_t>& drawnBefore) {
+// Per mesh, whether some mesh node shows it.
+std::vector<uint8_t> drawnMeshes(const Scene& scene) {
     std::vector<uint8_t> drawn(scene.meshes.size(), 0);
     for (const Node& n : scene.nodes)
         if (n.kind == NodeKind::Mesh && n.object >= 0 && static_cast<size_t>(n.object) < drawn.size())
             drawn[n.object] = 1;
+    return drawn;
+}
+
+// Meshes that a node showed before (`drawnBefore`) and none shows now are left out, the mesh nodes'
+// indices renumbered. Returns how many were left out.
+size_t dropUndrawnMeshes(Scene& scene, const std::vector<uint8_t>& drawnBefore) {
+    const std::vector<uint8_t> drawn = drawnMeshes(scene);
     std::vector<int32_t> newIndex(scene.meshes.size(), -1);
     std::vector<Mesh> kept;
     size_t dropped = 0;
@@ -1434,14 +1440,6 @@ size_t dropUndrawnMeshes(Scene& scene, const std::vector<uint8_t>& drawnBefore) 
         if (n.kind == NodeKind::Mesh && n.object >= 0 && static_cast<size_t>(n.object) < newIndex.size())
             n.object = newIndex[n.object];
     return dropped;
-}
-
-std::vector<uint8_t> drawnMeshes(const Scene& scene) {
-    std::vector<uint8_t> drawn(scene.meshes.size(), 0);
-    for (const Node& n : scene.nodes)
-        if (n.kind == NodeKind::Mesh && n.object >= 0 && static_cast<size_t>(n.object) < drawn.size())
-            drawn[n.object] = 1;
-    return drawn;
 }
 
 // Lights and cameras: what POD has no field for, refused unless --plain-lights / --plain-cameras.
