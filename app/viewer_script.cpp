@@ -1061,6 +1061,7 @@ std::string viewerStateJson(const ViewerState& s) {
     j["wireframe_overlay"] = s.view.wireframeOverlay;
     j["lighting"] = lightingName(s.view.lighting);
     j["headlight"] = s.view.headlight;
+    j["file_light_exposure"] = s.stats.fileLightExposure;
     j["missing_texture"] = missingTextureName(s.view.missingTexture);
     j["mode"] = viewModeName(s.view.mode);
     j["camera"] = s.view.camera;

@@ -207,6 +207,7 @@ FrameStats GlRenderer::draw(const Scene& scene, const Pose& pose, const ViewSett
     m_forceTwoSided = view.forceTwoSided;
     m_missingGrey = view.missingTexture == MissingTexture::Grey;
     m_lights.collect(scene, pose, view, m_view, m_textures);
+    stats.fileLightExposure = m_lights.exposure();
     if (view.mode == ViewMode::SkinDiff) {
         const Bounds bounds = sceneBounds(scene, pose);
         const float diagonal = bounds.valid() ? glm::length(bounds.max - bounds.min) : 0.0f;

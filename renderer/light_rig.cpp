@@ -33,11 +33,10 @@ bool projectable(const Light& light, const std::vector<GpuTexture>& textures) {
            textures[t].texture && textures[t].target == GL_TEXTURE_2D;
 }
 
-float LightRig::rigScale(const ViewSettings& view, const glm::mat4& viewMatrix) const {
-    if (m_lights.empty()) return 1.0f;
-    // What the file's lights give the side in view: their irradiance at the scene's centre on five
-    // normals of the visible side (toward the eye, and tilted 60 degrees up, down, left and
-    // right), the largest. The rig makes up what that leaves short of kRigTarget.
+float LightRig::fileIrradiance(const ViewSettings& view, const glm::mat4& viewMatrix) const {
+    if (m_lights.empty()) return 0.0f;
+    // Their irradiance at the scene's centre on five normals of the visible side (toward the eye,
+    // and tilted 60 degrees up, down, left and right), the largest.
     const glm::vec3 centre = view.orbit.sceneRadius > 0.0f ? view.orbit.sceneCenter : view.orbit.target;
     const glm::mat3 cameraToWorld(glm::inverse(viewMatrix));
     const glm::vec3 toEye = glm::normalize(cameraToWorld[2]), up = glm::normalize(cameraToWorld[1]),
@@ -61,7 +60,7 @@ float LightRig::rigScale(const ViewSettings& view, const glm::mat4& viewMatrix) 
         }
         given = std::max(given, sum);
     }
-    return glm::clamp(1.0f - given / kRigTarget, kLeastRig, 1.0f);
+    return given;
 }
 
 void LightRig::collect(const Scene& scene, const Pose& pose, const ViewSettings& view, const glm::mat4& viewMatrix,
@@ -108,6 +107,8 @@ void LightRig::collect(const Scene& scene, const Pose& pose, const ViewSettings&
     };
     m_sky = m_ground = glm::vec3(0.0f);
     m_response = 0.0f;
+    m_exposure = 1.0f;
+    m_rigStrength = 0.0f;
     m_up = scene.up == UpAxis::Z ? glm::vec3(0.0f, 0.0f, 1.0f) : glm::vec3(0.0f, 1.0f, 0.0f);
     if (view.lighting != Lighting::File) {
         // A studio rig that turns with the camera, so it always lights the side in view, over a
@@ -118,7 +119,18 @@ void LightRig::collect(const Scene& scene, const Pose& pose, const ViewSettings&
         } kRig[] = {{{-0.55f, 0.6f, 0.6f}, {0.6f, 0.57f, 0.525f}},  // key: warm, upper left, in front
                     {{0.8f, 0.05f, 0.6f}, {0.28f, 0.31f, 0.36f}},   // fill: cool, right, soft
                     {{0.25f, 0.55f, -0.8f}, {0.4f, 0.4f, 0.4f}}};   // rim: behind, for the outline
-        const float scale = rigScale(view, viewMatrix);
+        // Both rigs: the file's lights exposed down to kFileTarget on the side in view, and the rig
+        // making up what they leave short of kRigTarget.
+        const float given = fileIrradiance(view, viewMatrix);
+        if (given > kFileTarget) {
+            m_exposure = kFileTarget / given;
+            for (LightSlot& slot : m_lights) {
+                slot.color = glm::vec4(glm::vec3(slot.color) * m_exposure, slot.color.w);
+                slot.luminance *= m_exposure;
+            }
+        }
+        const float scale = glm::clamp(1.0f - m_exposure * given / kRigTarget, kLeastRig, 1.0f);
+        m_rigStrength = scale;
         for (const auto& light : kRig)
             m_viewLights.push_back(directional(-(cameraToWorld * light.towards), scale * light.color));
         // The ambient keeps at least half its strength: it is what keeps the side no light reaches

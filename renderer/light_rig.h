@@ -32,15 +32,21 @@ public:
     // The studio rig's hemisphere ambient: the light a surface facing straight up (down) gets.
     static constexpr glm::vec3 kSkyColor{0.306f, 0.323f, 0.357f}, kGroundColor{0.17f, 0.16f, 0.15f};
     // Beside the file's lights the rig makes up what they leave short of kRigTarget on the side in
-    // view, at least kLeastRig of its strength (its ambient at least kLeastRigAmbient).
-    static constexpr float kRigTarget = 0.7f, kLeastRig = 0.2f, kLeastRigAmbient = 0.5f;
+    // view, at least kLeastRig of its strength (its ambient at least
+    // kLeastRigAmbient).
+    static constexpr float kRigTarget = 0.7f, kLeastRig = 0.3f, kLeastRigAmbient = 0.7f;
+    // With both rigs (Lighting::Both) the file's lights are exposed so that what they give the side
+    // in view is at most kFileTarget, the share of kRigTarget the rig's least strength leaves them:
+    // the file's lights, the rig and the ambient together then light a surface about as much as
+    // the studio rig alone (irradiance near 1), however strong the file's lights are.
+    static constexpr float kFileTarget = kRigTarget * (1.0f - kLeastRig);
 
     // What ViewSettings::lighting asks for: every enabled light of the scene (read from
-    // Scene::lights each frame, so the panel's edits show at once) for File and Both; the studio
-    // rig, the hemisphere ambient and the studio response (mesh.frag: diffuse light through the
-    // display gamma, highlights rolled off) for Studio and Both, the rig dimmed by rigScale beside
-    // the file's lights; the headlight when asked for; and the headlight pair when nothing else
-    // would light the scene. `viewMatrix` is the frame's view (the rig and the headlight turn with
+    // Scene::lights each frame, so the panel's edits show at once) for File and Both, exposed
+    // (exposure()) for Both; the studio rig, the hemisphere ambient and the studio response
+    // (mesh.frag: diffuse light through the display gamma, highlights rolled off) for Studio and
+    // Both, the rig dimmed beside the file's lights; the headlight when asked for; and the headlight
+    // pair when nothing else would light the scene. `viewMatrix` is the frame's view (the rig and the headlight turn with
     // the camera); the first enabled projectable spot in node order is the projected one.
     void collect(const Scene& scene, const Pose& pose, const ViewSettings& view, const glm::mat4& viewMatrix,
                  const std::vector<GpuTexture>& textures);
@@ -59,11 +65,17 @@ public:
 
     bool empty() const { return m_lights.empty() && m_viewLights.empty(); }  // nothing lights this frame
     bool projecting() const { return m_projectedLight >= 0; }
+    // The scale of the file's lights this frame: below 1 only with both rigs and file lights that
+    // give the side in view more than kFileTarget.
+    float exposure() const { return m_exposure; }
+    // The scale of the studio rig this frame (0 without it; 1 alone; at least kLeastRig beside
+    // the file's lights).
+    float rigStrength() const { return m_rigStrength; }
 
 private:
-    // The scale of the studio rig beside the file's lights this frame (1 without them), from the
-    // light they give the side in view at the orbit camera's scene centre.
-    float rigScale(const ViewSettings& view, const glm::mat4& viewMatrix) const;
+    // What the file's lights (as collected, before the exposure) give the side in view at the orbit
+    // camera's scene centre: the largest irradiance over five normals of that side.
+    float fileIrradiance(const ViewSettings& view, const glm::mat4& viewMatrix) const;
 
     // A light as the shader takes it, with what is needed to rank it for a draw.
     struct LightSlot {
@@ -88,6 +100,7 @@ private:
     glm::vec3 m_sky{0.0f}, m_ground{0.0f};  // hemisphere ambient (black: none)
     glm::vec3 m_up{0.0f, 1.0f, 0.0f};       // the scene's up axis, toward the sky
     float m_response = 0.0f;                // u_up.w: 1 for the studio response (mesh.frag)
+    float m_exposure = 1.0f, m_rigStrength = 0.0f;
     int m_projectedLight = -1;        // index into m_lights of the one projected spot; -1: none
     int m_projectedSlot = -1;         // its index among the current draw's lights; -1: not among them
     glm::mat4 m_lightProjection{1.0f};

@@ -56,6 +56,10 @@ struct FrameStats {
     uint32_t morphTextureNodes = 0;
     // GL calls the frame made (renderer/gl_calls.h): what reached GL through the state cache.
     uint32_t glCalls = 0;
+    // The scale of the file's lights beside the studio rig (Lighting::Both): below 1 when they
+    // alone would light the side in view more than the rig's target (renderer/light_rig.h). The
+    // panel shows it, so a dimmed light is never a mystery.
+    float fileLightExposure = 1.0f;
     // What the renderer could not do as asked, one sentence each, said in the first frame it
     // happens for the current scene (a program that does not compile, morphs moved to the CPU).
     // The viewer adds them to the import report; `render` prints them as warnings.

@@ -149,11 +149,13 @@ vec3 diffuseResponse(vec3 irradiance) {
     return pow(max(irradiance, vec3(0.0)), vec3(1.0 / 2.2));
 }
 
-// The studio look's highlight roll-off (u_up.w = 1): the shaded colour above 0.75 eases toward 1, so
-// white surfaces in strong light keep their shading instead of clipping.
+// The studio look's tone curve (u_up.w = 1), for classic and metal/rough materials alike: the
+// shaded colour is as it is up to 0.6 and above eases toward 1 (slope 1 at 0.6, so no kink), so
+// white surfaces in strong light and broad highlights keep their shading instead of clipping:
+// 1.0 shows as 0.85, 1.5 as 0.96.
 vec3 rollOff(vec3 c) {
     if (u_up.w < 0.5) return c;
-    return mix(c, 0.75 + 0.25 * (1.0 - exp((0.75 - c) / 0.25)), step(0.75, c));
+    return mix(c, 0.6 + 0.4 * (1.0 - exp((0.6 - c) / 0.4)), step(0.6, c));
 }
 
 float lightFlag(float flags, float bit) {

@@ -222,6 +222,13 @@ void viewSection(ViewerState& s) {
         if (ImGui::RadioButton(choice.label, s.view.lighting == choice.lighting)) s.view.lighting = choice.lighting;
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", choice.tip);
     }
+    // The file's lights dimmed beside the rig: said, with by how much.
+    if (s.view.lighting == Lighting::Both && s.stats.fileLightExposure < 0.995f) {
+        ImGui::TextDisabled("file lights at %.0f%%", 100.0f * s.stats.fileLightExposure);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("The file's lights alone light the side in view more than the studio rig does:\n"
+                              "they are dimmed so that both together stay in range. \"File\" shows them as they are.");
+    }
 }
 
 void renderSection(ViewerState& s) {

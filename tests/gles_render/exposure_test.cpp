@@ -4,8 +4,10 @@
 // (common/exposure.h) is what an artist expects of a viewer's first look at a file. The pictures
 // are made by the command line itself, in this process, and kept in the test output folder.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,7 @@ using esv::test::Exposure;
 bool renderAndMeasure(const fs::path& file, const std::string& tag, const std::vector<std::string>& extra,
                       Exposure& exposure, int& exitCode) {
     std::string name = fs::relative(file, esv::test::modelsDir()).string();
+    if (name.rfind("..", 0) == 0) name = file.filename().string();  // not a shared sample
     std::replace(name.begin(), name.end(), '/', '_');
     const fs::path dir = esv::test::outputDir() / "exposure";
     fs::create_directories(dir);
@@ -112,4 +115,67 @@ TEST(Exposure, EverySampleIsLitAtTheDefaultView) {
     EXPECT_FALSE(fileOnly.withinBudget())
         << "assimp_animation_example.ogex lit by its own light alone should break the budget ("
         << 100.0 * fileOnly.dark << "% dark)";
+}
+
+namespace {
+
+// A white, shiny sphere (radius 1, 24 x 12 quads, normals outward) under one directional light of
+// `intensity` from the upper front, written as OpenGEX into `path`.
+void writeLitSphere(const fs::path& path, float intensity) {
+    constexpr int kSlices = 24, kStacks = 12;
+    std::ofstream out(path);
+    out << "Metric (key = \"up\") {string {\"y\"}}\n"
+           "GeometryNode {Name {string {\"Sphere\"}} ObjectRef {ref {$sphere}} MaterialRef {ref {$white}}}\n"
+           "LightNode {Name {string {\"Sun\"}} ObjectRef {ref {$sun}}\n"
+           "  Rotation (kind = \"y\") {float {1.57}}}\n"
+           "LightObject $sun (type = \"infinite\") {Color (attrib = \"light\") {float[3] {{1.0, 1.0, 1.0}}}\n"
+           "  Param (attrib = \"intensity\") {float {"
+        << intensity
+        << "}}}\n"
+           "Material $white {Color (attrib = \"diffuse\") {float[3] {{0.9, 0.9, 0.9}}}\n"
+           "  Color (attrib = \"specular\") {float[3] {{1.0, 1.0, 1.0}}} Param (attrib = \"specular_power\") "
+           "{float {12.0}}}\n"
+           "GeometryObject $sphere {Mesh (primitive = \"triangles\") {\n";
+    std::string positions, indices;
+    for (int j = 0; j <= kStacks; ++j)
+        for (int i = 0; i <= kSlices; ++i) {
+            const double theta = M_PI * j / kStacks, phi = 2.0 * M_PI * i / kSlices;
+            char v[96];
+            std::snprintf(v, sizeof(v), "%s{%.5f, %.5f, %.5f}", positions.empty() ? "" : ", ",
+                          std::sin(theta) * std::cos(phi), std::cos(theta), -std::sin(theta) * std::sin(phi));
+            positions += v;
+        }
+    for (int j = 0; j < kStacks; ++j)
+        for (int i = 0; i < kSlices; ++i) {
+            const int a = j * (kSlices + 1) + i, b = a + kSlices + 1;
+            char t[96];
+            std::snprintf(t, sizeof(t), "%s{%d, %d, %d}, {%d, %d, %d}", indices.empty() ? "" : ", ", a, b, a + 1,
+                          a + 1, b, b + 1);
+            indices += t;
+        }
+    out << "VertexArray (attrib = \"position\") {float[3] {" << positions << "}}\n"
+        << "VertexArray (attrib = \"normal\") {float[3] {" << positions << "}}\n"
+        << "IndexArray {unsigned_int32[3] {" << indices << "}}}}\n";
+}
+
+}  // namespace
+
+// "File + Studio" under a strong light of the file (a sun of intensity 3 on a white, shiny
+// sphere): the file's lights are exposed down beside the studio rig, so the picture keeps within
+// the budget, while "File" shows the light as it is (most of the lit side blown out), so the
+// measure tells the difference. Without the exposure the sphere is two-thirds white in both.
+TEST(Exposure, StrongFileLightsStayInRangeBesideTheStudioRig) {
+    const fs::path dir = esv::test::outputDir() / "exposure";
+    fs::create_directories(dir);
+    const fs::path file = dir / "strong_sun.ogex";
+    writeLitSphere(file, 3.0f);
+    Exposure both, fileOnly;
+    int exitCode = 0;
+    ASSERT_TRUE(renderAndMeasure(file, ".both", {"--lighting", "both"}, both, exitCode)) << exitCode;
+    ASSERT_TRUE(renderAndMeasure(file, ".file", {"--lighting", "file"}, fileOnly, exitCode)) << exitCode;
+    std::printf("strong sun: both %.1f%% dark %.1f%% blown; file %.1f%% dark %.1f%% blown\n", 100.0 * both.dark,
+                100.0 * both.blown, 100.0 * fileOnly.dark, 100.0 * fileOnly.blown);
+    ASSERT_GT(both.modelPixels, 10000u);
+    EXPECT_TRUE(both.withinBudget()) << 100.0 * both.blown << "% blown, " << 100.0 * both.dark << "% dark";
+    EXPECT_GT(fileOnly.blown, 0.3) << "the file's light as it is blows most of the lit side out";
 }
