@@ -114,10 +114,39 @@ void sceneFraming(const Scene& scene, int clip, const PofViewState& pof, Bounds&
     if (!bounds.valid()) bounds.add(glm::vec3(0.0f));
 }
 
+bool fileCameraDirection(const Scene& scene, glm::vec3& toEye) {
+    for (size_t n = 0; n < scene.nodes.size(); ++n) {
+        const Node& node = scene.nodes[n];
+        if (node.kind != NodeKind::Camera || node.object < 0 || size_t(node.object) >= scene.cameras.size())
+            continue;
+        Pose rest;
+        evaluatePose(scene, -1, 0.0f, rest);
+        ViewSettings settings;
+        settings.camera = node.object;
+        glm::mat4 view, projection;
+        cameraMatrices(scene, rest, settings, 1, 1, view, projection);
+        // The camera looks down its -Z: the eye lies along +Z of its frame, seen from the model.
+        const glm::vec3 z = glm::vec3(glm::inverse(view)[2]);
+        if (!std::isfinite(z.x) || !std::isfinite(z.y) || !std::isfinite(z.z) || glm::length(z) < 1e-6f) continue;
+        toEye = glm::normalize(z);
+        return true;
+    }
+    return false;
+}
+
 void frameFirstView(OrbitCamera& orbit, const Scene& scene, const Bounds& bounds,
                     const std::vector<glm::vec3>& points, float aspect) {
     orbit.yfov = OrbitCamera{}.yfov;
     firstView(orbit, scene.front, scene.up == UpAxis::Z);
+    glm::vec3 toEye;
+    if (fileCameraDirection(scene, toEye)) {
+        // Yaw and pitch of orbitDirection from the camera's direction, in the Y-up frame the orbit
+        // turns in (with Z up, its +Y is the scene's +Z and its +Z the scene's -Y); the pitch
+        // kept off the poles, where yaw no longer turns the view.
+        const glm::vec3 d = orbit.zUp ? glm::vec3(toEye.x, toEye.z, -toEye.y) : toEye;
+        orbit.pitch = glm::clamp(std::asin(glm::clamp(d.y, -1.0f, 1.0f)), -kFileCameraPitch, kFileCameraPitch);
+        orbit.yaw = std::abs(d.x) + std::abs(d.z) > 1e-6f ? std::atan2(d.x, d.z) : orbit.yaw;
+    }
     fitFraming(orbit, bounds, points, aspect);
 }
 

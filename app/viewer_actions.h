@@ -44,10 +44,18 @@ Bounds framingBounds(const Scene& scene, const std::vector<Bounds>& perNode);
 void sceneFraming(const Scene& scene, int clip, const PofViewState& pof, Bounds& bounds,
                   std::vector<glm::vec3>& points);
 
-// The first view of `scene` framed: the default field of view, firstView from Scene::front (a
-// three-quarter front view following the format's up axis), then framePoints (or frameBounds
-// without points) on sceneFraming's result for a view of `aspect` (w/h). What the viewer shows of
-// a newly opened file in its 3D view, and what `esview render` draws by default in its whole image.
+// The direction from the model toward the eye of the file's first camera (in node order) at rest:
+// the +Z axis of its view; false when the file has no camera.
+bool fileCameraDirection(const Scene& scene, glm::vec3& toEye);
+
+// The first view of `scene` framed: the default field of view; the direction of the file's first
+// camera (fileCameraDirection, its pitch kept within kFileCameraPitch of level) when it has one,
+// so the model is seen from the side its author looked at it from, else firstView from
+// Scene::front (a three-quarter front view following the format's up axis); then framePoints (or
+// frameBounds without points) on sceneFraming's result for a view of `aspect` (w/h). What the
+// viewer shows of a newly opened file in its 3D view, and what `esview render` draws by default in
+// its whole image.
+inline constexpr float kFileCameraPitch = 1.2f;
 void frameFirstView(OrbitCamera& orbit, const Scene& scene, const Bounds& bounds,
                     const std::vector<glm::vec3>& points, float aspect);
 

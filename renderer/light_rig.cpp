@@ -35,31 +35,38 @@ bool projectable(const Light& light, const std::vector<GpuTexture>& textures) {
 
 float LightRig::fileIrradiance(const ViewSettings& view, const glm::mat4& viewMatrix) const {
     if (m_lights.empty()) return 0.0f;
-    // Their irradiance at the scene's centre on five normals of the visible side (toward the eye,
-    // and tilted 60 degrees up, down, left and right), the largest.
+    // At seven points of the scene (its centre, and half its radius from it to the left, the right,
+    // above, below, toward the eye and away from it, as the camera sees it), the irradiance on five
+    // normals of the visible side (toward the eye, and tilted 60 degrees up, down, left and right):
+    // the largest. A point light close to one side of the model lights that side far more than
+    // the centre.
     const glm::vec3 centre = view.orbit.sceneRadius > 0.0f ? view.orbit.sceneCenter : view.orbit.target;
+    const float r = 0.5f * std::max(view.orbit.sceneRadius, 0.0f);
     const glm::mat3 cameraToWorld(glm::inverse(viewMatrix));
     const glm::vec3 toEye = glm::normalize(cameraToWorld[2]), up = glm::normalize(cameraToWorld[1]),
                     right = glm::normalize(cameraToWorld[0]);
     const glm::vec3 normals[] = {toEye, 0.5f * toEye + 0.866f * up, 0.5f * toEye - 0.866f * up,
                                  0.5f * toEye + 0.866f * right, 0.5f * toEye - 0.866f * right};
+    const glm::vec3 points[] = {centre,          centre - r * right, centre + r * right, centre + r * up,
+                                centre - r * up, centre + r * toEye, centre - r * toEye};
     float given = 0.0f;
-    for (const glm::vec3& n : normals) {
-        float sum = 0.0f;
-        for (const LightSlot& light : m_lights) {
-            glm::vec3 toLight = -glm::vec3(light.position);
-            float irradiance = light.luminance;
-            if (light.position.w != 0.0f) {
-                const glm::vec3 d = glm::vec3(light.position) - centre;
-                if (glm::length(d) < 1e-6f) continue;
-                toLight = glm::normalize(d);
-                irradiance = light.strengthAt(centre);
-                if (light.spot.w > -1.5f && glm::dot(-toLight, glm::vec3(light.spot)) < light.spot.w) continue;
+    for (const glm::vec3& p : points)
+        for (const glm::vec3& n : normals) {
+            float sum = 0.0f;
+            for (const LightSlot& light : m_lights) {
+                glm::vec3 toLight = -glm::vec3(light.position);
+                float irradiance = light.luminance;
+                if (light.position.w != 0.0f) {
+                    const glm::vec3 d = glm::vec3(light.position) - p;
+                    if (glm::length(d) < 1e-6f) continue;
+                    toLight = glm::normalize(d);
+                    irradiance = light.strengthAt(p);
+                    if (light.spot.w > -1.5f && glm::dot(-toLight, glm::vec3(light.spot)) < light.spot.w) continue;
+                }
+                sum += irradiance * std::max(glm::dot(n, glm::normalize(toLight)), 0.0f);
             }
-            sum += irradiance * std::max(glm::dot(n, glm::normalize(toLight)), 0.0f);
+            given = std::max(given, sum);
         }
-        given = std::max(given, sum);
-    }
     return given;
 }
 

@@ -73,8 +73,9 @@ public:
     float rigStrength() const { return m_rigStrength; }
 
 private:
-    // What the file's lights (as collected, before the exposure) give the side in view at the orbit
-    // camera's scene centre: the largest irradiance over five normals of that side.
+    // What the file's lights (as collected, before the exposure) give the side in view around the
+    // orbit camera's scene centre: the largest irradiance over a few points near it and five
+    // normals of that side.
     float fileIrradiance(const ViewSettings& view, const glm::mat4& viewMatrix) const;
 
     // A light as the shader takes it, with what is needed to rank it for a draw.

@@ -237,7 +237,10 @@ vec3 shadeClassic(vec3 n, vec3 baseColor, vec3 specularColor) {
         irradiance += light * diffuse;
         highlights += light * specular;
     }
-    return diffuseResponse(irradiance) * baseColor + highlights * specularColor;
+    // The studio look takes a specular colour beyond 1 (exporters write intensity x colour: 25 from
+    // one) as 1, so highlights stay highlights; the file's lights alone show it as it is.
+    vec3 specular = u_up.w < 0.5 ? specularColor : min(specularColor, vec3(1.0));
+    return diffuseResponse(irradiance) * baseColor + highlights * specular;
 }
 
 #ifdef METAL_ROUGH

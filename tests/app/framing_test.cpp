@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <glm/glm.hpp>
+#include <glm/gtc/matrix_transform.hpp>
 
 #include "app/viewer_actions.h"
 #include "app/viewer_state.h"
@@ -133,9 +134,14 @@ TEST(Framing, TheFirstViewLooksAtTheFrontFromAbove) {
     EXPECT_FLOAT_EQ(upright.yaw, esv::kFirstViewYaw);
 }
 
+// Without a camera in the file: the format's three-quarter front view.
 TEST(Framing, ResetViewTakesTheFormatsFirstView) {
     esv::ViewerState s;
     s.scene = std::make_unique<esv::Scene>(esv::makeDemoScene());
+    for (esv::Node& node : s.scene->nodes)
+        if (node.kind == esv::NodeKind::Camera) node.kind = esv::NodeKind::Empty;
+    glm::vec3 toEye;
+    ASSERT_FALSE(esv::fileCameraDirection(*s.scene, toEye));
     s.scene->front = glm::vec3(0, 0, -1);
     s.framebufferWidth = 1280;
     s.framebufferHeight = 720;
@@ -147,6 +153,38 @@ TEST(Framing, ResetViewTakesTheFormatsFirstView) {
     EXPECT_GT(glm::dot(esv::orbitDirection(s.view.orbit), s.scene->front), 0.5f);
     EXPECT_FLOAT_EQ(s.view.orbit.yfov, esv::OrbitCamera{}.yfov);
     EXPECT_TRUE(s.framed);
+}
+
+// With a camera in the file the first view looks from the camera's side, whatever the format's
+// convention: the demo's camera turned to look at the scene from behind (-Z, where POD's
+// convention looks from +Z) gives an orbit from behind, its pitch that of the camera. A camera
+// looking straight down keeps the orbit off the pole.
+TEST(Framing, FirstViewLooksFromTheFilesCamera) {
+    esv::Scene scene = esv::makeDemoScene();
+    int cameraNode = -1;
+    for (size_t n = 0; n < scene.nodes.size() && cameraNode < 0; ++n)
+        if (scene.nodes[n].kind == esv::NodeKind::Camera) cameraNode = int(n);
+    ASSERT_GE(cameraNode, 0) << "the demo has a camera";
+    esv::Node& camera = scene.nodes[size_t(cameraNode)];
+    ASSERT_LT(camera.parent, 0) << "placed in world space";
+    scene.cameras[size_t(camera.object)].targetNode = -1;
+    // Behind the scene and a little above, looking toward it: its +Z axis points back at the eye.
+    const glm::vec3 toEye = glm::normalize(glm::vec3(0.3f, 0.4f, -1.0f));
+    camera.local = esv::Transform{};
+    camera.local.useMatrix = true;
+    camera.local.matrix = glm::inverse(glm::lookAt(6.0f * toEye, glm::vec3(0.0f), glm::vec3(0, 1, 0)));
+    glm::vec3 found;
+    ASSERT_TRUE(esv::fileCameraDirection(scene, found));
+    EXPECT_NEAR(glm::dot(found, toEye), 1.0f, 1e-5f);
+    esv::OrbitCamera orbit;
+    const esv::Bounds bounds = box({-1.0f, -1.0f, -1.0f}, {1.0f, 1.0f, 1.0f});
+    esv::frameFirstView(orbit, scene, bounds, {}, 1.5f);
+    EXPECT_NEAR(glm::dot(esv::orbitDirection(orbit), toEye), 1.0f, 1e-5f);
+    EXPECT_LT(glm::dot(esv::orbitDirection(orbit), scene.front), 0.0f) << "from behind, as the camera looks";
+
+    camera.local.matrix = glm::inverse(glm::lookAt(glm::vec3(0, 6, 0), glm::vec3(0.0f), glm::vec3(0, 0, -1)));
+    esv::frameFirstView(orbit, scene, bounds, {}, 1.5f);
+    EXPECT_NEAR(orbit.pitch, esv::kFileCameraPitch, 1e-5f) << "straight down, held off the pole";
 }
 
 }  // namespace
