@@ -40,8 +40,11 @@ std::vector<uint8_t> framedNodes(const Scene& scene, const std::vector<Bounds>& 
             continue;
         }
         const glm::vec3 r = rest.max - rest.min, e = b.max - b.min;
-        const bool ground =
-            e[h0] >= 2.5f * r[h0] && e[h1] >= 2.5f * r[h1] && b.max[up] <= rest.min[up] + 0.1f * r[up];
+        // Wider than the rest by 2.5 times both ways, or by a quarter both ways and covering 8 times
+        // its footprint (a character in a T pose is wide one way and thin the other).
+        const bool wider = (e[h0] >= 2.5f * r[h0] && e[h1] >= 2.5f * r[h1]) ||
+                           (e[h0] >= 1.25f * r[h0] && e[h1] >= 1.25f * r[h1] && e[h0] * e[h1] >= 8.0f * r[h0] * r[h1]);
+        const bool ground = wider && b.max[up] <= rest.min[up] + 0.1f * r[up];
         keep[n] = ground ? 0 : 1;
     }
     return keep;

@@ -32,7 +32,8 @@ void updateFrameAnnotations(ViewerState& s);
 // The box framing fits, from each node's box (sceneBounds' perNode): their union without a ground
 // under the subject, that is a node whose box is a thin horizontal slab (at most 2% as thick along
 // the scene's up axis as it is wide), at least 2.5 times as wide as everything else in both
-// horizontal directions, and not above the bottom tenth of it. The whole union when nothing else
+// horizontal directions (or 1.25 times and covering at least 8 times its footprint), and not above
+// the bottom tenth of it. The whole union when nothing else
 // is left.
 Bounds framingBounds(const Scene& scene, const std::vector<Bounds>& perNode);
 

@@ -81,6 +81,11 @@ TEST(Framing, AGroundUnderTheSubjectIsLeftOut) {
     const Bounds ground = box({-20.0f, -0.01f, -20.0f}, {20.0f, 0.0f, 20.0f});
     EXPECT_EQ(esv::framingBounds(scene, {subject, ground, Bounds{}}).max, subject.max);
     EXPECT_EQ(esv::framingBounds(scene, {subject, ground, Bounds{}}).min, subject.min);
+    // A character in a T pose (wide along X, thin along Z) on a ground not much wider than its arms
+    // (onkba_light.awd: 1.44 and 9.2 times, 13 times its footprint).
+    const Bounds tPose = box({-40.8f, 0.0f, -8.4f}, {40.8f, 81.0f, 8.4f});
+    const Bounds floor = box({-58.8f, 0.0f, -76.9f}, {58.8f, 0.0f, 76.9f});
+    EXPECT_EQ(esv::framingBounds(scene, {tPose, floor}).max, tPose.max);
 
     // Not a ground: a plane about as wide as the subject (a card, a floor tile), one above the
     // subject's feet (a ceiling), a slab that is thick, a plane standing up.
@@ -98,8 +103,8 @@ TEST(Framing, AGroundUnderTheSubjectIsLeftOut) {
     // Z up: the ground is thin along Z.
     scene.up = esv::UpAxis::Z;
     const Bounds standing = box({-0.5f, -0.3f, 0.0f}, {0.5f, 0.3f, 1.8f});
-    const Bounds floor = box({-20.0f, -20.0f, -0.01f}, {20.0f, 20.0f, 0.0f});
-    EXPECT_EQ(esv::framingBounds(scene, {standing, floor}).min, standing.min);
+    const Bounds zFloor = box({-20.0f, -20.0f, -0.01f}, {20.0f, 20.0f, 0.0f});
+    EXPECT_EQ(esv::framingBounds(scene, {standing, zFloor}).min, standing.min);
     EXPECT_EQ(esv::framingBounds(scene, {subject, ground}).min, glm::min(subject.min, ground.min))
         << "a Y-thin plane is a wall in a Z-up scene";
 }
