@@ -70,14 +70,18 @@ void lightGizmo(const GizmoLines& g, const Light& light, const glm::mat4& world,
     unitAxes(world, axes);
     const glm::vec3 at(world[3]), forward = -axes[2];  // lights shine down their -Z, as the light rig has it
     switch (light.type) {
-    case LightType::Directional: arrow(g, at, forward, axes[0], axes[1], size); break;
-    case LightType::Spot: {
-        const float halfAngle = std::clamp(std::isfinite(light.outerCone) ? light.outerCone : 0.0f,
-                                           5.0f * kPi / 180.0f, 60.0f * kPi / 180.0f);
-        cone(g, at, forward, axes[0], axes[1], size, halfAngle);
-        break;
-    }
-    default: star(g, at, axes, size); break;
+        case LightType::Directional:
+            arrow(g, at, forward, axes[0], axes[1], size);
+            break;
+        case LightType::Spot: {
+            const float halfAngle = std::clamp(std::isfinite(light.outerCone) ? light.outerCone : 0.0f,
+                                               5.0f * kPi / 180.0f, 60.0f * kPi / 180.0f);
+            cone(g, at, forward, axes[0], axes[1], size, halfAngle);
+            break;
+        }
+        default:
+            star(g, at, axes, size);
+            break;
     }
     g.point(at);
 }
@@ -98,8 +102,9 @@ void cameraGizmo(const GizmoLines& g, const Camera& camera, float fov, const glm
     }
     const float halfWidth = halfHeight * aspect;
     const glm::vec3 far = at + size * forward;
-    const glm::vec3 corners[4] = {far - halfWidth * right - halfHeight * up, far + halfWidth * right - halfHeight * up,
-                                  far + halfWidth * right + halfHeight * up, far - halfWidth * right + halfHeight * up};
+    const glm::vec3 corners[4] = {
+        far - halfWidth * right - halfHeight * up, far + halfWidth * right - halfHeight * up,
+        far + halfWidth * right + halfHeight * up, far - halfWidth * right + halfHeight * up};
     for (int i = 0; i < 4; ++i) g.line(corners[i], corners[(i + 1) % 4]);
     if (camera.orthographic) {
         const glm::vec3 back = -size * forward;
@@ -140,7 +145,8 @@ size_t sceneGizmos(const Scene& scene, const Pose& pose, float size, Annotations
         if (!pose.visible[n] || node.viewerAdded) continue;
         if (node.kind == NodeKind::Light && node.object >= 0 && size_t(node.object) < scene.lights.size()) {
             lightGizmo({out, kLightGizmoColor}, scene.lights[size_t(node.object)], pose.objectWorld[n], size);
-        } else if (node.kind == NodeKind::Camera && node.object >= 0 && size_t(node.object) < scene.cameras.size()) {
+        } else if (node.kind == NodeKind::Camera && node.object >= 0 &&
+                   size_t(node.object) < scene.cameras.size()) {
             const Camera& camera = scene.cameras[size_t(node.object)];
             const glm::mat4& world = pose.objectWorld[n];
             glm::vec3 axes[3];
@@ -159,7 +165,8 @@ size_t sceneGizmos(const Scene& scene, const Pose& pose, float size, Annotations
                     up = glm::cross(right, forward);
                 }
             }
-            const float fov = n < pose.cameraFov.size() && pose.cameraFov[n] > 0.0f ? pose.cameraFov[n] : camera.yfov;
+            const float fov =
+                n < pose.cameraFov.size() && pose.cameraFov[n] > 0.0f ? pose.cameraFov[n] : camera.yfov;
             cameraGizmo({out, kCameraGizmoColor}, camera, fov, at, forward, right, up, size);
         } else if (node.kind == NodeKind::Empty) {
             const GizmoLines g{out, kEmptyGizmoColor};

@@ -57,7 +57,9 @@ Annotations gizmosAtRest(const esv::Scene& scene, float size, size_t& count) {
     return out;
 }
 
-bool near(const glm::vec3& a, const glm::vec3& b) { return glm::length(a - b) < 1e-4f; }
+bool near(const glm::vec3& a, const glm::vec3& b) {
+    return glm::length(a - b) < 1e-4f;
+}
 
 // The lines' end points other than `apex`.
 std::vector<glm::vec3> endsAwayFrom(const Annotations& a, const glm::vec3& apex) {
@@ -265,21 +267,6 @@ TEST(Gizmos, FramingCoversTheGizmos) {
     EXPECT_EQ(size, -1.0f) << "no gizmos to size";
 }
 
-// Pixels within `radius` of `at` that are `color` within a few levels (the gizmo lines and the
-// point at each node are drawn unlit, in their colour).
-int pixelsOfColor(const esv::test::Image& image, const glm::vec2& at, int radius, const glm::vec4& color) {
-    int count = 0;
-    for (int y = int(at.y) - radius; y <= int(at.y) + radius; ++y)
-        for (int x = int(at.x) - radius; x <= int(at.x) + radius; ++x) {
-            if (x < 0 || y < 0 || x >= image.width || y >= image.height) continue;
-            const uint8_t* p = &image.rgba[(size_t(y) * size_t(image.width) + size_t(x)) * 4];
-            bool same = true;
-            for (int c = 0; c < 3; ++c) same = same && std::abs(int(p[c]) - int(std::lround(color[c] * 255.0f))) <= 6;
-            count += same ? 1 : 0;
-        }
-    return count;
-}
-
 TEST(GizmoViewer, FileOfLightsAndACameraShowsThemAndSaysSo) {
     const std::filesystem::path dir = esv::test::viewerWorkDir("gizmos_", "viewer");
     const std::filesystem::path file = esv::test::writeNoMeshFixture("gizmos_viewer/lights_and_camera.ogex");
@@ -316,7 +303,8 @@ TEST(GizmoViewer, FileOfLightsAndACameraShowsThemAndSaysSo) {
         EXPECT_LT(pixel.x, float(view.x + view.width));
         EXPECT_GE(pixel.y, float(view.y));
         EXPECT_LT(pixel.y, float(view.y + view.height));
-        EXPECT_GE(pixelsOfColor(image, pixel, 3, color), 9) << "no gizmo at " << pixel.x << ", " << pixel.y;
+        EXPECT_GE(esv::test::gizmoPixels(image, pixel, 3, color), 9)
+            << "no gizmo at " << pixel.x << ", " << pixel.y;
     }
 
     // A file with a mesh (the demo, which has lights and a camera too): no gizmos, nothing said.

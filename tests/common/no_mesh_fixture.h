@@ -1,13 +1,18 @@
 // A file without geometry for the gizmo tests: an OpenGEX scene of three lights (a point light, a
-// directional one and a spot light) and a camera, Z up, written into the test output folder.
+// directional one and a spot light) and a camera, Z up, written into the test output folder; and
+// the pixels of a gizmo's colour in a picture.
 #pragma once
 
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include <glm/glm.hpp>
 
+#include "common/image_compare.h"
 #include "common/test_paths.h"
 
 namespace esv::test {
@@ -32,6 +37,22 @@ LightObject $spot (type = "spot") {}
 CameraObject $cam {}
 )";
     return path;
+}
+
+// Pixels of `image` within `radius` of `at` (pixels from the top left) that are `color` within 6
+// levels: the gizmos are drawn unlit, in their kind's colour (app/gizmos.h).
+inline int gizmoPixels(const Image& image, const glm::vec2& at, int radius, const glm::vec4& color) {
+    int count = 0;
+    for (int y = int(at.y) - radius; y <= int(at.y) + radius; ++y)
+        for (int x = int(at.x) - radius; x <= int(at.x) + radius; ++x) {
+            if (x < 0 || y < 0 || x >= image.width || y >= image.height) continue;
+            const uint8_t* p = &image.rgba[(size_t(y) * size_t(image.width) + size_t(x)) * 4];
+            bool same = true;
+            for (int c = 0; c < 3; ++c)
+                same = same && std::abs(int(p[c]) - int(std::lround(color[c] * 255.0f))) <= 6;
+            count += same ? 1 : 0;
+        }
+    return count;
 }
 
 }  // namespace esv::test

@@ -59,21 +59,9 @@ glm::vec2 projected(const fs::path& file, const glm::vec3& at) {
     return {(clip.x / clip.w * 0.5f + 0.5f) * 800.0f, (0.5f - clip.y / clip.w * 0.5f) * 600.0f};
 }
 
-// Pixels within `radius` of `at` that are `color` within a few levels (gizmos are drawn unlit).
-int pixelsOfColor(const Image& image, const glm::vec2& at, int radius, const glm::vec4& color) {
-    int count = 0;
-    for (int y = int(at.y) - radius; y <= int(at.y) + radius; ++y)
-        for (int x = int(at.x) - radius; x <= int(at.x) + radius; ++x) {
-            if (x < 0 || y < 0 || x >= image.width || y >= image.height) continue;
-            const uint8_t* p = &image.rgba[(size_t(y) * size_t(image.width) + size_t(x)) * 4];
-            bool same = true;
-            for (int c = 0; c < 3; ++c) same = same && std::abs(int(p[c]) - int(std::lround(color[c] * 255.0f))) <= 6;
-            count += same ? 1 : 0;
-        }
-    return count;
+bool inPicture(const glm::vec2& p) {
+    return p.x >= 0.0f && p.y >= 0.0f && p.x < 800.0f && p.y < 600.0f;
 }
-
-bool inPicture(const glm::vec2& p) { return p.x >= 0.0f && p.y >= 0.0f && p.x < 800.0f && p.y < 600.0f; }
 
 TEST(GizmoRender, LightsAndCameraOfAFileWithoutMeshes) {
     const fs::path file = esv::test::writeNoMeshFixture("gizmo_render/lights_and_camera.ogex");
@@ -86,7 +74,7 @@ TEST(GizmoRender, LightsAndCameraOfAFileWithoutMeshes) {
         const glm::vec2 p = projected(file, at);
         ASSERT_TRUE(inPicture(p)) << p.x << ", " << p.y;
         // The point at the node is 7 pixels across: most of the 7x7 around it.
-        EXPECT_GE(pixelsOfColor(image, p, 3, color), 25) << "no gizmo at " << p.x << ", " << p.y;
+        EXPECT_GE(esv::test::gizmoPixels(image, p, 3, color), 25) << "no gizmo at " << p.x << ", " << p.y;
     }
     // What the viewer's 3D view says comes with the picture.
     esv::RenderRequest request;
@@ -115,7 +103,7 @@ TEST(GizmoRender, SharedFilesOfACameraAndOfEmptyNodes) {
         for (size_t n = 0; n < loaded.scene->nodes.size(); ++n) {
             const glm::vec2 p = projected(file, glm::vec3(pose.world[n][3]));
             EXPECT_TRUE(inPicture(p)) << "node " << n << " at " << p.x << ", " << p.y;
-            nodes += pixelsOfColor(image, p, 3, color) >= 9 ? 1 : 0;
+            nodes += esv::test::gizmoPixels(image, p, 3, color) >= 9 ? 1 : 0;
         }
         EXPECT_EQ(nodes, loaded.scene->nodes.size()) << "a gizmo at every node";
     }
@@ -144,7 +132,7 @@ TEST(GizmoRender, FileWithAMeshDrawsNoGizmos) {
         if (kind != esv::NodeKind::Light && kind != esv::NodeKind::Camera) continue;
         const glm::vec2 p = projected("demo", glm::vec3(pose.world[n][3]));
         const glm::vec4 color = kind == esv::NodeKind::Light ? esv::kLightGizmoColor : esv::kCameraGizmoColor;
-        EXPECT_EQ(pixelsOfColor(image, p, 4, color), 0) << loaded.scene->nodes[n].name;
+        EXPECT_EQ(esv::test::gizmoPixels(image, p, 4, color), 0) << loaded.scene->nodes[n].name;
         inView += inPicture(p) ? 1 : 0;
     }
     EXPECT_GE(inView, 1u) << "a light or the camera lies in the picture, where a gizmo would show";
