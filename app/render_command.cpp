@@ -6,6 +6,8 @@
 
 #include "app/commands.h"
 #include "app/egl_context.h"
+#include "app/gizmos.h"
+#include "app/scene_info.h"
 #include "loaders/textures/scene_textures.h"
 #include "app/viewer_actions.h"
 #include "prepare/prepare.h"
@@ -112,8 +114,16 @@ int renderFrames(const RenderRequest& request, RenderedFrames& out) {
                                               : (scene.animation.clips.empty() ? -1 : 0);
     Bounds bounds;
     std::vector<glm::vec3> points;
-    sceneFraming(scene, framedClip, pof, bounds, points);
+    float gizmoScale = 1.0f;
+    const bool meshDrawn = sceneFraming(scene, framedClip, pof, bounds, points, &gizmoScale);
     frameFirstView(view.orbit, scene, bounds, points, float(request.width) / float(request.height));
+    // No mesh: the gizmos of the lights, cameras and empty nodes in the pose drawn, framed above.
+    Annotations gizmos;
+    if (!meshDrawn) {
+        out.noMeshNote = noMeshText(scene);
+        if (request.gizmos) sceneGizmos(scene, pose, gizmoScale, gizmos);
+        if (!gizmos.empty()) view.annotations = &gizmos;
+    }
 
     // Programs, vertex arrays and buffers are made before the frame, which then only draws.
     renderer->prepareFrame(scene, pose, view);
@@ -153,8 +163,9 @@ int runRender(const RenderRequest& request) {
         std::fprintf(stderr, "esview: cannot write %s\n", request.output.c_str());
         return kExitBadInput;
     }
-    std::printf("%s: wrote %dx%d (%u draw calls, %u triangles)\n", request.output.c_str(), request.width,
-                request.height, frames.drawCalls, frames.triangles);
+    std::printf("%s: wrote %dx%d (%u draw calls, %u triangles%s%s)\n", request.output.c_str(), request.width,
+                request.height, frames.drawCalls, frames.triangles, frames.noMeshNote.empty() ? "" : "; ",
+                frames.noMeshNote.c_str());
     return status;
 }
 

@@ -31,12 +31,17 @@ struct RenderRequest {
     // The frame is drawn once on each of these backgrounds, one picture each (a thumbnail's two
     // give it a transparent background); empty: once on the viewer's.
     std::vector<glm::vec4> clearColors;
+    // A scene that draws no mesh shows its lights, cameras and empty nodes as gizmos (sceneGizmos),
+    // as the viewer does; false: nothing (a thumbnail, which has nothing to show then).
+    bool gizmos = true;
 };
 
 // What renderFrames drew: one RGBA8 picture (tightly packed rows, top row first) per background.
 struct RenderedFrames {
     std::vector<std::vector<uint8_t>> rgba;
     unsigned drawCalls = 0, triangles = 0;
+    // What the viewer's 3D view says of a scene that draws no mesh (noMeshText); empty otherwise.
+    std::string noMeshNote;
 };
 
 // Loads, prepares and draws `request` in a headless context into `out`, writing nothing; every

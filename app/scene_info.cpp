@@ -96,12 +96,9 @@ size_t fileNodeCount(const Scene& scene) {
 }
 
 std::string sceneCountsText(const Scene& scene, bool materials) {
-    auto count = [](size_t n, const char* one, const char* many) {
-        return std::to_string(n) + " " + (n == 1 ? one : many);
-    };
-    std::string text = count(fileNodeCount(scene), "node", "nodes") + ", " +
-                       count(scene.meshes.size(), "mesh", "meshes");
-    if (materials) text += ", " + count(scene.materials.size(), "material", "materials");
+    std::string text = counted(fileNodeCount(scene), "node", "nodes") + ", " +
+                       counted(scene.meshes.size(), "mesh", "meshes");
+    if (materials) text += ", " + counted(scene.materials.size(), "material", "materials");
     return text;
 }
 
@@ -277,12 +274,33 @@ nlohmann::json sceneInfoJson(const Scene& scene, const Pose& pose, const Resolve
     return j;
 }
 
-namespace {
-
-// "1 clip", "2 clips": a count and its noun, plural unless the count is one.
-std::string counted(uint64_t n, const char* singular, const char* plural = nullptr) {
+std::string counted(uint64_t n, const char* singular, const char* plural) {
     return std::to_string(n) + " " + (n == 1 ? singular : plural ? plural : std::string(singular) + "s");
 }
+
+std::string noMeshText(const Scene& scene) {
+    size_t lights = 0, cameras = 0, empties = 0, bones = 0;
+    for (const Node& n : scene.nodes) {
+        if (n.viewerAdded) continue;
+        lights += n.kind == NodeKind::Light ? 1 : 0;
+        cameras += n.kind == NodeKind::Camera ? 1 : 0;
+        empties += n.kind == NodeKind::Empty ? 1 : 0;
+        bones += n.kind == NodeKind::Bone ? 1 : 0;
+    }
+    std::string list;
+    auto add = [&](size_t n, const char* singular, const char* plural) {
+        if (n > 0) list += (list.empty() ? "" : ", ") + counted(n, singular, plural);
+    };
+    add(lights, "light", "lights");
+    add(cameras, "camera", "cameras");
+    add(empties, "empty node", "empty nodes");
+    add(bones, "bone", "bones");
+    // Meshes that no node places are in the file but not in the picture.
+    const std::string head = scene.meshes.empty() ? "no meshes" : "no mesh drawn";
+    return list.empty() ? head + ", no nodes" : head + ": " + list;
+}
+
+namespace {
 
 // A length, a time or a coordinate at six significant digits (float precision), no trailing zeros.
 std::string number(double value, int digits = 6) {

@@ -70,6 +70,9 @@ int drawThumbnail(const ThumbnailRequest& request, const std::string& temporary)
     render.width = render.height = request.size * factor;
     render.frameClip = false;  // drawn at rest, framed on what is drawn
     render.clearColors = {glm::vec4(0.0f, 0.0f, 0.0f, 1.0f), glm::vec4(1.0f, 1.0f, 1.0f, 1.0f)};
+    // Gizmos are the viewer's way to show a file without a mesh; a thumbnail of them would say
+    // nothing of the file, so such a file keeps the type's icon (below).
+    render.gizmos = false;
     RenderedFrames frames;
     if (renderFrames(render, frames) != kExitOk || frames.rgba.size() != 2) return kExitBadInput;
     const std::vector<uint8_t> rgba = composeThumbnail(frames.rgba[0], frames.rgba[1], request.size, factor);

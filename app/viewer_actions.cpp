@@ -7,7 +7,9 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "app/gizmos.h"
 #include "app/pof_view.h"
+#include "app/scene_info.h"
 #include "app/scene_loader.h"
 #include "prepare/prepare.h"
 #include "renderer/camera.h"
@@ -65,8 +67,8 @@ void fitFraming(OrbitCamera& orbit, const Bounds& bounds, const std::vector<glm:
 
 }  // namespace
 
-void sceneFraming(const Scene& scene, int clip, const PofViewState& pof, Bounds& bounds,
-                  std::vector<glm::vec3>& points) {
+bool sceneFraming(const Scene& scene, int clip, const PofViewState& pof, Bounds& bounds,
+                  std::vector<glm::vec3>& points, float* gizmoScale) {
     std::vector<Pose> poses(1);
     evaluatePose(scene, -1, 0.0f, poses[0]);
     if (clip >= 0 && size_t(clip) < scene.animation.clips.size()) {
@@ -111,10 +113,21 @@ void sceneFraming(const Scene& scene, int clip, const PofViewState& pof, Bounds&
                 }
             }
     }
-    // Scenes with no drawable geometry (only lights, cameras, bones) frame their nodes.
-    if (!bounds.valid())
-        for (const glm::mat4& m : poses[0].world) bounds.add(glm::vec3(m[3]));
+    if (bounds.valid()) return true;
+    // Scenes with no drawable geometry (only lights, cameras, empty nodes, bones) frame their nodes
+    // and the gizmos drawn in their place, sized at rest, in every pose (an animated empty stays in view).
+    const float size = gizmoSize(scene, poses[0]);
+    if (gizmoScale) *gizmoScale = size;
+    Annotations gizmos;
+    for (const Pose& pose : poses) {
+        sceneGizmos(scene, pose, size, gizmos);
+        for (const glm::mat4& m : pose.world) bounds.add(glm::vec3(m[3]));
+    }
+    for (const OverlayVertex& v : gizmos.lines) points.push_back(v.position);
+    for (const OverlayVertex& v : gizmos.points) points.push_back(v.position);
+    for (const glm::vec3& p : points) bounds.add(p);
     if (!bounds.valid()) bounds.add(glm::vec3(0.0f));
+    return false;
 }
 
 bool fileCameraDirection(const Scene& scene, glm::vec3& toEye) {
@@ -257,13 +270,15 @@ void updateFrameAnnotations(ViewerState& s) {
     s.view.annotations = nullptr;
     s.annotations.lines.clear();
     s.annotations.points.clear();
-    if (!s.scene || !s.scene->pof) return;
+    if (!s.scene) return;
     const ViewportRect v = sceneViewport(s);
-    if (v.empty()) return;
-    glm::mat4 view, projection;
-    cameraMatrices(*s.scene, s.pose, s.view, v.width, v.height, view, projection);
-    const float normalLength = s.bounds.valid() ? 0.04f * glm::length(s.bounds.max - s.bounds.min) : 1.0f;
-    pofFrameAnnotations(*s.scene, s.pose, s.pof, glm::inverse(view), normalLength, s.annotations);
+    if (s.scene->pof && !v.empty()) {
+        glm::mat4 view, projection;
+        cameraMatrices(*s.scene, s.pose, s.view, v.width, v.height, view, projection);
+        const float normalLength = s.bounds.valid() ? 0.04f * glm::length(s.bounds.max - s.bounds.min) : 1.0f;
+        pofFrameAnnotations(*s.scene, s.pose, s.pof, glm::inverse(view), normalLength, s.annotations);
+    }
+    if (s.gizmos) sceneGizmos(*s.scene, s.pose, s.gizmoSize, s.annotations);
     if (!s.annotations.empty()) s.view.annotations = &s.annotations;
 }
 
@@ -420,7 +435,9 @@ bool install(ViewerState& s, std::unique_ptr<Scene> scene, const std::string& pa
         for (size_t i = 0; i < sc.animation.clips.size(); ++i)
             if (sc.animation.clips[i].name == clipName) clip = int(i);
     selectClip(sc, s.transport, clip);
-    sceneFraming(sc, clip, s.pof, s.bounds, s.framingPoints);
+    // Nothing drawn: the lights, cameras and empty nodes as gizmos, and the 3D view says so.
+    s.gizmos = !sceneFraming(sc, clip, s.pof, s.bounds, s.framingPoints, &s.gizmoSize);
+    s.noMeshNote = s.gizmos ? noMeshText(sc) : std::string();
     if (keepView) {
         s.transport.playing = oldTransport.playing;
         s.transport.speed = oldTransport.speed;

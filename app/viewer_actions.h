@@ -24,7 +24,7 @@ void selectNode(ViewerState& s, int node);
 ViewportRect sceneViewport(const ViewerState& s);
 
 // What the renderer draws over the scene this frame besides the scene itself (POF markers and
-// shield, pofFrameAnnotations) into s.annotations, with s.view.annotations pointing at it, or null
+// shield, pofFrameAnnotations; the gizmos of a scene with no drawn mesh, sceneGizmos) into s.annotations, with s.view.annotations pointing at it, or null
 // when there is nothing. Called each frame once the viewport is laid out, before the overlays and
 // the draw.
 void updateFrameAnnotations(ViewerState& s);
@@ -41,9 +41,12 @@ Bounds framingBounds(const Scene& scene, const std::vector<Bounds>& perNode);
 // animated scene stays in view while it plays, as the POF view `pof` draws them (one detail level,
 // no debris unless shown), without a ground under the subject (framingBounds). `bounds` is the box
 // of it all; `points` are vertices spread over it (up to about 16384 a pose), which framePoints
-// fits; empty when nothing is drawn (`bounds` then holds the nodes' origins, or the origin).
-void sceneFraming(const Scene& scene, int clip, const PofViewState& pof, Bounds& bounds,
-                  std::vector<glm::vec3>& points);
+// fits. Returns true when a mesh is drawn in one of those poses. When none is, the scene's gizmos
+// (sceneGizmos in those poses, gizmoSize of the rest pose across, which `gizmoScale` receives when
+// given) stand in: `points` are their vertices and `bounds` holds them and the nodes' origins (the
+// origin when there is none), and false is returned.
+bool sceneFraming(const Scene& scene, int clip, const PofViewState& pof, Bounds& bounds,
+                  std::vector<glm::vec3>& points, float* gizmoScale = nullptr);
 
 // The direction from the model toward the eye of the file's first camera (in node order) at rest:
 // the +Z axis of its view; false when the file has no camera.

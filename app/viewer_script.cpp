@@ -1116,6 +1116,9 @@ std::string viewerStateJson(const ViewerState& s) {
         j["draw_calls"] = s.stats.drawCalls;
         j["gl_errors"] = s.stats.glErrors;
         j["triangles"] = s.stats.triangles;
+        // A scene that draws no mesh: the gizmos stand in, and the 3D view's line says what it holds.
+        j["gizmos"] = s.gizmos;
+        j["no_mesh_note"] = s.noMeshNote;
         j["lights_enabled"] = nlohmann::json::array();
         for (const Light& l : scene.lights) j["lights_enabled"].push_back(l.enabled);
         if (scene.pof) j["pof"] = pofStateJson(s);

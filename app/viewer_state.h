@@ -88,6 +88,12 @@ struct ViewerState {
     // scene" fits (the points, vertices spread over it; the box when there are none).
     Bounds bounds;
     std::vector<glm::vec3> framingPoints;
+    // A scene that draws no mesh (sceneFraming): its lights, cameras and empty nodes are drawn as
+    // gizmos `gizmoSize` across (sceneGizmos), and the 3D view says what it holds (noMeshText,
+    // "no meshes: 3 lights, 1 camera"). Off and empty for a scene with a mesh.
+    bool gizmos = false;
+    float gizmoSize = 1.0f;
+    std::string noMeshNote;
 
     FrameStats stats;
     float cpuFrameMs = 0.0f;  // update + draw submission of the last frame
@@ -127,7 +133,7 @@ struct ViewerState {
     UiFont uiFont;
     PofViewState pof;  // POF scenes: drawn detail level, debris, markers, shield, spins
     bool showJointNames = false;  // the selected and the hovered joint's names over the viewport
-    // What the overlays hand the renderer this frame (POF markers; view.annotations points here).
+    // What the overlays hand the renderer this frame (POF markers, gizmos; view.annotations points here).
     Annotations annotations;
     LoadStatus load;
     LoadTimes loadTimes;                   // of the scene shown (zero before the first load)

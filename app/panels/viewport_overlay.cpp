@@ -1,6 +1,6 @@
 // Drawn over the 3D view, under the panel windows: the legend of the debug view modes, the selected
 // and hovered joint's name, the POF markers (the renderer draws them; labels and the shield here),
-// the load progress and errors.
+// what a scene without a mesh holds, the load progress and errors.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -172,6 +172,18 @@ void drawPofOverlay(ViewerState& s, ImDrawList* draw, float sx, float sy) {
     if (hovered >= 0) label(markers[size_t(hovered)], true);
 }
 
+// A scene that draws no mesh: what it holds instead (ViewerState::noMeshNote), centred at the top of
+// the 3D view, so that an empty-looking view is not taken for a failed load.
+void drawNoMeshNote(const ViewerState& s, ImDrawList* draw) {
+    if (!s.scene || s.noMeshNote.empty()) return;
+    const LayoutRect area = viewArea(s);
+    const ImVec2 size = ImGui::CalcTextSize(s.noMeshNote.c_str());
+    const ImVec2 at(area.x + 0.5f * (area.w - size.x), area.y + 0.75f * ImGui::GetFontSize());
+    draw->AddRectFilled(ImVec2(at.x - 6.0f, at.y - 3.0f), ImVec2(at.x + size.x + 6.0f, at.y + size.y + 3.0f),
+                        IM_COL32(20, 22, 26, 200), 4.0f);
+    draw->AddText(at, IM_COL32(235, 235, 235, 255), s.noMeshNote.c_str());
+}
+
 }  // namespace
 
 void drawViewportOverlay(ViewerState& s) {
@@ -184,6 +196,7 @@ void drawViewportOverlay(ViewerState& s) {
     drawLegend(s);
     drawJointNames(s, draw, sx, sy);
     drawPofOverlay(s, draw, sx, sy);
+    drawNoMeshNote(s, draw);
     // The banners sit in the 3D view, clear of the panels.
     const LayoutRect area = s.layout.viewport.empty() ? LayoutRect{0, 0, io.DisplaySize.x, io.DisplaySize.y} : s.layout.viewport;
 

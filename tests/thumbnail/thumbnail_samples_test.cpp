@@ -165,6 +165,23 @@ TEST(Thumbnail, EdgesAreSupersampled) {
     EXPECT_GE(partial, 60u) << "no edge pixel of partial coverage: drawn without supersampling";
 }
 
+// Files of a camera alone and of empty nodes alone: `render` and the viewer draw gizmos for them,
+// a thumbnail does not (they would say nothing of the file): no picture, "nothing to draw".
+TEST(Thumbnail, NoGizmosForAFileWithoutMeshes) {
+    ESVIEW_REQUIRE_MODELS("ogex/squareys_Camera.ogex");
+    ESVIEW_REQUIRE_MODELS("ogex/squareys_LinkedParentedObjects.ogex");
+    const fs::path dir = outputFolder("no_mesh");
+    for (const char* name : {"squareys_Camera.ogex", "squareys_LinkedParentedObjects.ogex"}) {
+        SCOPED_TRACE(name);
+        const fs::path png = dir / (std::string(name) + ".png");
+        const ThumbnailRun r = esv::test::runThumbnail(
+            shellQuoted(esv::test::modelsDir() / "ogex" / name) + " " + shellQuoted(png), "no_mesh");
+        EXPECT_EQ(r.exitCode, 1) << r.err;
+        EXPECT_NE(r.err.find("nothing to draw"), std::string::npos) << r.err;
+        EXPECT_FALSE(fs::exists(png));
+    }
+}
+
 TEST(Thumbnail, ModelsInsideVpArchive) {
     ESVIEW_REQUIRE_MODELS("pof");
     const fs::path dir = outputFolder("vp");
