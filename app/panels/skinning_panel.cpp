@@ -14,6 +14,7 @@
 
 #include "app/legend.h"
 #include "app/panels.h"
+#include "app/panels/fitted_text.h"
 #include "app/panels/panel_window.h"
 #include "app/viewer_actions.h"
 
@@ -215,8 +216,11 @@ void drawJoints(ViewerState& s, const std::vector<int>& joints) {
             const std::string label = std::to_string(j) + ": " + nodeLabel(*s.scene, j);
             const bool selected = s.selection.node == j || s.selection.joint == j;
             ImGui::PushID(j);
-            if (ImGui::Selectable(label.c_str(), selected)) selectNode(s, j);
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("Select; the viewport shows the vertices it moves");
+            const std::string shown = fitToWidth(label, ImGui::GetContentRegionAvail().x);
+            if (ImGui::Selectable((shown + "###joint").c_str(), selected)) selectNode(s, j);
+            if (ImGui::IsItemHovered())
+                fullTextTooltip((shown != label ? label + "\n" : std::string()) +
+                                "Select; the viewport shows the vertices it moves");
             ImGui::PopID();
         }
     }
@@ -313,7 +317,7 @@ void drawMorphs(ViewerState& s) {
         ImGui::PushID(n);
         const std::string title = nodeLabel(scene, n) + " (mesh \"" + mesh.name + "\", " +
                                   std::to_string(mesh.morphTargets.size()) + " targets)";
-        if (ImGui::TreeNodeEx("morph node", ImGuiTreeNodeFlags_DefaultOpen, "%s", title.c_str())) {
+        if (fittedTreeNode("morph node", ImGuiTreeNodeFlags_DefaultOpen, title)) {
             const std::vector<float>* weights = static_cast<size_t>(n) < s.pose.morphWeights.size()
                                                     ? &s.pose.morphWeights[static_cast<size_t>(n)]
                                                     : nullptr;
