@@ -132,6 +132,16 @@ void nextItemWidth(float most, const char* label) {
     ImGui::SetNextItemWidth(std::clamp(room, std::min(most, 4.0f * ImGui::GetFontSize()), most));
 }
 
+// Continues the line with a checkbox labelled `label` where it fits, else starts a new line.
+void sameLineIfFits(const char* label) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float width =
+        ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
+    if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + width <=
+        ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+        ImGui::SameLine();
+}
+
 }  // namespace
 
 void drawPofPanel(ViewerState& s) {
@@ -162,14 +172,14 @@ void drawPofPanel(ViewerState& s) {
         }
         ImGui::EndCombo();
     }
-    ImGui::SameLine();
     char debris[48];
     std::snprintf(debris, sizeof(debris), "debris (%zu)", pof.debris.size());
+    sameLineIfFits(debris);
     if (ImGui::Checkbox(debris, &s.pof.debris)) updatePose(s);
-    ImGui::SameLine();
-    if (!pof.hasShield) ImGui::BeginDisabled();
     char shield[48];
     std::snprintf(shield, sizeof(shield), "shield (%zu)", pof.shieldFaces.size());
+    sameLineIfFits(shield);
+    if (!pof.hasShield) ImGui::BeginDisabled();
     ImGui::Checkbox(shield, &s.pof.shield);
     if (!pof.hasShield) ImGui::EndDisabled();
 
@@ -201,7 +211,7 @@ void drawPofPanel(ViewerState& s) {
     if (ImGui::SmallButton("all markers")) s.pof.markers.fill(true);
     ImGui::SameLine();
     if (ImGui::SmallButton("no markers")) s.pof.markers.fill(false);
-    ImGui::SameLine();
+    sameLineIfFits("x-ray");
     ImGui::Checkbox("x-ray", &s.pof.xray);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Markers through the hull (otherwise hidden behind it)");
 
