@@ -276,12 +276,12 @@ TEST(ViewerWindow, ClickingTheViewportSelectsMeshesAndJoints) {
     ESVIEW_REQUIRE_XVFB();
     const fs::path dir = workDir("pick");
     // The demo at 0.5 s, framed as the viewer frames it (the view of the viewer_demo_morph reference):
-    // the blob's centre is near (770, 510), a tentacle joint marker at (477, 315), nothing at (300, 620).
+    // the blob's centre is near (784, 510), a tentacle joint marker at (491, 315), nothing at (314, 620).
     RunResult r = runViewer(dir, "demo",
-                            "pause\ntime 0.5\nwait 1\nclick 770 510\ndump blob.json\n"
-                            "click 477 315\ndump no_skeleton.json\n"
-                            "set skeleton on\nclick 477 315\ndump joint.json\n"
-                            "click 300 620\ndump nothing.json\nquit\n");
+                            "pause\ntime 0.5\nwait 1\nclick 784 510\ndump blob.json\n"
+                            "click 491 315\ndump no_skeleton.json\n"
+                            "set skeleton on\nclick 491 315\ndump joint.json\n"
+                            "click 314 620\ndump nothing.json\nquit\n");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(readJson(dir / "blob.json")["selected"], "blob");
     // Without the skeleton shown, the same pixel hits the tentacle's surface.
