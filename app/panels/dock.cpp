@@ -427,9 +427,12 @@ PanelId frontTab(const ViewerState& s, Region r) {
 void drawDockedPanels(ViewerState& s, FileBrowser& browser, bool& hidePanels, float contentScale) {
     const ImGuiIO& io = ImGui::GetIO();
     // A panel that appears (a script, a shortcut, a dropped folder) comes to the front of its region.
+    // The panels open at start keep the saved tabs, except the POF panel: it appears with a POF scene,
+    // even one loaded before the first layout (else its tab would depend on how fast the file loads).
     for (size_t i = 0; i < size_t(PanelId::Count); ++i) {
         const bool now = shown(s, PanelId(i));
-        if (now && !s.panelsShown[i] && s.layoutStarted) showPanel(s, PanelId(i));
+        if (now && !s.panelsShown[i] && (s.layoutStarted || PanelId(i) == PanelId::Pof))
+            showPanel(s, PanelId(i));
         s.panelsShown[i] = now;
     }
     s.layoutStarted = true;
