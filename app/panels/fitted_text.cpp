@@ -43,6 +43,15 @@ void fullTextTooltip(std::string_view text) {
     ImGui::EndTooltip();
 }
 
+void sameLineIfFits(const char* label) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float width =
+        ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
+    if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + width <=
+        ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+        ImGui::SameLine();
+}
+
 bool fittedText(std::string_view text, const ImVec4* color) {
     const std::string shown = fitToWidth(text, ImGui::GetContentRegionAvail().x);
     const bool cut = shown != text;

@@ -1,6 +1,6 @@
 // Labels cut to the width they are given in a panel: the text ends in an ellipsis where it does not
 // fit, and shows in full in a tooltip while the pointer is over it (fitText of app/ui_text.h, with
-// the current Dear ImGui font measuring).
+// the current Dear ImGui font measuring). Rows of toggles wrap where the column is narrow.
 #pragma once
 
 #include <string>
@@ -35,6 +35,11 @@ bool fittedTreeNode(const char* id, ImGuiTreeNodeFlags flags, std::string_view l
 // hovering it shows the whole text. Its ID is `id` in the current ID scope, whatever the cut.
 bool fittedSelectable(const char* id, std::string_view text, bool selected);
 bool fittedSmallButton(const char* id, std::string_view text);
+
+// Continues the line with a checkbox or radio button labelled `label` where it fits in the window,
+// else leaves it to start the next line (the bottom panels are narrow tabs of the right region in
+// windows under 1600 pixels wide).
+void sameLineIfFits(const char* label);
 
 // The tooltip of a cut label: the whole `text`, wrapped at 40 times the font size.
 void fullTextTooltip(std::string_view text);

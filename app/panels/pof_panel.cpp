@@ -132,16 +132,6 @@ void nextItemWidth(float most, const char* label) {
     ImGui::SetNextItemWidth(std::clamp(room, std::min(most, 4.0f * ImGui::GetFontSize()), most));
 }
 
-// Continues the line with a checkbox labelled `label` where it fits, else starts a new line.
-void sameLineIfFits(const char* label) {
-    const ImGuiStyle& style = ImGui::GetStyle();
-    const float width =
-        ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
-    if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + width <=
-        ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
-        ImGui::SameLine();
-}
-
 }  // namespace
 
 void drawPofPanel(ViewerState& s) {

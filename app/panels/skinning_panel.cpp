@@ -233,11 +233,11 @@ void drawViewControls(ViewerState& s, const std::vector<int>& joints) {
         if (ImGui::RadioButton(label, s.view.mode == mode)) s.view.mode = mode;
     };
     modeButton("shaded", ViewMode::Shaded);
-    ImGui::SameLine();
+    sameLineIfFits("weights");
     modeButton("weights", ViewMode::Weights);
-    ImGui::SameLine();
+    sameLineIfFits("batches");
     modeButton("batches", ViewMode::Batches);
-    ImGui::SameLine();
+    sameLineIfFits("skin diff");
     modeButton("skin diff", ViewMode::SkinDiff);
     if (s.view.mode == ViewMode::SkinDiff) {
         // The automatic range as the renderer resolves it (the legend's).
@@ -281,11 +281,11 @@ void drawViewControls(ViewerState& s, const std::vector<int>& joints) {
     if (!selectedIsJoint) ImGui::EndDisabled();
 
     ImGui::Checkbox("skeleton", &s.view.showSkeleton);
-    ImGui::SameLine();
+    sameLineIfFits("joint axes");
     ImGui::Checkbox("joint axes", &s.view.showJointAxes);
-    ImGui::SameLine();
+    sameLineIfFits("bind pose");
     ImGui::Checkbox("bind pose", &s.view.showBindPose);
-    ImGui::SameLine();
+    sameLineIfFits("joint names");
     ImGui::Checkbox("joint names", &s.showJointNames);
 }
 
@@ -353,7 +353,8 @@ void drawMorphs(ViewerState& s) {
 }  // namespace
 
 void drawSkinningPanel(ViewerState& s) {
-    if (!beginScenePanel(s, PanelId::Skinning)) return;
+    // Its tables and long lines scroll sideways in a narrow column.
+    if (!beginScenePanel(s, PanelId::Skinning, ImGuiWindowFlags_HorizontalScrollbar)) return;
     std::vector<int> joints;
     collectJoints(*s.scene, joints);
     drawSummary(s);
