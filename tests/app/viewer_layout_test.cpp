@@ -162,6 +162,54 @@ TEST(ViewerLayout, EverySampleKeepsOver55PercentOfA1280x720WindowForTheView) {
     EXPECT_EQ(viewer.finish(), esv::kExitOk);
 }
 
+// The tabs keep their meaning across the 1600-pixel fold: each region keeps its own choice, and the
+// right column in a narrow window shows the one chosen last of the right's and the bottom's. The
+// layout file keeps them both.
+TEST(ViewerLayout, TabChoicesSurviveFoldingAndUnfolding) {
+    ESVIEW_REQUIRE_MODELS("pof/air_F-14.pof");
+    const fs::path dir = workDir("fold_tabs");
+    esv::HeadlessHost host;
+    esv::ViewerLoop viewer;
+    esv::ViewerOptions options;
+    options.file = (esv::test::modelsDir() / "pof" / "air_F-14.pof").string();
+    options.width = 1280;
+    options.height = 720;
+    ASSERT_EQ(viewer.start(host, options), esv::kExitOk);
+    ASSERT_TRUE(frameUntilLoaded(viewer));
+    esv::ViewerState& s = viewer.state();
+    const auto frames = [&](int n) {
+        for (int i = 0; i < n; ++i) ASSERT_TRUE(viewer.frame());
+    };
+    const auto tabs = [&]() { return nlohmann::json::parse(esv::viewerStateJson(s))["tabs"]; };
+    frames(2);
+    EXPECT_TRUE(s.layout.bottomFolded);
+    EXPECT_EQ(tabs(), (nlohmann::json{{"left", "tree"}, {"right", "pof"}}));
+    // The inspector chosen in the folded column; in a wide window the POF panel is back at the bottom.
+    esv::showPanel(s, esv::PanelId::Inspector);
+    frames(2);
+    EXPECT_EQ(tabs()["right"], "inspector");
+    host.push(esv::Event::resize(1920, 1080));
+    frames(2);
+    EXPECT_FALSE(s.layout.bottomFolded);
+    EXPECT_EQ(tabs(), (nlohmann::json{{"left", "tree"}, {"right", "inspector"}, {"bottom", "pof"}}));
+    EXPECT_FALSE(s.panelRects[size_t(esv::PanelId::Pof)].overlaps(s.layout.viewport));
+    EXPECT_EQ(s.panelRects[size_t(esv::PanelId::Pof)].y, s.layout.viewport.bottom());
+    // Narrow again: the inspector, chosen last, is still in front; choosing the POF tab there keeps
+    // the right region's own choice for the wide window.
+    host.push(esv::Event::resize(1280, 720));
+    frames(2);
+    EXPECT_EQ(tabs()["right"], "inspector");
+    esv::showPanel(s, esv::PanelId::Pof);
+    frames(2);
+    EXPECT_EQ(tabs()["right"], "pof");
+    EXPECT_EQ(s.tabs[size_t(esv::Region::Right)], esv::PanelId::Inspector);
+    EXPECT_EQ(viewer.finish(), esv::kExitOk);
+    const std::string saved = esv::test::readText(dir / "layout.txt");
+    EXPECT_NE(saved.find("tab right inspector\n"), std::string::npos) << saved;
+    EXPECT_NE(saved.find("tab bottom pof\n"), std::string::npos) << saved;
+    EXPECT_NE(saved.find("tab folded bottom\n"), std::string::npos) << saved;
+}
+
 // The open panels, region sizes and selected tabs of a run are those of the next.
 TEST(ViewerLayout, TheLayoutIsKeptBetweenRuns) {
     const fs::path dir = workDir("layout_file");
