@@ -77,6 +77,16 @@ const char* regionName(Region region) {
     return region < Region::Count ? kRegionNames[size_t(region)] : "?";
 }
 
+bool bottomFolds(float width, float scale) {
+    const float s = std::isfinite(scale) && scale > 0.0f ? scale : 1.0f;
+    return width < kBottomFoldWidth * s;
+}
+
+Region dockedRegion(PanelId id, bool bottomFolded) {
+    const Region r = panelRegion(id);
+    return bottomFolded && r == Region::Bottom ? Region::Right : r;
+}
+
 Layout computeLayout(const LayoutInput& in) {
     Layout l;
     const float w = in.width, h = in.height;
@@ -89,22 +99,27 @@ Layout computeLayout(const LayoutInput& in) {
     l.menuBar = {0.0f, 0.0f, w, menuH};
     l.statusBar = {0.0f, h - statusH, w, statusH};
     const float top = menuH, bottom = h - statusH, middle = std::max(bottom - top, 0.0f);
+    std::array<bool, kDockRegions> used = in.used;
+    l.bottomFolded = bottomFolds(w, s);
+    if (l.bottomFolded && used[size_t(Region::Bottom)]) {
+        used[size_t(Region::Right)] = true;
+        used[size_t(Region::Bottom)] = false;
+    }
 
     const LayoutSizes defaults;
     const auto side = [&](float f, float fallback) {
         return std::clamp(fraction(f, fallback) * w, kSideMin * s, kSideMax * s);
     };
-    float left = in.used[size_t(Region::Left)] ? side(in.sizes.left, defaults.left) : 0.0f;
-    float right = in.used[size_t(Region::Right)] ? side(in.sizes.right, defaults.right) : 0.0f;
+    float left = used[size_t(Region::Left)] ? side(in.sizes.left, defaults.left) : 0.0f;
+    float right = used[size_t(Region::Right)] ? side(in.sizes.right, defaults.right) : 0.0f;
     if (left + right > kSidesMaxShare * w) {
         const float k = kSidesMaxShare * w / (left + right);
         left *= k;
         right *= k;
     }
-    float low =
-        in.used[size_t(Region::Bottom)]
-            ? std::clamp(fraction(in.sizes.bottom, defaults.bottom) * middle, kBottomMin * s, kBottomMax * s)
-            : 0.0f;
+    float low = used[size_t(Region::Bottom)] ? std::clamp(fraction(in.sizes.bottom, defaults.bottom) * middle,
+                                                          kBottomMin * s, kBottomMax * s)
+                                             : 0.0f;
     low = std::min(low, kBottomMaxShare * middle);
     left = std::round(left);
     right = std::round(right);
@@ -131,6 +146,7 @@ std::string formatLayout(const SavedLayout& layout) {
     for (size_t r = 0; r < kDockRegions; ++r)
         if (layout.tabs[r] < PanelId::Count)
             text += std::string("tab ") + kRegionNames[r] + " " + panelName(layout.tabs[r]) + "\n";
+    text += std::string("tab folded ") + (layout.foldedFront == Region::Bottom ? "bottom\n" : "right\n");
     return text;
 }
 
@@ -157,6 +173,8 @@ void parseLayout(const std::string& text, SavedLayout& layout) {
         } else if (kind == "tab" && parseRegion(a, region) && parsePanelName(b, id) &&
                    size_t(panelRegion(id)) == region) {
             layout.tabs[region] = id;
+        } else if (kind == "tab" && a == "folded" && (b == "right" || b == "bottom")) {
+            layout.foldedFront = b == "bottom" ? Region::Bottom : Region::Right;
         }
     }
 }

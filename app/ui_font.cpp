@@ -71,7 +71,10 @@ bool applyUiFont(UiFont& font, float scale, bool texture, bool touch) {
     ImFont* loaded = nullptr;
     if (!font.path.empty()) {
         font.pixels = std::round(kUiFontPixels * scale);
-        loaded = io.Fonts->AddFontFromFileTTF(font.path.c_str(), font.pixels);
+        // Latin-1 as Dear ImGui's default range, and U+2026 for the ellipsis that ends labels cut to
+        // their column (Dear ImGui's own, on tabs, takes it too when the font has it).
+        static const ImWchar kRanges[] = {0x0020, 0x00FF, 0x2026, 0x2026, 0};
+        loaded = io.Fonts->AddFontFromFileTTF(font.path.c_str(), font.pixels, nullptr, kRanges);
         if (!loaded) font.note = "'" + font.path + "' does not load; the built-in font is used";
     } else {
         font.note = "no TrueType font found (install fonts-dejavu-core); the built-in font is used";

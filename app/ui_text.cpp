@@ -66,4 +66,31 @@ bool ticksReadable(const std::vector<float>& keys, float duration, float width, 
     return true;
 }
 
+std::string fitText(std::string_view text, float width, const std::function<float(std::string_view)>& measure,
+                    std::string_view ellipsis) {
+    if (measure(text) <= width) return std::string(text);
+    // Where a prefix may end: before each code point's lead byte (continuation bytes are 10xxxxxx).
+    std::vector<size_t> cuts;
+    for (size_t i = 1; i < text.size(); ++i)
+        if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) cuts.push_back(i);
+    std::string best(ellipsis);
+    std::string candidate;
+    // The longest prefix whose cut text fits: the widths grow with the cut, so bisect.
+    size_t lo = 0, hi = cuts.size();  // cuts[0, lo) fit, cuts[hi, size) do not
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        std::string_view prefix = text.substr(0, cuts[mid]);
+        while (!prefix.empty() && prefix.back() == ' ') prefix.remove_suffix(1);
+        candidate.assign(prefix);
+        candidate += ellipsis;
+        if (measure(candidate) <= width) {
+            if (!prefix.empty()) best = candidate;
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return best;
+}
+
 }  // namespace esv

@@ -1,8 +1,10 @@
-// Small pure functions behind what the panels show: texture names, the frame readout and the
-// timeline's key ticks (no ImGui, no GL; unit tested).
+// Small pure functions behind what the panels show: texture names, the frame readout, the
+// timeline's key ticks and labels cut to a column's width (no ImGui, no GL; unit tested).
 #pragma once
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace esv {
@@ -26,5 +28,17 @@ std::vector<float> thinTicks(const std::vector<float>& keys, float duration, flo
 
 // True when no two neighbouring keys are closer than `minSpacing` pixels (every key readable).
 bool ticksReadable(const std::vector<float>& keys, float duration, float width, float minSpacing);
+
+// What the panels end a cut label with: U+2026 when the font has it, else three full stops.
+inline constexpr std::string_view kEllipsis = "\xE2\x80\xA6";
+inline constexpr std::string_view kEllipsisAscii = "...";
+
+// `text` (UTF-8) cut to `width` pixels, as `measure` gives the width of a run of text: the text
+// itself when it fits; else its longest prefix, cut between code points and without the spaces it
+// ends with, followed by `ellipsis`, that fits; else the ellipsis alone (the caller clips it). A
+// `measure` that never shrinks as a text grows gives the longest such prefix (found by bisection,
+// about log2(length) calls).
+std::string fitText(std::string_view text, float width, const std::function<float(std::string_view)>& measure,
+                    std::string_view ellipsis = kEllipsis);
 
 }  // namespace esv

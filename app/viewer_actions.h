@@ -75,8 +75,12 @@ void resetView(ViewerState& s);
 // start-up view waits for the panels to be laid out, and follows the window while untouched).
 void updateViewport(ViewerState& s, const ViewportRect& viewport);
 
-// Opens panel `id` and brings its tab to the front of its region.
+// Opens panel `id` and brings its tab to the front of the region it is drawn in (the right one for
+// a bottom panel while the bottom region folds).
 void showPanel(ViewerState& s, PanelId id);
+// The selected tab of docked region `r` as this frame's layout draws it: the region's own, or for the
+// right region while the bottom folds, the bottom's when that is in front (ViewerState::foldedFront).
+PanelId frontTab(const ViewerState& s, Region r);
 
 // Morph weight override of `target` of mesh node `node`; NaN returns it to the animation.
 void setMorphOverride(ViewerState& s, int node, int target, float weight);

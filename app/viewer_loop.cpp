@@ -760,10 +760,11 @@ int ViewerLoop::start(Host& host, const ViewerOptions& options) {
             s.textureFolders.push_back(folder);
     if (!scripted) {
         // The layout as the last run left it (scripted runs start from the defaults).
-        SavedLayout saved{s.panels, s.layoutSizes, s.tabs};
+        SavedLayout saved{s.panels, s.layoutSizes, s.tabs, s.foldedFront};
         loadLayout(saved);
         s.panels = saved.panels;
         s.layoutSizes = saved.sizes;
+        s.foldedFront = saved.foldedFront;
         for (size_t r = 0; r < kDockRegions; ++r)
             if (saved.tabs[r] < PanelId::Count) s.tabs[r] = saved.tabs[r];
     }
@@ -1012,7 +1013,7 @@ int ViewerLoop::finish() {
     m.v.loader.wait();
     if (m.imgui && !m.v.scripted) {
         const ViewerState& s = m.v.state;
-        saveLayout(SavedLayout{s.panels, s.layoutSizes, s.tabs});
+        saveLayout(SavedLayout{s.panels, s.layoutSizes, s.tabs, s.foldedFront});
     }
     if (m.imgui) {
         if (m.imguiGl) ImGui_ImplOpenGL3_Shutdown();

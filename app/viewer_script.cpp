@@ -1074,7 +1074,9 @@ std::string viewerStateJson(const ViewerState& s) {
     for (size_t i = 0; i < size_t(PanelId::Count); ++i) panels[panelName(PanelId(i))] = s.panels[i];
     j["panels"] = panels;
     // The layout of the last frame, [x, y, w, h] in window pixels: the 3D view, the bars, and each
-    // docked panel's region (panels sharing a region are tabs of it; the stats overlay is not docked).
+    // docked panel's region (panels sharing a region are tabs of it; the stats overlay is not docked;
+    // in a window under 1600 pixels wide, times the content scale, the bottom panels are tabs of the
+    // right region and `bottom_folded` is true), and each region's selected tab.
     auto rect = [](const LayoutRect& r) { return nlohmann::json::array({r.x, r.y, r.w, r.h}); };
     j["viewport"] = rect(s.layout.viewport);
     j["menu_bar"] = rect(s.layout.menuBar);
@@ -1083,8 +1085,9 @@ std::string viewerStateJson(const ViewerState& s) {
     for (size_t i = 0; i < size_t(PanelId::Count); ++i)
         if (!s.panelRects[i].empty()) rects[panelName(PanelId(i))] = rect(s.panelRects[i]);
     for (size_t r = 0; r < kDockRegions; ++r)
-        if (!s.layout.regions[r].empty()) tabs[regionName(Region(r))] = panelName(s.tabs[r]);
+        if (!s.layout.regions[r].empty()) tabs[regionName(Region(r))] = panelName(frontTab(s, Region(r)));
     j["panel_rects"] = rects;
+    j["bottom_folded"] = s.layout.bottomFolded;
     j["view_hint"] = s.viewHint;
     j["tabs"] = tabs;
     j["recent"] = s.recentFiles;

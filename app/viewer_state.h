@@ -114,6 +114,9 @@ struct ViewerState {
     Layout layout;
     LayoutSizes layoutSizes;
     std::array<PanelId, kDockRegions> tabs{PanelId::Tree, PanelId::Main, PanelId::Report};
+    // While the bottom region folds into the right one (a narrow window), whose selected tab the right
+    // region shows: its own or the bottom's. Each keeps its own, so a wider window shows both again.
+    Region foldedFront = Region::Right;
     std::array<LayoutRect, size_t(PanelId::Count)> panelRects{};
     // Bring `tabs[region]` to the front next frame (the layout file's tabs at start, showPanel).
     std::array<bool, kDockRegions> tabRequest{true, true, true};

@@ -9,6 +9,7 @@
 
 #include "app/file_browser.h"
 #include "app/panels.h"
+#include "app/panels/fitted_text.h"
 #include "loaders/format_table.h"
 
 namespace esv {
@@ -76,8 +77,12 @@ void drawBrowserPanel(ViewerState& s, FileBrowser& browser) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             const std::string label = e.archive ? "[vp] " + e.name : e.directory ? "[dir] " + e.name : e.name;
-            if (ImGui::Selectable(label.c_str(), false, ImGuiSelectableFlags_SpanAllColumns |
-                                                            ImGuiSelectableFlags_AllowDoubleClick)) {
+            const std::string shown = fitToWidth(label, ImGui::GetContentRegionAvail().x);
+            const bool clicked = ImGui::Selectable(
+                (shown + "###" + label).c_str(), false,
+                ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowDoubleClick);
+            if (shown != label && ImGui::IsItemHovered()) fullTextTooltip(label);
+            if (clicked) {
                 const std::string full = browser.pathOf(e);
                 if (e.directory) enter = full;
                 else if (ImGui::IsMouseDoubleClicked(0) || !browser.showAll) s.requestOpen = full;
@@ -95,8 +100,11 @@ void drawBrowserPanel(ViewerState& s, FileBrowser& browser) {
         ImGui::Separator();
         ImGui::TextUnformatted("Recent");
         ImGui::BeginChild("recent", ImVec2(0, recentHeight - ImGui::GetTextLineHeightWithSpacing()));
-        for (const std::string& f : s.recentFiles)
-            if (ImGui::Selectable(f.c_str())) s.requestOpen = f;
+        for (const std::string& f : s.recentFiles) {
+            ImGui::PushID(f.c_str());
+            if (fittedSelectable("recent", f, false)) s.requestOpen = f;
+            ImGui::PopID();
+        }
         ImGui::EndChild();
     }
     ImGui::EndChild();

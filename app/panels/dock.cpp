@@ -36,7 +36,7 @@ void focusFrame(ImDrawList* drawList, const LayoutRect& r) {
 std::string keyboardOwner(const ViewerState& s) {
     if (s.keyboardToView) return "3D view";
     const Region r = focusedRegion();
-    if (r < Region::Overlay) return panelTitle(s.tabs[size_t(r)]);
+    if (r < Region::Overlay) return panelTitle(frontTab(s, r));
     return ImGui::GetCurrentContext()->OpenPopupStack.Size > 0 ? "menu" : "panels";
 }
 
@@ -313,26 +313,37 @@ void statusBar(ViewerState& s, const LayoutRect& r) {
     ImGui::End();
 }
 
-// One region: its window, a tab per shown panel, the selected one's contents.
+// One region: its window, a tab per shown panel, the selected one's contents. While the bottom
+// folds, the right region's tabs are its own panels' and then the bottom's; each panel's choice is
+// kept in its own region's entry of s.tabs, and which of the two is in front in s.foldedFront.
 void region(ViewerState& s, size_t r, FileBrowser& browser) {
     const LayoutRect& rect = s.layout.regions[r];
+    const bool folded = s.layout.bottomFolded && r == size_t(Region::Right);
     placeNext(rect);
     ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
     const bool open =
         ImGui::Begin(kRegionWindows[r], nullptr,
                      kFixedWindow | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     ImGui::PopStyleVar();
-    if (open && ImGui::BeginTabBar("##tabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
-        const bool request = s.tabRequest[r];
+    // Tabs that do not fit the column shrink, their titles ending in an ellipsis (in full on hover).
+    if (open && ImGui::BeginTabBar("##tabs", ImGuiTabBarFlags_FittingPolicyResizeDown)) {
+        const size_t bottom = size_t(Region::Bottom);
+        const bool request = s.tabRequest[r] || (folded && s.tabRequest[bottom]);
+        const PanelId front = frontTab(s, Region(r));
         s.tabRequest[r] = false;
+        if (folded) s.tabRequest[bottom] = false;
         for (size_t i = 0; i < size_t(PanelId::Count); ++i) {
             const PanelId id = PanelId(i);
-            if (size_t(panelRegion(id)) != r || !shown(s, id)) continue;
+            if (size_t(dockedRegion(id, s.layout.bottomFolded)) != r || !shown(s, id)) continue;
             bool keep = true;
-            const ImGuiTabItemFlags flags = request && s.tabs[r] == id ? ImGuiTabItemFlags_SetSelected : 0;
+            const ImGuiTabItemFlags flags = request && front == id ? ImGuiTabItemFlags_SetSelected : 0;
             if (ImGui::BeginTabItem(panelTitle(id), &keep, flags)) {
                 // A tab asked for this frame becomes the selected one next frame: until then it holds.
-                if (!request) s.tabs[r] = id;
+                if (!request) {
+                    const Region home = panelRegion(id);
+                    s.tabs[size_t(home)] = id;
+                    if (folded) s.foldedFront = home;
+                }
                 drawPanel(s, id, browser);
                 ImGui::EndTabItem();
             }
@@ -401,14 +412,27 @@ void showPanel(ViewerState& s, PanelId id) {
         s.tabs[size_t(r)] = id;
         s.tabRequest[size_t(r)] = true;
     }
+    if (r == Region::Right || r == Region::Bottom) s.foldedFront = r;
+}
+
+PanelId frontTab(const ViewerState& s, Region r) {
+    if (size_t(r) >= kDockRegions) return PanelId::Count;
+    const PanelId bottom = s.tabs[size_t(Region::Bottom)];
+    if (r == Region::Right && s.layout.bottomFolded && s.foldedFront == Region::Bottom &&
+        bottom < PanelId::Count && shown(s, bottom))
+        return bottom;
+    return s.tabs[size_t(r)];
 }
 
 void drawDockedPanels(ViewerState& s, FileBrowser& browser, bool& hidePanels, float contentScale) {
     const ImGuiIO& io = ImGui::GetIO();
     // A panel that appears (a script, a shortcut, a dropped folder) comes to the front of its region.
+    // The panels open at start keep the saved tabs, except the POF panel: it appears with a POF scene,
+    // even one loaded before the first layout (else its tab would depend on how fast the file loads).
     for (size_t i = 0; i < size_t(PanelId::Count); ++i) {
         const bool now = shown(s, PanelId(i));
-        if (now && !s.panelsShown[i] && s.layoutStarted) showPanel(s, PanelId(i));
+        if (now && !s.panelsShown[i] && (s.layoutStarted || PanelId(i) == PanelId::Pof))
+            showPanel(s, PanelId(i));
         s.panelsShown[i] = now;
     }
     s.layoutStarted = true;
@@ -426,7 +450,10 @@ void drawDockedPanels(ViewerState& s, FileBrowser& browser, bool& hidePanels, fl
             if (r < kDockRegions && shown(s, PanelId(i))) in.used[r] = true;
         }
     }
+    const bool wasFolded = s.layout.bottomFolded;
     s.layout = computeLayout(in);
+    // Folding or unfolding moves tabs between tab bars: each region then shows its kept choice again.
+    if (s.layout.bottomFolded != wasFolded) s.tabRequest.fill(true);
     s.panelRects.fill(LayoutRect{});
     s.viewHint = hidePanels ? "Panels hidden: press H to show them" : "";
     if (hidePanels) {
@@ -446,7 +473,7 @@ void drawDockedPanels(ViewerState& s, FileBrowser& browser, bool& hidePanels, fl
         if (s.layout.regions[r].empty()) continue;
         region(s, r, browser);
         for (size_t i = 0; i < size_t(PanelId::Count); ++i)
-            if (size_t(panelRegion(PanelId(i))) == r && shown(s, PanelId(i)))
+            if (size_t(dockedRegion(PanelId(i), s.layout.bottomFolded)) == r && shown(s, PanelId(i)))
                 s.panelRects[i] = s.layout.regions[r];
     }
     for (Region r : {Region::Left, Region::Right, Region::Bottom}) splitter(s, r);

@@ -14,6 +14,7 @@
 #include <imgui.h>
 
 #include "app/panels.h"
+#include "app/panels/fitted_text.h"
 #include "app/panels/panel_window.h"
 #include "app/ui_text.h"
 #include "app/viewer_actions.h"
@@ -103,8 +104,7 @@ void nodeLink(ViewerState& s, int n) {
         return;
     }
     ImGui::PushID(n);
-    const std::string text = nodeLabel(*s.scene, n);
-    if (ImGui::SmallButton(text.c_str())) selectNode(s, n);
+    if (fittedSmallButton("node", nodeLabel(*s.scene, n))) selectNode(s, n);
     ImGui::PopID();
 }
 
@@ -154,9 +154,9 @@ void pathText(const std::string& path) {
         ImGui::TextUnformatted("-");
         return;
     }
-    const std::string name = textureDisplayName(path);
+    const std::string name = fitToWidth(textureDisplayName(path), ImGui::GetContentRegionAvail().x);
     ImGui::TextUnformatted(name.c_str());
-    if (name != path && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", path.c_str());
+    if (name != path && ImGui::IsItemHovered()) fullTextTooltip(path);
 }
 
 // A colour as a swatch with values 0..1; one brighter than 1 (a colour times an intensity, as some
@@ -426,9 +426,11 @@ void drawTextureDetail(const ViewerState& s, int t) {
     ImGui::EndGroup();
     ImGui::SameLine();
     ImGui::BeginGroup();
-    ImGui::Text("texture %d \"%s\"", t, textureDisplayName(texture.name).c_str());
-    if (textureDisplayName(texture.name) != texture.name && ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s", texture.name.c_str());
+    const std::string header = formatText("texture %d \"%s\"", t, textureDisplayName(texture.name).c_str());
+    const std::string shownHeader = fitToWidth(header, ImGui::GetContentRegionAvail().x);
+    ImGui::TextUnformatted(shownHeader.c_str());
+    if ((shownHeader != header || textureDisplayName(texture.name) != texture.name) && ImGui::IsItemHovered())
+        fullTextTooltip(texture.name);
     label("path");
     pathText(texture.path);
     label("found");
@@ -525,7 +527,7 @@ void drawMaterialDetail(ViewerState& s, int m) {
     }
     Material& material = scene.materials[static_cast<size_t>(m)];
     ImGui::PushID(m);
-    ImGui::Text("material %d \"%s\"", m, material.name.c_str());
+    fittedText(formatText("material %d \"%s\"", m, material.name.c_str()));
     attributeTable(material.attributes);
     label("shading");
     ImGui::TextUnformatted(enumName(kShadingModelNames, material.model));
@@ -688,8 +690,10 @@ void drawSkin(ViewerState& s, const Node& node) {
     const Scene& scene = *s.scene;
     if (!inRange(scene.skins, node.skin)) return;
     const Skin& skin = scene.skins[static_cast<size_t>(node.skin)];
-    if (!ImGui::TreeNode("skin", "skin %d \"%s\": %zu joints, skeleton root %s", node.skin, skin.name.c_str(),
-                         skin.joints.size(), nodeLabel(scene, skin.skeletonRoot).c_str()))
+    if (!fittedTreeNode(
+            "skin", 0,
+            formatText("skin %d \"%s\": %zu joints, skeleton root %s", node.skin, skin.name.c_str(),
+                       skin.joints.size(), nodeLabel(scene, skin.skeletonRoot).c_str())))
         return;
     ImGui::BeginChild(
         "skin joints",
@@ -729,7 +733,7 @@ void drawMesh(ViewerState& s, int n) {
         ++instances;
         if (static_cast<int>(i) == n) instance = instances;
     }
-    ImGui::Text("mesh %d \"%s\"", node.object, mesh.name.c_str());
+    fittedText(formatText("mesh %d \"%s\"", node.object, mesh.name.c_str()));
     if (instances > 1) {
         ImGui::SameLine();
         ImGui::TextColored(kLabelColor, "instance %d of %d", instance, instances);
@@ -779,8 +783,8 @@ void drawMesh(ViewerState& s, int n) {
                     const int material =
                         sub.materialSlot < node.materials.size() ? node.materials[sub.materialSlot] : -1;
                     if (inRange(scene.materials, material))
-                        ImGui::Text("slot %u: %d \"%s\"", sub.materialSlot, material,
-                                    scene.materials[static_cast<size_t>(material)].name.c_str());
+                        fittedText(formatText("slot %u: %d \"%s\"", sub.materialSlot, material,
+                                              scene.materials[static_cast<size_t>(material)].name.c_str()));
                     else
                         ImGui::Text("slot %u: default", sub.materialSlot);
                 }
@@ -875,8 +879,8 @@ void drawNodeMaterials(ViewerState& s, int n) {
                                      ? scene.materials[static_cast<size_t>(material)].name
                                      : std::string("default");
         ImGui::PushID(static_cast<int>(i));
-        if (ImGui::TreeNodeEx("submesh material", i == 0 ? ImGuiTreeNodeFlags_DefaultOpen : 0,
-                              "submesh %zu: %s", i, name.c_str())) {
+        if (fittedTreeNode("submesh material", i == 0 ? ImGuiTreeNodeFlags_DefaultOpen : 0,
+                           formatText("submesh %zu: %s", i, name.c_str()))) {
             drawMaterialDetail(s, material);
             ImGui::TreePop();
         }
@@ -895,10 +899,10 @@ void drawLightEditor(ViewerState& s, int l) {
     }
     Light& light = scene.lights[static_cast<size_t>(l)];
     ImGui::PushID(l);
-    ImGui::Text("light %d \"%s\", %s", l, light.name.c_str(),
-                static_cast<size_t>(light.type) < static_cast<size_t>(LightType::Count)
-                    ? lightTypeName(light.type)
-                    : "?");
+    fittedText(formatText("light %d \"%s\", %s", l, light.name.c_str(),
+                          static_cast<size_t>(light.type) < static_cast<size_t>(LightType::Count)
+                              ? lightTypeName(light.type)
+                              : "?"));
     ImGui::Checkbox("enabled", &light.enabled);
     colorEdit("color", light.color);
     ImGui::DragFloat("intensity", &light.intensity, 0.01f, 0.0f, 1000.0f, "%.3f");
@@ -936,8 +940,8 @@ void drawCamera(ViewerState& s, int n) {
         return;
     }
     const Camera& camera = scene.cameras[static_cast<size_t>(node.object)];
-    ImGui::Text("camera %d \"%s\", %s", node.object, camera.name.c_str(),
-                camera.orthographic ? "orthographic" : "perspective");
+    fittedText(formatText("camera %d \"%s\", %s", node.object, camera.name.c_str(),
+                          camera.orthographic ? "orthographic" : "perspective"));
     if (camera.orthographic)
         ImGui::Text("ortho height %.3f", camera.orthoHeight);
     else
@@ -1042,7 +1046,7 @@ void drawLists(ViewerState& s, bool open) {
             clippedList("material list", scene.materials.size(), line, [&](int i) {
                 const std::string text =
                     std::to_string(i) + ": " + scene.materials[static_cast<size_t>(i)].name;
-                if (ImGui::Selectable(text.c_str(), s.selection.material == i))
+                if (fittedSelectable("material", text, s.selection.material == i))
                     s.selection.material = s.selection.material == i ? -1 : i;
             });
         if (inRange(scene.materials, s.selection.material)) drawMaterialDetail(s, s.selection.material);
@@ -1064,12 +1068,21 @@ void drawLists(ViewerState& s, bool open) {
                 textureThumbnail(s, i, kListThumbnail, false);
                 ImGui::SameLine(kListThumbnail + ImGui::GetStyle().ItemSpacing.x * 2.0f);
                 const std::string name = textureDisplayName(texture.name);
+                const std::string text =
+                    texture.placeholder
+                        ? formatText("%d: %s  missing (drawn %s)", i, name.c_str(), missingLook(s))
+                        : formatText("%d: %s  %s %ux%u", i, name.c_str(),
+                                     storedAndUploaded(texture.image).c_str(), texture.image.width,
+                                     texture.image.height);
+                const std::string shownText = fitToWidth(text, ImGui::GetContentRegionAvail().x);
                 if (texture.placeholder)
-                    ImGui::TextColored(kWarningColor, "%d: %s  missing (drawn %s)", i, name.c_str(), missingLook(s));
+                    ImGui::TextColored(kWarningColor, "%s", shownText.c_str());
                 else
-                    ImGui::Text("%d: %s  %s %ux%u", i, name.c_str(), storedAndUploaded(texture.image).c_str(),
-                                texture.image.width, texture.image.height);
-                if (ImGui::IsItemHovered() && !texture.path.empty()) ImGui::SetTooltip("%s", texture.path.c_str());
+                    ImGui::TextUnformatted(shownText.c_str());
+                // The whole line when it was cut, and where the texture is.
+                std::string tooltip = shownText != text ? text : std::string();
+                if (!texture.path.empty()) tooltip += (tooltip.empty() ? "" : "\n") + texture.path;
+                if (!tooltip.empty() && ImGui::IsItemHovered()) fullTextTooltip(tooltip);
             });
         }
         if (inRange(scene.textures, s.selection.texture)) drawTextureDetail(s, s.selection.texture);
@@ -1088,7 +1101,7 @@ void drawLists(ViewerState& s, bool open) {
                          ? lightTypeName(light.type)
                          : "?") +
                     (light.enabled ? ")" : ", off)");
-                if (ImGui::Selectable(text.c_str(), s.selection.light == i))
+                if (fittedSelectable("light", text, s.selection.light == i))
                     s.selection.light = s.selection.light == i ? -1 : i;
             });
         if (inRange(scene.lights, s.selection.light)) drawLightEditor(s, s.selection.light);

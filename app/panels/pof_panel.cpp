@@ -11,6 +11,7 @@
 #include <imgui.h>
 
 #include "app/panels.h"
+#include "app/panels/fitted_text.h"
 #include "app/panels/panel_window.h"
 #include "app/viewer_actions.h"
 
@@ -113,8 +114,8 @@ void subobjectTree(ViewerState& s, const PofExtras& pof, const std::vector<std::
     if (depth == 0) flags |= ImGuiTreeNodeFlags_DefaultOpen;
     const bool visible = size_t(node) < s.pose.visible.size() && s.pose.visible[node];
     if (!visible) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.5f, 0.5f, 0.5f, 1.0f));
-    const bool open = ImGui::TreeNodeEx(reinterpret_cast<void*>(intptr_t(node)), flags, "%s",
-                                        subobjectLabel(pof, node).c_str());
+    const bool open =
+        fittedTreeNode(reinterpret_cast<void*>(intptr_t(node)), flags, subobjectLabel(pof, node));
     if (!visible) ImGui::PopStyleColor();
     if (ImGui::IsItemClicked() && !ImGui::IsItemToggledOpen()) selectNode(s, node);
     if (open && !children[node].empty()) {
@@ -123,14 +124,22 @@ void subobjectTree(ViewerState& s, const PofExtras& pof, const std::vector<std::
     }
 }
 
+// A width for the next widget of at most `most` pixels that leaves its label `label` room on the
+// line (the panel is a narrow tab of the right region in a window under 1600 pixels wide).
+void nextItemWidth(float most, const char* label) {
+    const float room = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(label, nullptr, true).x -
+                       ImGui::GetStyle().ItemInnerSpacing.x;
+    ImGui::SetNextItemWidth(std::clamp(room, std::min(most, 4.0f * ImGui::GetFontSize()), most));
+}
+
 }  // namespace
 
 void drawPofPanel(ViewerState& s) {
     if (!s.scene || !s.scene->pof) return;
     if (!beginScenePanel(s, PanelId::Pof)) return;
     const PofExtras& pof = *s.scene->pof;
-    ImGui::Text("version %d, %zu subobjects, radius %.2f, mass %.2f", pof.version, pof.subobjects.size(),
-                pof.maxRadius, pof.mass);
+    fittedText(formatText("version %d, %zu subobjects, radius %.2f, mass %.2f", pof.version,
+                          pof.subobjects.size(), pof.maxRadius, pof.mass));
 
     // Detail level and debris.
     const int levels = std::max(int(pof.detailLevels.size()), 1);
@@ -141,7 +150,7 @@ void drawPofPanel(ViewerState& s) {
         std::snprintf(out, size, "LOD%d %s", l, node >= 0 ? pof.subobjects[node].name.c_str() : "(missing)");
     };
     levelName(s.pof.lod, preview, sizeof(preview));
-    ImGui::SetNextItemWidth(220);
+    nextItemWidth(220.0f, "detail level");
     if (ImGui::BeginCombo("detail level", preview)) {
         for (int l = 0; l < levels; ++l) {
             char name[96];
@@ -153,14 +162,14 @@ void drawPofPanel(ViewerState& s) {
         }
         ImGui::EndCombo();
     }
-    ImGui::SameLine();
     char debris[48];
     std::snprintf(debris, sizeof(debris), "debris (%zu)", pof.debris.size());
+    sameLineIfFits(debris);
     if (ImGui::Checkbox(debris, &s.pof.debris)) updatePose(s);
-    ImGui::SameLine();
-    if (!pof.hasShield) ImGui::BeginDisabled();
     char shield[48];
     std::snprintf(shield, sizeof(shield), "shield (%zu)", pof.shieldFaces.size());
+    sameLineIfFits(shield);
+    if (!pof.hasShield) ImGui::BeginDisabled();
     ImGui::Checkbox(shield, &s.pof.shield);
     if (!pof.hasShield) ImGui::EndDisabled();
 
@@ -169,15 +178,16 @@ void drawPofPanel(ViewerState& s) {
     std::vector<PofPolyline> lines;
     pofMarkers(*s.scene, s.pose, s.pof, true, all, lines);
     ImGui::TextDisabled("markers");
-    // Each kind's swatch is the colour the view draws it in.
+    // Each kind's swatch is the colour the view draws it in; four kinds a row, fewer in a narrow column.
     const float column = 10.5f * ImGui::GetFontSize();
+    const size_t perRow = size_t(std::clamp(int((ImGui::GetContentRegionAvail().x - 8.0f) / column), 1, 4));
     const float swatch = ImGui::GetFrameHeight();
     for (size_t k = 0; k < size_t(PofMarkerKind::Count); ++k) {
         size_t count = 0;
         for (const PofMarker& m : all) count += size_t(m.kind) == k;
         char label[48];
         std::snprintf(label, sizeof(label), "%s (%zu)", pofMarkerKindName(PofMarkerKind(k)), count);
-        if (k % 4 != 0) ImGui::SameLine(float(k % 4) * column + 8.0f);
+        if (k % perRow != 0) ImGui::SameLine(float(k % perRow) * column + 8.0f);
         const glm::vec4 c = pofMarkerColor(PofMarkerKind(k));
         ImGui::PushID(int(k));
         ImGui::ColorButton(
@@ -191,7 +201,7 @@ void drawPofPanel(ViewerState& s) {
     if (ImGui::SmallButton("all markers")) s.pof.markers.fill(true);
     ImGui::SameLine();
     if (ImGui::SmallButton("no markers")) s.pof.markers.fill(false);
-    ImGui::SameLine();
+    sameLineIfFits("x-ray");
     ImGui::Checkbox("x-ray", &s.pof.xray);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Markers through the hull (otherwise hidden behind it)");
 
@@ -204,11 +214,16 @@ void drawPofPanel(ViewerState& s) {
         header = true;
         float degrees = s.pof.spinDegrees[n];
         ImGui::PushID(int(n));
-        char label[96];
-        std::snprintf(label, sizeof(label), "%s (axis %.2f %.2f %.2f)", pof.subobjects[n].name.c_str(),
-                      axis.x, axis.y, axis.z);
-        ImGui::SetNextItemWidth(220);
-        if (ImGui::SliderFloat(label, &degrees, -180.0f, 180.0f, "%.0f deg")) {
+        const std::string label =
+            formatText("%s (axis %.2f %.2f %.2f)", pof.subobjects[n].name.c_str(), axis.x, axis.y, axis.z);
+        const float width = std::min(220.0f, 0.5f * ImGui::GetContentRegionAvail().x);
+        const std::string shown = fitToWidth(
+            label, ImGui::GetContentRegionAvail().x - width - ImGui::GetStyle().ItemInnerSpacing.x);
+        ImGui::SetNextItemWidth(width);
+        const bool moved =
+            ImGui::SliderFloat((shown + "###spin").c_str(), &degrees, -180.0f, 180.0f, "%.0f deg");
+        if (shown != label && ImGui::IsItemHovered()) fullTextTooltip(label);
+        if (moved) {
             std::string error;
             setPofSpin(s, int(n), degrees, error);
         }
@@ -226,15 +241,25 @@ void drawPofPanel(ViewerState& s) {
             else
                 roots.push_back(n);
         }
+        // The tree beside the properties where both fit (the bottom strip), above them otherwise.
         const float propertiesWidth = 300.0f;
-        ImGui::BeginChild("##poftree", ImVec2(ImGui::GetContentRegionAvail().x - propertiesWidth, 0), true);
+        const ImVec2 room = ImGui::GetContentRegionAvail();
+        const bool beside = room.x >= 2.0f * propertiesWidth;
+        const float treeHeight = std::max(0.45f * room.y, 8.0f * ImGui::GetFrameHeightWithSpacing());
+        ImGui::BeginChild("##poftree", beside ? ImVec2(room.x - propertiesWidth, 0) : ImVec2(0, treeHeight),
+                          true);
         std::vector<uint8_t> drawn(static_cast<size_t>(count), 0);
         for (int root : roots) subobjectTree(s, pof, children, root, drawn, 0);
         for (int n = 0; n < count; ++n)
             subobjectTree(s, pof, children, n, drawn, 0);  // nodes on parent loops
         ImGui::EndChild();
-        ImGui::SameLine();
-        ImGui::BeginChild("##pofprops", ImVec2(0, 0), true);
+        if (beside) ImGui::SameLine();
+        // Stacked, the properties take what is left, and at least their rows (the panel scrolls).
+        const float propertiesHeight = beside
+                                           ? 0.0f
+                                           : std::max(room.y - treeHeight - ImGui::GetStyle().ItemSpacing.y,
+                                                      15.0f * ImGui::GetTextLineHeightWithSpacing());
+        ImGui::BeginChild("##pofprops", ImVec2(0, propertiesHeight), true);
         if (s.selection.node >= 0 && s.selection.node < count)
             properties(s, pof, s.selection.node);
         else

@@ -14,6 +14,7 @@
 
 #include "app/legend.h"
 #include "app/panels.h"
+#include "app/panels/fitted_text.h"
 #include "app/panels/panel_window.h"
 #include "app/viewer_actions.h"
 
@@ -215,8 +216,11 @@ void drawJoints(ViewerState& s, const std::vector<int>& joints) {
             const std::string label = std::to_string(j) + ": " + nodeLabel(*s.scene, j);
             const bool selected = s.selection.node == j || s.selection.joint == j;
             ImGui::PushID(j);
-            if (ImGui::Selectable(label.c_str(), selected)) selectNode(s, j);
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("Select; the viewport shows the vertices it moves");
+            const std::string shown = fitToWidth(label, ImGui::GetContentRegionAvail().x);
+            if (ImGui::Selectable((shown + "###joint").c_str(), selected)) selectNode(s, j);
+            if (ImGui::IsItemHovered())
+                fullTextTooltip((shown != label ? label + "\n" : std::string()) +
+                                "Select; the viewport shows the vertices it moves");
             ImGui::PopID();
         }
     }
@@ -229,11 +233,11 @@ void drawViewControls(ViewerState& s, const std::vector<int>& joints) {
         if (ImGui::RadioButton(label, s.view.mode == mode)) s.view.mode = mode;
     };
     modeButton("shaded", ViewMode::Shaded);
-    ImGui::SameLine();
+    sameLineIfFits("weights");
     modeButton("weights", ViewMode::Weights);
-    ImGui::SameLine();
+    sameLineIfFits("batches");
     modeButton("batches", ViewMode::Batches);
-    ImGui::SameLine();
+    sameLineIfFits("skin diff");
     modeButton("skin diff", ViewMode::SkinDiff);
     if (s.view.mode == ViewMode::SkinDiff) {
         // The automatic range as the renderer resolves it (the legend's).
@@ -277,11 +281,11 @@ void drawViewControls(ViewerState& s, const std::vector<int>& joints) {
     if (!selectedIsJoint) ImGui::EndDisabled();
 
     ImGui::Checkbox("skeleton", &s.view.showSkeleton);
-    ImGui::SameLine();
+    sameLineIfFits("joint axes");
     ImGui::Checkbox("joint axes", &s.view.showJointAxes);
-    ImGui::SameLine();
+    sameLineIfFits("bind pose");
     ImGui::Checkbox("bind pose", &s.view.showBindPose);
-    ImGui::SameLine();
+    sameLineIfFits("joint names");
     ImGui::Checkbox("joint names", &s.showJointNames);
 }
 
@@ -313,7 +317,7 @@ void drawMorphs(ViewerState& s) {
         ImGui::PushID(n);
         const std::string title = nodeLabel(scene, n) + " (mesh \"" + mesh.name + "\", " +
                                   std::to_string(mesh.morphTargets.size()) + " targets)";
-        if (ImGui::TreeNodeEx("morph node", ImGuiTreeNodeFlags_DefaultOpen, "%s", title.c_str())) {
+        if (fittedTreeNode("morph node", ImGuiTreeNodeFlags_DefaultOpen, title)) {
             const std::vector<float>* weights = static_cast<size_t>(n) < s.pose.morphWeights.size()
                                                     ? &s.pose.morphWeights[static_cast<size_t>(n)]
                                                     : nullptr;
@@ -349,7 +353,8 @@ void drawMorphs(ViewerState& s) {
 }  // namespace
 
 void drawSkinningPanel(ViewerState& s) {
-    if (!beginScenePanel(s, PanelId::Skinning)) return;
+    // Its tables and long lines scroll sideways in a narrow column.
+    if (!beginScenePanel(s, PanelId::Skinning, ImGuiWindowFlags_HorizontalScrollbar)) return;
     std::vector<int> joints;
     collectJoints(*s.scene, joints);
     drawSummary(s);

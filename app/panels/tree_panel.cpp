@@ -11,6 +11,7 @@
 
 #include "app/scene_info.h"
 #include "app/panels.h"
+#include "app/panels/fitted_text.h"
 #include "app/panels/panel_window.h"
 #include "app/viewer_actions.h"
 
@@ -176,33 +177,48 @@ bool drawRow(ViewerState& s, TreeState& st, int n, bool asTree, bool reveal) {
         st.lastSelection = s.selection.node;
     }
     const bool context = ImGui::IsItemClicked(ImGuiMouseButton_Right);
-    if (ImGui::IsItemHovered() && !node.name.empty()) ImGui::SetTooltip("node %d: %s", n, node.name.c_str());
+    const bool rowHovered = ImGui::IsItemHovered();
     if (reveal) ImGui::SetScrollHereY(0.5f);
 
     ImGui::SameLine();
     ImGui::TextColored(hidden ? kHiddenColor : tag.color, "%s", tag.text);
     ImGui::SameLine();
+    // The name, then the mesh details, each cut to what is left of the row (keeping room for the
+    // hidden mark); the row's tooltip has them in full.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float hiddenWidth = hidden ? ImGui::CalcTextSize("(hidden)").x + style.ItemSpacing.x : 0.0f;
+    const std::string name = node.name.empty() ? "node " + std::to_string(n) : node.name;
+    const std::string shownName = fitToWidth(name, ImGui::GetContentRegionAvail().x - hiddenWidth);
+    bool cut = shownName != name;
     if (node.name.empty())
-        ImGui::TextDisabled("node %d", n);
+        ImGui::TextDisabled("%s", shownName.c_str());
     else
-        ImGui::TextUnformatted(node.name.c_str());
+        ImGui::TextUnformatted(shownName.c_str());
+    std::string details;
     if (node.kind == NodeKind::Mesh && node.object >= 0 &&
         static_cast<size_t>(node.object) < scene.meshes.size()) {
         const Mesh& mesh = scene.meshes[static_cast<size_t>(node.object)];
-        ImGui::SameLine();
         const int k = index.instanceOf[static_cast<size_t>(n)],
                   count = index.instances[static_cast<size_t>(n)];
-        if (count > 1)
-            ImGui::TextColored(kInfoColor, "mesh %d \"%s\", instance %d of %d", node.object,
-                               mesh.name.c_str(), k, count);
-        else
-            ImGui::TextColored(kInfoColor, "mesh %d \"%s\"", node.object, mesh.name.c_str());
+        details = count > 1 ? formatText("mesh %d \"%s\", instance %d of %d", node.object, mesh.name.c_str(),
+                                         k, count)
+                            : formatText("mesh %d \"%s\"", node.object, mesh.name.c_str());
+        ImGui::SameLine();
+        // Not even a few letters of it fit: the tooltip alone has it.
+        const float room = ImGui::GetContentRegionAvail().x - hiddenWidth;
+        const std::string shownDetails = room >= 3.0f * ImGui::GetFontSize() ? fitToWidth(details, room) : "";
+        cut = cut || shownDetails != details;
+        ImGui::TextColored(kInfoColor, "%s", shownDetails.c_str());
     }
     if (hidden) {
         ImGui::SameLine();
         ImGui::TextDisabled("(hidden)");
         ImGui::PopStyleColor();
     }
+    if (rowHovered && (cut || !node.name.empty()))
+        fullTextTooltip(
+            (node.name.empty() ? formatText("node %d", n) : formatText("node %d: %s", n, node.name.c_str())) +
+            (details.empty() ? "" : "\n" + details));
     ImGui::PopID();
     return context;
 }

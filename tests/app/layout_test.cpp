@@ -1,5 +1,6 @@
 // The window layout (app/layout.h): docked regions from the window size, the 3D view in what is
 // left, nothing overlapping it, regions with no open panel taking no room, and the layout file.
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -57,18 +58,28 @@ TEST(Layout, RegionsScaleWithTheWindowAndLeaveTheViewFree) {
         EXPECT_EQ(l.menuBar.y, 0.0f);
         EXPECT_EQ(l.menuBar.h, 19.0f);
         EXPECT_EQ(l.statusBar.bottom(), h);
-        // Sides: their fractions of the width (18% and 25%), full height between the bars.
-        EXPECT_NEAR(region(l, Region::Left).w, std::round(0.18f * w), 0.5f);
-        EXPECT_NEAR(region(l, Region::Right).w, std::round(0.25f * w), 0.5f);
+        // Sides: their fractions of the width (16% and 22%, the left no narrower than 220 pixels),
+        // full height between the bars.
+        EXPECT_NEAR(region(l, Region::Left).w, std::max(220.0f, std::round(0.16f * w)), 0.5f);
+        EXPECT_NEAR(region(l, Region::Right).w, std::round(0.22f * w), 0.5f);
         EXPECT_EQ(region(l, Region::Left).y, 19.0f);
         EXPECT_EQ(region(l, Region::Right).bottom(), h - 23.0f);
+        EXPECT_EQ(l.bottomFolded, w < 1600.0f);
+        if (l.bottomFolded) {
+            // Under 1600 pixels the bottom panels are tabs of the right region: the view keeps the
+            // whole height between the bars and over 55% of the window.
+            EXPECT_TRUE(region(l, Region::Bottom).empty());
+            EXPECT_EQ(l.viewport.h, h - 42.0f);
+            EXPECT_GE(l.viewport.w * l.viewport.h, 0.55f * w * h) << w;
+            continue;
+        }
         // Bottom: 22% of the height between the bars, under the view only.
         EXPECT_NEAR(region(l, Region::Bottom).h, std::round(0.22f * (h - 42.0f)), 0.5f);
         EXPECT_EQ(region(l, Region::Bottom).x, region(l, Region::Left).w);
         EXPECT_EQ(region(l, Region::Bottom).w, l.viewport.w);
-        // With every region in use the view keeps over 40% of the window, and over half of each dimension.
-        EXPECT_GT(l.viewport.w * l.viewport.h, 0.40f * w * h) << w;
-        EXPECT_GT(l.viewport.w, 0.5f * w);
+        // With every region in use the view keeps over 45% of the window, and over half of each dimension.
+        EXPECT_GT(l.viewport.w * l.viewport.h, 0.45f * w * h) << w;
+        EXPECT_GT(l.viewport.w, 0.6f * w);
         EXPECT_GT(l.viewport.h, 0.7f * h);
     }
     // At 1600x900 the right column is wider than at 1280x720: it follows the window.
@@ -89,13 +100,13 @@ TEST(Layout, UnusedRegionsTakeNoRoom) {
     const Layout sides = esv::computeLayout(input(1280, 720, true, true, false));
     EXPECT_TRUE(region(sides, Region::Bottom).empty());
     EXPECT_EQ(sides.viewport.bottom(), 720.0f - 23.0f);
-    EXPECT_GT(sides.viewport.w * sides.viewport.h, 0.5f * 1280 * 720);
+    EXPECT_GE(sides.viewport.w * sides.viewport.h, 0.55f * 1280 * 720);
     expectTiled(sides, 1280, 720);
 
-    const Layout right = esv::computeLayout(input(1280, 720, false, true, true));
+    const Layout right = esv::computeLayout(input(1600, 900, false, true, true));
     EXPECT_EQ(right.viewport.x, 0.0f);
     EXPECT_EQ(region(right, Region::Bottom).x, 0.0f);
-    expectTiled(right, 1280, 720);
+    expectTiled(right, 1600, 900);
 }
 
 TEST(Layout, ClampsKeepRegionsUsableAndTheViewLarge) {
@@ -104,8 +115,11 @@ TEST(Layout, ClampsKeepRegionsUsableAndTheViewLarge) {
     const Layout small = esv::computeLayout(input(700, 500, true, true, true));
     EXPECT_NEAR(region(small, Region::Left).w + region(small, Region::Right).w, 420.0f, 1.0f);
     EXPECT_NEAR(region(small, Region::Left).w, region(small, Region::Right).w, 1.0f);
-    EXPECT_EQ(region(small, Region::Bottom).h, 110.0f);
     expectTiled(small, 700, 500);
+    // A wide, low window: the bottom keeps its 110-pixel minimum.
+    const Layout low = esv::computeLayout(input(1700, 300, true, true, true));
+    EXPECT_EQ(region(low, Region::Bottom).h, 110.0f);
+    expectTiled(low, 1700, 300);
     EXPECT_EQ(region(esv::computeLayout(input(800, 600, true, true, true)), Region::Left).w, 220.0f);
     // A very large window: the sides stop at 480 pixels, the bottom at 420.
     const Layout large = esv::computeLayout(input(3840, 2160, true, true, true));
@@ -117,16 +131,63 @@ TEST(Layout, ClampsKeepRegionsUsableAndTheViewLarge) {
     scaled.scale = 2.0f;
     EXPECT_GE(region(esv::computeLayout(scaled), Region::Left).w, 0.3f * 1280 - 1);
     // Dragged fractions follow, within the clamps; nonsense takes the default.
-    LayoutInput dragged = input(1280, 720, true, true, true);
-    dragged.sizes.left = 0.3f;
+    LayoutInput dragged = input(1920, 1080, true, true, true);
+    dragged.sizes.left = 0.2f;
     dragged.sizes.bottom = std::nanf("");
     const Layout d = esv::computeLayout(dragged);
     EXPECT_NEAR(region(d, Region::Left).w, 384.0f, 0.5f);
-    EXPECT_NEAR(region(d, Region::Bottom).h, std::round(0.22f * (720 - 42)), 0.5f);
-    expectTiled(d, 1280, 720);
+    EXPECT_NEAR(region(d, Region::Bottom).h, std::round(0.22f * (1080 - 42)), 0.5f);
+    expectTiled(d, 1920, 1080);
     // No window: nothing.
     const Layout zero = esv::computeLayout(input(0, 0, true, true, true));
     EXPECT_TRUE(zero.viewport.empty());
+}
+
+// Under 1600 pixels of width (times the content scale) the bottom region folds into the right: it
+// takes no room, and its panels make the right region used even with no right panel open.
+TEST(Layout, TheBottomFoldsIntoTheRightBelow1600Pixels) {
+    EXPECT_TRUE(esv::bottomFolds(1599.0f, 1.0f));
+    EXPECT_FALSE(esv::bottomFolds(1600.0f, 1.0f));
+    EXPECT_TRUE(esv::bottomFolds(2399.0f, 1.5f));
+    EXPECT_FALSE(esv::bottomFolds(2400.0f, 1.5f));
+    EXPECT_TRUE(esv::bottomFolds(1599.0f, std::nanf(""))) << "a scale that is not finite counts as 1";
+
+    const Layout narrow = esv::computeLayout(input(1599, 900, true, false, true));
+    EXPECT_TRUE(narrow.bottomFolded);
+    EXPECT_TRUE(region(narrow, Region::Bottom).empty());
+    EXPECT_FALSE(region(narrow, Region::Right).empty()) << "the bottom panels are tabs there";
+    EXPECT_NEAR(region(narrow, Region::Right).w, std::round(0.22f * 1599), 0.5f);
+    EXPECT_EQ(narrow.viewport.h, 900.0f - 42.0f);
+    expectTiled(narrow, 1599, 900);
+
+    const Layout wide = esv::computeLayout(input(1600, 900, true, false, true));
+    EXPECT_FALSE(wide.bottomFolded);
+    EXPECT_FALSE(region(wide, Region::Bottom).empty());
+    EXPECT_TRUE(region(wide, Region::Right).empty());
+    EXPECT_LT(wide.viewport.h, 900.0f - 42.0f);
+    expectTiled(wide, 1600, 900);
+
+    // Folded with right panels open too: one right column, as wide as without the bottom panels.
+    const Layout both = esv::computeLayout(input(1599, 900, true, true, true));
+    EXPECT_EQ(region(both, Region::Right).w,
+              region(esv::computeLayout(input(1599, 900, true, true, false)), Region::Right).w);
+    EXPECT_TRUE(region(both, Region::Bottom).empty());
+    // Content scale 2: a 3000-pixel window still folds, a 3200-pixel one does not.
+    LayoutInput scaled = input(3000, 1600, true, true, true);
+    scaled.scale = 2.0f;
+    EXPECT_TRUE(esv::computeLayout(scaled).bottomFolded);
+    scaled.width = 3200.0f;
+    EXPECT_FALSE(esv::computeLayout(scaled).bottomFolded);
+    EXPECT_FALSE(region(esv::computeLayout(scaled), Region::Bottom).empty());
+
+    // Where each panel is drawn: a bottom panel moves to the right region, the others stay.
+    EXPECT_EQ(esv::dockedRegion(PanelId::Pof, true), Region::Right);
+    EXPECT_EQ(esv::dockedRegion(PanelId::Skinning, true), Region::Right);
+    EXPECT_EQ(esv::dockedRegion(PanelId::Report, true), Region::Right);
+    EXPECT_EQ(esv::dockedRegion(PanelId::Pof, false), Region::Bottom);
+    EXPECT_EQ(esv::dockedRegion(PanelId::Tree, true), Region::Left);
+    EXPECT_EQ(esv::dockedRegion(PanelId::Main, true), Region::Right);
+    EXPECT_EQ(esv::dockedRegion(PanelId::Stats, true), Region::Overlay);
 }
 
 TEST(Layout, PanelsDockByKind) {
@@ -152,21 +213,25 @@ TEST(Layout, LayoutFileRoundTripsAndSkipsWhatItDoesNotKnow) {
     saved.sizes.right = 0.3f;
     saved.tabs[size_t(Region::Right)] = PanelId::Inspector;
     saved.tabs[size_t(Region::Bottom)] = PanelId::Report;
+    saved.foldedFront = Region::Bottom;
     const std::string text = esv::formatLayout(saved);
+    EXPECT_NE(text.find("tab folded bottom\n"), std::string::npos) << text;
     esv::SavedLayout read;
     esv::parseLayout(text, read);
     EXPECT_EQ(read.panels, saved.panels);
     EXPECT_FLOAT_EQ(read.sizes.right, 0.3f);
     EXPECT_FLOAT_EQ(read.sizes.left, saved.sizes.left);
     EXPECT_EQ(read.tabs, saved.tabs);
+    EXPECT_EQ(read.foldedFront, Region::Bottom);
     EXPECT_EQ(esv::formatLayout(read), text);
 
     esv::SavedLayout kept;
     kept.panels[size_t(PanelId::Main)] = true;
     esv::parseLayout(
         "panel main off\npanel nosuch on\nsize left 7\nsize right x\nsize top 0.3\n"
-        "tab left inspector\ntab bottom pof\npanel tree on extra\n\n",
+        "tab left inspector\ntab bottom pof\npanel tree on extra\ntab folded left\n\n",
         kept);
+    EXPECT_EQ(kept.foldedFront, Region::Right) << "only the right and bottom regions share the right column";
     EXPECT_FALSE(kept.panels[size_t(PanelId::Main)]);
     EXPECT_FALSE(kept.panels[size_t(PanelId::Tree)]) << "a line with extra words is skipped";
     EXPECT_FLOAT_EQ(kept.sizes.left, 0.8f) << "clamped";

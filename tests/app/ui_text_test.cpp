@@ -1,12 +1,14 @@
 // The panels' pure helpers: texture display names, the frame readout, the timeline's tick
-// thinning, and the choice and scale of the panels' font.
+// thinning, labels cut to a width with an ellipsis, and the choice and scale of the panels' font.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include <imgui.h>
 
+#include "app/panels/fitted_text.h"
 #include "app/ui_font.h"
 #include "app/ui_text.h"
 
@@ -63,6 +65,103 @@ TEST(TimelineTicks, ThinnedToOnePerSpacing) {
     EXPECT_TRUE(esv::thinTicks({}, duration, 200.0f, 4.0f).empty());
     EXPECT_TRUE(esv::thinTicks(baked, 0.0f, 200.0f, 4.0f).empty());
     EXPECT_TRUE(esv::thinTicks(baked, duration, 0.0f, 4.0f).empty());
+}
+
+// A width of one unit per code point (UTF-8 continuation bytes add nothing).
+float codePoints(std::string_view text) {
+    float width = 0.0f;
+    for (char c : text) width += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1.0f : 0.0f;
+    return width;
+}
+
+TEST(FitText, KeepsWhatFitsAndCutsTheRestWithAnEllipsis) {
+    EXPECT_EQ(esv::fitText("Skeleton", 8.0f, codePoints), "Skeleton");
+    EXPECT_EQ(esv::fitText("Skeleton", 100.0f, codePoints), "Skeleton");
+    EXPECT_EQ(esv::fitText("", 0.0f, codePoints), "");
+    // Seven code points and the one of U+2026 make the eight that fit.
+    EXPECT_EQ(esv::fitText("Skeleton_Root", 8.0f, codePoints), "Skeleto\xE2\x80\xA6");
+    EXPECT_EQ(esv::fitText("Skeleton_Root", 8.0f, codePoints, esv::kEllipsisAscii), "Skele...");
+    // A width between whole characters rounds down.
+    EXPECT_EQ(esv::fitText("Skeleton_Root", 8.9f, codePoints), "Skeleto\xE2\x80\xA6");
+    // Too narrow for any of the text: the ellipsis alone.
+    EXPECT_EQ(esv::fitText("Skeleton", 0.5f, codePoints), "\xE2\x80\xA6");
+    EXPECT_EQ(esv::fitText("Skeleton", 1.0f, codePoints), "\xE2\x80\xA6");
+    EXPECT_EQ(esv::fitText("Skeleton", 2.0f, codePoints), "S\xE2\x80\xA6");
+}
+
+TEST(FitText, CutsBetweenCodePointsAndDropsTheSpacesBeforeTheEllipsis) {
+    // "\xC3\xA9" is e acute: never split into a lone lead byte.
+    EXPECT_EQ(esv::fitText("\xC3\xA9t\xC3\xA9 d\xC3\xA9j\xC3\xA0", 4.0f, codePoints),
+              "\xC3\xA9t\xC3\xA9\xE2\x80\xA6");
+    EXPECT_EQ(esv::fitText("\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9", 3.0f, codePoints),
+              "\xC3\xA9\xC3\xA9\xE2\x80\xA6");
+    // "mesh 3 ..." at 6: "mesh 3" and the ellipsis take 7, so "mesh" (its space dropped) ends it.
+    EXPECT_EQ(esv::fitText("mesh 3 \"Body\"", 6.0f, codePoints), "mesh\xE2\x80\xA6");
+    EXPECT_EQ(esv::fitText("   x", 2.0f, codePoints), "\xE2\x80\xA6") << "only spaces before the cut";
+}
+
+// With glyphs of different widths the cut text is the longest prefix that fits: never wider than
+// asked (unless it is the ellipsis alone), and one more code point would not fit. Bisection keeps the
+// calls to the measure near log2 of the length.
+TEST(FitText, LongestPrefixThatFitsInFewMeasures) {
+    size_t calls = 0;
+    const auto measure = [&calls](std::string_view text) {
+        ++calls;
+        float width = 0.0f;
+        for (char c : text) width += c == 'W' ? 3.0f : c == 'i' ? 0.5f : c == '.' ? 0.75f : 1.0f;
+        return width;
+    };
+    const std::string text = "WiWiiWWx_Wide joint name i of a Biped skeleton";
+    for (float width = 0.0f; width <= 60.0f; width += 0.25f) {
+        const std::string cut = esv::fitText(text, width, measure, esv::kEllipsisAscii);
+        if (cut == text) {
+            EXPECT_LE(measure(text), width);
+            continue;
+        }
+        ASSERT_GE(cut.size(), 3u);
+        ASSERT_EQ(cut.substr(cut.size() - 3), "...");
+        const std::string prefix = cut.substr(0, cut.size() - 3);
+        EXPECT_EQ(text.compare(0, prefix.size(), prefix), 0) << width;
+        if (prefix.empty()) continue;
+        EXPECT_LE(measure(cut), width) << cut;
+        std::string longer = text.substr(0, prefix.size() + 1);
+        while (!longer.empty() && longer.back() == ' ') longer = text.substr(0, longer.size() + 1);
+        EXPECT_GT(measure(longer + "..."), width) << "\"" << cut << "\" at " << width;
+    }
+    calls = 0;
+    const std::string long_(2000, 'x');
+    EXPECT_EQ(esv::fitText(long_, 100.0f, measure, "...").size(), 100u);
+    EXPECT_LE(calls, 14u);
+}
+
+// In a Dear ImGui frame with the panels' font: a cut label is no wider than asked and ends in the
+// font's ellipsis, U+2026 when a TrueType font is found (the atlas holds it), three full stops with
+// the built-in font.
+TEST(FitText, PanelsFontMeasuresAndEndsWithItsEllipsis) {
+    ImGui::CreateContext();
+    esv::UiFont font;
+    ASSERT_TRUE(esv::applyUiFont(font, 1.0f, false, false));
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(640, 480);
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    ImGui::NewFrame();
+    if (!font.path.empty()) {
+        EXPECT_EQ(esv::fontEllipsis(), esv::kEllipsis) << font.path;
+        EXPECT_EQ(ImGui::GetFont()->EllipsisChar, ImWchar(0x2026)) << "tab titles take it too";
+    } else {
+        EXPECT_EQ(esv::fontEllipsis(), esv::kEllipsisAscii);
+    }
+    const std::string name = "Bip01 L Forearm Twist Helper (a very long joint name)";
+    const std::string cut = esv::fitToWidth(name, 120.0f);
+    EXPECT_NE(cut, name);
+    EXPECT_LE(ImGui::CalcTextSize(cut.c_str()).x, 120.0f);
+    EXPECT_EQ(cut.substr(cut.size() - esv::fontEllipsis().size()), esv::fontEllipsis());
+    EXPECT_EQ(esv::fitToWidth("Bip01", 120.0f), "Bip01");
+    EXPECT_EQ(esv::formatText("mesh %d \"%s\"", 3, "Body"), "mesh 3 \"Body\"");
+    ImGui::EndFrame();
+    ImGui::DestroyContext();
 }
 
 TEST(UiFont, FirstFontThatExistsElseBuiltIn) {

@@ -69,7 +69,31 @@ bool inside(const ImGuiWindow* w, const glm::vec2& p) {
     return p.x >= w->Pos.x && p.y >= w->Pos.y && p.x < w->Pos.x + w->Size.x && p.y < w->Pos.y + w->Size.y;
 }
 
+// The layout probes below run the viewer unscripted, which reads and writes the layout file: they
+// get a clean configuration folder of their own (else the user's layout, or one a test left, moves
+// the panels), and the caller's folder is set back after.
+class ProbeConfig {
+public:
+    ProbeConfig() {
+        const char* previous = std::getenv("ESVIEW_CONFIG_DIR");
+        m_had = previous != nullptr;
+        if (m_had) m_previous = previous;
+        workDir("layout_probe");
+    }
+    ~ProbeConfig() {
+        if (m_had)
+            setenv("ESVIEW_CONFIG_DIR", m_previous.c_str(), 1);
+        else
+            unsetenv("ESVIEW_CONFIG_DIR");
+    }
+
+private:
+    bool m_had = false;
+    std::string m_previous;
+};
+
 bool demoLayout(DemoLayout& out) {
+    const ProbeConfig config;
     esv::HeadlessHost host;
     esv::ViewerLoop viewer;
     if (viewer.start(host, esv::ViewerOptions{}) != esv::kExitOk || !frameUntilLoaded(viewer)) return false;
@@ -255,6 +279,7 @@ struct FocusLayout {
 bool focusLayout(FocusLayout& out) {
     DemoLayout demo;
     if (!demoLayout(demo)) return false;
+    const ProbeConfig config;
     esv::HeadlessHost host;
     esv::ViewerLoop viewer;
     if (viewer.start(host, esv::ViewerOptions{}) != esv::kExitOk || !frameUntilLoaded(viewer)) return false;

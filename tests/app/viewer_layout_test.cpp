@@ -2,6 +2,7 @@
 // view free at common window sizes and the scene is drawn in it, the layout is kept between runs,
 // each format opens on a framed three-quarter view of its front, and a new file resets the orbit.
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -16,6 +17,7 @@
 #include "app/viewer_loop.h"
 #include "app/viewer_script.h"
 #include "app/viewer_state.h"
+#include "common/shared_samples.h"
 #include "common/test_paths.h"
 #include "common/viewer_session.h"
 #include "renderer/camera.h"
@@ -36,7 +38,8 @@ esv::LayoutRect rectOf(const nlohmann::json& j) {
 
 // At 1280x720 and 1600x900, with every panel open (a POF model, so that its panel shows too): the
 // dump's panel rectangles, the menu bar and the status bar leave the 3D view alone, the view keeps
-// over 40% of the window (over half with the default panels), and the scene is drawn in it.
+// over 40% of the window (at 1280x720, where the bottom panels are tabs of the right region, at least
+// 55% with the default panels), and the scene is drawn in it.
 TEST(ViewerLayout, DockedPanelsLeaveTheViewportFree) {
     ESVIEW_REQUIRE_MODELS("pof/oih_Fighter2T-01-2.pof");
     for (const auto& [width, height] : {std::pair{1280, 720}, std::pair{1600, 900}}) {
@@ -53,18 +56,30 @@ TEST(ViewerLayout, DockedPanelsLeaveTheViewportFree) {
         esv::ViewerState& s = viewer.state();
         ASSERT_TRUE(viewer.frame());
         const float area = float(width) * float(height);
+        const bool folded = width < 1600;
         {
             const nlohmann::json j = nlohmann::json::parse(esv::viewerStateJson(s));
             const esv::LayoutRect view = rectOf(j["viewport"]);
-            EXPECT_GT(view.w * view.h, 0.4f * area) << j["viewport"].dump() << " with the default panels";
+            EXPECT_GE(view.w * view.h, (folded ? 0.55f : 0.45f) * area)
+                << j["viewport"].dump() << " with the default panels";
+            std::printf("[ viewport ] %dx%d, a POF model, default panels: %.1f%% of the window\n", width,
+                        height, 100.0 * view.w * view.h / area);
             EXPECT_TRUE(j["panel_rects"].contains("tree"));
             EXPECT_TRUE(j["panel_rects"].contains("pof")) << "the POF panel shows for a POF model";
             EXPECT_FALSE(j["panel_rects"].contains("report"));
+            EXPECT_EQ(j["bottom_folded"], folded);
+            if (folded) {
+                EXPECT_EQ(j["panel_rects"]["pof"], j["panel_rects"]["main"]) << "a tab of the right region";
+                EXPECT_EQ(j["tabs"]["right"], "pof") << "the panel that appeared comes to the front";
+            } else {
+                EXPECT_EQ(j["tabs"]["bottom"], "pof");
+                EXPECT_EQ(j["tabs"]["right"], "main");
+            }
         }
-        // The default panels of other formats (no POF panel): over half the window.
+        // The default panels of other formats (no POF panel): over 55% of the window.
         s.panel(esv::PanelId::Pof) = false;
         ASSERT_TRUE(viewer.frame());
-        EXPECT_GT(s.layout.viewport.w * s.layout.viewport.h, 0.5f * area);
+        EXPECT_GE(s.layout.viewport.w * s.layout.viewport.h, 0.55f * area);
         for (size_t i = 0; i < size_t(esv::PanelId::Count); ++i) s.panels[i] = true;
         ASSERT_TRUE(viewer.frame());
         ASSERT_TRUE(viewer.frame());
@@ -82,12 +97,117 @@ TEST(ViewerLayout, DockedPanelsLeaveTheViewportFree) {
             EXPECT_FALSE(rectOf(rect).empty()) << name;
         }
         EXPECT_EQ(docked, size_t(esv::PanelId::Count) - 1) << "every panel but the stats overlay is docked";
-        EXPECT_EQ(j["tabs"].size(), 3u);
+        EXPECT_EQ(j["tabs"].size(), folded ? 2u : 3u);
         // The scene is drawn in that rectangle (framebuffer and window pixels coincide here).
         EXPECT_EQ(s.viewport, (esv::ViewportRect{int(view.x), int(view.y), int(view.w), int(view.h)}));
         EXPECT_GT(s.stats.drawCalls, 0u);
         EXPECT_EQ(viewer.finish(), esv::kExitOk);
     }
+}
+
+// The acceptance: every shared sample, opened in a 1280x720 window with the default panels
+// (the POF panel for POF files), leaves the 3D view at least 55% of the window, and no panel, bar or
+// menu covers it. A skinned scene's Skinning panel, opened too, becomes a tab of the right region and
+// changes nothing. One viewer opens the files in turn (a few frames each).
+TEST(ViewerLayout, EverySampleKeepsOver55PercentOfA1280x720WindowForTheView) {
+    const std::vector<fs::path> files = esv::test::sharedModelFiles();
+    if (files.empty()) ESVIEW_REQUIRE_MODELS("pof/air_F-14.pof");
+    workDir("every_sample");
+    esv::HeadlessHost host;
+    esv::ViewerLoop viewer;
+    esv::ViewerOptions options;
+    options.width = 1280;
+    options.height = 720;
+    ASSERT_EQ(viewer.start(host, options), esv::kExitOk);
+    ASSERT_TRUE(frameUntilLoaded(viewer));
+    esv::ViewerState& s = viewer.state();
+    const float area = 1280.0f * 720.0f;
+    float least = 1.0f;
+    std::string leastFile;
+    const auto check = [&](const std::string& name, const char* what) {
+        const nlohmann::json j = nlohmann::json::parse(esv::viewerStateJson(s));
+        const esv::LayoutRect view = rectOf(j["viewport"]);
+        const float share = view.w * view.h / area;
+        EXPECT_GE(share, 0.55f) << name << " " << what << ": " << j["viewport"].dump();
+        if (share < least) least = share, leastFile = name;
+        EXPECT_FALSE(view.overlaps(rectOf(j["menu_bar"]))) << name;
+        EXPECT_FALSE(view.overlaps(rectOf(j["status_bar"]))) << name;
+        for (const auto& [panel, rect] : j["panel_rects"].items())
+            EXPECT_FALSE(view.overlaps(rectOf(rect)))
+                << name << " " << what << ": " << panel << " " << rect.dump();
+        return j;
+    };
+    for (const fs::path& file : files) {
+        const std::string name = fs::relative(file, esv::test::modelsDir()).string();
+        SCOPED_TRACE(name);
+        s.requestOpen = file.string();
+        ASSERT_TRUE(frameUntilLoaded(viewer));
+        ASSERT_TRUE(viewer.frame());  // the panels of the new scene laid out
+        EXPECT_TRUE(s.load.error.empty()) << s.load.error;
+        const nlohmann::json j = check(name, "default panels");
+        EXPECT_EQ(j["panel_rects"].contains("pof"), s.scene->pof != nullptr)
+            << "POF files open the POF panel";
+        if (!s.scene->skins.empty()) {
+            esv::showPanel(s, esv::PanelId::Skinning);
+            ASSERT_TRUE(viewer.frame());
+            const nlohmann::json k = check(name, "with the Skinning panel");
+            EXPECT_EQ(k["panel_rects"]["skinning"], k["panel_rects"]["main"]) << "a tab of the right region";
+            EXPECT_EQ(k["tabs"]["right"], "skinning");
+            s.panel(esv::PanelId::Skinning) = false;
+        }
+    }
+    std::printf(
+        "[ viewport ] %zu samples at 1280x720: the 3D view keeps at least %.1f%% of the window (%s)\n",
+        files.size(), 100.0 * least, leastFile.c_str());
+    EXPECT_EQ(viewer.finish(), esv::kExitOk);
+}
+
+// The tabs keep their meaning across the 1600-pixel fold: each region keeps its own choice, and the
+// right column in a narrow window shows the one chosen last of the right's and the bottom's. The
+// layout file keeps them both.
+TEST(ViewerLayout, TabChoicesSurviveFoldingAndUnfolding) {
+    ESVIEW_REQUIRE_MODELS("pof/air_F-14.pof");
+    const fs::path dir = workDir("fold_tabs");
+    esv::HeadlessHost host;
+    esv::ViewerLoop viewer;
+    esv::ViewerOptions options;
+    options.file = (esv::test::modelsDir() / "pof" / "air_F-14.pof").string();
+    options.width = 1280;
+    options.height = 720;
+    ASSERT_EQ(viewer.start(host, options), esv::kExitOk);
+    ASSERT_TRUE(frameUntilLoaded(viewer));
+    esv::ViewerState& s = viewer.state();
+    const auto frames = [&](int n) {
+        for (int i = 0; i < n; ++i) ASSERT_TRUE(viewer.frame());
+    };
+    const auto tabs = [&]() { return nlohmann::json::parse(esv::viewerStateJson(s))["tabs"]; };
+    frames(2);
+    EXPECT_TRUE(s.layout.bottomFolded);
+    EXPECT_EQ(tabs(), (nlohmann::json{{"left", "tree"}, {"right", "pof"}}));
+    // The inspector chosen in the folded column; in a wide window the POF panel is back at the bottom.
+    esv::showPanel(s, esv::PanelId::Inspector);
+    frames(2);
+    EXPECT_EQ(tabs()["right"], "inspector");
+    host.push(esv::Event::resize(1920, 1080));
+    frames(2);
+    EXPECT_FALSE(s.layout.bottomFolded);
+    EXPECT_EQ(tabs(), (nlohmann::json{{"left", "tree"}, {"right", "inspector"}, {"bottom", "pof"}}));
+    EXPECT_FALSE(s.panelRects[size_t(esv::PanelId::Pof)].overlaps(s.layout.viewport));
+    EXPECT_EQ(s.panelRects[size_t(esv::PanelId::Pof)].y, s.layout.viewport.bottom());
+    // Narrow again: the inspector, chosen last, is still in front; choosing the POF tab there keeps
+    // the right region's own choice for the wide window.
+    host.push(esv::Event::resize(1280, 720));
+    frames(2);
+    EXPECT_EQ(tabs()["right"], "inspector");
+    esv::showPanel(s, esv::PanelId::Pof);
+    frames(2);
+    EXPECT_EQ(tabs()["right"], "pof");
+    EXPECT_EQ(s.tabs[size_t(esv::Region::Right)], esv::PanelId::Inspector);
+    EXPECT_EQ(viewer.finish(), esv::kExitOk);
+    const std::string saved = esv::test::readText(dir / "layout.txt");
+    EXPECT_NE(saved.find("tab right inspector\n"), std::string::npos) << saved;
+    EXPECT_NE(saved.find("tab bottom pof\n"), std::string::npos) << saved;
+    EXPECT_NE(saved.find("tab folded bottom\n"), std::string::npos) << saved;
 }
 
 // The open panels, region sizes and selected tabs of a run are those of the next.

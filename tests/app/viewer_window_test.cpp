@@ -276,11 +276,11 @@ TEST(ViewerWindow, ClickingTheViewportSelectsMeshesAndJoints) {
     ESVIEW_REQUIRE_XVFB();
     const fs::path dir = workDir("pick");
     // The demo at 0.5 s, framed as the viewer frames it (the view of the viewer_demo_morph reference):
-    // the blob's centre is near (790, 470), a tentacle joint marker at (465, 366), nothing at (300, 620).
+    // the blob's centre is near (818, 475), a tentacle joint marker at (471, 367), nothing at (300, 620).
     RunResult r = runViewer(dir, "demo",
-                            "pause\ntime 0.5\nwait 1\nclick 790 470\ndump blob.json\n"
-                            "click 465 366\ndump no_skeleton.json\n"
-                            "set skeleton on\nclick 465 366\ndump joint.json\n"
+                            "pause\ntime 0.5\nwait 1\nclick 818 475\ndump blob.json\n"
+                            "click 471 367\ndump no_skeleton.json\n"
+                            "set skeleton on\nclick 471 367\ndump joint.json\n"
                             "click 300 620\ndump nothing.json\nquit\n");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(readJson(dir / "blob.json")["selected"], "blob");
