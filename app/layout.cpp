@@ -134,11 +134,14 @@ Layout computeLayout(const LayoutInput& in) {
 }
 
 std::string formatLayout(const SavedLayout& layout) {
-    std::string text;
+    std::string text = "layout version 2\n";
     for (size_t i = 0; i < size_t(PanelId::Count); ++i)
         text += std::string("panel ") + kPanels[i].name + (layout.panels[i] ? " on\n" : " off\n");
     const float sizes[kDockRegions] = {layout.sizes.left, layout.sizes.right, layout.sizes.bottom};
+    const LayoutSizes defaults;
+    const float defaultSizes[kDockRegions] = {defaults.left, defaults.right, defaults.bottom};
     for (size_t r = 0; r < kDockRegions; ++r) {
+        if (std::abs(sizes[r] - defaultSizes[r]) < 1e-4f) continue;
         char line[64];
         std::snprintf(line, sizeof(line), "size %s %.4f\n", kRegionNames[r], double(sizes[r]));
         text += line;
@@ -151,6 +154,9 @@ std::string formatLayout(const SavedLayout& layout) {
 }
 
 void parseLayout(const std::string& text, SavedLayout& layout) {
+    // The defaults of the viewers that wrote every size and no version line.
+    static constexpr float kFirstDefaults[kDockRegions] = {0.18f, 0.25f, 0.22f};
+    const bool versioned = text.rfind("layout version ", 0) == 0;
     std::istringstream lines(text);
     std::string line;
     while (std::getline(lines, line)) {
@@ -166,6 +172,7 @@ void parseLayout(const std::string& text, SavedLayout& layout) {
             char* end = nullptr;
             value = std::strtof(b.c_str(), &end);
             if (end == b.c_str() || *end != '\0' || !std::isfinite(value)) continue;
+            if (!versioned && std::abs(value - kFirstDefaults[region]) < 1e-4f) continue;
             value = std::clamp(value, kFractionMin, kFractionMax);
             (region == 0   ? layout.sizes.left
              : region == 1 ? layout.sizes.right

@@ -101,12 +101,16 @@ struct SavedLayout {
     std::array<PanelId, kDockRegions> tabs{PanelId::Count, PanelId::Count, PanelId::Count};
     Region foldedFront = Region::Right;
 };
-// One line per fact: `panel NAME on|off`, `size REGION FRACTION`, `tab REGION NAME`, and
-// `tab folded right|bottom` for foldedFront (a version that does not know it skips the line).
+// One line per fact: `layout version 2` first, `panel NAME on|off`, `size REGION FRACTION` for a
+// region the user resized (one at its default is left out, so a later default applies to it),
+// `tab REGION NAME`, and `tab folded right|bottom` for foldedFront (a version that does not know it
+// skips the line).
 std::string formatLayout(const SavedLayout& layout);
 // Reads what formatLayout writes into `layout`, keeping what `text` does not mention; unknown or
 // malformed lines are skipped (a file from another version still gives what it can), fractions are
-// clamped to [0.05, 0.8] and a tab must belong to its region.
+// clamped to [0.05, 0.8] and a tab must belong to its region. A file without the version line was
+// written by a viewer that saved every size: a size there equal to that viewer's default (left
+// 0.18, right 0.25, bottom 0.22) was never resized and is skipped.
 void parseLayout(const std::string& text, SavedLayout& layout);
 
 }  // namespace esv

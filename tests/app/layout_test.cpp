@@ -240,4 +240,27 @@ TEST(Layout, LayoutFileRoundTripsAndSkipsWhatItDoesNotKnow) {
     EXPECT_EQ(kept.tabs[size_t(Region::Bottom)], PanelId::Pof);
 }
 
+// Sizes at their defaults are not written, so a later default reaches them; a file from the
+// viewers that wrote every size (no version line) keeps the sizes a user dragged and drops those
+// at those viewers' defaults (0.18, 0.25, 0.22), which would hold the 3D view under 55% of a
+// 1280x720 window.
+TEST(Layout, SizesAtTheirDefaultsFollowNewDefaults) {
+    esv::SavedLayout saved;
+    saved.sizes.left = 0.3f;
+    const std::string text = esv::formatLayout(saved);
+    EXPECT_EQ(text.rfind("layout version 2\n", 0), 0u) << text;
+    EXPECT_NE(text.find("size left 0.3000\n"), std::string::npos) << text;
+    EXPECT_EQ(text.find("size right"), std::string::npos) << "right is at its default: " << text;
+    EXPECT_EQ(text.find("size bottom"), std::string::npos) << text;
+
+    esv::SavedLayout old;
+    esv::parseLayout("panel main on\nsize left 0.1800\nsize right 0.3300\nsize bottom 0.2200\n", old);
+    EXPECT_FLOAT_EQ(old.sizes.left, esv::LayoutSizes{}.left) << "the first viewers' default left";
+    EXPECT_FLOAT_EQ(old.sizes.right, 0.33f) << "dragged";
+    EXPECT_FLOAT_EQ(old.sizes.bottom, esv::LayoutSizes{}.bottom);
+    esv::SavedLayout versioned;
+    esv::parseLayout("layout version 2\nsize left 0.1800\n", versioned);
+    EXPECT_FLOAT_EQ(versioned.sizes.left, 0.18f) << "a versioned file's sizes are what the user chose";
+}
+
 }  // namespace
