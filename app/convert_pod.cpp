@@ -12,8 +12,8 @@
 #include "convert/pod/pod_shape.h"
 #include "loaders/pod/pod_writer.h"
 #include "loaders/textures/scene_textures.h"
-#include "renderer/binding_plan.h"
-#include "renderer/strict_profile.h"
+#include "target/binding_plan.h"
+#include "target/strict_profile.h"
 #include "scene/scene.h"
 
 namespace esv {

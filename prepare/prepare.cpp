@@ -5,29 +5,12 @@
 #include <cstring>
 
 #include "loaders/textures/scene_textures.h"
-#include "renderer/binding_plan.h"
-#include "renderer/renderer.h"
+#include "target/binding_plan.h"
 #include "scene/rebatch.h"
 #include "scene/vertex_windows.h"
 #include "scene/tangents.h"
 
 namespace esv {
-
-TargetCaps targetCaps(const RendererInfo& info) {
-    TargetCaps caps;
-    caps.esVersion = info.es3 ? 3 : 2;
-    caps.paletteCapacity = info.paletteCapacity;
-    caps.uintIndices = info.uintIndices;
-    caps.compressedFormats = info.compressedFormats;
-    caps.fixedAttributes = info.fixedAttributes;
-    // The strict profile resizes textures here; plain ES2 mode keeps the renderer's fallback
-    // (non-power-of-two textures clamped without mipmaps).
-    if (info.strict) {
-        caps.npotTextures = info.npotTextures;
-        caps.maxTextureSize = info.maxTextureSize;
-    }
-    return caps;
-}
 
 Image resizeImage(const Image& image, uint32_t width, uint32_t height) {
     Image out = image;

@@ -12,34 +12,10 @@
 #include <string>
 
 #include "scene/scene.h"
+#include "target/target_caps.h"
 
 namespace esv {
 
-struct RendererInfo;
-
-// What a GPU can take, as the preparation stage needs it: no GL types, no renderer.
-struct TargetCaps {
-    int esVersion = 3;        // 2: ES 2.0 vertex types only (no half floats, ints, 2_10_10_10)
-    int paletteCapacity = 0;  // bone matrices per draw; 0: no budget, batches stay as stored
-    bool uintIndices = true;  // 32-bit indices (ES3 or OES_element_index_uint)
-    // Non-power-of-two textures with repeat wrapping and mipmaps (ES3 or OES_texture_npot). false
-    // (the strict ES2 profile): RGBA8 images of other sizes are resized to powers of two.
-    bool npotTextures = true;
-    int maxTextureSize = 0;  // > 0: larger RGBA8 images are downscaled to fit (GL_MAX_TEXTURE_SIZE)
-    // GL_FIXED vertex attributes (every ES context). false (WebGL): 16.16 fixed-point streams are
-    // widened to float32, with an info line (nothing is lost and nothing else could be done).
-    bool fixedAttributes = true;
-    // Compressed formats sampled natively; the others are decoded to RGBA8.
-    std::array<bool, static_cast<size_t>(PixelFormat::Count)> compressedFormats{};
-
-    bool es3() const { return esVersion >= 3; }
-    bool supports(PixelFormat format) const {
-        return format == PixelFormat::Rgba8 || compressedFormats[static_cast<size_t>(format)];
-    }
-};
-
-// The target a renderer found in its context.
-TargetCaps targetCaps(const RendererInfo& info);
 
 // `image` (RGBA8, 2D or cube) resampled bilinearly to width x height, level 0 only (the renderer
 // generates the mip chain). Used for the strict profile's NPOT and size-limit adaptations.

@@ -10,7 +10,7 @@
 #include "renderer/camera.h"
 #include "renderer/gl_calls.h"
 #include "renderer/gl_renderer_impl.h"
-#include "renderer/strict_profile.h"
+#include "target/strict_profile.h"
 #include "scene/cpu_reference.h"
 
 namespace esv {

@@ -18,7 +18,7 @@
 
 #include <glm/glm.hpp>
 
-#include "renderer/binding_plan.h"
+#include "target/binding_plan.h"
 #include "renderer/gl_objects.h"
 #include "renderer/gl_state.h"
 #include "renderer/gpu_timer.h"

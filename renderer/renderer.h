@@ -11,6 +11,7 @@
 #include "renderer/view_settings.h"
 #include "scene/sampler.h"
 #include "scene/scene.h"
+#include "target/target_caps.h"
 
 namespace esv {
 
@@ -22,7 +23,7 @@ struct RendererOptions {
     // acts as if GL_EXTENSIONS were empty (no OES_texture_npot, OES_element_index_uint,
     // OES_vertex_array_object, OES_texture_float, compressed formats or timer queries), fragment
     // shaders use mediump as if GL_FRAGMENT_PRECISION_HIGH were undefined, and the limits are held
-    // at kStrictLimits (renderer/strict_profile.h). The preparation stage adapts the scene to it
+    // at kStrictLimits (target/strict_profile.h). The preparation stage adapts the scene to it
     // (targetCaps: NPOT and oversized textures resized, 32-bit indices narrowed), with report lines.
     bool gles2Strict = false;
     // Check glGetError after each draw and fail loudly (test builds).
@@ -94,6 +95,9 @@ struct RendererInfo {
         return f == PixelFormat::Rgba8 || compressedFormats[static_cast<size_t>(f)];
     }
 };
+
+// The target this renderer's context is, for the preparation stage (prepare/prepare.h).
+TargetCaps targetCaps(const RendererInfo& info);
 
 class Renderer {
 public:

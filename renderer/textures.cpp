@@ -4,7 +4,7 @@
 #include <cstring>
 #include <string>
 
-#include "renderer/strict_profile.h"
+#include "target/strict_profile.h"
 
 namespace esv {
 namespace {

@@ -19,7 +19,7 @@
 #include "common/render_harness.h"
 #include "common/test_paths.h"
 #include "loaders/load.h"
-#include "renderer/binding_plan.h"
+#include "target/binding_plan.h"
 #include "renderer/camera.h"
 #include "renderer/shader_program.h"
 #include "scene/cpu_reference.h"

@@ -12,7 +12,7 @@
 #include "common/render_harness.h"
 #include "common/test_paths.h"
 #include "loaders/load.h"
-#include "renderer/binding_plan.h"
+#include "target/binding_plan.h"
 #include "renderer/renderer.h"
 #include "scene/cpu_reference.h"
 #include "scene/demo_scene.h"

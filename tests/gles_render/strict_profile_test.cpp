@@ -1,5 +1,5 @@
 // The strict ES 2.0 device profile (RendererOptions::gles2Strict, `--gles2-strict`): what the
-// renderer sees of the context (no extension, the limits of renderer/strict_profile.h), and every
+// renderer sees of the context (no extension, the limits of target/strict_profile.h), and every
 // shared sample drawn under it against the same view drawn with ES3, under the golden rule
 // (tests/common/image_compare.h), with a table of what each sample needed adapted.
 #include <algorithm>
@@ -21,7 +21,7 @@
 #include "loaders/load.h"
 #include "loaders/textures/scene_textures.h"
 #include "renderer/shader_program.h"
-#include "renderer/strict_profile.h"
+#include "target/strict_profile.h"
 #include "scene/cpu_reference.h"
 #include "scene/demo_scene.h"
 #include "scene/vertex_windows.h"

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "renderer/binding_plan.h"
+#include "target/binding_plan.h"
 #include "renderer/view_settings.h"
 
 using namespace esv;

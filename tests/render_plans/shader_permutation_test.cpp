@@ -12,9 +12,9 @@
 #include <gtest/gtest.h>
 
 #include "common/test_paths.h"
-#include "renderer/binding_plan.h"
+#include "target/binding_plan.h"
 #include "renderer/shader_program.h"
-#include "renderer/strict_profile.h"
+#include "target/strict_profile.h"
 
 namespace {
 

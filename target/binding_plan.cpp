@@ -1,4 +1,4 @@
-#include "renderer/binding_plan.h"
+#include "target/binding_plan.h"
 
 #include <cstring>
 
