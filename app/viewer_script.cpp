@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <utility>
@@ -217,114 +218,153 @@ bool runPof(ViewerState& s, const std::vector<std::string>& a, std::string& erro
     return false;
 }
 
-bool setOption(ViewerState& s, const std::vector<std::string>& args, std::string& error) {
-    const std::string& option = args[0];
-    ViewSettings& v = s.view;
-    // The on|off options but gles2 (which also recreates the renderer).
-    const std::pair<const char*, bool*> switches[] = {
-        {"skeleton", &v.showSkeleton},
-        {"joint-axes", &v.showJointAxes},
-        {"bind-pose", &v.showBindPose},
-        {"joint-names", &s.showJointNames},
-        {"normal-lines", &v.showNormalLines},
-        {"tangent-lines", &v.showTangentLines},
-        {"wireframe-overlay", &v.wireframeOverlay},
-        {"two-sided", &v.forceTwoSided},
-        {"headlight", &v.headlight},
-    };
-    bool* flag = nullptr;
-    for (const auto& [name, field] : switches)
-        if (option == name) flag = field;
-    if (flag || option == "gles2") {
-        bool value = false;
-        if (args.size() != 2 || !parseOnOff(args[1], value)) {
-            error = "set " + option + ": expected on or off";
-            return false;
-        }
-        if (flag) {
-            *flag = value;
-        } else if (s.gles2 != value) {
-            s.gles2 = value;
-            s.requestRecreateRenderer = true;
-        }
-        return true;
+// One option of the `set` command: its name, what its values look like (the help's and the error's
+// words), how many values it takes, and what it does with them. `apply` returns false when the
+// values are not what `expected` says (or, with `error` set, for another reason). The runner puts
+// "FILE:LINE: set: " before the error: "s.txt:3: set: fov: expected degrees between 1 and 170".
+struct SetOption {
+    const char* name;
+    const char* values;    // for the help: "on|off", "R G B (0..1)"
+    const char* expected;  // for the error: "set NAME: expected ..."
+    size_t count;          // values after the name
+    bool (*apply)(ViewerState& s, const std::vector<std::string>& values, std::string& error);
+};
+
+// An on|off option that sets the flag `field` of the state.
+template <bool ViewerState::*Field>
+bool stateSwitch(ViewerState& s, const std::vector<std::string>& v, std::string&) {
+    return parseOnOff(v[0], s.*Field);
+}
+template <bool ViewSettings::*Field>
+bool viewSwitch(ViewerState& s, const std::vector<std::string>& v, std::string&) {
+    return parseOnOff(v[0], s.view.*Field);
+}
+
+bool setGles2(ViewerState& s, const std::vector<std::string>& v, std::string&) {
+    bool value = false;
+    if (!parseOnOff(v[0], value)) return false;
+    if (s.gles2 != value) {
+        s.gles2 = value;
+        s.requestRecreateRenderer = true;  // the renderer is made again for the other profile
     }
-    if (option == "lighting") {
-        if (args.size() != 2 || !parseLighting(args[1].c_str(), v.lighting)) {
-            error = "set lighting: expected file, studio or both";
-            return false;
-        }
-        return true;
-    }
-    if (option == "missing-texture") {
-        if (args.size() != 2 || !parseMissingTexture(args[1].c_str(), v.missingTexture)) {
-            error = "set missing-texture: expected grey or checker";
-            return false;
-        }
-        return true;
-    }
-    if (option == "weight-bone") {  // the Weights view's joint; "strongest" = each vertex's largest weight
-        if (!s.scene) {
-            error = "set weight-bone: no scene is open";
-            return false;
-        }
-        const int node = args.size() == 2 && args[1] != "strongest" ? findNode(*s.scene, args[1]) : -1;
-        if (args.size() != 2 || (args[1] != "strongest" && (node < 0 || !isJoint(*s.scene, node)))) {
-            error = "set weight-bone: expected a joint's name or index, or strongest";
-            return false;
-        }
-        v.weightBone = node;
-        return true;
-    }
-    if (option == "skin-diff-range") {
-        float range = 0.0f;
-        if (args.size() != 2 || !parseFloat(args[1], range) || !(range >= 0.0f)) {
-            error = "set skin-diff-range: expected model units, 0 or more (0: 1e-3 of the box diagonal)";
-            return false;
-        }
-        v.skinDiffRange = range;
-        return true;
-    }
-    if (option == "fov") {
-        float degrees = 0.0f;
-        if (args.size() != 2 || !parseFloat(args[1], degrees) || degrees < 1.0f || degrees > 170.0f) {
-            error = "set fov: expected degrees between 1 and 170";
-            return false;
-        }
-        v.orbit.yfov = glm::radians(degrees);
-        return true;
-    }
-    if (option == "ui-scale") {
-        float scale = 0.0f;
-        if (args.size() != 2 || !parseFloat(args[1], scale) || !(scale >= kUiScaleMin && scale <= kUiScaleMax)) {
-            error = "set ui-scale: expected a scale between 0.5 and 3";
-            return false;
-        }
-        s.uiScale = scale;
-        return true;
-    }
-    if (option == "touch-ui") {
-        static const std::pair<const char*, TouchUi> kModes[] = {
-            {"auto", TouchUi::Auto}, {"on", TouchUi::On}, {"off", TouchUi::Off}};
-        for (const auto& [name, mode] : kModes)
-            if (args.size() == 2 && args[1] == name) {
-                s.touchUi = mode;
-                return true;
-            }
-        error = "set touch-ui: expected auto, on or off";
+    return true;
+}
+
+// The Weights view's joint, or "strongest": each vertex's largest weight.
+bool setWeightBone(ViewerState& s, const std::vector<std::string>& v, std::string& error) {
+    if (!s.scene) {
+        error = "weight-bone: no scene is open";
         return false;
     }
-    if (option == "background") {
-        float rgb[3];
-        if (args.size() != 4 || !parseFloat(args[1], rgb[0]) || !parseFloat(args[2], rgb[1]) ||
-            !parseFloat(args[3], rgb[2])) {
-            error = "set background: expected three numbers R G B between 0 and 1";
-            return false;
-        }
-        v.clearColor = glm::vec4(glm::clamp(glm::vec3(rgb[0], rgb[1], rgb[2]), 0.0f, 1.0f), 1.0f);
+    if (v[0] == "strongest") {
+        s.view.weightBone = -1;
         return true;
     }
-    error = "set: unknown option '" + option + "'";
+    const int node = findNode(*s.scene, v[0]);
+    if (node < 0 || !isJoint(*s.scene, node)) return false;
+    s.view.weightBone = node;
+    return true;
+}
+
+// A number within [low, high] (NaN never is) into `out`.
+bool numberWithin(const std::string& text, float low, float high, float& out) {
+    float value = 0.0f;
+    if (!parseFloat(text, value) || !(value >= low && value <= high)) return false;
+    out = value;
+    return true;
+}
+
+bool setFov(ViewerState& s, const std::vector<std::string>& v, std::string&) {
+    float degrees = 0.0f;
+    if (!numberWithin(v[0], 1.0f, 170.0f, degrees)) return false;
+    s.view.orbit.yfov = glm::radians(degrees);
+    return true;
+}
+
+bool setTouchUi(ViewerState& s, const std::vector<std::string>& v, std::string&) {
+    static const std::pair<const char*, TouchUi> kModes[] = {
+        {"auto", TouchUi::Auto}, {"on", TouchUi::On}, {"off", TouchUi::Off}};
+    for (const auto& [name, mode] : kModes)
+        if (v[0] == name) {
+            s.touchUi = mode;
+            return true;
+        }
+    return false;
+}
+
+bool setBackground(ViewerState& s, const std::vector<std::string>& v, std::string&) {
+    float rgb[3];
+    for (int i = 0; i < 3; ++i)
+        if (!parseFloat(v[size_t(i)], rgb[i])) return false;
+    s.view.clearColor = glm::vec4(glm::clamp(glm::vec3(rgb[0], rgb[1], rgb[2]), 0.0f, 1.0f), 1.0f);
+    return true;
+}
+
+// The `set` command's options, in the order its help lists them.
+const std::vector<SetOption>& setOptions() {
+    static const std::vector<SetOption> kOptions = {
+        {"skeleton", "on|off", "on or off", 1, viewSwitch<&ViewSettings::showSkeleton>},
+        {"joint-axes", "on|off", "on or off", 1, viewSwitch<&ViewSettings::showJointAxes>},
+        {"bind-pose", "on|off", "on or off", 1, viewSwitch<&ViewSettings::showBindPose>},
+        {"joint-names", "on|off", "on or off", 1, stateSwitch<&ViewerState::showJointNames>},
+        {"normal-lines", "on|off", "on or off", 1, viewSwitch<&ViewSettings::showNormalLines>},
+        {"tangent-lines", "on|off", "on or off", 1, viewSwitch<&ViewSettings::showTangentLines>},
+        {"wireframe-overlay", "on|off", "on or off", 1, viewSwitch<&ViewSettings::wireframeOverlay>},
+        {"two-sided", "on|off", "on or off", 1, viewSwitch<&ViewSettings::forceTwoSided>},
+        {"headlight", "on|off", "on or off", 1, viewSwitch<&ViewSettings::headlight>},
+        {"gles2", "on|off", "on or off", 1, setGles2},
+        {"lighting", "file|studio|both", "file, studio or both", 1,
+         [](ViewerState& s, const std::vector<std::string>& v, std::string&) {
+             return parseLighting(v[0].c_str(), s.view.lighting);
+         }},
+        {"missing-texture", "grey|checker", "grey or checker", 1,
+         [](ViewerState& s, const std::vector<std::string>& v, std::string&) {
+             return parseMissingTexture(v[0].c_str(), s.view.missingTexture);
+         }},
+        {"fov", "DEGREES", "degrees between 1 and 170", 1, setFov},
+        {"background", "R G B (0..1)", "three numbers R G B between 0 and 1", 3, setBackground},
+        {"ui-scale", "0.5..3", "a scale between 0.5 and 3", 1,
+         [](ViewerState& s, const std::vector<std::string>& v, std::string&) {
+             return numberWithin(v[0], kUiScaleMin, kUiScaleMax, s.uiScale);
+         }},
+        {"touch-ui", "auto|on|off", "auto, on or off", 1, setTouchUi},
+        {"weight-bone", "JOINT|strongest", "a joint's name or index, or strongest", 1, setWeightBone},
+        {"skin-diff-range", "UNITS (0: auto)", "model units, 0 or more (0: 1e-3 of the box diagonal)", 1,
+         [](ViewerState& s, const std::vector<std::string>& v, std::string&) {
+             return numberWithin(v[0], 0.0f, std::numeric_limits<float>::max(), s.view.skinDiffRange);
+         }},
+    };
+    return kOptions;
+}
+
+// `set`'s help: the options and their values, wrapped under the command's column.
+const char* setOptionsHelp() {
+    static const std::string kHelp = [] {
+        std::string help, line;
+        for (const SetOption& o : setOptions()) {
+            const std::string item = std::string(o.name) + " " + o.values;
+            if (!line.empty() && line.size() + 2 + item.size() > 70) {
+                help += line + ",\n                             ";
+                line.clear();
+            }
+            line += (line.empty() ? "" : ", ") + item;
+        }
+        return help + line;
+    }();
+    return kHelp.c_str();
+}
+
+bool setOption(ViewerState& s, const std::vector<std::string>& args, std::string& error) {
+    const std::string& name = args[0];
+    for (const SetOption& o : setOptions()) {
+        if (name != o.name) continue;
+        const std::vector<std::string> values(args.begin() + 1, args.end());
+        error.clear();
+        if (values.size() == o.count && o.apply(s, values, error)) return true;
+        if (error.empty()) error = name + ": expected " + o.expected;
+        return false;
+    }
+    error = "unknown option '" + name + "'";
     return false;
 }
 
@@ -577,16 +617,7 @@ const std::vector<CommandSpec>& commandSpecs() {
                                       "' (main, browser, tree, inspector, report, stats, skinning, pof)");
                     c.s.panel(id) = c.onOff(1);
                 }),
-        command("set", "OPTION VALUE",
-                // clang-format off
-                "skeleton, joint-axes, bind-pose, joint-names, normal-lines, tangent-lines,\n"
-                "                             wireframe-overlay, two-sided, headlight (on|off), gles2 on|off,\n"
-                "                             lighting file|studio|both, missing-texture grey|checker,\n"
-                "                             fov DEGREES, background R G B (0..1), ui-scale 0.5..3,\n"
-                "                             touch-ui auto|on|off,\n"
-                "                             weight-bone JOINT|strongest, skin-diff-range UNITS (0: auto)",
-                // clang-format on
-                2, 4, {Arg::Text}, Needs::Nothing,
+        command("set", "OPTION VALUE", setOptionsHelp(), 2, 4, {Arg::Text}, Needs::Nothing,
                 [](CommandContext& c) { c.ok = setOption(c.s, c.a, c.error); }),
         command("light", "INDEX on|off", "switch one of the file's lights", 2, 2, {Arg::Integer, Arg::OnOff},
                 Needs::Scene,

@@ -503,7 +503,7 @@ TEST(ViewerInput, PanelsFontAndUiScale) {
     testing::internal::CaptureStderr();
     EXPECT_EQ(runScript(dir, "demo", "set touch-ui sometimes\nquit\n"), esv::kExitBadInput);
     const std::string err = testing::internal::GetCapturedStderr();
-    EXPECT_NE(err.find("set touch-ui: expected auto, on or off"), std::string::npos) << err;
+    EXPECT_NE(err.find("set: touch-ui: expected auto, on or off"), std::string::npos) << err;
 }
 
 }  // namespace

@@ -195,6 +195,47 @@ TEST(ViewerScript, RuntimeErrorsNameTheLineAndStopTheScript) {
     }
 }
 
+// Every option `set`'s help names (the help is made from the option table) takes a good value and
+// refuses a bad one with "FILE:LINE: set: NAME: expected ...", the state untouched.
+TEST(ViewerScript, EverySetOptionOfTheHelpWorks) {
+    const std::string help = esv::scriptCommandHelp();
+    const struct {
+        const char* option;
+        const char* good;
+        const char* bad;
+    } kCases[] = {
+        {"skeleton", "on", "maybe"},       {"joint-axes", "on", "2"},        {"bind-pose", "on", "yes"},
+        {"joint-names", "on", "x"},        {"normal-lines", "on", "x"},      {"tangent-lines", "on", "x"},
+        {"wireframe-overlay", "on", "x"},  {"two-sided", "on", "x"},         {"headlight", "on", "x"},
+        {"gles2", "on", "x"},              {"lighting", "studio", "moon"},   {"missing-texture", "checker", "red"},
+        {"fov", "60", "200"},              {"background", "1 0 0", "1 0"},  {"ui-scale", "2", "9"},
+        {"touch-ui", "on", "sometimes"},   {"weight-bone", "strongest", "no_such_joint"},
+        {"skin-diff-range", "0.5", "-1"},
+    };
+    esv::ScriptHost host;
+    for (const auto& c : kCases) {
+        SCOPED_TRACE(c.option);
+        EXPECT_NE(help.find(std::string(c.option) + " "), std::string::npos) << "the help names it";
+        for (const bool good : {true, false}) {
+            esv::ViewerState s = demoState();
+            const esv::ViewerState before = demoState();
+            Script script;
+            std::vector<std::string> errors;
+            const std::string line = std::string("set ") + c.option + " " + (good ? c.good : c.bad);
+            ASSERT_TRUE(esv::parseScript(line, "s.txt", script, errors)) << line;
+            ScriptRunner r(std::move(script));
+            r.runFrame(s, host);
+            EXPECT_EQ(r.failed(), !good) << line << ": " << r.error();
+            if (!good) {
+                EXPECT_EQ(r.error().rfind(std::string("s.txt:1: set: ") + c.option + ": expected ", 0), 0u)
+                    << r.error();
+                EXPECT_EQ(esv::viewerStateJson(s), esv::viewerStateJson(before)) << line;
+            }
+        }
+    }
+    EXPECT_EQ(std::size(kCases), size_t(18)) << "a case for each option";
+}
+
 TEST(ViewerScript, OpenAndScreenshotWaitForTheWindow) {
     esv::ViewerState s = demoState();
     Script script;
