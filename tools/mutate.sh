@@ -50,6 +50,8 @@ clamp-always-refused | convert/pod/pod_shape.cpp | if (uvsWithinUnit(scene, i, r
 shard-split | app/convert_command.cpp | if (stableHash(f.relative) % shardN == shardK - 1) | if (stableHash(f.relative) % shardN == 0) | test_convert_batch | ConvertBatch.*
 pnm-size-check | loaders/textures/stb_reader.cpp | if (container == "pnm" && !checkPnmSize(bytes.data, bytes.size, error)) return false; | (void)checkPnmSize; | test_texture_files | Stb.*
 batch-colours-eight | renderer/view_settings.h | inline constexpr size_t kBatchColorCount = 64; | inline constexpr size_t kBatchColorCount = 8; | test_renderer | BatchColors.*
+state-pointer-buffer | renderer/gl_state.cpp | if (m_arrayBuffer != kUnknown && a.pointers[location] == p) return; | if (m_arrayBuffer != kUnknown && a.pointers[location].stride == stride && a.pointers[location].offset == offset && a.pointers[location].size == size && a.pointers[location].type == type && a.pointers[location].normalized == normalized) return; | test_render | GlStateCache.*:NoVertexArrays.*
+state-pointer-offset | renderer/gl_state.cpp | if (m_arrayBuffer != kUnknown && a.pointers[location] == p) return; | if (m_arrayBuffer != kUnknown && a.pointers[location].buffer == m_arrayBuffer && a.pointers[location].stride == stride && a.pointers[location].size == size && a.pointers[location].type == type && a.pointers[location].normalized == normalized) return; | test_render | GlStateCache.*:NoVertexArrays.*
 EOF
 
 if [ "$list" = 1 ]; then

@@ -2,12 +2,23 @@
 // and exit 1, or a picture and exit 0, never hang it. Corrupted copies of the shared samples, made
 // as the formats' robustness sweeps make them (tests/<format>/*robustness*_test.cpp): prefixes cut
 // at several fractions and copies with bytes flipped (fixed seed), for samples of every format.
-// Each run ends within its time cap. Then the caps themselves: a tiny --timeout or --memory on a
-// big sample stops it quickly with one line that names the option.
+// Each run ends within its time cap. Then the caps themselves: a tiny --timeout or a --memory below
+// what the work needs, on a big sample, stops it quickly with one line that names the option. Their
+// bounds come from baselines measured in the same run (the time every run pays, the memory the
+// sample's drawing uses), not from one machine's numbers.
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -143,19 +154,93 @@ size_t lineCount(const std::string& text) {
     return size_t(std::count(text.begin(), text.end(), '\n'));
 }
 
+// What every run pays besides the drawing (starting the command, forking the process that draws,
+// reaping it, leaving), measured on a file the drawing process refuses at once: the slowest of three
+// runs, so that a busy moment of the machine counts.
+double startAndExitSeconds(const fs::path& dir) {
+    const fs::path empty = dir / "empty.awd";
+    esv::vptest::writeFile(empty, {});
+    double slowest = 0.0;
+    for (int i = 0; i < 3; ++i) {
+        const ThumbnailRun r =
+            esv::test::runThumbnail(shellQuoted(empty) + " " + shellQuoted(dir / "e.png"), "baseline");
+        EXPECT_EQ(r.exitCode, 1) << r.err;
+        slowest = std::max(slowest, r.seconds);
+    }
+    fs::remove(empty);
+    return slowest;
+}
+
+// The cap on the biggest sample, far below what drawing it takes. The run must end within what a
+// run refused at once takes (measured here) and the cap, three times over: room for killing and
+// reaping a child in the middle of making its context, and for a busier moment than the measured.
 TEST(ThumbnailRobustness, TimeCapStopsItQuickly) {
     ESVIEW_REQUIRE_MODELS("");
+    constexpr double kCap = 0.05;
+    const double start = startAndExitSeconds(outputFolder("timeout_baseline"));
+    const double bound = 3.0 * (start + kCap);
     const fs::path dir = outputFolder("timeout");
     const fs::path sample = biggestSample();
     const ThumbnailRun r = esv::test::runThumbnail(
-        shellQuoted(sample) + " " + shellQuoted(dir / "t.png") + " --timeout 0.05", "timeout");
+        shellQuoted(sample) + " " + shellQuoted(dir / "t.png") + " --timeout " + std::to_string(kCap), "timeout");
+    std::printf("start and exit %.3f s (slowest of 3 refused runs); --timeout %.2f of %s took %.3f s "
+                "(bound %.3f s)\n",
+                start, kCap, sample.filename().string().c_str(), r.seconds, bound);
     EXPECT_EQ(r.exitCode, 1) << r.err;
-    EXPECT_LT(r.seconds, 1.5);
+    EXPECT_GE(r.seconds, kCap);
+    EXPECT_LT(r.seconds, bound);
     EXPECT_EQ(lineCount(r.err), 1u) << r.err;
     EXPECT_NE(r.err.find("--timeout"), std::string::npos) << r.err;
     EXPECT_TRUE(fs::is_empty(dir)) << "no picture and no temporary file";
 }
 
+// One `esview thumbnail` run and the memory its drawing process used: its peak address space
+// (VmPeak, what --memory caps), read from /proc every millisecond while it runs, and its peak
+// resident memory, which the kernel keeps exactly (the rusage of a waited child includes the
+// processes it waited for).
+struct Footprint {
+    int exitCode = -1;
+    double seconds = 0.0;
+    long addressSpaceMiB = 0, residentMiB = 0;
+};
+
+long peakAddressSpaceKiB(pid_t pid) {
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    long kib = 0;
+    for (std::string line; std::getline(status, line);)
+        if (std::sscanf(line.c_str(), "VmPeak: %ld kB", &kib) == 1) break;
+    return kib;
+}
+
+Footprint measureThumbnail(const std::string& args) {
+    Footprint f;
+    const std::string command = "exec '" ESVIEW_BINARY "' thumbnail " + args + " >/dev/null 2>&1";
+    char* argv[] = {const_cast<char*>("sh"), const_cast<char*>("-c"), const_cast<char*>(command.c_str()),
+                    nullptr};
+    const auto start = std::chrono::steady_clock::now();
+    pid_t pid = 0;
+    if (posix_spawn(&pid, "/bin/sh", nullptr, nullptr, argv, environ) != 0) return f;
+    const std::string children = "/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children";
+    long peakKiB = 0;
+    int status = 0;
+    rusage usage{};
+    while (wait4(pid, &status, WNOHANG, &usage) == 0) {
+        std::ifstream list(children);
+        for (pid_t child; list >> child;) peakKiB = std::max(peakKiB, peakAddressSpaceKiB(child));
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    f.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    f.addressSpaceMiB = (peakKiB + 1023) / 1024;
+    f.residentMiB = usage.ru_maxrss / 1024;  // KiB on Linux
+    return f;
+}
+
+// The biggest sample drawn under the default cap, measured: its drawing process's peak address
+// space and resident memory. Every page the drawing touched had to be mapped, so a cap below the
+// resident peak is below what the work needs however little the driver reserves under a cap: half
+// of it and three quarters of it must fail, within the time the whole drawing took and half again,
+// with one line naming --memory. A quarter more than the peak address space and 64 MB must draw.
 TEST(ThumbnailRobustness, MemoryCapStopsItQuickly) {
 #if defined(__SANITIZE_ADDRESS__)
     GTEST_SKIP()
@@ -164,18 +249,33 @@ TEST(ThumbnailRobustness, MemoryCapStopsItQuickly) {
     ESVIEW_REQUIRE_MODELS("");
     const fs::path dir = outputFolder("memory");
     const fs::path sample = biggestSample();
-    // Too little for the driver, and too little for the sample's textures once the driver is in.
-    for (int megabytes : {64, 320}) {
+    const Footprint base = measureThumbnail(shellQuoted(sample) + " " + shellQuoted(dir / "base.png"));
+    ASSERT_EQ(base.exitCode, 0) << "the sample draws under the default cap";
+    ASSERT_GT(base.addressSpaceMiB, 0) << "the drawing process's /proc/PID/status was read";
+    ASSERT_GT(base.residentMiB, 0);
+    fs::remove(dir / "base.png");
+    const int below[] = {std::max(64, int(base.residentMiB / 2)), std::max(64, int(base.residentMiB * 3 / 4))};
+    const int above = int(base.addressSpaceMiB * 5 / 4) + 64;
+    const double bound = 1.5 * base.seconds;
+    std::printf("%s under the default cap: %.2f s, peak address space %ld MB, resident %ld MB; caps that "
+                "must fail: %d and %d MB (within %.2f s), one that must draw: %d MB\n",
+                sample.filename().string().c_str(), base.seconds, base.addressSpaceMiB, base.residentMiB,
+                below[0], below[1], bound, above);
+    for (int megabytes : below) {
         SCOPED_TRACE(megabytes);
         const ThumbnailRun r = esv::test::runThumbnail(
             shellQuoted(sample) + " " + shellQuoted(dir / "m.png") + " --memory " + std::to_string(megabytes),
             "memory");
         EXPECT_EQ(r.exitCode, 1) << r.err;
-        EXPECT_LT(r.seconds, 5.0);
+        EXPECT_LT(r.seconds, bound);
         EXPECT_EQ(lineCount(r.err), 1u) << r.err;
         EXPECT_NE(r.err.find("--memory"), std::string::npos) << r.err;
         EXPECT_TRUE(fs::is_empty(dir)) << "no picture and no temporary file";
     }
+    const ThumbnailRun r = esv::test::runThumbnail(
+        shellQuoted(sample) + " " + shellQuoted(dir / "m.png") + " --memory " + std::to_string(above), "memory");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(fs::exists(dir / "m.png"));
 }
 
 }  // namespace
