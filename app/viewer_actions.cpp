@@ -319,6 +319,15 @@ void updateViewport(ViewerState& s, const ViewportRect& viewport) {
     if (std::abs(windowAspect(s) - s.framedAspect) > 1e-4f) frameScene(s);
 }
 
+void switchClip(ViewerState& s, int clip) {
+    if (!s.scene) return;
+    const bool untouched = s.framed && s.view.camera < 0 && sameOrbit(s.view.orbit, s.framedOrbit);
+    selectClip(*s.scene, s.transport, clip);
+    s.gizmos = !sceneFraming(*s.scene, s.transport.clip, s.pof, s.bounds, s.framingPoints, &s.gizmoSize);
+    s.noMeshNote = s.gizmos ? noMeshText(*s.scene) : std::string();
+    if (untouched) frameScene(s);
+}
+
 void frameSelection(ViewerState& s) {
     if (!validNode(s, s.selection.node)) {
         frameScene(s);

@@ -75,6 +75,12 @@ void resetView(ViewerState& s);
 // start-up view waits for the panels to be laid out, and follows the window while untouched).
 void updateViewport(ViewerState& s, const ViewportRect& viewport);
 
+// Plays clip `clip` (-1: the rest pose) from its start (selectClip), as the panel's combo and the
+// script's `clip` do: the framing box covers its samples from now on (sceneFraming), and while the
+// orbit camera is still where the last framing put it the scene is framed again for it (frameScene);
+// a camera the user moved, or a file camera looked through, stays.
+void switchClip(ViewerState& s, int clip);
+
 // Opens panel `id` and brings its tab to the front of the region it is drawn in (the right one for
 // a bottom panel while the bottom region folds).
 void showPanel(ViewerState& s, PanelId id);

@@ -418,13 +418,13 @@ const std::vector<CommandSpec>& commandSpecs() {
                 [](CommandContext& c) {
                     const int clip = findClip(c.scene(), c.a[0]);
                     if (clip < 0 && c.a[0] == "rest") {
-                        selectClip(c.scene(), c.transport(), -1);
+                        switchClip(c.s, -1);
                         return;
                     }
                     if (clip < 0)
                         return c.fail("no clip '" + c.a[0] + "' (" +
                                       std::to_string(c.scene().animation.clips.size()) + " clips)");
-                    selectClip(c.scene(), c.transport(), clip);
+                    switchClip(c.s, clip);
                 }),
         command("time", "SECONDS", "seek within the clip", 1, 1, {Arg::Number}, Needs::Scene,
                 [](CommandContext& c) { seekTransport(c.scene(), c.transport(), c.number(0)); }),

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -23,6 +24,7 @@
 #include "common/image_compare.h"
 #include "common/test_paths.h"
 #include "common/viewer_session.h"
+#include "scene/cpu_reference.h"
 
 namespace {
 
@@ -144,6 +146,79 @@ TEST(ViewerHost, DroppedFoldersBrowseAndDroppedModelsOpen) {
 
     // The window's close button ends the loop after that frame.
     ASSERT_FALSE(send(host, viewer, esv::Event::close()));
+    EXPECT_EQ(viewer.finish(), esv::kExitOk);
+}
+
+bool sameOrbit(const esv::OrbitCamera& a, const esv::OrbitCamera& b) {
+    return a.target == b.target && a.yaw == b.yaw && a.pitch == b.pitch && a.distance == b.distance &&
+           a.yfov == b.yfov;
+}
+
+// Another clip (the script's `clip`, as the panel's combo) frames the view on it while the orbit
+// camera is where the last framing put it, and leaves a camera the user moved where it is.
+// PolarBear.awd has three clips (Breathe, Run, Walk) whose framing boxes differ.
+TEST(ViewerHost, AnotherClipIsFramedWhileTheCameraIsUntouched) {
+    ESVIEW_REQUIRE_MODELS("awd");
+    workDir("clip_framing");
+    esv::HeadlessHost host;
+    esv::ViewerLoop viewer;
+    esv::ViewerOptions options;
+    options.file = (esv::test::modelsDir() / "awd" / "PolarBear.awd").string();
+    ASSERT_EQ(viewer.start(host, options), esv::kExitOk);
+    ASSERT_TRUE(frameUntilLoaded(viewer));
+    for (int i = 0; i < 3; ++i) ASSERT_TRUE(viewer.frame());
+    esv::ViewerState& s = viewer.state();
+    const esv::Scene& scene = *s.scene;
+    ASSERT_GE(scene.animation.clips.size(), 3u);
+    ASSERT_TRUE(s.framed);
+    ASSERT_TRUE(sameOrbit(s.view.orbit, s.framedOrbit)) << "the first view, untouched";
+
+    // The clip whose framing box differs most from the one shown.
+    auto framing = [&](int clip) {
+        esv::Bounds bounds;
+        std::vector<glm::vec3> points;
+        esv::sceneFraming(scene, clip, s.pof, bounds, points);
+        return bounds;
+    };
+    auto runScript = [&](const std::string& text) {
+        std::string error;
+        ASSERT_TRUE(viewer.runScript(text, error)) << error;
+        for (int i = 0; i < 3; ++i) ASSERT_TRUE(viewer.frame());
+    };
+    const int shown = s.transport.clip;
+    int other = -1;
+    float most = 0.0f;
+    for (int c = 0; c < int(scene.animation.clips.size()); ++c) {
+        const esv::Bounds b = framing(c);
+        const float d = glm::length(b.max - s.bounds.max) + glm::length(b.min - s.bounds.min);
+        if (c != shown && d > most) {
+            most = d;
+            other = c;
+        }
+    }
+    ASSERT_GE(other, 0);
+    ASSERT_GT(most, 0.01f * glm::length(s.bounds.max - s.bounds.min)) << "clips with different boxes";
+
+    const esv::OrbitCamera first = s.view.orbit;
+    runScript("clip " + scene.animation.clips[size_t(other)].name + "\n");
+    ASSERT_EQ(s.transport.clip, other);
+    EXPECT_EQ(s.bounds.min, framing(other).min) << "the framing box is the new clip's";
+    EXPECT_EQ(s.bounds.max, framing(other).max);
+    EXPECT_FALSE(sameOrbit(s.view.orbit, first)) << "framed again for the new clip";
+    EXPECT_TRUE(sameOrbit(s.view.orbit, s.framedOrbit));
+    EXPECT_EQ(s.view.orbit.yaw, first.yaw) << "framing keeps the camera's angles";
+    EXPECT_EQ(s.view.orbit.pitch, first.pitch);
+
+    // A drag turns the camera: the next clip leaves it where the user put it.
+    ASSERT_TRUE(send(host, viewer, esv::Event::mouseMove(kFreeX - 40.0, kFreeY)));
+    ASSERT_TRUE(send(host, viewer, esv::Event::mouseButton(esv::MouseButton::Left, true)));
+    ASSERT_TRUE(send(host, viewer, esv::Event::mouseMove(kFreeX + 40.0, kFreeY)));
+    ASSERT_TRUE(send(host, viewer, esv::Event::mouseButton(esv::MouseButton::Left, false)));
+    const esv::OrbitCamera moved = s.view.orbit;
+    ASSERT_NE(moved.yaw, first.yaw);
+    runScript("clip " + scene.animation.clips[size_t(shown)].name + "\n");
+    ASSERT_EQ(s.transport.clip, shown);
+    EXPECT_TRUE(sameOrbit(s.view.orbit, moved)) << "a camera the user moved stays";
     EXPECT_EQ(viewer.finish(), esv::kExitOk);
 }
 
