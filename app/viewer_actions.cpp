@@ -500,6 +500,21 @@ bool projectToScreen(const ViewerState& s, const glm::vec3& world, glm::vec2& pi
     return true;
 }
 
+bool projectBox(const ViewerState& s, const Bounds& box, glm::vec2& min, glm::vec2& max) {
+    if (!box.valid()) return false;
+    min = glm::vec2(std::numeric_limits<float>::max());
+    max = glm::vec2(-std::numeric_limits<float>::max());
+    for (int i = 0; i < 8; ++i) {
+        const glm::vec3 corner(i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y,
+                               i & 4 ? box.max.z : box.min.z);
+        glm::vec2 p;
+        if (!projectToScreen(s, corner, p)) return false;
+        min = glm::min(min, p);
+        max = glm::max(max, p);
+    }
+    return true;
+}
+
 int jointAt(const ViewerState& s, float x, float y, float radiusPx) {
     if (!s.scene || s.pose.world.size() != s.scene->nodes.size()) return -1;
     int best = -1;

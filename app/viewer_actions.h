@@ -137,4 +137,9 @@ bool hiddenBySurface(const ViewerState& s, const glm::vec3& world);
 // rectangle); false when behind the camera.
 bool projectToScreen(const ViewerState& s, const glm::vec3& world, glm::vec2& pixel);
 
+// The screen box of world box `box` with the current camera: the smallest rectangle holding its eight
+// corners projected (projectToScreen, framebuffer pixels, y down) in `min` and `max`. False when the
+// box is empty or a corner is behind the camera.
+bool projectBox(const ViewerState& s, const Bounds& box, glm::vec2& min, glm::vec2& max);
+
 }  // namespace esv

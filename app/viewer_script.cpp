@@ -1087,6 +1087,8 @@ std::string viewerStateJson(const ViewerState& s) {
     for (size_t r = 0; r < kDockRegions; ++r)
         if (!s.layout.regions[r].empty()) tabs[regionName(Region(r))] = panelName(frontTab(s, Region(r)));
     j["panel_rects"] = rects;
+    // The load error box over the 3D view as last drawn (all 0 when none is shown).
+    j["load_error_rect"] = rect(s.errorBoxRect);
     j["bottom_folded"] = s.layout.bottomFolded;
     j["view_hint"] = s.viewHint;
     j["tabs"] = tabs;
@@ -1137,7 +1139,10 @@ std::string viewerStateJson(const ViewerState& s) {
                 {"ramp", legend.ramp ? nlohmann::json::array({legend.low, legend.middle, legend.high})
                                      : nlohmann::json(nullptr)},
                 {"swatches", swatches},
-                {"skin_diff_range", legend.skinDiffRange}};
+                {"skin_diff_range", legend.skinDiffRange},
+                // Where the viewport overlay drew it last frame ([x, y, w, h], window pixels; all 0
+                // before it was drawn): a corner clear of the model's box on screen where one is.
+                {"rect", rect(s.legendRect)}};
         }
     }
     return j.dump(2);
