@@ -33,6 +33,13 @@ bool isModelFileName(const std::string& name) {
     return hasModelExtension(name);
 }
 
+std::string modelExtensionsText() {
+    std::string text;
+    for (const FormatInfo& f : formats())
+        for (const std::string& extension : f.extensions) text += "." + extension + ", ";
+    return text + ".vp";
+}
+
 namespace {
 
 bool entryOrder(const BrowserEntry& a, const BrowserEntry& b) {

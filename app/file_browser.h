@@ -58,6 +58,10 @@ private:
 // True for the extensions esview opens (any case): those of loaders/format_table.h.
 bool isModelFileName(const std::string& name);
 
+// What the browser lists and a drop opens, for messages: ".pod, .ogex, .oddl, .awd, .pof, .vp", the
+// extensions of loaders/format_table.h in its order, then the VP archives the browser enters.
+std::string modelExtensionsText();
+
 // Recently opened files, most recent first, kept in <config>/recent.txt where <config> is
 // $ESVIEW_CONFIG_DIR, else $XDG_CONFIG_HOME/esview, else ~/.config/esview.
 std::vector<std::string> loadRecentFiles();

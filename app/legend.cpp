@@ -1,6 +1,7 @@
 #include "app/legend.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "scene/cpu_reference.h"
@@ -53,6 +54,44 @@ ViewLegend viewLegend(const ViewerState& s) {
         legend.lines = {"Skin diff: |GPU - CPU| position, in model units", text};
     }
     return legend;
+}
+
+namespace {
+
+// The distance between two rectangles that do not overlap: 0 when they touch.
+float gap(const LayoutRect& a, const LayoutRect& b) {
+    const float dx = std::max({b.x - a.right(), a.x - b.right(), 0.0f});
+    const float dy = std::max({b.y - a.bottom(), a.y - b.bottom(), 0.0f});
+    return std::sqrt(dx * dx + dy * dy);
+}
+
+}  // namespace
+
+LayoutRect placeLegend(const LayoutRect& view, float width, float height, float margin,
+                       const LayoutRect& subject, const std::vector<LayoutRect>& avoid) {
+    const float left = view.x + margin, right = view.right() - margin - width;
+    const float top = view.y + margin, bottom = view.bottom() - margin - height;
+    const LayoutRect corners[] = {{left, bottom, width, height},
+                                  {right, bottom, width, height},
+                                  {left, top, width, height},
+                                  {right, top, width, height}};
+    // A view too small for the legend between its margins has no corner free for it.
+    if (subject.empty() || width + 2.0f * margin > view.w || height + 2.0f * margin > view.h)
+        return corners[0];
+    int best = -1;
+    float bestGap = 0.0f;
+    for (int i = 0; i < 4; ++i) {
+        const LayoutRect& r = corners[i];
+        if (r.overlaps(subject)) continue;
+        if (std::any_of(avoid.begin(), avoid.end(), [&](const LayoutRect& a) { return r.overlaps(a); }))
+            continue;
+        const float g = gap(r, subject);
+        if (best < 0 || g > bestGap + 1.0f) {
+            best = i;
+            bestGap = g;
+        }
+    }
+    return corners[best < 0 ? 0 : best];
 }
 
 }  // namespace esv

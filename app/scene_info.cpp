@@ -102,6 +102,11 @@ std::string sceneCountsText(const Scene& scene, bool materials) {
     return text;
 }
 
+std::string loadedText(const std::string& path, const Scene& scene) {
+    return "loaded " + path + ": " + sceneCountsText(scene) + ", " +
+           counted(scene.textures.size(), "texture");
+}
+
 nlohmann::json sceneInfoJson(const Scene& scene, const Pose& pose, const ResolvedTime& time) {
     nlohmann::json j;
     j["format"] = scene.format;

@@ -28,6 +28,10 @@ std::string noMeshText(const Scene& scene);
 // node count and nouns in the singular or plural.
 std::string sceneCountsText(const Scene& scene, bool materials = true);
 
+// "loaded model.pod: 12 nodes, 1 mesh, 3 materials, 2 textures": the line the web build prints for a
+// finished load (after "esview: "), with the status bar's counts (sceneCountsText) and the textures.
+std::string loadedText(const std::string& path, const Scene& scene);
+
 // Builds the info object for `scene` evaluated at `pose` (bounds are computed on the CPU, after
 // skinning and morphing, in the file's own axes and units).
 nlohmann::json sceneInfoJson(const Scene& scene, const Pose& pose, const ResolvedTime& time);

@@ -319,6 +319,15 @@ void updateViewport(ViewerState& s, const ViewportRect& viewport) {
     if (std::abs(windowAspect(s) - s.framedAspect) > 1e-4f) frameScene(s);
 }
 
+void switchClip(ViewerState& s, int clip) {
+    if (!s.scene) return;
+    const bool untouched = s.framed && s.view.camera < 0 && sameOrbit(s.view.orbit, s.framedOrbit);
+    selectClip(*s.scene, s.transport, clip);
+    s.gizmos = !sceneFraming(*s.scene, s.transport.clip, s.pof, s.bounds, s.framingPoints, &s.gizmoSize);
+    s.noMeshNote = s.gizmos ? noMeshText(*s.scene) : std::string();
+    if (untouched) frameScene(s);
+}
+
 void frameSelection(ViewerState& s) {
     if (!validNode(s, s.selection.node)) {
         frameScene(s);
@@ -488,6 +497,21 @@ bool projectToScreen(const ViewerState& s, const glm::vec3& world, glm::vec2& pi
     const glm::vec3 ndc = glm::vec3(clip) / clip.w;
     pixel.x = float(v.x) + (ndc.x * 0.5f + 0.5f) * float(v.width);
     pixel.y = float(v.y) + (0.5f - ndc.y * 0.5f) * float(v.height);
+    return true;
+}
+
+bool projectBox(const ViewerState& s, const Bounds& box, glm::vec2& min, glm::vec2& max) {
+    if (!box.valid()) return false;
+    min = glm::vec2(std::numeric_limits<float>::max());
+    max = glm::vec2(-std::numeric_limits<float>::max());
+    for (int i = 0; i < 8; ++i) {
+        const glm::vec3 corner(i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y,
+                               i & 4 ? box.max.z : box.min.z);
+        glm::vec2 p;
+        if (!projectToScreen(s, corner, p)) return false;
+        min = glm::min(min, p);
+        max = glm::max(max, p);
+    }
     return true;
 }
 

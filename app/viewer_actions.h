@@ -75,6 +75,12 @@ void resetView(ViewerState& s);
 // start-up view waits for the panels to be laid out, and follows the window while untouched).
 void updateViewport(ViewerState& s, const ViewportRect& viewport);
 
+// Plays clip `clip` (-1: the rest pose) from its start (selectClip), as the panel's combo and the
+// script's `clip` do: the framing box covers its samples from now on (sceneFraming), and while the
+// orbit camera is still where the last framing put it the scene is framed again for it (frameScene);
+// a camera the user moved, or a file camera looked through, stays.
+void switchClip(ViewerState& s, int clip);
+
 // Opens panel `id` and brings its tab to the front of the region it is drawn in (the right one for
 // a bottom panel while the bottom region folds).
 void showPanel(ViewerState& s, PanelId id);
@@ -130,5 +136,10 @@ bool hiddenBySurface(const ViewerState& s, const glm::vec3& world);
 // Projects a world point to framebuffer pixels of the window (y down, through the 3D view's
 // rectangle); false when behind the camera.
 bool projectToScreen(const ViewerState& s, const glm::vec3& world, glm::vec2& pixel);
+
+// The screen box of world box `box` with the current camera: the smallest rectangle holding its eight
+// corners projected (projectToScreen, framebuffer pixels, y down) in `min` and `max`. False when the
+// box is empty or a corner is behind the camera.
+bool projectBox(const ViewerState& s, const Bounds& box, glm::vec2& min, glm::vec2& max);
 
 }  // namespace esv

@@ -110,16 +110,41 @@ bool controlHeld(const Viewer& v) {
     return held(v, Key::LeftControl) || held(v, Key::RightControl);
 }
 
+// A path's last component for a message ("photo.jpg"); the path itself when it ends in a separator.
+std::string displayName(const std::string& path) {
+    const std::string name = std::filesystem::path(path).filename().string();
+    return name.empty() ? path : name;
+}
+
+// A message for a drop that opens nothing: in the load error box over the 3D view (and the status
+// bar's first line), as a failed load shows, and in the status line once the box is dismissed.
+void dropMessage(ViewerState& s, const std::string& message) {
+    s.load.error = message;
+    s.status = message;
+}
+
+// True when the browser's listing holds a model file or a VP archive, something a click opens.
+bool listsModels(const FileBrowser& browser) {
+    for (const BrowserEntry& e : browser.entries())
+        if (e.archive || (!e.directory && isModelFileName(e.name))) return true;
+    return false;
+}
+
 // Dropped files: the first model file opens, a folder (or a VP archive) opens in the browser, anything
-// else is a status line.
+// else says in one line why nothing opened, and so does a folder with no model file in it.
 void dropPaths(Viewer& v, const std::vector<std::string>& paths) {
     ViewerState& s = v.state;
     // A model dropped with other files (its textures, as a browser drop of a model's files gives
     // them) opens, the first one when there are several; folders and archives go to the browser.
     std::vector<std::string> models, others;
+    std::string folderMessage;
     for (const std::string& path : paths) {
         if (FileBrowser::isFolder(path)) {
-            v.browser.setDirectory(path);
+            if (!v.browser.setDirectory(path))
+                folderMessage = v.browser.error();
+            else if (!listsModels(v.browser))
+                folderMessage = displayName(path) + ": no model file esview opens in this folder (" +
+                                modelExtensionsText() + ")";
             showPanel(s, PanelId::Browser);
         } else {
             (isModelFileName(path) ? models : others).push_back(path);
@@ -131,8 +156,11 @@ void dropPaths(Viewer& v, const std::vector<std::string>& paths) {
             s.status =
                 std::to_string(models.size()) + " models dropped: opening the first, " + models.front();
     } else if (!others.empty()) {
-        s.status = "not a model file esview opens: " + others.front();
-        if (others.size() > 1) s.status += " (and " + std::to_string(others.size() - 1) + " more)";
+        std::string names = displayName(others.front());
+        if (others.size() > 1) names += " (and " + std::to_string(others.size() - 1) + " more)";
+        dropMessage(s, names + ": not a model file esview opens (" + modelExtensionsText() + ")");
+    } else if (!folderMessage.empty()) {
+        dropMessage(s, folderMessage);
     }
 }
 

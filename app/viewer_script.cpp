@@ -458,13 +458,13 @@ const std::vector<CommandSpec>& commandSpecs() {
                 [](CommandContext& c) {
                     const int clip = findClip(c.scene(), c.a[0]);
                     if (clip < 0 && c.a[0] == "rest") {
-                        selectClip(c.scene(), c.transport(), -1);
+                        switchClip(c.s, -1);
                         return;
                     }
                     if (clip < 0)
                         return c.fail("no clip '" + c.a[0] + "' (" +
                                       std::to_string(c.scene().animation.clips.size()) + " clips)");
-                    selectClip(c.scene(), c.transport(), clip);
+                    switchClip(c.s, clip);
                 }),
         command("time", "SECONDS", "seek within the clip", 1, 1, {Arg::Number}, Needs::Scene,
                 [](CommandContext& c) { seekTransport(c.scene(), c.transport(), c.number(0)); }),
@@ -1118,6 +1118,8 @@ std::string viewerStateJson(const ViewerState& s) {
     for (size_t r = 0; r < kDockRegions; ++r)
         if (!s.layout.regions[r].empty()) tabs[regionName(Region(r))] = panelName(frontTab(s, Region(r)));
     j["panel_rects"] = rects;
+    // The load error box over the 3D view as last drawn (all 0 when none is shown).
+    j["load_error_rect"] = rect(s.errorBoxRect);
     j["bottom_folded"] = s.layout.bottomFolded;
     j["view_hint"] = s.viewHint;
     j["tabs"] = tabs;
@@ -1168,7 +1170,10 @@ std::string viewerStateJson(const ViewerState& s) {
                 {"ramp", legend.ramp ? nlohmann::json::array({legend.low, legend.middle, legend.high})
                                      : nlohmann::json(nullptr)},
                 {"swatches", swatches},
-                {"skin_diff_range", legend.skinDiffRange}};
+                {"skin_diff_range", legend.skinDiffRange},
+                // Where the viewport overlay drew it last frame ([x, y, w, h], window pixels; all 0
+                // before it was drawn): a corner clear of the model's box on screen where one is.
+                {"rect", rect(s.legendRect)}};
         }
     }
     return j.dump(2);

@@ -39,7 +39,9 @@ struct LoadStatus {
     std::string path;
     float progress = 0.0f;  // 0..1
     std::string stage;      // "reading", "parsing", "textures 3/12", ...
-    std::string error;      // last failed load, shown until the next load starts; empty = none
+    // The last failed load, or a drop that opened nothing (one line), shown until the next load
+    // starts; empty = none.
+    std::string error;
 };
 
 // How long the last load that was installed took, in wall-clock milliseconds: reading and parsing
@@ -118,6 +120,10 @@ struct ViewerState {
     // region shows: its own or the bottom's. Each keeps its own, so a wider window shows both again.
     Region foldedFront = Region::Right;
     std::array<LayoutRect, size_t(PanelId::Count)> panelRects{};
+    // What the overlays over the 3D view took this frame (window pixels; empty when not drawn): the view
+    // mode's legend, the load error box (widened to its message's right end where that runs past the
+    // box), the stats overlay (the legend keeps clear of the last two as they were the frame before).
+    LayoutRect legendRect, errorBoxRect, statsRect;
     // Bring `tabs[region]` to the front next frame (the layout file's tabs at start, showPanel).
     std::array<bool, kDockRegions> tabRequest{true, true, true};
     // Which panels had a tab last frame: one that appears comes to the front.

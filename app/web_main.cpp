@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/scene_info.h"
 #include "app/viewer_loop.h"
 #include "app/viewer_state.h"
 #include "app/web_host.h"
@@ -35,9 +36,8 @@ void reportLoads() {
     if (s.loadsCompleted != g_loads && s.scene) {
         g_loads = s.loadsCompleted;
         g_reported = 0;
-        std::printf("esview: loaded %s: %zu nodes, %zu meshes, %zu materials, %zu textures\n", s.path.c_str(),
-                    s.scene->nodes.size(), s.scene->meshes.size(), s.scene->materials.size(),
-                    s.scene->textures.size());
+        // The nodes as `info` counts them (no joints esview added), as the page's tests compare.
+        std::printf("esview: %s\n", esv::loadedText(s.path, *s.scene).c_str());
     }
     // Warnings (the loader's, and what the renderer could not do) as the import report lists them.
     for (; s.scene && g_reported < s.scene->report.size(); ++g_reported) {

@@ -104,7 +104,7 @@ void animationSection(ViewerState& s) {
     Transport& t = s.transport;
     int clip = t.clip;
     clipCombo("clip", scene, clip, true);
-    if (clip != t.clip) selectClip(scene, t, clip);
+    if (clip != t.clip) switchClip(s, clip);
 
     // Transport buttons: start, key back, frame back, reverse, play/pause, frame on, key on, end.
     if (ImGui::Button("|<")) jumpToStart(scene, t);

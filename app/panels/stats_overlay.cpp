@@ -34,6 +34,9 @@ void drawStatsOverlay(ViewerState& s) {
         ImGui::End();
         return;
     }
+    // Where it sits (its size as auto-resize last fitted it), for the legend to keep clear of.
+    s.statsRect = {ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x,
+                   ImGui::GetWindowSize().y};
     // Plain words, a label and a value per row.
     auto row = [](const char* label) {
         ImGui::TableNextRow();

@@ -37,10 +37,20 @@ LayoutRect viewArea(const ViewerState& s) {
                                      : s.layout.viewport;
 }
 
-// The legend (viewLegend) in a box in the bottom left corner of the 3D view: its lines above a
-// heat-ramp bar (heatColor, as mesh.frag draws it) with its labels, or above its swatches.
-void drawLegend(const ViewerState& s) {
+// The model's box on screen in ImGui coordinates: the framing box (every pose of the clip, as framed)
+// projected with the current camera; empty when it cannot be (no scene, a corner behind the camera).
+LayoutRect modelScreenBox(const ViewerState& s, float sx, float sy) {
+    glm::vec2 min, max;
+    if (!s.scene || !projectBox(s, s.bounds, min, max)) return {};
+    return {min.x * sx, min.y * sy, (max.x - min.x) * sx, (max.y - min.y) * sy};
+}
+
+// The legend (viewLegend) in a box in a corner of the 3D view clear of the model where one is
+// (placeLegend), else the bottom left: its lines above a heat-ramp bar (heatColor, as mesh.frag draws
+// it) with its labels, or above its swatches. Its rectangle goes to s.legendRect.
+void drawLegend(ViewerState& s, float sx, float sy) {
     const ViewLegend legend = viewLegend(s);
+    s.legendRect = {};
     if (legend.empty()) return;
     ImDrawList* draw = ImGui::GetBackgroundDrawList();
     const LayoutRect area = viewArea(s);
@@ -54,8 +64,13 @@ void drawLegend(const ViewerState& s) {
     float height = float(legend.lines.size()) * (font + 2.0f);
     if (legend.ramp) height += barHeight + font + 6.0f;
     if (!legend.swatches.empty()) height += swatch + font + 6.0f;
-    const ImVec2 min(area.x + 10.0f, area.bottom() - 10.0f - height - 2.0f * pad);
-    const ImVec2 max(min.x + width + 2.0f * pad, area.bottom() - 10.0f);
+    std::vector<LayoutRect> avoid;
+    for (const LayoutRect& r : {s.errorBoxRect, s.statsRect})
+        if (!r.empty()) avoid.push_back(r);
+    s.legendRect =
+        placeLegend(area, width + 2.0f * pad, height + 2.0f * pad, 10.0f, modelScreenBox(s, sx, sy), avoid);
+    const ImVec2 min(s.legendRect.x, s.legendRect.y);
+    const ImVec2 max(s.legendRect.right(), s.legendRect.bottom());
     draw->AddRectFilled(min, max, IM_COL32(20, 22, 26, 200), 4.0f);
     float y = min.y + pad;
     for (const std::string& line : legend.lines) {
@@ -193,7 +208,9 @@ void drawViewportOverlay(ViewerState& s) {
     const float sx = io.DisplayFramebufferScale.x > 0.0f ? 1.0f / io.DisplayFramebufferScale.x : 1.0f;
     const float sy = io.DisplayFramebufferScale.y > 0.0f ? 1.0f / io.DisplayFramebufferScale.y : 1.0f;
 
-    drawLegend(s);
+    drawLegend(s, sx, sy);
+    s.errorBoxRect = {};
+    s.statsRect = {};  // drawStatsOverlay's, after this
     drawJointNames(s, draw, sx, sy);
     drawPofOverlay(s, draw, sx, sy);
     drawNoMeshNote(s, draw);
@@ -219,16 +236,27 @@ void drawViewportOverlay(ViewerState& s) {
     if (!s.load.error.empty()) {
         // The error stays until dismissed or the next load; the previous scene keeps running.
         ImGui::SetNextWindowPos(ImVec2(area.x + area.w * 0.5f, area.bottom() - 12.0f), ImGuiCond_Always, ImVec2(0.5f, 1.0f));
-        ImGui::SetNextWindowSizeConstraints(ImVec2(std::min(300.0f, area.w), 0), ImVec2(std::max(area.w - 20.0f, 1.0f), 300));
+        // At most the 3D view's width less 10 pixels a side, long lines wrapped to it.
+        const float maxWidth = std::max(area.w - 20.0f, 1.0f);
+        ImGui::SetNextWindowSizeConstraints(ImVec2(std::min(300.0f, maxWidth), 0), ImVec2(maxWidth, 300));
         ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.35f, 0.08f, 0.07f, 0.92f));
         ImGui::Begin("##loaderror", nullptr, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_AlwaysAutoResize |
                                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
                                                  ImGuiWindowFlags_NoMove);
-        ImGui::TextUnformatted(s.scene ? "Could not open the file; the previous scene stays." : "Could not open the file.");
-        ImGui::PushTextWrapPos(io.DisplaySize.x * 0.75f);
+        // The wrap position is in the window's coordinates: its right edge less the padding (a
+        // scrollbar, shown past 300 pixels of height, takes its own room inside that).
+        const float wrapAt =
+            std::max(maxWidth - ImGui::GetStyle().WindowPadding.x - ImGui::GetStyle().ScrollbarSize, 1.0f);
+        ImGui::PushTextWrapPos(wrapAt);
+        ImGui::TextUnformatted(s.scene ? "Could not open the file; the previous scene stays."
+                                       : "Could not open the file.");
         ImGui::TextUnformatted(s.load.error.c_str());
+        const float textRight = ImGui::GetItemRectMax().x;
         ImGui::PopTextWrapPos();
         if (ImGui::SmallButton("Dismiss")) s.load.error.clear();
+        // The box, and the message where it runs past the box's edge (the window clips it there).
+        const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+        s.errorBoxRect = {pos.x, pos.y, std::max(size.x, textRight - pos.x), size.y};
         ImGui::End();
         ImGui::PopStyleColor();
     }

@@ -17,6 +17,7 @@
 
 #include "app/commands.h"
 #include "app/headless_host.h"
+#include "app/legend.h"
 #include "app/pof_view.h"
 #include "app/transport.h"
 #include "app/viewer_actions.h"
@@ -26,6 +27,7 @@
 #include "common/image_compare.h"
 #include "common/test_paths.h"
 #include "common/viewer_session.h"
+#include "renderer/camera.h"
 #include "renderer/view_settings.h"
 #include "scene/cpu_reference.h"
 
@@ -259,6 +261,80 @@ TEST(Legends, SkinDiffScaleIsInModelUnits) {
     EXPECT_FLOAT_EQ(state["legend"]["skin_diff_range"].get<float>(), 0.25f);
     EXPECT_EQ(state["legend"]["ramp"], nlohmann::json::array({"0", "0.125", "0.25"}));
     EXPECT_FLOAT_EQ(esv::resolvedSkinDiffRange(0.25f, diagonal), 0.25f);
+}
+
+// placeLegend: the corner farthest from the model's box among those where the legend overlaps neither
+// it nor another overlay; the bottom left on a tie, with no corner free, or with the box unknown.
+TEST(Legends, PlacementKeepsClearOfTheModelWhereAFreeCornerIs) {
+    const esv::LayoutRect view{100, 20, 800, 600};
+    const float w = 200, h = 80, margin = 10;
+    const esv::LayoutRect bottomLeft{110, 530, w, h}, bottomRight{690, 530, w, h}, topLeft{110, 30, w, h},
+        topRight{690, 30, w, h};
+    auto place = [&](const esv::LayoutRect& subject, const std::vector<esv::LayoutRect>& avoid = {}) {
+        return esv::placeLegend(view, w, h, margin, subject, avoid);
+    };
+    auto same = [](const esv::LayoutRect& a, const esv::LayoutRect& b) {
+        return a.x == b.x && a.y == b.y && a.w == b.w && a.h == b.h;
+    };
+    // A model in the middle leaves every corner free, all as far: the bottom left.
+    EXPECT_TRUE(same(place({400, 120, 200, 400}), bottomLeft));
+    // A model over the bottom left quarter: the top right is farthest from it.
+    EXPECT_TRUE(same(place({100, 320, 400, 300}), topRight));
+    // Over the left half: the right corners are as far; the bottom one, or the top one when another
+    // overlay (the load error box) sits in the bottom right.
+    EXPECT_TRUE(same(place({100, 20, 400, 600}), bottomRight));
+    EXPECT_TRUE(same(place({100, 20, 400, 600}, {{600, 500, 300, 120}}), topRight));
+    // Over the bottom half and the top right (the stats overlay there): the top left.
+    EXPECT_TRUE(same(place({100, 320, 800, 300}, {{700, 20, 200, 150}}), topLeft));
+    // No corner free, or the model's place unknown: the bottom left.
+    EXPECT_TRUE(same(place({150, 60, 700, 520}), bottomLeft));
+    EXPECT_TRUE(same(place({}), bottomLeft));
+    // A view too small for the legend in any corner.
+    const esv::LayoutRect small = esv::placeLegend({0, 0, 150, 60}, w, h, margin, {0, 0, 10, 10}, {});
+    EXPECT_EQ(small.x, 10.0f);
+    EXPECT_EQ(small.y, 60.0f - 10.0f - h);
+}
+
+// The Weights legend in the viewer keeps clear of the man's box on screen: with the man moved into the
+// bottom left of the 3D view, where the legend sat, it goes to a free corner (the dump's rectangle is
+// where the ramp is drawn).
+TEST(Legends, WeightsLegendAvoidsTheModelOnScreen) {
+    ESVIEW_REQUIRE_MODELS("pod");
+    Session session;
+    ASSERT_TRUE(session.start("placement", kMan));
+    esv::ViewerState& s = session.state();
+    s.view.mode = esv::ViewMode::Weights;
+    // Zoomed out to half the size and moved down and left by a quarter of the view: the camera's
+    // target goes right and up by that much in the view's plane.
+    const esv::ViewportRect v = esv::sceneViewport(s);
+    glm::mat4 view, projection;
+    esv::cameraMatrices(*s.scene, s.pose, s.view, v.width, v.height, view, projection);
+    const glm::mat4 eye = glm::inverse(view);
+    s.view.orbit.distance *= 2.0f;
+    const float halfHeight = s.view.orbit.distance * std::tan(0.5f * s.view.orbit.yfov);
+    const float halfWidth = halfHeight * float(v.width) / float(v.height);
+    s.view.orbit.target += glm::vec3(eye[0]) * (0.5f * halfWidth) + glm::vec3(eye[1]) * (0.5f * halfHeight);
+    const Image image = session.shot("moved");
+    const nlohmann::json state = session.dump();
+    ASSERT_FALSE(state["legend"].is_null());
+    const auto& r = state["legend"]["rect"];
+    const esv::LayoutRect legend{r[0].get<float>(), r[1].get<float>(), r[2].get<float>(), r[3].get<float>()};
+    glm::vec2 min, max;
+    ASSERT_TRUE(esv::projectBox(s, s.bounds, min, max));
+    const esv::LayoutRect model{min.x, min.y, max.x - min.x, max.y - min.y};
+    const esv::LayoutRect& area = s.layout.viewport;
+    const esv::LayoutRect oldPlace{area.x + 10, area.bottom() - 10 - legend.h, legend.w, legend.h};
+    ASSERT_TRUE(oldPlace.overlaps(model)) << "the man where the legend sat";
+    EXPECT_FALSE(legend.overlaps(model))
+        << "legend at " << legend.x << ", " << legend.y << "; the man's box " << model.x << ", " << model.y
+        << " to " << model.right() << ", " << model.bottom();
+    EXPECT_GE(legend.x, area.x);
+    EXPECT_LE(legend.right(), area.right());
+    EXPECT_GE(legend.y, area.y);
+    EXPECT_LE(legend.bottom(), area.bottom());
+    const std::array<int, 4> drawn{int(legend.x), int(legend.y), int(legend.right()) + 1,
+                                   int(legend.bottom()) + 1};
+    EXPECT_GE(rampLength(image, drawn), 150) << "the ramp is drawn where the dump says";
 }
 
 // The marker colours: one per kind, apart from each other and from the missing-texture checker's

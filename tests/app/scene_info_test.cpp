@@ -68,6 +68,23 @@ TEST(SceneInfoText, TheViewerCountsNodesAsInfoDoes) {
     EXPECT_EQ(esv::sceneCountsText(scene, false).find("material"), std::string::npos);
 }
 
+// The web build's line for a finished load (web_main.cpp) counts as the status bar does: the joint
+// esview added is not one of the file's nodes.
+TEST(SceneInfoText, TheWebLoadLineCountsNodesAsInfoDoes) {
+    esv::Scene scene = esv::makeDemoScene();
+    esv::Node added;
+    added.name = "joint esview made";
+    added.viewerAdded = true;
+    scene.nodes.push_back(added);
+    scene.textures.resize(1);
+    EXPECT_EQ(esv::loadedText("/dropped/1/demo.pod", scene),
+              "loaded /dropped/1/demo.pod: " + std::to_string(scene.nodes.size() - 1) + " nodes, 2 meshes, " +
+                  std::to_string(scene.materials.size()) + " materials, 1 texture");
+    scene.textures.resize(2);
+    EXPECT_EQ(esv::loadedText("a.pod", scene),
+              "loaded a.pod: " + esv::sceneCountsText(scene) + ", 2 textures");
+}
+
 // A clip of an AWD-like file (no frame count, no rate): seconds only; with the file's own rate
 // (OpenGEX Clip frame_rate): the frames too. Durations at four significant digits.
 TEST(SceneInfoText, ClipDurationsInSecondsAndFramesOnlyAtTheFilesRate) {

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -23,6 +25,7 @@
 #include "common/image_compare.h"
 #include "common/test_paths.h"
 #include "common/viewer_session.h"
+#include "scene/cpu_reference.h"
 
 namespace {
 
@@ -115,10 +118,11 @@ TEST(ViewerHost, DroppedFoldersBrowseAndDroppedModelsOpen) {
     ASSERT_TRUE(send(host, viewer, esv::Event::drop({dir.string()})));
     EXPECT_TRUE(s.panel(esv::PanelId::Browser));
     ASSERT_TRUE(send(host, viewer, esv::Event::drop({(dir / "notes.txt").string()})));
-    EXPECT_EQ(s.status, "not a model file esview opens: " + (dir / "notes.txt").string());
+    EXPECT_EQ(s.status, "notes.txt: not a model file esview opens (.pod, .ogex, .oddl, .awd, .pof, .vp)");
     ASSERT_TRUE(
         send(host, viewer, esv::Event::drop({(dir / "notes.txt").string(), (dir / "skin.png").string()})));
-    EXPECT_EQ(s.status, "not a model file esview opens: " + (dir / "notes.txt").string() + " (and 1 more)");
+    EXPECT_EQ(s.status,
+              "notes.txt (and 1 more): not a model file esview opens (.pod, .ogex, .oddl, .awd, .pof, .vp)");
     // A model dropped with its textures (a browser drop of a model's files): the model opens,
     // wherever it is in the list.
     ASSERT_TRUE(send(host, viewer, esv::Event::drop({(dir / "skin.png").string(), model.string()})));
@@ -144,6 +148,147 @@ TEST(ViewerHost, DroppedFoldersBrowseAndDroppedModelsOpen) {
 
     // The window's close button ends the loop after that frame.
     ASSERT_FALSE(send(host, viewer, esv::Event::close()));
+    EXPECT_EQ(viewer.finish(), esv::kExitOk);
+}
+
+// A drop that opens nothing says so in one line, in the load error box over the 3D view and the
+// status bar: a picture, a text file (the extensions it would take are the format table's and the VP
+// archives'), a folder with no model in it (it still opens in the browser). The previous scene stays.
+TEST(ViewerHost, DropsThatOpenNothingSayWhyInOneLine) {
+    const fs::path dir = workDir("drop_nothing");
+    std::ofstream(dir / "photo.jpg") << "\xFF\xD8\xFF";
+    std::ofstream(dir / "notes.txt") << "not a model";
+    fs::create_directories(dir / "empty");
+    std::ofstream(dir / "empty" / "readme.md") << "no model here";
+    esv::HeadlessHost host;
+    esv::ViewerLoop viewer;
+    ASSERT_EQ(viewer.start(host, esv::ViewerOptions{}), esv::kExitOk);
+    ASSERT_TRUE(frameUntilLoaded(viewer));
+    esv::ViewerState& s = viewer.state();
+    const std::string extensions = " (.pod, .ogex, .oddl, .awd, .pof, .vp)";
+    const std::pair<fs::path, std::string> drops[] = {
+        {dir / "photo.jpg", "photo.jpg: not a model file esview opens" + extensions},
+        {dir / "notes.txt", "notes.txt: not a model file esview opens" + extensions},
+        {dir / "empty", "empty: no model file esview opens in this folder" + extensions}};
+    for (const auto& [path, message] : drops) {
+        SCOPED_TRACE(path.string());
+        s.load.error.clear();
+        ASSERT_TRUE(send(host, viewer, esv::Event::drop({path.string()})));
+        ASSERT_TRUE(viewer.frame());
+        const nlohmann::json state = nlohmann::json::parse(esv::viewerStateJson(s));
+        EXPECT_EQ(state["load_error"], message);
+        EXPECT_EQ(state["status"], message);
+        EXPECT_EQ(message.find('\n'), std::string::npos);
+        EXPECT_EQ(state["path"], "demo") << "the previous scene stays";
+        // The box is drawn, inside the 3D view.
+        const auto box = state["load_error_rect"], view = state["viewport"];
+        EXPECT_GT(box[2].get<float>(), 0.0f);
+        EXPECT_GE(box[0].get<float>(), view[0].get<float>());
+        EXPECT_LE(box[0].get<float>() + box[2].get<float>(), view[0].get<float>() + view[2].get<float>());
+    }
+    EXPECT_TRUE(s.panel(esv::PanelId::Browser)) << "the folder still opens in the browser";
+    EXPECT_EQ(viewer.finish(), esv::kExitOk);
+}
+
+// A long load error wraps to the 3D view's width: the box and every line of the message stay inside
+// the view, in a window whose 3D view is narrower than three quarters of it.
+TEST(ViewerHost, LongLoadErrorsWrapInsideTheView) {
+    workDir("long_error");
+    esv::HeadlessHost host;
+    esv::ViewerLoop viewer;
+    esv::ViewerOptions options;
+    options.width = 1000;
+    options.height = 600;
+    ASSERT_EQ(viewer.start(host, options), esv::kExitOk);
+    ASSERT_TRUE(frameUntilLoaded(viewer));
+    esv::ViewerState& s = viewer.state();
+    std::string message = "/a/folder/with/a/long/name/model.pod: offset 0x1A4: mesh 2 / normal list:";
+    for (int i = 0; i < 12; ++i)
+        message += " the stride is smaller than three floats and the list ends early";
+    s.load.error = message;
+    for (int i = 0; i < 3; ++i) ASSERT_TRUE(viewer.frame());
+    const nlohmann::json state = nlohmann::json::parse(esv::viewerStateJson(s));
+    const auto box = state["load_error_rect"], view = state["viewport"];
+    const float viewLeft = view[0].get<float>(), viewRight = viewLeft + view[2].get<float>();
+    ASSERT_LT(view[2].get<float>(), 0.75f * 1000.0f) << "a 3D view narrower than the old wrap width";
+    EXPECT_GT(box[2].get<float>(), 0.5f * view[2].get<float>()) << "a long message fills the width";
+    EXPECT_GE(box[0].get<float>(), viewLeft);
+    EXPECT_LE(box[0].get<float>() + box[2].get<float>(), viewRight);
+    EXPECT_GE(box[1].get<float>(), view[1].get<float>());
+    EXPECT_LE(box[1].get<float>() + box[3].get<float>(), view[1].get<float>() + view[3].get<float>());
+    EXPECT_EQ(viewer.finish(), esv::kExitOk);
+}
+
+bool sameOrbit(const esv::OrbitCamera& a, const esv::OrbitCamera& b) {
+    return a.target == b.target && a.yaw == b.yaw && a.pitch == b.pitch && a.distance == b.distance &&
+           a.yfov == b.yfov;
+}
+
+// Another clip (the script's `clip`, as the panel's combo) frames the view on it while the orbit
+// camera is where the last framing put it, and leaves a camera the user moved where it is.
+// PolarBear.awd has three clips (Breathe, Run, Walk) whose framing boxes differ.
+TEST(ViewerHost, AnotherClipIsFramedWhileTheCameraIsUntouched) {
+    ESVIEW_REQUIRE_MODELS("awd");
+    workDir("clip_framing");
+    esv::HeadlessHost host;
+    esv::ViewerLoop viewer;
+    esv::ViewerOptions options;
+    options.file = (esv::test::modelsDir() / "awd" / "PolarBear.awd").string();
+    ASSERT_EQ(viewer.start(host, options), esv::kExitOk);
+    ASSERT_TRUE(frameUntilLoaded(viewer));
+    for (int i = 0; i < 3; ++i) ASSERT_TRUE(viewer.frame());
+    esv::ViewerState& s = viewer.state();
+    const esv::Scene& scene = *s.scene;
+    ASSERT_GE(scene.animation.clips.size(), 3u);
+    ASSERT_TRUE(s.framed);
+    ASSERT_TRUE(sameOrbit(s.view.orbit, s.framedOrbit)) << "the first view, untouched";
+
+    // The clip whose framing box differs most from the one shown.
+    auto framing = [&](int clip) {
+        esv::Bounds bounds;
+        std::vector<glm::vec3> points;
+        esv::sceneFraming(scene, clip, s.pof, bounds, points);
+        return bounds;
+    };
+    auto runScript = [&](const std::string& text) {
+        std::string error;
+        ASSERT_TRUE(viewer.runScript(text, error)) << error;
+        for (int i = 0; i < 3; ++i) ASSERT_TRUE(viewer.frame());
+    };
+    const int shown = s.transport.clip;
+    int other = -1;
+    float most = 0.0f;
+    for (int c = 0; c < int(scene.animation.clips.size()); ++c) {
+        const esv::Bounds b = framing(c);
+        const float d = glm::length(b.max - s.bounds.max) + glm::length(b.min - s.bounds.min);
+        if (c != shown && d > most) {
+            most = d;
+            other = c;
+        }
+    }
+    ASSERT_GE(other, 0);
+    ASSERT_GT(most, 0.01f * glm::length(s.bounds.max - s.bounds.min)) << "clips with different boxes";
+
+    const esv::OrbitCamera first = s.view.orbit;
+    runScript("clip " + scene.animation.clips[size_t(other)].name + "\n");
+    ASSERT_EQ(s.transport.clip, other);
+    EXPECT_EQ(s.bounds.min, framing(other).min) << "the framing box is the new clip's";
+    EXPECT_EQ(s.bounds.max, framing(other).max);
+    EXPECT_FALSE(sameOrbit(s.view.orbit, first)) << "framed again for the new clip";
+    EXPECT_TRUE(sameOrbit(s.view.orbit, s.framedOrbit));
+    EXPECT_EQ(s.view.orbit.yaw, first.yaw) << "framing keeps the camera's angles";
+    EXPECT_EQ(s.view.orbit.pitch, first.pitch);
+
+    // A drag turns the camera: the next clip leaves it where the user put it.
+    ASSERT_TRUE(send(host, viewer, esv::Event::mouseMove(kFreeX - 40.0, kFreeY)));
+    ASSERT_TRUE(send(host, viewer, esv::Event::mouseButton(esv::MouseButton::Left, true)));
+    ASSERT_TRUE(send(host, viewer, esv::Event::mouseMove(kFreeX + 40.0, kFreeY)));
+    ASSERT_TRUE(send(host, viewer, esv::Event::mouseButton(esv::MouseButton::Left, false)));
+    const esv::OrbitCamera moved = s.view.orbit;
+    ASSERT_NE(moved.yaw, first.yaw);
+    runScript("clip " + scene.animation.clips[size_t(shown)].name + "\n");
+    ASSERT_EQ(s.transport.clip, shown);
+    EXPECT_TRUE(sameOrbit(s.view.orbit, moved)) << "a camera the user moved stays";
     EXPECT_EQ(viewer.finish(), esv::kExitOk);
 }
 

@@ -246,7 +246,9 @@ def run(page, base, work, models):
     drop(page, [notes])
     page.pump(0.5)
     state = dump(page)
-    check(state["status"] == "not a model file esview opens: /dropped/4/notes.txt", "status: %s" % state["status"])
+    want = "notes.txt: not a model file esview opens (.pod, .ogex, .oddl, .awd, .pof, .vp)"
+    check(state["status"] == want and state["load_error"] == want, "status: %s" % state["status"])
+    check("notes.txt" in page.evaluate("document.getElementById('message').textContent"), "no message in the page")
     check(state["path"] == "%s/%s" % (folder, MODEL), "the scene changed: %s" % state["path"])
     print("input_test: not a model: ok")
 
