@@ -251,53 +251,73 @@ int32_t Reader::readSkeletonAnimation(ByteReader& r) {
     return static_cast<int32_t>(m_clips.size() - 1);
 }
 
-int32_t Reader::readMeshPose(ByteReader& r, bool animation) {
-    AnimClip clip;
-    clip.type = animation ? block::MeshPoseAnimation : block::MeshPose;
-    if (!readString(r, clip.name, "name")) return -1;
+// What a MeshPose / MeshPoseAnimation block says about its frames: its header and properties,
+// then its target's sub-geometries.
+struct Reader::MeshPoseLayout {
+    uint64_t targetAt = 0;  // of the target BlockAddr
+    uint32_t targetId = 0;
+    uint16_t frameCount = 1, subCount = 0, streamCount = 0;
+    uint64_t typesAt = 0;  // of the stream types
+    std::vector<uint16_t> streamTypes;
+    uint32_t style = 0;  // parsing style: 0 every vertex, 1 from vertOffsets, 2 the vertices an index stream lists
+    bool stylePerFrame = false;
+    std::vector<uint32_t> vertOffsets;  // per sub-geometry (parsing style 1)
+    std::vector<uint32_t> subVertices;  // the target's vertices per sub-geometry
+    std::vector<uint32_t> subBase;      // where each sub-geometry's vertices begin in the mesh
+    uint32_t total = 0;                 // the target's vertices
+};
+
+// Reports why a vertex animation is ignored and skips the rest of its block; false.
+bool Reader::ignoreAnimation(ByteReader& r, uint64_t at, const std::string& why) {
+    violation(at, blockWhere(), why + "; the animation is ignored");
+    r.skip(r.remaining());
+    return false;
+}
+
+// The fields before the frames: name, target, counts, stream types and properties.
+bool Reader::readMeshPoseHeader(ByteReader& r, bool animation, AnimClip& clip, MeshPoseLayout& layout) {
+    if (!readString(r, clip.name, "name")) return false;
     m_currentName = clip.name;
     clip.blockId = m_current->id;
     clip.offset = m_current->offset + m_bodyBase;
-    const uint64_t targetAt = r.offset();
-    const uint32_t targetId = r.u32();
-    const uint16_t frameCount = animation ? r.u16() : 1;
-    const uint16_t subCount = r.u16();
-    const uint16_t streamCount = r.u16();
-    if (ended(r, "target, frame, sub-geometry and stream counts")) return -1;
-    std::vector<uint16_t> streamTypes;
-    const uint64_t typesAt = r.offset();
-    for (uint16_t s = 0; s < streamCount; ++s) streamTypes.push_back(r.u16());
-    if (ended(r, "stream types")) return -1;
+    layout.targetAt = r.offset();
+    layout.targetId = r.u32();
+    layout.frameCount = animation ? r.u16() : 1;
+    layout.subCount = r.u16();
+    layout.streamCount = r.u16();
+    if (ended(r, "target, frame, sub-geometry and stream counts")) return false;
+    layout.typesAt = r.offset();
+    for (uint16_t s = 0; s < layout.streamCount; ++s) layout.streamTypes.push_back(r.u16());
+    if (ended(r, "stream types")) return false;
     AttrList props;
-    if (!readAttrs(r, props, "animation")) return -1;
+    if (!readAttrs(r, props, "animation")) return false;
     clip.loop = propBool(props, 1, true);
     clip.stitchFinalFrame = propBool(props, 2, false);
     const bool useTranslation = propBool(props, 3, false);
     clip.relative = !propBool(props, 4, true);
-    const uint32_t style = propUInt(props, 5, 0, 2);
-    const bool stylePerFrame = propBool(props, 7, false);
-    std::vector<uint32_t> vertOffsets;
+    layout.style = propUInt(props, 5, 0, 2);
+    layout.stylePerFrame = propBool(props, 7, false);
     if (const Attr* a = props.find(6)) {
         for (uint32_t i = 0; i + 4 <= a->length; i += 4) {
             uint32_t v;
             std::memcpy(&v, a->value + i, 4);
-            vertOffsets.push_back(v);
+            layout.vertOffsets.push_back(v);
         }
     }
     unknownProps(props, {1, 2, 3, 4, 5, 6, 7}, "animation");
     if (useTranslation) info(blockWhere() + ": useTranslation is not applied (Away3D does not read it either)");
+    return true;
+}
 
+// The target: a TriangleGeometry (or a MeshInstance of one) with as many sub-geometries as the
+// animation, which has one position stream. False when the animation cannot be used.
+bool Reader::resolveMeshPoseTarget(ByteReader& r, AnimClip& clip, MeshPoseLayout& layout) {
     bool ok = true;
     const BlockRef* target =
-        resolve(targetId, targetAt, {block::TriangleGeometry, block::PrimitiveGeometry, block::MeshInstance},
+        resolve(layout.targetId, layout.targetAt, {block::TriangleGeometry, block::PrimitiveGeometry, block::MeshInstance},
                 "the target geometry", ok);
-    if (!ok) return -1;
-    auto skipRest = [&](const std::string& why) {
-        violation(targetAt, blockWhere(), why + "; the animation is ignored");
-        r.skip(r.remaining());
-        return -1;
-    };
-    if (!target) return skipRest("the animation names no target geometry");
+    if (!ok) return false;
+    if (!target) return ignoreAnimation(r, layout.targetAt, "the animation names no target geometry");
     int32_t mesh = target->index;
     if (target->type == block::MeshInstance) {
         clip.instance = target->index;
@@ -305,110 +325,145 @@ int32_t Reader::readMeshPose(ByteReader& r, bool animation) {
     }
     auto subs = m_subVertices.find(mesh);
     if (mesh < 0 || subs == m_subVertices.end())
-        return skipRest("the target is not a TriangleGeometry (a primitive's vertices are not the file's)");
+        return ignoreAnimation(r, layout.targetAt,
+                               "the target is not a TriangleGeometry (a primitive's vertices are not the file's)");
     clip.mesh = mesh;
-    const std::vector<uint32_t>& subVertices = subs->second;
-    if (subCount != subVertices.size())
-        return skipRest("the animation has " + num(subCount) + " sub-geometries, its target " + num(subVertices.size()));
-    if (std::count(streamTypes.begin(), streamTypes.end(), 1) != 1)
-        return violation(typesAt, blockWhere(), "the animation has no (or more than one) position stream (type 1)"),
-               r.skip(r.remaining()), -1;
-    std::vector<uint32_t> subBase;
-    uint32_t total = 0;
-    for (uint32_t v : subVertices) {
-        subBase.push_back(total);
-        total += v;
+    layout.subVertices = subs->second;
+    if (layout.subCount != layout.subVertices.size())
+        return ignoreAnimation(r, layout.targetAt,
+                               "the animation has " + num(layout.subCount) + " sub-geometries, its target " +
+                                   num(layout.subVertices.size()));
+    if (std::count(layout.streamTypes.begin(), layout.streamTypes.end(), 1) != 1) {
+        violation(layout.typesAt, blockWhere(), "the animation has no (or more than one) position stream (type 1)");
+        r.skip(r.remaining());
+        return false;
     }
-    const std::vector<float> base = clip.relative ? std::vector<float>() : basePositions(m_scene.meshes[mesh]);
+    for (uint32_t v : layout.subVertices) {
+        layout.subBase.push_back(layout.total);
+        layout.total += v;
+    }
+    return true;
+}
+
+// One frame: its duration (and parsing style), then each sub-geometry's streams over a copy of
+// `base` (absolute) or zeros (relative). `kept` counts the floats all frames keep.
+bool Reader::readMeshPoseFrame(ByteReader& r, const MeshPoseLayout& layout, bool relative, const std::vector<float>& base,
+                               uint16_t f, uint64_t& kept, AnimFrame& frame) {
+    frame.durationMs = r.u16();
+    uint32_t frameStyle = layout.style;
+    if (layout.stylePerFrame) frameStyle = r.u16();
+    if (ended(r, "frame duration")) return false;
+    if (frameStyle > 2) {
+        violation(r.offset(), blockWhere(), "frame " + num(f) + ": parsing style " + num(frameStyle) + " is not 0, 1 or 2; read as 0");
+        frameStyle = 0;
+    }
+    if (kept + uint64_t(layout.total) * 3 > kMaxMorphFloats)
+        return ignoreAnimation(r, layout.targetAt,
+                               "the vertex animation would keep more than " + num(kMaxMorphFloats * 4 >> 20) + " MiB");
+    frame.positions = relative ? std::vector<float>(size_t(layout.total) * 3, 0.0f) : base;
+    frame.positions.resize(size_t(layout.total) * 3, 0.0f);
+    kept += frame.positions.size();
+    for (uint16_t s = 0; s < layout.subCount; ++s)
+        if (!readMeshPoseSub(r, layout, f, s, frameStyle, frame.positions.data() + size_t(layout.subBase[s]) * 3))
+            return false;
+    return true;
+}
+
+// Sub-geometry `s` of frame `f`: its streams, the positions written to `out` (its first vertex).
+bool Reader::readMeshPoseSub(ByteReader& r, const MeshPoseLayout& layout, uint16_t f, uint16_t s, uint32_t frameStyle,
+                             float* out) {
+    const uint64_t subAt = r.offset();
+    const uint32_t length = r.u32();
+    if (ended(r, "sub-geometry length")) return false;
+    if (!r.canRead(length)) {
+        r.fail();
+        ended(r, "sub-geometry streams");
+        return false;
+    }
+    ByteReader sr(r.current(), length, r.offset());
+    r.skip(length);
+    const std::string where = "frame " + num(f) + " / sub-geometry " + num(s);
+    // Away3D's layout: with one stream and every vertex stored, the positions fill the
+    // sub-geometry's length; otherwise each stream carries its own uint32 length (spec).
+    std::vector<uint32_t> indices;
+    for (uint16_t k = 0; k < layout.streamCount; ++k) {
+        uint32_t streamLength = length;
+        uint64_t streamAt = subAt + 4;
+        if (!(layout.streamCount == 1 && frameStyle == 0)) {
+            streamAt = sr.offset();
+            streamLength = sr.u32();
+            if (!sr.ok() || !sr.canRead(streamLength)) {
+                violation(streamAt, blockWhere(), where + ": stream " + num(k) + " runs past the sub-geometry");
+                break;
+            }
+        }
+        ByteReader data(sr.current(), streamLength, sr.offset());
+        sr.skip(streamLength);
+        if (layout.streamTypes[k] == 2) {
+            while (data.remaining() >= 4) indices.push_back(data.u32());
+            continue;
+        }
+        if (layout.streamTypes[k] != 1) {
+            info(blockWhere() + ": stream type " + num(layout.streamTypes[k]) + " is not used (Away3D reads positions only)");
+            continue;
+        }
+        readMeshPosePositions(data, streamAt, where, layout, s, frameStyle, indices, out);
+    }
+    return true;
+}
+
+// A position stream (`data`, at `streamAt`) of sub-geometry `s`: every vertex (parsing style 0),
+// the vertices from its vertOffset (1), or those the index streams before it list (2).
+void Reader::readMeshPosePositions(ByteReader& data, uint64_t streamAt, const std::string& where,
+                                   const MeshPoseLayout& layout, uint16_t s, uint32_t frameStyle,
+                                   const std::vector<uint32_t>& indices, float* out) {
+    const bool wide = m_header.geometry64;
+    const size_t step = wide ? 8 : 4;
+    const size_t streamLength = data.remaining();
+    const uint32_t vertices = layout.subVertices[s];
+    const uint32_t stored = static_cast<uint32_t>(streamLength / (3 * step));
+    uint32_t first = 0;
+    uint32_t expected = vertices;
+    if (frameStyle == 1) {
+        first = s < layout.vertOffsets.size() ? layout.vertOffsets[s] : 0;
+        if (first > vertices) {
+            violation(streamAt, blockWhere(), where + ": vertOffset " + num(first) + " is beyond the " + num(vertices) + " vertices");
+            first = vertices;
+        }
+        expected = vertices - first;
+    } else if (frameStyle == 2) {
+        expected = static_cast<uint32_t>(indices.size());
+    }
+    if (stored != expected || streamLength % (3 * step) != 0)
+        violation(streamAt, blockWhere(),
+                  where + ": " + num(streamLength) + " bytes of positions for " + num(expected) +
+                      " vertices; the vertices it covers are used");
+    for (uint32_t i = 0; i < stored && i < expected; ++i) {
+        uint32_t v = first + i;
+        if (frameStyle == 2) {
+            v = indices[i];
+            if (v >= vertices) {
+                violation(streamAt, blockWhere(), where + ": original index " + num(v) + " is beyond the " + num(vertices) + " vertices");
+                continue;
+            }
+        }
+        for (int c = 0; c < 3; ++c) out[size_t(v) * 3 + c] = wide ? float(data.f64()) : data.f32();
+    }
+}
+
+int32_t Reader::readMeshPose(ByteReader& r, bool animation) {
+    AnimClip clip;
+    clip.type = animation ? block::MeshPoseAnimation : block::MeshPose;
+    MeshPoseLayout layout;
+    if (!readMeshPoseHeader(r, animation, clip, layout)) return -1;
+    if (!resolveMeshPoseTarget(r, clip, layout)) return -1;
+    const std::vector<float> base = clip.relative ? std::vector<float>() : basePositions(m_scene.meshes[clip.mesh]);
     uint64_t kept = 0;
     for (const AnimClip& c : m_clips)
         for (const AnimFrame& f : c.frames) kept += f.positions.size();
-    const bool wide = m_header.geometry64;
-    const size_t step = wide ? 8 : 4;
-
-    for (uint16_t f = 0; f < frameCount; ++f) {
+    for (uint16_t f = 0; f < layout.frameCount; ++f) {
         AnimFrame frame;
-        frame.durationMs = r.u16();
-        uint32_t frameStyle = style;
-        if (stylePerFrame) frameStyle = r.u16();
-        if (ended(r, "frame duration")) return -1;
-        if (frameStyle > 2) {
-            violation(r.offset(), blockWhere(), "frame " + num(f) + ": parsing style " + num(frameStyle) + " is not 0, 1 or 2; read as 0");
-            frameStyle = 0;
-        }
-        if (kept + uint64_t(total) * 3 > kMaxMorphFloats)
-            return skipRest("the vertex animation would keep more than " + num(kMaxMorphFloats * 4 >> 20) + " MiB");
-        frame.positions = clip.relative ? std::vector<float>(size_t(total) * 3, 0.0f) : base;
-        frame.positions.resize(size_t(total) * 3, 0.0f);
-        kept += frame.positions.size();
-        for (uint16_t s = 0; s < subCount; ++s) {
-            const uint64_t subAt = r.offset();
-            const uint32_t length = r.u32();
-            if (ended(r, "sub-geometry length")) return -1;
-            if (!r.canRead(length)) {
-                r.fail();
-                ended(r, "sub-geometry streams");
-                return -1;
-            }
-            ByteReader sr(r.current(), length, r.offset());
-            r.skip(length);
-            const std::string where = "frame " + num(f) + " / sub-geometry " + num(s);
-            const uint32_t vertices = subVertices[s];
-            float* out = frame.positions.data() + size_t(subBase[s]) * 3;
-            // Away3D's layout: with one stream and every vertex stored, the positions fill the
-            // sub-geometry's length; otherwise each stream carries its own uint32 length (spec).
-            std::vector<uint32_t> indices;
-            for (uint16_t k = 0; k < streamCount; ++k) {
-                uint32_t streamLength = length;
-                uint64_t streamAt = subAt + 4;
-                if (!(streamCount == 1 && frameStyle == 0)) {
-                    streamAt = sr.offset();
-                    streamLength = sr.u32();
-                    if (!sr.ok() || !sr.canRead(streamLength)) {
-                        violation(streamAt, blockWhere(), where + ": stream " + num(k) + " runs past the sub-geometry");
-                        break;
-                    }
-                }
-                ByteReader data(sr.current(), streamLength, sr.offset());
-                sr.skip(streamLength);
-                if (streamTypes[k] == 2) {
-                    while (data.remaining() >= 4) indices.push_back(data.u32());
-                    continue;
-                }
-                if (streamTypes[k] != 1) {
-                    info(blockWhere() + ": stream type " + num(streamTypes[k]) + " is not used (Away3D reads positions only)");
-                    continue;
-                }
-                const uint32_t stored = static_cast<uint32_t>(streamLength / (3 * step));
-                uint32_t first = 0;
-                uint32_t expected = vertices;
-                if (frameStyle == 1) {
-                    first = s < vertOffsets.size() ? vertOffsets[s] : 0;
-                    if (first > vertices) {
-                        violation(streamAt, blockWhere(), where + ": vertOffset " + num(first) + " is beyond the " + num(vertices) + " vertices");
-                        first = vertices;
-                    }
-                    expected = vertices - first;
-                } else if (frameStyle == 2) {
-                    expected = static_cast<uint32_t>(indices.size());
-                }
-                if (stored != expected || streamLength % (3 * step) != 0)
-                    violation(streamAt, blockWhere(),
-                              where + ": " + num(streamLength) + " bytes of positions for " + num(expected) +
-                                  " vertices; the vertices it covers are used");
-                for (uint32_t i = 0; i < stored && i < expected; ++i) {
-                    uint32_t v = first + i;
-                    if (frameStyle == 2) {
-                        v = indices[i];
-                        if (v >= vertices) {
-                            violation(streamAt, blockWhere(), where + ": original index " + num(v) + " is beyond the " + num(vertices) + " vertices");
-                            continue;
-                        }
-                    }
-                    for (int c = 0; c < 3; ++c) out[size_t(v) * 3 + c] = wide ? float(data.f64()) : data.f32();
-                }
-            }
-        }
+        if (!readMeshPoseFrame(r, layout, clip.relative, base, f, kept, frame)) return -1;
         clip.frames.push_back(std::move(frame));
     }
     if (!readUserAttrs(r, "animation")) return -1;

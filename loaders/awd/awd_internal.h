@@ -265,6 +265,20 @@ public:
     std::map<std::string, std::vector<std::string>> m_materialWarnings;  // warning: note -> material names
     std::vector<std::string> m_noShadowInstances;
     uint32_t m_expectedId = 1;
+
+private:
+    // ---- parts of readMeshPose (awd_animation.cpp); each bool is false when the block is done
+    struct MeshPoseLayout;
+    bool ignoreAnimation(ByteReader& r, uint64_t at, const std::string& why);
+    bool readMeshPoseHeader(ByteReader& r, bool animation, AnimClip& clip, MeshPoseLayout& layout);
+    bool resolveMeshPoseTarget(ByteReader& r, AnimClip& clip, MeshPoseLayout& layout);
+    bool readMeshPoseFrame(ByteReader& r, const MeshPoseLayout& layout, bool relative, const std::vector<float>& base,
+                           uint16_t f, uint64_t& kept, AnimFrame& frame);
+    bool readMeshPoseSub(ByteReader& r, const MeshPoseLayout& layout, uint16_t f, uint16_t s, uint32_t frameStyle,
+                         float* out);
+    void readMeshPosePositions(ByteReader& data, uint64_t streamAt, const std::string& where,
+                               const MeshPoseLayout& layout, uint16_t s, uint32_t frameStyle,
+                               const std::vector<uint32_t>& indices, float* out);
 };
 
 std::string quoted(const std::string& s);
