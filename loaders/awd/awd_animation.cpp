@@ -118,6 +118,58 @@ bool hasAttribute(const Mesh& mesh, Semantic semantic) {
     return false;
 }
 
+// Vertex normals of a frame's positions `p` (float triples) over `triangles` (vertex indices):
+// the sum of the unit face normals around each vertex, normalised, as Away3D derives them.
+std::vector<float> frameNormals(const std::vector<float>& p, const std::vector<uint32_t>& triangles) {
+    const size_t vertices = p.size() / 3;
+    std::vector<float> normals(vertices * 3, 0.0f);
+    for (size_t t = 0; t + 2 < triangles.size(); t += 3) {
+        const uint32_t i0 = triangles[t], i1 = triangles[t + 1], i2 = triangles[t + 2];
+        if (i0 >= vertices || i1 >= vertices || i2 >= vertices) continue;
+        const glm::vec3 a0(p[i0 * 3], p[i0 * 3 + 1], p[i0 * 3 + 2]);
+        const glm::vec3 a1(p[i1 * 3], p[i1 * 3 + 1], p[i1 * 3 + 2]);
+        const glm::vec3 a2(p[i2 * 3], p[i2 * 3 + 1], p[i2 * 3 + 2]);
+        glm::vec3 nrm = glm::cross(a1 - a0, a2 - a0);
+        const float len = glm::length(nrm);
+        if (!(len > 1e-20f) || !std::isfinite(len)) continue;
+        nrm /= len;
+        for (uint32_t i : {i0, i1, i2})
+            for (int k = 0; k < 3; ++k) normals[size_t(i) * 3 + k] += nrm[k];
+    }
+    for (size_t v = 0; v < vertices; ++v) {
+        glm::vec3 nrm(normals[v * 3], normals[v * 3 + 1], normals[v * 3 + 2]);
+        const float len = glm::length(nrm);
+        if (len > 1e-20f) nrm /= len;
+        for (int k = 0; k < 3; ++k) normals[v * 3 + k] = nrm[k];
+    }
+    return normals;
+}
+
+// The scene clip of UV clip `uc`: one 4x4 matrix track of UV transform `uvIndex`, a key per frame
+// and one more holding the last frame for its duration.
+Clip uvClip(const UvClip& uc, int32_t uvIndex) {
+    Clip clip;
+    clip.name = uc.name;
+    Track t;
+    t.channel = Channel::UvElement;
+    t.uvTransform = uvIndex;
+    t.element = 0;
+    t.components = 16;
+    uint64_t ms = 0;
+    for (size_t f = 0; f < uc.matrices.size(); ++f) {
+        t.times.push_back(float(double(ms) / 1000.0));
+        t.values.insert(t.values.end(), &uc.matrices[f][0][0], &uc.matrices[f][0][0] + 16);
+        ms += uc.durationsMs[f];
+    }
+    if (uc.durationsMs.back() > 0) {
+        t.times.push_back(float(double(ms) / 1000.0));
+        t.values.insert(t.values.end(), &uc.matrices.back()[0][0], &uc.matrices.back()[0][0] + 16);
+    }
+    clip.end = float(double(ms) / 1000.0);
+    clip.tracks.push_back(std::move(t));
+    return clip;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -603,44 +655,55 @@ int32_t Reader::readUvAnimation(ByteReader& r) {
 // ---------------------------------------------------------------------------------------------
 // Scene
 
-void Reader::finishAnimation() {
-    // Which skeleton drives each mesh instance: the Animators say (AWD 2.1); without one, a skinned
-    // mesh uses the file's skeleton whose joints its indices fit (AWD 2.0 files have one).
-    std::map<int32_t, int32_t> instanceSkeleton;
+// What the parts of finishAnimation share: which skeleton drives which mesh instance, which
+// clips play on which skeleton, the scene clip made for each animation block, and counts for the
+// report.
+struct Reader::AnimationPlan {
+    std::map<int32_t, int32_t> instanceSkeleton;         // mesh instance node -> skeleton
     std::map<int32_t, std::set<int32_t>> skeletonClips;  // skeleton -> AnimClip indices
-    std::set<int32_t> animatedSkeletons;
+    std::set<int32_t> animatedSkeletons;                 // skeletons an Animator drives
+    std::map<int32_t, int32_t> sceneClip;                // AnimClip -> scene clip
+    size_t jointNodes = 0, targets = 0;
+};
+
+// Which skeleton drives each mesh instance: the Animators say (AWD 2.1); without one, a skinned
+// mesh uses the file's skeleton whose joints its indices fit (AWD 2.0 files have one).
+void Reader::linkSkeletons(AnimationPlan& plan) {
     for (const Animator& an : m_animators) {
         if (an.type != 1 || an.skeleton < 0) continue;
-        animatedSkeletons.insert(an.skeleton);
+        plan.animatedSkeletons.insert(an.skeleton);
         for (int32_t node : an.instances)
             if (m_scene.nodes[node].kind == NodeKind::Mesh && m_scene.nodes[node].object >= 0)
-                instanceSkeleton[node] = an.skeleton;
+                plan.instanceSkeleton[node] = an.skeleton;
         if (an.set >= 0)
             for (int32_t c : m_sets[an.set].clips)
-                if (c >= 0 && m_clips[c].type == block::SkeletonAnimation) skeletonClips[an.skeleton].insert(c);
+                if (c >= 0 && m_clips[c].type == block::SkeletonAnimation) plan.skeletonClips[an.skeleton].insert(c);
     }
     for (size_t n = 0; n < m_scene.nodes.size(); ++n) {
         const Node& node = m_scene.nodes[n];
-        if (node.kind != NodeKind::Mesh || node.object < 0 || instanceSkeleton.count(int32_t(n))) continue;
+        if (node.kind != NodeKind::Mesh || node.object < 0 || plan.instanceSkeleton.count(int32_t(n))) continue;
         const Mesh& mesh = m_scene.meshes[node.object];
         if (!hasAttribute(mesh, Semantic::BoneIndices) || m_skeletons.empty()) continue;
         const int64_t most = maxJointIndex(mesh);
         int32_t pick = -1;
         for (size_t s = 0; s < m_skeletons.size() && pick < 0; ++s)
-            if (!animatedSkeletons.count(int32_t(s)) && most < int64_t(m_skeletons[s].joints.size())) pick = int32_t(s);
-        if (pick < 0 && animatedSkeletons.empty()) pick = 0;
-        if (pick >= 0) instanceSkeleton[int32_t(n)] = pick;
+            if (!plan.animatedSkeletons.count(int32_t(s)) && most < int64_t(m_skeletons[s].joints.size())) pick = int32_t(s);
+        if (pick < 0 && plan.animatedSkeletons.empty()) pick = 0;
+        if (pick >= 0) plan.instanceSkeleton[int32_t(n)] = pick;
     }
     // Skeleton clips without an Animator: every clip whose poses fit the skeleton.
     for (size_t s = 0; s < m_skeletons.size(); ++s) {
-        if (animatedSkeletons.count(int32_t(s))) continue;
+        if (plan.animatedSkeletons.count(int32_t(s))) continue;
         for (size_t c = 0; c < m_clips.size(); ++c)
-            if (m_clips[c].type == block::SkeletonAnimation) skeletonClips[int32_t(s)].insert(int32_t(c));
+            if (m_clips[c].type == block::SkeletonAnimation) plan.skeletonClips[int32_t(s)].insert(int32_t(c));
     }
+}
 
-    // Joint indices beyond the skeleton.
+// Violations for joint indices beyond the skeleton that skins the mesh, and for poses whose joint
+// count differs from the skeleton's (reported once per clip and skeleton).
+void Reader::checkSkeletonFit(const AnimationPlan& plan) {
     std::set<int32_t> checkedMeshes;
-    for (const auto& [node, s] : instanceSkeleton) {
+    for (const auto& [node, s] : plan.instanceSkeleton) {
         const int32_t meshIndex = m_scene.nodes[node].object;
         if (!checkedMeshes.insert(meshIndex).second) continue;
         const int64_t most = maxJointIndex(m_scene.meshes[meshIndex]);
@@ -652,8 +715,7 @@ void Reader::finishAnimation() {
                           num(sk.blockId) + ", " + num(sk.joints.size()) + " joints)");
         }
     }
-    // Poses whose joint count differs from the skeleton's (reported once per clip and skeleton).
-    for (const auto& [s, clips] : skeletonClips) {
+    for (const auto& [s, clips] : plan.skeletonClips) {
         const Skeleton& sk = m_skeletons[s];
         for (int32_t c : clips) {
             for (const AnimFrame& f : m_clips[c].frames) {
@@ -669,41 +731,41 @@ void Reader::finishAnimation() {
             }
         }
     }
+}
 
-    // Scene clips: one per animation block, in file order, created when something plays it.
-    std::map<int32_t, int32_t> sceneClip;
-    auto clipFor = [&](int32_t c) {
-        auto it = sceneClip.find(c);
-        if (it != sceneClip.end()) return it->second;
-        Clip clip;
-        clip.name = m_clips[c].name;
-        clip.start = 0.0f;
-        clip.end = clipSeconds(m_clips[c]);
-        m_scene.animation.clips.push_back(std::move(clip));
-        const int32_t index = static_cast<int32_t>(m_scene.animation.clips.size() - 1);
-        sceneClip[c] = index;
-        return index;
-    };
-    // Create the clips in block order so that clip indices follow the file.
-    {
-        std::set<int32_t> used;
-        for (const auto& [s, clips] : skeletonClips) {
-            bool driven = false;
-            for (const auto& [node, sk] : instanceSkeleton) driven = driven || sk == s;
-            if (driven) used.insert(clips.begin(), clips.end());
-        }
-        for (size_t c = 0; c < m_clips.size(); ++c)
-            if (m_clips[c].type != block::SkeletonAnimation) used.insert(int32_t(c));
-        for (int32_t c : used) clipFor(c);
+// The scene clip of animation block `c` (AnimClip index), made on first use.
+int32_t Reader::sceneClipFor(AnimationPlan& plan, int32_t c) {
+    auto it = plan.sceneClip.find(c);
+    if (it != plan.sceneClip.end()) return it->second;
+    Clip clip;
+    clip.name = m_clips[c].name;
+    clip.start = 0.0f;
+    clip.end = clipSeconds(m_clips[c]);
+    m_scene.animation.clips.push_back(std::move(clip));
+    const int32_t index = static_cast<int32_t>(m_scene.animation.clips.size() - 1);
+    plan.sceneClip[c] = index;
+    return index;
+}
+
+// Scene clips: one per animation block something plays, created in block order so that clip
+// indices follow the file.
+void Reader::createSceneClips(AnimationPlan& plan) {
+    std::set<int32_t> used;
+    for (const auto& [s, clips] : plan.skeletonClips) {
+        bool driven = false;
+        for (const auto& [node, sk] : plan.instanceSkeleton) driven = driven || sk == s;
+        if (driven) used.insert(clips.begin(), clips.end());
     }
+    for (size_t c = 0; c < m_clips.size(); ++c)
+        if (m_clips[c].type != block::SkeletonAnimation) used.insert(int32_t(c));
+    for (int32_t c : used) sceneClipFor(plan, c);
+}
 
-    // Joints: one set of joint nodes per skeleton and placement (mesh instances with the same
-    // parent and local matrix share one), below the first such instance.
+// Joints: one set of joint nodes per skeleton and placement (mesh instances with the same
+// parent and local matrix share one), below the first such instance.
+void Reader::makeSkins(AnimationPlan& plan) {
     std::map<std::tuple<int32_t, int32_t, std::vector<float>>, int32_t> groups;  // -> skin
-    std::vector<float> times;
-    std::vector<size_t> keyFrames;
-    size_t jointNodes = 0;
-    for (const auto& [node, s] : instanceSkeleton) {
+    for (const auto& [node, s] : plan.instanceSkeleton) {
         const Node& inst = m_scene.nodes[node];
         std::vector<float> local(16);
         std::memcpy(local.data(), &inst.local.matrix[0][0], 64);
@@ -732,57 +794,63 @@ void Reader::finishAnimation() {
             skin.joints.push_back(first + int32_t(j));
             skin.inverseBind.push_back(joint.inverseBind);
         }
-        jointNodes += sk.joints.size();
+        plan.jointNodes += sk.joints.size();
         skin.skeletonRoot = node;
         m_scene.skins.push_back(std::move(skin));
         const int32_t skinIndex = static_cast<int32_t>(m_scene.skins.size() - 1);
         groups[key] = skinIndex;
         m_scene.nodes[node].skin = skinIndex;
-
-        // Tracks: per clip, per joint, translation / rotation / scale keys at the frame times.
-        for (int32_t c : skeletonClips[s]) {
-            const AnimClip& ac = m_clips[c];
-            Clip& clip = m_scene.animation.clips[clipFor(c)];
-            frameKeys(ac, times, keyFrames);
-            for (size_t j = 0; j < sk.joints.size(); ++j) {
-                Track t, q, sc;
-                t.node = q.node = sc.node = first + int32_t(j);
-                t.channel = Channel::Translation;
-                q.channel = Channel::Rotation;
-                sc.channel = Channel::Scale;
-                t.components = 3;
-                q.components = 4;
-                sc.components = 3;
-                t.times = q.times = sc.times = times;
-                glm::quat previous(1.0f, 0.0f, 0.0f, 0.0f);
-                for (size_t k = 0; k < keyFrames.size(); ++k) {
-                    const SkeletonPose& pose = m_poses[ac.frames[keyFrames[k]].pose];
-                    const glm::mat4 m = j < pose.transforms.size() && pose.has[j] ? pose.transforms[j] : bindLocal[j];
-                    glm::vec3 tr, s3;
-                    glm::quat rot;
-                    splitTrs(m, tr, rot, s3);
-                    if (k > 0 && glm::dot(previous, rot) < 0.0f) rot = -rot;
-                    previous = rot;
-                    t.values.insert(t.values.end(), {tr.x, tr.y, tr.z});
-                    q.values.insert(q.values.end(), {rot.x, rot.y, rot.z, rot.w});
-                    sc.values.insert(sc.values.end(), {s3.x, s3.y, s3.z});
-                }
-                clip.tracks.push_back(std::move(t));
-                clip.tracks.push_back(std::move(q));
-                clip.tracks.push_back(std::move(sc));
-            }
-        }
+        for (int32_t c : plan.skeletonClips[s]) addJointTracks(plan, c, sk, first, bindLocal);
     }
+}
 
-    // Vertex animation: one absolute (or, additive, relative) morph target per frame; weights switch
-    // and crossfade between consecutive frames, as Away3D's VertexAnimator blends two frames.
+// Tracks of skeleton clip `c` for the joint nodes from `firstJoint`: per joint, translation /
+// rotation / scale keys at the frame times (the bind pose where a pose leaves a joint out).
+void Reader::addJointTracks(AnimationPlan& plan, int32_t c, const Skeleton& sk, int32_t firstJoint,
+                            const std::vector<glm::mat4>& bindLocal) {
+    const AnimClip& ac = m_clips[c];
+    Clip& clip = m_scene.animation.clips[sceneClipFor(plan, c)];
+    std::vector<float> times;
+    std::vector<size_t> keyFrames;
+    frameKeys(ac, times, keyFrames);
+    for (size_t j = 0; j < sk.joints.size(); ++j) {
+        Track t, q, sc;
+        t.node = q.node = sc.node = firstJoint + int32_t(j);
+        t.channel = Channel::Translation;
+        q.channel = Channel::Rotation;
+        sc.channel = Channel::Scale;
+        t.components = 3;
+        q.components = 4;
+        sc.components = 3;
+        t.times = q.times = sc.times = times;
+        glm::quat previous(1.0f, 0.0f, 0.0f, 0.0f);
+        for (size_t k = 0; k < keyFrames.size(); ++k) {
+            const SkeletonPose& pose = m_poses[ac.frames[keyFrames[k]].pose];
+            const glm::mat4 m = j < pose.transforms.size() && pose.has[j] ? pose.transforms[j] : bindLocal[j];
+            glm::vec3 tr, s3;
+            glm::quat rot;
+            splitTrs(m, tr, rot, s3);
+            if (k > 0 && glm::dot(previous, rot) < 0.0f) rot = -rot;
+            previous = rot;
+            t.values.insert(t.values.end(), {tr.x, tr.y, tr.z});
+            q.values.insert(q.values.end(), {rot.x, rot.y, rot.z, rot.w});
+            sc.values.insert(sc.values.end(), {s3.x, s3.y, s3.z});
+        }
+        clip.tracks.push_back(std::move(t));
+        clip.tracks.push_back(std::move(q));
+        clip.tracks.push_back(std::move(sc));
+    }
+}
+
+// Vertex animation: one absolute (or, additive, relative) morph target per frame; weights switch
+// and crossfade between consecutive frames, as Away3D's VertexAnimator blends two frames.
+void Reader::makeMorphTargets(AnimationPlan& plan) {
     std::map<int32_t, std::vector<int32_t>> clipInstances;  // AnimClip -> nodes (from Animators)
     for (const Animator& an : m_animators)
         if (an.set >= 0)
             for (int32_t c : m_sets[an.set].clips)
                 if (c >= 0 && m_clips[c].type != block::SkeletonAnimation)
                     clipInstances[c].insert(clipInstances[c].end(), an.instances.begin(), an.instances.end());
-    size_t targets = 0;
     for (size_t c = 0; c < m_clips.size(); ++c) {
         AnimClip& ac = m_clips[c];
         if (ac.type == block::SkeletonAnimation || ac.mesh < 0) continue;
@@ -798,64 +866,11 @@ void Reader::finishAnimation() {
                 if (m_scene.nodes[n].kind == NodeKind::Mesh && m_scene.nodes[n].object == ac.mesh) nodes.push_back(int32_t(n));
         }
         const uint32_t firstTarget = static_cast<uint32_t>(mesh.morphTargets.size());
-        // Absolute frames carry normals derived from their own triangles, as Away3D derives a
-        // frame geometry's normals (the sum of unit face normals, normalised).
-        std::vector<uint32_t> triangles;
-        const bool withNormals = !ac.relative && hasAttribute(mesh, Semantic::Normal);
-        if (withNormals) expandTriangles(mesh, triangles);
-        for (size_t f = 0; f < ac.frames.size(); ++f) {
-            MorphTarget target;
-            target.name = ac.name + " " + num(f);
-            target.relative = ac.relative;
-            std::vector<float>& p = ac.frames[f].positions;
-            const size_t vertices = p.size() / 3;
-            std::vector<float> normals;
-            if (withNormals) {
-                normals.assign(vertices * 3, 0.0f);
-                for (size_t t = 0; t + 2 < triangles.size(); t += 3) {
-                    const uint32_t i0 = triangles[t], i1 = triangles[t + 1], i2 = triangles[t + 2];
-                    if (i0 >= vertices || i1 >= vertices || i2 >= vertices) continue;
-                    const glm::vec3 a0(p[i0 * 3], p[i0 * 3 + 1], p[i0 * 3 + 2]);
-                    const glm::vec3 a1(p[i1 * 3], p[i1 * 3 + 1], p[i1 * 3 + 2]);
-                    const glm::vec3 a2(p[i2 * 3], p[i2 * 3 + 1], p[i2 * 3 + 2]);
-                    glm::vec3 nrm = glm::cross(a1 - a0, a2 - a0);
-                    const float len = glm::length(nrm);
-                    if (!(len > 1e-20f) || !std::isfinite(len)) continue;
-                    nrm /= len;
-                    for (uint32_t i : {i0, i1, i2})
-                        for (int k = 0; k < 3; ++k) normals[size_t(i) * 3 + k] += nrm[k];
-                }
-                for (size_t v = 0; v < vertices; ++v) {
-                    glm::vec3 nrm(normals[v * 3], normals[v * 3 + 1], normals[v * 3 + 2]);
-                    const float len = glm::length(nrm);
-                    if (len > 1e-20f) nrm /= len;
-                    for (int k = 0; k < 3; ++k) normals[v * 3 + k] = nrm[k];
-                }
-            }
-            const uint32_t stride = withNormals ? 24 : 12;
-            std::vector<uint8_t> bytes(vertices * stride);
-            for (size_t v = 0; v < vertices; ++v) {
-                std::memcpy(bytes.data() + v * stride, &p[v * 3], 12);
-                if (withNormals) std::memcpy(bytes.data() + v * stride + 12, &normals[v * 3], 12);
-            }
-            std::vector<float>().swap(p);
-            target.stream.bytes = makeOwnedBytes(std::move(bytes));
-            target.stream.stride = stride;
-            target.stream.count = mesh.vertexCount;
-            VertexAttribute a;
-            a.semantic = Semantic::Position;
-            a.components = 3;
-            target.stream.attributes.push_back(a);
-            if (withNormals) {
-                a.semantic = Semantic::Normal;
-                a.offset = 12;
-                target.stream.attributes.push_back(a);
-            }
-            mesh.morphTargets.push_back(std::move(target));
-            mesh.defaultMorphWeights.push_back(0.0f);
-            ++targets;
-        }
-        Clip& clip = m_scene.animation.clips[clipFor(int32_t(c))];
+        addFrameTargets(ac, mesh);
+        plan.targets += ac.frames.size();
+        Clip& clip = m_scene.animation.clips[sceneClipFor(plan, int32_t(c))];
+        std::vector<float> times;
+        std::vector<size_t> keyFrames;
         frameKeys(ac, times, keyFrames);
         for (int32_t n : nodes)
             for (size_t f = 0; f < ac.frames.size(); ++f) {
@@ -869,14 +884,50 @@ void Reader::finishAnimation() {
                 clip.tracks.push_back(std::move(w));
             }
     }
-    // Nodes of a mesh given morph targets after they were read carry no weights of their own.
-    for (Node& n : m_scene.nodes)
-        if (n.kind == NodeKind::Mesh && n.object >= 0 && !n.morphWeights.empty() &&
-            n.morphWeights.size() != m_scene.meshes[n.object].morphTargets.size())
-            n.morphWeights.clear();
+}
 
-    // UV animations: a transform per clip, applied to the diffuse maps of the meshes whose
-    // Animator plays it (AWD has no other link from a material to a UV animation).
+// A morph target of `mesh` per frame of vertex clip `ac` (whose positions are released).
+void Reader::addFrameTargets(AnimClip& ac, Mesh& mesh) {
+    // Absolute frames carry normals derived from their own triangles, as Away3D derives a
+    // frame geometry's normals (the sum of unit face normals, normalised).
+    std::vector<uint32_t> triangles;
+    const bool withNormals = !ac.relative && hasAttribute(mesh, Semantic::Normal);
+    if (withNormals) expandTriangles(mesh, triangles);
+    for (size_t f = 0; f < ac.frames.size(); ++f) {
+        MorphTarget target;
+        target.name = ac.name + " " + num(f);
+        target.relative = ac.relative;
+        std::vector<float>& p = ac.frames[f].positions;
+        const size_t vertices = p.size() / 3;
+        std::vector<float> normals;
+        if (withNormals) normals = frameNormals(p, triangles);
+        const uint32_t stride = withNormals ? 24 : 12;
+        std::vector<uint8_t> bytes(vertices * stride);
+        for (size_t v = 0; v < vertices; ++v) {
+            std::memcpy(bytes.data() + v * stride, &p[v * 3], 12);
+            if (withNormals) std::memcpy(bytes.data() + v * stride + 12, &normals[v * 3], 12);
+        }
+        std::vector<float>().swap(p);
+        target.stream.bytes = makeOwnedBytes(std::move(bytes));
+        target.stream.stride = stride;
+        target.stream.count = mesh.vertexCount;
+        VertexAttribute a;
+        a.semantic = Semantic::Position;
+        a.components = 3;
+        target.stream.attributes.push_back(a);
+        if (withNormals) {
+            a.semantic = Semantic::Normal;
+            a.offset = 12;
+            target.stream.attributes.push_back(a);
+        }
+        mesh.morphTargets.push_back(std::move(target));
+        mesh.defaultMorphWeights.push_back(0.0f);
+    }
+}
+
+// UV animations: a transform per clip, applied to the diffuse maps of the meshes whose
+// Animator plays it (AWD has no other link from a material to a UV animation).
+void Reader::makeUvClips() {
     for (size_t u = 0; u < m_uvClips.size(); ++u) {
         const UvClip& uc = m_uvClips[u];
         UvTransform ut;
@@ -887,26 +938,7 @@ void Reader::finishAnimation() {
         ut.elements.push_back(e);
         m_scene.uvTransforms.push_back(std::move(ut));
         const int32_t uvIndex = static_cast<int32_t>(m_scene.uvTransforms.size() - 1);
-        Clip clip;
-        clip.name = uc.name;
-        Track t;
-        t.channel = Channel::UvElement;
-        t.uvTransform = uvIndex;
-        t.element = 0;
-        t.components = 16;
-        uint64_t ms = 0;
-        for (size_t f = 0; f < uc.matrices.size(); ++f) {
-            t.times.push_back(float(double(ms) / 1000.0));
-            t.values.insert(t.values.end(), &uc.matrices[f][0][0], &uc.matrices[f][0][0] + 16);
-            ms += uc.durationsMs[f];
-        }
-        if (uc.durationsMs.back() > 0) {
-            t.times.push_back(float(double(ms) / 1000.0));
-            t.values.insert(t.values.end(), &uc.matrices.back()[0][0], &uc.matrices.back()[0][0] + 16);
-        }
-        clip.end = float(double(ms) / 1000.0);
-        clip.tracks.push_back(std::move(t));
-        m_scene.animation.clips.push_back(std::move(clip));
+        m_scene.animation.clips.push_back(uvClip(uc, uvIndex));
         size_t linked = 0;
         for (const Animator& an : m_animators) {
             if (an.set < 0) continue;
@@ -924,18 +956,37 @@ void Reader::finishAnimation() {
         if (!linked)
             info("UV animation " + quoted(uc.name) + ": no Animator plays it on a mesh; kept as a clip that moves nothing drawn");
     }
+}
 
-    if (jointNodes)
-        info(num(jointNodes) + " joint nodes added for " + num(m_skeletons.size()) + " skeleton" +
+// The report lines: joint nodes added, morph targets made, skeletons that skin nothing.
+void Reader::reportAnimation(const AnimationPlan& plan) {
+    if (plan.jointNodes)
+        info(num(plan.jointNodes) + " joint nodes added for " + num(m_skeletons.size()) + " skeleton" +
              (m_skeletons.size() == 1 ? "" : "s") + " (below the mesh instances they skin; not counted as the file's nodes)");
-    if (targets) info(num(targets) + " morph targets made from vertex animation frames");
+    if (plan.targets) info(num(plan.targets) + " morph targets made from vertex animation frames");
     for (size_t s = 0; s < m_skeletons.size(); ++s) {
         bool used = false;
-        for (const auto& [node, sk] : instanceSkeleton) used = used || sk == int32_t(s);
+        for (const auto& [node, sk] : plan.instanceSkeleton) used = used || sk == int32_t(s);
         if (!used)
             info("skeleton " + quoted(m_skeletons[s].name) + " (block " + num(m_skeletons[s].blockId) +
                  ") skins no mesh instance; its animations are not played");
     }
+}
+
+void Reader::finishAnimation() {
+    AnimationPlan plan;
+    linkSkeletons(plan);
+    checkSkeletonFit(plan);
+    createSceneClips(plan);
+    makeSkins(plan);
+    makeMorphTargets(plan);
+    // Nodes of a mesh given morph targets after they were read carry no weights of their own.
+    for (Node& n : m_scene.nodes)
+        if (n.kind == NodeKind::Mesh && n.object >= 0 && !n.morphWeights.empty() &&
+            n.morphWeights.size() != m_scene.meshes[n.object].morphTargets.size())
+            n.morphWeights.clear();
+    makeUvClips();
+    reportAnimation(plan);
 }
 
 }  // namespace esv::awd

@@ -279,6 +279,20 @@ private:
     void readMeshPosePositions(ByteReader& data, uint64_t streamAt, const std::string& where,
                                const MeshPoseLayout& layout, uint16_t s, uint32_t frameStyle,
                                const std::vector<uint32_t>& indices, float* out);
+
+    // ---- parts of finishAnimation (awd_animation.cpp), in the order it runs them
+    struct AnimationPlan;
+    void linkSkeletons(AnimationPlan& plan);
+    void checkSkeletonFit(const AnimationPlan& plan);
+    int32_t sceneClipFor(AnimationPlan& plan, int32_t c);
+    void createSceneClips(AnimationPlan& plan);
+    void makeSkins(AnimationPlan& plan);
+    void addJointTracks(AnimationPlan& plan, int32_t c, const Skeleton& sk, int32_t firstJoint,
+                        const std::vector<glm::mat4>& bindLocal);
+    void makeMorphTargets(AnimationPlan& plan);
+    void addFrameTargets(AnimClip& ac, Mesh& mesh);
+    void makeUvClips();
+    void reportAnimation(const AnimationPlan& plan);
 };
 
 std::string quoted(const std::string& s);
