@@ -267,6 +267,17 @@ public:
     uint32_t m_expectedId = 1;
 
 private:
+    // ---- parts of run (awd_reader.cpp); each bool is false when the file cannot be read on
+    bool readHeader(const uint8_t* data, size_t size);
+    bool openBody(const std::shared_ptr<const std::vector<uint8_t>>& file);
+    bool indexBlocks();
+    void readBlock(const BlockEntry& e, size_t fileSize);
+    void checkBlockId(const BlockEntry& e, uint64_t headerAt);
+    bool blockPayload(const BlockEntry& e, uint64_t headerAt, size_t fileSize, const uint8_t*& payload,
+                      size_t& payloadSize);
+    int32_t dispatchBlock(const BlockEntry& e, uint64_t headerAt, ByteReader& r, bool& skipped);
+    void giveBlockAttributes(uint8_t type, int32_t index);
+
     // ---- parts of readMeshPose (awd_animation.cpp); each bool is false when the block is done
     struct MeshPoseLayout;
     bool ignoreAnimation(ByteReader& r, uint64_t at, const std::string& why);
