@@ -92,222 +92,260 @@ std::vector<float> computeNormals(const SubGeometry& sub, bool wide) {
     return normals;
 }
 
-}  // namespace
-
-void Reader::readTriangleGeometry(ByteReader& r) {
-    std::string name;
-    if (!readString(r, name, "name")) return;
-    m_currentName = name;
-    const uint16_t subCount = r.u16();
-    if (ended(r, "sub-geometry count")) return;
-    AttrList props;
-    if (!readAttrs(r, props, "geometry")) return;
-    const bool wide = m_header.geometry64;
-    const size_t floatSize = wide ? 8 : 4;
-    const glm::vec2 geoScale(float(propFloat(props, 1, 1.0, wide)), float(propFloat(props, 2, 1.0, wide)));
-    unknownProps(props, {1, 2}, "geometry");
-
-    std::vector<SubGeometry> subs;
-    for (uint16_t s = 0; s < subCount; ++s) {
-        const std::string where = blockWhere() + " / sub-geometry " + num(s);
-        const uint64_t subAt = r.offset();
-        const uint32_t subLength = r.u32();
-        if (ended(r, "sub-geometry length")) return;
-        // The length covers the streams (spec); AwayBuilder counts the properties in too. Away3D
-        // reads both, so the streams are taken to end where one of the two readings makes them
-        // tile exactly (the spec's first). The sub-geometry's user attributes follow.
-        AttrList subProps;
-        const size_t propsStart = r.position();
-        if (!readAttrs(r, subProps, "sub-geometry")) return;
-        const size_t propsSize = r.position() - propsStart;
-        auto tiles = [&](size_t length) {
-            if (length > r.remaining()) return false;
-            const uint8_t* p = r.current();
-            size_t at = 0;
-            while (at < length) {
-                if (length - at < 6) return false;
-                const uint32_t n = uint32_t(p[at + 2]) | uint32_t(p[at + 3]) << 8 | uint32_t(p[at + 4]) << 16 |
-                                   uint32_t(p[at + 5]) << 24;
-                if (n > length - at - 6) return false;
-                at += 6 + size_t(n);
-            }
-            return true;
-        };
-        size_t streamsLength = subLength;
-        if (!tiles(subLength) && subLength >= propsSize && tiles(subLength - propsSize)) streamsLength = subLength - propsSize;
-        if (streamsLength > r.remaining()) {
-            fatal(subAt, where, "the sub-geometry claims " + num(subLength) + " bytes, " + num(r.remaining() + propsSize) +
-                                    " remain in the block");
-            return;
-        }
-        ByteReader sr = r.sub(streamsLength);
-        const glm::vec2 subScale(float(propFloat(subProps, 1, 1.0, wide)), float(propFloat(subProps, 2, 1.0, wide)));
-        unknownProps(subProps, {1, 2}, "sub-geometry");
-        std::vector<RawStream> streams;
-        while (!sr.atEnd()) {
-            RawStream st;
-            st.offset = sr.offset();
-            st.type = sr.u8();
-            st.dataType = sr.u8();
-            st.length = sr.u32();
-            if (!sr.ok()) {
-                fatal(st.offset, where, "the sub-geometry ends inside a stream header");
-                return;
-            }
-            if (st.length > sr.remaining()) {
-                fatal(st.offset, where,
-                      std::string("the ") + (streamTypeName(st.type) ? streamTypeName(st.type) : "data") + " stream claims " +
-                          num(st.length) + " bytes, " + num(sr.remaining()) + " remain in the sub-geometry");
-                return;
-            }
-            st.data = sr.current();
-            sr.skip(st.length);
-            streams.push_back(st);
-        }
-        if (!readUserAttrs(r, "sub-geometry")) return;
-
-        SubGeometry sub;
-        // Away3D's UV scaling: the geometry's scale when it is not 1, else the inverse of the
-        // sub-geometry's (its scaleUV calls are absolute, the last one wins).
-        for (int k = 0; k < 2; ++k)
-            sub.uvScale[k] = geoScale[k] != 1.0f ? geoScale[k] : (subScale[k] != 1.0f && subScale[k] != 0.0f ? 1.0f / subScale[k] : 1.0f);
-
-        // Whole elements of `size` bytes; a remainder is a violation and is left out.
-        auto whole = [&](const RawStream& st, size_t size, const char* what) {
-            if (st.length % size != 0)
-                violation(st.offset, where,
-                          std::string("the ") + what + " stream is " + num(st.length) + " bytes, not a multiple of its " +
-                              num(size) + "-byte elements; the last " + num(st.length % size) + " bytes are ignored");
-            return static_cast<uint32_t>(st.length / size);
-        };
-        const RawStream* positions = nullptr;
-        const RawStream* indices = nullptr;
-        const RawStream* normals = nullptr;
-        const RawStream* tangents = nullptr;
-        const RawStream* joints = nullptr;
-        const RawStream* weights = nullptr;
-        std::vector<const RawStream*> uvs;
-        for (const RawStream& st : streams) {
-            const RawStream** slot = nullptr;
-            switch (st.type) {
-                case stream::Positions: slot = &positions; break;
-                case stream::Indices: slot = &indices; break;
-                case stream::Normals: slot = &normals; break;
-                case stream::Tangents: slot = &tangents; break;
-                case stream::JointIndices: slot = &joints; break;
-                case stream::JointWeights: slot = &weights; break;
-                case stream::UVs: uvs.push_back(&st); continue;
-                default:
-                    info(where + ": stream type " + num(st.type) + " (" + num(st.length) + " bytes) is not defined; skipped");
-                    continue;
-            }
-            if (*slot) {
-                violation(st.offset, where,
-                          std::string("a second ") + streamTypeName(st.type) + " stream; only the first is used");
-                continue;
-            }
-            *slot = &st;
-        }
-        if (positions) {
-            sub.positions = positions->data;
-            sub.vertices = whole(*positions, 3 * floatSize, "positions");
-        }
-        if (indices) {
-            uint32_t count = whole(*indices, 2, "face indices");
-            if (count % 3 != 0)
-                violation(indices->offset, where,
-                          num(count) + " face indices are not whole triangles; the last " + num(count % 3) + " are ignored");
-            count -= count % 3;
-            // Every index must name a vertex of this sub-geometry.
-            for (uint32_t i = 0; i < count; ++i) {
-                const uint16_t v = loadU16(indices->data + 2 * size_t(i));
-                if (v >= sub.vertices) {
-                    fatal(indices->offset + 6 + 2 * uint64_t(i), where,
-                          "face index " + num(i) + " is " + num(v) + ", past the sub-geometry's " + num(sub.vertices) + " vertices");
-                    return;
-                }
-            }
-            sub.indices = indices->data;
-            sub.indexCount = count;
-        } else if (sub.vertices > 0) {
-            violation(positions->offset, where, "the sub-geometry has no face indices; it draws nothing");
-        }
-        // A per-vertex stream must cover every vertex; a short one is dropped, extra values ignored.
-        auto perVertex = [&](const RawStream* st, uint8_t components, const char* what, Source& out) {
-            if (!st || sub.vertices == 0) return;
-            const uint32_t count = whole(*st, components * floatSize, what);
-            if (count < sub.vertices) {
-                violation(st->offset, where,
-                          std::string("the ") + what + " stream holds " + num(count) + " values for " + num(sub.vertices) +
-                              " vertices; it is not used");
-                return;
-            }
-            if (count > sub.vertices)
-                violation(st->offset, where,
-                          std::string("the ") + what + " stream holds " + num(count) + " values for " + num(sub.vertices) +
-                              " vertices; the extra ones are ignored");
-            out.data = st->data;
-            out.count = sub.vertices;
-            out.components = components;
-            out.wide = wide;
-        };
-        perVertex(normals, 3, "normals", sub.normals);
-        perVertex(tangents, 3, "tangents", sub.tangents);
-        for (size_t u = 0; u < uvs.size(); ++u) {
-            Source uv;
-            perVertex(uvs[u], 2, "UVs", uv);
-            if (uv.data) sub.uvs.push_back(std::move(uv));
-        }
-        // Joints: the same number of indices and weights, a whole number per vertex.
-        if ((joints || weights) && sub.vertices > 0) {
-            if (!joints || !weights) {
-                violation((joints ? joints : weights)->offset, where,
-                          std::string("joint ") + (joints ? "indices" : "weights") + " without joint " +
-                              (joints ? "weights" : "indices") + "; not used");
-            } else {
-                const uint32_t ji = whole(*joints, 2, "joint indices");
-                const uint32_t jw = whole(*weights, floatSize, "joint weights");
-                const uint32_t perVertexCount = ji / sub.vertices;
-                if (ji != jw) {
-                    violation(weights->offset, where,
-                              num(ji) + " joint indices but " + num(jw) + " joint weights (they must match); not used");
-                } else if (perVertexCount == 0 || ji % sub.vertices != 0) {
-                    violation(joints->offset, where,
-                              num(ji) + " joint indices are not a whole number per vertex for " + num(sub.vertices) +
-                                  " vertices; not used");
-                } else if (perVertexCount > 64) {
-                    violation(joints->offset, where, num(perVertexCount) + " joints per vertex is more than 64; not used");
-                } else {
-                    sub.jointIndices = Source{joints->data, sub.vertices, uint8_t(perVertexCount), false, {}};
-                    sub.jointWeights = Source{weights->data, sub.vertices, uint8_t(perVertexCount), wide, {}};
-                    // Each vertex's weights must sum to 1 (spec, "Joint index and weight streams").
-                    uint32_t bad = 0, first = 0;
-                    float firstSum = 0.0f;
-                    for (uint32_t v = 0; v < sub.vertices; ++v) {
-                        float sum = 0.0f;
-                        for (uint32_t k = 0; k < perVertexCount; ++k)
-                            sum += loadFloat(weights->data + (size_t(v) * perVertexCount + k) * floatSize, wide);
-                        if (!(std::fabs(sum - 1.0f) <= 1e-3f)) {
-                            if (bad++ == 0) {
-                                first = v;
-                                firstSum = sum;
-                            }
-                        }
-                    }
-                    if (bad)
-                        violation(weights->offset, where,
-                                  "the joint weights of " + num(bad) + " vertices do not sum to 1 (first: vertex " + num(first) +
-                                      ", sum " + std::to_string(firstSum) + ")");
-                }
-            }
-        }
-        if (!positions && (indices || !uvs.empty() || normals))
-            violation(streams.empty() ? subAt : streams.front().offset, where, "the sub-geometry has no positions; it draws nothing");
-        subs.push_back(std::move(sub));
+// True when `length` bytes from the reader's position are whole data streams end to end (each a
+// 6-byte header and the length it gives).
+bool streamsTile(const ByteReader& r, size_t length) {
+    if (length > r.remaining()) return false;
+    const uint8_t* p = r.current();
+    size_t at = 0;
+    while (at < length) {
+        if (length - at < 6) return false;
+        const uint32_t n =
+            uint32_t(p[at + 2]) | uint32_t(p[at + 3]) << 8 | uint32_t(p[at + 4]) << 16 | uint32_t(p[at + 5]) << 24;
+        if (n > length - at - 6) return false;
+        at += 6 + size_t(n);
     }
-    if (!readUserAttrs(r, "geometry")) return;
+    return true;
+}
 
-    // Missing normals: computed from the triangles, as Away3D does.
+// A sub-geometry's length, properties, data streams and user attributes. False when the block
+// cannot be read on (reported).
+bool readSubStreams(Reader& reader, ByteReader& r, const std::string& where, bool wide, uint64_t& subAt,
+                    glm::vec2& subScale, std::vector<RawStream>& streams) {
+    subAt = r.offset();
+    const uint32_t subLength = r.u32();
+    if (reader.ended(r, "sub-geometry length")) return false;
+    // The length covers the streams (spec); AwayBuilder counts the properties in too. Away3D
+    // reads both, so the streams are taken to end where one of the two readings makes them
+    // tile exactly (the spec's first). The sub-geometry's user attributes follow.
+    AttrList subProps;
+    const size_t propsStart = r.position();
+    if (!reader.readAttrs(r, subProps, "sub-geometry")) return false;
+    const size_t propsSize = r.position() - propsStart;
+    size_t streamsLength = subLength;
+    if (!streamsTile(r, subLength) && subLength >= propsSize && streamsTile(r, subLength - propsSize))
+        streamsLength = subLength - propsSize;
+    if (streamsLength > r.remaining()) {
+        reader.fatal(subAt, where,
+                     "the sub-geometry claims " + num(subLength) + " bytes, " + num(r.remaining() + propsSize) +
+                         " remain in the block");
+        return false;
+    }
+    ByteReader sr = r.sub(streamsLength);
+    subScale = glm::vec2(float(reader.propFloat(subProps, 1, 1.0, wide)), float(reader.propFloat(subProps, 2, 1.0, wide)));
+    reader.unknownProps(subProps, {1, 2}, "sub-geometry");
+    while (!sr.atEnd()) {
+        RawStream st;
+        st.offset = sr.offset();
+        st.type = sr.u8();
+        st.dataType = sr.u8();
+        st.length = sr.u32();
+        if (!sr.ok()) {
+            reader.fatal(st.offset, where, "the sub-geometry ends inside a stream header");
+            return false;
+        }
+        if (st.length > sr.remaining()) {
+            reader.fatal(st.offset, where,
+                         std::string("the ") + (streamTypeName(st.type) ? streamTypeName(st.type) : "data") +
+                             " stream claims " + num(st.length) + " bytes, " + num(sr.remaining()) +
+                             " remain in the sub-geometry");
+            return false;
+        }
+        st.data = sr.current();
+        sr.skip(st.length);
+        streams.push_back(st);
+    }
+    return reader.readUserAttrs(r, "sub-geometry");
+}
+
+// The streams of one sub-geometry by kind: the first of each kind, every UV stream in order.
+struct StreamSlots {
+    const RawStream* positions = nullptr;
+    const RawStream* indices = nullptr;
+    const RawStream* normals = nullptr;
+    const RawStream* tangents = nullptr;
+    const RawStream* joints = nullptr;
+    const RawStream* weights = nullptr;
+    std::vector<const RawStream*> uvs;
+};
+
+// Sorts `streams` into their slots, reporting undefined types and second streams of a kind.
+StreamSlots sortStreams(Reader& reader, const std::string& where, const std::vector<RawStream>& streams) {
+    StreamSlots slots;
+    for (const RawStream& st : streams) {
+        const RawStream** slot = nullptr;
+        switch (st.type) {
+            case stream::Positions: slot = &slots.positions; break;
+            case stream::Indices: slot = &slots.indices; break;
+            case stream::Normals: slot = &slots.normals; break;
+            case stream::Tangents: slot = &slots.tangents; break;
+            case stream::JointIndices: slot = &slots.joints; break;
+            case stream::JointWeights: slot = &slots.weights; break;
+            case stream::UVs: slots.uvs.push_back(&st); continue;
+            default:
+                reader.info(where + ": stream type " + num(st.type) + " (" + num(st.length) + " bytes) is not defined; skipped");
+                continue;
+        }
+        if (*slot) {
+            reader.violation(st.offset, where,
+                             std::string("a second ") + streamTypeName(st.type) + " stream; only the first is used");
+            continue;
+        }
+        *slot = &st;
+    }
+    return slots;
+}
+
+// Whole elements of `size` bytes in a stream; a remainder is a violation and is left out.
+uint32_t wholeElements(Reader& reader, const std::string& where, const RawStream& st, size_t size, const char* what) {
+    if (st.length % size != 0)
+        reader.violation(st.offset, where,
+                         std::string("the ") + what + " stream is " + num(st.length) + " bytes, not a multiple of its " +
+                             num(size) + "-byte elements; the last " + num(st.length % size) + " bytes are ignored");
+    return static_cast<uint32_t>(st.length / size);
+}
+
+// The face indices: whole triangles, each naming a vertex of the sub-geometry. False when an
+// index is out of range (fatal).
+bool takeIndices(Reader& reader, const std::string& where, const StreamSlots& slots, SubGeometry& sub) {
+    const RawStream* indices = slots.indices;
+    if (!indices) {
+        if (sub.vertices > 0)
+            reader.violation(slots.positions->offset, where, "the sub-geometry has no face indices; it draws nothing");
+        return true;
+    }
+    uint32_t count = wholeElements(reader, where, *indices, 2, "face indices");
+    if (count % 3 != 0)
+        reader.violation(indices->offset, where,
+                         num(count) + " face indices are not whole triangles; the last " + num(count % 3) + " are ignored");
+    count -= count % 3;
+    for (uint32_t i = 0; i < count; ++i) {
+        const uint16_t v = loadU16(indices->data + 2 * size_t(i));
+        if (v >= sub.vertices) {
+            reader.fatal(indices->offset + 6 + 2 * uint64_t(i), where,
+                         "face index " + num(i) + " is " + num(v) + ", past the sub-geometry's " + num(sub.vertices) +
+                             " vertices");
+            return false;
+        }
+    }
+    sub.indices = indices->data;
+    sub.indexCount = count;
+    return true;
+}
+
+// A per-vertex stream (`components` floats a vertex) as `out`. It must cover every vertex: a short
+// one is dropped, extra values are ignored.
+void takePerVertex(Reader& reader, const std::string& where, const RawStream* st, uint8_t components, bool wide,
+                   const char* what, uint32_t vertices, Source& out) {
+    if (!st || vertices == 0) return;
+    const uint32_t count = wholeElements(reader, where, *st, components * (wide ? 8 : 4), what);
+    if (count < vertices) {
+        reader.violation(st->offset, where,
+                         std::string("the ") + what + " stream holds " + num(count) + " values for " + num(vertices) +
+                             " vertices; it is not used");
+        return;
+    }
+    if (count > vertices)
+        reader.violation(st->offset, where,
+                         std::string("the ") + what + " stream holds " + num(count) + " values for " + num(vertices) +
+                             " vertices; the extra ones are ignored");
+    out.data = st->data;
+    out.count = vertices;
+    out.components = components;
+    out.wide = wide;
+}
+
+// Each vertex's joint weights must sum to 1 (spec, "Joint index and weight streams"); one
+// violation for all the vertices whose weights do not.
+void checkWeightSums(Reader& reader, const std::string& where, const RawStream& weights, uint32_t vertices,
+                     uint32_t perVertex, bool wide) {
+    const size_t floatSize = wide ? 8 : 4;
+    uint32_t bad = 0, first = 0;
+    float firstSum = 0.0f;
+    for (uint32_t v = 0; v < vertices; ++v) {
+        float sum = 0.0f;
+        for (uint32_t k = 0; k < perVertex; ++k)
+            sum += loadFloat(weights.data + (size_t(v) * perVertex + k) * floatSize, wide);
+        if (!(std::fabs(sum - 1.0f) <= 1e-3f)) {
+            if (bad++ == 0) {
+                first = v;
+                firstSum = sum;
+            }
+        }
+    }
+    if (bad)
+        reader.violation(weights.offset, where,
+                         "the joint weights of " + num(bad) + " vertices do not sum to 1 (first: vertex " + num(first) +
+                             ", sum " + std::to_string(firstSum) + ")");
+}
+
+// Joints: the same number of indices and weights, a whole number (at most 64) per vertex.
+void takeJoints(Reader& reader, const std::string& where, const StreamSlots& slots, bool wide, SubGeometry& sub) {
+    const RawStream* joints = slots.joints;
+    const RawStream* weights = slots.weights;
+    if (!(joints || weights) || sub.vertices == 0) return;
+    if (!joints || !weights) {
+        reader.violation((joints ? joints : weights)->offset, where,
+                         std::string("joint ") + (joints ? "indices" : "weights") + " without joint " +
+                             (joints ? "weights" : "indices") + "; not used");
+        return;
+    }
+    const uint32_t ji = wholeElements(reader, where, *joints, 2, "joint indices");
+    const uint32_t jw = wholeElements(reader, where, *weights, wide ? 8 : 4, "joint weights");
+    const uint32_t perVertexCount = ji / sub.vertices;
+    if (ji != jw) {
+        reader.violation(weights->offset, where,
+                         num(ji) + " joint indices but " + num(jw) + " joint weights (they must match); not used");
+    } else if (perVertexCount == 0 || ji % sub.vertices != 0) {
+        reader.violation(joints->offset, where,
+                         num(ji) + " joint indices are not a whole number per vertex for " + num(sub.vertices) +
+                             " vertices; not used");
+    } else if (perVertexCount > 64) {
+        reader.violation(joints->offset, where, num(perVertexCount) + " joints per vertex is more than 64; not used");
+    } else {
+        sub.jointIndices = Source{joints->data, sub.vertices, uint8_t(perVertexCount), false, {}};
+        sub.jointWeights = Source{weights->data, sub.vertices, uint8_t(perVertexCount), wide, {}};
+        checkWeightSums(reader, where, *weights, sub.vertices, perVertexCount, wide);
+    }
+}
+
+// One sub-geometry (number `index`) appended to `subs`. False when the block cannot be read on.
+bool readSubGeometry(Reader& reader, ByteReader& r, uint16_t index, bool wide, const glm::vec2& geoScale,
+                     std::vector<SubGeometry>& subs) {
+    const std::string where = reader.blockWhere() + " / sub-geometry " + num(index);
+    uint64_t subAt = 0;
+    glm::vec2 subScale(1.0f);
+    std::vector<RawStream> streams;
+    if (!readSubStreams(reader, r, where, wide, subAt, subScale, streams)) return false;
+
+    SubGeometry sub;
+    // Away3D's UV scaling: the geometry's scale when it is not 1, else the inverse of the
+    // sub-geometry's (its scaleUV calls are absolute, the last one wins).
+    for (int k = 0; k < 2; ++k)
+        sub.uvScale[k] = geoScale[k] != 1.0f ? geoScale[k] : (subScale[k] != 1.0f && subScale[k] != 0.0f ? 1.0f / subScale[k] : 1.0f);
+    const StreamSlots slots = sortStreams(reader, where, streams);
+    if (slots.positions) {
+        sub.positions = slots.positions->data;
+        sub.vertices = wholeElements(reader, where, *slots.positions, 3 * (wide ? 8 : 4), "positions");
+    }
+    if (!takeIndices(reader, where, slots, sub)) return false;
+    takePerVertex(reader, where, slots.normals, 3, wide, "normals", sub.vertices, sub.normals);
+    takePerVertex(reader, where, slots.tangents, 3, wide, "tangents", sub.vertices, sub.tangents);
+    for (const RawStream* st : slots.uvs) {
+        Source uv;
+        takePerVertex(reader, where, st, 2, wide, "UVs", sub.vertices, uv);
+        if (uv.data) sub.uvs.push_back(std::move(uv));
+    }
+    takeJoints(reader, where, slots, wide, sub);
+    if (!slots.positions && (slots.indices || !slots.uvs.empty() || slots.normals))
+        reader.violation(streams.empty() ? subAt : streams.front().offset, where,
+                         "the sub-geometry has no positions; it draws nothing");
+    subs.push_back(std::move(sub));
+    return true;
+}
+
+// Missing normals: computed from the triangles, as Away3D does. True when any were.
+bool computeMissingNormals(std::vector<SubGeometry>& subs, bool wide) {
     bool computed = false;
     for (SubGeometry& sub : subs) {
         if (sub.normals.data || sub.vertices == 0) continue;
@@ -318,94 +356,107 @@ void Reader::readTriangleGeometry(ByteReader& r) {
         sub.normals.wide = false;
         computed = true;
     }
-    if (computed) m_computedNormals.push_back(name);
+    return computed;
+}
 
-    Mesh mesh;
-    mesh.name = name;
-    uint64_t totalVertices = 0;
-    for (const SubGeometry& sub : subs) totalVertices += sub.vertices;
-    mesh.vertexCount = static_cast<uint32_t>(totalVertices);  // at most 65535 x 65535 fits
-    const std::shared_ptr<const std::vector<uint8_t>>& owner = m_blockOwner ? m_blockOwner : m_body;
-    const bool single = subs.size() == 1;
-    bool converted = false;
+// The scene mesh being made from the sub-geometries, and what its stream builders share.
+struct MeshBuild {
+    Mesh& mesh;
+    const std::vector<SubGeometry>& subs;
+    const std::shared_ptr<const std::vector<uint8_t>>& owner;  // of the bytes the views point into
+    bool single = false;     // one sub-geometry: streams can be views
+    bool converted = false;  // a float64 stream was converted to float32
+};
 
-    // One attribute stream from the subs' sources (`pick`), a view when it can be, else packed.
-    auto addStream = [&](Semantic semantic, uint8_t set, bool isFloat, auto pick) {
-        uint8_t components = 0;
-        bool any = false;
-        for (const SubGeometry& sub : subs) {
-            const Source& s = pick(sub);
-            if (!s.data) continue;
-            any = true;
-            components = std::max(components, s.components);
-        }
-        if (!any) return;
-        const size_t elementSize = isFloat ? 4 : 2;
-        // Checked in 64 bits: with a 32-bit size_t (armhf) the product could wrap to a short buffer.
-        if (uint64_t(mesh.vertexCount) * components * elementSize > SIZE_MAX) {
-            violation(m_current->offset + m_bodyBase, blockWhere(),
-                      num(mesh.vertexCount) + " vertices of " + num(components) +
-                          " components are more than this machine can address; the stream is not used");
-            return;
-        }
-        VertexStream vs;
-        vs.count = mesh.vertexCount;
-        const SubGeometry& first = subs.front();
-        const Source& firstSource = pick(first);
-        const bool scaled = semantic == Semantic::TexCoord && first.uvScale != glm::vec2(1.0f);
-        if (single && !firstSource.wide && firstSource.computed.empty() && !scaled) {
-            vs.bytes = ByteView{owner, firstSource.data, size_t(firstSource.count) * components * elementSize};
-        } else {
-            std::vector<uint8_t> packed(size_t(mesh.vertexCount) * components * elementSize, 0);
-            size_t base = 0;
-            for (const SubGeometry& sub : subs) {
-                const Source& s = pick(sub);
-                if (s.data) {
-                    for (size_t v = 0; v < s.count; ++v)
-                        for (size_t k = 0; k < s.components; ++k) {
-                            uint8_t* out = packed.data() + ((base + v) * components + k) * elementSize;
-                            if (isFloat) {
-                                float f = s.computed.empty()
-                                              ? loadFloat(s.data + (v * s.components + k) * (s.wide ? 8 : 4), s.wide)
-                                              : s.computed[v * s.components + k];
-                                if (semantic == Semantic::TexCoord) f *= sub.uvScale[k & 1];
-                                std::memcpy(out, &f, 4);
-                            } else {
-                                std::memcpy(out, s.data + (v * s.components + k) * 2, 2);
-                            }
-                        }
-                    if (s.wide) converted = true;
+// The subs' sources (`pick`) packed into one buffer of `components` values a vertex: float32
+// (float64 converted, UVs scaled) or uint16, zero where a sub-geometry has none.
+template <class Pick>
+std::vector<uint8_t> packStream(MeshBuild& build, Semantic semantic, bool isFloat, uint8_t components, Pick pick) {
+    const size_t elementSize = isFloat ? 4 : 2;
+    std::vector<uint8_t> packed(size_t(build.mesh.vertexCount) * components * elementSize, 0);
+    size_t base = 0;
+    for (const SubGeometry& sub : build.subs) {
+        const Source& s = pick(sub);
+        if (s.data) {
+            for (size_t v = 0; v < s.count; ++v)
+                for (size_t k = 0; k < s.components; ++k) {
+                    uint8_t* out = packed.data() + ((base + v) * components + k) * elementSize;
+                    if (isFloat) {
+                        float f = s.computed.empty() ? loadFloat(s.data + (v * s.components + k) * (s.wide ? 8 : 4), s.wide)
+                                                     : s.computed[v * s.components + k];
+                        if (semantic == Semantic::TexCoord) f *= sub.uvScale[k & 1];
+                        std::memcpy(out, &f, 4);
+                    } else {
+                        std::memcpy(out, s.data + (v * s.components + k) * 2, 2);
+                    }
                 }
-                base += sub.vertices;
-            }
-            vs.bytes = makeOwnedBytes(std::move(packed));
+            if (s.wide) build.converted = true;
         }
-        vs.stride = static_cast<uint32_t>(components * elementSize);
-        // More than four values per vertex (joints) become consecutive sets of up to four.
-        for (uint8_t start = 0, s = 0; start < components; start = uint8_t(start + 4), ++s) {
-            VertexAttribute a;
-            a.semantic = semantic;
-            a.set = semantic == Semantic::BoneIndices || semantic == Semantic::BoneWeights ? s : set;
-            a.type = isFloat ? ComponentType::Float32 : ComponentType::UInt16;
-            a.components = static_cast<uint8_t>(std::min(4, components - start));
-            a.offset = uint32_t(start) * uint32_t(elementSize);
-            vs.attributes.push_back(a);
-        }
-        mesh.streams.push_back(std::move(vs));
-    };
+        base += sub.vertices;
+    }
+    return packed;
+}
+
+// One attribute stream from the subs' sources (`pick`), a view when it can be, else packed.
+template <class Pick>
+void addStream(Reader& reader, MeshBuild& build, Semantic semantic, uint8_t set, bool isFloat, Pick pick) {
+    Mesh& mesh = build.mesh;
+    uint8_t components = 0;
+    bool any = false;
+    for (const SubGeometry& sub : build.subs) {
+        const Source& s = pick(sub);
+        if (!s.data) continue;
+        any = true;
+        components = std::max(components, s.components);
+    }
+    if (!any) return;
+    const size_t elementSize = isFloat ? 4 : 2;
+    // Checked in 64 bits: with a 32-bit size_t (armhf) the product could wrap to a short buffer.
+    if (uint64_t(mesh.vertexCount) * components * elementSize > SIZE_MAX) {
+        reader.violation(reader.m_current->offset + reader.m_bodyBase, reader.blockWhere(),
+                         num(mesh.vertexCount) + " vertices of " + num(components) +
+                             " components are more than this machine can address; the stream is not used");
+        return;
+    }
+    VertexStream vs;
+    vs.count = mesh.vertexCount;
+    const SubGeometry& first = build.subs.front();
+    const Source& firstSource = pick(first);
+    const bool scaled = semantic == Semantic::TexCoord && first.uvScale != glm::vec2(1.0f);
+    if (build.single && !firstSource.wide && firstSource.computed.empty() && !scaled)
+        vs.bytes = ByteView{build.owner, firstSource.data, size_t(firstSource.count) * components * elementSize};
+    else
+        vs.bytes = makeOwnedBytes(packStream(build, semantic, isFloat, components, pick));
+    vs.stride = static_cast<uint32_t>(components * elementSize);
+    // More than four values per vertex (joints) become consecutive sets of up to four.
+    for (uint8_t start = 0, s = 0; start < components; start = uint8_t(start + 4), ++s) {
+        VertexAttribute a;
+        a.semantic = semantic;
+        a.set = semantic == Semantic::BoneIndices || semantic == Semantic::BoneWeights ? s : set;
+        a.type = isFloat ? ComponentType::Float32 : ComponentType::UInt16;
+        a.components = static_cast<uint8_t>(std::min(4, components - start));
+        a.offset = uint32_t(start) * uint32_t(elementSize);
+        vs.attributes.push_back(a);
+    }
+    mesh.streams.push_back(std::move(vs));
+}
+
+// Every vertex stream of the mesh: positions, normals, tangents, up to 8 UV sets and joints.
+void addVertexStreams(Reader& reader, MeshBuild& build, bool wide) {
+    const std::vector<SubGeometry>& subs = build.subs;
     std::vector<Source> positionSources(subs.size());
     for (size_t i = 0; i < subs.size(); ++i)
         if (subs[i].positions) positionSources[i] = Source{subs[i].positions, subs[i].vertices, 3, wide, {}};
-    addStream(Semantic::Position, 0, true, [&](const SubGeometry& s) -> const Source& {
+    addStream(reader, build, Semantic::Position, 0, true, [&](const SubGeometry& s) -> const Source& {
         return positionSources[static_cast<size_t>(&s - subs.data())];
     });
-    addStream(Semantic::Normal, 0, true, [](const SubGeometry& s) -> const Source& { return s.normals; });
-    addStream(Semantic::Tangent, 0, true, [](const SubGeometry& s) -> const Source& { return s.tangents; });
+    addStream(reader, build, Semantic::Normal, 0, true, [](const SubGeometry& s) -> const Source& { return s.normals; });
+    addStream(reader, build, Semantic::Tangent, 0, true, [](const SubGeometry& s) -> const Source& { return s.tangents; });
     size_t uvSets = 0;
     for (const SubGeometry& sub : subs) uvSets = std::max(uvSets, sub.uvs.size());
     static const Source kNone{};
     for (size_t set = 0; set < uvSets && set < 8; ++set)
-        addStream(Semantic::TexCoord, uint8_t(set), true, [set](const SubGeometry& s) -> const Source& {
+        addStream(reader, build, Semantic::TexCoord, uint8_t(set), true, [set](const SubGeometry& s) -> const Source& {
             return set < s.uvs.size() ? s.uvs[set] : kNone;
         });
     // Joints: every sub-geometry with the same number per vertex, else none.
@@ -418,33 +469,32 @@ void Reader::readTriangleGeometry(ByteReader& r) {
         if (n != jointsPerVertex) jointsAgree = false;
     }
     if (jointsPerVertex && !jointsAgree) {
-        violation(m_current->offset + m_bodyBase, blockWhere(),
-                  "the sub-geometries bind different numbers of joints per vertex (or some none); joints are not used");
+        reader.violation(reader.m_current->offset + reader.m_bodyBase, reader.blockWhere(),
+                         "the sub-geometries bind different numbers of joints per vertex (or some none); joints are not used");
     } else if (jointsPerVertex) {
-        addStream(Semantic::BoneIndices, 0, false, [](const SubGeometry& s) -> const Source& { return s.jointIndices; });
-        addStream(Semantic::BoneWeights, 0, true, [](const SubGeometry& s) -> const Source& { return s.jointWeights; });
+        addStream(reader, build, Semantic::BoneIndices, 0, false, [](const SubGeometry& s) -> const Source& { return s.jointIndices; });
+        addStream(reader, build, Semantic::BoneWeights, 0, true, [](const SubGeometry& s) -> const Source& { return s.jointWeights; });
     }
-    if (wide) {
-        for (const SubGeometry& sub : subs) {
-            if (sub.positions) ++m_float64Streams;
-            m_float64Streams += (sub.normals.data && sub.normals.computed.empty()) + (sub.tangents.data != nullptr) +
-                                sub.uvs.size() + (sub.jointWeights.data != nullptr);
-        }
-        if (converted) ++m_float64Geometries;
-    }
+}
 
-    // Indices: a view for one sub-geometry, else rebased into one buffer.
-    uint64_t totalIndices = 0;
-    for (const SubGeometry& sub : subs) totalIndices += sub.indexCount;
-    if (single && subs.front().indexCount) {
+// The face indices: a view for one sub-geometry, else rebased into one buffer (16-bit while the
+// vertices allow).
+void addIndices(Reader& reader, MeshBuild& build) {
+    const std::vector<SubGeometry>& subs = build.subs;
+    Mesh& mesh = build.mesh;
+    uint64_t totalVertices = 0, totalIndices = 0;
+    for (const SubGeometry& sub : subs) {
+        totalVertices += sub.vertices;
+        totalIndices += sub.indexCount;
+    }
+    if (build.single && subs.front().indexCount) {
         mesh.indices.type = ComponentType::UInt16;
-        mesh.indices.bytes = ByteView{owner, subs.front().indices, size_t(subs.front().indexCount) * 2};
+        mesh.indices.bytes = ByteView{build.owner, subs.front().indices, size_t(subs.front().indexCount) * 2};
         mesh.indices.count = subs.front().indexCount;
     } else if (totalIndices > UINT32_MAX || totalIndices * 4 > SIZE_MAX) {
         // Checked in 64 bits: with a 32-bit size_t (armhf) the buffer's size could wrap.
-        violation(m_current->offset + m_bodyBase, blockWhere(),
-                  num(totalIndices) +
-                      " face indices are more than this machine can address; the geometry draws nothing");
+        reader.violation(reader.m_current->offset + reader.m_bodyBase, reader.blockWhere(),
+                         num(totalIndices) + " face indices are more than this machine can address; the geometry draws nothing");
     } else if (totalIndices) {
         const bool narrow = totalVertices <= 65536;
         const size_t isize = narrow ? 2 : 4;
@@ -462,7 +512,10 @@ void Reader::readTriangleGeometry(ByteReader& r) {
         mesh.indices.bytes = makeOwnedBytes(std::move(packed));
         mesh.indices.count = static_cast<uint32_t>(totalIndices);
     }
-    if (subs.size() > 1) m_packedGeometries.push_back(name);
+}
+
+// One triangle submesh per sub-geometry, its material slot the sub-geometry's number.
+void addSubmeshes(Mesh& mesh, const std::vector<SubGeometry>& subs) {
     uint32_t first = 0;
     for (size_t s = 0; s < subs.size(); ++s) {
         Submesh sm;
@@ -473,6 +526,45 @@ void Reader::readTriangleGeometry(ByteReader& r) {
         first += subs[s].indexCount;
         mesh.submeshes.push_back(std::move(sm));
     }
+}
+
+}  // namespace
+
+void Reader::readTriangleGeometry(ByteReader& r) {
+    std::string name;
+    if (!readString(r, name, "name")) return;
+    m_currentName = name;
+    const uint16_t subCount = r.u16();
+    if (ended(r, "sub-geometry count")) return;
+    AttrList props;
+    if (!readAttrs(r, props, "geometry")) return;
+    const bool wide = m_header.geometry64;
+    const glm::vec2 geoScale(float(propFloat(props, 1, 1.0, wide)), float(propFloat(props, 2, 1.0, wide)));
+    unknownProps(props, {1, 2}, "geometry");
+    std::vector<SubGeometry> subs;
+    for (uint16_t s = 0; s < subCount; ++s)
+        if (!readSubGeometry(*this, r, s, wide, geoScale, subs)) return;
+    if (!readUserAttrs(r, "geometry")) return;
+    if (computeMissingNormals(subs, wide)) m_computedNormals.push_back(name);
+
+    Mesh mesh;
+    mesh.name = name;
+    uint64_t totalVertices = 0;
+    for (const SubGeometry& sub : subs) totalVertices += sub.vertices;
+    mesh.vertexCount = static_cast<uint32_t>(totalVertices);  // at most 65535 x 65535 fits
+    MeshBuild build{mesh, subs, m_blockOwner ? m_blockOwner : m_body, subs.size() == 1, false};
+    addVertexStreams(*this, build, wide);
+    if (wide) {
+        for (const SubGeometry& sub : subs) {
+            if (sub.positions) ++m_float64Streams;
+            m_float64Streams += (sub.normals.data && sub.normals.computed.empty()) + (sub.tangents.data != nullptr) +
+                                sub.uvs.size() + (sub.jointWeights.data != nullptr);
+        }
+        if (build.converted) ++m_float64Geometries;
+    }
+    addIndices(*this, build);
+    if (subs.size() > 1) m_packedGeometries.push_back(name);
+    addSubmeshes(mesh, subs);
     std::vector<uint32_t>& subVertices = m_subVertices[static_cast<int32_t>(m_scene.meshes.size())];
     for (const SubGeometry& sub : subs) subVertices.push_back(sub.vertices);
     m_scene.meshes.push_back(std::move(mesh));

@@ -265,6 +265,45 @@ public:
     std::map<std::string, std::vector<std::string>> m_materialWarnings;  // warning: note -> material names
     std::vector<std::string> m_noShadowInstances;
     uint32_t m_expectedId = 1;
+
+private:
+    // ---- parts of run (awd_reader.cpp); each bool is false when the file cannot be read on
+    bool readHeader(const uint8_t* data, size_t size);
+    bool openBody(const std::shared_ptr<const std::vector<uint8_t>>& file);
+    bool indexBlocks();
+    void readBlock(const BlockEntry& e, size_t fileSize);
+    void checkBlockId(const BlockEntry& e, uint64_t headerAt);
+    bool blockPayload(const BlockEntry& e, uint64_t headerAt, size_t fileSize, const uint8_t*& payload,
+                      size_t& payloadSize);
+    int32_t dispatchBlock(const BlockEntry& e, uint64_t headerAt, ByteReader& r, bool& skipped);
+    void giveBlockAttributes(uint8_t type, int32_t index);
+
+    // ---- parts of readMeshPose (awd_animation.cpp); each bool is false when the block is done
+    struct MeshPoseLayout;
+    bool ignoreAnimation(ByteReader& r, uint64_t at, const std::string& why);
+    bool readMeshPoseHeader(ByteReader& r, bool animation, AnimClip& clip, MeshPoseLayout& layout);
+    bool resolveMeshPoseTarget(ByteReader& r, AnimClip& clip, MeshPoseLayout& layout);
+    bool readMeshPoseFrame(ByteReader& r, const MeshPoseLayout& layout, bool relative, const std::vector<float>& base,
+                           uint16_t f, uint64_t& kept, AnimFrame& frame);
+    bool readMeshPoseSub(ByteReader& r, const MeshPoseLayout& layout, uint16_t f, uint16_t s, uint32_t frameStyle,
+                         float* out);
+    void readMeshPosePositions(ByteReader& data, uint64_t streamAt, const std::string& where,
+                               const MeshPoseLayout& layout, uint16_t s, uint32_t frameStyle,
+                               const std::vector<uint32_t>& indices, float* out);
+
+    // ---- parts of finishAnimation (awd_animation.cpp), in the order it runs them
+    struct AnimationPlan;
+    void linkSkeletons(AnimationPlan& plan);
+    void checkSkeletonFit(const AnimationPlan& plan);
+    int32_t sceneClipFor(AnimationPlan& plan, int32_t c);
+    void createSceneClips(AnimationPlan& plan);
+    void makeSkins(AnimationPlan& plan);
+    void addJointTracks(AnimationPlan& plan, int32_t c, const Skeleton& sk, int32_t firstJoint,
+                        const std::vector<glm::mat4>& bindLocal);
+    void makeMorphTargets(AnimationPlan& plan);
+    void addFrameTargets(AnimClip& ac, Mesh& mesh);
+    void makeUvClips();
+    void reportAnimation(const AnimationPlan& plan);
 };
 
 std::string quoted(const std::string& s);

@@ -1344,16 +1344,13 @@ private:
 // ---------------------------------------------------------------------------------------------
 // The file
 
-void Reader::run(const std::shared_ptr<const std::vector<uint8_t>>& file) {
-    m_scene.format = "awd";
-    // Away3D's default camera stands on -Z looking toward +Z, Y up, and models are authored to face it.
-    m_scene.front = {0.0f, 0.0f, -1.0f};
-    const uint8_t* data = file->data();
-    const size_t size = file->size();
+// The 12-byte header: magic, version, flags, compression and body length. False when the file
+// cannot be read (reported).
+bool Reader::readHeader(const uint8_t* data, size_t size) {
     if (size < kHeaderSize || std::memcmp(data, "AWD", 3) != 0) {
         fatal(0, "header", size < kHeaderSize ? "the file is " + num(size) + " bytes, shorter than the 12-byte AWD header"
                                               : "the file does not start with \"AWD\"");
-        return;
+        return false;
     }
     ByteReader h(data, size);
     h.skip(3);
@@ -1364,7 +1361,7 @@ void Reader::run(const std::shared_ptr<const std::vector<uint8_t>>& file) {
     m_header.bodyLength = h.u32();
     if (m_header.major != 2 || m_header.minor > 1) {
         fatal(3, "header", "AWD version " + num(m_header.major) + "." + num(m_header.minor) + " is not supported (2.0 and 2.1 are)");
-        return;
+        return false;
     }
     m_header.streaming = (m_header.flags & kFlagStreaming) != 0;
     if (m_header.flags & ~kKnownHeaderFlags)
@@ -1382,10 +1379,15 @@ void Reader::run(const std::shared_ptr<const std::vector<uint8_t>>& file) {
     }
     if (m_header.compression > 2) {
         fatal(7, "header", "compression type " + num(m_header.compression) + " is not defined (0 none, 1 zlib, 2 LZMA)");
-        return;
+        return false;
     }
+    return true;
+}
 
-    // The body: what follows the header, the length checked unless the file is streaming.
+// The body: what follows the header, the length checked unless the file is streaming, inflated
+// when the header says it is compressed. False when it cannot be read (reported).
+bool Reader::openBody(const std::shared_ptr<const std::vector<uint8_t>>& file) {
+    const size_t size = file->size();
     size_t available = size - kHeaderSize;
     if (m_header.streaming) {
         info("streaming file: the body is read until the data ends (the header's body length is not used)");
@@ -1395,204 +1397,239 @@ void Reader::run(const std::shared_ptr<const std::vector<uint8_t>>& file) {
         fatal(8, "header",
               "the header says the body is " + num(m_header.bodyLength) + " bytes, but only " + num(available) +
                   " follow it (the file is truncated)");
-        return;
+        return false;
     } else if (m_header.bodyLength < available) {
         violation(kHeaderSize + uint64_t(m_header.bodyLength), "",
                   num(available - m_header.bodyLength) + " bytes after the body (its length is in the header) are ignored");
         available = m_header.bodyLength;
     }
-    const uint8_t* body = data + kHeaderSize;
+    const uint8_t* body = file->data() + kHeaderSize;
     if (m_header.compression == 0) {
         m_body = file;
         m_bodyData = body;
         m_bodySize = available;
-    } else {
+        return true;
+    }
+    auto inflated = std::make_shared<std::vector<uint8_t>>();
+    std::string error;
+    const uint64_t limit = decompressionLimit(available);
+    bool ok;
+    size_t trailing = 0;
+    if (m_header.compression == 1)
+        ok = inflateZlib(body, available, limit, *inflated, trailing, error);
+    else
+        ok = inflateLzma(body, available, limit, *inflated, error);
+    if (!ok) {
+        fatal(kHeaderSize, "body", error);
+        return false;
+    }
+    if (trailing)
+        violation(kHeaderSize + available - trailing, "body", num(trailing) + " bytes after the end of the zlib stream are ignored");
+    m_inflatedTotal = inflated->size();
+    m_body = inflated;
+    m_bodyData = inflated->data();
+    m_bodySize = inflated->size();
+    return true;
+}
+
+// Pass 1: the block headers, into m_entries. A streaming file is read up to a cut block; in
+// another file one is fatal (false).
+bool Reader::indexBlocks() {
+    ByteReader r(m_bodyData, m_bodySize, m_bodyBase);
+    while (!r.atEnd()) {
+        BlockEntry e;
+        e.offset = r.position();
+        if (r.remaining() < kBlockHeaderSize) {
+            const std::string message = "the body ends inside a block header (" + num(r.remaining()) + " bytes left)";
+            if (m_header.streaming) {
+                warn(r.offset(), blockWhere(), message + "; the stream is read up to there");
+                break;
+            }
+            fatal(r.offset(), blockWhere(), message);
+            return false;
+        }
+        e.id = r.u32();
+        e.ns = r.u8();
+        e.type = r.u8();
+        e.flags = r.u8();
+        e.length = r.u32();
+        if (e.length > r.remaining()) {
+            const std::string message = "block " + num(e.id) + " (" + typeName(e.type) + ") claims " + num(e.length) +
+                                        " bytes, only " + num(r.remaining()) + " remain in the body";
+            if (m_header.streaming) {
+                warn(e.offset + m_bodyBase, "", message + "; the stream is read up to there");
+                break;
+            }
+            fatal(e.offset + m_bodyBase, "", message + " (the file is truncated)");
+            return false;
+        }
+        e.payload = r.current();
+        r.skip(e.length);
+        if (e.id != 0) m_firstEntry.emplace(e.id, m_entries.size());
+        m_entries.push_back(e);
+    }
+    return true;
+}
+
+// A block id used again, or not one more than the last (the spec counts them up from 1).
+void Reader::checkBlockId(const BlockEntry& e, uint64_t headerAt) {
+    if (e.id == 0) return;
+    if (m_blocks.count(e.id)) {
+        violation(headerAt, blockWhere(),
+                  "block id " + num(e.id) + " is used again (first at offset " + hex(m_blocks[e.id].offset + m_bodyBase) +
+                      "); later references mean this block");
+    } else if (e.id != m_expectedId) {
+        violation(headerAt, blockWhere(), "block ids count up by one from 1: expected " + num(m_expectedId) + ", found " + num(e.id));
+    }
+    if (e.id >= m_expectedId) m_expectedId = e.id + 1;
+}
+
+// The block's payload, decompressed on its own when the block says so (Away3D block flags),
+// within what is left of the file's decompression budget. False when it cannot be (fatal).
+bool Reader::blockPayload(const BlockEntry& e, uint64_t headerAt, size_t fileSize, const uint8_t*& payload,
+                          size_t& payloadSize) {
+    const uint64_t payloadAt = headerAt + kBlockHeaderSize;
+    payload = e.payload;
+    payloadSize = e.length;
+    if (e.flags & kBlockFlagCompressed) {
         auto inflated = std::make_shared<std::vector<uint8_t>>();
         std::string error;
-        const uint64_t limit = decompressionLimit(available);
-        bool ok;
+        const uint64_t budget =
+            decompressionLimit(fileSize) > m_inflatedTotal ? decompressionLimit(fileSize) - m_inflatedTotal : 0;
         size_t trailing = 0;
-        if (m_header.compression == 1)
-            ok = inflateZlib(body, available, limit, *inflated, trailing, error);
-        else
-            ok = inflateLzma(body, available, limit, *inflated, error);
+        const bool ok = (e.flags & kBlockFlagLzma) ? inflateLzma(payload, payloadSize, budget, *inflated, error)
+                                                   : inflateZlib(payload, payloadSize, budget, *inflated, trailing, error);
         if (!ok) {
-            fatal(kHeaderSize, "body", error);
-            return;
+            fatal(payloadAt, blockWhere(), "the block's own compressed payload: " + error);
+            return false;
         }
-        if (trailing)
-            violation(kHeaderSize + available - trailing, "body",
-                      num(trailing) + " bytes after the end of the zlib stream are ignored");
-        m_inflatedTotal = inflated->size();
-        m_body = inflated;
-        m_bodyData = inflated->data();
-        m_bodySize = inflated->size();
+        m_inflatedTotal += inflated->size();
+        m_blockOwner = inflated;
+        payload = inflated->data();
+        payloadSize = inflated->size();
     }
+    if (e.flags & kBlockFlagHighPrecision)
+        info(blockWhere() + ": the block's high-precision flag is not used; the header's precision flags decide, as in Away3D");
+    if (e.flags & ~(kBlockFlagHighPrecision | kBlockFlagCompressed | kBlockFlagLzma))
+        warn(headerAt + 6, blockWhere(),
+             "block flags " + hex(e.flags & ~(kBlockFlagHighPrecision | kBlockFlagCompressed | kBlockFlagLzma)) +
+                 " are not defined by the spec and are ignored");
+    return true;
+}
 
-    // Pass 1: the block headers.
-    {
-        ByteReader r(m_bodyData, m_bodySize, m_bodyBase);
-        while (!r.atEnd()) {
-            BlockEntry e;
-            e.offset = r.position();
-            if (r.remaining() < kBlockHeaderSize) {
-                const std::string message = "the body ends inside a block header (" + num(r.remaining()) + " bytes left)";
-                if (m_header.streaming) {
-                    warn(r.offset(), blockWhere(), message + "; the stream is read up to there");
-                    break;
-                }
-                fatal(r.offset(), blockWhere(), message);
-                return;
-            }
-            e.id = r.u32();
-            e.ns = r.u8();
-            e.type = r.u8();
-            e.flags = r.u8();
-            e.length = r.u32();
-            if (e.length > r.remaining()) {
-                const std::string message = "block " + num(e.id) + " (" + typeName(e.type) + ") claims " + num(e.length) +
-                                            " bytes, only " + num(r.remaining()) + " remain in the body";
-                if (m_header.streaming) {
-                    warn(e.offset + m_bodyBase, "", message + "; the stream is read up to there");
-                    break;
-                }
-                fatal(e.offset + m_bodyBase, "", message + " (the file is truncated)");
-                return;
-            }
-            e.payload = r.current();
-            r.skip(e.length);
-            if (e.id != 0) m_firstEntry.emplace(e.id, m_entries.size());
-            m_entries.push_back(e);
+// Reads the block's fields by its type. Returns the index of what it made (-1 when nothing);
+// `skipped` tells an unknown type.
+int32_t Reader::dispatchBlock(const BlockEntry& e, uint64_t headerAt, ByteReader& r, bool& skipped) {
+    BlockReader b(*this, r);
+    switch (e.type) {
+        case block::TriangleGeometry:
+        case block::PrimitiveGeometry: {
+            const size_t meshes = m_scene.meshes.size();
+            if (e.type == block::TriangleGeometry)
+                readTriangleGeometry(r);
+            else
+                readPrimitiveGeometry(r);
+            const int32_t index = m_scene.meshes.size() > meshes ? static_cast<int32_t>(meshes) : -1;
+            if (index >= 0) m_meshBlocks[index] = {e.id, headerAt};
+            return index;
         }
+        case block::Scene:
+        case block::Container:
+        case block::MeshInstance:
+        case block::Light:
+        case block::Camera: return b.sceneObject(e.type);
+        case block::SkyBox: return b.skyBox();
+        case block::TextureProjector: return b.textureProjector();
+        case block::LightPicker: return b.lightPicker();
+        case block::Material: return b.material();
+        case block::BitmapTexture: return b.bitmapTexture();
+        case block::CubeTexture: return b.cubeTexture();
+        case block::SharedMethod: return b.sharedMethod();
+        case block::ShadowMethod: return b.shadowMethod();
+        case block::Skeleton: return readSkeleton(r);
+        case block::SkeletonPose: return readSkeletonPose(r);
+        case block::SkeletonAnimation: return readSkeletonAnimation(r);
+        case block::MeshPose: return readMeshPose(r, false);
+        case block::MeshPoseAnimation: return readMeshPose(r, true);
+        case block::AnimationSet: return readAnimationSet(r);
+        case block::UVAnimation: return readUvAnimation(r);
+        case block::Animator: return readAnimator(r);
+        case block::Command: return b.command();
+        case block::Namespace: return b.nameSpace();
+        case block::MetaData: return b.metaData();
+        default:
+            m_unknownBlocks["unknown block type " + num(e.type) + " (skipped)"]++;
+            skipped = true;
+            return -1;
     }
+}
 
-    // Pass 2: the blocks in order.
+// The user attributes read in the block go to what it made (`index` of the block type's kind).
+void Reader::giveBlockAttributes(uint8_t type, int32_t index) {
+    std::vector<UserAttribute>* owner = nullptr;
+    switch (type) {
+        case block::TriangleGeometry:
+        case block::PrimitiveGeometry: owner = &m_scene.meshes[size_t(index)].attributes; break;
+        case block::Scene:
+        case block::Container:
+        case block::MeshInstance:
+        case block::Light:
+        case block::Camera:
+        case block::SkyBox: owner = &m_scene.nodes[size_t(index)].attributes; break;
+        case block::Material: owner = &m_scene.materials[size_t(index)].attributes; break;
+        case block::BitmapTexture: owner = &m_scene.textures[size_t(index)].attributes; break;
+        default: break;
+    }
+    if (owner) owner->insert(owner->end(), m_blockAttributes.begin(), m_blockAttributes.end());
+}
+
+// Pass 2, one block: id checks, then its payload read by type and recorded for later references.
+// A block in a user namespace is skipped (and recorded, unusable).
+void Reader::readBlock(const BlockEntry& e, size_t fileSize) {
+    m_current = &e;
+    m_currentName.clear();
+    m_blockOwner.reset();
+    const uint64_t headerAt = e.offset + m_bodyBase;
+    checkBlockId(e, headerAt);
+    BlockRef ref;
+    ref.type = e.ns == 0 ? e.type : 0;
+    ref.offset = e.offset;
+    if (e.ns != 0) {
+        auto ns = m_namespaces.find(e.ns);
+        if (ns == m_namespaces.end())
+            violation(headerAt, blockWhere(),
+                      "namespace " + num(e.ns) + " is defined by no Namespace block before it; the block is skipped");
+        else
+            m_unknownBlocks["user block type " + num(e.type) + " in namespace " + quoted(ns->second) + " (skipped)"]++;
+        if (e.id) m_blocks[e.id] = ref;
+        return;
+    }
+    const uint8_t* payload = nullptr;
+    size_t payloadSize = 0;
+    if (!blockPayload(e, headerAt, fileSize, payload, payloadSize)) return;
+    ByteReader r(payload, payloadSize, headerAt + kBlockHeaderSize);
+    m_blockAttributes.clear();
+    const bool failedBefore = m_diag.failed();
+    bool skipped = false;
+    const int32_t index = dispatchBlock(e, headerAt, r, skipped);
+    if (index >= 0 && !m_blockAttributes.empty()) giveBlockAttributes(e.type, index);
+    ref.index = index;
+    ref.name = m_currentName;
+    if (e.id) m_blocks[e.id] = ref;
+    if (!skipped && !(m_diag.failed() && !failedBefore) && r.ok() && !r.atEnd())
+        violation(r.offset(), blockWhere(), num(r.remaining()) + " bytes after the block's fields are ignored");
+}
+
+void Reader::run(const std::shared_ptr<const std::vector<uint8_t>>& file) {
+    m_scene.format = "awd";
+    // Away3D's default camera stands on -Z looking toward +Z, Y up, and models are authored to face it.
+    m_scene.front = {0.0f, 0.0f, -1.0f};
+    if (!readHeader(file->data(), file->size())) return;
+    if (!openBody(file)) return;
+    if (!indexBlocks()) return;
     for (const BlockEntry& e : m_entries) {
         if (stopped()) return;
-        m_current = &e;
-        m_currentName.clear();
-        m_blockOwner.reset();
-        const uint64_t headerAt = e.offset + m_bodyBase;
-        if (e.id != 0) {
-            if (m_blocks.count(e.id)) {
-                violation(headerAt, blockWhere(),
-                          "block id " + num(e.id) + " is used again (first at offset " +
-                              hex(m_blocks[e.id].offset + m_bodyBase) + "); later references mean this block");
-            } else if (e.id != m_expectedId) {
-                violation(headerAt, blockWhere(),
-                          "block ids count up by one from 1: expected " + num(m_expectedId) + ", found " + num(e.id));
-            }
-            if (e.id >= m_expectedId) m_expectedId = e.id + 1;
-        }
-        BlockRef ref;
-        ref.type = e.ns == 0 ? e.type : 0;
-        ref.offset = e.offset;
-        if (e.ns != 0) {
-            auto ns = m_namespaces.find(e.ns);
-            if (ns == m_namespaces.end())
-                violation(headerAt, blockWhere(),
-                          "namespace " + num(e.ns) + " is defined by no Namespace block before it; the block is skipped");
-            else
-                m_unknownBlocks["user block type " + num(e.type) + " in namespace " + quoted(ns->second) + " (skipped)"]++;
-            if (e.id) m_blocks[e.id] = ref;
-            continue;
-        }
-
-        // The payload, decompressed on its own when the block says so (Away3D block flags).
-        const uint8_t* payload = e.payload;
-        size_t payloadSize = e.length;
-        const uint64_t payloadAt = headerAt + kBlockHeaderSize;
-        if (e.flags & kBlockFlagCompressed) {
-            auto inflated = std::make_shared<std::vector<uint8_t>>();
-            std::string error;
-            const uint64_t budget = decompressionLimit(size) > m_inflatedTotal ? decompressionLimit(size) - m_inflatedTotal : 0;
-            size_t trailing = 0;
-            const bool ok = (e.flags & kBlockFlagLzma) ? inflateLzma(payload, payloadSize, budget, *inflated, error)
-                                                       : inflateZlib(payload, payloadSize, budget, *inflated, trailing, error);
-            if (!ok) {
-                fatal(payloadAt, blockWhere(), "the block's own compressed payload: " + error);
-                continue;
-            }
-            m_inflatedTotal += inflated->size();
-            m_blockOwner = inflated;
-            payload = inflated->data();
-            payloadSize = inflated->size();
-        }
-        if (e.flags & kBlockFlagHighPrecision)
-            info(blockWhere() + ": the block's high-precision flag is not used; the header's precision flags decide, as in Away3D");
-        if (e.flags & ~(kBlockFlagHighPrecision | kBlockFlagCompressed | kBlockFlagLzma))
-            warn(headerAt + 6, blockWhere(),
-                 "block flags " + hex(e.flags & ~(kBlockFlagHighPrecision | kBlockFlagCompressed | kBlockFlagLzma)) + " are not defined by the spec and are ignored");
-
-        ByteReader r(payload, payloadSize, payloadAt);
-        BlockReader b(*this, r);
-        int32_t index = -1;
-        m_blockAttributes.clear();
-        const bool failedBefore = m_diag.failed();
-        bool skipped = false;
-        switch (e.type) {
-            case block::TriangleGeometry:
-            case block::PrimitiveGeometry: {
-                const size_t meshes = m_scene.meshes.size();
-                if (e.type == block::TriangleGeometry)
-                    readTriangleGeometry(r);
-                else
-                    readPrimitiveGeometry(r);
-                index = m_scene.meshes.size() > meshes ? static_cast<int32_t>(meshes) : -1;
-                if (index >= 0) m_meshBlocks[index] = {e.id, headerAt};
-                break;
-            }
-            case block::Scene:
-            case block::Container:
-            case block::MeshInstance:
-            case block::Light:
-            case block::Camera: index = b.sceneObject(e.type); break;
-            case block::SkyBox: index = b.skyBox(); break;
-            case block::TextureProjector: index = b.textureProjector(); break;
-            case block::LightPicker: index = b.lightPicker(); break;
-            case block::Material: index = b.material(); break;
-            case block::BitmapTexture: index = b.bitmapTexture(); break;
-            case block::CubeTexture: index = b.cubeTexture(); break;
-            case block::SharedMethod: index = b.sharedMethod(); break;
-            case block::ShadowMethod: index = b.shadowMethod(); break;
-            case block::Skeleton: index = readSkeleton(r); break;
-            case block::SkeletonPose: index = readSkeletonPose(r); break;
-            case block::SkeletonAnimation: index = readSkeletonAnimation(r); break;
-            case block::MeshPose: index = readMeshPose(r, false); break;
-            case block::MeshPoseAnimation: index = readMeshPose(r, true); break;
-            case block::AnimationSet: index = readAnimationSet(r); break;
-            case block::UVAnimation: index = readUvAnimation(r); break;
-            case block::Animator: index = readAnimator(r); break;
-            case block::Command: index = b.command(); break;
-            case block::Namespace: index = b.nameSpace(); break;
-            case block::MetaData: index = b.metaData(); break;
-            default:
-                m_unknownBlocks["unknown block type " + num(e.type) + " (skipped)"]++;
-                skipped = true;
-                break;
-        }
-        if (index >= 0 && !m_blockAttributes.empty()) {
-            std::vector<UserAttribute>* owner = nullptr;
-            switch (e.type) {
-                case block::TriangleGeometry:
-                case block::PrimitiveGeometry: owner = &m_scene.meshes[size_t(index)].attributes; break;
-                case block::Scene:
-                case block::Container:
-                case block::MeshInstance:
-                case block::Light:
-                case block::Camera:
-                case block::SkyBox: owner = &m_scene.nodes[size_t(index)].attributes; break;
-                case block::Material: owner = &m_scene.materials[size_t(index)].attributes; break;
-                case block::BitmapTexture: owner = &m_scene.textures[size_t(index)].attributes; break;
-                default: break;
-            }
-            if (owner) owner->insert(owner->end(), m_blockAttributes.begin(), m_blockAttributes.end());
-        }
-        ref.index = index;
-        ref.name = m_currentName;
-        if (e.id) m_blocks[e.id] = ref;
-        if (!skipped && !(m_diag.failed() && !failedBefore) && r.ok() && !r.atEnd())
-            violation(r.offset(), blockWhere(), num(r.remaining()) + " bytes after the block's fields are ignored");
+        readBlock(e, file->size());
     }
     m_current = nullptr;
     if (stopped()) return;
