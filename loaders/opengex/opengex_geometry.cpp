@@ -157,159 +157,153 @@ std::vector<float> floatsOf(Reader& r, const ArrayRef& a) {
     return v;
 }
 
-}  // namespace
+// ---- The parts of a GeometryObject (Reader::readGeometryObject), in the order they run.
 
-void Reader::readGeometryObject(const Structure* s) {
-    GeometryInfo info;
-    info.visible = propBool(s, "visible", true);
-    propBool(s, "shadow", true);
-    propBool(s, "motion_blur", true);
+using StructureMap = std::map<uint64_t, const Structure*>;
 
-    // Meshes by level of detail; Morph structures by index.
-    std::map<uint64_t, const Structure*> lods;
-    std::map<uint64_t, const Structure*> morphs;
+// What the parts share: the object's name, the Mesh that is drawn (the lowest lod) and what it
+// holds once its VertexArrays are checked.
+struct LodMesh {
+    std::string objectName;
+    const Structure* mesh = nullptr;
+    Primitive primitive = Primitive::Triangles;
+    std::string_view primitiveName;
+    std::vector<ArrayRef> arrays;
+    std::vector<const Structure*> indexArrays;
+    const Structure* skin = nullptr;
+    uint32_t vertexCount = 0;
+};
+
+// Sorts a GeometryObject's children: Meshes by level of detail, Morph structures by index.
+void collectLodsAndMorphs(Reader& r, const Structure* s, StructureMap& lods, StructureMap& morphs) {
     for (const Structure* c : s->children) {
         if (c->primitive) {
-            violation(c, "a GeometryObject holds no data of its own");
+            r.violation(c, "a GeometryObject holds no data of its own");
             continue;
         }
         if (c->identifier == "Mesh") {
-            const uint64_t lod = propUInt(c, "lod", 0);
+            const uint64_t lod = r.propUInt(c, "lod", 0);
             if (lods.count(lod)) {
-                violation(c, "a second Mesh with lod " + std::to_string(lod));
+                r.violation(c, "a second Mesh with lod " + std::to_string(lod));
                 continue;
             }
             lods[lod] = c;
         } else if (c->identifier == "Morph") {
-            const uint64_t index = propUInt(c, "index", 0);
+            const uint64_t index = r.propUInt(c, "index", 0);
             if (morphs.count(index)) {
-                violation(c, "a second Morph with index " + std::to_string(index));
+                r.violation(c, "a second Morph with index " + std::to_string(index));
                 continue;
             }
             morphs[index] = c;
         } else {
-            ++m_unknown;
-            ++m_unknownKinds[str(c->identifier)];
+            ++r.m_unknown;
+            ++r.m_unknownKinds[str(c->identifier)];
         }
     }
-    const std::string objectName = s->hasName ? str(s->name.identifier) : "geometry " + std::to_string(m_scene.meshes.size());
-    Mesh mesh;
-    mesh.name = objectName;
-    const int32_t meshIndex = static_cast<int32_t>(m_scene.meshes.size());
-    info.mesh = meshIndex;
-    if (lods.empty()) {
-        violation(s, "a GeometryObject must contain at least one Mesh");
-        m_scene.meshes.push_back(std::move(mesh));
-        m_geometry[s] = std::move(info);
-        return;
-    }
-    const Structure* lodMesh = lods.begin()->second;
-    if (lods.begin()->first != 0)
-        note("geometry '" + objectName + "': no lod 0 mesh; lod " + std::to_string(lods.begin()->first) + " is drawn");
+}
 
-    // ---- vertex arrays
-    std::vector<ArrayRef> arrays;
-    const Structure* skin = nullptr;
-    std::vector<const Structure*> indexArrays;
-    Primitive primitive = Primitive::Triangles;
-    const std::string_view primitiveName = propString(lodMesh, "primitive", "triangles");
-    if (!primitiveOf(primitiveName, primitive)) {
-        violation(lodMesh, "unknown primitive \"" + str(primitiveName) + "\"");
-        m_scene.meshes.push_back(std::move(mesh));
-        m_geometry[s] = std::move(info);
-        return;
+// Checks VertexArray `c` of the drawn Mesh into `a`: its attrib, set, morph index and data. False
+// (after a violation or a note) when the array is not kept; `lod.arrays` are those kept before it.
+bool readVertexArray(Reader& r, const Structure* c, const LodMesh& lod, ArrayRef& a) {
+    a.array = c;
+    const std::string_view attrib = r.propString(c, "attrib", "");
+    uint64_t set = 0;
+    if (attrib.empty()) {
+        r.violation(c, "a VertexArray needs an attrib");
+        return false;
     }
-    for (const Structure* c : lodMesh->children) {
+    if (!semanticOf(attrib, r.propUInt(c, "index", 0), a.semantic, set)) {
+        r.note("geometry '" + lod.objectName + "': vertex array \"" + str(attrib) + "\" is not one this viewer draws; ignored");
+        return false;
+    }
+    if (set > 7) {
+        r.violation(c, "attribute index " + std::to_string(set) + " is beyond the 8 sets this viewer reads");
+        return false;
+    }
+    a.set = static_cast<uint8_t>(set);
+    const uint64_t morph = r.propUInt(c, "morph", 0);
+    if (morph > std::numeric_limits<uint32_t>::max()) {
+        r.violation(c, "morph index " + std::to_string(morph) + " is out of range");
+        return false;
+    }
+    a.morph = static_cast<uint32_t>(morph);
+    a.data = r.dataOf(c, "half, float or double");
+    if (!a.data) return false;
+    const DataType t = a.data->data.type;
+    if (t != DataType::Float && t != DataType::Double && t != DataType::Half) {
+        r.violation(a.data, std::string("vertex arrays hold half, float or double data, found ") + ddl::dataTypeName(t));
+        return false;
+    }
+    a.components = std::max<uint32_t>(1, a.data->data.arraySize);
+    if (a.components > 4) {
+        r.violation(a.data, "vertex data has 1 to 4 components, found " + std::to_string(a.components));
+        return false;
+    }
+    a.count = static_cast<uint32_t>(std::min<size_t>(a.data->data.elementCount() / a.components, UINT32_MAX));
+    bool duplicate = false;
+    for (const ArrayRef& other : lod.arrays)
+        duplicate |= other.semantic == a.semantic && other.set == a.set && other.morph == a.morph;
+    if (duplicate) {
+        r.violation(c, "a second \"" + str(attrib) + "\" array with index " + std::to_string(set) +
+                           " for morph target " + std::to_string(a.morph) + " (ignored; give it another index)");
+        return false;
+    }
+    return true;
+}
+
+// Sorts the drawn Mesh's children: its checked VertexArrays, its IndexArrays and its Skin.
+void collectMeshChildren(Reader& r, LodMesh& lod) {
+    for (const Structure* c : lod.mesh->children) {
         if (c->primitive) {
-            violation(c, "a Mesh holds no data of its own");
+            r.violation(c, "a Mesh holds no data of its own");
             continue;
         }
         if (c->identifier == "VertexArray") {
             ArrayRef a;
-            a.array = c;
-            const std::string_view attrib = propString(c, "attrib", "");
-            uint64_t set = 0;
-            if (attrib.empty()) {
-                violation(c, "a VertexArray needs an attrib");
-                continue;
-            }
-            if (!semanticOf(attrib, propUInt(c, "index", 0), a.semantic, set)) {
-                note("geometry '" + objectName + "': vertex array \"" + str(attrib) + "\" is not one this viewer draws; ignored");
-                continue;
-            }
-            if (set > 7) {
-                violation(c, "attribute index " + std::to_string(set) + " is beyond the 8 sets this viewer reads");
-                continue;
-            }
-            a.set = static_cast<uint8_t>(set);
-            const uint64_t morph = propUInt(c, "morph", 0);
-            if (morph > std::numeric_limits<uint32_t>::max()) {
-                violation(c, "morph index " + std::to_string(morph) + " is out of range");
-                continue;
-            }
-            a.morph = static_cast<uint32_t>(morph);
-            a.data = dataOf(c, "half, float or double");
-            if (!a.data) continue;
-            const DataType t = a.data->data.type;
-            if (t != DataType::Float && t != DataType::Double && t != DataType::Half) {
-                violation(a.data, std::string("vertex arrays hold half, float or double data, found ") + ddl::dataTypeName(t));
-                continue;
-            }
-            a.components = std::max<uint32_t>(1, a.data->data.arraySize);
-            if (a.components > 4) {
-                violation(a.data, "vertex data has 1 to 4 components, found " + std::to_string(a.components));
-                continue;
-            }
-            a.count = static_cast<uint32_t>(std::min<size_t>(a.data->data.elementCount() / a.components, UINT32_MAX));
-            bool duplicate = false;
-            for (const ArrayRef& other : arrays)
-                duplicate |= other.semantic == a.semantic && other.set == a.set && other.morph == a.morph;
-            if (duplicate) {
-                violation(c, "a second \"" + str(attrib) + "\" array with index " + std::to_string(set) +
-                                 " for morph target " + std::to_string(a.morph) + " (ignored; give it another index)");
-                continue;
-            }
-            arrays.push_back(a);
+            if (readVertexArray(r, c, lod, a)) lod.arrays.push_back(a);
         } else if (c->identifier == "IndexArray") {
-            indexArrays.push_back(c);
+            lod.indexArrays.push_back(c);
         } else if (c->identifier == "Skin") {
-            if (skin) violation(c, "a Mesh holds one Skin");
-            if (!skin) skin = c;
+            if (lod.skin) r.violation(c, "a Mesh holds one Skin");
+            if (!lod.skin) lod.skin = c;
         } else {
-            ++m_unknown;
-            ++m_unknownKinds[str(c->identifier)];
+            ++r.m_unknown;
+            ++r.m_unknownKinds[str(c->identifier)];
         }
     }
-    if (arrays.empty()) violation(lodMesh, "a Mesh must contain at least one VertexArray");
+    if (lod.arrays.empty()) r.violation(lod.mesh, "a Mesh must contain at least one VertexArray");
+}
 
-    // Vertex count: the base position array's, else the first array's. Arrays of another length
-    // break the mesh rule and are dropped (an empty one is the common case).
+// Sets the vertex count: the base position array's, else the first array's. Arrays of another
+// length break the mesh rule and are dropped (an empty one is the common case). Returns the
+// lowest morph index of any array (UINT32_MAX when there is none).
+uint32_t matchVertexCounts(Reader& r, LodMesh& lod) {
     uint32_t baseMorph = UINT32_MAX;
-    for (const ArrayRef& a : arrays) baseMorph = std::min(baseMorph, a.morph);
+    for (const ArrayRef& a : lod.arrays) baseMorph = std::min(baseMorph, a.morph);
     const ArrayRef* positions = nullptr;
-    for (const ArrayRef& a : arrays)
+    for (const ArrayRef& a : lod.arrays)
         if (a.semantic == Semantic::Position && (!positions || a.morph < positions->morph)) positions = &a;
-    uint32_t vertexCount = positions ? positions->count : arrays.empty() ? 0 : arrays.front().count;
-    {
-        std::vector<ArrayRef> kept;
-        for (const ArrayRef& a : arrays) {
-            if (a.count != vertexCount) {
-                violation(a.array, "this array has " + std::to_string(a.count) + " vertices, the mesh " +
-                                       std::to_string(vertexCount) + "; all arrays of a mesh must match (array ignored)");
-                continue;
-            }
-            kept.push_back(a);
+    const bool hasPositions = positions != nullptr;
+    lod.vertexCount = positions ? positions->count : lod.arrays.empty() ? 0 : lod.arrays.front().count;
+    std::vector<ArrayRef> kept;
+    for (const ArrayRef& a : lod.arrays) {
+        if (a.count != lod.vertexCount) {
+            r.violation(a.array, "this array has " + std::to_string(a.count) + " vertices, the mesh " +
+                                     std::to_string(lod.vertexCount) + "; all arrays of a mesh must match (array ignored)");
+            continue;
         }
-        arrays = std::move(kept);
+        kept.push_back(a);
     }
-    if (!positions) {
+    lod.arrays = std::move(kept);
+    if (!hasPositions) {
         // Not against the spec (no attrib is required), but nothing can be drawn without positions.
-        m_diag.warn(placeOf(lodMesh), where(lodMesh), "the mesh has no position array; it is not drawn");
+        r.m_diag.warn(r.placeOf(lod.mesh), r.where(lod.mesh), "the mesh has no position array; it is not drawn");
     }
-    mesh.vertexCount = vertexCount;
-    info.baseMorph = baseMorph == UINT32_MAX ? 0 : baseMorph;
+    return baseMorph;
+}
 
-    // ---- morph targets: every morph index that has arrays or a Morph structure.
+// Every morph index that has arrays or a Morph structure, ascending.
+std::vector<uint32_t> morphIndicesOf(const std::vector<ArrayRef>& arrays, const StructureMap& morphs) {
     std::vector<uint32_t> morphIndices;
     for (const ArrayRef& a : arrays)
         if (std::find(morphIndices.begin(), morphIndices.end(), a.morph) == morphIndices.end()) morphIndices.push_back(a.morph);
@@ -317,290 +311,399 @@ void Reader::readGeometryObject(const Structure* s) {
         if (index <= UINT32_MAX && std::find(morphIndices.begin(), morphIndices.end(), uint32_t(index)) == morphIndices.end())
             morphIndices.push_back(static_cast<uint32_t>(index));
     std::sort(morphIndices.begin(), morphIndices.end());
-    const bool morphing = morphIndices.size() > 1 && vertexCount > 0;
+    return morphIndices;
+}
 
-    // The base arrays (lowest morph index per attribute) become the mesh's streams, as stored:
-    // float data is moved out of the parse tree, half stays half, double is converted once.
-    size_t doubles = 0;
-    auto baseArray = [&](Semantic sem, uint8_t set, uint32_t morph) -> const ArrayRef* {
-        const ArrayRef* found = nullptr;
-        for (const ArrayRef& a : arrays)
-            if (a.semantic == sem && a.set == set) {
-                if (a.morph == morph) return &a;
-                if (!found || a.morph < found->morph) found = &a;
-            }
-        return found;
-    };
-    for (const ArrayRef& a : arrays) {
-        if (baseArray(a.semantic, a.set, info.baseMorph) != &a) continue;
-        VertexStream stream;
-        stream.count = vertexCount;
-        VertexAttribute attr;
-        attr.semantic = a.semantic;
-        attr.set = a.set;
-        attr.components = static_cast<uint8_t>(a.components);
-        const DataType t = a.data->data.type;
-        if (t == DataType::Half) {
-            attr.type = ComponentType::Float16;
-            stream.stride = 2 * a.components;
-            std::vector<uint8_t> bytes(a.data->data.bytes.begin(),
-                                       a.data->data.bytes.begin() + std::ptrdiff_t(size_t(vertexCount) * stream.stride));
-            stream.bytes = makeOwnedBytes(std::move(bytes));
-        } else if (t == DataType::Float && !morphing) {
-            attr.type = ComponentType::Float32;
-            stream.stride = 4 * a.components;
-            // Nobody else reads this array: take its bytes instead of copying them.
-            std::vector<uint8_t>& owned = const_cast<Structure*>(a.data)->data.bytes;
-            owned.resize(size_t(vertexCount) * stream.stride);
-            stream.bytes = makeOwnedBytes(std::move(owned));
-            const_cast<Structure*>(a.data)->data.bytes.clear();
-        } else {
-            if (t == DataType::Double) ++doubles;
-            attr.type = ComponentType::Float32;
-            stream.stride = 4 * a.components;
-            std::vector<float> v = floatsOf(*this, a);
-            std::vector<uint8_t> bytes(v.size() * 4);
-            if (!v.empty()) std::memcpy(bytes.data(), v.data(), bytes.size());
-            stream.bytes = makeOwnedBytes(std::move(bytes));
+// The array of attribute `sem`, set `set` for morph index `morph`: its own, else the one with the
+// lowest morph index; null when the attribute has none.
+const ArrayRef* baseArray(const std::vector<ArrayRef>& arrays, Semantic sem, uint8_t set, uint32_t morph) {
+    const ArrayRef* found = nullptr;
+    for (const ArrayRef& a : arrays)
+        if (a.semantic == sem && a.set == set) {
+            if (a.morph == morph) return &a;
+            if (!found || a.morph < found->morph) found = &a;
         }
-        if (a.semantic == Semantic::Color) attr.normalized = false;
-        stream.attributes.push_back(attr);
-        mesh.streams.push_back(std::move(stream));
-    }
-    if (doubles) note("geometry '" + objectName + "': " + std::to_string(doubles) + " double vertex array(s) converted to float once (GLES reads no doubles)");
+    return found;
+}
 
-    if (morphing) {
-        const bool hasNormals = baseArray(Semantic::Normal, 0, info.baseMorph) != nullptr;
-        bool targetNormals = false;
-        for (const ArrayRef& a : arrays) targetNormals |= a.semantic == Semantic::Normal && a.morph != info.baseMorph;
-        const bool withNormals = hasNormals && targetNormals;
-        // Values of attribute `sem` for morph target k (its own array, else the lowest-index one).
-        auto valuesFor = [&](Semantic sem, uint32_t k) {
-            const ArrayRef* a = baseArray(sem, 0, k);
-            std::vector<float> v = a ? floatsOf(*this, *a) : std::vector<float>();
-            // Positions and normals as 3 components (missing ones are 0, as the spec says).
-            std::vector<float> out(size_t(vertexCount) * 3, 0.0f);
-            if (a)
-                for (uint32_t i = 0; i < vertexCount; ++i)
-                    for (uint32_t c = 0; c < 3 && c < a->components; ++c) out[size_t(i) * 3 + c] = v[size_t(i) * a->components + c];
-            return out;
-        };
-        for (uint32_t k : morphIndices) {
-            MorphTarget target;
-            const Structure* morph = morphs.count(k) ? morphs[k] : nullptr;
-            target.name = morph ? nameOf(morph) : "";
-            if (target.name.empty()) target.name = "morph " + std::to_string(k);
-            bool hasBase = false;
-            const uint64_t base = morph ? propUInt(morph, "base", 0, &hasBase) : 0;
-            target.relative = hasBase;
-            if (hasBase) {
-                const bool baseIsTarget = base <= UINT32_MAX &&
-                                          std::find(morphIndices.begin(), morphIndices.end(), uint32_t(base)) != morphIndices.end();
-                const bool baseRelative = morphs.count(base) && morphs[base]->property("base");
-                if (!baseIsTarget || baseRelative || base == k) {
-                    violation(morph, "the base of a relative morph target must be another, absolute morph target (base " +
-                                         std::to_string(base) + ")");
-                    target.relative = false;
-                }
-            }
-            target.isBase = !target.relative && k == info.baseMorph;
-            std::vector<float> pos = valuesFor(Semantic::Position, k);
-            std::vector<float> nrm = withNormals ? valuesFor(Semantic::Normal, k) : std::vector<float>();
-            if (target.relative) {
-                // M_i = A_i - A_b(i), stored as the delta the renderer adds.
-                const std::vector<float> basePos = valuesFor(Semantic::Position, static_cast<uint32_t>(base));
-                for (size_t i = 0; i < pos.size(); ++i) pos[i] -= basePos[i];
-                if (withNormals) {
-                    const std::vector<float> baseNrm = valuesFor(Semantic::Normal, static_cast<uint32_t>(base));
-                    for (size_t i = 0; i < nrm.size(); ++i) nrm[i] -= baseNrm[i];
-                }
-            }
-            const uint32_t stride = withNormals ? 24 : 12;
-            std::vector<uint8_t> bytes(size_t(vertexCount) * stride);
-            for (uint32_t i = 0; i < vertexCount; ++i) {
-                std::memcpy(&bytes[size_t(i) * stride], &pos[size_t(i) * 3], 12);
-                if (withNormals) std::memcpy(&bytes[size_t(i) * stride + 12], &nrm[size_t(i) * 3], 12);
-            }
-            target.stream.bytes = makeOwnedBytes(std::move(bytes));
-            target.stream.stride = stride;
-            target.stream.count = vertexCount;
-            target.stream.attributes.push_back({Semantic::Position, 0, ComponentType::Float32, 3, false, Swizzle::Identity, 0});
-            if (withNormals)
-                target.stream.attributes.push_back({Semantic::Normal, 0, ComponentType::Float32, 3, false, Swizzle::Identity, 12});
-            info.morphTarget[k] = static_cast<uint32_t>(mesh.morphTargets.size());
-            mesh.morphTargets.push_back(std::move(target));
-        }
-        // No MorphWeight at all: morph target 0 weighs 1, the others 0 (spec, MorphWeight).
-        mesh.defaultMorphWeights.assign(mesh.morphTargets.size(), 0.0f);
-        auto zero = info.morphTarget.find(0);
-        mesh.defaultMorphWeights[zero != info.morphTarget.end() ? zero->second : 0] = 1.0f;
-        mesh.morphBaseWeighted = true;
-        bool tangents = false;
-        for (const ArrayRef& a : arrays) tangents |= a.morph != info.baseMorph && a.semantic != Semantic::Position && a.semantic != Semantic::Normal;
-        if (tangents) note("geometry '" + objectName + "': morph targets blend positions and normals; other morphed arrays are ignored");
+// Base array `a` as a mesh stream, as stored: float data is moved out of the parse tree (unless
+// morph targets still read it), half stays half, double is converted once (counted in `doubles`).
+VertexStream baseStream(Reader& r, const ArrayRef& a, uint32_t vertexCount, bool morphing, size_t& doubles) {
+    VertexStream stream;
+    stream.count = vertexCount;
+    VertexAttribute attr;
+    attr.semantic = a.semantic;
+    attr.set = a.set;
+    attr.components = static_cast<uint8_t>(a.components);
+    const DataType t = a.data->data.type;
+    if (t == DataType::Half) {
+        attr.type = ComponentType::Float16;
+        stream.stride = 2 * a.components;
+        std::vector<uint8_t> bytes(a.data->data.bytes.begin(),
+                                   a.data->data.bytes.begin() + std::ptrdiff_t(size_t(vertexCount) * stream.stride));
+        stream.bytes = makeOwnedBytes(std::move(bytes));
+    } else if (t == DataType::Float && !morphing) {
+        attr.type = ComponentType::Float32;
+        stream.stride = 4 * a.components;
+        // Nobody else reads this array: take its bytes instead of copying them.
+        std::vector<uint8_t>& owned = const_cast<Structure*>(a.data)->data.bytes;
+        owned.resize(size_t(vertexCount) * stream.stride);
+        stream.bytes = makeOwnedBytes(std::move(owned));
+        const_cast<Structure*>(a.data)->data.bytes.clear();
     } else {
-        for (const auto& [index, m] : morphs) note("geometry '" + objectName + "': Morph " + std::to_string(index) + " has no vertex data of its own");
+        if (t == DataType::Double) ++doubles;
+        attr.type = ComponentType::Float32;
+        stream.stride = 4 * a.components;
+        std::vector<float> v = floatsOf(r, a);
+        std::vector<uint8_t> bytes(v.size() * 4);
+        if (!v.empty()) std::memcpy(bytes.data(), v.data(), bytes.size());
+        stream.bytes = makeOwnedBytes(std::move(bytes));
     }
+    if (a.semantic == Semantic::Color) attr.normalized = false;
+    stream.attributes.push_back(attr);
+    return stream;
+}
 
-    // ---- index arrays: one submesh each, all in one index buffer.
-    const uint32_t group = groupSize(primitive);
+// The base arrays (lowest morph index per attribute) become the mesh's streams.
+void writeBaseStreams(Reader& r, const LodMesh& lod, uint32_t baseMorph, bool morphing, Mesh& mesh) {
+    size_t doubles = 0;
+    for (const ArrayRef& a : lod.arrays) {
+        if (baseArray(lod.arrays, a.semantic, a.set, baseMorph) != &a) continue;
+        mesh.streams.push_back(baseStream(r, a, lod.vertexCount, morphing, doubles));
+    }
+    if (doubles) r.note("geometry '" + lod.objectName + "': " + std::to_string(doubles) + " double vertex array(s) converted to float once (GLES reads no doubles)");
+}
+
+// Values of attribute `sem` for morph target k (its own array, else the lowest-index one), as 3
+// components per vertex (missing ones are 0, as the spec says).
+std::vector<float> morphValues(Reader& r, const LodMesh& lod, Semantic sem, uint32_t k) {
+    const ArrayRef* a = baseArray(lod.arrays, sem, 0, k);
+    std::vector<float> v = a ? floatsOf(r, *a) : std::vector<float>();
+    std::vector<float> out(size_t(lod.vertexCount) * 3, 0.0f);
+    if (a)
+        for (uint32_t i = 0; i < lod.vertexCount; ++i)
+            for (uint32_t c = 0; c < 3 && c < a->components; ++c) out[size_t(i) * 3 + c] = v[size_t(i) * a->components + c];
+    return out;
+}
+
+// A morph target's stream: positions, then normals when `withNormals`, interleaved.
+VertexStream morphStream(const std::vector<float>& pos, const std::vector<float>& nrm, uint32_t vertexCount, bool withNormals) {
+    VertexStream stream;
+    const uint32_t stride = withNormals ? 24 : 12;
+    std::vector<uint8_t> bytes(size_t(vertexCount) * stride);
+    for (uint32_t i = 0; i < vertexCount; ++i) {
+        std::memcpy(&bytes[size_t(i) * stride], &pos[size_t(i) * 3], 12);
+        if (withNormals) std::memcpy(&bytes[size_t(i) * stride + 12], &nrm[size_t(i) * 3], 12);
+    }
+    stream.bytes = makeOwnedBytes(std::move(bytes));
+    stream.stride = stride;
+    stream.count = vertexCount;
+    stream.attributes.push_back({Semantic::Position, 0, ComponentType::Float32, 3, false, Swizzle::Identity, 0});
+    if (withNormals)
+        stream.attributes.push_back({Semantic::Normal, 0, ComponentType::Float32, 3, false, Swizzle::Identity, 12});
+    return stream;
+}
+
+// Morph target k: its name, whether it is relative (and to which absolute target), and its
+// positions (and normals) as a stream.
+MorphTarget readMorphTarget(Reader& r, const LodMesh& lod, const StructureMap& morphs,
+                            const std::vector<uint32_t>& morphIndices, uint32_t k, uint32_t baseMorph, bool withNormals) {
+    MorphTarget target;
+    const Structure* morph = morphs.count(k) ? morphs.at(k) : nullptr;
+    target.name = morph ? r.nameOf(morph) : "";
+    if (target.name.empty()) target.name = "morph " + std::to_string(k);
+    bool hasBase = false;
+    const uint64_t base = morph ? r.propUInt(morph, "base", 0, &hasBase) : 0;
+    target.relative = hasBase;
+    if (hasBase) {
+        const bool baseIsTarget = base <= UINT32_MAX &&
+                                  std::find(morphIndices.begin(), morphIndices.end(), uint32_t(base)) != morphIndices.end();
+        const bool baseRelative = morphs.count(base) && morphs.at(base)->property("base");
+        if (!baseIsTarget || baseRelative || base == k) {
+            r.violation(morph, "the base of a relative morph target must be another, absolute morph target (base " +
+                                   std::to_string(base) + ")");
+            target.relative = false;
+        }
+    }
+    target.isBase = !target.relative && k == baseMorph;
+    std::vector<float> pos = morphValues(r, lod, Semantic::Position, k);
+    std::vector<float> nrm = withNormals ? morphValues(r, lod, Semantic::Normal, k) : std::vector<float>();
+    if (target.relative) {
+        // M_i = A_i - A_b(i), stored as the delta the renderer adds.
+        const std::vector<float> basePos = morphValues(r, lod, Semantic::Position, static_cast<uint32_t>(base));
+        for (size_t i = 0; i < pos.size(); ++i) pos[i] -= basePos[i];
+        if (withNormals) {
+            const std::vector<float> baseNrm = morphValues(r, lod, Semantic::Normal, static_cast<uint32_t>(base));
+            for (size_t i = 0; i < nrm.size(); ++i) nrm[i] -= baseNrm[i];
+        }
+    }
+    target.stream = morphStream(pos, nrm, lod.vertexCount, withNormals);
+    return target;
+}
+
+// Every morph index becomes a morph target of the mesh (blending positions, and normals when both
+// the base and a target have them), with the spec's default weights.
+void writeMorphTargets(Reader& r, const LodMesh& lod, const StructureMap& morphs, const std::vector<uint32_t>& morphIndices,
+                       GeometryInfo& info, Mesh& mesh) {
+    const bool hasNormals = baseArray(lod.arrays, Semantic::Normal, 0, info.baseMorph) != nullptr;
+    bool targetNormals = false;
+    for (const ArrayRef& a : lod.arrays) targetNormals |= a.semantic == Semantic::Normal && a.morph != info.baseMorph;
+    const bool withNormals = hasNormals && targetNormals;
+    for (uint32_t k : morphIndices) {
+        MorphTarget target = readMorphTarget(r, lod, morphs, morphIndices, k, info.baseMorph, withNormals);
+        info.morphTarget[k] = static_cast<uint32_t>(mesh.morphTargets.size());
+        mesh.morphTargets.push_back(std::move(target));
+    }
+    // No MorphWeight at all: morph target 0 weighs 1, the others 0 (spec, MorphWeight).
+    mesh.defaultMorphWeights.assign(mesh.morphTargets.size(), 0.0f);
+    auto zero = info.morphTarget.find(0);
+    mesh.defaultMorphWeights[zero != info.morphTarget.end() ? zero->second : 0] = 1.0f;
+    mesh.morphBaseWeighted = true;
+    bool tangents = false;
+    for (const ArrayRef& a : lod.arrays) tangents |= a.morph != info.baseMorph && a.semantic != Semantic::Position && a.semantic != Semantic::Normal;
+    if (tangents) r.note("geometry '" + lod.objectName + "': morph targets blend positions and normals; other morphed arrays are ignored");
+}
+
+// What the IndexArrays of a mesh build together: one index buffer (restarts as UINT32_MAX) and
+// the material value of each submesh slot.
+struct IndexBuild {
     std::vector<uint32_t> indices;
-    bool anyIndexed = !indexArrays.empty();
     uint64_t maxIndex = 0;
     std::vector<uint32_t> materialValues;
     bool restartRewritten = false;
     size_t flippedArrays = 0;
-    {
-        size_t total = 0;
-        for (const Structure* ia : indexArrays)
-            for (const Structure* k : ia->children)
-                if (k->primitive) total += k->data.elementCount();
-        indices.reserve(total);
+};
+
+// Appends the indices of IndexArray `ia` (data `d`) for submesh `sub`, checking each against the
+// vertex count and splitting strips at `restart` when `hasRestart`. False when the array adds no
+// submesh: unreadable data, or an index out of range (the load fails; the rest is still checked).
+bool appendIndexArray(Reader& r, const LodMesh& lod, const Structure* ia, const Structure* d, bool hasRestart,
+                      uint64_t restart, Submesh& sub, IndexBuild& b) {
+    const uint32_t group = groupSize(lod.primitive);
+    const uint32_t vertexCount = lod.vertexCount;
+    std::vector<uint32_t>& indices = b.indices;
+    sub.firstIndex = static_cast<uint32_t>(indices.size());
+    std::vector<uint64_t> values;
+    uint32_t run = 0;
+    // The common case straight from the parsed data (no widened copy): no restarts, unsigned
+    // indices of at most 32 bits, every one in range. Anything else goes through `values`.
+    if (!hasRestart && appendIndicesBelow(d->data, vertexCount, indices, b.maxIndex))
+        run = static_cast<uint32_t>(indices.size()) - sub.firstIndex;
+    else if (!r.readUInts(d, values))
+        return false;
+    const uint32_t size = std::max<uint32_t>(1, d->data.arraySize);
+    if (group ? size != group : size != 1)
+        r.violation(d, std::string(group ? "indices of " : "indices of a ") + str(lod.primitiveName) + " come " +
+                           (group ? "in subarrays of " + std::to_string(group) : std::string("as a flat list")) +
+                           ", found subarrays of " + std::to_string(size));
+    if (!hasRestart && !values.empty()) {
+        // The common case in one tight pass: no restarts, every index in range.
+        uint64_t most = 0;
+        for (uint64_t v : values) most = std::max(most, v);
+        if (most < vertexCount) {
+            const size_t at = indices.size();
+            indices.resize(at + values.size());
+            for (size_t i = 0; i < values.size(); ++i) indices[at + i] = static_cast<uint32_t>(values[i]);
+            b.maxIndex = std::max(b.maxIndex, most);
+            run = static_cast<uint32_t>(values.size());
+            values.clear();
+        }
     }
-    for (const Structure* ia : indexArrays) {
-        Submesh sub;
-        sub.primitive = primitive;
-        const uint64_t material = propUInt(ia, "material", 0);
-        bool hasRestart = false;
-        const uint64_t restart = propUInt(ia, "restart", 0, &hasRestart);
-        if (hasRestart && primitive != Primitive::TriangleStrip && primitive != Primitive::LineStrip) {
-            violation(ia, "restart applies to line_strip and triangle_strip meshes only");
-            hasRestart = false;
-        }
-        const std::string_view front = propString(ia, "front", "ccw");
-        if (front != "ccw" && front != "cw") violation(ia, "front must be \"cw\" or \"ccw\", found \"" + str(front) + "\"");
-        sub.frontFaceCW = front == "cw";
-        const Structure* d = dataOf(ia, "unsigned integer");
-        if (!d) continue;
-        sub.firstIndex = static_cast<uint32_t>(indices.size());
-        std::vector<uint64_t> values;
-        uint32_t run = 0;
-        // The common case straight from the parsed data (no widened copy): no restarts, unsigned
-        // indices of at most 32 bits, every one in range. Anything else goes through `values`.
-        if (!hasRestart && appendIndicesBelow(d->data, vertexCount, indices, maxIndex))
-            run = static_cast<uint32_t>(indices.size()) - sub.firstIndex;
-        else if (!readUInts(d, values))
+    for (uint64_t v : values) {
+        if (hasRestart && v == restart) {
+            if (lod.primitive == Primitive::TriangleStrip && run >= 3) sub.stripLengths.push_back(run - 2);
+            indices.push_back(UINT32_MAX);  // the all-ones restart of the index type chosen below
+            run = 0;
             continue;
-        const uint32_t size = std::max<uint32_t>(1, d->data.arraySize);
-        if (group ? size != group : size != 1)
-            violation(d, std::string(group ? "indices of " : "indices of a ") + str(primitiveName) + " come " +
-                             (group ? "in subarrays of " + std::to_string(group) : std::string("as a flat list")) +
-                             ", found subarrays of " + std::to_string(size));
-        bool badIndex = false;
-        if (!hasRestart && !values.empty()) {
-            // The common case in one tight pass: no restarts, every index in range.
-            uint64_t most = 0;
-            for (uint64_t v : values) most = std::max(most, v);
-            if (most < vertexCount) {
-                const size_t at = indices.size();
-                indices.resize(at + values.size());
-                for (size_t i = 0; i < values.size(); ++i) indices[at + i] = static_cast<uint32_t>(values[i]);
-                maxIndex = std::max(maxIndex, most);
-                run = static_cast<uint32_t>(values.size());
-                values.clear();
-            }
         }
-        for (uint64_t v : values) {
-            if (hasRestart && v == restart) {
-                if (primitive == Primitive::TriangleStrip && run >= 3) sub.stripLengths.push_back(run - 2);
-                indices.push_back(UINT32_MAX);  // the all-ones restart of the index type chosen below
-                run = 0;
-                continue;
-            }
-            if (v >= vertexCount) {
-                fail(ia, "index " + std::to_string(v) + " is out of range for " + std::to_string(vertexCount) + " vertices");
-                badIndex = true;
-                break;
-            }
-            maxIndex = std::max(maxIndex, v);
-            indices.push_back(static_cast<uint32_t>(v));
-            ++run;
-        }
-        if (badIndex) {  // the load fails; the rest of the file is still checked
+        if (v >= vertexCount) {
+            r.fail(ia, "index " + std::to_string(v) + " is out of range for " + std::to_string(vertexCount) + " vertices");
             indices.resize(sub.firstIndex);
-            continue;
+            return false;
         }
-        if (hasRestart) {
-            sub.primitiveRestart = true;
-            if (primitive == Primitive::TriangleStrip && run >= 3) sub.stripLengths.push_back(run - 2);
-            restartRewritten |= restart != 0xFFFFFFFFull;
-        }
-        sub.indexCount = static_cast<uint32_t>(indices.size()) - sub.firstIndex;
-        if (sub.frontFaceCW) {
-            // Clockwise fronts are turned counter-clockwise here, where they are read, so that the
-            // renderer, the converters and every reader downstream see one winding.
-            flipWinding(primitive, indices, sub);
-            ++flippedArrays;
-        }
-        if (group && sub.indexCount % group)
-            violation(d, std::to_string(sub.indexCount) + " indices do not make whole " + str(primitiveName));
-        // Material slots are dense: the k-th distinct material value is slot k.
-        auto slot = std::find(materialValues.begin(), materialValues.end(), material);
-        if (slot == materialValues.end()) {
-            if (material > UINT32_MAX) {
-                violation(ia, "material index " + std::to_string(material) + " is out of range");
-                continue;
-            }
-            materialValues.push_back(static_cast<uint32_t>(material));
-            slot = materialValues.end() - 1;
-        }
-        sub.materialSlot = static_cast<uint32_t>(slot - materialValues.begin());
-        mesh.submeshes.push_back(std::move(sub));
+        b.maxIndex = std::max(b.maxIndex, v);
+        indices.push_back(static_cast<uint32_t>(v));
+        ++run;
     }
-    if (flippedArrays)
-        note("geometry '" + objectName + "': " + std::to_string(flippedArrays) +
-             (flippedArrays == 1 ? " index array" : " index arrays") +
-             " wound clockwise (front = \"cw\") turned counter-clockwise");
-    if (!anyIndexed && vertexCount > 0) {
+    if (hasRestart) {
+        sub.primitiveRestart = true;
+        if (lod.primitive == Primitive::TriangleStrip && run >= 3) sub.stripLengths.push_back(run - 2);
+        b.restartRewritten |= restart != 0xFFFFFFFFull;
+    }
+    sub.indexCount = static_cast<uint32_t>(indices.size()) - sub.firstIndex;
+    return true;
+}
+
+// IndexArray `ia` as one submesh of `mesh`: its properties, its indices (turned counter-clockwise
+// when its front is "cw") and its material slot.
+void readIndexArray(Reader& r, const LodMesh& lod, const Structure* ia, IndexBuild& b, Mesh& mesh) {
+    const uint32_t group = groupSize(lod.primitive);
+    const Primitive primitive = lod.primitive;
+    Submesh sub;
+    sub.primitive = primitive;
+    const uint64_t material = r.propUInt(ia, "material", 0);
+    bool hasRestart = false;
+    const uint64_t restart = r.propUInt(ia, "restart", 0, &hasRestart);
+    if (hasRestart && primitive != Primitive::TriangleStrip && primitive != Primitive::LineStrip) {
+        r.violation(ia, "restart applies to line_strip and triangle_strip meshes only");
+        hasRestart = false;
+    }
+    const std::string_view front = r.propString(ia, "front", "ccw");
+    if (front != "ccw" && front != "cw") r.violation(ia, "front must be \"cw\" or \"ccw\", found \"" + str(front) + "\"");
+    sub.frontFaceCW = front == "cw";
+    const Structure* d = r.dataOf(ia, "unsigned integer");
+    if (!d) return;
+    if (!appendIndexArray(r, lod, ia, d, hasRestart, restart, sub, b)) return;
+    if (sub.frontFaceCW) {
+        // Clockwise fronts are turned counter-clockwise here, where they are read, so that the
+        // renderer, the converters and every reader downstream see one winding.
+        flipWinding(primitive, b.indices, sub);
+        ++b.flippedArrays;
+    }
+    if (group && sub.indexCount % group)
+        r.violation(d, std::to_string(sub.indexCount) + " indices do not make whole " + str(lod.primitiveName));
+    // Material slots are dense: the k-th distinct material value is slot k.
+    std::vector<uint32_t>& materialValues = b.materialValues;
+    auto slot = std::find(materialValues.begin(), materialValues.end(), material);
+    if (slot == materialValues.end()) {
+        if (material > UINT32_MAX) {
+            r.violation(ia, "material index " + std::to_string(material) + " is out of range");
+            return;
+        }
+        materialValues.push_back(static_cast<uint32_t>(material));
+        slot = materialValues.end() - 1;
+    }
+    sub.materialSlot = static_cast<uint32_t>(slot - materialValues.begin());
+    mesh.submeshes.push_back(std::move(sub));
+}
+
+// The index buffer in the narrowest type that holds every index and keeps all-ones free for
+// restarts.
+void writeIndexBuffer(Reader& r, const LodMesh& lod, const IndexBuild& b, Mesh& mesh) {
+    const std::vector<uint32_t>& indices = b.indices;
+    const uint64_t maxIndex = b.maxIndex;
+    const ComponentType type = maxIndex < 0xFF ? ComponentType::UInt8 : maxIndex < 0xFFFF ? ComponentType::UInt16 : ComponentType::UInt32;
+    const size_t size = componentSize(type);
+    std::vector<uint8_t> bytes(indices.size() * size);
+    auto narrowTo = [&](auto tag) {
+        using T = decltype(tag);
+        for (size_t i = 0; i < indices.size(); ++i) {
+            const T v = static_cast<T>(indices[i]);  // restarts (all ones) become all ones of T
+            std::memcpy(&bytes[i * sizeof(T)], &v, sizeof(T));
+        }
+    };
+    if (type == ComponentType::UInt8) narrowTo(uint8_t());
+    else if (type == ComponentType::UInt16) narrowTo(uint16_t());
+    else std::memcpy(bytes.data(), indices.data(), bytes.size());
+    mesh.indices.type = type;
+    mesh.indices.count = static_cast<uint32_t>(indices.size());
+    mesh.indices.bytes = makeOwnedBytes(std::move(bytes));
+    if (b.restartRewritten) r.note("geometry '" + lod.objectName + "': strip restart indices stored as all ones of the index type");
+}
+
+// The IndexArrays as submeshes, all in one index buffer (a mesh without any draws its vertices in
+// order). Returns the IndexArray material value of each submesh slot.
+std::vector<uint32_t> readIndexArrays(Reader& r, const LodMesh& lod, Mesh& mesh) {
+    IndexBuild b;
+    size_t total = 0;
+    for (const Structure* ia : lod.indexArrays)
+        for (const Structure* k : ia->children)
+            if (k->primitive) total += k->data.elementCount();
+    b.indices.reserve(total);
+    for (const Structure* ia : lod.indexArrays) readIndexArray(r, lod, ia, b, mesh);
+    if (b.flippedArrays)
+        r.note("geometry '" + lod.objectName + "': " + std::to_string(b.flippedArrays) +
+               (b.flippedArrays == 1 ? " index array" : " index arrays") +
+               " wound clockwise (front = \"cw\") turned counter-clockwise");
+    const uint32_t group = groupSize(lod.primitive);
+    const uint32_t vertexCount = lod.vertexCount;
+    if (lod.indexArrays.empty() && vertexCount > 0) {
         // No IndexArray: as if one held 0 .. n-1 (spec, Mesh).
         Submesh sub;
-        sub.primitive = primitive;
+        sub.primitive = lod.primitive;
         sub.indexCount = vertexCount;
         mesh.submeshes.push_back(sub);
-        materialValues.push_back(0);
-        if (group && vertexCount % group) violation(lodMesh, std::to_string(vertexCount) + " vertices do not make whole " + str(primitiveName));
+        b.materialValues.push_back(0);
+        if (group && vertexCount % group) r.violation(lod.mesh, std::to_string(vertexCount) + " vertices do not make whole " + str(lod.primitiveName));
     }
-    if (!indices.empty()) {
-        // The narrowest type that holds every index and keeps all-ones free for restarts.
-        const ComponentType type = maxIndex < 0xFF ? ComponentType::UInt8 : maxIndex < 0xFFFF ? ComponentType::UInt16 : ComponentType::UInt32;
-        const size_t size = componentSize(type);
-        std::vector<uint8_t> bytes(indices.size() * size);
-        auto narrowTo = [&](auto tag) {
-            using T = decltype(tag);
-            for (size_t i = 0; i < indices.size(); ++i) {
-                const T v = static_cast<T>(indices[i]);  // restarts (all ones) become all ones of T
-                std::memcpy(&bytes[i * sizeof(T)], &v, sizeof(T));
-            }
-        };
-        if (type == ComponentType::UInt8) narrowTo(uint8_t());
-        else if (type == ComponentType::UInt16) narrowTo(uint16_t());
-        else std::memcpy(bytes.data(), indices.data(), bytes.size());
-        mesh.indices.type = type;
-        mesh.indices.count = static_cast<uint32_t>(indices.size());
-        mesh.indices.bytes = makeOwnedBytes(std::move(bytes));
-        if (restartRewritten) note("geometry '" + objectName + "': strip restart indices stored as all ones of the index type");
-    }
-    info.materialIndices = materialValues;
+    if (!b.indices.empty()) writeIndexBuffer(r, lod, b, mesh);
+    return b.materialValues;
+}
 
-    // Other levels of detail are listed, not drawn.
+// Other levels of detail are listed, not drawn.
+void listOtherLods(Reader& r, const StructureMap& lods, const LodMesh& lod) {
     for (auto it = std::next(lods.begin()); it != lods.end(); ++it) {
         size_t vertices = 0, lodIndices = 0;
-        const std::string_view p = propString(it->second, "primitive", "triangles");
-        if (p != primitiveName) violation(it->second, "every level of detail must use the same primitive");
+        const std::string_view p = r.propString(it->second, "primitive", "triangles");
+        if (p != lod.primitiveName) r.violation(it->second, "every level of detail must use the same primitive");
         for (const Structure* c : it->second->children) {
             if (c->primitive) continue;
             const Structure* d = nullptr;
             for (const Structure* k : c->children)
                 if (k->primitive) d = k;
             if (!d) continue;
-            if (c->identifier == "VertexArray" && propString(c, "attrib", "") == "position" && propUInt(c, "morph", 0) == 0)
+            if (c->identifier == "VertexArray" && r.propString(c, "attrib", "") == "position" && r.propUInt(c, "morph", 0) == 0)
                 vertices = d->data.elementCount() / std::max<uint32_t>(1, d->data.arraySize);
             if (c->identifier == "IndexArray") lodIndices += d->data.elementCount();
         }
-        note("geometry '" + objectName + "': lod " + std::to_string(it->first) + " (" + std::to_string(vertices) +
-             " vertices, " + std::to_string(lodIndices) + " indices) is listed, not drawn");
+        r.note("geometry '" + lod.objectName + "': lod " + std::to_string(it->first) + " (" + std::to_string(vertices) +
+               " vertices, " + std::to_string(lodIndices) + " indices) is listed, not drawn");
     }
-    info.skin = skin;
+}
+
+}  // namespace
+
+// A GeometryObject -> one Mesh (its lowest lod) and what nodes bind to it; see the parts above.
+void Reader::readGeometryObject(const Structure* s) {
+    GeometryInfo info;
+    info.visible = propBool(s, "visible", true);
+    propBool(s, "shadow", true);
+    propBool(s, "motion_blur", true);
+
+    StructureMap lods, morphs;
+    collectLodsAndMorphs(*this, s, lods, morphs);
+    LodMesh lod;
+    lod.objectName = s->hasName ? str(s->name.identifier) : "geometry " + std::to_string(m_scene.meshes.size());
+    Mesh mesh;
+    mesh.name = lod.objectName;
+    info.mesh = static_cast<int32_t>(m_scene.meshes.size());
+    if (lods.empty()) {
+        violation(s, "a GeometryObject must contain at least one Mesh");
+        m_scene.meshes.push_back(std::move(mesh));
+        m_geometry[s] = std::move(info);
+        return;
+    }
+    lod.mesh = lods.begin()->second;
+    if (lods.begin()->first != 0)
+        note("geometry '" + lod.objectName + "': no lod 0 mesh; lod " + std::to_string(lods.begin()->first) + " is drawn");
+
+    // ---- vertex arrays
+    lod.primitiveName = propString(lod.mesh, "primitive", "triangles");
+    if (!primitiveOf(lod.primitiveName, lod.primitive)) {
+        violation(lod.mesh, "unknown primitive \"" + str(lod.primitiveName) + "\"");
+        m_scene.meshes.push_back(std::move(mesh));
+        m_geometry[s] = std::move(info);
+        return;
+    }
+    collectMeshChildren(*this, lod);
+    const uint32_t baseMorph = matchVertexCounts(*this, lod);
+    mesh.vertexCount = lod.vertexCount;
+    info.baseMorph = baseMorph == UINT32_MAX ? 0 : baseMorph;
+    const std::vector<uint32_t> morphIndices = morphIndicesOf(lod.arrays, morphs);
+    const bool morphing = morphIndices.size() > 1 && lod.vertexCount > 0;
+    writeBaseStreams(*this, lod, info.baseMorph, morphing, mesh);
+
+    // ---- morph targets: every morph index that has arrays or a Morph structure.
+    if (morphing) {
+        writeMorphTargets(*this, lod, morphs, morphIndices, info, mesh);
+    } else {
+        for (const auto& [index, m] : morphs) note("geometry '" + lod.objectName + "': Morph " + std::to_string(index) + " has no vertex data of its own");
+    }
+
+    // ---- index arrays: one submesh each, all in one index buffer.
+    info.materialIndices = readIndexArrays(*this, lod, mesh);
+    listOtherLods(*this, lods, lod);
+    info.skin = lod.skin;
     m_scene.meshes.push_back(std::move(mesh));
     m_geometry[s] = std::move(info);
 }
