@@ -708,6 +708,278 @@ void Reader::readGeometryObject(const Structure* s) {
     m_geometry[s] = std::move(info);
 }
 
+namespace {
+
+// ---- The parts of binding a Skin (Reader::bindSkins), in the order they run.
+
+// The structures a Skin holds, one of each (the first where a file has more); null where none.
+struct SkinParts {
+    const Structure* skeleton = nullptr;
+    const Structure* bind = nullptr;  // the Skin's own Transform (T_bind)
+    const Structure* counts = nullptr;
+    const Structure* boneIndices = nullptr;
+    const Structure* boneWeights = nullptr;
+};
+
+// Sorts the children of Skin `s`; false (after a violation for each) when a required one is missing.
+bool collectSkinParts(Reader& r, const Structure* s, SkinParts& p) {
+    for (const Structure* c : s->children) {
+        if (c->primitive) {
+            r.violation(c, "a Skin holds no data of its own");
+            continue;
+        }
+        const Structure** slot = c->identifier == "Skeleton"          ? &p.skeleton
+                                 : c->identifier == "Transform"       ? &p.bind
+                                 : c->identifier == "BoneCountArray"  ? &p.counts
+                                 : c->identifier == "BoneIndexArray"  ? &p.boneIndices
+                                 : c->identifier == "BoneWeightArray" ? &p.boneWeights
+                                                                      : nullptr;
+        if (!slot) continue;
+        if (*slot) r.violation(c, "a Skin holds one " + str(c->identifier));
+        if (!*slot) *slot = c;
+    }
+    bool ok = true;
+    for (auto [structure, name] : {std::pair{p.skeleton, "Skeleton"}, std::pair{p.counts, "BoneCountArray"},
+                                   std::pair{p.boneIndices, "BoneIndexArray"}, std::pair{p.boneWeights, "BoneWeightArray"}})
+        if (!structure) {
+            r.violation(s, std::string("a Skin must contain a ") + name);
+            ok = false;
+        }
+    return ok;
+}
+
+// The bones of BoneRefArray `refs` as node indices (skin.joints); false unless every one names a node.
+bool readBoneRefs(Reader& r, const Structure* refs, Skin& skin) {
+    const Structure* refData = r.dataOf(refs, "ref");
+    if (!refData || refData->data.type != DataType::Ref) {
+        if (refData) r.violation(refData, "a BoneRefArray holds ref data");
+        return false;
+    }
+    for (const ddl::Reference& ref : refData->data.refs) {
+        const Structure* bone = r.resolveRef(refData, ref, "a bone node");
+        auto node = bone ? r.m_node.find(bone) : r.m_node.end();
+        if (bone && node == r.m_node.end()) r.violation(refData, "the bone reference " + ref.toString() + " names no node");
+        if (bone && node != r.m_node.end() && bone->identifier != "BoneNode")
+            r.violation(refData, "the bone reference " + ref.toString() + " names a " + str(bone->identifier) + ", not a BoneNode");
+        skin.joints.push_back(node != r.m_node.end() ? node->second : -1);
+    }
+    if (std::find(skin.joints.begin(), skin.joints.end(), -1) != skin.joints.end()) {
+        r.violation(refData, "every bone reference must name a node (skin ignored)");
+        return false;
+    }
+    return true;
+}
+
+// The Skeleton's bind-pose Transform `bindPoses` (B_k, one per bone) and the Skin's own Transform
+// `bind` (T_bind, identity when null) as skin.inverseBind; false when there are too few poses.
+bool readBindPoses(Reader& r, const Structure* bindPoses, const Structure* bind, Skin& skin) {
+    const Structure* poseData = r.dataOf(bindPoses, "float[16]");
+    std::vector<float> poses;
+    if (!r.readFloats(poseData, poses)) return false;
+    const uint32_t size = poseData->data.arraySize;
+    if (size != 16 && size != 12 && size != 9 && size != 6 && size != 4) {
+        r.violation(poseData, "bind-pose transforms are float[16], [12], [9], [6] or [4]");
+        return false;
+    }
+    if (poses.size() / size != skin.joints.size()) {
+        r.violation(poseData, std::to_string(poses.size() / size) + " bind-pose transforms for " +
+                                  std::to_string(skin.joints.size()) + " bones");
+        if (poses.size() / size < skin.joints.size()) return false;
+    }
+    glm::mat4 skinBind(1.0f);
+    if (bind) {
+        const Structure* d = r.dataOf(bind, "float[16]");
+        std::vector<float> v;
+        if (r.readFloats(d, v) && v.size() >= d->data.arraySize && d->data.arraySize >= 4) {
+            skinBind = expandMatrix(v.data(), d->data.arraySize);
+            if (v.size() != d->data.arraySize) r.violation(d, "a Skin's Transform holds one matrix");
+        }
+    }
+    // P = sum w_i M_k B_k^-1 T_bind P (spec, Skin): the palette's inverse bind is B_k^-1 T_bind.
+    bool singular = false;
+    for (size_t j = 0; j < skin.joints.size(); ++j) {
+        const glm::mat4 b = expandMatrix(&poses[j * size], size);
+        const float det = glm::determinant(b);
+        if (!(std::fabs(det) > 1e-12f) || !std::isfinite(det)) singular = true;
+        skin.inverseBind.push_back(glm::inverse(b) * skinBind);
+    }
+    if (singular) r.violation(poseData, "a bind-pose transform cannot be inverted");
+    return true;
+}
+
+// The Skeleton of skin parts `p`: its bones (skin.joints) and their inverse bind poses; false when
+// the skin cannot be bound.
+bool readSkeleton(Reader& r, const SkinParts& p, Skin& skin) {
+    const Structure* refs = nullptr;
+    const Structure* bindPoses = nullptr;
+    for (const Structure* c : p.skeleton->children) {
+        if (c->primitive) continue;
+        if (c->identifier == "BoneRefArray") refs = c;
+        if (c->identifier == "Transform") bindPoses = c;
+    }
+    if (!refs || !bindPoses) {
+        r.violation(p.skeleton, std::string("a Skeleton must contain a ") + (!refs ? "BoneRefArray" : "Transform"));
+        return false;
+    }
+    return readBoneRefs(r, refs, skin) && readBindPoses(r, bindPoses, p.bind, skin);
+}
+
+// A skin's influences: counts per vertex, then indices and weights back to back, in the file's
+// own types where they are narrow enough (C and I), else widened.
+template <class C, class I>
+struct Influences {
+    const C* counts;
+    size_t countSize;
+    const I* indices;
+    size_t indexSize;
+    const float* weights;
+    size_t weightSize;
+};
+template <class C, class I>
+Influences(const C*, size_t, const I*, size_t, const float*, size_t) -> Influences<C, I>;
+
+// Checks influences `in` against the mesh and the skeleton: one count per vertex, as many indices
+// and weights as the counts sum to, every index a bone, at most 64 per vertex. Sets `most` to the
+// largest count; false (after a violation) when the skin cannot be bound.
+template <class C, class I>
+bool checkInfluences(Reader& r, const SkinParts& p, size_t jointCount, uint32_t vertexCount, const Influences<C, I>& in,
+                     uint64_t& most) {
+    if (in.countSize != vertexCount) {
+        r.violation(p.counts, "the BoneCountArray has " + std::to_string(in.countSize) + " entries, the mesh " +
+                                  std::to_string(vertexCount) + " vertices (skin ignored)");
+        return false;
+    }
+    uint64_t total = 0;
+    for (size_t v = 0; v < in.countSize; ++v) {
+        total += in.counts[v];
+        most = std::max<uint64_t>(most, in.counts[v]);
+    }
+    if (in.indexSize != total || in.weightSize != total) {
+        r.violation(in.indexSize != total ? p.boneIndices : p.boneWeights,
+                    "the bone counts sum to " + std::to_string(total) + "; the BoneIndexArray has " +
+                        std::to_string(in.indexSize) + " entries and the BoneWeightArray " +
+                        std::to_string(in.weightSize) + " (skin ignored)");
+        return false;
+    }
+    uint64_t largestIndex = 0;
+    for (size_t i = 0; i < in.indexSize; ++i) largestIndex = std::max<uint64_t>(largestIndex, in.indices[i]);
+    if (in.indexSize && largestIndex >= jointCount) {
+        for (size_t i = 0; i < in.indexSize; ++i)
+            if (in.indices[i] >= jointCount) {
+                r.violation(p.boneIndices, "bone index " + std::to_string(uint64_t(in.indices[i])) +
+                                               " is beyond the skeleton's " + std::to_string(jointCount) + " bones");
+                break;
+            }
+        return false;
+    }
+    if (most > 64) {
+        r.violation(p.counts, "a vertex with " + std::to_string(std::min<uint64_t>(most, 1u << 20)) +
+                                  " bone influences; at most 64 are read");
+        return false;
+    }
+    return true;
+}
+
+// Adds checked influences `in` (at most `most` per vertex) to the mesh in sets of four: UInt8 or
+// UInt16 joint indices and Float32 weights, one interleaved stream per set. The reference path
+// sums every set (the spec's formula); the renderer keeps the 4 strongest per vertex when it
+// re-batches.
+template <class C, class I>
+void writeInfluenceStreams(Reader& r, size_t jointCount, const Influences<C, I>& in, uint64_t most, Mesh& mesh) {
+    const uint32_t sets = std::max<uint32_t>(1, static_cast<uint32_t>((most + 3) / 4));
+    const bool wide = jointCount > 256;
+    const uint32_t indexBytes = wide ? 8 : 4;
+    const uint32_t stride = indexBytes + 16;
+    std::vector<std::vector<uint8_t>> streams(sets, std::vector<uint8_t>(size_t(mesh.vertexCount) * stride, 0));
+    size_t cursor = 0;
+    uint32_t over4 = 0;
+    if (sets == 1 && !wide) {
+        // The usual case, up to 4 influences and 256 bones: one stream, written in place.
+        uint8_t* at = streams[0].data();
+        for (uint32_t v = 0; v < mesh.vertexCount; ++v, at += stride) {
+            const uint32_t n = static_cast<uint32_t>(in.counts[v]);
+            for (uint32_t k = 0; k < n; ++k, ++cursor) {
+                at[k] = static_cast<uint8_t>(in.indices[cursor]);
+                std::memcpy(at + 4 + k * 4, &in.weights[cursor], 4);
+            }
+        }
+    } else {
+        for (uint32_t v = 0; v < mesh.vertexCount; ++v) {
+            const uint32_t n = static_cast<uint32_t>(in.counts[v]);
+            over4 += n > 4 ? 1 : 0;
+            for (uint32_t k = 0; k < n; ++k, ++cursor) {
+                uint8_t* at = &streams[k / 4][size_t(v) * stride];
+                const uint32_t slot = k % 4;
+                if (wide) {
+                    const uint16_t j = static_cast<uint16_t>(in.indices[cursor]);
+                    std::memcpy(at + slot * 2, &j, 2);
+                } else {
+                    at[slot] = static_cast<uint8_t>(in.indices[cursor]);
+                }
+                std::memcpy(at + indexBytes + slot * 4, &in.weights[cursor], 4);
+            }
+        }
+    }
+    for (uint32_t set = 0; set < sets; ++set) {
+        VertexStream stream;
+        stream.count = mesh.vertexCount;
+        stream.stride = stride;
+        stream.bytes = makeOwnedBytes(std::move(streams[set]));
+        stream.attributes.push_back({Semantic::BoneIndices, static_cast<uint8_t>(set),
+                                     wide ? ComponentType::UInt16 : ComponentType::UInt8, 4, false, Swizzle::Identity, 0});
+        stream.attributes.push_back({Semantic::BoneWeights, static_cast<uint8_t>(set), ComponentType::Float32, 4, false,
+                                     Swizzle::Identity, indexBytes});
+        mesh.streams.push_back(std::move(stream));
+    }
+    if (over4)
+        r.note("mesh '" + mesh.name + "': " + std::to_string(over4) + " vertices have more than 4 bone influences (up to " +
+               std::to_string(most) + "); bounds use all of them, the renderer the 4 strongest");
+}
+
+// Influences `in` checked and added to the mesh; false when the skin cannot be bound.
+template <class C, class I>
+bool bindInfluences(Reader& r, const SkinParts& p, const Skin& skin, const Influences<C, I>& in, Mesh& mesh) {
+    uint64_t most = 0;
+    if (!checkInfluences(r, p, skin.joints.size(), mesh.vertexCount, in, most)) return false;
+    writeInfluenceStreams(r, skin.joints.size(), in, most, mesh);
+    return true;
+}
+
+// The BoneCountArray, BoneIndexArray and BoneWeightArray of skin parts `p` as streams of the mesh.
+// Read in the file's own types when they are unsigned integers of at most 32 bits and floats (no
+// widened copies); any other types through readUInts and readFloats. False when the skin cannot
+// be bound.
+bool readInfluences(Reader& r, const SkinParts& p, const Skin& skin, Mesh& mesh) {
+    const Structure* countData = r.dataOf(p.counts, "unsigned integer");
+    const Structure* indexData = r.dataOf(p.boneIndices, "unsigned integer");
+    const Structure* weightData = r.dataOf(p.boneWeights, "float");
+    bool read = false, bound = false;
+    if (countData && indexData && weightData && weightData->data.type == ddl::DataType::Float) {
+        const float* weights = weightData->data.as<float>();
+        const size_t weightSize = weightData->data.elementCount();
+        visitNarrowUInts(countData->data, [&](const auto* countValues, size_t countSize) {
+            read = visitNarrowUInts(indexData->data, [&](const auto* indexValues, size_t indexSize) {
+                bound = bindInfluences(
+                    r, p, skin, Influences{countValues, countSize, indexValues, indexSize, weights, weightSize}, mesh);
+            });
+        });
+    }
+    if (!read) {
+        std::vector<uint64_t> countValues, indexValues;
+        std::vector<float> weightValues;
+        if (!r.readUInts(countData, countValues) || !r.readUInts(indexData, indexValues) ||
+            !r.readFloats(weightData, weightValues))
+            return false;
+        bound = bindInfluences(r, p, skin,
+                               Influences{countValues.data(), countValues.size(), indexValues.data(), indexValues.size(),
+                                          weightValues.data(), weightValues.size()},
+                               mesh);
+    }
+    return bound;
+}
+
+}  // namespace
+
 // Skins need the bone nodes, so they are bound after the node tree is read.
 void Reader::bindSkins() {
     // GeometryObjects in file order, so skins are numbered predictably.
@@ -717,215 +989,13 @@ void Reader::bindSkins() {
         if (it != m_geometry.end() && it->second.skin && it->second.mesh >= 0) skinned.emplace_back(s, &it->second);
     }
     for (auto& [object, info] : skinned) {
-        const Structure* s = info->skin;
         Mesh& mesh = m_scene.meshes[info->mesh];
-        const Structure* skeleton = nullptr;
-        const Structure* bind = nullptr;
-        const Structure* counts = nullptr;
-        const Structure* boneIndices = nullptr;
-        const Structure* boneWeights = nullptr;
-        for (const Structure* c : s->children) {
-            if (c->primitive) {
-                violation(c, "a Skin holds no data of its own");
-                continue;
-            }
-            const Structure** slot = c->identifier == "Skeleton"          ? &skeleton
-                                     : c->identifier == "Transform"       ? &bind
-                                     : c->identifier == "BoneCountArray"  ? &counts
-                                     : c->identifier == "BoneIndexArray"  ? &boneIndices
-                                     : c->identifier == "BoneWeightArray" ? &boneWeights
-                                                                          : nullptr;
-            if (!slot) continue;
-            if (*slot) violation(c, "a Skin holds one " + str(c->identifier));
-            if (!*slot) *slot = c;
-        }
-        bool ok = true;
-        for (auto [structure, name] : {std::pair{skeleton, "Skeleton"}, std::pair{counts, "BoneCountArray"},
-                                       std::pair{boneIndices, "BoneIndexArray"}, std::pair{boneWeights, "BoneWeightArray"}})
-            if (!structure) {
-                violation(s, std::string("a Skin must contain a ") + name);
-                ok = false;
-            }
-        if (!ok) continue;
-        // Skeleton: bone references and their bind-pose transforms.
-        const Structure* refs = nullptr;
-        const Structure* bindPoses = nullptr;
-        for (const Structure* c : skeleton->children) {
-            if (c->primitive) continue;
-            if (c->identifier == "BoneRefArray") refs = c;
-            if (c->identifier == "Transform") bindPoses = c;
-        }
-        if (!refs || !bindPoses) {
-            violation(skeleton, std::string("a Skeleton must contain a ") + (!refs ? "BoneRefArray" : "Transform"));
-            continue;
-        }
-        const Structure* refData = dataOf(refs, "ref");
-        if (!refData || refData->data.type != DataType::Ref) {
-            if (refData) violation(refData, "a BoneRefArray holds ref data");
-            continue;
-        }
+        SkinParts parts;
         Skin skin;
         skin.name = mesh.name;
-        for (const ddl::Reference& ref : refData->data.refs) {
-            const Structure* bone = resolveRef(refData, ref, "a bone node");
-            auto node = bone ? m_node.find(bone) : m_node.end();
-            if (bone && node == m_node.end()) violation(refData, "the bone reference " + ref.toString() + " names no node");
-            if (bone && node != m_node.end() && bone->identifier != "BoneNode")
-                violation(refData, "the bone reference " + ref.toString() + " names a " + str(bone->identifier) + ", not a BoneNode");
-            skin.joints.push_back(node != m_node.end() ? node->second : -1);
-        }
-        if (std::find(skin.joints.begin(), skin.joints.end(), -1) != skin.joints.end()) {
-            violation(refData, "every bone reference must name a node (skin ignored)");
+        if (!collectSkinParts(*this, info->skin, parts) || !readSkeleton(*this, parts, skin) ||
+            !readInfluences(*this, parts, skin, mesh))
             continue;
-        }
-        const Structure* poseData = dataOf(bindPoses, "float[16]");
-        std::vector<float> poses;
-        if (!readFloats(poseData, poses)) continue;
-        const uint32_t size = poseData->data.arraySize;
-        if (size != 16 && size != 12 && size != 9 && size != 6 && size != 4) {
-            violation(poseData, "bind-pose transforms are float[16], [12], [9], [6] or [4]");
-            continue;
-        }
-        if (poses.size() / size != skin.joints.size()) {
-            violation(poseData, std::to_string(poses.size() / size) + " bind-pose transforms for " +
-                                    std::to_string(skin.joints.size()) + " bones");
-            if (poses.size() / size < skin.joints.size()) continue;
-        }
-        glm::mat4 skinBind(1.0f);
-        if (bind) {
-            const Structure* d = dataOf(bind, "float[16]");
-            std::vector<float> v;
-            if (readFloats(d, v) && v.size() >= d->data.arraySize && d->data.arraySize >= 4) {
-                skinBind = expandMatrix(v.data(), d->data.arraySize);
-                if (v.size() != d->data.arraySize) violation(d, "a Skin's Transform holds one matrix");
-            }
-        }
-        // P = sum w_i M_k B_k^-1 T_bind P (spec, Skin): the palette's inverse bind is B_k^-1 T_bind.
-        bool singular = false;
-        for (size_t j = 0; j < skin.joints.size(); ++j) {
-            const glm::mat4 b = expandMatrix(&poses[j * size], size);
-            const float det = glm::determinant(b);
-            if (!(std::fabs(det) > 1e-12f) || !std::isfinite(det)) singular = true;
-            skin.inverseBind.push_back(glm::inverse(b) * skinBind);
-        }
-        if (singular) violation(poseData, "a bind-pose transform cannot be inverted");
-
-        // Influences: counts per vertex, then indices and weights back to back. Read in the
-        // file's own types when they are unsigned integers of at most 32 bits and floats (no
-        // widened copies); any other types through readUInts and readFloats.
-        auto influences = [&](const auto* countValues, size_t countSize, const auto* indexValues, size_t indexSize,
-                              const float* weightValues, size_t weightSize) -> bool {
-            if (countSize != mesh.vertexCount) {
-                violation(counts, "the BoneCountArray has " + std::to_string(countSize) + " entries, the mesh " +
-                                      std::to_string(mesh.vertexCount) + " vertices (skin ignored)");
-                return false;
-            }
-            uint64_t total = 0;
-            uint64_t most = 0;
-            for (size_t v = 0; v < countSize; ++v) {
-                total += countValues[v];
-                most = std::max<uint64_t>(most, countValues[v]);
-            }
-            if (indexSize != total || weightSize != total) {
-                violation(indexSize != total ? boneIndices : boneWeights,
-                          "the bone counts sum to " + std::to_string(total) + "; the BoneIndexArray has " +
-                              std::to_string(indexSize) + " entries and the BoneWeightArray " +
-                              std::to_string(weightSize) + " (skin ignored)");
-                return false;
-            }
-            uint64_t largestIndex = 0;
-            for (size_t i = 0; i < indexSize; ++i) largestIndex = std::max<uint64_t>(largestIndex, indexValues[i]);
-            if (indexSize && largestIndex >= skin.joints.size()) {
-                for (size_t i = 0; i < indexSize; ++i)
-                    if (indexValues[i] >= skin.joints.size()) {
-                        violation(boneIndices, "bone index " + std::to_string(uint64_t(indexValues[i])) +
-                                                   " is beyond the skeleton's " + std::to_string(skin.joints.size()) +
-                                                   " bones");
-                        break;
-                    }
-                return false;
-            }
-            if (most > 64) {
-                violation(counts, "a vertex with " + std::to_string(std::min<uint64_t>(most, 1u << 20)) +
-                                      " bone influences; at most 64 are read");
-                return false;
-            }
-            // Sets of four: UInt8 or UInt16 joint indices and Float32 weights, one interleaved
-            // stream per set. The reference path sums every set (the spec's formula); the renderer
-            // keeps the 4 strongest per vertex when it re-batches.
-            const uint32_t sets = std::max<uint32_t>(1, static_cast<uint32_t>((most + 3) / 4));
-            const bool wide = skin.joints.size() > 256;
-            const uint32_t indexBytes = wide ? 8 : 4;
-            const uint32_t stride = indexBytes + 16;
-            std::vector<std::vector<uint8_t>> streams(sets, std::vector<uint8_t>(size_t(mesh.vertexCount) * stride, 0));
-            size_t cursor = 0;
-            uint32_t over4 = 0;
-            if (sets == 1 && !wide) {
-                // The usual case, up to 4 influences and 256 bones: one stream, written in place.
-                uint8_t* at = streams[0].data();
-                for (uint32_t v = 0; v < mesh.vertexCount; ++v, at += stride) {
-                    const uint32_t n = static_cast<uint32_t>(countValues[v]);
-                    for (uint32_t k = 0; k < n; ++k, ++cursor) {
-                        at[k] = static_cast<uint8_t>(indexValues[cursor]);
-                        std::memcpy(at + 4 + k * 4, &weightValues[cursor], 4);
-                    }
-                }
-            } else {
-                for (uint32_t v = 0; v < mesh.vertexCount; ++v) {
-                    const uint32_t n = static_cast<uint32_t>(countValues[v]);
-                    over4 += n > 4 ? 1 : 0;
-                    for (uint32_t k = 0; k < n; ++k, ++cursor) {
-                        uint8_t* at = &streams[k / 4][size_t(v) * stride];
-                        const uint32_t slot = k % 4;
-                        if (wide) {
-                            const uint16_t j = static_cast<uint16_t>(indexValues[cursor]);
-                            std::memcpy(at + slot * 2, &j, 2);
-                        } else {
-                            at[slot] = static_cast<uint8_t>(indexValues[cursor]);
-                        }
-                        std::memcpy(at + indexBytes + slot * 4, &weightValues[cursor], 4);
-                    }
-                }
-            }
-            for (uint32_t set = 0; set < sets; ++set) {
-                VertexStream stream;
-                stream.count = mesh.vertexCount;
-                stream.stride = stride;
-                stream.bytes = makeOwnedBytes(std::move(streams[set]));
-                stream.attributes.push_back({Semantic::BoneIndices, static_cast<uint8_t>(set),
-                                             wide ? ComponentType::UInt16 : ComponentType::UInt8, 4, false, Swizzle::Identity, 0});
-                stream.attributes.push_back({Semantic::BoneWeights, static_cast<uint8_t>(set), ComponentType::Float32, 4, false,
-                                             Swizzle::Identity, indexBytes});
-                mesh.streams.push_back(std::move(stream));
-            }
-            if (over4)
-                note("mesh '" + mesh.name + "': " + std::to_string(over4) + " vertices have more than 4 bone influences (up to " +
-                     std::to_string(most) + "); bounds use all of them, the renderer the 4 strongest");
-            return true;
-        };
-        const Structure* countData = dataOf(counts, "unsigned integer");
-        const Structure* indexData = dataOf(boneIndices, "unsigned integer");
-        const Structure* weightData = dataOf(boneWeights, "float");
-        bool read = false, bound = false;
-        if (countData && indexData && weightData && weightData->data.type == ddl::DataType::Float) {
-            const float* weights = weightData->data.as<float>();
-            const size_t weightSize = weightData->data.elementCount();
-            visitNarrowUInts(countData->data, [&](const auto* countValues, size_t countSize) {
-                read = visitNarrowUInts(indexData->data, [&](const auto* indexValues, size_t indexSize) {
-                    bound = influences(countValues, countSize, indexValues, indexSize, weights, weightSize);
-                });
-            });
-        }
-        if (!read) {
-            std::vector<uint64_t> countValues, indexValues;
-            std::vector<float> weightValues;
-            if (!readUInts(countData, countValues) || !readUInts(indexData, indexValues) ||
-                !readFloats(weightData, weightValues))
-                continue;
-            bound = influences(countValues.data(), countValues.size(), indexValues.data(), indexValues.size(),
-                               weightValues.data(), weightValues.size());
-        }
-        if (!bound) continue;
         const int32_t skinIndex = static_cast<int32_t>(m_scene.skins.size());
         m_scene.skins.push_back(std::move(skin));
         for (const auto& [node, geometry] : m_geometryNodes)
