@@ -517,10 +517,179 @@ bool readColor(Reader& r, const Structure* s, glm::vec3& rgb, float* alpha) {
     return true;
 }
 
+// ---- The parts of a Material (readMaterial), one per kind of substructure.
+
+// A Material being read, and what its parts tell the end of the read.
+struct MaterialBuild {
+    Material m;
+    std::vector<std::string> unsupported;  // what this renderer does not show, for one warning
+    bool spectrumDiffuse = false, spectrumSpecular = false, spectrumEmission = false;  // set by a Spectrum
+    bool metalRough = false;
+};
+
+// A Color or Spectrum `c` of the material. A Spectrum takes precedence over a Color of the same attrib.
+void readMaterialColor(Reader& r, const Structure* c, std::string_view attrib, MaterialBuild& b) {
+    Material& m = b.m;
+    const std::string_view id = c->identifier;
+    glm::vec3 rgb(0.0f);
+    float alpha = 1.0f;
+    const bool spectrum = id == "Spectrum";
+    if (spectrum ? !readSpectrum(r, c, rgb) : !readColor(r, c, rgb, &alpha)) return;
+    if (attrib == "diffuse") {
+        if (spectrum || !b.spectrumDiffuse) m.diffuse = rgb;
+        b.spectrumDiffuse |= spectrum;
+        if (!spectrum && alpha != 1.0f) m.opacity = alpha;
+    } else if (attrib == "specular") {
+        if (spectrum || !b.spectrumSpecular) m.specular = rgb;
+        b.spectrumSpecular |= spectrum;
+    } else if (attrib == "emission") {
+        if (spectrum || !b.spectrumEmission) m.emissive = rgb;
+        b.spectrumEmission |= spectrum;
+    } else if (attrib == "transparency") {
+        // Transparency colour t: what passes through. Shown as opacity 1 - mean(t).
+        m.opacity = std::clamp(1.0f - (rgb.r + rgb.g + rgb.b) / 3.0f, 0.0f, 1.0f);
+    } else if (attrib == "clearcoat" || attrib == "sheen") {
+        b.unsupported.push_back(str(attrib) + " colour");
+    } else {
+        r.note("material '" + m.name + "': " + str(id) + " attrib \"" + str(attrib) + "\" is not defined by OpenGEX; ignored");
+    }
+}
+
+// A Param `c` of the material.
+void readMaterialParam(Reader& r, const Structure* c, std::string_view attrib, MaterialBuild& b) {
+    Material& m = b.m;
+    float v = 0.0f;
+    if (!r.readFloat(c, v)) return;
+    if (attrib == "specular_power") {
+        m.shininess = v;
+    } else if (attrib == "opacity") {
+        m.opacity = std::clamp(v, 0.0f, 1.0f);
+    } else if (attrib == "roughness") {
+        m.roughness = v;
+        b.metalRough = true;
+    } else if (attrib == "metalness") {
+        m.metallic = v;
+        b.metalRough = true;
+    } else if (attrib == "ior") {
+        m.ior = v;
+    } else if (attrib == "height_scale" || attrib == "clearcoat_roughness" || attrib == "sheen_roughness") {
+        b.unsupported.push_back(str(attrib));
+    } else {
+        r.note("material '" + m.name + "': Param attrib \"" + str(attrib) + "\" is not defined by OpenGEX; ignored");
+    }
+}
+
+// The texture coordinate set, addressing, swizzle and border colour of Texture `c`.
+void readTextureSampling(Reader& r, const Structure* c, TextureRef& ref) {
+    const uint64_t set = r.propUInt(c, "texcoord", 0);
+    ref.uvSet = static_cast<uint8_t>(std::min<uint64_t>(set, 7));
+    if (set > 7) r.violation(c, "texcoord set " + std::to_string(set) + " is beyond the 8 this viewer reads");
+    ref.wrapS = wrapFor(r, c, "x_address");
+    ref.wrapT = wrapFor(r, c, "y_address");
+    wrapFor(r, c, "z_address");  // checked; the maps this renderer samples are 2D
+    const std::string swizzle = str(r.propString(c, "swizzle", "i"));
+    if (!parseSwizzle(swizzle, ref.swizzle))
+        r.violation(c, "a swizzle is one or four characters from r, g, b, a, x, y, z, w, 0, 1, i; found \"" +
+                           swizzle + "\"");
+    const std::string_view border = r.propString(c, "border", "zero");
+    if (border == "black") {
+        ref.border = glm::vec4(0.0f, 0.0f, 0.0f, 1.0f);
+    } else if (border == "white") {
+        ref.border = glm::vec4(1.0f);
+    } else if (border != "zero") {
+        r.violation(c, "the border colour must be \"black\", \"white\" or \"zero\", found \"" + str(border) + "\"");
+    }
+}
+
+// The transform structures (with the structure each came from) and Animations inside a Texture.
+struct TextureTransform {
+    std::vector<TransformElement> elements;
+    std::vector<const Structure*> elementStructures, animations;
+};
+
+// Texture coordinate transform: the product of the transform structures in order, their object
+// property ignored (spec, Texture). Animations target them by local name.
+TextureTransform readTextureTransform(Reader& r, const Structure* c) {
+    TextureTransform tt;
+    for (const Structure* t : c->children) {
+        if (t->primitive) continue;
+        if (isTransformStructure(t->identifier)) {
+            TransformElement e;
+            if (!readElement(r, t, e)) continue;
+            e.object = false;
+            tt.elements.push_back(std::move(e));
+            tt.elementStructures.push_back(t);
+        } else if (t->identifier == "Animation") {
+            tt.animations.push_back(t);
+        }
+    }
+    return tt;
+}
+
+// Adds a texture's transform (when it has elements) to Scene::uvTransforms as `name`, for `ref`,
+// and its Animations to those read later.
+void addUvTransform(Reader& r, TextureTransform& tt, const std::string& name, TextureRef& ref) {
+    if (!tt.elements.empty()) {
+        const int32_t uv = static_cast<int32_t>(r.m_scene.uvTransforms.size());
+        for (size_t e = 0; e < tt.elements.size(); ++e) {
+            Reader::Target tg;
+            tg.uvTransform = uv;
+            tg.index = static_cast<uint32_t>(e);
+            tg.kind = tt.elements[e].kind;
+            tg.angle = isAngleElement(tt.elements[e].kind);
+            r.m_targets[tt.elementStructures[e]] = tg;
+        }
+        UvTransform transform;
+        transform.name = name;
+        transform.elements = std::move(tt.elements);
+        r.m_scene.uvTransforms.push_back(std::move(transform));
+        ref.uvTransform = uv;
+    }
+    // Without transforms the animations have nothing to target: their tracks say so.
+    for (const Structure* a : tt.animations) r.m_uvAnimations.emplace_back(ref.uvTransform, a);
+}
+
+// A Texture `c` of the material: a scene texture in the slot of its attrib.
+void readMaterialTexture(Reader& r, const Structure* c, std::string_view attrib, MaterialBuild& b) {
+    Material& m = b.m;
+    bool known = false;
+    const TextureSlot slot = slotFor(attrib, known);
+    std::string file;
+    if (!r.readString(c, file)) return;
+    if (!known) {
+        if (attrib == "clearcoat" || attrib == "clearcoat_roughness" || attrib == "clearcoat_normal" ||
+            attrib == "sheen" || attrib == "sheen_roughness") {
+            b.unsupported.push_back(str(attrib) + " texture");
+        } else {
+            r.note("material '" + m.name + "': texture attrib \"" + str(attrib) + "\" is not defined by OpenGEX; ignored");
+        }
+        return;
+    }
+    if (attrib == "roughness" || attrib == "metalness") b.metalRough = true;
+    TextureRef ref;
+    readTextureSampling(r, c, ref);
+    TextureTransform transform = readTextureTransform(r, c);
+    if (file.empty()) {
+        r.note("material '" + m.name + "': " + str(attrib) + " texture has an empty file name; ignored");
+        return;
+    }
+    addUvTransform(r, transform, "material '" + m.name + "' / " + str(attrib), ref);
+    Texture texture;
+    texture.name = file;
+    texture.path = file;
+    ref.texture = static_cast<int32_t>(r.m_scene.textures.size());
+    r.m_scene.textures.push_back(std::move(texture));
+    m.texture(slot) = ref;
+    if (attrib == "transparency")
+        r.warn("material '" + m.name + "': " + str(attrib) + " texture \"" + file + "\": transparency map read as opacity");
+}
+
 }  // namespace
 
+// A Material -> Scene::materials, its textures and texture coordinate transforms with it.
 void readMaterial(Reader& r, const Structure* s) {
-    Material m;
+    MaterialBuild b;
+    Material& m = b.m;
     m.name = r.nameOf(s);
     if (m.name.empty() && s->hasName) m.name = str(s->name.identifier);
     // Table 2.1 defaults: white diffuse, no specular, specular power 1, no emission, opacity 1.
@@ -531,9 +700,6 @@ void readMaterial(Reader& r, const Structure* s) {
     m.roughness = 0.0f;
     m.ior = 1.0f;
     m.twoSided = r.propBool(s, "two_sided", false);
-    std::vector<std::string> unsupported;
-    bool spectrumDiffuse = false, spectrumSpecular = false, spectrumEmission = false;
-    bool metalRough = false;
     for (const Structure* c : s->children) {
         if (c->primitive) {
             r.violation(c, "a Material holds no data of its own");
@@ -547,143 +713,25 @@ void readMaterial(Reader& r, const Structure* s) {
             continue;
         }
         if (id == "Color" || id == "Spectrum") {
-            glm::vec3 rgb(0.0f);
-            float alpha = 1.0f;
-            const bool spectrum = id == "Spectrum";
-            if (spectrum ? !readSpectrum(r, c, rgb) : !readColor(r, c, rgb, &alpha)) continue;
-            // A Spectrum takes precedence over a Color of the same attrib.
-            if (attrib == "diffuse") {
-                if (spectrum || !spectrumDiffuse) m.diffuse = rgb;
-                spectrumDiffuse |= spectrum;
-                if (!spectrum && alpha != 1.0f) m.opacity = alpha;
-            } else if (attrib == "specular") {
-                if (spectrum || !spectrumSpecular) m.specular = rgb;
-                spectrumSpecular |= spectrum;
-            } else if (attrib == "emission") {
-                if (spectrum || !spectrumEmission) m.emissive = rgb;
-                spectrumEmission |= spectrum;
-            } else if (attrib == "transparency") {
-                // Transparency colour t: what passes through. Shown as opacity 1 - mean(t).
-                m.opacity = std::clamp(1.0f - (rgb.r + rgb.g + rgb.b) / 3.0f, 0.0f, 1.0f);
-            } else if (attrib == "clearcoat" || attrib == "sheen") {
-                unsupported.push_back(str(attrib) + " colour");
-            } else {
-                r.note("material '" + m.name + "': " + str(id) + " attrib \"" + str(attrib) + "\" is not defined by OpenGEX; ignored");
-            }
+            readMaterialColor(r, c, attrib, b);
         } else if (id == "Param") {
-            float v = 0.0f;
-            if (!r.readFloat(c, v)) continue;
-            if (attrib == "specular_power") {
-                m.shininess = v;
-            } else if (attrib == "opacity") {
-                m.opacity = std::clamp(v, 0.0f, 1.0f);
-            } else if (attrib == "roughness") {
-                m.roughness = v;
-                metalRough = true;
-            } else if (attrib == "metalness") {
-                m.metallic = v;
-                metalRough = true;
-            } else if (attrib == "ior") {
-                m.ior = v;
-            } else if (attrib == "height_scale" || attrib == "clearcoat_roughness" || attrib == "sheen_roughness") {
-                unsupported.push_back(str(attrib));
-            } else {
-                r.note("material '" + m.name + "': Param attrib \"" + str(attrib) + "\" is not defined by OpenGEX; ignored");
-            }
+            readMaterialParam(r, c, attrib, b);
         } else if (id == "Texture") {
-            bool known = false;
-            const TextureSlot slot = slotFor(attrib, known);
-            std::string file;
-            if (!r.readString(c, file)) continue;
-            if (!known) {
-                if (attrib == "clearcoat" || attrib == "clearcoat_roughness" || attrib == "clearcoat_normal" ||
-                    attrib == "sheen" || attrib == "sheen_roughness") {
-                    unsupported.push_back(str(attrib) + " texture");
-                } else {
-                    r.note("material '" + m.name + "': texture attrib \"" + str(attrib) + "\" is not defined by OpenGEX; ignored");
-                }
-                continue;
-            }
-            if (attrib == "roughness" || attrib == "metalness") metalRough = true;
-            TextureRef ref;
-            const uint64_t set = r.propUInt(c, "texcoord", 0);
-            ref.uvSet = static_cast<uint8_t>(std::min<uint64_t>(set, 7));
-            if (set > 7) r.violation(c, "texcoord set " + std::to_string(set) + " is beyond the 8 this viewer reads");
-            ref.wrapS = wrapFor(r, c, "x_address");
-            ref.wrapT = wrapFor(r, c, "y_address");
-            wrapFor(r, c, "z_address");  // checked; the maps this renderer samples are 2D
-            const std::string swizzle = str(r.propString(c, "swizzle", "i"));
-            if (!parseSwizzle(swizzle, ref.swizzle))
-                r.violation(c, "a swizzle is one or four characters from r, g, b, a, x, y, z, w, 0, 1, i; found \"" +
-                                   swizzle + "\"");
-            const std::string_view border = r.propString(c, "border", "zero");
-            if (border == "black") {
-                ref.border = glm::vec4(0.0f, 0.0f, 0.0f, 1.0f);
-            } else if (border == "white") {
-                ref.border = glm::vec4(1.0f);
-            } else if (border != "zero") {
-                r.violation(c, "the border colour must be \"black\", \"white\" or \"zero\", found \"" + str(border) + "\"");
-            }
-            // Texture coordinate transform: the product of the transform structures in order, their
-            // object property ignored (spec, Texture). Animations target them by local name.
-            std::vector<TransformElement> elements;
-            std::vector<const Structure*> elementStructures, animations;
-            for (const Structure* t : c->children) {
-                if (t->primitive) continue;
-                if (isTransformStructure(t->identifier)) {
-                    TransformElement e;
-                    if (!readElement(r, t, e)) continue;
-                    e.object = false;
-                    elements.push_back(std::move(e));
-                    elementStructures.push_back(t);
-                } else if (t->identifier == "Animation") {
-                    animations.push_back(t);
-                }
-            }
-            if (file.empty()) {
-                r.note("material '" + m.name + "': " + str(attrib) + " texture has an empty file name; ignored");
-                continue;
-            }
-            if (!elements.empty()) {
-                const int32_t uv = static_cast<int32_t>(r.m_scene.uvTransforms.size());
-                for (size_t e = 0; e < elements.size(); ++e) {
-                    Reader::Target tg;
-                    tg.uvTransform = uv;
-                    tg.index = static_cast<uint32_t>(e);
-                    tg.kind = elements[e].kind;
-                    tg.angle = isAngleElement(elements[e].kind);
-                    r.m_targets[elementStructures[e]] = tg;
-                }
-                UvTransform transform;
-                transform.name = "material '" + m.name + "' / " + str(attrib);
-                transform.elements = std::move(elements);
-                r.m_scene.uvTransforms.push_back(std::move(transform));
-                ref.uvTransform = uv;
-            }
-            // Without transforms the animations have nothing to target: their tracks say so.
-            for (const Structure* a : animations) r.m_uvAnimations.emplace_back(ref.uvTransform, a);
-            Texture texture;
-            texture.name = file;
-            texture.path = file;
-            ref.texture = static_cast<int32_t>(r.m_scene.textures.size());
-            r.m_scene.textures.push_back(std::move(texture));
-            m.texture(slot) = ref;
-            if (attrib == "transparency")
-                r.warn("material '" + m.name + "': " + str(attrib) + " texture \"" + file + "\": transparency map read as opacity");
+            readMaterialTexture(r, c, attrib, b);
         } else {
             ++r.m_unknown;
             ++r.m_unknownKinds[str(id)];
         }
     }
-    if (metalRough) m.model = ShadingModel::MetalRough;
+    if (b.metalRough) m.model = ShadingModel::MetalRough;
     if (m.opacity < 1.0f) {
         m.blend.enabled = true;
         m.blend.srcRgb = m.blend.srcAlpha = BlendFactor::SrcAlpha;
         m.blend.dstRgb = m.blend.dstAlpha = BlendFactor::OneMinusSrcAlpha;
     }
-    if (!unsupported.empty()) {
+    if (!b.unsupported.empty()) {
         std::string list;
-        for (const std::string& u : unsupported) list += (list.empty() ? "" : ", ") + u;
+        for (const std::string& u : b.unsupported) list += (list.empty() ? "" : ", ") + u;
         r.warn("material '" + m.name + "': not shown by this renderer: " + list);
     }
     r.m_material[s] = static_cast<int32_t>(r.m_scene.materials.size());
