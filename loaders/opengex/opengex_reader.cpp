@@ -987,24 +987,21 @@ NodeKind kindOf(std::string_view id) {
     return NodeKind::Empty;
 }
 
-}  // namespace
+// ---- The parts of a node (readNode), in the order they run.
 
-void readNode(Reader& r, const Structure* s, int32_t parent) {
-    const int32_t index = static_cast<int32_t>(r.m_scene.nodes.size());
-    r.m_scene.nodes.emplace_back();
-    r.m_node[s] = index;
-    {
-        Node& n = r.m_scene.nodes.back();
-        n.parent = parent;
-        n.kind = kindOf(s->identifier);
-        n.name = r.nameOf(s);
-        if (n.name.empty() && s->hasName) n.name = str(s->name.identifier);
-    }
+// What a node structure holds besides its Name, sorted by kind.
+struct NodeParts {
     std::vector<TransformElement> elements;
-    const Structure* objectRef = nullptr;
+    const Structure* objectRef = nullptr;  // the first ObjectRef
     size_t objectRefs = 0;
     std::vector<const Structure*> materialRefs, morphWeights;
-    std::vector<const Structure*> children;
+    std::vector<const Structure*> children;  // node structures
+};
+
+// Sorts the children of node structure `s` (node `index`): its transform elements become
+// animation targets, its Animations are kept for later.
+NodeParts collectNodeParts(Reader& r, const Structure* s, int32_t index) {
+    NodeParts p;
     for (const Structure* c : s->children) {
         if (c->primitive) {
             r.violation(c, "a node holds no data of its own");
@@ -1017,159 +1014,213 @@ void readNode(Reader& r, const Structure* s, int32_t parent) {
             if (readElement(r, c, e)) {
                 Reader::Target t;
                 t.node = index;
-                t.index = static_cast<uint32_t>(elements.size());
+                t.index = static_cast<uint32_t>(p.elements.size());
                 t.kind = e.kind;
                 t.angle = isAngleElement(e.kind);
                 r.m_targets[c] = t;
-                elements.push_back(std::move(e));
+                p.elements.push_back(std::move(e));
             }
         } else if (id == "ObjectRef") {
-            if (!objectRef) objectRef = c;
-            ++objectRefs;
+            if (!p.objectRef) p.objectRef = c;
+            ++p.objectRefs;
         } else if (id == "MaterialRef") {
-            materialRefs.push_back(c);
+            p.materialRefs.push_back(c);
         } else if (id == "MorphWeight") {
-            morphWeights.push_back(c);
+            p.morphWeights.push_back(c);
         } else if (id == "Animation") {
             r.m_animations.emplace_back(index, c);
         } else if (isNodeStructure(id)) {
-            children.push_back(c);
+            p.children.push_back(c);
         } else {
             ++r.m_unknown;
             ++r.m_unknownKinds[str(id)];
         }
     }
+    return p;
+}
+
+// The object node structure `s` of kind `kind` places (null for none), after checking that
+// exactly the nodes that need one have an ObjectRef and only GeometryNodes MaterialRefs and
+// MorphWeights.
+const Structure* objectOf(Reader& r, const Structure* s, NodeKind kind, const NodeParts& p) {
+    if (kind == NodeKind::Mesh || kind == NodeKind::Light || kind == NodeKind::Camera) {
+        if (!p.objectRef) {
+            r.violation(s, "a " + str(s->identifier) + " must contain an ObjectRef");
+        } else if (p.objectRefs > 1) {
+            r.violation(s, "a " + str(s->identifier) + " contains " + std::to_string(p.objectRefs) + " ObjectRefs; the first is used");
+        }
+    } else if (p.objectRef) {
+        r.violation(p.objectRef, "a " + str(s->identifier) + " has no object to reference");
+    }
+    if (kind != NodeKind::Mesh && (!p.materialRefs.empty() || !p.morphWeights.empty()))
+        r.violation(s, "MaterialRef and MorphWeight belong in a GeometryNode");
+
+    return p.objectRef && kind != NodeKind::Empty && kind != NodeKind::Bone
+               ? r.refTarget(p.objectRef, kind == NodeKind::Mesh    ? "a GeometryObject"
+                                          : kind == NodeKind::Light ? "a LightObject"
+                                                                    : "a CameraObject")
+               : nullptr;
+}
+
+// The MaterialRefs as (material index, scene material) pairs.
+std::vector<std::pair<uint64_t, int32_t>> boundMaterialsOf(Reader& r, const std::vector<const Structure*>& materialRefs) {
+    std::vector<std::pair<uint64_t, int32_t>> boundMaterials;
+    std::vector<uint64_t> seen;
+    for (const Structure* m : materialRefs) {
+        const uint64_t slot = r.propUInt(m, "index", 0);
+        if (std::find(seen.begin(), seen.end(), slot) != seen.end())
+            r.violation(m, "a second MaterialRef with index " + std::to_string(slot));
+        seen.push_back(slot);
+        const Structure* target = r.refTarget(m, "a Material");
+        if (!target) continue;
+        auto mat = r.m_material.find(target);
+        if (mat == r.m_material.end()) {
+            r.violation(m, "a MaterialRef must name a Material");
+            continue;
+        }
+        boundMaterials.emplace_back(slot, mat->second);
+    }
+    return boundMaterials;
+}
+
+// The MorphWeights of node `index` (which places geometry `g`) as its morph weights and animation
+// targets. With any MorphWeight, unlisted targets weigh 0 (spec, MorphWeight).
+void readMorphWeights(Reader& r, int32_t index, const GeometryInfo& g, const std::vector<const Structure*>& morphWeights) {
+    Node& n = r.m_scene.nodes[index];
+    const Mesh& mesh = r.m_scene.meshes[g.mesh];
+    n.morphWeights.assign(mesh.morphTargets.size(), 0.0f);
+    std::vector<uint64_t> indices;
+    for (const Structure* w : morphWeights) {
+        const uint64_t target = r.propUInt(w, "index", 0);
+        if (std::find(indices.begin(), indices.end(), target) != indices.end())
+            r.violation(w, "a second MorphWeight for morph target " + std::to_string(target));
+        indices.push_back(target);
+        float value = 0.0f;
+        if (!r.readFloat(w, value)) continue;
+        auto t = target <= UINT32_MAX ? g.morphTarget.find(static_cast<uint32_t>(target)) : g.morphTarget.end();
+        if (t == g.morphTarget.end()) {
+            r.note("node '" + n.name + "': MorphWeight for morph target " + std::to_string(target) +
+                   ", which the geometry does not have; ignored");
+            continue;
+        }
+        n.morphWeights[t->second] = value;
+        Reader::Target tr;
+        tr.node = index;
+        tr.index = t->second;
+        tr.morphWeight = true;
+        r.m_targets[w] = tr;
+    }
+}
+
+// GeometryNode `s` (node `index`) placing `object`: its mesh, its `boundMaterials` by IndexArray
+// material index, and morph weights; an empty node when the object is no readable GeometryObject.
+void placeGeometry(Reader& r, const Structure* s, int32_t index, const Structure* object, const NodeParts& p,
+                   const std::vector<std::pair<uint64_t, int32_t>>& boundMaterials) {
+    Node& n = r.m_scene.nodes[index];
+    auto it = object ? r.m_geometry.find(object) : r.m_geometry.end();
+    if (object && it == r.m_geometry.end()) r.violation(p.objectRef, "the ObjectRef of a GeometryNode must name a GeometryObject");
+    if (it == r.m_geometry.end() || it->second.mesh < 0) {
+        n.kind = NodeKind::Empty;  // drawn as nothing, still placed in the tree
+        return;
+    }
+    const GeometryInfo& g = it->second;
+    n.object = g.mesh;
+    n.visible = r.propBool(s, "visible", g.visible);
+    r.propBool(s, "shadow", true);
+    r.propBool(s, "motion_blur", true);
+    r.m_geometryNodes.emplace_back(s, object);
+    // Materials by IndexArray material index.
+    n.materials.assign(g.materialIndices.size(), -1);
+    for (const auto& [slot, material] : boundMaterials) {
+        bool used = false;
+        for (size_t k = 0; k < g.materialIndices.size(); ++k)
+            if (g.materialIndices[k] == slot) {
+                n.materials[k] = material;
+                used = true;
+            }
+        if (!used) r.note("node '" + n.name + "': material index " + std::to_string(slot) + " is used by no IndexArray");
+    }
+    if (!p.morphWeights.empty()) readMorphWeights(r, index, g, p.morphWeights);
+}
+
+// LightNode `s` (node `n`) placing `object`: an instance of the LightObject in Scene::lights (its
+// projection texture made when first placed); an empty node when the object is no LightObject.
+void placeLight(Reader& r, const Structure* s, Node& n, const Structure* object, const Structure* objectRef) {
+    auto it = object ? r.m_lightObject.find(object) : r.m_lightObject.end();
+    if (object && it == r.m_lightObject.end()) r.violation(objectRef, "the ObjectRef of a LightNode must name a LightObject");
+    if (it == r.m_lightObject.end()) {
+        n.kind = NodeKind::Empty;
+        return;
+    }
+    auto file = r.m_lightProjectionFile.find(object);
+    if (file != r.m_lightProjectionFile.end() && it->second.projection.texture < 0) {
+        Texture texture;
+        texture.name = file->second;
+        texture.path = file->second;
+        it->second.projection.texture = static_cast<int32_t>(r.m_scene.textures.size());
+        r.m_scene.textures.push_back(std::move(texture));
+    }
+    Light light = it->second;
+    if (!n.name.empty()) light.name = n.name;
+    light.castsShadows = r.propBool(s, "shadow", light.castsShadows);
+    n.object = static_cast<int32_t>(r.m_scene.lights.size());
+    r.m_scene.lights.push_back(std::move(light));
+}
+
+// CameraNode (node `n`) placing `object`: an instance of the CameraObject in Scene::cameras; an
+// empty node when the object is no CameraObject.
+void placeCamera(Reader& r, Node& n, const Structure* object, const Structure* objectRef) {
+    auto it = object ? r.m_cameraObject.find(object) : r.m_cameraObject.end();
+    if (object && it == r.m_cameraObject.end()) r.violation(objectRef, "the ObjectRef of a CameraNode must name a CameraObject");
+    if (it == r.m_cameraObject.end()) {
+        n.kind = NodeKind::Empty;
+        return;
+    }
+    Camera camera = it->second;
+    if (!n.name.empty()) camera.name = n.name;
+    n.object = static_cast<int32_t>(r.m_scene.cameras.size());
+    r.m_scene.cameras.push_back(std::move(camera));
+}
+
+}  // namespace
+
+// Node structure `s` (and its subtree) -> Scene::nodes under `parent`: its transform, and the
+// object it places.
+void readNode(Reader& r, const Structure* s, int32_t parent) {
+    const int32_t index = static_cast<int32_t>(r.m_scene.nodes.size());
+    r.m_scene.nodes.emplace_back();
+    r.m_node[s] = index;
+    {
+        Node& n = r.m_scene.nodes.back();
+        n.parent = parent;
+        n.kind = kindOf(s->identifier);
+        n.name = r.nameOf(s);
+        if (n.name.empty() && s->hasName) n.name = str(s->name.identifier);
+    }
+    NodeParts parts = collectNodeParts(r, s, index);
     const NodeKind kind = kindOf(s->identifier);
     {
         Node& n = r.m_scene.nodes[index];
         glm::mat4 local(1.0f), object(1.0f);
-        for (const TransformElement& e : elements) (e.object ? object : local) = (e.object ? object : local) * e.toMatrix();
+        for (const TransformElement& e : parts.elements) (e.object ? object : local) = (e.object ? object : local) * e.toMatrix();
         n.local.matrix = local;
         n.local.useMatrix = true;
         n.objectTransform = object;
-        n.elements = std::move(elements);
+        n.elements = std::move(parts.elements);
     }
-    if (kind == NodeKind::Mesh || kind == NodeKind::Light || kind == NodeKind::Camera) {
-        if (!objectRef) {
-            r.violation(s, "a " + str(s->identifier) + " must contain an ObjectRef");
-        } else if (objectRefs > 1) {
-            r.violation(s, "a " + str(s->identifier) + " contains " + std::to_string(objectRefs) + " ObjectRefs; the first is used");
-        }
-    } else if (objectRef) {
-        r.violation(objectRef, "a " + str(s->identifier) + " has no object to reference");
-    }
-    if (kind != NodeKind::Mesh && (!materialRefs.empty() || !morphWeights.empty()))
-        r.violation(s, "MaterialRef and MorphWeight belong in a GeometryNode");
-
-    const Structure* object = objectRef && kind != NodeKind::Empty && kind != NodeKind::Bone
-                                  ? r.refTarget(objectRef, kind == NodeKind::Mesh    ? "a GeometryObject"
-                                                           : kind == NodeKind::Light ? "a LightObject"
-                                                                                     : "a CameraObject")
-                                  : nullptr;
+    const Structure* object = objectOf(r, s, kind, parts);
     // MaterialRefs are checked whether or not the geometry could be read (check mode lists all).
-    std::vector<std::pair<uint64_t, int32_t>> boundMaterials;  // (material index, scene material)
-    {
-        std::vector<uint64_t> seen;
-        for (const Structure* m : materialRefs) {
-            const uint64_t slot = r.propUInt(m, "index", 0);
-            if (std::find(seen.begin(), seen.end(), slot) != seen.end())
-                r.violation(m, "a second MaterialRef with index " + std::to_string(slot));
-            seen.push_back(slot);
-            const Structure* target = r.refTarget(m, "a Material");
-            if (!target) continue;
-            auto mat = r.m_material.find(target);
-            if (mat == r.m_material.end()) {
-                r.violation(m, "a MaterialRef must name a Material");
-                continue;
-            }
-            boundMaterials.emplace_back(slot, mat->second);
-        }
-    }
+    const std::vector<std::pair<uint64_t, int32_t>> boundMaterials = boundMaterialsOf(r, parts.materialRefs);
     Node& n = r.m_scene.nodes[index];
     if (object) r.m_placed.insert(object);
     if (kind == NodeKind::Mesh) {
-        auto it = object ? r.m_geometry.find(object) : r.m_geometry.end();
-        if (object && it == r.m_geometry.end()) r.violation(objectRef, "the ObjectRef of a GeometryNode must name a GeometryObject");
-        if (it == r.m_geometry.end() || it->second.mesh < 0) {
-            n.kind = NodeKind::Empty;  // drawn as nothing, still placed in the tree
-        } else {
-            const GeometryInfo& g = it->second;
-            n.object = g.mesh;
-            n.visible = r.propBool(s, "visible", g.visible);
-            r.propBool(s, "shadow", true);
-            r.propBool(s, "motion_blur", true);
-            r.m_geometryNodes.emplace_back(s, object);
-            // Materials by IndexArray material index.
-            n.materials.assign(g.materialIndices.size(), -1);
-            for (const auto& [slot, material] : boundMaterials) {
-                bool used = false;
-                for (size_t k = 0; k < g.materialIndices.size(); ++k)
-                    if (g.materialIndices[k] == slot) {
-                        n.materials[k] = material;
-                        used = true;
-                    }
-                if (!used) r.note("node '" + n.name + "': material index " + std::to_string(slot) + " is used by no IndexArray");
-            }
-            // Morph weights: with any MorphWeight, unlisted targets weigh 0 (spec, MorphWeight).
-            if (!morphWeights.empty()) {
-                const Mesh& mesh = r.m_scene.meshes[g.mesh];
-                n.morphWeights.assign(mesh.morphTargets.size(), 0.0f);
-                std::vector<uint64_t> indices;
-                for (const Structure* w : morphWeights) {
-                    const uint64_t target = r.propUInt(w, "index", 0);
-                    if (std::find(indices.begin(), indices.end(), target) != indices.end())
-                        r.violation(w, "a second MorphWeight for morph target " + std::to_string(target));
-                    indices.push_back(target);
-                    float value = 0.0f;
-                    if (!r.readFloat(w, value)) continue;
-                    auto t = target <= UINT32_MAX ? g.morphTarget.find(static_cast<uint32_t>(target)) : g.morphTarget.end();
-                    if (t == g.morphTarget.end()) {
-                        r.note("node '" + n.name + "': MorphWeight for morph target " + std::to_string(target) +
-                               ", which the geometry does not have; ignored");
-                        continue;
-                    }
-                    n.morphWeights[t->second] = value;
-                    Reader::Target tr;
-                    tr.node = index;
-                    tr.index = t->second;
-                    tr.morphWeight = true;
-                    r.m_targets[w] = tr;
-                }
-            }
-        }
+        placeGeometry(r, s, index, object, parts, boundMaterials);
     } else if (kind == NodeKind::Light) {
-        auto it = object ? r.m_lightObject.find(object) : r.m_lightObject.end();
-        if (object && it == r.m_lightObject.end()) r.violation(objectRef, "the ObjectRef of a LightNode must name a LightObject");
-        if (it == r.m_lightObject.end()) {
-            n.kind = NodeKind::Empty;
-        } else {
-            auto file = r.m_lightProjectionFile.find(object);
-            if (file != r.m_lightProjectionFile.end() && it->second.projection.texture < 0) {
-                Texture texture;
-                texture.name = file->second;
-                texture.path = file->second;
-                it->second.projection.texture = static_cast<int32_t>(r.m_scene.textures.size());
-                r.m_scene.textures.push_back(std::move(texture));
-            }
-            Light light = it->second;
-            if (!n.name.empty()) light.name = n.name;
-            light.castsShadows = r.propBool(s, "shadow", light.castsShadows);
-            n.object = static_cast<int32_t>(r.m_scene.lights.size());
-            r.m_scene.lights.push_back(std::move(light));
-        }
+        placeLight(r, s, n, object, parts.objectRef);
     } else if (kind == NodeKind::Camera) {
-        auto it = object ? r.m_cameraObject.find(object) : r.m_cameraObject.end();
-        if (object && it == r.m_cameraObject.end()) r.violation(objectRef, "the ObjectRef of a CameraNode must name a CameraObject");
-        if (it == r.m_cameraObject.end()) {
-            n.kind = NodeKind::Empty;
-        } else {
-            Camera camera = it->second;
-            if (!n.name.empty()) camera.name = n.name;
-            n.object = static_cast<int32_t>(r.m_scene.cameras.size());
-            r.m_scene.cameras.push_back(std::move(camera));
-        }
+        placeCamera(r, n, object, parts.objectRef);
     }
-    for (const Structure* c : children) readNode(r, c, index);
+    for (const Structure* c : parts.children) readNode(r, c, index);
 }
 
 // ---------------------------------------------------------------------------------------------
