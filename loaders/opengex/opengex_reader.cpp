@@ -517,10 +517,179 @@ bool readColor(Reader& r, const Structure* s, glm::vec3& rgb, float* alpha) {
     return true;
 }
 
+// ---- The parts of a Material (readMaterial), one per kind of substructure.
+
+// A Material being read, and what its parts tell the end of the read.
+struct MaterialBuild {
+    Material m;
+    std::vector<std::string> unsupported;  // what this renderer does not show, for one warning
+    bool spectrumDiffuse = false, spectrumSpecular = false, spectrumEmission = false;  // set by a Spectrum
+    bool metalRough = false;
+};
+
+// A Color or Spectrum `c` of the material. A Spectrum takes precedence over a Color of the same attrib.
+void readMaterialColor(Reader& r, const Structure* c, std::string_view attrib, MaterialBuild& b) {
+    Material& m = b.m;
+    const std::string_view id = c->identifier;
+    glm::vec3 rgb(0.0f);
+    float alpha = 1.0f;
+    const bool spectrum = id == "Spectrum";
+    if (spectrum ? !readSpectrum(r, c, rgb) : !readColor(r, c, rgb, &alpha)) return;
+    if (attrib == "diffuse") {
+        if (spectrum || !b.spectrumDiffuse) m.diffuse = rgb;
+        b.spectrumDiffuse |= spectrum;
+        if (!spectrum && alpha != 1.0f) m.opacity = alpha;
+    } else if (attrib == "specular") {
+        if (spectrum || !b.spectrumSpecular) m.specular = rgb;
+        b.spectrumSpecular |= spectrum;
+    } else if (attrib == "emission") {
+        if (spectrum || !b.spectrumEmission) m.emissive = rgb;
+        b.spectrumEmission |= spectrum;
+    } else if (attrib == "transparency") {
+        // Transparency colour t: what passes through. Shown as opacity 1 - mean(t).
+        m.opacity = std::clamp(1.0f - (rgb.r + rgb.g + rgb.b) / 3.0f, 0.0f, 1.0f);
+    } else if (attrib == "clearcoat" || attrib == "sheen") {
+        b.unsupported.push_back(str(attrib) + " colour");
+    } else {
+        r.note("material '" + m.name + "': " + str(id) + " attrib \"" + str(attrib) + "\" is not defined by OpenGEX; ignored");
+    }
+}
+
+// A Param `c` of the material.
+void readMaterialParam(Reader& r, const Structure* c, std::string_view attrib, MaterialBuild& b) {
+    Material& m = b.m;
+    float v = 0.0f;
+    if (!r.readFloat(c, v)) return;
+    if (attrib == "specular_power") {
+        m.shininess = v;
+    } else if (attrib == "opacity") {
+        m.opacity = std::clamp(v, 0.0f, 1.0f);
+    } else if (attrib == "roughness") {
+        m.roughness = v;
+        b.metalRough = true;
+    } else if (attrib == "metalness") {
+        m.metallic = v;
+        b.metalRough = true;
+    } else if (attrib == "ior") {
+        m.ior = v;
+    } else if (attrib == "height_scale" || attrib == "clearcoat_roughness" || attrib == "sheen_roughness") {
+        b.unsupported.push_back(str(attrib));
+    } else {
+        r.note("material '" + m.name + "': Param attrib \"" + str(attrib) + "\" is not defined by OpenGEX; ignored");
+    }
+}
+
+// The texture coordinate set, addressing, swizzle and border colour of Texture `c`.
+void readTextureSampling(Reader& r, const Structure* c, TextureRef& ref) {
+    const uint64_t set = r.propUInt(c, "texcoord", 0);
+    ref.uvSet = static_cast<uint8_t>(std::min<uint64_t>(set, 7));
+    if (set > 7) r.violation(c, "texcoord set " + std::to_string(set) + " is beyond the 8 this viewer reads");
+    ref.wrapS = wrapFor(r, c, "x_address");
+    ref.wrapT = wrapFor(r, c, "y_address");
+    wrapFor(r, c, "z_address");  // checked; the maps this renderer samples are 2D
+    const std::string swizzle = str(r.propString(c, "swizzle", "i"));
+    if (!parseSwizzle(swizzle, ref.swizzle))
+        r.violation(c, "a swizzle is one or four characters from r, g, b, a, x, y, z, w, 0, 1, i; found \"" +
+                           swizzle + "\"");
+    const std::string_view border = r.propString(c, "border", "zero");
+    if (border == "black") {
+        ref.border = glm::vec4(0.0f, 0.0f, 0.0f, 1.0f);
+    } else if (border == "white") {
+        ref.border = glm::vec4(1.0f);
+    } else if (border != "zero") {
+        r.violation(c, "the border colour must be \"black\", \"white\" or \"zero\", found \"" + str(border) + "\"");
+    }
+}
+
+// The transform structures (with the structure each came from) and Animations inside a Texture.
+struct TextureTransform {
+    std::vector<TransformElement> elements;
+    std::vector<const Structure*> elementStructures, animations;
+};
+
+// Texture coordinate transform: the product of the transform structures in order, their object
+// property ignored (spec, Texture). Animations target them by local name.
+TextureTransform readTextureTransform(Reader& r, const Structure* c) {
+    TextureTransform tt;
+    for (const Structure* t : c->children) {
+        if (t->primitive) continue;
+        if (isTransformStructure(t->identifier)) {
+            TransformElement e;
+            if (!readElement(r, t, e)) continue;
+            e.object = false;
+            tt.elements.push_back(std::move(e));
+            tt.elementStructures.push_back(t);
+        } else if (t->identifier == "Animation") {
+            tt.animations.push_back(t);
+        }
+    }
+    return tt;
+}
+
+// Adds a texture's transform (when it has elements) to Scene::uvTransforms as `name`, for `ref`,
+// and its Animations to those read later.
+void addUvTransform(Reader& r, TextureTransform& tt, const std::string& name, TextureRef& ref) {
+    if (!tt.elements.empty()) {
+        const int32_t uv = static_cast<int32_t>(r.m_scene.uvTransforms.size());
+        for (size_t e = 0; e < tt.elements.size(); ++e) {
+            Reader::Target tg;
+            tg.uvTransform = uv;
+            tg.index = static_cast<uint32_t>(e);
+            tg.kind = tt.elements[e].kind;
+            tg.angle = isAngleElement(tt.elements[e].kind);
+            r.m_targets[tt.elementStructures[e]] = tg;
+        }
+        UvTransform transform;
+        transform.name = name;
+        transform.elements = std::move(tt.elements);
+        r.m_scene.uvTransforms.push_back(std::move(transform));
+        ref.uvTransform = uv;
+    }
+    // Without transforms the animations have nothing to target: their tracks say so.
+    for (const Structure* a : tt.animations) r.m_uvAnimations.emplace_back(ref.uvTransform, a);
+}
+
+// A Texture `c` of the material: a scene texture in the slot of its attrib.
+void readMaterialTexture(Reader& r, const Structure* c, std::string_view attrib, MaterialBuild& b) {
+    Material& m = b.m;
+    bool known = false;
+    const TextureSlot slot = slotFor(attrib, known);
+    std::string file;
+    if (!r.readString(c, file)) return;
+    if (!known) {
+        if (attrib == "clearcoat" || attrib == "clearcoat_roughness" || attrib == "clearcoat_normal" ||
+            attrib == "sheen" || attrib == "sheen_roughness") {
+            b.unsupported.push_back(str(attrib) + " texture");
+        } else {
+            r.note("material '" + m.name + "': texture attrib \"" + str(attrib) + "\" is not defined by OpenGEX; ignored");
+        }
+        return;
+    }
+    if (attrib == "roughness" || attrib == "metalness") b.metalRough = true;
+    TextureRef ref;
+    readTextureSampling(r, c, ref);
+    TextureTransform transform = readTextureTransform(r, c);
+    if (file.empty()) {
+        r.note("material '" + m.name + "': " + str(attrib) + " texture has an empty file name; ignored");
+        return;
+    }
+    addUvTransform(r, transform, "material '" + m.name + "' / " + str(attrib), ref);
+    Texture texture;
+    texture.name = file;
+    texture.path = file;
+    ref.texture = static_cast<int32_t>(r.m_scene.textures.size());
+    r.m_scene.textures.push_back(std::move(texture));
+    m.texture(slot) = ref;
+    if (attrib == "transparency")
+        r.warn("material '" + m.name + "': " + str(attrib) + " texture \"" + file + "\": transparency map read as opacity");
+}
+
 }  // namespace
 
+// A Material -> Scene::materials, its textures and texture coordinate transforms with it.
 void readMaterial(Reader& r, const Structure* s) {
-    Material m;
+    MaterialBuild b;
+    Material& m = b.m;
     m.name = r.nameOf(s);
     if (m.name.empty() && s->hasName) m.name = str(s->name.identifier);
     // Table 2.1 defaults: white diffuse, no specular, specular power 1, no emission, opacity 1.
@@ -531,9 +700,6 @@ void readMaterial(Reader& r, const Structure* s) {
     m.roughness = 0.0f;
     m.ior = 1.0f;
     m.twoSided = r.propBool(s, "two_sided", false);
-    std::vector<std::string> unsupported;
-    bool spectrumDiffuse = false, spectrumSpecular = false, spectrumEmission = false;
-    bool metalRough = false;
     for (const Structure* c : s->children) {
         if (c->primitive) {
             r.violation(c, "a Material holds no data of its own");
@@ -547,143 +713,25 @@ void readMaterial(Reader& r, const Structure* s) {
             continue;
         }
         if (id == "Color" || id == "Spectrum") {
-            glm::vec3 rgb(0.0f);
-            float alpha = 1.0f;
-            const bool spectrum = id == "Spectrum";
-            if (spectrum ? !readSpectrum(r, c, rgb) : !readColor(r, c, rgb, &alpha)) continue;
-            // A Spectrum takes precedence over a Color of the same attrib.
-            if (attrib == "diffuse") {
-                if (spectrum || !spectrumDiffuse) m.diffuse = rgb;
-                spectrumDiffuse |= spectrum;
-                if (!spectrum && alpha != 1.0f) m.opacity = alpha;
-            } else if (attrib == "specular") {
-                if (spectrum || !spectrumSpecular) m.specular = rgb;
-                spectrumSpecular |= spectrum;
-            } else if (attrib == "emission") {
-                if (spectrum || !spectrumEmission) m.emissive = rgb;
-                spectrumEmission |= spectrum;
-            } else if (attrib == "transparency") {
-                // Transparency colour t: what passes through. Shown as opacity 1 - mean(t).
-                m.opacity = std::clamp(1.0f - (rgb.r + rgb.g + rgb.b) / 3.0f, 0.0f, 1.0f);
-            } else if (attrib == "clearcoat" || attrib == "sheen") {
-                unsupported.push_back(str(attrib) + " colour");
-            } else {
-                r.note("material '" + m.name + "': " + str(id) + " attrib \"" + str(attrib) + "\" is not defined by OpenGEX; ignored");
-            }
+            readMaterialColor(r, c, attrib, b);
         } else if (id == "Param") {
-            float v = 0.0f;
-            if (!r.readFloat(c, v)) continue;
-            if (attrib == "specular_power") {
-                m.shininess = v;
-            } else if (attrib == "opacity") {
-                m.opacity = std::clamp(v, 0.0f, 1.0f);
-            } else if (attrib == "roughness") {
-                m.roughness = v;
-                metalRough = true;
-            } else if (attrib == "metalness") {
-                m.metallic = v;
-                metalRough = true;
-            } else if (attrib == "ior") {
-                m.ior = v;
-            } else if (attrib == "height_scale" || attrib == "clearcoat_roughness" || attrib == "sheen_roughness") {
-                unsupported.push_back(str(attrib));
-            } else {
-                r.note("material '" + m.name + "': Param attrib \"" + str(attrib) + "\" is not defined by OpenGEX; ignored");
-            }
+            readMaterialParam(r, c, attrib, b);
         } else if (id == "Texture") {
-            bool known = false;
-            const TextureSlot slot = slotFor(attrib, known);
-            std::string file;
-            if (!r.readString(c, file)) continue;
-            if (!known) {
-                if (attrib == "clearcoat" || attrib == "clearcoat_roughness" || attrib == "clearcoat_normal" ||
-                    attrib == "sheen" || attrib == "sheen_roughness") {
-                    unsupported.push_back(str(attrib) + " texture");
-                } else {
-                    r.note("material '" + m.name + "': texture attrib \"" + str(attrib) + "\" is not defined by OpenGEX; ignored");
-                }
-                continue;
-            }
-            if (attrib == "roughness" || attrib == "metalness") metalRough = true;
-            TextureRef ref;
-            const uint64_t set = r.propUInt(c, "texcoord", 0);
-            ref.uvSet = static_cast<uint8_t>(std::min<uint64_t>(set, 7));
-            if (set > 7) r.violation(c, "texcoord set " + std::to_string(set) + " is beyond the 8 this viewer reads");
-            ref.wrapS = wrapFor(r, c, "x_address");
-            ref.wrapT = wrapFor(r, c, "y_address");
-            wrapFor(r, c, "z_address");  // checked; the maps this renderer samples are 2D
-            const std::string swizzle = str(r.propString(c, "swizzle", "i"));
-            if (!parseSwizzle(swizzle, ref.swizzle))
-                r.violation(c, "a swizzle is one or four characters from r, g, b, a, x, y, z, w, 0, 1, i; found \"" +
-                                   swizzle + "\"");
-            const std::string_view border = r.propString(c, "border", "zero");
-            if (border == "black") {
-                ref.border = glm::vec4(0.0f, 0.0f, 0.0f, 1.0f);
-            } else if (border == "white") {
-                ref.border = glm::vec4(1.0f);
-            } else if (border != "zero") {
-                r.violation(c, "the border colour must be \"black\", \"white\" or \"zero\", found \"" + str(border) + "\"");
-            }
-            // Texture coordinate transform: the product of the transform structures in order, their
-            // object property ignored (spec, Texture). Animations target them by local name.
-            std::vector<TransformElement> elements;
-            std::vector<const Structure*> elementStructures, animations;
-            for (const Structure* t : c->children) {
-                if (t->primitive) continue;
-                if (isTransformStructure(t->identifier)) {
-                    TransformElement e;
-                    if (!readElement(r, t, e)) continue;
-                    e.object = false;
-                    elements.push_back(std::move(e));
-                    elementStructures.push_back(t);
-                } else if (t->identifier == "Animation") {
-                    animations.push_back(t);
-                }
-            }
-            if (file.empty()) {
-                r.note("material '" + m.name + "': " + str(attrib) + " texture has an empty file name; ignored");
-                continue;
-            }
-            if (!elements.empty()) {
-                const int32_t uv = static_cast<int32_t>(r.m_scene.uvTransforms.size());
-                for (size_t e = 0; e < elements.size(); ++e) {
-                    Reader::Target tg;
-                    tg.uvTransform = uv;
-                    tg.index = static_cast<uint32_t>(e);
-                    tg.kind = elements[e].kind;
-                    tg.angle = isAngleElement(elements[e].kind);
-                    r.m_targets[elementStructures[e]] = tg;
-                }
-                UvTransform transform;
-                transform.name = "material '" + m.name + "' / " + str(attrib);
-                transform.elements = std::move(elements);
-                r.m_scene.uvTransforms.push_back(std::move(transform));
-                ref.uvTransform = uv;
-            }
-            // Without transforms the animations have nothing to target: their tracks say so.
-            for (const Structure* a : animations) r.m_uvAnimations.emplace_back(ref.uvTransform, a);
-            Texture texture;
-            texture.name = file;
-            texture.path = file;
-            ref.texture = static_cast<int32_t>(r.m_scene.textures.size());
-            r.m_scene.textures.push_back(std::move(texture));
-            m.texture(slot) = ref;
-            if (attrib == "transparency")
-                r.warn("material '" + m.name + "': " + str(attrib) + " texture \"" + file + "\": transparency map read as opacity");
+            readMaterialTexture(r, c, attrib, b);
         } else {
             ++r.m_unknown;
             ++r.m_unknownKinds[str(id)];
         }
     }
-    if (metalRough) m.model = ShadingModel::MetalRough;
+    if (b.metalRough) m.model = ShadingModel::MetalRough;
     if (m.opacity < 1.0f) {
         m.blend.enabled = true;
         m.blend.srcRgb = m.blend.srcAlpha = BlendFactor::SrcAlpha;
         m.blend.dstRgb = m.blend.dstAlpha = BlendFactor::OneMinusSrcAlpha;
     }
-    if (!unsupported.empty()) {
+    if (!b.unsupported.empty()) {
         std::string list;
-        for (const std::string& u : unsupported) list += (list.empty() ? "" : ", ") + u;
+        for (const std::string& u : b.unsupported) list += (list.empty() ? "" : ", ") + u;
         r.warn("material '" + m.name + "': not shown by this renderer: " + list);
     }
     r.m_material[s] = static_cast<int32_t>(r.m_scene.materials.size());
@@ -939,24 +987,21 @@ NodeKind kindOf(std::string_view id) {
     return NodeKind::Empty;
 }
 
-}  // namespace
+// ---- The parts of a node (readNode), in the order they run.
 
-void readNode(Reader& r, const Structure* s, int32_t parent) {
-    const int32_t index = static_cast<int32_t>(r.m_scene.nodes.size());
-    r.m_scene.nodes.emplace_back();
-    r.m_node[s] = index;
-    {
-        Node& n = r.m_scene.nodes.back();
-        n.parent = parent;
-        n.kind = kindOf(s->identifier);
-        n.name = r.nameOf(s);
-        if (n.name.empty() && s->hasName) n.name = str(s->name.identifier);
-    }
+// What a node structure holds besides its Name, sorted by kind.
+struct NodeParts {
     std::vector<TransformElement> elements;
-    const Structure* objectRef = nullptr;
+    const Structure* objectRef = nullptr;  // the first ObjectRef
     size_t objectRefs = 0;
     std::vector<const Structure*> materialRefs, morphWeights;
-    std::vector<const Structure*> children;
+    std::vector<const Structure*> children;  // node structures
+};
+
+// Sorts the children of node structure `s` (node `index`): its transform elements become
+// animation targets, its Animations are kept for later.
+NodeParts collectNodeParts(Reader& r, const Structure* s, int32_t index) {
+    NodeParts p;
     for (const Structure* c : s->children) {
         if (c->primitive) {
             r.violation(c, "a node holds no data of its own");
@@ -969,159 +1014,213 @@ void readNode(Reader& r, const Structure* s, int32_t parent) {
             if (readElement(r, c, e)) {
                 Reader::Target t;
                 t.node = index;
-                t.index = static_cast<uint32_t>(elements.size());
+                t.index = static_cast<uint32_t>(p.elements.size());
                 t.kind = e.kind;
                 t.angle = isAngleElement(e.kind);
                 r.m_targets[c] = t;
-                elements.push_back(std::move(e));
+                p.elements.push_back(std::move(e));
             }
         } else if (id == "ObjectRef") {
-            if (!objectRef) objectRef = c;
-            ++objectRefs;
+            if (!p.objectRef) p.objectRef = c;
+            ++p.objectRefs;
         } else if (id == "MaterialRef") {
-            materialRefs.push_back(c);
+            p.materialRefs.push_back(c);
         } else if (id == "MorphWeight") {
-            morphWeights.push_back(c);
+            p.morphWeights.push_back(c);
         } else if (id == "Animation") {
             r.m_animations.emplace_back(index, c);
         } else if (isNodeStructure(id)) {
-            children.push_back(c);
+            p.children.push_back(c);
         } else {
             ++r.m_unknown;
             ++r.m_unknownKinds[str(id)];
         }
     }
+    return p;
+}
+
+// The object node structure `s` of kind `kind` places (null for none), after checking that
+// exactly the nodes that need one have an ObjectRef and only GeometryNodes MaterialRefs and
+// MorphWeights.
+const Structure* objectOf(Reader& r, const Structure* s, NodeKind kind, const NodeParts& p) {
+    if (kind == NodeKind::Mesh || kind == NodeKind::Light || kind == NodeKind::Camera) {
+        if (!p.objectRef) {
+            r.violation(s, "a " + str(s->identifier) + " must contain an ObjectRef");
+        } else if (p.objectRefs > 1) {
+            r.violation(s, "a " + str(s->identifier) + " contains " + std::to_string(p.objectRefs) + " ObjectRefs; the first is used");
+        }
+    } else if (p.objectRef) {
+        r.violation(p.objectRef, "a " + str(s->identifier) + " has no object to reference");
+    }
+    if (kind != NodeKind::Mesh && (!p.materialRefs.empty() || !p.morphWeights.empty()))
+        r.violation(s, "MaterialRef and MorphWeight belong in a GeometryNode");
+
+    return p.objectRef && kind != NodeKind::Empty && kind != NodeKind::Bone
+               ? r.refTarget(p.objectRef, kind == NodeKind::Mesh    ? "a GeometryObject"
+                                          : kind == NodeKind::Light ? "a LightObject"
+                                                                    : "a CameraObject")
+               : nullptr;
+}
+
+// The MaterialRefs as (material index, scene material) pairs.
+std::vector<std::pair<uint64_t, int32_t>> boundMaterialsOf(Reader& r, const std::vector<const Structure*>& materialRefs) {
+    std::vector<std::pair<uint64_t, int32_t>> boundMaterials;
+    std::vector<uint64_t> seen;
+    for (const Structure* m : materialRefs) {
+        const uint64_t slot = r.propUInt(m, "index", 0);
+        if (std::find(seen.begin(), seen.end(), slot) != seen.end())
+            r.violation(m, "a second MaterialRef with index " + std::to_string(slot));
+        seen.push_back(slot);
+        const Structure* target = r.refTarget(m, "a Material");
+        if (!target) continue;
+        auto mat = r.m_material.find(target);
+        if (mat == r.m_material.end()) {
+            r.violation(m, "a MaterialRef must name a Material");
+            continue;
+        }
+        boundMaterials.emplace_back(slot, mat->second);
+    }
+    return boundMaterials;
+}
+
+// The MorphWeights of node `index` (which places geometry `g`) as its morph weights and animation
+// targets. With any MorphWeight, unlisted targets weigh 0 (spec, MorphWeight).
+void readMorphWeights(Reader& r, int32_t index, const GeometryInfo& g, const std::vector<const Structure*>& morphWeights) {
+    Node& n = r.m_scene.nodes[index];
+    const Mesh& mesh = r.m_scene.meshes[g.mesh];
+    n.morphWeights.assign(mesh.morphTargets.size(), 0.0f);
+    std::vector<uint64_t> indices;
+    for (const Structure* w : morphWeights) {
+        const uint64_t target = r.propUInt(w, "index", 0);
+        if (std::find(indices.begin(), indices.end(), target) != indices.end())
+            r.violation(w, "a second MorphWeight for morph target " + std::to_string(target));
+        indices.push_back(target);
+        float value = 0.0f;
+        if (!r.readFloat(w, value)) continue;
+        auto t = target <= UINT32_MAX ? g.morphTarget.find(static_cast<uint32_t>(target)) : g.morphTarget.end();
+        if (t == g.morphTarget.end()) {
+            r.note("node '" + n.name + "': MorphWeight for morph target " + std::to_string(target) +
+                   ", which the geometry does not have; ignored");
+            continue;
+        }
+        n.morphWeights[t->second] = value;
+        Reader::Target tr;
+        tr.node = index;
+        tr.index = t->second;
+        tr.morphWeight = true;
+        r.m_targets[w] = tr;
+    }
+}
+
+// GeometryNode `s` (node `index`) placing `object`: its mesh, its `boundMaterials` by IndexArray
+// material index, and morph weights; an empty node when the object is no readable GeometryObject.
+void placeGeometry(Reader& r, const Structure* s, int32_t index, const Structure* object, const NodeParts& p,
+                   const std::vector<std::pair<uint64_t, int32_t>>& boundMaterials) {
+    Node& n = r.m_scene.nodes[index];
+    auto it = object ? r.m_geometry.find(object) : r.m_geometry.end();
+    if (object && it == r.m_geometry.end()) r.violation(p.objectRef, "the ObjectRef of a GeometryNode must name a GeometryObject");
+    if (it == r.m_geometry.end() || it->second.mesh < 0) {
+        n.kind = NodeKind::Empty;  // drawn as nothing, still placed in the tree
+        return;
+    }
+    const GeometryInfo& g = it->second;
+    n.object = g.mesh;
+    n.visible = r.propBool(s, "visible", g.visible);
+    r.propBool(s, "shadow", true);
+    r.propBool(s, "motion_blur", true);
+    r.m_geometryNodes.emplace_back(s, object);
+    // Materials by IndexArray material index.
+    n.materials.assign(g.materialIndices.size(), -1);
+    for (const auto& [slot, material] : boundMaterials) {
+        bool used = false;
+        for (size_t k = 0; k < g.materialIndices.size(); ++k)
+            if (g.materialIndices[k] == slot) {
+                n.materials[k] = material;
+                used = true;
+            }
+        if (!used) r.note("node '" + n.name + "': material index " + std::to_string(slot) + " is used by no IndexArray");
+    }
+    if (!p.morphWeights.empty()) readMorphWeights(r, index, g, p.morphWeights);
+}
+
+// LightNode `s` (node `n`) placing `object`: an instance of the LightObject in Scene::lights (its
+// projection texture made when first placed); an empty node when the object is no LightObject.
+void placeLight(Reader& r, const Structure* s, Node& n, const Structure* object, const Structure* objectRef) {
+    auto it = object ? r.m_lightObject.find(object) : r.m_lightObject.end();
+    if (object && it == r.m_lightObject.end()) r.violation(objectRef, "the ObjectRef of a LightNode must name a LightObject");
+    if (it == r.m_lightObject.end()) {
+        n.kind = NodeKind::Empty;
+        return;
+    }
+    auto file = r.m_lightProjectionFile.find(object);
+    if (file != r.m_lightProjectionFile.end() && it->second.projection.texture < 0) {
+        Texture texture;
+        texture.name = file->second;
+        texture.path = file->second;
+        it->second.projection.texture = static_cast<int32_t>(r.m_scene.textures.size());
+        r.m_scene.textures.push_back(std::move(texture));
+    }
+    Light light = it->second;
+    if (!n.name.empty()) light.name = n.name;
+    light.castsShadows = r.propBool(s, "shadow", light.castsShadows);
+    n.object = static_cast<int32_t>(r.m_scene.lights.size());
+    r.m_scene.lights.push_back(std::move(light));
+}
+
+// CameraNode (node `n`) placing `object`: an instance of the CameraObject in Scene::cameras; an
+// empty node when the object is no CameraObject.
+void placeCamera(Reader& r, Node& n, const Structure* object, const Structure* objectRef) {
+    auto it = object ? r.m_cameraObject.find(object) : r.m_cameraObject.end();
+    if (object && it == r.m_cameraObject.end()) r.violation(objectRef, "the ObjectRef of a CameraNode must name a CameraObject");
+    if (it == r.m_cameraObject.end()) {
+        n.kind = NodeKind::Empty;
+        return;
+    }
+    Camera camera = it->second;
+    if (!n.name.empty()) camera.name = n.name;
+    n.object = static_cast<int32_t>(r.m_scene.cameras.size());
+    r.m_scene.cameras.push_back(std::move(camera));
+}
+
+}  // namespace
+
+// Node structure `s` (and its subtree) -> Scene::nodes under `parent`: its transform, and the
+// object it places.
+void readNode(Reader& r, const Structure* s, int32_t parent) {
+    const int32_t index = static_cast<int32_t>(r.m_scene.nodes.size());
+    r.m_scene.nodes.emplace_back();
+    r.m_node[s] = index;
+    {
+        Node& n = r.m_scene.nodes.back();
+        n.parent = parent;
+        n.kind = kindOf(s->identifier);
+        n.name = r.nameOf(s);
+        if (n.name.empty() && s->hasName) n.name = str(s->name.identifier);
+    }
+    NodeParts parts = collectNodeParts(r, s, index);
     const NodeKind kind = kindOf(s->identifier);
     {
         Node& n = r.m_scene.nodes[index];
         glm::mat4 local(1.0f), object(1.0f);
-        for (const TransformElement& e : elements) (e.object ? object : local) = (e.object ? object : local) * e.toMatrix();
+        for (const TransformElement& e : parts.elements) (e.object ? object : local) = (e.object ? object : local) * e.toMatrix();
         n.local.matrix = local;
         n.local.useMatrix = true;
         n.objectTransform = object;
-        n.elements = std::move(elements);
+        n.elements = std::move(parts.elements);
     }
-    if (kind == NodeKind::Mesh || kind == NodeKind::Light || kind == NodeKind::Camera) {
-        if (!objectRef) {
-            r.violation(s, "a " + str(s->identifier) + " must contain an ObjectRef");
-        } else if (objectRefs > 1) {
-            r.violation(s, "a " + str(s->identifier) + " contains " + std::to_string(objectRefs) + " ObjectRefs; the first is used");
-        }
-    } else if (objectRef) {
-        r.violation(objectRef, "a " + str(s->identifier) + " has no object to reference");
-    }
-    if (kind != NodeKind::Mesh && (!materialRefs.empty() || !morphWeights.empty()))
-        r.violation(s, "MaterialRef and MorphWeight belong in a GeometryNode");
-
-    const Structure* object = objectRef && kind != NodeKind::Empty && kind != NodeKind::Bone
-                                  ? r.refTarget(objectRef, kind == NodeKind::Mesh    ? "a GeometryObject"
-                                                           : kind == NodeKind::Light ? "a LightObject"
-                                                                                     : "a CameraObject")
-                                  : nullptr;
+    const Structure* object = objectOf(r, s, kind, parts);
     // MaterialRefs are checked whether or not the geometry could be read (check mode lists all).
-    std::vector<std::pair<uint64_t, int32_t>> boundMaterials;  // (material index, scene material)
-    {
-        std::vector<uint64_t> seen;
-        for (const Structure* m : materialRefs) {
-            const uint64_t slot = r.propUInt(m, "index", 0);
-            if (std::find(seen.begin(), seen.end(), slot) != seen.end())
-                r.violation(m, "a second MaterialRef with index " + std::to_string(slot));
-            seen.push_back(slot);
-            const Structure* target = r.refTarget(m, "a Material");
-            if (!target) continue;
-            auto mat = r.m_material.find(target);
-            if (mat == r.m_material.end()) {
-                r.violation(m, "a MaterialRef must name a Material");
-                continue;
-            }
-            boundMaterials.emplace_back(slot, mat->second);
-        }
-    }
+    const std::vector<std::pair<uint64_t, int32_t>> boundMaterials = boundMaterialsOf(r, parts.materialRefs);
     Node& n = r.m_scene.nodes[index];
     if (object) r.m_placed.insert(object);
     if (kind == NodeKind::Mesh) {
-        auto it = object ? r.m_geometry.find(object) : r.m_geometry.end();
-        if (object && it == r.m_geometry.end()) r.violation(objectRef, "the ObjectRef of a GeometryNode must name a GeometryObject");
-        if (it == r.m_geometry.end() || it->second.mesh < 0) {
-            n.kind = NodeKind::Empty;  // drawn as nothing, still placed in the tree
-        } else {
-            const GeometryInfo& g = it->second;
-            n.object = g.mesh;
-            n.visible = r.propBool(s, "visible", g.visible);
-            r.propBool(s, "shadow", true);
-            r.propBool(s, "motion_blur", true);
-            r.m_geometryNodes.emplace_back(s, object);
-            // Materials by IndexArray material index.
-            n.materials.assign(g.materialIndices.size(), -1);
-            for (const auto& [slot, material] : boundMaterials) {
-                bool used = false;
-                for (size_t k = 0; k < g.materialIndices.size(); ++k)
-                    if (g.materialIndices[k] == slot) {
-                        n.materials[k] = material;
-                        used = true;
-                    }
-                if (!used) r.note("node '" + n.name + "': material index " + std::to_string(slot) + " is used by no IndexArray");
-            }
-            // Morph weights: with any MorphWeight, unlisted targets weigh 0 (spec, MorphWeight).
-            if (!morphWeights.empty()) {
-                const Mesh& mesh = r.m_scene.meshes[g.mesh];
-                n.morphWeights.assign(mesh.morphTargets.size(), 0.0f);
-                std::vector<uint64_t> indices;
-                for (const Structure* w : morphWeights) {
-                    const uint64_t target = r.propUInt(w, "index", 0);
-                    if (std::find(indices.begin(), indices.end(), target) != indices.end())
-                        r.violation(w, "a second MorphWeight for morph target " + std::to_string(target));
-                    indices.push_back(target);
-                    float value = 0.0f;
-                    if (!r.readFloat(w, value)) continue;
-                    auto t = target <= UINT32_MAX ? g.morphTarget.find(static_cast<uint32_t>(target)) : g.morphTarget.end();
-                    if (t == g.morphTarget.end()) {
-                        r.note("node '" + n.name + "': MorphWeight for morph target " + std::to_string(target) +
-                               ", which the geometry does not have; ignored");
-                        continue;
-                    }
-                    n.morphWeights[t->second] = value;
-                    Reader::Target tr;
-                    tr.node = index;
-                    tr.index = t->second;
-                    tr.morphWeight = true;
-                    r.m_targets[w] = tr;
-                }
-            }
-        }
+        placeGeometry(r, s, index, object, parts, boundMaterials);
     } else if (kind == NodeKind::Light) {
-        auto it = object ? r.m_lightObject.find(object) : r.m_lightObject.end();
-        if (object && it == r.m_lightObject.end()) r.violation(objectRef, "the ObjectRef of a LightNode must name a LightObject");
-        if (it == r.m_lightObject.end()) {
-            n.kind = NodeKind::Empty;
-        } else {
-            auto file = r.m_lightProjectionFile.find(object);
-            if (file != r.m_lightProjectionFile.end() && it->second.projection.texture < 0) {
-                Texture texture;
-                texture.name = file->second;
-                texture.path = file->second;
-                it->second.projection.texture = static_cast<int32_t>(r.m_scene.textures.size());
-                r.m_scene.textures.push_back(std::move(texture));
-            }
-            Light light = it->second;
-            if (!n.name.empty()) light.name = n.name;
-            light.castsShadows = r.propBool(s, "shadow", light.castsShadows);
-            n.object = static_cast<int32_t>(r.m_scene.lights.size());
-            r.m_scene.lights.push_back(std::move(light));
-        }
+        placeLight(r, s, n, object, parts.objectRef);
     } else if (kind == NodeKind::Camera) {
-        auto it = object ? r.m_cameraObject.find(object) : r.m_cameraObject.end();
-        if (object && it == r.m_cameraObject.end()) r.violation(objectRef, "the ObjectRef of a CameraNode must name a CameraObject");
-        if (it == r.m_cameraObject.end()) {
-            n.kind = NodeKind::Empty;
-        } else {
-            Camera camera = it->second;
-            if (!n.name.empty()) camera.name = n.name;
-            n.object = static_cast<int32_t>(r.m_scene.cameras.size());
-            r.m_scene.cameras.push_back(std::move(camera));
-        }
+        placeCamera(r, n, object, parts.objectRef);
     }
-    for (const Structure* c : children) readNode(r, c, index);
+    for (const Structure* c : parts.children) readNode(r, c, index);
 }
 
 // ---------------------------------------------------------------------------------------------
