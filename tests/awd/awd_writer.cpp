@@ -67,10 +67,10 @@ std::vector<uint8_t> zlibCompress(const std::vector<uint8_t>& data) {
     return out;
 }
 
-std::vector<uint8_t> lzmaCompress(const std::vector<uint8_t>& data, LzmaLayout layout) {
+std::vector<uint8_t> lzmaCompress(const std::vector<uint8_t>& data, LzmaLayout layout, uint32_t dictionary) {
     lzma_options_lzma options;
     lzma_lzma_preset(&options, 6);
-    options.dict_size = 1u << 20;
+    options.dict_size = dictionary;
     lzma_stream strm = LZMA_STREAM_INIT;
     if (lzma_alone_encoder(&strm, &options) != LZMA_OK) throw std::runtime_error("lzma encoder");
     std::vector<uint8_t> alone(data.size() + data.size() / 2 + 1024);

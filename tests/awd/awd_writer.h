@@ -80,9 +80,11 @@ struct WriterOptions {
     LzmaLayout lzmaLayout = LzmaLayout::Alone;  // body and per-block LZMA
 };
 
-// Zlib stream (header and checksum) / AWD LZMA body in the given layout.
+// Zlib stream (header and checksum) / AWD LZMA body in the given layout, with the given LZMA
+// dictionary size (the Away3D tools write 1 MiB).
 std::vector<uint8_t> zlibCompress(const std::vector<uint8_t>& data);
-std::vector<uint8_t> lzmaCompress(const std::vector<uint8_t>& data, LzmaLayout layout = LzmaLayout::Alone);
+std::vector<uint8_t> lzmaCompress(const std::vector<uint8_t>& data, LzmaLayout layout = LzmaLayout::Alone,
+                                  uint32_t dictionary = 1u << 20);
 
 class AwdWriter {
 public:
