@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstring>
 
+#include "loaders/archive/vp_archive.h"
 #include "loaders/formats.h"
 #include "loaders/pod/pod_writer.h"
 
@@ -33,18 +34,36 @@ const std::vector<FormatInfo>& formats() {
     // clang-format off
     static const std::vector<FormatInfo> kFormats = {
         // POD: the version block 1000 comes first (little-endian, or byte-swapped in big-endian files).
+        // Perl's documentation also ends in .pod: the magic's priority puts these bytes before that
+        // type's glob.
         {FileFormat::Pod, "pod", "POD", "PowerVR POD", "pod", {"pod"},
-         {"\xE8\x03\0\0"s, "\0\0\x03\xE8"s}, loadPod, nullptr, writePodDefault},
+         {"\xE8\x03\0\0"s, "\0\0\x03\xE8"s}, loadPod, nullptr, writePodDefault,
+         {"model/x-pvr-pod", "PowerVR POD model", "", "", "", "model-x-generic", 60}},
         // OpenGEX is OpenDDL text, which has no magic: known by its extension.
         {FileFormat::OpenGex, "ogex", "OpenGEX", "OpenGEX", "opengex", {"ogex", "oddl"},
-         {}, loadOpenGex, loadOpenGex, nullptr},
+         {}, loadOpenGex, loadOpenGex, nullptr,
+         {"model/x-opengex", "OpenGEX model", "OpenGEX", "Open Game Engine Exchange", "text/plain",
+          "model-x-generic", 50}},
         {FileFormat::Awd, "awd", "AWD", "AWD", "awd", {"awd"},
-         {"AWD"s}, loadAwd, nullptr, nullptr},
+         {"AWD"s}, loadAwd, nullptr, nullptr,
+         {"model/x-awd", "Away3D AWD model", "AWD", "Away3D Data", "", "model-x-generic", 50}},
         {FileFormat::Pof, "pof", "POF", "POF", "pof", {"pof"},
-         {"PSPO"s}, loadPof, nullptr, nullptr},
+         {"PSPO"s}, loadPof, nullptr, nullptr,
+         {"model/x-freespace-pof", "FreeSpace POF model", "POF", "Parallax Object Format", "",
+          "model-x-generic", 60}},
     };
     // clang-format on
     return kFormats;
+}
+
+const std::vector<ContainerInfo>& containers() {
+    // clang-format off
+    static const std::vector<ContainerInfo> kContainers = {
+        {"vp", {kVpExtension}, {kVpMagic},
+         {"application/x-freespace-vp", "FreeSpace VP archive", "", "", "", "package-x-generic", 60}},
+    };
+    // clang-format on
+    return kContainers;
 }
 
 const FormatInfo* findFormat(FileFormat format) {

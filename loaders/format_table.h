@@ -1,7 +1,9 @@
 // The one table of the model formats esview reads. Detection, the dispatch to the readers, the
 // "unknown file format" message, the file browser's filter, the models counted inside VP archives,
-// the command line's help, the tests and the fuzz targets all read it; adding a format is a reader
-// folder, a row in format_table.cpp and its sources in loaders/CMakeLists.txt (loaders/README.md).
+// the command line's help, the desktop integration (the MIME types, the .desktop and .thumbnailer
+// files, the Android app's list: tools/desktop_files.cpp), the tests and the fuzz targets all read
+// it; adding a format is a reader folder, a row in format_table.cpp and its sources in
+// loaders/CMakeLists.txt (loaders/README.md).
 #pragma once
 
 #include <cstddef>
@@ -35,6 +37,20 @@ using LoadViewFn = LoadResult (*)(std::shared_ptr<const void> owner, const uint8
 using WriteFn = bool (*)(const Scene& scene, std::vector<uint8_t>& out, std::string& error,
                          std::vector<std::string>* notes);
 
+// How desktops name a file type: the row's part of shared-mime-info's package, whose type the
+// .desktop and .thumbnailer files and the Android app list too. Globs and magic are not repeated
+// here: they are the row's extensions and magic.
+struct MimeInfo {
+    std::string type;             // "model/x-pvr-pod"
+    std::string comment;          // "PowerVR POD model": what a file manager calls such a file
+    std::string acronym;          // "AWD"; empty: none
+    std::string expandedAcronym;  // "Away3D Data"; empty with no acronym
+    std::string subClassOf;       // "text/plain" for a text format; empty: none
+    std::string genericIcon = "model-x-generic";
+    // shared-mime-info's weight of the magic against other types' (0 to 100; 50 is its default).
+    int magicPriority = 50;
+};
+
 // One row of the table: everything about a format that code outside its reader needs.
 struct FormatInfo {
     FileFormat id = FileFormat::Unknown;
@@ -49,10 +65,24 @@ struct FormatInfo {
     LoadFn load = nullptr;
     LoadViewFn loadView = nullptr;  // null: loadSceneFile copies the file into a buffer for `load`
     WriteFn write = nullptr;        // null: no writer
+    MimeInfo mime;
+};
+
+// A file that holds models rather than being one (a FreeSpace VP archive): no reader of the table,
+// but a file type of the desktop integration. The thumbnailer draws its first model; the viewer
+// browses it from its file browser.
+struct ContainerInfo {
+    std::string key;                      // "vp"
+    std::vector<std::string> extensions;  // lower case, no dot
+    std::vector<std::string> magic;       // a file's first bytes, as FormatInfo::magic
+    MimeInfo mime;
 };
 
 // Every format, in the order detection tries their magic and messages name them.
 const std::vector<FormatInfo>& formats();
+
+// Every container type, in the order the desktop files list them after the formats.
+const std::vector<ContainerInfo>& containers();
 
 // The row of `format`; null for Unknown.
 const FormatInfo* findFormat(FileFormat format);

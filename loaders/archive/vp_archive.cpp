@@ -122,10 +122,10 @@ bool VpParser::parse(const uint8_t* header, size_t headerSize, uint64_t size, co
     ByteReader h(header, kHeaderSize);
     char magic[4];
     h.bytes(magic, 4);
-    if (std::memcmp(magic, "VPVP", 4) != 0)
-        return fatal(
-            0, "header",
-            "not a VP archive: it begins with '" + printable(std::string(magic, 4)) + "', not 'VPVP'");
+    if (std::memcmp(magic, kVpMagic, 4) != 0)
+        return fatal(0, "header",
+                     "not a VP archive: it begins with '" + printable(std::string(magic, 4)) + "', not '" +
+                         kVpMagic + "'");
     const int32_t version = h.i32();
     const int32_t dirOffset = h.i32();
     const int32_t count = h.i32();
@@ -458,7 +458,8 @@ std::shared_ptr<const std::vector<uint8_t>> VpArchive::read(const VpFile& file, 
 // Paths
 
 bool isVpFileName(const std::string& name) {
-    return name.size() >= 3 && lower(name.substr(name.size() - 3)) == ".vp";
+    const std::string suffix = std::string(".") + kVpExtension;
+    return name.size() >= suffix.size() && lower(name.substr(name.size() - suffix.size())) == suffix;
 }
 
 bool isVpArchiveFile(const std::string& path) {

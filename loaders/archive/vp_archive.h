@@ -13,6 +13,11 @@
 
 namespace esv {
 
+// The header's first bytes and the extension of an archive's name (lower case, no dot); the VP row
+// of containers() (format_table.cpp), which the desktop integration reads, is made of these.
+constexpr char kVpMagic[] = "VPVP";
+constexpr char kVpExtension[] = "vp";
+
 // One file of an archive. A size-0 entry is a folder in the VP directory, so every file has data.
 struct VpFile {
     std::string path;          // full inner path, '/' between folders, case as stored: "data/maps/x.pcx"

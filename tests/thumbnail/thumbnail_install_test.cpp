@@ -100,12 +100,14 @@ std::vector<std::vector<std::string>> mimeFacts() {
     return facts;
 }
 
-// The MIME type each format's files are given (the package defines exactly these, plus VP's).
-const std::map<std::string, std::string> kTypeOfFormat = {{"pod", "model/x-pvr-pod"},
-                                                          {"ogex", "model/x-opengex"},
-                                                          {"awd", "model/x-awd"},
-                                                          {"pof", "model/x-freespace-pof"}};
-const char* const kVpType = "application/x-freespace-vp";
+// The MIME type each format's files are given, the table's (the package defines exactly these, plus
+// VP's; tests/desktop_files checks the generated files against the table in more detail).
+const std::map<std::string, std::string> kTypeOfFormat = [] {
+    std::map<std::string, std::string> types;
+    for (const esv::FormatInfo& format : esv::formats()) types[format.key] = format.mime.type;
+    return types;
+}();
+const std::string kVpType = esv::containers().at(0).mime.type;
 
 std::string hex(const std::string& bytes) {
     static const char* digits = "0123456789abcdef";

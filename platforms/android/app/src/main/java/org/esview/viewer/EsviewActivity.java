@@ -33,7 +33,6 @@ import org.libsdl.app.SDLActivity;
  */
 public class EsviewActivity extends SDLActivity {
     private static final String TAG = "esview";
-    private static final String[] MODEL_EXTENSIONS = {".pod", ".ogex", ".oddl", ".awd", ".pof"};
     private static final int STORAGE_REQUEST = 0x4553;
 
     private Intent mOpenIntent;  // the intent that started the app, resolved on SDL's thread
@@ -112,7 +111,7 @@ public class EsviewActivity extends SDLActivity {
 
     private static boolean isModel(String name) {
         String lower = name.toLowerCase(Locale.ROOT);
-        for (String ext : MODEL_EXTENSIONS)
+        for (String ext : ModelFormats.EXTENSIONS)
             if (lower.endsWith(ext)) return true;
         return false;
     }
