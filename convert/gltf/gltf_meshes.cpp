@@ -71,102 +71,220 @@ std::vector<float> gltfWeights(const Mesh& mesh, const float* weights, size_t co
     return out;
 }
 
+// A mesh's base positions and normals as written: the morph targets are deltas from them, and the
+// OpenGEX base target is them.
+struct MeshBase {
+    const VertexStream* posStream = nullptr;
+    const VertexAttribute* posAttr = nullptr;
+    bool keepQuantized = false;  // positions as stored, the unpack matrix left to the node or skin
+    std::vector<float> positions;
+    const VertexStream* nrmStream = nullptr;
+    const VertexAttribute* nrmAttr = nullptr;
+    std::vector<float> normals, storedNormals;  // of unit length; as the file stores them
+    bool normalsQuantized = false;              // NORMAL written as stored (KHR_mesh_quantization)
+};
+
+namespace {
+
+// The base positions, with the unpack matrix applied unless they stay quantised.
+std::vector<float> readPositions(const Mesh& mesh, const MeshBase& base) {
+    const uint32_t count = mesh.vertexCount;
+    float v[4];
+    std::vector<float> basePositions(size_t(count) * 3);
+    for (uint32_t i = 0; i < count; ++i) {
+        readAttribute(*base.posStream, *base.posAttr, i, v);
+        glm::vec3 p(v[0], v[1], v[2]);
+        if (!base.keepQuantized) p = glm::vec3(mesh.positionUnpack * glm::vec4(p, 1.0f));
+        basePositions[i * 3 + 0] = p.x;
+        basePositions[i * 3 + 1] = p.y;
+        basePositions[i * 3 + 2] = p.z;
+    }
+    return basePositions;
+}
+
+// Fills base.normals (normalised) and base.storedNormals; true when every stored one is of unit length.
+bool readNormals(const Mesh& mesh, MeshBase& base) {
+    const uint32_t count = mesh.vertexCount;
+    float v[4];
+    base.normals.resize(size_t(count) * 3);
+    base.storedNormals.resize(size_t(count) * 3);
+    bool unit = true;
+    for (uint32_t i = 0; i < count; ++i) {
+        readAttribute(*base.nrmStream, *base.nrmAttr, i, v);
+        glm::vec3 nrm(v[0], v[1], v[2]);
+        std::memcpy(&base.storedNormals[i * 3], v, 3 * sizeof(float));
+        const float len = glm::length(nrm);
+        // glTF wants unit normals whatever their type (the validator allows rounding of about
+        // 0.005); quantised ones further off are widened and normalised.
+        if (!(std::fabs(len - 1.0f) <= 0.005f)) unit = false;
+        nrm = len > 0.0f && std::isfinite(len) ? nrm / len : glm::vec3(0.0f, 0.0f, 1.0f);
+        base.normals[i * 3 + 0] = nrm.x;
+        base.normals[i * 3 + 1] = nrm.y;
+        base.normals[i * 3 + 2] = nrm.z;
+    }
+    return unit;
+}
+
+// The tangent frames as glTF TANGENTs (unit xyz, w the handedness sign); false when one is zero.
+bool unitTangents(const std::vector<glm::vec4>& frames, uint32_t count, std::vector<float>& tangents) {
+    tangents.resize(size_t(count) * 4);
+    bool usable = true;
+    for (uint32_t i = 0; i < count && usable; ++i) {
+        glm::vec3 t(frames[i]);
+        const float len = glm::length(t);
+        if (!(len > 1e-6f) || !std::isfinite(len)) usable = false;
+        t /= len;
+        tangents[i * 4 + 0] = t.x;
+        tangents[i * 4 + 1] = t.y;
+        tangents[i * 4 + 2] = t.z;
+        tangents[i * 4 + 3] = frames[i].w < 0.0f ? -1.0f : 1.0f;
+    }
+    return usable;
+}
+
+// The position (dp) and, with `normals`, normal (dn) deltas of one target, positions in the space
+// the base positions were written in.
+void morphDeltas(const Mesh& mesh, const MorphTarget& target, const MeshBase& base, bool normals,
+                 std::vector<float>& dp, std::vector<float>& dn) {
+    const uint32_t count = mesh.vertexCount;
+    float v[4];
+    const VertexAttribute* tp = nullptr;
+    const VertexAttribute* tn = nullptr;
+    for (const VertexAttribute& a : target.stream.attributes) {
+        if (a.semantic == Semantic::Position && !tp) tp = &a;
+        if (a.semantic == Semantic::Normal && !tn) tn = &a;
+    }
+    dp.assign(size_t(count) * 3, 0.0f);
+    dn.assign(size_t(count) * 3, 0.0f);
+    const glm::mat3 linear = base.keepQuantized ? glm::mat3(1.0f) : glm::mat3(mesh.positionUnpack);
+    for (uint32_t i = 0; i < count && i < target.stream.count; ++i) {
+        if (tp) {
+            readAttribute(target.stream, *tp, i, v);
+            glm::vec3 d(v[0], v[1], v[2]);
+            if (!target.relative) {
+                float stored[4];
+                readAttribute(*base.posStream, *base.posAttr, i, stored);
+                d -= glm::vec3(stored[0], stored[1], stored[2]);
+            }
+            d = linear * d;
+            dp[i * 3] = d.x;
+            dp[i * 3 + 1] = d.y;
+            dp[i * 3 + 2] = d.z;
+        }
+        if (tn && normals) {
+            readAttribute(target.stream, *tn, i, v);
+            glm::vec3 d(v[0], v[1], v[2]);
+            if (!target.relative) {
+                float stored[4];
+                readAttribute(*base.nrmStream, *base.nrmAttr, i, stored);
+                d -= glm::vec3(stored[0], stored[1], stored[2]);
+            }
+            dn[i * 3] = d.x;
+            dn[i * 3 + 1] = d.y;
+            dn[i * 3 + 2] = d.z;
+        }
+    }
+}
+
+// The whole elements (`per` indices each) of submesh `s` in an expanded list, those naming a vertex
+// past `count` left out.
+std::vector<uint32_t> submeshIndices(const std::vector<uint32_t>& list, const std::vector<uint32_t>& starts,
+                                     size_t s, int per, uint32_t count) {
+    const size_t first = size_t(starts[s]) * per;
+    const size_t end = s + 1 < starts.size() ? size_t(starts[s + 1]) * per : list.size();
+    std::vector<uint32_t> indices;
+    for (size_t k = first; k + per <= end && k + per <= list.size(); k += per) {
+        bool ok = true;
+        for (int j = 0; j < per; ++j) ok = ok && list[k + j] < count;
+        if (ok) indices.insert(indices.end(), list.begin() + long(k), list.begin() + long(k + per));
+    }
+    return indices;
+}
+
+}  // namespace
+
+// The vertex data of one (mesh, skin) pair, written once, in this order: attributes, morph targets,
+// then the index accessors per submesh.
 MeshData& Writer::meshData(int meshIndex, int skinIndex) {
     MeshData& md = m_meshData[{meshIndex, skinIndex}];
     if (md.written) return md;
     md.written = true;
     const Mesh& mesh = m_scene.meshes[meshIndex];
-    const uint32_t count = mesh.vertexCount;
-    const bool skinned = skinIndex >= 0;
-    float v[4];
+    MeshBase base;
+    writePositions(md, mesh, base);
+    writeNormals(md, mesh, base);
+    if (base.nrmAttr) writeTangents(md, mesh, meshIndex);
+    writeTexCoords(md, mesh);
+    writeColors(md, mesh);
+    if (skinIndex >= 0) writeJoints(md, mesh, skinIndex);
+    writeMorphTargets(md, mesh, base);
+    writePrimitives(md, mesh);
+    return md;
+}
 
-    const VertexStream* posStream = nullptr;
-    const VertexAttribute* posAttr = findAttribute(mesh, Semantic::Position, 0, &posStream);
-    const bool keepQuantized = gltfKeepsQuantizedPositions(mesh);
-    std::vector<float> basePositions(size_t(count) * 3);
-    for (uint32_t i = 0; i < count; ++i) {
-        readAttribute(*posStream, *posAttr, i, v);
-        glm::vec3 p(v[0], v[1], v[2]);
-        if (!keepQuantized) p = glm::vec3(mesh.positionUnpack * glm::vec4(p, 1.0f));
-        basePositions[i * 3 + 0] = p.x;
-        basePositions[i * 3 + 1] = p.y;
-        basePositions[i * 3 + 2] = p.z;
-    }
-    if (keepQuantized) {
-        m_extUsed.insert("KHR_mesh_quantization");
-        m_extRequired.insert("KHR_mesh_quantization");
+void Writer::requireQuantization() {
+    m_extUsed.insert("KHR_mesh_quantization");
+    m_extRequired.insert("KHR_mesh_quantization");
+}
+
+// POSITION: quantised as stored (KHR_mesh_quantization), else floats with the unpack matrix applied.
+void Writer::writePositions(MeshData& md, const Mesh& mesh, MeshBase& base) {
+    base.posAttr = findAttribute(mesh, Semantic::Position, 0, &base.posStream);
+    base.keepQuantized = gltfKeepsQuantizedPositions(mesh);
+    base.positions = readPositions(mesh, base);
+    if (base.keepQuantized) {
+        requireQuantization();
         md.attributes["POSITION"] =
-            addAccessor(basePositions, 3, integerEncoding(*posAttr), true, kArrayBuffer);
+            addAccessor(base.positions, 3, integerEncoding(*base.posAttr), true, kArrayBuffer);
     } else {
-        if (posAttr->type != ComponentType::Float32)
-            note(std::string("mesh '") + mesh.name + "': " + componentTypeName(posAttr->type) +
+        if (base.posAttr->type != ComponentType::Float32)
+            note(std::string("mesh '") + mesh.name + "': " + componentTypeName(base.posAttr->type) +
                  " positions widened to floats" +
                  (isIdentity(mesh.positionUnpack) ? "" : " with the unpack matrix applied"));
-        md.attributes["POSITION"] = addAccessor(basePositions, 3, {}, true, kArrayBuffer);
+        md.attributes["POSITION"] = addAccessor(base.positions, 3, {}, true, kArrayBuffer);
     }
+}
 
-    const VertexStream* nrmStream = nullptr;
-    const VertexAttribute* nrmAttr = findAttribute(mesh, Semantic::Normal, 0, &nrmStream);
-    std::vector<float> normals, storedNormals;
-    bool normalsQuantized = false;
-    if (nrmAttr) {
-        normals.resize(size_t(count) * 3);
-        storedNormals.resize(size_t(count) * 3);
-        bool unit = true;
-        for (uint32_t i = 0; i < count; ++i) {
-            readAttribute(*nrmStream, *nrmAttr, i, v);
-            glm::vec3 nrm(v[0], v[1], v[2]);
-            std::memcpy(&storedNormals[i * 3], v, 3 * sizeof(float));
-            const float len = glm::length(nrm);
-            // glTF wants unit normals whatever their type (the validator allows rounding of about
-            // 0.005); quantised ones further off are widened and normalised.
-            if (!(std::fabs(len - 1.0f) <= 0.005f)) unit = false;
-            nrm = len > 0.0f && std::isfinite(len) ? nrm / len : glm::vec3(0.0f, 0.0f, 1.0f);
-            normals[i * 3 + 0] = nrm.x;
-            normals[i * 3 + 1] = nrm.y;
-            normals[i * 3 + 2] = nrm.z;
-        }
-        const Encoding stored = integerEncoding(*nrmAttr);
-        const bool quantized =
-            unit && stored.normalized && (stored.enc == Enc::Int8 || stored.enc == Enc::Int16);
-        normalsQuantized = quantized;
-        if (quantized) {
-            m_extUsed.insert("KHR_mesh_quantization");
-            m_extRequired.insert("KHR_mesh_quantization");
-        } else if (nrmAttr->type != ComponentType::Float32) {
-            note(std::string("mesh '") + mesh.name + "': " + componentTypeName(nrmAttr->type) +
-                 " normals widened to floats and normalised (" +
-                 (unit ? "glTF has no such normal type" : "not of unit length as glTF requires") + ")");
-        }
-        md.attributes["NORMAL"] = quantized ? addAccessor(storedNormals, 3, stored, false, kArrayBuffer)
-                                            : addAccessor(normals, 3, {}, false, kArrayBuffer);
+// NORMAL: quantised as stored when of unit length in a signed normalised type, else unit floats.
+void Writer::writeNormals(MeshData& md, const Mesh& mesh, MeshBase& base) {
+    base.nrmAttr = findAttribute(mesh, Semantic::Normal, 0, &base.nrmStream);
+    if (!base.nrmAttr) return;
+    const bool unit = readNormals(mesh, base);
+    const Encoding stored = integerEncoding(*base.nrmAttr);
+    const bool quantized = unit && stored.normalized && (stored.enc == Enc::Int8 || stored.enc == Enc::Int16);
+    base.normalsQuantized = quantized;
+    if (quantized) {
+        requireQuantization();
+    } else if (base.nrmAttr->type != ComponentType::Float32) {
+        note(std::string("mesh '") + mesh.name + "': " + componentTypeName(base.nrmAttr->type) +
+             " normals widened to floats and normalised (" +
+             (unit ? "glTF has no such normal type" : "not of unit length as glTF requires") + ")");
+    }
+    md.attributes["NORMAL"] = quantized ? addAccessor(base.storedNormals, 3, stored, false, kArrayBuffer)
+                                        : addAccessor(base.normals, 3, {}, false, kArrayBuffer);
+}
 
-        // Tangents: the file's, or for a normal-mapped mesh without them the ones esview computes
-        // (scene/tangents.h), so a viewer need not generate its own.
-        std::vector<glm::vec4> frames;
-        const bool fileTangents = findAttribute(mesh, Semantic::Tangent, 0, nullptr) != nullptr;
-        if ((fileTangents || m_needsTangents.count(meshIndex)) && computeTangents(mesh, frames) &&
-            frames.size() == count) {
-            std::vector<float> tangents(size_t(count) * 4);
-            bool usable = true;
-            for (uint32_t i = 0; i < count && usable; ++i) {
-                glm::vec3 t(frames[i]);
-                const float len = glm::length(t);
-                if (!(len > 1e-6f) || !std::isfinite(len)) usable = false;
-                t /= len;
-                tangents[i * 4 + 0] = t.x;
-                tangents[i * 4 + 1] = t.y;
-                tangents[i * 4 + 2] = t.z;
-                tangents[i * 4 + 3] = frames[i].w < 0.0f ? -1.0f : 1.0f;
-            }
-            if (usable) {
-                md.attributes["TANGENT"] = addAccessor(tangents, 4, {}, false, kArrayBuffer);
-            } else {
-                note(std::string("mesh '") + mesh.name + "': tangents left out (some are zero)");
-            }
+// TANGENT: the file's, or for a normal-mapped mesh without them the ones esview computes
+// (scene/tangents.h), so a viewer need not generate its own.
+void Writer::writeTangents(MeshData& md, const Mesh& mesh, int meshIndex) {
+    const uint32_t count = mesh.vertexCount;
+    std::vector<glm::vec4> frames;
+    const bool fileTangents = findAttribute(mesh, Semantic::Tangent, 0, nullptr) != nullptr;
+    if ((fileTangents || m_needsTangents.count(meshIndex)) && computeTangents(mesh, frames) &&
+        frames.size() == count) {
+        std::vector<float> tangents;
+        if (unitTangents(frames, count, tangents)) {
+            md.attributes["TANGENT"] = addAccessor(tangents, 4, {}, false, kArrayBuffer);
+        } else {
+            note(std::string("mesh '") + mesh.name + "': tangents left out (some are zero)");
         }
     }
+}
 
+// One accessor per texture coordinate set (TEXCOORD_n is added per primitive, meshFor).
+void Writer::writeTexCoords(MeshData& md, const Mesh& mesh) {
+    const uint32_t count = mesh.vertexCount;
+    float v[4];
     for (uint8_t set = 0; set < 8; ++set) {
         const VertexStream* stream = nullptr;
         const VertexAttribute* attr = findAttribute(mesh, Semantic::TexCoord, set, &stream);
@@ -181,14 +299,18 @@ MeshData& Writer::meshData(int meshIndex, int skinIndex) {
             uv[i * 2 + 1] = v[1];
         }
         Encoding enc = integerEncoding(*attr);
-        if (enc.enc != Enc::Float && !((enc.enc == Enc::UInt8 || enc.enc == Enc::UInt16) && enc.normalized)) {
-            m_extUsed.insert("KHR_mesh_quantization");
-            m_extRequired.insert("KHR_mesh_quantization");
-        }
+        // Core glTF has unsigned normalised texture coordinates; the rest need the extension.
+        if (enc.enc != Enc::Float && !((enc.enc == Enc::UInt8 || enc.enc == Enc::UInt16) && enc.normalized))
+            requireQuantization();
         md.uvAccessors.push_back(addAccessor(uv, 2, enc, false, kArrayBuffer));
     }
     while (!md.uvAccessors.empty() && md.uvAccessors.back() < 0) md.uvAccessors.pop_back();
+}
 
+// COLOR_n: clamped to 0..1, unsigned normalised bytes and shorts kept as stored.
+void Writer::writeColors(MeshData& md, const Mesh& mesh) {
+    const uint32_t count = mesh.vertexCount;
+    float v[4];
     for (uint8_t set = 0; set < 8; ++set) {
         const VertexStream* stream = nullptr;
         const VertexAttribute* attr = findAttribute(mesh, Semantic::Color, set, &stream);
@@ -204,89 +326,64 @@ MeshData& Writer::meshData(int meshIndex, int skinIndex) {
         if (attr->normalized && attr->type == ComponentType::UInt16) enc = {Enc::UInt16, true};
         md.attributes["COLOR_" + std::to_string(set)] = addAccessor(colors, comps, enc, false, kArrayBuffer);
     }
+}
 
-    if (skinned) {
-        const uint32_t joints = uint32_t(m_scene.skins[skinIndex].joints.size());
-        const gltf::VertexInfluences influences = gltf::mergeBoneBatches(mesh, joints);
-        if (influences.sets > 0) {
-            md.skinned = true;
-            for (uint32_t s = 0; s < influences.sets; ++s) {
-                std::vector<uint16_t> j(size_t(count) * 4);
-                std::vector<float> w(size_t(count) * 4);
-                for (uint32_t i = 0; i < count; ++i)
-                    for (int k = 0; k < 4; ++k) {
-                        j[i * 4 + k] = influences.joints[(size_t(i) * influences.sets + s) * 4 + k];
-                        w[i * 4 + k] = influences.weights[(size_t(i) * influences.sets + s) * 4 + k];
-                    }
-                md.attributes["JOINTS_" + std::to_string(s)] = addJoints(j, joints);
-                md.attributes["WEIGHTS_" + std::to_string(s)] = addAccessor(w, 4, {}, false, kArrayBuffer);
+// JOINTS_n and WEIGHTS_n: the bone batches merged into one joint list (gltf_skin.h), four per set.
+void Writer::writeJoints(MeshData& md, const Mesh& mesh, int skinIndex) {
+    const uint32_t count = mesh.vertexCount;
+    const uint32_t joints = uint32_t(m_scene.skins[skinIndex].joints.size());
+    const gltf::VertexInfluences influences = gltf::mergeBoneBatches(mesh, joints);
+    if (influences.sets == 0) return;
+    md.skinned = true;
+    for (uint32_t s = 0; s < influences.sets; ++s) {
+        std::vector<uint16_t> j(size_t(count) * 4);
+        std::vector<float> w(size_t(count) * 4);
+        for (uint32_t i = 0; i < count; ++i)
+            for (int k = 0; k < 4; ++k) {
+                j[i * 4 + k] = influences.joints[(size_t(i) * influences.sets + s) * 4 + k];
+                w[i * 4 + k] = influences.weights[(size_t(i) * influences.sets + s) * 4 + k];
             }
-            if (mesh.boneIndicesBatchLocal && mesh.boneBatches.size() > 1)
-                note("mesh '" + mesh.name + "': " + std::to_string(mesh.boneBatches.size()) +
-                     " bone batches merged into one joint list");
-            if (influences.unweighted)
-                note("mesh '" + mesh.name + "': " + std::to_string(influences.unweighted) +
-                     " vertices without weights bound to the skin's first joint");
-            if (influences.droppedInfluences)
-                note("mesh '" + mesh.name + "': " + std::to_string(influences.droppedInfluences) +
-                     " influences naming no joint left out");
-        }
+        md.attributes["JOINTS_" + std::to_string(s)] = addJoints(j, joints);
+        md.attributes["WEIGHTS_" + std::to_string(s)] = addAccessor(w, 4, {}, false, kArrayBuffer);
     }
+    if (mesh.boneIndicesBatchLocal && mesh.boneBatches.size() > 1)
+        note("mesh '" + mesh.name + "': " + std::to_string(mesh.boneBatches.size()) +
+             " bone batches merged into one joint list");
+    if (influences.unweighted)
+        note("mesh '" + mesh.name + "': " + std::to_string(influences.unweighted) +
+             " vertices without weights bound to the skin's first joint");
+    if (influences.droppedInfluences)
+        note("mesh '" + mesh.name + "': " + std::to_string(influences.droppedInfluences) +
+             " influences naming no joint left out");
+}
 
-    // Morph targets: deltas in the space the base positions were written in.
+// Morph targets: deltas in the space the base positions were written in, then the OpenGEX base
+// target (hasBaseTarget) where the mesh has one.
+void Writer::writeMorphTargets(MeshData& md, const Mesh& mesh, const MeshBase& base) {
     md.targetCount = uint32_t(mesh.morphTargets.size());
     bool targetNormals = false;
     for (const MorphTarget& target : mesh.morphTargets)
         for (const VertexAttribute& a : target.stream.attributes)
-            if (a.semantic == Semantic::Normal && nrmAttr) targetNormals = true;
+            if (a.semantic == Semantic::Normal && base.nrmAttr) targetNormals = true;
     for (const MorphTarget& target : mesh.morphTargets) {
-        const VertexAttribute* tp = nullptr;
-        const VertexAttribute* tn = nullptr;
-        for (const VertexAttribute& a : target.stream.attributes) {
-            if (a.semantic == Semantic::Position && !tp) tp = &a;
-            if (a.semantic == Semantic::Normal && !tn) tn = &a;
-        }
-        std::vector<float> dp(size_t(count) * 3, 0.0f), dn(size_t(count) * 3, 0.0f);
-        const glm::mat3 linear = keepQuantized ? glm::mat3(1.0f) : glm::mat3(mesh.positionUnpack);
-        for (uint32_t i = 0; i < count && i < target.stream.count; ++i) {
-            if (tp) {
-                readAttribute(target.stream, *tp, i, v);
-                glm::vec3 d(v[0], v[1], v[2]);
-                if (!target.relative) {
-                    float base[4];
-                    readAttribute(*posStream, *posAttr, i, base);
-                    d -= glm::vec3(base[0], base[1], base[2]);
-                }
-                d = linear * d;
-                dp[i * 3] = d.x;
-                dp[i * 3 + 1] = d.y;
-                dp[i * 3 + 2] = d.z;
-            }
-            if (tn && targetNormals) {
-                readAttribute(target.stream, *tn, i, v);
-                glm::vec3 d(v[0], v[1], v[2]);
-                if (!target.relative) {
-                    float base[4];
-                    readAttribute(*nrmStream, *nrmAttr, i, base);
-                    d -= glm::vec3(base[0], base[1], base[2]);
-                }
-                dn[i * 3] = d.x;
-                dn[i * 3 + 1] = d.y;
-                dn[i * 3 + 2] = d.z;
-            }
-        }
+        std::vector<float> dp, dn;
+        morphDeltas(mesh, target, base, targetNormals, dp, dn);
         Json t = {{"POSITION", addAccessor(dp, 3, {}, true, kArrayBuffer)}};
         if (targetNormals) t["NORMAL"] = addAccessor(dn, 3, {}, false, kArrayBuffer);
         md.targets.push_back(t);
     }
     if (hasBaseTarget(mesh)) {
-        Json t = {{"POSITION", addAccessor(basePositions, 3, {}, true, kArrayBuffer)}};
+        Json t = {{"POSITION", addAccessor(base.positions, 3, {}, true, kArrayBuffer)}};
         if (targetNormals)
-            t["NORMAL"] = addAccessor(normalsQuantized ? storedNormals : normals, 3, {}, false, kArrayBuffer);
+            t["NORMAL"] = addAccessor(base.normalsQuantized ? base.storedNormals : base.normals, 3, {}, false,
+                                      kArrayBuffer);
         md.targets.push_back(t);
         ++md.targetCount;
     }
+}
 
+// Per submesh: its glTF mode and index accessor (-1 when nothing of it can be drawn).
+void Writer::writePrimitives(MeshData& md, const Mesh& mesh) {
     std::vector<uint32_t> triangles, lines, points;
     std::vector<uint32_t> triStart, lineStart, pointStart;
     expandTriangles(mesh, triangles, &triStart);
@@ -324,19 +421,11 @@ MeshData& Writer::meshData(int meshIndex, int skinIndex) {
         }
         int accessor = -1;
         if (list && s < starts->size()) {
-            const size_t first = size_t((*starts)[s]) * per;
-            const size_t end = s + 1 < starts->size() ? size_t((*starts)[s + 1]) * per : list->size();
-            std::vector<uint32_t> indices;
-            for (size_t k = first; k + per <= end && k + per <= list->size(); k += per) {
-                bool ok = true;
-                for (int j = 0; j < per; ++j) ok = ok && (*list)[k + j] < count;
-                if (ok) indices.insert(indices.end(), list->begin() + long(k), list->begin() + long(k + per));
-            }
-            if (!indices.empty()) accessor = addIndices(indices, count);
+            const std::vector<uint32_t> indices = submeshIndices(*list, *starts, s, per, mesh.vertexCount);
+            if (!indices.empty()) accessor = addIndices(indices, mesh.vertexCount);
         }
         md.primitives.push_back({mode, accessor});
     }
-    return md;
 }
 
 int Writer::zeroUvAccessor(uint32_t count) {

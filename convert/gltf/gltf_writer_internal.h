@@ -102,6 +102,8 @@ struct MeshData {
     uint32_t targetCount = 0;
 };
 
+struct MeshBase;  // a mesh's base positions and normals as written (gltf_meshes.cpp)
+
 // Builds the glTF document of one scene: the JSON, the binary buffer and, for a .gltf, the image
 // files written beside it. One Writer per output; build() once.
 class Writer {
@@ -118,6 +120,7 @@ public:
 
 private:
     void note(const std::string& text);
+    void requireQuantization();
 
     // ---- buffer, views, accessors (gltf_buffers.cpp)
     int addView(const uint8_t* data, size_t size, int target, size_t stride);
@@ -128,6 +131,14 @@ private:
 
     // ---- meshes (gltf_meshes.cpp)
     MeshData& meshData(int meshIndex, int skinIndex);
+    void writePositions(MeshData& md, const Mesh& mesh, MeshBase& base);
+    void writeNormals(MeshData& md, const Mesh& mesh, MeshBase& base);
+    void writeTangents(MeshData& md, const Mesh& mesh, int meshIndex);
+    void writeTexCoords(MeshData& md, const Mesh& mesh);
+    void writeColors(MeshData& md, const Mesh& mesh);
+    void writeJoints(MeshData& md, const Mesh& mesh, int skinIndex);
+    void writeMorphTargets(MeshData& md, const Mesh& mesh, const MeshBase& base);
+    void writePrimitives(MeshData& md, const Mesh& mesh);
     int zeroUvAccessor(uint32_t count);
     int meshFor(size_t i, bool skinned);
 
