@@ -102,7 +102,9 @@ struct MeshData {
     uint32_t targetCount = 0;
 };
 
-struct MeshBase;  // a mesh's base positions and normals as written (gltf_meshes.cpp)
+struct MeshBase;     // a mesh's base positions and normals as written (gltf_meshes.cpp)
+struct ClipTracks;   // a clip's tracks sorted into exact and resampled (gltf_animations.cpp)
+struct ClipSamples;  // a clip's resampled curves (gltf_animations.cpp)
 
 // Builds the glTF document of one scene: the JSON, the binary buffer and, for a .gltf, the image
 // files written beside it. One Writer per output; build() once.
@@ -165,6 +167,18 @@ private:
     void addChannel(Json& channels, Json& samplers, int node, const char* path, int input, int output,
                     const char* interpolation);
     std::vector<float> weightKeys(const Track& track, const std::vector<float>& keys, bool cubic) const;
+    void sortTracks(const Clip& clip, const std::string& where, ClipTracks& tracks);
+    void writeExactChannels(const Clip& clip, const ClipTracks& tracks, Json& channels, Json& samplers);
+    void writeResampledChannels(size_t clipIndex, const ClipTracks& tracks, const std::string& where,
+                                Pose& pose, Json& channels, Json& samplers);
+    double resampleRate(const Clip& clip, const std::string& where);
+    void sampleClip(size_t clipIndex, const std::vector<float>& times, const ClipTracks& tracks, Pose& pose,
+                    ClipSamples& samples);
+    int sampleTimesAccessor(const std::vector<float>& times, int& input);
+    void writeAimChannels(ClipSamples& samples, const std::vector<float>& times, int& input,
+                          const std::string& where, Json& channels, Json& samplers);
+    void writeNodeChannels(ClipSamples& samples, const ClipTracks& tracks, const std::vector<float>& times,
+                           int& input, Json& channels, Json& samplers);
 
     const Scene& m_scene;
     const GltfWriteOptions& m_options;
