@@ -87,6 +87,33 @@ struct Subobject {
     bool bspUsable = false;
 };
 
+// "chunk OBJ2 / subobject 3 'turret01'": where a subobject's problems are reported.
+std::string subobjectPlace(const Subobject& s) {
+    return s.chunk + " / subobject " + std::to_string(s.info.number) + " '" + s.info.name + "'";
+}
+
+std::string lowerCase(std::string text) {
+    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return text;
+}
+
+// What the parts of Reader::build share: nodes by subobject number, parents, texture slots.
+struct BuildState {
+    std::map<int32_t, int32_t> nodeOf;        // subobject number -> node
+    std::vector<int32_t> parent;              // node -> parent node, -1 for a root
+    std::vector<uint32_t> slotOfTexture;      // texture -> material slot, kTextureNotDrawn if invisible
+    std::vector<std::string> invisibleNames;  // quoted, for the info line
+    uint64_t invisiblePolygons = 0, invisibleSubobjects = 0;
+    std::vector<int32_t> allMaterials;  // one per TXTR name: a mesh node's material list
+    int32_t fallbackMaterial = -1;      // "(no texture)", added when a mesh first needs it
+
+    // The node of a subobject number; -1 when no subobject has it.
+    int32_t nodeFor(int32_t number) const {
+        auto it = nodeOf.find(number);
+        return it == nodeOf.end() ? -1 : it->second;
+    }
+};
+
 class Reader {
 public:
     Reader(const std::string& path, const LoadOptions& options, Scene& scene, std::vector<Problem>& problems)
@@ -135,6 +162,18 @@ private:
     void readShieldTree(ByteReader r, const std::string& where, const std::string& id);
 
     void build();
+    void buildMaterials();
+    void keepFirstSubobjects(BuildState& b);
+    void linkParents(BuildState& b);
+    void breakParentLoops(BuildState& b);
+    void markLodsAndDebris(BuildState& b);
+    void markDrawn(const BuildState& b);
+    void findInvisibleTextures(BuildState& b);
+    void buildNode(int32_t i, BuildState& b);
+    void checkPolygonTextures(const Subobject& s);
+    void addNodeAttributes(const PofExtras::Subobject& o, Node& node) const;
+    void attachMesh(Subobject& s, Node& node, BuildState& b);
+    void reportInvisible(const BuildState& b);
 
     Scene& m_scene;
     Diagnostics m_diag;
@@ -767,9 +806,31 @@ void Reader::build() {
     m_scene.format = "pof";
     // Ships point their nose along the file's +Z (pof-bsp-notes.md, Axes): -Z in display axes.
     m_scene.front = toDisplay({0.0f, 0.0f, 1.0f});
+    buildMaterials();
 
-    // Materials and textures: one per TXTR name, looked up by base name (the texture lookup tries
-    // the image extensions).
+    BuildState b;
+    keepFirstSubobjects(b);
+    linkParents(b);
+    breakParentLoops(b);
+    markLodsAndDebris(b);
+    markDrawn(b);
+    findInvisibleTextures(b);
+    for (int32_t i = 0; i < static_cast<int32_t>(m_subobjects.size()); ++i) buildNode(i, b);
+    reportInvisible(b);
+    if (p.lod0Node < 0 && !p.detailLevels.empty()) m_diag.warn("LOD0 names no subobject: nothing is drawn");
+
+    for (Subobject& s : m_subobjects) p.subobjects.push_back(s.info);
+    m_subobjects.clear();
+    m_diag.info("POF version " + std::to_string(m_version) + ": " + num(p.subobjects.size()) +
+                " subobjects, " + num(p.detailLevels.size()) + " detail levels, " + num(p.debris.size()) +
+                " debris");
+    m_diag.finish();
+    m_scene.pof = m_pof;
+}
+
+// One texture and one material per TXTR name; the texture lookup tries the image extensions.
+void Reader::buildMaterials() {
+    const PofExtras& p = *m_pof;
     for (size_t i = 0; i < p.textureNames.size(); ++i) {
         Texture t;
         t.name = p.textureNames[i];
@@ -781,16 +842,17 @@ void Reader::build() {
         m.ambient = glm::vec3(0.2f);
         m.texture(TextureSlot::Diffuse).texture = static_cast<int32_t>(i);
         // Exporters mark see-through textures by name (pof-bsp-notes.md).
-        std::string lower = m.name;
-        for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        if (lower.find("-trans") != std::string::npos) {
+        if (lowerCase(m.name).find("-trans") != std::string::npos) {
             m.blend.enabled = true;
             m.blend.srcRgb = m.blend.srcAlpha = BlendFactor::SrcAlpha;
             m.blend.dstRgb = m.blend.dstAlpha = BlendFactor::OneMinusSrcAlpha;
         }
         m_scene.materials.push_back(std::move(m));
     }
+}
 
+// Checks the header's subobject count, sorts subobjects by number and keeps the first of each.
+void Reader::keepFirstSubobjects(BuildState& b) {
     if (m_headerSubobjects != static_cast<int32_t>(m_subobjects.size()))
         violation(m_headerOffset, m_headerName,
                   "the header counts " + std::to_string(m_headerSubobjects) + " subobjects; the file has " +
@@ -798,198 +860,206 @@ void Reader::build() {
 
     // Subobjects in number order; a number seen twice keeps its first chunk.
     std::stable_sort(m_subobjects.begin(), m_subobjects.end(),
-                     [](const Subobject& a, const Subobject& b) { return a.info.number < b.info.number; });
-    std::map<int32_t, int32_t> nodeOf;
+                     [](const Subobject& x, const Subobject& y) { return x.info.number < y.info.number; });
     std::vector<Subobject> kept;
     kept.reserve(m_subobjects.size());
     for (Subobject& s : m_subobjects) {
-        if (nodeOf.count(s.info.number)) {
+        if (b.nodeOf.count(s.info.number)) {
             violation(s.info.offsetInFile, s.chunk + " / subobject " + std::to_string(s.info.number),
                       "subobject number " + std::to_string(s.info.number) +
                           " is used twice; this chunk is ignored");
             continue;
         }
-        nodeOf[s.info.number] = static_cast<int32_t>(kept.size());
+        b.nodeOf[s.info.number] = static_cast<int32_t>(kept.size());
         kept.push_back(std::move(s));
     }
     m_subobjects = std::move(kept);
-    const int32_t count = static_cast<int32_t>(m_subobjects.size());
-    auto nodeFor = [&](int32_t number) {
-        auto it = nodeOf.find(number);
-        return it == nodeOf.end() ? -1 : it->second;
-    };
+}
 
-    // Parents, with loops broken where they close.
-    std::vector<int32_t> parent(count, -1);
+// Each node's parent from its subobject's parent number; unknown and self parents are dropped.
+void Reader::linkParents(BuildState& b) {
+    const int32_t count = static_cast<int32_t>(m_subobjects.size());
+    b.parent.assign(count, -1);
     for (int32_t i = 0; i < count; ++i) {
         const PofExtras::Subobject& o = m_subobjects[i].info;
         if (o.parent == -1) continue;
-        const int32_t node = nodeFor(o.parent);
+        const int32_t node = b.nodeFor(o.parent);
         if (node < 0 || node == i) {
-            violation(
-                o.offsetInFile,
-                m_subobjects[i].chunk + " / subobject " + std::to_string(o.number) + " '" + o.name + "'",
-                "parent " + std::to_string(o.parent) +
-                    (node == i ? " is the subobject itself" : " is not a subobject"));
+            violation(o.offsetInFile, subobjectPlace(m_subobjects[i]),
+                      "parent " + std::to_string(o.parent) +
+                          (node == i ? " is the subobject itself" : " is not a subobject"));
             continue;
         }
-        parent[i] = node;
+        b.parent[i] = node;
     }
-    for (int32_t i = 0; i < count; ++i) {
+}
+
+// Parent chains that loop lose the link where each looping node is found (Floyd's cycle check).
+void Reader::breakParentLoops(BuildState& b) {
+    std::vector<int32_t>& parent = b.parent;
+    for (int32_t i = 0; i < static_cast<int32_t>(m_subobjects.size()); ++i) {
         int32_t slow = i, fast = i;
         while (fast >= 0 && parent[fast] >= 0) {
             slow = parent[slow];
             fast = parent[parent[fast]];
             if (fast >= 0 && slow == fast) {
-                const PofExtras::Subobject& o = m_subobjects[i].info;
-                violation(
-                    o.offsetInFile,
-                    m_subobjects[i].chunk + " / subobject " + std::to_string(o.number) + " '" + o.name + "'",
-                    "its parent chain loops; the link to its parent is dropped");
+                violation(m_subobjects[i].info.offsetInFile, subobjectPlace(m_subobjects[i]),
+                          "its parent chain loops; the link to its parent is dropped");
                 parent[i] = -1;
                 break;
             }
         }
     }
+}
 
-    // LOD roots and debris.
-    const std::string& header = m_headerName;
+// Marks the header's detail level roots and debris on their subobjects; picks the LOD0 node.
+void Reader::markLodsAndDebris(BuildState& b) {
+    PofExtras& p = *m_pof;
+    const int32_t count = static_cast<int32_t>(m_subobjects.size());
     for (size_t l = 0; l < p.detailLevels.size(); ++l) {
-        const int32_t node = nodeFor(p.detailLevels[l]);
+        const int32_t node = b.nodeFor(p.detailLevels[l]);
         if (node < 0)
-            violation(m_headerOffset, header,
+            violation(m_headerOffset, m_headerName,
                       "detail level " + num(l) + " names subobject " + std::to_string(p.detailLevels[l]) +
                           ", which the file does not have");
         else if (m_subobjects[node].info.detailLevel < 0)
             m_subobjects[node].info.detailLevel = static_cast<int32_t>(l);
     }
     for (size_t d = 0; d < p.debris.size(); ++d) {
-        const int32_t node = nodeFor(p.debris[d]);
+        const int32_t node = b.nodeFor(p.debris[d]);
         if (node < 0)
-            violation(m_headerOffset, header,
+            violation(m_headerOffset, m_headerName,
                       "debris " + num(d) + " names subobject " + std::to_string(p.debris[d]) +
                           ", which the file does not have");
         else
             m_subobjects[node].info.debris = true;
     }
-    p.lod0Node = p.detailLevels.empty() ? (count > 0 ? 0 : -1) : nodeFor(p.detailLevels[0]);
+    p.lod0Node = p.detailLevels.empty() ? (count > 0 ? 0 : -1) : b.nodeFor(p.detailLevels[0]);
     if (p.detailLevels.empty() && count > 0)
         m_diag.info("the header lists no detail levels: the first subobject is drawn as LOD0");
+}
 
-    // The default drawn set: the LOD0 root and its descendants, no debris.
-    for (int32_t i = 0; i < count && p.lod0Node >= 0; ++i) {
+// The default drawn set: the LOD0 root and its descendants, no debris.
+void Reader::markDrawn(const BuildState& b) {
+    const int32_t count = static_cast<int32_t>(m_subobjects.size());
+    const int32_t lod0 = m_pof->lod0Node;
+    for (int32_t i = 0; i < count && lod0 >= 0; ++i) {
         if (m_subobjects[i].info.debris) continue;
         int32_t n = i;
-        for (int32_t steps = 0; n >= 0 && n != p.lod0Node && steps <= count; ++steps) n = parent[n];
-        m_subobjects[i].info.drawn = n == p.lod0Node;
+        for (int32_t steps = 0; n >= 0 && n != lod0 && steps <= count; ++steps) n = b.parent[n];
+        m_subobjects[i].info.drawn = n == lod0;
     }
+}
 
-    // FreeSpace loads no image for a texture whose name contains "invisible" (any case) and draws
-    // no polygon that uses it (fs2open model_load_texture; also "thruster" and "warpmap", which the
-    // game draws by other means and this reader leaves as they are).
-    std::vector<uint32_t> slotOfTexture(p.textureNames.size());
-    std::vector<std::string> invisibleNames;
-    for (size_t t = 0; t < slotOfTexture.size(); ++t) {
-        std::string lower = p.textureNames[t];
-        for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        const bool invisible = lower.find("invisible") != std::string::npos;
-        slotOfTexture[t] = invisible ? kTextureNotDrawn : static_cast<uint32_t>(t);
+// FreeSpace loads no image for a texture whose name contains "invisible" (any case) and draws
+// no polygon that uses it (fs2open model_load_texture; also "thruster" and "warpmap", which the
+// game draws by other means and this reader leaves as they are).
+void Reader::findInvisibleTextures(BuildState& b) {
+    const PofExtras& p = *m_pof;
+    b.slotOfTexture.resize(p.textureNames.size());
+    for (size_t t = 0; t < b.slotOfTexture.size(); ++t) {
+        const bool invisible = lowerCase(p.textureNames[t]).find("invisible") != std::string::npos;
+        b.slotOfTexture[t] = invisible ? kTextureNotDrawn : static_cast<uint32_t>(t);
         if (invisible) {
-            invisibleNames.push_back("'" + p.textureNames[t] + "'");
+            b.invisibleNames.push_back("'" + p.textureNames[t] + "'");
             m_scene.textures[t].notDrawn = true;
         }
     }
-    uint64_t invisiblePolygons = 0, invisibleSubobjects = 0;
-    std::vector<int32_t> allMaterials(p.textureNames.size());
-    for (size_t t = 0; t < allMaterials.size(); ++t) allMaterials[t] = static_cast<int32_t>(t);
-    int32_t fallbackMaterial = -1;
+    b.allMaterials.resize(p.textureNames.size());
+    for (size_t t = 0; t < b.allMaterials.size(); ++t) b.allMaterials[t] = static_cast<int32_t>(t);
+}
 
-    for (int32_t i = 0; i < count; ++i) {
-        Subobject& s = m_subobjects[i];
-        PofExtras::Subobject& o = s.info;
-        const std::string where =
-            m_subobjects[i].chunk + " / subobject " + std::to_string(o.number) + " '" + o.name + "'";
+// The scene node of subobject i, with its attributes and its BSP mesh; counts invisible polygons.
+void Reader::buildNode(int32_t i, BuildState& b) {
+    Subobject& s = m_subobjects[i];
+    const PofExtras::Subobject& o = s.info;
+    checkPolygonTextures(s);
+    if (!b.invisibleNames.empty() && s.bspUsable) {
+        uint64_t hidden = 0;
         for (const BspPolygon& poly : s.bsp.polygons)
-            if (!poly.flat &&
-                (poly.texture < 0 || static_cast<size_t>(poly.texture) >= p.textureNames.size())) {
-                violation(poly.offset, where + " / BSP",
-                          "texture " + std::to_string(poly.texture) + " is not in the texture list (" +
-                              num(p.textureNames.size()) + " names); the first material is used");
-                break;
-            }
-        if (!invisibleNames.empty() && s.bspUsable) {
-            uint64_t hidden = 0;
-            for (const BspPolygon& poly : s.bsp.polygons)
-                hidden += !poly.flat && poly.texture >= 0 &&
-                          static_cast<size_t>(poly.texture) < slotOfTexture.size() &&
-                          slotOfTexture[static_cast<size_t>(poly.texture)] == kTextureNotDrawn;
-            invisiblePolygons += hidden;
-            invisibleSubobjects += hidden > 0;
-        }
-        Node node;
-        node.name = o.name;
-        node.parent = parent[i];
-        node.local.translation = toDisplay(o.offset);
-        node.visible = o.drawn;
-        node.attributes.push_back({"subobject", "int", std::to_string(o.number)});
-        if (!o.properties.empty()) node.attributes.push_back({"properties", "string", o.properties});
-        node.attributes.push_back(
-            {"movement", "int", std::to_string(o.movementType) + " axis " + std::to_string(o.movementAxis)});
-        if (m_version >= kTranslationVersion)
-            node.attributes.push_back(
-                {"translation", "int",
-                 std::to_string(o.translationType) + " axis " + std::to_string(o.translationAxis)});
-        node.attributes.push_back({"radius", "float", numText(o.radius)});
-        node.attributes.push_back({"geometric centre", "vector", vecText(o.center)});
-        node.attributes.push_back(
-            {"bounds", "vector pair", vecText(o.boundsMin) + " .. " + vecText(o.boundsMax)});
-        if (o.detailLevel >= 0)
-            node.attributes.push_back({"detail level", "int", std::to_string(o.detailLevel)});
-        if (o.debris) node.attributes.push_back({"debris", "bool", "true"});
-        if (s.bspUsable && s.bsp.texturedPolygons > 0) {
-            Mesh mesh = buildBspMesh(s.bsp, slotOfTexture, o.name);
-            if (mesh.vertexCount > 0) {
-                o.mesh = static_cast<int32_t>(m_scene.meshes.size());
-                o.triangles = triangleCount(mesh);
-                uint32_t slots = 0;
-                for (const Submesh& sm : mesh.submeshes) slots = std::max(slots, sm.materialSlot + 1);
-                node.kind = NodeKind::Mesh;
-                node.object = o.mesh;
-                node.materials = allMaterials;
-                if (node.materials.size() < slots || node.materials.empty()) {
-                    if (fallbackMaterial < 0) {
-                        fallbackMaterial = static_cast<int32_t>(m_scene.materials.size());
-                        Material m;
-                        m.name = "(no texture)";
-                        m_scene.materials.push_back(std::move(m));
-                    }
-                    node.materials.resize(std::max<size_t>(slots, 1), fallbackMaterial);
-                }
-                m_scene.meshes.push_back(std::move(mesh));
-            }
-        }
-        m_scene.nodes.push_back(std::move(node));
+            hidden += !poly.flat && poly.texture >= 0 &&
+                      static_cast<size_t>(poly.texture) < b.slotOfTexture.size() &&
+                      b.slotOfTexture[static_cast<size_t>(poly.texture)] == kTextureNotDrawn;
+        b.invisiblePolygons += hidden;
+        b.invisibleSubobjects += hidden > 0;
     }
+    Node node;
+    node.name = o.name;
+    node.parent = b.parent[i];
+    node.local.translation = toDisplay(o.offset);
+    node.visible = o.drawn;
+    addNodeAttributes(o, node);
+    attachMesh(s, node, b);
+    m_scene.nodes.push_back(std::move(node));
+}
 
-    if (!invisibleNames.empty()) {
-        std::string names;
-        for (size_t i = 0; i < invisibleNames.size(); ++i) names += (i ? ", " : "") + invisibleNames[i];
-        const bool one = invisibleNames.size() == 1;
-        m_diag.info(std::string(one ? "texture " : "textures ") + names + (one ? " is" : " are") +
-                    " invisible (the name contains \"invisible\"; FreeSpace draws no polygon using it): " +
-                    num(invisiblePolygons) + " polygon" + (invisiblePolygons == 1 ? "" : "s") + " in " +
-                    num(invisibleSubobjects) + " subobject" + (invisibleSubobjects == 1 ? "" : "s") +
-                    " not drawn");
+// Reports the first textured polygon whose texture is not in the TXTR list.
+void Reader::checkPolygonTextures(const Subobject& s) {
+    const size_t textures = m_pof->textureNames.size();
+    for (const BspPolygon& poly : s.bsp.polygons)
+        if (!poly.flat && (poly.texture < 0 || static_cast<size_t>(poly.texture) >= textures)) {
+            violation(poly.offset, subobjectPlace(s) + " / BSP",
+                      "texture " + std::to_string(poly.texture) + " is not in the texture list (" +
+                          num(textures) + " names); the first material is used");
+            break;
+        }
+}
+
+// The subobject's fields as node attributes, for the inspector.
+void Reader::addNodeAttributes(const PofExtras::Subobject& o, Node& node) const {
+    node.attributes.push_back({"subobject", "int", std::to_string(o.number)});
+    if (!o.properties.empty()) node.attributes.push_back({"properties", "string", o.properties});
+    node.attributes.push_back(
+        {"movement", "int", std::to_string(o.movementType) + " axis " + std::to_string(o.movementAxis)});
+    if (m_version >= kTranslationVersion)
+        node.attributes.push_back(
+            {"translation", "int",
+             std::to_string(o.translationType) + " axis " + std::to_string(o.translationAxis)});
+    node.attributes.push_back({"radius", "float", numText(o.radius)});
+    node.attributes.push_back({"geometric centre", "vector", vecText(o.center)});
+    node.attributes.push_back(
+        {"bounds", "vector pair", vecText(o.boundsMin) + " .. " + vecText(o.boundsMax)});
+    if (o.detailLevel >= 0) node.attributes.push_back({"detail level", "int", std::to_string(o.detailLevel)});
+    if (o.debris) node.attributes.push_back({"debris", "bool", "true"});
+}
+
+// Builds the subobject's BSP mesh and makes the node draw it (all TXTR materials, plus a
+// "(no texture)" one where the mesh has more slots than names).
+void Reader::attachMesh(Subobject& s, Node& node, BuildState& b) {
+    PofExtras::Subobject& o = s.info;
+    if (!s.bspUsable || s.bsp.texturedPolygons == 0) return;
+    Mesh mesh = buildBspMesh(s.bsp, b.slotOfTexture, o.name);
+    if (mesh.vertexCount == 0) return;
+    o.mesh = static_cast<int32_t>(m_scene.meshes.size());
+    o.triangles = triangleCount(mesh);
+    uint32_t slots = 0;
+    for (const Submesh& sm : mesh.submeshes) slots = std::max(slots, sm.materialSlot + 1);
+    node.kind = NodeKind::Mesh;
+    node.object = o.mesh;
+    node.materials = b.allMaterials;
+    if (node.materials.size() < slots || node.materials.empty()) {
+        if (b.fallbackMaterial < 0) {
+            b.fallbackMaterial = static_cast<int32_t>(m_scene.materials.size());
+            Material m;
+            m.name = "(no texture)";
+            m_scene.materials.push_back(std::move(m));
+        }
+        node.materials.resize(std::max<size_t>(slots, 1), b.fallbackMaterial);
     }
-    if (p.lod0Node < 0 && !p.detailLevels.empty()) m_diag.warn("LOD0 names no subobject: nothing is drawn");
+    m_scene.meshes.push_back(std::move(mesh));
+}
 
-    for (Subobject& s : m_subobjects) p.subobjects.push_back(s.info);
-    m_subobjects.clear();
-    m_diag.info("POF version " + std::to_string(m_version) + ": " + num(p.subobjects.size()) +
-                " subobjects, " + num(p.detailLevels.size()) + " detail levels, " + num(p.debris.size()) +
-                " debris");
-    m_diag.finish();
-    m_scene.pof = m_pof;
+// One info line naming the invisible textures and how many polygons they hide.
+void Reader::reportInvisible(const BuildState& b) {
+    if (b.invisibleNames.empty()) return;
+    std::string names;
+    for (size_t i = 0; i < b.invisibleNames.size(); ++i) names += (i ? ", " : "") + b.invisibleNames[i];
+    const bool one = b.invisibleNames.size() == 1;
+    m_diag.info(std::string(one ? "texture " : "textures ") + names + (one ? " is" : " are") +
+                " invisible (the name contains \"invisible\"; FreeSpace draws no polygon using it): " +
+                num(b.invisiblePolygons) + " polygon" + (b.invisiblePolygons == 1 ? "" : "s") + " in " +
+                num(b.invisibleSubobjects) + " subobject" + (b.invisibleSubobjects == 1 ? "" : "s") +
+                " not drawn");
 }
 
 }  // namespace

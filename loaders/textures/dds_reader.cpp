@@ -143,177 +143,225 @@ bool dxgiFormat(uint32_t dxgi, DxgiFormat& out, std::string& why) {
     return false;
 }
 
+// The DDS_HEADER fields the reader uses, in file order.
+struct DdsHeader {
+    char magic[4] = {};
+    uint32_t headerSize = 0, flags = 0, height = 0, width = 0, depth = 0, mipCount = 0;
+    uint32_t pfFlags = 0, pfFourCC = 0, pfBitCount = 0;
+    uint32_t pfMasks[4] = {};
+    uint32_t caps = 0, caps2 = 0;
+};
+
+// What the pixel format fields (and the DX10 header) say the data is.
+struct DdsFormat {
+    PixelFormat format = PixelFormat::Rgba8;
+    PixelLayout layout;  // uncompressed formats
+    bool uncompressed = false;
+    uint32_t faces = 1;
+    uint64_t dataOffset = kHeaderEnd;
+};
+
+// Reads the magic and the 124-byte DDS_HEADER; false when the file is shorter or not a DDS file.
+bool readHeader(ByteReader& r, size_t fileSize, DdsHeader& h, std::string& error) {
+    r.bytes(h.magic, 4);
+    h.headerSize = r.u32();
+    h.flags = r.u32();
+    h.height = r.u32();
+    h.width = r.u32();
+    r.u32();  // pitch or linear size: rows are read tightly packed, as the format's sizes give them
+    h.depth = r.u32();
+    h.mipCount = r.u32();
+    r.skip(11 * 4);
+    r.u32();  // pixel format size
+    h.pfFlags = r.u32();
+    h.pfFourCC = r.u32();
+    h.pfBitCount = r.u32();
+    for (uint32_t& mask : h.pfMasks) mask = r.u32();
+    h.caps = r.u32();
+    h.caps2 = r.u32();
+    r.skip(3 * 4);
+    if (!r.ok()) {
+        error = atOffset(0, "DDS header needs " + std::to_string(kHeaderEnd) + " bytes, the file has " +
+                                std::to_string(fileSize));
+        return false;
+    }
+    if (std::memcmp(h.magic, "DDS ", 4) != 0) {
+        error = atOffset(0, "not a DDS file (no \"DDS \" magic)");
+        return false;
+    }
+    return true;
+}
+
+// Checks the size, rejects volumes and partial cube maps; sets the face count.
+bool checkShape(const DdsHeader& h, Image& image, DdsFormat& f, std::string& error) {
+    if (h.headerSize != 124)
+        image.notes.push_back("header size field " + std::to_string(h.headerSize) + " read as 124");
+    if (!checkDimensions(h.width, 0x10, h.height, 0x0C, "DDS", error)) return false;
+    if ((h.caps2 & kCaps2Volume) || ((h.flags & kFlagDepth) && h.depth > 1)) {
+        error = atOffset(0x70, "DDS volume textures are not supported");
+        return false;
+    }
+    if (h.caps2 & kCaps2CubeMap) {
+        if ((h.caps2 & kCaps2AllFaces) != kCaps2AllFaces) {
+            error = atOffset(0x70, "DDS cube map with only some faces (caps2 " + hex(h.caps2) +
+                                       ") is not supported: all six are needed");
+            return false;
+        }
+        f.faces = 6;
+    }
+    return true;
+}
+
+// Reads the DX10 header after DDS_HEADER: the DXGI format, dimension, cube flag and array size.
+bool readDx10Header(ByteReader& r, size_t fileSize, Image& image, DdsFormat& f, std::string& error) {
+    const uint32_t dxgi = r.u32();
+    const uint32_t dimension = r.u32();
+    const uint32_t misc = r.u32();
+    const uint32_t arraySize = r.u32();
+    r.u32();  // miscFlags2 (alpha mode)
+    if (!r.ok()) {
+        error = atOffset(kHeaderEnd, "DDS DX10 header needs " + std::to_string(kDx10HeaderSize) +
+                                         " bytes, the file has " + std::to_string(fileSize - kHeaderEnd));
+        return false;
+    }
+    if (dimension == kDimensionTexture3D) {
+        error = atOffset(kHeaderEnd + 4, "DDS volume textures are not supported");
+        return false;
+    }
+    if (dimension != kDimensionTexture2D && dimension != kDimensionTexture1D) {
+        error = atOffset(kHeaderEnd + 4,
+                         "DDS DX10 resource dimension " + std::to_string(dimension) + " is not a texture");
+        return false;
+    }
+    DxgiFormat dx;
+    std::string why;
+    if (!dxgiFormat(dxgi, dx, why)) {
+        error = atOffset(kHeaderEnd, why);
+        return false;
+    }
+    f.format = dx.format;
+    f.layout = dx.layout;
+    f.uncompressed = dx.uncompressed;
+    image.srgb = dx.srgb;
+    if (misc & kMiscTextureCube) f.faces = 6;
+    if (arraySize > 1)
+        image.notes.push_back("texture array of " + std::to_string(arraySize) +
+                              (f.faces == 6 ? " cubes" : " surfaces") + ": only the first is used");
+    f.dataOffset = kHeaderEnd + kDx10HeaderSize;
+    return true;
+}
+
+// The fourCC formats: DXT1-5, or "DX10" with its extra header.
+bool readFourCCFormat(ByteReader& r, size_t fileSize, const DdsHeader& h, Image& image, DdsFormat& f,
+                      std::string& error) {
+    switch (h.pfFourCC) {
+        case fourCC('D', 'X', 'T', '1'):
+            f.format = (h.pfFlags & kPfAlphaPixels) ? PixelFormat::Bc1_Rgba : PixelFormat::Bc1_Rgb;
+            return true;
+        case fourCC('D', 'X', 'T', '2'):
+            image.premultiplied = true;
+            [[fallthrough]];
+        case fourCC('D', 'X', 'T', '3'):
+            f.format = PixelFormat::Bc2;
+            return true;
+        case fourCC('D', 'X', 'T', '4'):
+            image.premultiplied = true;
+            [[fallthrough]];
+        case fourCC('D', 'X', 'T', '5'):
+            f.format = PixelFormat::Bc3;
+            return true;
+        case fourCC('D', 'X', '1', '0'):
+            return readDx10Header(r, fileSize, image, f, error);
+        default:
+            error = atOffset(0x54, "DDS " + fourCCText(h.pfFourCC) + " is not supported");
+            return false;
+    }
+}
+
+// The mask formats (RGB, luminance, alpha): a layout from the bit count and channel masks.
+bool readMaskFormat(const DdsHeader& h, DdsFormat& f, std::string& error) {
+    if (h.pfBitCount != 8 && h.pfBitCount != 16 && h.pfBitCount != 24 && h.pfBitCount != 32) {
+        error = atOffset(0x58, "DDS " + std::to_string(h.pfBitCount) + " bits per pixel is not supported");
+        return false;
+    }
+    const uint32_t* m = h.pfMasks;
+    const uint32_t bpp = h.pfBitCount / 8;
+    const uint32_t alpha = (h.pfFlags & (kPfAlphaPixels | kPfAlpha)) ? m[3] : 0;
+    PixelLayout& layout = f.layout;
+    if (h.pfFlags & kPfRgb)
+        layout = maskLayout("", bpp, 'r', m[0], 'g', m[1], 'b', m[2], 'a', alpha);
+    else if (h.pfFlags & kPfLuminance)
+        layout = maskLayout("", bpp, 'l', m[0], 'a', alpha);
+    else
+        layout = maskLayout("", bpp, 'a', alpha);
+    if (layout.channelCount == 0) {
+        error = atOffset(0x5C, "DDS pixel format has no channel masks");
+        return false;
+    }
+    std::string why;
+    if (!checkMasks(layout, why)) {
+        error = atOffset(0x5C, "DDS " + why);
+        return false;
+    }
+    layout.name = maskName(layout);
+    f.uncompressed = true;
+    return true;
+}
+
+// DDS_PIXELFORMAT: a fourCC, channel masks, or a family esview does not read.
+bool readPixelFormat(ByteReader& r, size_t fileSize, const DdsHeader& h, Image& image, DdsFormat& f,
+                     std::string& error) {
+    if (h.pfFlags & kPfFourCC) return readFourCCFormat(r, fileSize, h, image, f, error);
+    if (h.pfFlags & (kPfPaletteIndexed8 | kPfYuv)) {
+        error = atOffset(0x50, std::string("DDS ") + ((h.pfFlags & kPfYuv) ? "YUV" : "palette") +
+                                   " pixel formats are not supported");
+        return false;
+    }
+    if (h.pfFlags & (kPfRgb | kPfLuminance | kPfAlpha)) return readMaskFormat(h, f, error);
+    error = atOffset(0x50, "DDS pixel format flags " + hex(h.pfFlags) + " name no known format");
+    return false;
+}
+
+// Cuts the face-major chain of levels out of the file and fills the image's surfaces.
+bool readSurfaces(const ByteView& bytes, const DdsHeader& h, const DdsFormat& f, Image& image,
+                  std::string& error) {
+    uint32_t levels = 1;
+    if (((h.flags & kFlagMipMapCount) || (h.caps & kCapsMipMap)) && h.mipCount > 0) levels = h.mipCount;
+    levels = clampToFullChain(levels, h.width, h.height, image.notes);
+
+    image.width = h.width;
+    image.height = h.height;
+    image.faces = f.faces;
+    image.format = f.format;
+
+    ChainLayout chain;
+    chain.format = f.format;
+    chain.storedBytesPerPixel = f.layout.bytesPerPixel;
+    chain.width = h.width;
+    chain.height = h.height;
+    chain.levels = levels;
+    chain.faces = f.faces;
+    chain.faceMajor = true;
+    chain.dataOffset = f.dataOffset;
+    std::vector<SurfaceSpan> spans;
+    if (!sliceChain(chain, bytes.size, spans, image.levels, image.notes, error)) return false;
+    fillSurfaces(bytes, spans, f.uncompressed ? &f.layout : nullptr, false, false, image);
+    if (f.uncompressed) image.notes.push_back(f.layout.name + " (DDS) converted to RGBA8");
+    return true;
+}
+
 }  // namespace
 
 bool readDds(const ByteView& bytes, Image& image, std::string& error) {
     image = Image{};
     error.clear();
     ByteReader r(bytes.data, bytes.size);
-    char magic[4] = {};
-    r.bytes(magic, 4);
-    const uint32_t headerSize = r.u32();
-    const uint32_t flags = r.u32();
-    const uint32_t height = r.u32();
-    const uint32_t width = r.u32();
-    r.u32();  // pitch or linear size: rows are read tightly packed, as the format's sizes give them
-    const uint32_t depth = r.u32();
-    const uint32_t mipCount = r.u32();
-    r.skip(11 * 4);
-    r.u32();  // pixel format size
-    const uint32_t pfFlags = r.u32();
-    const uint32_t pfFourCC = r.u32();
-    const uint32_t pfBitCount = r.u32();
-    const uint32_t pfMasks[4] = {r.u32(), r.u32(), r.u32(), r.u32()};
-    const uint32_t caps = r.u32();
-    const uint32_t caps2 = r.u32();
-    r.skip(3 * 4);
-    if (!r.ok()) {
-        error = atOffset(0, "DDS header needs " + std::to_string(kHeaderEnd) + " bytes, the file has " +
-                                std::to_string(bytes.size));
-        return false;
-    }
-    if (std::memcmp(magic, "DDS ", 4) != 0) {
-        error = atOffset(0, "not a DDS file (no \"DDS \" magic)");
-        return false;
-    }
+    DdsHeader h;
+    if (!readHeader(r, bytes.size, h, error)) return false;
     image.container = "dds";
-    if (headerSize != 124)
-        image.notes.push_back("header size field " + std::to_string(headerSize) + " read as 124");
-    if (!checkDimensions(width, 0x10, height, 0x0C, "DDS", error)) return false;
-    if ((caps2 & kCaps2Volume) || ((flags & kFlagDepth) && depth > 1)) {
-        error = atOffset(0x70, "DDS volume textures are not supported");
-        return false;
-    }
-
-    uint32_t faces = 1;
-    if (caps2 & kCaps2CubeMap) {
-        if ((caps2 & kCaps2AllFaces) != kCaps2AllFaces) {
-            error = atOffset(0x70, "DDS cube map with only some faces (caps2 " + hex(caps2) +
-                                       ") is not supported: all six are needed");
-            return false;
-        }
-        faces = 6;
-    }
-
-    PixelFormat format = PixelFormat::Rgba8;
-    PixelLayout layout;
-    bool uncompressed = false;
-    uint64_t dataOffset = kHeaderEnd;
-    if (pfFlags & kPfFourCC) {
-        switch (pfFourCC) {
-            case fourCC('D', 'X', 'T', '1'):
-                format = (pfFlags & kPfAlphaPixels) ? PixelFormat::Bc1_Rgba : PixelFormat::Bc1_Rgb;
-                break;
-            case fourCC('D', 'X', 'T', '2'):
-                image.premultiplied = true;
-                [[fallthrough]];
-            case fourCC('D', 'X', 'T', '3'):
-                format = PixelFormat::Bc2;
-                break;
-            case fourCC('D', 'X', 'T', '4'):
-                image.premultiplied = true;
-                [[fallthrough]];
-            case fourCC('D', 'X', 'T', '5'):
-                format = PixelFormat::Bc3;
-                break;
-            case fourCC('D', 'X', '1', '0'): {
-                const uint32_t dxgi = r.u32();
-                const uint32_t dimension = r.u32();
-                const uint32_t misc = r.u32();
-                const uint32_t arraySize = r.u32();
-                r.u32();  // miscFlags2 (alpha mode)
-                if (!r.ok()) {
-                    error = atOffset(kHeaderEnd, "DDS DX10 header needs " + std::to_string(kDx10HeaderSize) +
-                                                     " bytes, the file has " +
-                                                     std::to_string(bytes.size - kHeaderEnd));
-                    return false;
-                }
-                if (dimension == kDimensionTexture3D) {
-                    error = atOffset(kHeaderEnd + 4, "DDS volume textures are not supported");
-                    return false;
-                }
-                if (dimension != kDimensionTexture2D && dimension != kDimensionTexture1D) {
-                    error = atOffset(kHeaderEnd + 4, "DDS DX10 resource dimension " +
-                                                         std::to_string(dimension) + " is not a texture");
-                    return false;
-                }
-                DxgiFormat dx;
-                std::string why;
-                if (!dxgiFormat(dxgi, dx, why)) {
-                    error = atOffset(kHeaderEnd, why);
-                    return false;
-                }
-                format = dx.format;
-                layout = dx.layout;
-                uncompressed = dx.uncompressed;
-                image.srgb = dx.srgb;
-                if (misc & kMiscTextureCube) faces = 6;
-                if (arraySize > 1)
-                    image.notes.push_back("texture array of " + std::to_string(arraySize) +
-                                          (faces == 6 ? " cubes" : " surfaces") + ": only the first is used");
-                dataOffset = kHeaderEnd + kDx10HeaderSize;
-                break;
-            }
-            default:
-                error = atOffset(0x54, "DDS " + fourCCText(pfFourCC) + " is not supported");
-                return false;
-        }
-    } else if (pfFlags & (kPfPaletteIndexed8 | kPfYuv)) {
-        error = atOffset(0x50, std::string("DDS ") + ((pfFlags & kPfYuv) ? "YUV" : "palette") +
-                                   " pixel formats are not supported");
-        return false;
-    } else if (pfFlags & (kPfRgb | kPfLuminance | kPfAlpha)) {
-        if (pfBitCount != 8 && pfBitCount != 16 && pfBitCount != 24 && pfBitCount != 32) {
-            error = atOffset(0x58, "DDS " + std::to_string(pfBitCount) + " bits per pixel is not supported");
-            return false;
-        }
-        const uint32_t alpha = (pfFlags & (kPfAlphaPixels | kPfAlpha)) ? pfMasks[3] : 0;
-        if (pfFlags & kPfRgb)
-            layout =
-                maskLayout("", pfBitCount / 8, 'r', pfMasks[0], 'g', pfMasks[1], 'b', pfMasks[2], 'a', alpha);
-        else if (pfFlags & kPfLuminance)
-            layout = maskLayout("", pfBitCount / 8, 'l', pfMasks[0], 'a', alpha);
-        else
-            layout = maskLayout("", pfBitCount / 8, 'a', alpha);
-        if (layout.channelCount == 0) {
-            error = atOffset(0x5C, "DDS pixel format has no channel masks");
-            return false;
-        }
-        std::string why;
-        if (!checkMasks(layout, why)) {
-            error = atOffset(0x5C, "DDS " + why);
-            return false;
-        }
-        layout.name = maskName(layout);
-        uncompressed = true;
-    } else {
-        error = atOffset(0x50, "DDS pixel format flags " + hex(pfFlags) + " name no known format");
-        return false;
-    }
-
-    uint32_t levels = 1;
-    if (((flags & kFlagMipMapCount) || (caps & kCapsMipMap)) && mipCount > 0) levels = mipCount;
-    levels = clampToFullChain(levels, width, height, image.notes);
-
-    image.width = width;
-    image.height = height;
-    image.faces = faces;
-    image.format = format;
-
-    ChainLayout chain;
-    chain.format = format;
-    chain.storedBytesPerPixel = layout.bytesPerPixel;
-    chain.width = width;
-    chain.height = height;
-    chain.levels = levels;
-    chain.faces = faces;
-    chain.faceMajor = true;
-    chain.dataOffset = dataOffset;
-    std::vector<SurfaceSpan> spans;
-    if (!sliceChain(chain, bytes.size, spans, image.levels, image.notes, error)) return false;
-    fillSurfaces(bytes, spans, uncompressed ? &layout : nullptr, false, false, image);
-    if (uncompressed) image.notes.push_back(layout.name + " (DDS) converted to RGBA8");
-    return true;
+    DdsFormat f;
+    return checkShape(h, image, f, error) && readPixelFormat(r, bytes.size, h, image, f, error) &&
+           readSurfaces(bytes, h, f, image, error);
 }
 
 }  // namespace esv

@@ -92,13 +92,19 @@ std::string plural(uint64_t n, const char* word) {
     return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
-}  // namespace
+// What the header says, checked field group by field group before anything is allocated.
+struct PcxHeader {
+    uint8_t version = 0, bits = 0, planes = 0;
+    bool rle = false;
+    bool defaultEga = false;  // versions 0 and 3 carry no palette in the header
+    Layout layout = Layout::Palette8;
+    std::string note;  // what the conversion did: the image's first note
+    uint32_t width = 0, height = 0, bytesPerLine = 0;
+    uint64_t lineBytes = 0;  // one scanline, all its planes
+};
 
-bool readPcx(const ByteView& bytes, Image& image, std::string& error) {
-    image = Image{};
-    error.clear();
-    const uint8_t* p = bytes.data;
-    const size_t n = bytes.size;
+// Checks the header's size, manufacturer byte, version and encoding; reads bits and planes.
+bool readPcxIdentity(const uint8_t* p, size_t n, PcxHeader& h, std::string& error) {
     if (n < kHeaderSize) {
         error = atOffset(0, "PCX header needs " + std::to_string(kHeaderSize) + " bytes, the file has " +
                                 std::to_string(n));
@@ -108,8 +114,7 @@ bool readPcx(const ByteView& bytes, Image& image, std::string& error) {
         error = atOffset(0, "not a PCX file (manufacturer byte " + hex(p[0]) + ", not 0x0A)");
         return false;
     }
-    const uint8_t version = p[kVersionAt], encoding = p[kEncodingAt], bits = p[kBitsAt],
-                  planes = p[kPlanesAt];
+    const uint8_t version = p[kVersionAt], encoding = p[kEncodingAt];
     if (version != 0 && version != 2 && version != 3 && version != 4 && version != 5) {
         error =
             atOffset(kVersionAt, "PCX version " + std::to_string(version) + " is not known (0, 2, 3, 4, 5)");
@@ -120,30 +125,38 @@ bool readPcx(const ByteView& bytes, Image& image, std::string& error) {
                          "PCX encoding " + std::to_string(encoding) + " is not known (0 raw, 1 run-length)");
         return false;
     }
-    Layout layout;
-    std::string note;
+    h.version = version;
+    h.rle = encoding == 1;
+    h.bits = p[kBitsAt];
+    h.planes = p[kPlanesAt];
     // Versions 0 and 3 carry no palette in the header: 16-colour images use the standard EGA one.
-    const bool defaultEga = version == 0 || version == 3;
-    const std::string egaPalette = defaultEga ? "default EGA palette" : "header palette";
+    h.defaultEga = version == 0 || version == 3;
+    return true;
+}
+
+// Picks the row layout for bits x planes and the note naming the conversion.
+bool chooseLayout(PcxHeader& h, std::string& error) {
+    const uint8_t bits = h.bits, planes = h.planes;
+    const std::string egaPalette = h.defaultEga ? "default EGA palette" : "header palette";
     if (bits == 8 && planes == 1) {
-        layout = Layout::Palette8;
-        note = "PCX 8-bit palettised converted to RGBA8";
+        h.layout = Layout::Palette8;
+        h.note = "PCX 8-bit palettised converted to RGBA8";
     } else if (bits == 8 && planes == 3) {
-        layout = Layout::Rgb;
-        note = "PCX 24-bit RGB (3 planes) converted to RGBA8";
+        h.layout = Layout::Rgb;
+        h.note = "PCX 24-bit RGB (3 planes) converted to RGBA8";
     } else if (bits == 8 && planes == 4) {
-        layout = Layout::Rgba;
-        note = "PCX 32-bit RGBA (4 planes) converted to RGBA8";
+        h.layout = Layout::Rgba;
+        h.note = "PCX 32-bit RGBA (4 planes) converted to RGBA8";
     } else if (bits == 4 && planes == 1) {
-        layout = Layout::Packed4;
-        note = "PCX 4-bit (16 colours, " + egaPalette + ") converted to RGBA8";
+        h.layout = Layout::Packed4;
+        h.note = "PCX 4-bit (16 colours, " + egaPalette + ") converted to RGBA8";
     } else if (bits == 1 && planes == 1) {
-        layout = Layout::Planar1;
-        note = "PCX 1-bit (2 colours, header palette) converted to RGBA8";
+        h.layout = Layout::Planar1;
+        h.note = "PCX 1-bit (2 colours, header palette) converted to RGBA8";
     } else if (bits == 1 && planes >= 2 && planes <= 4) {
-        layout = Layout::Planar1;
-        note = "PCX " + std::to_string(1u << planes) + "-colour planar (" + std::to_string(planes) +
-               " planes x 1 bit, " + egaPalette + ") converted to RGBA8";
+        h.layout = Layout::Planar1;
+        h.note = "PCX " + std::to_string(1u << planes) + "-colour planar (" + std::to_string(planes) +
+                 " planes x 1 bit, " + egaPalette + ") converted to RGBA8";
     } else {
         const bool planesAtFault = bits == 1 || bits == 8;
         std::string what = "PCX " + plural(bits, "bit") + " per pixel x " + plural(planes, "plane");
@@ -152,7 +165,11 @@ bool readPcx(const ByteView& bytes, Image& image, std::string& error) {
                          what + " is not supported (8 x 1, 3 or 4; 4 x 1; 1 x 1 to 4 are)");
         return false;
     }
+    return true;
+}
 
+// Reads the window (Xmin..Xmax, Ymin..Ymax) into a size and checks bytes per line against it.
+bool readWindow(const uint8_t* p, PcxHeader& h, std::string& error) {
     const uint16_t xmin = u16At(p, kXminAt), ymin = u16At(p, kYminAt), xmax = u16At(p, kXmaxAt),
                    ymax = u16At(p, kYmaxAt);
     if (xmax < xmin) {
@@ -168,140 +185,194 @@ bool readPcx(const ByteView& bytes, Image& image, std::string& error) {
     const uint32_t width = uint32_t(xmax) - xmin + 1, height = uint32_t(ymax) - ymin + 1;
     if (!checkDimensions(width, kXmaxAt, height, kYmaxAt, "PCX", error)) return false;
     const uint32_t bytesPerLine = u16At(p, kBytesPerLineAt);
-    const uint64_t neededPerLine = (uint64_t(width) * bits + 7) / 8;
+    const uint64_t neededPerLine = (uint64_t(width) * h.bits + 7) / 8;
     if (bytesPerLine < neededPerLine) {
         error = atOffset(kBytesPerLineAt, "PCX bytes per line " + std::to_string(bytesPerLine) +
                                               " is less than the " + std::to_string(neededPerLine) +
                                               " a row of " + std::to_string(width) + " pixels needs");
         return false;
     }
+    h.width = width;
+    h.height = height;
+    h.bytesPerLine = bytesPerLine;
+    return true;
+}
 
+// Sizes a scanline and checks the whole image data against what the file can hold.
+bool checkStreamSize(size_t n, PcxHeader& h, std::string& error) {
     // One scanline is at most 65535 x 4 bytes; the whole stream is checked against what the file
     // can hold (raw: itself; RLE: at most 63 bytes per 2) before the image is allocated.
-    const uint64_t lineBytes = uint64_t(bytesPerLine) * planes;
-    const uint64_t streamBytes = lineBytes * height;
+    h.lineBytes = uint64_t(h.bytesPerLine) * h.planes;
+    const uint64_t streamBytes = h.lineBytes * h.height;
     const uint64_t available = n - kHeaderSize;
-    const bool rle = encoding == 1;
-    if (!rle && streamBytes > available) {
+    if (!h.rle && streamBytes > available) {
         error = atOffset(n, "PCX image data needs " + std::to_string(streamBytes) + " bytes from offset " +
                                 hex(kHeaderSize) + ", the file has " + std::to_string(available));
         return false;
     }
-    if (rle && streamBytes > (available + 1) / 2 * kMaxRun) {
+    if (h.rle && streamBytes > (available + 1) / 2 * kMaxRun) {
         error =
             atOffset(n, "PCX run-length data of " + std::to_string(available) +
                             " bytes cannot expand to the " + std::to_string(streamBytes) + " bytes of a " +
-                            std::to_string(width) + "x" + std::to_string(height) + " image");
+                            std::to_string(h.width) + "x" + std::to_string(h.height) + " image");
         return false;
     }
+    return true;
+}
+
+// Fills the 16-colour palette (header or default EGA), black and white for 1-bit files without one.
+void loadPalette16(const uint8_t* p, PcxHeader& h, uint8_t palette16[48]) {
+    std::memcpy(palette16, h.defaultEga ? kDefaultEga : p + kEgaPaletteAt, 48);
+    if (h.layout == Layout::Planar1 && h.planes == 1) {
+        // Two colours from the header (ImageMagick writes white, black and sets the bits of the
+        // black pixels), unless the file has no palette to give: then 0 is black and 1 white.
+        if (h.defaultEga || std::memcmp(palette16, palette16 + 3, 3) == 0) {
+            std::memset(palette16, 0, 3);
+            std::memset(palette16 + 3, 255, 3);
+            h.note = "PCX 1-bit black and white (no header palette) converted to RGBA8";
+        }
+    }
+}
+
+// Converts one decoded scanline (its planes one after the other) to RGBA8; Palette8 keeps the index.
+void convertRow(const PcxHeader& h, const uint8_t* plane0, const uint8_t* palette16, uint8_t* out) {
+    const uint32_t bytesPerLine = h.bytesPerLine;
+    for (uint32_t x = 0; x < h.width; ++x, out += 4) {
+        switch (h.layout) {
+            case Layout::Palette8:
+                out[0] = plane0[x];  // the index, until the palette is known
+                break;
+            case Layout::Rgb:
+            case Layout::Rgba:
+                out[0] = plane0[x];
+                out[1] = plane0[bytesPerLine + x];
+                out[2] = plane0[2 * size_t(bytesPerLine) + x];
+                out[3] = h.layout == Layout::Rgba ? plane0[3 * size_t(bytesPerLine) + x] : 255;
+                break;
+            case Layout::Packed4: {
+                const uint8_t index = (plane0[x / 2] >> ((x & 1) ? 0 : 4)) & 0x0F;
+                std::memcpy(out, palette16 + 3 * index, 3);
+                out[3] = 255;
+                break;
+            }
+            case Layout::Planar1: {
+                uint32_t index = 0;
+                for (uint32_t plane = 0; plane < h.planes; ++plane)
+                    index |= uint32_t(plane0[plane * size_t(bytesPerLine) + x / 8] >> (7 - x % 8) & 1u)
+                             << plane;
+                std::memcpy(out, palette16 + 3 * index, 3);
+                out[3] = 255;
+                break;
+            }
+        }
+    }
+}
+
+// Decodes every scanline from the stream into rgba; false when the data ends first.
+bool decodeRows(size_t n, const PcxHeader& h, const uint8_t* palette16, DataStream& stream,
+                std::vector<uint8_t>& rgba, std::string& error) {
+    std::vector<uint8_t> line(static_cast<size_t>(h.lineBytes));
+    for (uint32_t y = 0; y < h.height; ++y) {
+        if (!stream.fill(line.data(), line.size())) {
+            error = atOffset(n, std::string("PCX ") + (h.rle ? "run-length" : "raw") +
+                                    " image data ends in row " + std::to_string(y) + " of " +
+                                    std::to_string(h.height));
+            return false;
+        }
+        convertRow(h, line.data(), palette16, &rgba[size_t(y) * h.width * 4]);
+    }
+    return true;
+}
+
+// Finds the 256-colour palette after the image data (null with a greyscale note when the file
+// has none and needs none); false when one is needed and missing or cut short.
+bool findPalette256(const uint8_t* p, size_t n, size_t dataEnd, PcxHeader& h, const uint8_t*& palette,
+                    Image& image, std::string& error) {
+    // The palette is the file's last 769 bytes; a file with bytes after it still reads when
+    // the marker follows the image data directly.
+    const size_t after = n - dataEnd;
+    palette = nullptr;
+    if (after >= kPaletteSize + 1 && p[n - kPaletteSize - 1] == kPaletteMarker) {
+        palette = p + n - kPaletteSize;
+    } else if (after >= kPaletteSize + 1 && p[dataEnd] == kPaletteMarker) {
+        palette = p + dataEnd + 1;
+        image.notes.push_back("PCX palette found after the image data at " + hex(dataEnd) + "; " +
+                              plural(after - kPaletteSize - 1, "trailing byte") + " ignored");
+    } else if (after == 0 && (p[kPaletteInfoAt] == 2 || h.version < 5)) {
+        h.note = "PCX 8-bit greyscale (no palette in the file) converted to RGBA8";
+    } else {
+        if (after == 0)
+            error = atOffset(dataEnd,
+                             "PCX 8-bit image has no 256-colour palette (the file ends with the "
+                             "image data)");
+        else if (p[dataEnd] == kPaletteMarker)
+            error = atOffset(dataEnd,
+                             "PCX 256-colour palette is cut short: 768 bytes needed after the "
+                             "0x0C marker, the file has " +
+                                 std::to_string(after - 1));
+        else
+            error = atOffset(dataEnd,
+                             "PCX 256-colour palette marker 0x0C not found after the image "
+                             "data (byte " +
+                                 hex(p[dataEnd]) + " here, " + plural(after, "byte") +
+                                 " to the end of the file)");
+        return false;
+    }
+    return true;
+}
+
+// Replaces the indices of a Palette8 image with the palette's colours (grey levels without one).
+void applyPalette256(const uint8_t* palette, std::vector<uint8_t>& rgba) {
+    for (size_t i = 0; i < rgba.size(); i += 4) {
+        const uint8_t index = rgba[i];
+        if (palette) {
+            std::memcpy(&rgba[i], palette + 3 * size_t(index), 3);
+        } else {
+            rgba[i + 1] = rgba[i + 2] = index;
+        }
+        rgba[i + 3] = 255;
+    }
+}
+
+}  // namespace
+
+bool readPcx(const ByteView& bytes, Image& image, std::string& error) {
+    image = Image{};
+    error.clear();
+    const uint8_t* p = bytes.data;
+    const size_t n = bytes.size;
+    PcxHeader h;
+    if (!readPcxIdentity(p, n, h, error) || !chooseLayout(h, error) || !readWindow(p, h, error) ||
+        !checkStreamSize(n, h, error))
+        return false;
 
     image.container = "pcx";
     image.format = PixelFormat::Rgba8;
-    image.width = width;
-    image.height = height;
-    std::vector<uint8_t> rgba(size_t(width) * height * 4);
-    std::vector<uint8_t> line(static_cast<size_t>(lineBytes));
+    image.width = h.width;
+    image.height = h.height;
+    std::vector<uint8_t> rgba(size_t(h.width) * h.height * 4);
     uint8_t palette16[48];
-    std::memcpy(palette16, defaultEga ? kDefaultEga : p + kEgaPaletteAt, 48);
-    if (layout == Layout::Planar1 && planes == 1) {
-        // Two colours from the header (ImageMagick writes white, black and sets the bits of the
-        // black pixels), unless the file has no palette to give: then 0 is black and 1 white.
-        if (defaultEga || std::memcmp(palette16, palette16 + 3, 3) == 0) {
-            std::memset(palette16, 0, 3);
-            std::memset(palette16 + 3, 255, 3);
-            note = "PCX 1-bit black and white (no header palette) converted to RGBA8";
-        }
-    }
+    loadPalette16(p, h, palette16);
 
-    DataStream stream{p, n, kHeaderSize, rle};
-    for (uint32_t y = 0; y < height; ++y) {
-        if (!stream.fill(line.data(), line.size())) {
-            error =
-                atOffset(n, std::string("PCX ") + (rle ? "run-length" : "raw") + " image data ends in row " +
-                                std::to_string(y) + " of " + std::to_string(height));
-            image = Image{};
-            return false;
-        }
-        uint8_t* out = &rgba[size_t(y) * width * 4];
-        const uint8_t* plane0 = line.data();
-        for (uint32_t x = 0; x < width; ++x, out += 4) {
-            switch (layout) {
-                case Layout::Palette8:
-                    out[0] = plane0[x];  // the index, until the palette is known
-                    break;
-                case Layout::Rgb:
-                case Layout::Rgba:
-                    out[0] = plane0[x];
-                    out[1] = plane0[bytesPerLine + x];
-                    out[2] = plane0[2 * size_t(bytesPerLine) + x];
-                    out[3] = layout == Layout::Rgba ? plane0[3 * size_t(bytesPerLine) + x] : 255;
-                    break;
-                case Layout::Packed4: {
-                    const uint8_t index = (plane0[x / 2] >> ((x & 1) ? 0 : 4)) & 0x0F;
-                    std::memcpy(out, palette16 + 3 * index, 3);
-                    out[3] = 255;
-                    break;
-                }
-                case Layout::Planar1: {
-                    uint32_t index = 0;
-                    for (uint32_t plane = 0; plane < planes; ++plane)
-                        index |= uint32_t(plane0[plane * size_t(bytesPerLine) + x / 8] >> (7 - x % 8) & 1u)
-                                 << plane;
-                    std::memcpy(out, palette16 + 3 * index, 3);
-                    out[3] = 255;
-                    break;
-                }
-            }
-        }
+    DataStream stream{p, n, kHeaderSize, h.rle};
+    if (!decodeRows(n, h, palette16, stream, rgba, error)) {
+        image = Image{};
+        return false;
     }
     if (stream.runLeft != 0)
         image.notes.push_back("run-length run at " + hex(stream.runAt) + " goes " +
                               plural(stream.runLeft, "byte") + " past the end of the image: dropped");
     const size_t dataEnd = stream.pos;
 
-    if (layout == Layout::Palette8) {
-        // The palette is the file's last 769 bytes; a file with bytes after it still reads when
-        // the marker follows the image data directly.
-        const size_t after = n - dataEnd;
+    if (h.layout == Layout::Palette8) {
         const uint8_t* palette = nullptr;
-        if (after >= kPaletteSize + 1 && p[n - kPaletteSize - 1] == kPaletteMarker) {
-            palette = p + n - kPaletteSize;
-        } else if (after >= kPaletteSize + 1 && p[dataEnd] == kPaletteMarker) {
-            palette = p + dataEnd + 1;
-            image.notes.push_back("PCX palette found after the image data at " + hex(dataEnd) + "; " +
-                                  plural(after - kPaletteSize - 1, "trailing byte") + " ignored");
-        } else if (after == 0 && (p[kPaletteInfoAt] == 2 || version < 5)) {
-            note = "PCX 8-bit greyscale (no palette in the file) converted to RGBA8";
-        } else {
-            if (after == 0)
-                error = atOffset(dataEnd,
-                                 "PCX 8-bit image has no 256-colour palette (the file ends with the "
-                                 "image data)");
-            else if (p[dataEnd] == kPaletteMarker)
-                error = atOffset(dataEnd,
-                                 "PCX 256-colour palette is cut short: 768 bytes needed after the "
-                                 "0x0C marker, the file has " +
-                                     std::to_string(after - 1));
-            else
-                error = atOffset(dataEnd,
-                                 "PCX 256-colour palette marker 0x0C not found after the image "
-                                 "data (byte " +
-                                     hex(p[dataEnd]) + " here, " + plural(after, "byte") +
-                                     " to the end of the file)");
+        if (!findPalette256(p, n, dataEnd, h, palette, image, error)) {
             image = Image{};
             return false;
         }
-        for (size_t i = 0; i < rgba.size(); i += 4) {
-            const uint8_t index = rgba[i];
-            if (palette) {
-                std::memcpy(&rgba[i], palette + 3 * size_t(index), 3);
-            } else {
-                rgba[i + 1] = rgba[i + 2] = index;
-            }
-            rgba[i + 3] = 255;
-        }
+        applyPalette256(palette, rgba);
     }
-    image.notes.insert(image.notes.begin(), note);
+    image.notes.insert(image.notes.begin(), h.note);
     image.surfaces.push_back(makeOwnedBytes(std::move(rgba)));
     return true;
 }

@@ -240,72 +240,106 @@ bool pvr3ChannelOrder(uint64_t pixelFormat, uint32_t channelType, PixelLayout& l
 constexpr uint32_t kMetaCubeMapOrder = 2;
 constexpr uint32_t kMetaOrientation = 3;
 
-bool readPvr3(const ByteView& bytes, Image& image, std::string& error) {
-    ByteReader r(bytes.data, bytes.size);
+// The version 3 header fields, in file order.
+struct Pvr3Header {
+    uint32_t flags = 0;
+    uint64_t pixelFormat = 0;
+    uint32_t colourSpace = 0, channelType = 0, height = 0, width = 0, depth = 0;
+    uint32_t surfaces = 0, faces = 0, mipCount = 0, metaSize = 0;
+};
+
+// What the metadata says about orientation and the order of the cube faces.
+struct Pvr3Metadata {
+    bool rowsBottomUp = false, columnsRightToLeft = false;
+    int faceToGl[6] = {0, 1, 2, 3, 4, 5};
+    bool reorderFaces = false;
+};
+
+// Reads the 52-byte header; false when the file is shorter or written big-endian.
+bool readPvr3Header(ByteReader& r, size_t fileSize, Pvr3Header& h, std::string& error) {
     const uint32_t magic = r.u32();
     if (magic == kPvr3MagicSwapped) {
         error = atOffset(0, "PVR v3 file written big-endian is not supported");
         return false;
     }
-    const uint32_t flags = r.u32();
-    const uint64_t pixelFormat = r.u64();
-    const uint32_t colourSpace = r.u32();
-    const uint32_t channelType = r.u32();
-    const uint32_t height = r.u32();
-    const uint32_t width = r.u32();
-    const uint32_t depth = r.u32();
-    uint32_t surfaces = r.u32();
-    const uint32_t faces = r.u32();
-    uint32_t mipCount = r.u32();
-    const uint32_t metaSize = r.u32();
+    h.flags = r.u32();
+    h.pixelFormat = r.u64();
+    h.colourSpace = r.u32();
+    h.channelType = r.u32();
+    h.height = r.u32();
+    h.width = r.u32();
+    h.depth = r.u32();
+    h.surfaces = r.u32();
+    h.faces = r.u32();
+    h.mipCount = r.u32();
+    h.metaSize = r.u32();
     if (!r.ok()) {
         error = atOffset(0, "PVR v3 header needs " + std::to_string(kPvr3HeaderSize) +
-                                " bytes, the file has " + std::to_string(bytes.size));
+                                " bytes, the file has " + std::to_string(fileSize));
         return false;
     }
-    (void)magic;
+    return true;
+}
 
-    image.container = "pvr3";
-    const bool channelOrder = (pixelFormat >> 32) != 0;
-    CompressedFormat compressed;
-    PixelLayout layout;
-    std::string why;
-    if (channelOrder ? !pvr3ChannelOrder(pixelFormat, channelType, layout, why)
-                     : !pvr3CompressedFormat(uint32_t(pixelFormat), channelType, compressed, why)) {
-        error = atOffset(0x08, why);
-        return false;
-    }
-    if (!checkDimensions(width, 0x1C, height, 0x18, "PVR v3", error)) return false;
-    if (depth > 1) {
+// Checks size, depth and faces; settles surfaces and mip count (with notes); checks the metadata size.
+bool checkPvr3Shape(const ByteReader& r, Pvr3Header& h, Image& image, std::string& error) {
+    if (!checkDimensions(h.width, 0x1C, h.height, 0x18, "PVR v3", error)) return false;
+    if (h.depth > 1) {
         error =
-            atOffset(0x20, "PVR v3 depth " + std::to_string(depth) + ": volume textures are not supported");
+            atOffset(0x20, "PVR v3 depth " + std::to_string(h.depth) + ": volume textures are not supported");
         return false;
     }
-    if (faces != 1 && faces != 6) {
-        error = atOffset(0x28, "PVR v3 face count " + std::to_string(faces) + " is neither 1 nor 6");
+    if (h.faces != 1 && h.faces != 6) {
+        error = atOffset(0x28, "PVR v3 face count " + std::to_string(h.faces) + " is neither 1 nor 6");
         return false;
     }
-    if (surfaces == 0) surfaces = 1;
-    if (surfaces > 1)
-        image.notes.push_back("texture array of " + std::to_string(surfaces) +
+    if (h.surfaces == 0) h.surfaces = 1;
+    if (h.surfaces > 1)
+        image.notes.push_back("texture array of " + std::to_string(h.surfaces) +
                               " surfaces: only surface 0 is used");
-    if (mipCount == 0) {
+    if (h.mipCount == 0) {
         image.notes.push_back("mip count 0 read as 1");
-        mipCount = 1;
+        h.mipCount = 1;
     }
-    mipCount = clampToFullChain(mipCount, width, height, image.notes);
-    if (metaSize > r.remaining()) {
-        error = atOffset(0x30, "PVR v3 metadata of " + std::to_string(metaSize) +
+    h.mipCount = clampToFullChain(h.mipCount, h.width, h.height, image.notes);
+    if (h.metaSize > r.remaining()) {
+        error = atOffset(0x30, "PVR v3 metadata of " + std::to_string(h.metaSize) +
                                    " bytes runs past the end of the file (" + std::to_string(r.remaining()) +
                                    " bytes follow the header)");
         return false;
     }
+    return true;
+}
 
-    // Metadata: entries of (fourCC, key, size, data); unknown ones are skipped by their size.
-    bool rowsBottomUp = false, columnsRightToLeft = false;
-    int faceToGl[6] = {0, 1, 2, 3, 4, 5};
-    bool reorderFaces = false;
-    ByteReader meta = r.sub(metaSize);
+// The cube map order entry: six letters, upper case for the positive face ("XxYyZz" is GL's order).
+void readCubeMapOrder(const uint8_t* data, Pvr3Metadata& m, Image& image) {
+    static const char kGl[] = "XxYyZz";
+    bool seen[6] = {};
+    bool valid = true;
+    for (int i = 0; i < 6; ++i) {
+        const char* at = std::strchr(kGl, char(data[i]));
+        if (!at || data[i] == 0 || seen[at - kGl]) {
+            valid = false;
+            break;
+        }
+        seen[at - kGl] = true;
+        m.faceToGl[i] = int(at - kGl);
+    }
+    const std::string order(reinterpret_cast<const char*>(data), 6);
+    if (!valid) {
+        image.notes.push_back("cube map order metadata is not a face order: ignored");
+        for (int i = 0; i < 6; ++i) m.faceToGl[i] = i;
+    } else if (order != kGl) {
+        m.reorderFaces = true;
+        image.notes.push_back("cube faces stored in order " + order +
+                              " (metadata): reordered to +X, -X, +Y, "
+                              "-Y, +Z, -Z");
+    }
+}
+
+// Metadata: entries of (fourCC, key, size, data); unknown ones are skipped by their size.
+bool readPvr3Metadata(ByteReader& r, const Pvr3Header& h, Pvr3Metadata& m, Image& image, std::string& error) {
+    ByteReader meta = r.sub(h.metaSize);
     while (!meta.atEnd()) {
         const uint64_t entryOffset = meta.offset();
         const uint32_t fourCC = meta.u32();
@@ -327,79 +361,91 @@ bool readPvr3(const ByteView& bytes, Image& image, std::string& error) {
         meta.skip(size);
         if (fourCC != kPvr3Magic) continue;
         if (key == kMetaOrientation && size >= 3) {
-            columnsRightToLeft = data[0] != 0;
-            rowsBottomUp = data[1] != 0;
-        } else if (key == kMetaCubeMapOrder && size >= 6 && faces == 6) {
-            // Six letters, upper case for the positive face: "XxYyZz" is GL's order.
-            static const char kGl[] = "XxYyZz";
-            bool seen[6] = {};
-            bool valid = true;
-            for (int i = 0; i < 6; ++i) {
-                const char* at = std::strchr(kGl, char(data[i]));
-                if (!at || data[i] == 0 || seen[at - kGl]) {
-                    valid = false;
-                    break;
-                }
-                seen[at - kGl] = true;
-                faceToGl[i] = int(at - kGl);
-            }
-            const std::string order(reinterpret_cast<const char*>(data), 6);
-            if (!valid) {
-                image.notes.push_back("cube map order metadata is not a face order: ignored");
-                for (int i = 0; i < 6; ++i) faceToGl[i] = i;
-            } else if (order != kGl) {
-                reorderFaces = true;
-                image.notes.push_back("cube faces stored in order " + order +
-                                      " (metadata): reordered to +X, -X, +Y, "
-                                      "-Y, +Z, -Z");
-            }
+            m.columnsRightToLeft = data[0] != 0;
+            m.rowsBottomUp = data[1] != 0;
+        } else if (key == kMetaCubeMapOrder && size >= 6 && h.faces == 6) {
+            readCubeMapOrder(data, m, image);
         }
     }
+    return true;
+}
 
-    image.width = width;
-    image.height = height;
-    image.faces = faces;
-    image.srgb = colourSpace == kPvr3ColourSpaceSrgb;
-    image.premultiplied = (flags & kPvr3FlagPremultiplied) != 0 || compressed.premultiplied;
+// Cuts the mip -> surface -> face chain out of the file, with the cube faces put in GL's order.
+bool slicePvr3(const ByteView& bytes, const Pvr3Header& h, const Pvr3Metadata& m, const PixelLayout& layout,
+               Image& image, std::vector<SurfaceSpan>& spans, std::string& error) {
+    ChainLayout chain;
+    chain.format = image.format;
+    chain.storedBytesPerPixel = layout.bytesPerPixel;
+    chain.astcBlockWidth = image.blockWidth;
+    chain.astcBlockHeight = image.blockHeight;
+    chain.width = h.width;
+    chain.height = h.height;
+    chain.levels = h.mipCount;
+    chain.faces = h.faces;
+    chain.arraySurfaces = h.surfaces;
+    chain.faceMajor = false;
+    chain.dataOffset = kPvr3HeaderSize + uint64_t(h.metaSize);
+    if (!sliceChain(chain, bytes.size, spans, image.levels, image.notes, error)) return false;
+    if (m.reorderFaces) {
+        std::vector<SurfaceSpan> ordered(spans.size());
+        for (uint32_t level = 0; level < image.levels; ++level)
+            for (uint32_t face = 0; face < 6; ++face)
+                ordered[level * 6 + uint32_t(m.faceToGl[face])] = spans[level * 6 + face];
+        spans = std::move(ordered);
+    }
+    return true;
+}
+
+// Fills the surfaces: channel-order data becomes RGBA8 (flipped when stored bottom-up), compressed
+// data stays as stored; adds the orientation notes.
+void fillPvr3(const ByteView& bytes, const std::vector<SurfaceSpan>& spans, bool channelOrder,
+              const PixelLayout& layout, const Pvr3Metadata& m, Image& image) {
+    if (m.columnsRightToLeft)
+        image.notes.push_back("orientation metadata: columns stored right to left (kept as stored)");
+    if (channelOrder) {
+        fillSurfaces(bytes, spans, &layout, false, m.rowsBottomUp, image);
+        image.notes.push_back(layout.name + " (PVR v3 channel order) converted to RGBA8");
+        if (m.rowsBottomUp)
+            image.notes.push_back("orientation metadata: rows stored bottom-up, flipped so row 0 is the top");
+    } else {
+        fillSurfaces(bytes, spans, nullptr, false, false, image);
+        if (m.rowsBottomUp)
+            image.notes.push_back(
+                "orientation metadata: rows stored bottom-up (compressed data kept as stored)");
+        image.bottomUp = m.rowsBottomUp;
+    }
+}
+
+bool readPvr3(const ByteView& bytes, Image& image, std::string& error) {
+    ByteReader r(bytes.data, bytes.size);
+    Pvr3Header h;
+    if (!readPvr3Header(r, bytes.size, h, error)) return false;
+
+    image.container = "pvr3";
+    const bool channelOrder = (h.pixelFormat >> 32) != 0;
+    CompressedFormat compressed;
+    PixelLayout layout;
+    std::string why;
+    if (channelOrder ? !pvr3ChannelOrder(h.pixelFormat, h.channelType, layout, why)
+                     : !pvr3CompressedFormat(uint32_t(h.pixelFormat), h.channelType, compressed, why)) {
+        error = atOffset(0x08, why);
+        return false;
+    }
+    Pvr3Metadata m;
+    if (!checkPvr3Shape(r, h, image, error) || !readPvr3Metadata(r, h, m, image, error)) return false;
+
+    image.width = h.width;
+    image.height = h.height;
+    image.faces = h.faces;
+    image.srgb = h.colourSpace == kPvr3ColourSpaceSrgb;
+    image.premultiplied = (h.flags & kPvr3FlagPremultiplied) != 0 || compressed.premultiplied;
     image.format = channelOrder ? PixelFormat::Rgba8 : compressed.format;
     image.blockWidth = compressed.blockWidth;
     image.blockHeight = compressed.blockHeight;
 
-    ChainLayout chain;
-    chain.format = image.format;
-    chain.storedBytesPerPixel = layout.bytesPerPixel;
-    chain.astcBlockWidth = compressed.blockWidth;
-    chain.astcBlockHeight = compressed.blockHeight;
-    chain.width = width;
-    chain.height = height;
-    chain.levels = mipCount;
-    chain.faces = faces;
-    chain.arraySurfaces = surfaces;
-    chain.faceMajor = false;
-    chain.dataOffset = kPvr3HeaderSize + uint64_t(metaSize);
     std::vector<SurfaceSpan> spans;
-    if (!sliceChain(chain, bytes.size, spans, image.levels, image.notes, error)) return false;
-    if (reorderFaces) {
-        std::vector<SurfaceSpan> ordered(spans.size());
-        for (uint32_t level = 0; level < image.levels; ++level)
-            for (uint32_t face = 0; face < 6; ++face)
-                ordered[level * 6 + uint32_t(faceToGl[face])] = spans[level * 6 + face];
-        spans = std::move(ordered);
-    }
-    if (columnsRightToLeft)
-        image.notes.push_back("orientation metadata: columns stored right to left (kept as stored)");
-    if (channelOrder) {
-        fillSurfaces(bytes, spans, &layout, false, rowsBottomUp, image);
-        image.notes.push_back(layout.name + " (PVR v3 channel order) converted to RGBA8");
-        if (rowsBottomUp)
-            image.notes.push_back("orientation metadata: rows stored bottom-up, flipped so row 0 is the top");
-    } else {
-        fillSurfaces(bytes, spans, nullptr, false, false, image);
-        if (rowsBottomUp)
-            image.notes.push_back(
-                "orientation metadata: rows stored bottom-up (compressed data kept as stored)");
-        image.bottomUp = rowsBottomUp;
-    }
+    if (!slicePvr3(bytes, h, m, layout, image, spans, error)) return false;
+    fillPvr3(bytes, spans, channelOrder, layout, m, image);
     return true;
 }
 
