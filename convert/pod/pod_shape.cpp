@@ -1038,10 +1038,8 @@ void splitSkinnedInstances(Scene& scene, PodShapeReport& report) {
     }
 }
 
-// Keeps the one clip POD holds, and samples the node element tracks (OpenGEX transform elements,
-// which POD has no blocks for) into one stepped matrix track per node at every frame.
-bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeReport& report,
-                      std::string& error) {
+// Keeps the one clip POD holds (--clip, else the first with a refusal) and applies --fps.
+bool pickClip(Scene& scene, const PodShapeOptions& options, PodShapeReport& report, std::string& error) {
     auto& clips = scene.animation.clips;
     if (options.clip >= 0) {
         if (static_cast<size_t>(options.clip) >= clips.size()) {
@@ -1066,8 +1064,12 @@ bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeRepo
         scene.animation.fps = options.fps;
         scene.animation.frames = 0;  // counted again from the clip at the new rate
     }
-    if (clips.empty()) return true;
-    Clip& clip = clips[0];
+    return true;
+}
+
+// Visibility and texture coordinate tracks (POD has neither): refused, or left out when the
+// options say so; then the clip moved to start at 0 s.
+void dropPodlessTracks(Clip& clip, const PodShapeOptions& options, PodShapeReport& report) {
     size_t visibility = 0, uv = 0;
     for (const Track& t : clip.tracks) {
         visibility += t.channel == Channel::Visibility;
@@ -1101,29 +1103,42 @@ bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeRepo
         clip.end -= clip.start;
         clip.start = 0.0f;
     }
-    std::vector<uint8_t> elementNode(scene.nodes.size(), 0), objectNode(scene.nodes.size(), 0);
+}
+
+// Element tracks sampled per node: which nodes have them, and each one's stepped matrix track
+// (baked) and, for an animated object transform, its object's (bakedObject).
+struct ElementBake {
+    std::vector<uint8_t> elementNode, objectNode;
+    std::vector<Track> baked, bakedObject;
+};
+
+// Marks the nodes with element tracks in b; false when there are none.
+bool findElementNodes(const Scene& scene, const Clip& clip, ElementBake& b) {
+    b.elementNode.assign(scene.nodes.size(), 0), b.objectNode.assign(scene.nodes.size(), 0);
     bool any = false;
     for (const Track& t : clip.tracks)
         if (t.channel == Channel::Element && t.node >= 0 &&
             static_cast<size_t>(t.node) < scene.nodes.size()) {
-            elementNode[t.node] = 1, any = true;
+            b.elementNode[t.node] = 1, any = true;
             // An animated object transform (OpenGEX object elements): POD has none, so its object
             // moves to a child node animated by it (below).
             if (t.element < scene.nodes[t.node].elements.size() &&
                 scene.nodes[t.node].elements[t.element].object && scene.nodes[t.node].kind != NodeKind::Empty)
-                objectNode[t.node] = 1;
+                b.objectNode[t.node] = 1;
         }
-    if (!any) return true;
-    const float fps = scene.animation.fps;
-    const uint32_t frames = static_cast<uint32_t>(std::ceil(double(clip.end) * fps - 1e-3)) + 1;
-    std::vector<Track> baked(scene.nodes.size()), bakedObject(scene.nodes.size());
+    return any;
+}
+
+// Samples the marked nodes' local (and object) transforms at each of frames frames into b's tracks.
+void bakeElementTracks(const Scene& scene, uint32_t frames, float fps, ElementBake& b) {
+    b.baked.resize(scene.nodes.size()), b.bakedObject.resize(scene.nodes.size());
     Pose pose;
     for (uint32_t f = 0; f < frames; ++f) {
         const float t = float(f) / fps;
         evaluatePose(scene, 0, t, pose);
         for (size_t n = 0; n < scene.nodes.size(); ++n) {
-            if (!elementNode[n]) continue;
-            Track& tr = baked[n];
+            if (!b.elementNode[n]) continue;
+            Track& tr = b.baked[n];
             tr.node = static_cast<int32_t>(n);
             tr.channel = Channel::Matrix;
             tr.interpolation = Interpolation::Step;
@@ -1132,8 +1147,8 @@ bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeRepo
             const glm::mat4 m = pose.local[n].toMatrix();
             const float* v = &m[0][0];
             tr.values.insert(tr.values.end(), v, v + 16);
-            if (!objectNode[n]) continue;
-            Track& ot = bakedObject[n];
+            if (!b.objectNode[n]) continue;
+            Track& ot = b.bakedObject[n];
             ot.channel = Channel::Matrix;
             ot.interpolation = Interpolation::Step;
             ot.components = 16;
@@ -1142,12 +1157,17 @@ bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeRepo
             ot.values.insert(ot.values.end(), o, o + 16);
         }
     }
+}
+
+// The clip's element tracks (and the marked nodes' other tracks) replaced by the baked matrix
+// tracks; the nodes' rest transforms become matrices. Returns the nodes so animated.
+size_t replaceElementTracks(Scene& scene, Clip& clip, ElementBake& b) {
     size_t count = 0;
     clip.tracks.erase(std::remove_if(clip.tracks.begin(), clip.tracks.end(),
                                      [&](const Track& t) { return t.channel == Channel::Element; }),
                       clip.tracks.end());
     for (size_t n = 0; n < scene.nodes.size(); ++n) {
-        if (!elementNode[n]) continue;
+        if (!b.elementNode[n]) continue;
         // The node's other tracks (none for element-animated OpenGEX nodes) would fight the matrix.
         clip.tracks.erase(std::remove_if(clip.tracks.begin(), clip.tracks.end(),
                                          [&](const Track& t) { return t.node == static_cast<int32_t>(n); }),
@@ -1157,13 +1177,19 @@ bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeRepo
         node.local = Transform{};
         node.local.useMatrix = true;
         node.local.matrix = rest;
-        clip.tracks.push_back(std::move(baked[n]));
+        clip.tracks.push_back(std::move(b.baked[n]));
         ++count;
     }
+    return count;
+}
+
+// Each node with an animated object transform hands its object to a new child node animated by the
+// baked object track. Returns the nodes so split.
+size_t moveAnimatedObjects(Scene& scene, Clip& clip, ElementBake& b) {
     size_t objects = 0;
     const size_t nodeCount = scene.nodes.size();
     for (size_t n = 0; n < nodeCount; ++n) {
-        if (!objectNode[n]) continue;
+        if (!b.objectNode[n]) continue;
         Node child;
         child.name = scene.nodes[n].name + " object";
         child.parent = static_cast<int32_t>(n);
@@ -1177,11 +1203,30 @@ bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeRepo
         Node& node = scene.nodes[n];
         node.kind = NodeKind::Empty, node.object = -1, node.materials.clear(), node.skin = -1;
         node.objectTransform = glm::mat4(1.0f);
-        bakedObject[n].node = static_cast<int32_t>(scene.nodes.size());
-        clip.tracks.push_back(std::move(bakedObject[n]));
+        b.bakedObject[n].node = static_cast<int32_t>(scene.nodes.size());
+        clip.tracks.push_back(std::move(b.bakedObject[n]));
         scene.nodes.push_back(std::move(child));
         ++objects;
     }
+    return objects;
+}
+
+// Keeps the one clip POD holds, and samples the node element tracks (OpenGEX transform elements,
+// which POD has no blocks for) into one stepped matrix track per node at every frame.
+bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeReport& report,
+                      std::string& error) {
+    if (!pickClip(scene, options, report, error)) return false;
+    auto& clips = scene.animation.clips;
+    if (clips.empty()) return true;
+    Clip& clip = clips[0];
+    dropPodlessTracks(clip, options, report);
+    ElementBake b;
+    if (!findElementNodes(scene, clip, b)) return true;
+    const float fps = scene.animation.fps;
+    const uint32_t frames = static_cast<uint32_t>(std::ceil(double(clip.end) * fps - 1e-3)) + 1;
+    bakeElementTracks(scene, frames, fps, b);
+    const size_t count = replaceElementTracks(scene, clip, b);
+    const size_t objects = moveAnimatedObjects(scene, clip, b);
     if (objects)
         report.notes.push_back("clip '" + clip.name + "': the animated object transforms of " + counted(objects, "node", "nodes") +
                                " sampled at every frame onto child nodes that show their objects (POD "
