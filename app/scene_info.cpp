@@ -87,6 +87,157 @@ std::string textureSource(const Texture& t) {
     return "";
 }
 
+// `meshes` (each one's counts, attributes and skinning), `vertices_total` and `triangles_total`.
+void addMeshes(const Scene& scene, nlohmann::json& j) {
+    nlohmann::json meshes = nlohmann::json::array();
+    uint64_t totalVertices = 0, totalTriangles = 0;
+    for (size_t i = 0; i < scene.meshes.size(); ++i) {
+        const Mesh& m = scene.meshes[i];
+        const uint32_t triangles = triangleCount(m);
+        totalVertices += m.vertexCount;
+        totalTriangles += triangles;
+        size_t maxBones = m.maxBonesPerBatch;
+        for (const BoneBatch& b : m.boneBatches) maxBones = std::max(maxBones, b.bones.size());
+        meshes.push_back({{"name", m.name},
+                          {"vertices", m.vertexCount},
+                          {"triangles", triangles},
+                          {"primitive", primitiveName(mainPrimitive(m))},
+                          {"indexed", m.indices.count > 0},
+                          {"attributes", attributesJson(m)},
+                          {"skinned", meshIsSkinned(scene, i)},
+                          {"bone_batches", m.boneBatches.size()},
+                          {"max_bones_per_batch", maxBones},
+                          {"morph_targets", m.morphTargets.size()}});
+    }
+    j["meshes"] = std::move(meshes);
+    j["vertices_total"] = totalVertices;
+    j["triangles_total"] = totalTriangles;
+}
+
+// One material: its colours and factors, its textures and how each is sampled.
+nlohmann::json materialJson(const Scene& scene, const Material& m) {
+    // `textures`: slot -> file (DESIGN's form); `texture_refs`: slot -> how it is sampled.
+    nlohmann::json textures = nlohmann::json::object(), refs = nlohmann::json::object();
+    for (size_t s = 0; s < m.textures.size(); ++s) {
+        const TextureRef& ref = m.textures[s];
+        const int32_t t = ref.texture;
+        if (t < 0 || static_cast<size_t>(t) >= scene.textures.size()) continue;
+        const char* slot = textureSlotName(static_cast<TextureSlot>(s));
+        const Texture& tex = scene.textures[t];
+        // The name as the file gives it (a file name, a URL, or an embedded image's name).
+        textures[slot] = tex.path.empty() ? tex.name : tex.path;
+        nlohmann::json r = {{"texture", t},
+                            {"name", tex.name},
+                            {"file", tex.path},
+                            {"resolved", textureSource(tex)},
+                            {"uv_set", ref.uvSet},
+                            {"address", {wrapName(ref.wrapS), wrapName(ref.wrapT)}},
+                            {"swizzle", swizzleText(ref.swizzle)},
+                            {"border", {ref.border.r, ref.border.g, ref.border.b, ref.border.a}},
+                            {"uv_transform", ref.uvTransform}};
+        refs[slot] = std::move(r);
+    }
+    auto rgb = [](const glm::vec3& c) { return nlohmann::json::array({c.r, c.g, c.b}); };
+    nlohmann::json material = {{"name", m.name},         {"textures", std::move(textures)},
+                               {"texture_refs", std::move(refs)},
+                               {"ambient", rgb(m.ambient)}, {"diffuse", rgb(m.diffuse)},
+                               {"specular", rgb(m.specular)}, {"emissive", rgb(m.emissive)},
+                               {"shininess", m.shininess}, {"opacity", m.opacity},
+                               {"blend", m.blend.enabled}, {"two_sided", m.twoSided}};
+    if (m.model == ShadingModel::MetalRough) {
+        material["metallic"] = m.metallic;
+        material["roughness"] = m.roughness;
+    }
+    return material;
+}
+
+// `textures`: the names as the file gives them (DESIGN's form); `texture_files`: each one with
+// what it resolved to.
+void addTextures(const Scene& scene, nlohmann::json& j) {
+    nlohmann::json textures = nlohmann::json::array(), files = nlohmann::json::array();
+    for (const Texture& t : scene.textures) {
+        textures.push_back(t.path.empty() ? t.name : t.path);
+        files.push_back({{"name", t.name},
+                         {"file", t.path},
+                         {"resolved", textureSource(t)},
+                         {"embedded", !t.embedded.empty()},
+                         {"missing", t.placeholder}});
+    }
+    j["textures"] = std::move(textures);
+    j["texture_files"] = std::move(files);
+}
+
+// Texture coordinate transforms: each one's elements in order, its rest matrix as the 2D affine
+// map the renderer applies ([[m00, m10, m30], [m01, m11, m31]]), and the clips animating it.
+nlohmann::json uvTransformsJson(const Scene& scene) {
+    nlohmann::json uvTransforms = nlohmann::json::array();
+    for (size_t i = 0; i < scene.uvTransforms.size(); ++i) {
+        const UvTransform& uv = scene.uvTransforms[i];
+        nlohmann::json elements = nlohmann::json::array();
+        for (const TransformElement& e : uv.elements) {
+            nlohmann::json values = nlohmann::json::array();
+            for (uint32_t c = 0; c < elementComponents(e.kind); ++c) values.push_back(e.value[c]);
+            elements.push_back({{"kind", elementKindName(e.kind)}, {"name", e.name}, {"values", std::move(values)}});
+        }
+        nlohmann::json animatedBy = nlohmann::json::array();
+        for (const Clip& c : scene.animation.clips)
+            for (const Track& t : c.tracks)
+                if (t.channel == Channel::UvElement && t.uvTransform == static_cast<int32_t>(i)) {
+                    animatedBy.push_back(c.name);
+                    break;
+                }
+        const glm::mat4 m = uv.matrix();
+        uvTransforms.push_back({{"name", uv.name},
+                                {"elements", std::move(elements)},
+                                {"matrix", {{m[0][0], m[1][0], m[3][0]}, {m[0][1], m[1][1], m[3][1]}}},
+                                {"animated_by", std::move(animatedBy)}});
+    }
+    return uvTransforms;
+}
+
+// Each light: type, colour, intensity, attenuation, and the spot and projection extras.
+nlohmann::json lightsJson(const Scene& scene) {
+    nlohmann::json lights = nlohmann::json::array();
+    for (const Light& l : scene.lights) {
+        nlohmann::json light = {{"name", l.name},
+                                {"type", lightTypeName(l.type)},
+                                {"color", {l.color.r, l.color.g, l.color.b}},
+                                {"intensity", l.intensity},
+                                {"attenuation", {l.constantAttenuation, l.linearAttenuation, l.quadraticAttenuation}}};
+        if (l.type == LightType::Spot) {
+            light["falloff_angle"] = l.outerCone;
+            light["falloff_exponent"] = l.falloffExponent;
+        }
+        if (l.projection.texture >= 0) light["projection_texture"] = l.projection.texture;
+        lights.push_back(std::move(light));
+    }
+    return lights;
+}
+
+// The scene's bounds at pose, in the file's own axes; null when nothing has bounds.
+nlohmann::json boundsJson(const Scene& scene, const Pose& pose) {
+    Bounds bounds = sceneBounds(scene, pose);
+    if (scene.pof && bounds.valid()) {
+        // The POF reader flips Z for display (pof_extras.h); report the file's own axes.
+        const float minZ = -bounds.max.z, maxZ = -bounds.min.z;
+        bounds.min.z = minZ;
+        bounds.max.z = maxZ;
+    }
+    if (bounds.valid()) return {{"min", vec3Json(bounds.min)}, {"max", vec3Json(bounds.max)}};
+    return nullptr;
+}
+
+// The triangles the default view draws (visible mesh nodes at this pose).
+uint64_t drawnTriangles(const Scene& scene, const Pose& pose) {
+    uint64_t drawn = 0;
+    for (size_t i = 0; i < scene.nodes.size(); ++i) {
+        const Node& n = scene.nodes[i];
+        if (n.kind != NodeKind::Mesh || n.object < 0 || static_cast<size_t>(n.object) >= scene.meshes.size()) continue;
+        if (i < pose.visible.size() && !pose.visible[i]) continue;
+        drawn += triangleCount(scene.meshes[n.object]);
+    }
+    return drawn;
+}
 }  // namespace
 
 size_t fileNodeCount(const Scene& scene) {
@@ -111,128 +262,18 @@ nlohmann::json sceneInfoJson(const Scene& scene, const Pose& pose, const Resolve
     nlohmann::json j;
     j["format"] = scene.format;
     j["nodes"] = fileNodeCount(scene);
-
-    nlohmann::json meshes = nlohmann::json::array();
-    uint64_t totalVertices = 0, totalTriangles = 0;
-    for (size_t i = 0; i < scene.meshes.size(); ++i) {
-        const Mesh& m = scene.meshes[i];
-        const uint32_t triangles = triangleCount(m);
-        totalVertices += m.vertexCount;
-        totalTriangles += triangles;
-        size_t maxBones = m.maxBonesPerBatch;
-        for (const BoneBatch& b : m.boneBatches) maxBones = std::max(maxBones, b.bones.size());
-        meshes.push_back({{"name", m.name},
-                          {"vertices", m.vertexCount},
-                          {"triangles", triangles},
-                          {"primitive", primitiveName(mainPrimitive(m))},
-                          {"indexed", m.indices.count > 0},
-                          {"attributes", attributesJson(m)},
-                          {"skinned", meshIsSkinned(scene, i)},
-                          {"bone_batches", m.boneBatches.size()},
-                          {"max_bones_per_batch", maxBones},
-                          {"morph_targets", m.morphTargets.size()}});
-    }
-    j["meshes"] = std::move(meshes);
-    j["vertices_total"] = totalVertices;
-    j["triangles_total"] = totalTriangles;
+    addMeshes(scene, j);
 
     size_t instances = 0;
     for (const Node& n : scene.nodes) instances += n.kind == NodeKind::Mesh ? 1 : 0;
     j["mesh_instances"] = instances;
 
     nlohmann::json materials = nlohmann::json::array();
-    for (const Material& m : scene.materials) {
-        // `textures`: slot -> file (DESIGN's form); `texture_refs`: slot -> how it is sampled.
-        nlohmann::json textures = nlohmann::json::object(), refs = nlohmann::json::object();
-        for (size_t s = 0; s < m.textures.size(); ++s) {
-            const TextureRef& ref = m.textures[s];
-            const int32_t t = ref.texture;
-            if (t < 0 || static_cast<size_t>(t) >= scene.textures.size()) continue;
-            const char* slot = textureSlotName(static_cast<TextureSlot>(s));
-            const Texture& tex = scene.textures[t];
-            // The name as the file gives it (a file name, a URL, or an embedded image's name).
-            textures[slot] = tex.path.empty() ? tex.name : tex.path;
-            nlohmann::json r = {{"texture", t},
-                                {"name", tex.name},
-                                {"file", tex.path},
-                                {"resolved", textureSource(tex)},
-                                {"uv_set", ref.uvSet},
-                                {"address", {wrapName(ref.wrapS), wrapName(ref.wrapT)}},
-                                {"swizzle", swizzleText(ref.swizzle)},
-                                {"border", {ref.border.r, ref.border.g, ref.border.b, ref.border.a}},
-                                {"uv_transform", ref.uvTransform}};
-            refs[slot] = std::move(r);
-        }
-        auto rgb = [](const glm::vec3& c) { return nlohmann::json::array({c.r, c.g, c.b}); };
-        nlohmann::json material = {{"name", m.name},         {"textures", std::move(textures)},
-                                   {"texture_refs", std::move(refs)},
-                                   {"ambient", rgb(m.ambient)}, {"diffuse", rgb(m.diffuse)},
-                                   {"specular", rgb(m.specular)}, {"emissive", rgb(m.emissive)},
-                                   {"shininess", m.shininess}, {"opacity", m.opacity},
-                                   {"blend", m.blend.enabled}, {"two_sided", m.twoSided}};
-        if (m.model == ShadingModel::MetalRough) {
-            material["metallic"] = m.metallic;
-            material["roughness"] = m.roughness;
-        }
-        materials.push_back(std::move(material));
-    }
+    for (const Material& m : scene.materials) materials.push_back(materialJson(scene, m));
     j["materials"] = std::move(materials);
-
-    // `textures`: the names as the file gives them (DESIGN's form); `texture_files`: each one with
-    // what it resolved to.
-    nlohmann::json textures = nlohmann::json::array(), files = nlohmann::json::array();
-    for (const Texture& t : scene.textures) {
-        textures.push_back(t.path.empty() ? t.name : t.path);
-        files.push_back({{"name", t.name},
-                         {"file", t.path},
-                         {"resolved", textureSource(t)},
-                         {"embedded", !t.embedded.empty()},
-                         {"missing", t.placeholder}});
-    }
-    j["textures"] = std::move(textures);
-    j["texture_files"] = std::move(files);
-
-    // Texture coordinate transforms: each one's elements in order, its rest matrix as the 2D affine
-    // map the renderer applies ([[m00, m10, m30], [m01, m11, m31]]), and the clips animating it.
-    nlohmann::json uvTransforms = nlohmann::json::array();
-    for (size_t i = 0; i < scene.uvTransforms.size(); ++i) {
-        const UvTransform& uv = scene.uvTransforms[i];
-        nlohmann::json elements = nlohmann::json::array();
-        for (const TransformElement& e : uv.elements) {
-            nlohmann::json values = nlohmann::json::array();
-            for (uint32_t c = 0; c < elementComponents(e.kind); ++c) values.push_back(e.value[c]);
-            elements.push_back({{"kind", elementKindName(e.kind)}, {"name", e.name}, {"values", std::move(values)}});
-        }
-        nlohmann::json animatedBy = nlohmann::json::array();
-        for (const Clip& c : scene.animation.clips)
-            for (const Track& t : c.tracks)
-                if (t.channel == Channel::UvElement && t.uvTransform == static_cast<int32_t>(i)) {
-                    animatedBy.push_back(c.name);
-                    break;
-                }
-        const glm::mat4 m = uv.matrix();
-        uvTransforms.push_back({{"name", uv.name},
-                                {"elements", std::move(elements)},
-                                {"matrix", {{m[0][0], m[1][0], m[3][0]}, {m[0][1], m[1][1], m[3][1]}}},
-                                {"animated_by", std::move(animatedBy)}});
-    }
-    j["uv_transforms"] = std::move(uvTransforms);
-
-    nlohmann::json lights = nlohmann::json::array();
-    for (const Light& l : scene.lights) {
-        nlohmann::json light = {{"name", l.name},
-                                {"type", lightTypeName(l.type)},
-                                {"color", {l.color.r, l.color.g, l.color.b}},
-                                {"intensity", l.intensity},
-                                {"attenuation", {l.constantAttenuation, l.linearAttenuation, l.quadraticAttenuation}}};
-        if (l.type == LightType::Spot) {
-            light["falloff_angle"] = l.outerCone;
-            light["falloff_exponent"] = l.falloffExponent;
-        }
-        if (l.projection.texture >= 0) light["projection_texture"] = l.projection.texture;
-        lights.push_back(std::move(light));
-    }
-    j["lights"] = std::move(lights);
+    addTextures(scene, j);
+    j["uv_transforms"] = uvTransformsJson(scene);
+    j["lights"] = lightsJson(scene);
     j["cameras"] = scene.cameras.size();
     j["skins"] = scene.skins.size();
 
@@ -245,30 +286,10 @@ nlohmann::json sceneInfoJson(const Scene& scene, const Pose& pose, const Resolve
     } else {
         j["time"] = nullptr;
     }
-
-    Bounds bounds = sceneBounds(scene, pose);
-    if (scene.pof && bounds.valid()) {
-        // The POF reader flips Z for display (pof_extras.h); report the file's own axes.
-        const float minZ = -bounds.max.z, maxZ = -bounds.min.z;
-        bounds.min.z = minZ;
-        bounds.max.z = maxZ;
-    }
-    if (bounds.valid()) {
-        j["bounds"] = {{"min", vec3Json(bounds.min)}, {"max", vec3Json(bounds.max)}};
-    } else {
-        j["bounds"] = nullptr;
-    }
+    j["bounds"] = boundsJson(scene, pose);
 
     if (scene.pof) {
-        // The triangles the default view draws (visible mesh nodes at this pose).
-        uint64_t drawn = 0;
-        for (size_t i = 0; i < scene.nodes.size(); ++i) {
-            const Node& n = scene.nodes[i];
-            if (n.kind != NodeKind::Mesh || n.object < 0 || static_cast<size_t>(n.object) >= scene.meshes.size()) continue;
-            if (i < pose.visible.size() && !pose.visible[i]) continue;
-            drawn += triangleCount(scene.meshes[n.object]);
-        }
-        j["drawn_triangles"] = drawn;
+        j["drawn_triangles"] = drawnTriangles(scene, pose);
         j["pof"] = pofJson(*scene.pof);
     }
 

@@ -333,6 +333,171 @@ void expandPoints(const Mesh& mesh, std::vector<uint32_t>& points, std::vector<u
     }
 }
 
+namespace {
+// One mesh's vertices as worldVertices builds them: the base position and normal attributes
+// (nrmAttr null when normals are not wanted or the mesh has none) and the arrays they fill.
+struct MeshVertices {
+    const Mesh* mesh;
+    const VertexStream* posStream;
+    const VertexAttribute* posAttr;
+    const VertexStream* nrmStream;
+    const VertexAttribute* nrmAttr;
+    uint32_t count;
+    std::vector<glm::vec3>* positions;
+    std::vector<glm::vec3>* normals;
+};
+
+// The base positions (through the unpack matrix) and normals in model space.
+void readBaseVertices(const MeshVertices& mv) {
+    const Mesh& mesh = *mv.mesh;
+    std::vector<glm::vec3>& positions = *mv.positions;
+    float v[4];
+    for (uint32_t i = 0; i < mv.count; ++i) {
+        readAttribute(*mv.posStream, *mv.posAttr, i, v);
+        positions[i] = glm::vec3(mesh.positionUnpack * glm::vec4(v[0], v[1], v[2], 1.0f));
+        if (mv.nrmAttr) {
+            readAttribute(*mv.nrmStream, *mv.nrmAttr, i, v);
+            (*mv.normals)[i] = glm::vec3(v[0], v[1], v[2]);
+        }
+    }
+}
+
+// Adds morph target `target` at weight w to the model-space positions and normals.
+void addMorphTarget(const MeshVertices& mv, const MorphTarget& target, float w) {
+    const Mesh& mesh = *mv.mesh;
+    std::vector<glm::vec3>& positions = *mv.positions;
+    std::vector<glm::vec3>* normals = mv.normals;
+    float v[4];
+    const VertexAttribute* tp = nullptr;
+    const VertexAttribute* tn = nullptr;
+    for (const VertexAttribute& a : target.stream.attributes) {
+        if (a.semantic == Semantic::Position && !tp) tp = &a;
+        if (a.semantic == Semantic::Normal && !tn) tn = &a;
+    }
+    for (uint32_t i = 0; i < mv.count && i < target.stream.count; ++i) {
+        if (tp) {
+            readAttribute(target.stream, *tp, i, v);
+            if (target.relative) {
+                positions[i] += w * glm::vec3(mesh.positionUnpack * glm::vec4(v[0], v[1], v[2], 0.0f));
+            } else {
+                // Absolute targets blend from the unmorphed base toward the target.
+                float base[4];
+                readAttribute(*mv.posStream, *mv.posAttr, i, base);
+                const glm::vec4 delta(v[0] - base[0], v[1] - base[1], v[2] - base[2], 0.0f);
+                positions[i] += w * glm::vec3(mesh.positionUnpack * delta);
+            }
+        }
+        if (tn && mv.nrmAttr) {
+            readAttribute(target.stream, *tn, i, v);
+            glm::vec3 value(v[0], v[1], v[2]);
+            if (target.relative) {
+                (*normals)[i] += w * value;
+            } else {
+                float base[4];
+                readAttribute(*mv.nrmStream, *mv.nrmAttr, i, base);
+                (*normals)[i] += w * (value - glm::vec3(base[0], base[1], base[2]));
+            }
+        }
+    }
+}
+
+// Morph targets blend in the unpacked model space, after the base is scaled as the shader does.
+void applyMorphTargets(const MeshVertices& mv, const std::vector<float>& weights) {
+    const Mesh& mesh = *mv.mesh;
+    std::vector<glm::vec3>& positions = *mv.positions;
+    const float baseScale = morphBaseScale(mesh, weights);
+    if (baseScale != 1.0f) {
+        float v[4];
+        // Scaled in stored space, like the shader: the unpack matrix is applied afterwards.
+        for (uint32_t i = 0; i < mv.count; ++i) {
+            readAttribute(*mv.posStream, *mv.posAttr, i, v);
+            positions[i] = glm::vec3(mesh.positionUnpack *
+                                     glm::vec4(baseScale * v[0], baseScale * v[1], baseScale * v[2], 1.0f));
+            if (mv.nrmAttr) (*mv.normals)[i] *= baseScale;
+        }
+    }
+    for (size_t t = 0; t < mesh.morphTargets.size() && t < weights.size(); ++t) {
+        const float w = weights[t];
+        if (w == 0.0f) continue;
+        addMorphTarget(mv, mesh.morphTargets[t], w);
+    }
+}
+
+// One influence set of a skinned mesh: bone indices and weights, each with its stream.
+struct InfluenceSet {
+    const VertexStream *indexStream, *weightStream;
+    const VertexAttribute *indices, *weights;
+};
+
+// Influence sets beyond the first (OpenGEX vertices with more than 4 bones) add their terms to
+// the same sum: the reference path follows the file's formula with every influence.
+std::vector<InfluenceSet> influenceSets(const Mesh& mesh, const InfluenceSet& first) {
+    std::vector<InfluenceSet> sets{first};
+    for (uint8_t set = 1; set < 16; ++set) {
+        InfluenceSet extra{};
+        extra.indices = findAttribute(mesh, Semantic::BoneIndices, set, &extra.indexStream);
+        extra.weights = findAttribute(mesh, Semantic::BoneWeights, set, &extra.weightStream);
+        if (!extra.indices || !extra.weights) break;
+        sets.push_back(extra);
+    }
+    return sets;
+}
+
+// The weighted sum of palette matrices for vertex i; total gets the sum of the weights used.
+glm::mat4 skinMatrix(const Mesh& mesh, const std::vector<InfluenceSet>& sets,
+                     const std::vector<int32_t>& batchOf, const std::vector<glm::mat4>& palette, uint32_t i,
+                     float& total) {
+    float idx[4], wts[4];
+    glm::mat4 m(0.0f);
+    total = 0.0f;
+    for (size_t set = 0; set < sets.size(); ++set) {
+        const int influences = readAttribute(*sets[set].indexStream, *sets[set].indices, i, idx);
+        const int weightCount = readAttribute(*sets[set].weightStream, *sets[set].weights, i, wts);
+        for (int k = 0; k < influences && k < 4; ++k) {
+            // A single stored weight with more indices: the remaining weight goes to the last bone.
+            float w = k < weightCount ? wts[k] : set == 0 ? 1.0f - total : 0.0f;
+            if (w == 0.0f) continue;
+            // Indices arrive as floats (GLSL ES 1.00 has no integer attributes); a value no int can
+            // hold names no bone, and converting it would be undefined.
+            if (!(idx[k] >= 0.0f && idx[k] < 65536.0f)) continue;
+            const int local = static_cast<int>(idx[k]);
+            int joint = local;
+            if (mesh.boneIndicesBatchLocal) {
+                const int32_t b = batchOf.empty() ? -1 : batchOf[i];
+                if (b < 0 || static_cast<size_t>(local) >= mesh.boneBatches[b].bones.size()) continue;
+                joint = mesh.boneBatches[b].bones[local];
+            }
+            if (joint < 0 || static_cast<size_t>(joint) >= palette.size()) continue;
+            m += w * palette[joint];
+            total += w;
+        }
+    }
+    return m;
+}
+
+// Skins the model-space vertices into world space with the palette (the node's object world
+// matrix for a vertex no bone moves).
+void skinVertices(const MeshVertices& mv, const Pose& pose, int node, const std::vector<glm::mat4>& palette,
+                  const std::vector<InfluenceSet>& sets, std::vector<glm::vec3>* tangents,
+                  bool haveTangents) {
+    const Mesh& mesh = *mv.mesh;
+    std::vector<glm::vec3>& positions = *mv.positions;
+    std::vector<int32_t> batchOf;
+    if (mesh.boneIndicesBatchLocal) vertexBatches(mesh, batchOf);
+    for (uint32_t i = 0; i < mv.count; ++i) {
+        float total = 0.0f;
+        glm::mat4 m = skinMatrix(mesh, sets, batchOf, palette, i, total);
+        if (total == 0.0f) m = pose.objectWorld[node];
+        positions[i] = glm::vec3(m * glm::vec4(positions[i], 1.0f));
+        if (mv.nrmAttr) {
+            const glm::mat3 normalMatrix = glm::transpose(glm::inverse(glm::mat3(m)));
+            (*mv.normals)[i] = safeNormalize(normalMatrix * (*mv.normals)[i]);
+        }
+        if (haveTangents) (*tangents)[i] = safeNormalize(glm::mat3(m) * (*tangents)[i]);
+    }
+}
+}  // namespace
+
 void worldVertices(const Scene& scene, const Pose& pose, int node, std::vector<glm::vec3>& positions,
                    std::vector<glm::vec3>* normals, std::vector<glm::vec3>* tangents) {
     positions.clear();
@@ -361,68 +526,12 @@ void worldVertices(const Scene& scene, const Pose& pose, int node, std::vector<g
         }
     }
     const bool haveTangents = tangents && !tangents->empty();
-    float v[4];
-    for (uint32_t i = 0; i < count; ++i) {
-        readAttribute(*posStream, *posAttr, i, v);
-        positions[i] = glm::vec3(mesh.positionUnpack * glm::vec4(v[0], v[1], v[2], 1.0f));
-        if (nrmAttr) {
-            readAttribute(*nrmStream, *nrmAttr, i, v);
-            (*normals)[i] = glm::vec3(v[0], v[1], v[2]);
-        }
-    }
+    const MeshVertices mv{&mesh, posStream, posAttr, nrmStream, nrmAttr, count, &positions, normals};
+    readBaseVertices(mv);
 
-    // Morph targets blend in the unpacked model space.
     const std::vector<float>* weights =
         static_cast<size_t>(node) < pose.morphWeights.size() ? &pose.morphWeights[node] : nullptr;
-    if (weights && !weights->empty()) {
-        const float baseScale = morphBaseScale(mesh, *weights);
-        if (baseScale != 1.0f) {
-            // Scaled in stored space, like the shader: the unpack matrix is applied afterwards.
-            for (uint32_t i = 0; i < count; ++i) {
-                readAttribute(*posStream, *posAttr, i, v);
-                positions[i] = glm::vec3(mesh.positionUnpack * glm::vec4(baseScale * v[0], baseScale * v[1],
-                                                                         baseScale * v[2], 1.0f));
-                if (nrmAttr) (*normals)[i] *= baseScale;
-            }
-        }
-        for (size_t t = 0; t < mesh.morphTargets.size() && t < weights->size(); ++t) {
-            const float w = (*weights)[t];
-            if (w == 0.0f) continue;
-            const MorphTarget& target = mesh.morphTargets[t];
-            const VertexAttribute* tp = nullptr;
-            const VertexAttribute* tn = nullptr;
-            for (const VertexAttribute& a : target.stream.attributes) {
-                if (a.semantic == Semantic::Position && !tp) tp = &a;
-                if (a.semantic == Semantic::Normal && !tn) tn = &a;
-            }
-            for (uint32_t i = 0; i < count && i < target.stream.count; ++i) {
-                if (tp) {
-                    readAttribute(target.stream, *tp, i, v);
-                    if (target.relative) {
-                        positions[i] +=
-                            w * glm::vec3(mesh.positionUnpack * glm::vec4(v[0], v[1], v[2], 0.0f));
-                    } else {
-                        // Absolute targets blend from the unmorphed base toward the target.
-                        float base[4];
-                        readAttribute(*posStream, *posAttr, i, base);
-                        const glm::vec4 delta(v[0] - base[0], v[1] - base[1], v[2] - base[2], 0.0f);
-                        positions[i] += w * glm::vec3(mesh.positionUnpack * delta);
-                    }
-                }
-                if (tn && nrmAttr) {
-                    readAttribute(target.stream, *tn, i, v);
-                    glm::vec3 value(v[0], v[1], v[2]);
-                    if (target.relative) {
-                        (*normals)[i] += w * value;
-                    } else {
-                        float base[4];
-                        readAttribute(*nrmStream, *nrmAttr, i, base);
-                        (*normals)[i] += w * (value - glm::vec3(base[0], base[1], base[2]));
-                    }
-                }
-            }
-        }
-    }
+    if (weights && !weights->empty()) applyMorphTargets(mv, *weights);
 
     const VertexStream* idxStream = nullptr;
     const VertexStream* wStream = nullptr;
@@ -440,57 +549,8 @@ void worldVertices(const Scene& scene, const Pose& pose, int node, std::vector<g
         }
         return;
     }
-
-    std::vector<int32_t> batchOf;
-    if (mesh.boneIndicesBatchLocal) vertexBatches(mesh, batchOf);
-    // Influence sets beyond the first (OpenGEX vertices with more than 4 bones) add their terms to
-    // the same sum: the reference path follows the file's formula with every influence.
-    struct InfluenceSet {
-        const VertexStream *indexStream, *weightStream;
-        const VertexAttribute *indices, *weights;
-    };
-    std::vector<InfluenceSet> sets{{idxStream, wStream, idxAttr, wAttr}};
-    for (uint8_t set = 1; set < 16; ++set) {
-        InfluenceSet extra{};
-        extra.indices = findAttribute(mesh, Semantic::BoneIndices, set, &extra.indexStream);
-        extra.weights = findAttribute(mesh, Semantic::BoneWeights, set, &extra.weightStream);
-        if (!extra.indices || !extra.weights) break;
-        sets.push_back(extra);
-    }
-    float idx[4], wts[4];
-    for (uint32_t i = 0; i < count; ++i) {
-        glm::mat4 m(0.0f);
-        float total = 0.0f;
-        for (size_t set = 0; set < sets.size(); ++set) {
-            const int influences = readAttribute(*sets[set].indexStream, *sets[set].indices, i, idx);
-            const int weightCount = readAttribute(*sets[set].weightStream, *sets[set].weights, i, wts);
-            for (int k = 0; k < influences && k < 4; ++k) {
-                // A single stored weight with more indices: the remaining weight goes to the last bone.
-                float w = k < weightCount ? wts[k] : set == 0 ? 1.0f - total : 0.0f;
-                if (w == 0.0f) continue;
-                // Indices arrive as floats (GLSL ES 1.00 has no integer attributes); a value no int can
-                // hold names no bone, and converting it would be undefined.
-                if (!(idx[k] >= 0.0f && idx[k] < 65536.0f)) continue;
-                const int local = static_cast<int>(idx[k]);
-                int joint = local;
-                if (mesh.boneIndicesBatchLocal) {
-                    const int32_t b = batchOf.empty() ? -1 : batchOf[i];
-                    if (b < 0 || static_cast<size_t>(local) >= mesh.boneBatches[b].bones.size()) continue;
-                    joint = mesh.boneBatches[b].bones[local];
-                }
-                if (joint < 0 || static_cast<size_t>(joint) >= palette.size()) continue;
-                m += w * palette[joint];
-                total += w;
-            }
-        }
-        if (total == 0.0f) m = pose.objectWorld[node];
-        positions[i] = glm::vec3(m * glm::vec4(positions[i], 1.0f));
-        if (nrmAttr) {
-            const glm::mat3 normalMatrix = glm::transpose(glm::inverse(glm::mat3(m)));
-            (*normals)[i] = safeNormalize(normalMatrix * (*normals)[i]);
-        }
-        if (haveTangents) (*tangents)[i] = safeNormalize(glm::mat3(m) * (*tangents)[i]);
-    }
+    const std::vector<InfluenceSet> sets = influenceSets(mesh, {idxStream, wStream, idxAttr, wAttr});
+    skinVertices(mv, pose, node, palette, sets, tangents, haveTangents);
 }
 
 Bounds sceneBounds(const Scene& scene, const Pose& pose, std::vector<Bounds>* perNode) {

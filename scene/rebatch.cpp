@@ -276,53 +276,57 @@ bool fitsBoneBudget(const Mesh& mesh, uint32_t maxBonesPerBatch, size_t skinJoin
     return true;
 }
 
-RebatchResult rebatchBones(const Mesh& mesh, uint32_t maxBonesPerBatch, const RebatchOptions& options) {
-    RebatchResult result;
+namespace {
+// One rewrite's working state: the influences of every used vertex (in dense ids into joints),
+// then the output vertices, their local bone indices, the triangles' corners and the batches.
+struct Rebatch {
+    std::vector<Influences> influences;
+    std::vector<int32_t> joints;  // every joint used, sorted; influences then hold dense ids into it
+    uint32_t usedVertices = 0;
+    std::vector<uint32_t> source;        // output vertex -> source vertex
+    std::vector<uint16_t> localIndices;  // output vertex -> 4 local bone indices
+    std::vector<uint32_t> outCorners;
+    std::vector<BoneBatch> batches;
+};
+
+// The unchanged mesh and its summary, for a mesh that already fits the budget.
+void keepAsIs(const Mesh& mesh, RebatchResult& result) {
     RebatchSummary& report = result.summary;
-    report.verticesBefore = mesh.vertexCount;
-    report.batchesBefore = static_cast<uint32_t>(mesh.boneBatches.size());
-    auto fail = [&](std::string error) {
-        result.ok = false;
-        result.error = "mesh '" + mesh.name + "': " + error;
-        result.mesh = Mesh{};
-        return std::move(result);
-    };
-    if (maxBonesPerBatch == 0 || maxBonesPerBatch > kMaxBudget)
-        return fail("a budget of " + std::to_string(maxBonesPerBatch) + " bones per batch is outside 1.." +
-                    std::to_string(kMaxBudget));
+    result.ok = true;
+    result.mesh = mesh;
+    report.triangles = triangleCount(mesh);
+    report.verticesAfter = mesh.vertexCount;
+    report.batchesAfter = report.batchesBefore;
+    for (const BoneBatch& b : mesh.boneBatches)
+        report.largestBatch = std::max(report.largestBatch, static_cast<uint32_t>(b.bones.size()));
+}
 
-    if (fitsBoneBudget(mesh, maxBonesPerBatch, options.skinJoints)) {
-        result.ok = true;
-        result.mesh = mesh;
-        report.triangles = triangleCount(mesh);
-        report.verticesAfter = mesh.vertexCount;
-        report.batchesAfter = report.batchesBefore;
-        for (const BoneBatch& b : mesh.boneBatches)
-            report.largestBatch = std::max(report.largestBatch, static_cast<uint32_t>(b.bones.size()));
-        return result;
-    }
-
-    std::string error;
+// The streams and morph targets checked to hold every vertex, then the triangles listed; false
+// with error (without the mesh name) otherwise.
+bool listInput(const Mesh& mesh, TriangleList& triangles, std::string& error) {
     for (size_t i = 0; i < mesh.streams.size(); ++i)
         if (!checkStream(mesh.streams[i], mesh.vertexCount, "stream " + std::to_string(i), error))
-            return fail(error);
+            return false;
     for (size_t i = 0; i < mesh.morphTargets.size(); ++i)
         if (!checkStream(mesh.morphTargets[i].stream, mesh.vertexCount, "morph target " + std::to_string(i),
                          error))
-            return fail(error);
-    TriangleList triangles;
-    if (!listTriangles(mesh, triangles, error)) return fail(error);
-    const size_t triangleTotal = triangles.corners.size() / 3;
-    if (triangleTotal > UINT32_MAX / 3) return fail("too many triangles");
-    report.triangles = static_cast<uint32_t>(triangleTotal);
+            return false;
+    if (!listTriangles(mesh, triangles, error)) return false;
+    if (triangles.corners.size() / 3 > UINT32_MAX / 3) {
+        error = "too many triangles";
+        return false;
+    }
+    return true;
+}
 
-    // Influences of every used vertex, in skin joint indices, read once.
-    InfluenceReader reader(mesh, options, report);
+// Influences of every used vertex, in skin joint indices, read once; then renumbered densely.
+void readInfluences(const Mesh& mesh, const TriangleList& triangles, InfluenceReader& reader, Rebatch& r) {
     const std::vector<int32_t> batchOf =
         mesh.boneIndicesBatchLocal ? vertexBatches(mesh, triangles) : std::vector<int32_t>();
-    std::vector<Influences> influences(mesh.vertexCount);
+    std::vector<Influences>& influences = r.influences;
+    std::vector<int32_t>& joints = r.joints;
+    influences.resize(mesh.vertexCount);
     std::vector<uint8_t> used(mesh.vertexCount, 0);
-    std::vector<int32_t> joints;  // every joint used, sorted; influences then hold dense ids into it
     for (uint32_t v : triangles.corners) {
         if (used[v]) continue;
         used[v] = 1;
@@ -337,20 +341,22 @@ RebatchResult rebatchBones(const Mesh& mesh, uint32_t maxBonesPerBatch, const Re
         for (uint8_t k = 0; k < influences[v].count; ++k)
             influences[v].joint[k] = static_cast<int32_t>(
                 std::lower_bound(joints.begin(), joints.end(), influences[v].joint[k]) - joints.begin());
-    uint32_t usedVertices = 0;
-    for (uint8_t u : used) usedVertices += u;
-    report.droppedVertices = mesh.vertexCount - usedVertices;
+    for (uint8_t u : used) r.usedVertices += u;
+}
 
-    // Greedy batching. Per joint: its local index in the batch stamped with the batch number; per
-    // source vertex: its output copy stamped likewise, so nothing is cleared between batches.
-    std::vector<uint32_t> jointBatch(joints.size(), kNone), jointLocal(joints.size(), 0);
-    std::vector<uint32_t> vertexBatch(mesh.vertexCount, kNone), vertexCopy(mesh.vertexCount, 0);
-    std::vector<uint32_t> source;        // output vertex -> source vertex
-    std::vector<uint16_t> localIndices;  // output vertex -> 4 local bone indices
-    std::vector<uint32_t> outCorners(triangles.corners.size());
-    std::vector<BoneBatch> batches;
-    source.reserve(usedVertices);
-    localIndices.reserve(size_t(usedVertices) * kMaxInfluences);
+// Greedy batching of the triangles in order into r.batches, vertices copied per batch they
+// appear in; fails (error without the mesh name) on a triangle over the budget or too many vertices.
+bool batchTriangles(const TriangleList& triangles, size_t triangleTotal, uint32_t vertexCount,
+                    uint32_t maxBonesPerBatch, Rebatch& r, std::string& error) {
+    const std::vector<Influences>& influences = r.influences;
+    // Per joint: its local index in the batch stamped with the batch number; per source vertex:
+    // its output copy stamped likewise, so nothing is cleared between batches.
+    std::vector<uint32_t> jointBatch(r.joints.size(), kNone), jointLocal(r.joints.size(), 0);
+    std::vector<uint32_t> vertexBatch(vertexCount, kNone), vertexCopy(vertexCount, 0);
+    std::vector<BoneBatch>& batches = r.batches;
+    r.outCorners.resize(triangles.corners.size());
+    r.source.reserve(r.usedVertices);
+    r.localIndices.reserve(size_t(r.usedVertices) * kMaxInfluences);
     for (size_t t = 0; t < triangleTotal; ++t) {
         const uint32_t* corner = &triangles.corners[t * 3];
         int32_t fresh[3 * kMaxInfluences];
@@ -374,42 +380,42 @@ RebatchResult rebatchBones(const Mesh& mesh, uint32_t maxBonesPerBatch, const Re
             batches.emplace_back();
             batches.back().firstTriangle = static_cast<uint32_t>(t);
             gather(current);
-            if (freshCount > maxBonesPerBatch)
-                return fail("triangle " + std::to_string(t) + " uses " + std::to_string(freshCount) +
-                            " bones, more than the budget of " + std::to_string(maxBonesPerBatch) +
-                            " per batch");
+            if (freshCount > maxBonesPerBatch) {
+                error = "triangle " + std::to_string(t) + " uses " + std::to_string(freshCount) +
+                        " bones, more than the budget of " + std::to_string(maxBonesPerBatch) + " per batch";
+                return false;
+            }
         }
         BoneBatch& batch = batches[current];
         for (uint32_t i = 0; i < freshCount; ++i) {
             jointBatch[fresh[i]] = current;
             jointLocal[fresh[i]] = static_cast<uint32_t>(batch.bones.size());
-            batch.bones.push_back(joints[fresh[i]]);
+            batch.bones.push_back(r.joints[fresh[i]]);
         }
         ++batch.triangleCount;
         for (int k = 0; k < 3; ++k) {
             const uint32_t v = corner[k];
             if (vertexBatch[v] != current) {
-                if (source.size() >= UINT32_MAX - 1) return fail("too many vertices after duplication");
+                if (r.source.size() >= UINT32_MAX - 1) {
+                    error = "too many vertices after duplication";
+                    return false;
+                }
                 vertexBatch[v] = current;
-                vertexCopy[v] = static_cast<uint32_t>(source.size());
-                source.push_back(v);
+                vertexCopy[v] = static_cast<uint32_t>(r.source.size());
+                r.source.push_back(v);
                 const Influences& in = influences[v];
                 for (uint32_t i = 0; i < kMaxInfluences; ++i)
-                    localIndices.push_back(i < in.count ? static_cast<uint16_t>(jointLocal[in.joint[i]]) : 0);
+                    r.localIndices.push_back(i < in.count ? static_cast<uint16_t>(jointLocal[in.joint[i]])
+                                                          : 0);
             }
-            outCorners[t * 3 + k] = vertexCopy[v];
+            r.outCorners[t * 3 + k] = vertexCopy[v];
         }
     }
+    return true;
+}
 
-    Mesh& out = result.mesh;
-    out.name = mesh.name;
-    out.vertexCount = static_cast<uint32_t>(source.size());
-    out.positionUnpack = mesh.positionUnpack;
-    out.boneIndicesBatchLocal = true;
-    out.maxBonesPerBatch = maxBonesPerBatch;
-    out.defaultMorphWeights = mesh.defaultMorphWeights;
-
-    // Submeshes: one triangle list per input submesh, in the same order.
+// Submeshes (one triangle list per input submesh, in the same order) and the new indices.
+void writeTriangles(const Mesh& mesh, const TriangleList& triangles, const Rebatch& r, Mesh& out) {
     uint32_t firstTriangle = 0;
     for (size_t i = 0; i < mesh.submeshes.size(); ++i) {
         const Submesh& s = mesh.submeshes[i];
@@ -425,92 +431,147 @@ RebatchResult rebatchBones(const Mesh& mesh, uint32_t maxBonesPerBatch, const Re
 
     // Indices: 16-bit while every index stays below the all-ones value.
     out.indices.type = out.vertexCount <= 0xFFFFu ? ComponentType::UInt16 : ComponentType::UInt32;
-    out.indices.count = static_cast<uint32_t>(outCorners.size());
-    {
-        const size_t size = componentSize(out.indices.type);
-        std::vector<uint8_t> bytes(outCorners.size() * size);
-        for (size_t i = 0; i < outCorners.size(); ++i) storeLE(bytes.data() + i * size, outCorners[i], size);
-        out.indices.bytes = makeOwnedBytes(std::move(bytes));
+    out.indices.count = static_cast<uint32_t>(r.outCorners.size());
+    const size_t size = componentSize(out.indices.type);
+    std::vector<uint8_t> bytes(r.outCorners.size() * size);
+    for (size_t i = 0; i < r.outCorners.size(); ++i) storeLE(bytes.data() + i * size, r.outCorners[i], size);
+    out.indices.bytes = makeOwnedBytes(std::move(bytes));
+}
+
+// How the new influence set is stored: slots of indexType (size indexSize bytes) and of floats.
+struct InfluenceLayout {
+    uint32_t slots;
+    ComponentType indexType;
+    size_t indexSize;
+};
+
+// One stream repacked for the output vertices: its non-bone attributes as stored, plus the new
+// influence set when host. False (o untouched) when nothing of it is left.
+bool repackStream(const VertexStream& stream, bool host, const InfluenceLayout& l, const Rebatch& r,
+                  uint32_t vertexCount, VertexStream& o) {
+    std::vector<std::pair<VertexAttribute, uint32_t>> kept;  // new attribute, old offset
+    uint64_t offset = 0;
+    for (const VertexAttribute& a : stream.attributes) {
+        if (isBoneAttribute(a)) continue;
+        VertexAttribute n = a;
+        n.offset = static_cast<uint32_t>(offset);
+        kept.emplace_back(n, a.offset);
+        offset = align4(offset + attributeBytes(a));
     }
+    uint32_t indexOffset = 0, weightOffset = 0;
+    if (host) {
+        indexOffset = static_cast<uint32_t>(offset);
+        offset = align4(offset + l.indexSize * l.slots);
+        weightOffset = static_cast<uint32_t>(offset);
+        offset += 4 * l.slots;
+    }
+    if (kept.empty() && !host) return false;  // held only influence sets that are now merged
+    o.stride = align4(offset);
+    o.count = vertexCount;
+    std::vector<uint8_t> bytes(size_t(o.stride) * r.source.size(), 0);
+    for (size_t v = 0; v < r.source.size(); ++v) {
+        uint8_t* dst = bytes.data() + v * o.stride;
+        const uint8_t* src = stream.bytes.data + size_t(r.source[v]) * stream.stride;
+        for (const auto& [attribute, oldOffset] : kept)
+            std::memcpy(dst + attribute.offset, src + oldOffset, attributeBytes(attribute));
+        if (host) {
+            const Influences& in = r.influences[r.source[v]];
+            for (uint32_t i = 0; i < l.slots; ++i) {
+                storeLE(dst + indexOffset + i * l.indexSize, r.localIndices[v * kMaxInfluences + i],
+                        l.indexSize);
+                storeFloat(dst + weightOffset + i * 4, i < in.count ? in.weight[i] : 0.0f);
+            }
+        }
+    }
+    for (auto& k : kept) o.attributes.push_back(k.first);
+    if (host) {
+        VertexAttribute idx;
+        idx.semantic = Semantic::BoneIndices;
+        idx.type = l.indexType;
+        idx.components = static_cast<uint8_t>(l.slots);
+        idx.offset = indexOffset;
+        VertexAttribute wts;
+        wts.semantic = Semantic::BoneWeights;
+        wts.type = ComponentType::Float32;
+        wts.components = static_cast<uint8_t>(l.slots);
+        wts.offset = weightOffset;
+        o.attributes.push_back(idx);
+        o.attributes.push_back(wts);
+    }
+    o.bytes = makeOwnedBytes(std::move(bytes));
+    return true;
+}
+}  // namespace
+
+RebatchResult rebatchBones(const Mesh& mesh, uint32_t maxBonesPerBatch, const RebatchOptions& options) {
+    RebatchResult result;
+    RebatchSummary& report = result.summary;
+    report.verticesBefore = mesh.vertexCount;
+    report.batchesBefore = static_cast<uint32_t>(mesh.boneBatches.size());
+    auto fail = [&](std::string error) {
+        result.ok = false;
+        result.error = "mesh '" + mesh.name + "': " + error;
+        result.mesh = Mesh{};
+        return std::move(result);
+    };
+    if (maxBonesPerBatch == 0 || maxBonesPerBatch > kMaxBudget)
+        return fail("a budget of " + std::to_string(maxBonesPerBatch) + " bones per batch is outside 1.." +
+                    std::to_string(kMaxBudget));
+
+    if (fitsBoneBudget(mesh, maxBonesPerBatch, options.skinJoints)) {
+        keepAsIs(mesh, result);
+        return result;
+    }
+
+    std::string error;
+    TriangleList triangles;
+    if (!listInput(mesh, triangles, error)) return fail(error);
+    const size_t triangleTotal = triangles.corners.size() / 3;
+    report.triangles = static_cast<uint32_t>(triangleTotal);
+
+    InfluenceReader reader(mesh, options, report);
+    Rebatch r;
+    readInfluences(mesh, triangles, reader, r);
+    report.droppedVertices = mesh.vertexCount - r.usedVertices;
+    if (!batchTriangles(triangles, triangleTotal, mesh.vertexCount, maxBonesPerBatch, r, error))
+        return fail(error);
+
+    Mesh& out = result.mesh;
+    out.name = mesh.name;
+    out.vertexCount = static_cast<uint32_t>(r.source.size());
+    out.positionUnpack = mesh.positionUnpack;
+    out.boneIndicesBatchLocal = true;
+    out.maxBonesPerBatch = maxBonesPerBatch;
+    out.defaultMorphWeights = mesh.defaultMorphWeights;
+    writeTriangles(mesh, triangles, r, out);
 
     // Streams: every non-bone attribute repacked as stored; the new influence set goes where
     // BoneIndices set 0 was.
     const VertexStream* boneHost = nullptr;
     findAttribute(mesh, Semantic::BoneIndices, 0, &boneHost);
-    const uint32_t slots = reader.slots();
     const ComponentType indexType = maxBonesPerBatch <= 256 ? ComponentType::UInt8 : ComponentType::UInt16;
-    const size_t indexSize = componentSize(indexType);
+    const InfluenceLayout layout{reader.slots(), indexType, componentSize(indexType)};
     for (const VertexStream& stream : mesh.streams) {
-        std::vector<std::pair<VertexAttribute, uint32_t>> kept;  // new attribute, old offset
-        uint64_t offset = 0;
-        for (const VertexAttribute& a : stream.attributes) {
-            if (isBoneAttribute(a)) continue;
-            VertexAttribute n = a;
-            n.offset = static_cast<uint32_t>(offset);
-            kept.emplace_back(n, a.offset);
-            offset = align4(offset + attributeBytes(a));
-        }
-        const bool host = &stream == boneHost;
-        uint32_t indexOffset = 0, weightOffset = 0;
-        if (host) {
-            indexOffset = static_cast<uint32_t>(offset);
-            offset = align4(offset + indexSize * slots);
-            weightOffset = static_cast<uint32_t>(offset);
-            offset += 4 * slots;
-        }
-        if (kept.empty() && !host) continue;  // held only influence sets that are now merged
         VertexStream o;
-        o.stride = align4(offset);
-        o.count = out.vertexCount;
-        std::vector<uint8_t> bytes(size_t(o.stride) * source.size(), 0);
-        for (size_t v = 0; v < source.size(); ++v) {
-            uint8_t* dst = bytes.data() + v * o.stride;
-            const uint8_t* src = stream.bytes.data + size_t(source[v]) * stream.stride;
-            for (const auto& [attribute, oldOffset] : kept)
-                std::memcpy(dst + attribute.offset, src + oldOffset, attributeBytes(attribute));
-            if (host) {
-                const Influences& in = influences[source[v]];
-                for (uint32_t i = 0; i < slots; ++i) {
-                    storeLE(dst + indexOffset + i * indexSize, localIndices[v * kMaxInfluences + i],
-                            indexSize);
-                    storeFloat(dst + weightOffset + i * 4, i < in.count ? in.weight[i] : 0.0f);
-                }
-            }
-        }
-        for (auto& k : kept) o.attributes.push_back(k.first);
-        if (host) {
-            VertexAttribute idx;
-            idx.semantic = Semantic::BoneIndices;
-            idx.type = indexType;
-            idx.components = static_cast<uint8_t>(slots);
-            idx.offset = indexOffset;
-            VertexAttribute wts;
-            wts.semantic = Semantic::BoneWeights;
-            wts.type = ComponentType::Float32;
-            wts.components = static_cast<uint8_t>(slots);
-            wts.offset = weightOffset;
-            o.attributes.push_back(idx);
-            o.attributes.push_back(wts);
-        }
-        o.bytes = makeOwnedBytes(std::move(bytes));
-        out.streams.push_back(std::move(o));
+        if (repackStream(stream, &stream == boneHost, layout, r, out.vertexCount, o))
+            out.streams.push_back(std::move(o));
     }
 
     for (const MorphTarget& target : mesh.morphTargets) {
         MorphTarget t;
         t.name = target.name;
         t.relative = target.relative;
-        t.stream = remapStream(target.stream, source);
+        t.stream = remapStream(target.stream, r.source);
         out.morphTargets.push_back(std::move(t));
     }
 
-    out.boneBatches = std::move(batches);
+    out.boneBatches = std::move(r.batches);
     report.changed = true;
     report.batchesAfter = static_cast<uint32_t>(out.boneBatches.size());
     for (const BoneBatch& b : out.boneBatches)
         report.largestBatch = std::max(report.largestBatch, static_cast<uint32_t>(b.bones.size()));
     report.verticesAfter = out.vertexCount;
-    report.duplicatedVertices = out.vertexCount - usedVertices;
+    report.duplicatedVertices = out.vertexCount - r.usedVertices;
     report.adjacencyDropped = !mesh.adjacency.empty();
     result.ok = true;
     return result;

@@ -362,6 +362,236 @@ uint16_t floatToHalf(float value) {
     return static_cast<uint16_t>(sign | h);
 }
 
+namespace {
+// Where one attribute's values go in the new interleaved stream: its first byte, the stride, the
+// vertex count, the size of one component and the source values (model space).
+struct QuantTarget {
+    uint8_t* base;
+    uint32_t stride;
+    uint32_t n;
+    size_t comp;
+    int nc;
+    std::vector<glm::dvec4> src;
+};
+
+// Source values of attribute a (positions in model space: through the mesh's own unpack matrix).
+std::vector<glm::dvec4> sourceValues(const Mesh& mesh, const OutAttr& a, PodAttr g, uint32_t n) {
+    std::vector<glm::dvec4> src(n);
+    for (uint32_t v = 0; v < n; ++v) {
+        glm::vec4 f = read(a.src, v);
+        if (g == PodAttr::Positions) {
+            const glm::vec4 p = mesh.positionUnpack * glm::vec4(glm::vec3(f), 1.0f);
+            f = glm::vec4(glm::vec3(p) / (p.w != 0.0f ? p.w : 1.0f), 1.0f);
+        }
+        src[v] = glm::dvec4(f);
+    }
+    return src;
+}
+
+// Positions as shorts over their bounds; unpack becomes the matrix that decodes them.
+void encodeInt16(const QuantTarget& t, OutAttr& a, glm::mat4& unpack) {
+    const std::vector<glm::dvec4>& src = t.src;
+    glm::dvec3 lo(1e300), hi(-1e300);
+    for (const auto& p : src) lo = glm::min(lo, glm::dvec3(p)), hi = glm::max(hi, glm::dvec3(p));
+    const glm::dvec3 centre = (lo + hi) * 0.5, half = (hi - lo) * 0.5;
+    glm::dvec3 scale;
+    for (int c = 0; c < 3; ++c) scale[c] = half[c] > 0.0 ? half[c] : 1.0;
+    // Centre and scale as the floats the unpack matrix holds, so that what is stored
+    // decodes through exactly that matrix.
+    const glm::vec3 cf(centre), sf(scale);
+    for (uint32_t v = 0; v < t.n; ++v)
+        for (int c = 0; c < 3; ++c)
+            store(t.base + size_t(v) * t.stride + c * t.comp, a.attr.type,
+                  (src[v][c] - double(cf[c])) / double(sf[c]) * 32767.0);
+    unpack = glm::translate(glm::mat4(1.0f), cf) * glm::scale(glm::mat4(1.0f), sf);
+    a.attr.components = 3;
+}
+
+// Directions as the nearest 10:10:10 word (Dec3n) or bytes; a fourth byte keeps the sign of w.
+void encodeDirections(const QuantTarget& t, const OutAttr& a) {
+    const std::vector<glm::dvec4>& src = t.src;
+    const int32_t scale = a.quant == PodQuant::Dec3n ? 511 : 127;
+    for (uint32_t v = 0; v < t.n; ++v) {
+        glm::dvec3 d(src[v]);
+        const double len = glm::length(d);
+        int32_t code[3] = {0, 0, 0};
+        if (len > 0.0) bestDirection(d / len, scale, code);
+        uint8_t* p = t.base + size_t(v) * t.stride;
+        if (a.quant == PodQuant::Dec3n) {
+            const uint32_t word = (uint32_t(code[0]) & 0x3FFu) | ((uint32_t(code[1]) & 0x3FFu) << 10) |
+                                  ((uint32_t(code[2]) & 0x3FFu) << 20);
+            std::memcpy(p, &word, 4);
+        } else {
+            for (int c = 0; c < 3; ++c) store(p + c, ComponentType::Int8, code[c]);
+            if (t.nc == 4) store(p + 3, ComponentType::Int8, src[v].w < 0.0 ? -127 : 127);
+        }
+    }
+}
+
+// Values as normalised shorts, unsigned when all lie in 0..1; fails when one lies outside -1..1.
+bool encodeShorts(const QuantTarget& t, OutAttr& a, const std::string& what, std::string& error) {
+    const std::vector<glm::dvec4>& src = t.src;
+    double lo = 1e300, hi = -1e300;
+    for (const auto& p : src)
+        for (int c = 0; c < t.nc; ++c) lo = std::min(lo, p[c]), hi = std::max(hi, p[c]);
+    const bool unsignedRange = lo >= 0.0 && hi <= 1.0;
+    if (!unsignedRange && !(lo >= -1.0 && hi <= 1.0)) {
+        error = what + ": values from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                " do not fit normalised shorts (-1 to 1); --quantize uvs=half holds them";
+        return false;
+    }
+    a.attr.type = unsignedRange ? ComponentType::UInt16 : ComponentType::Int16;
+    for (uint32_t v = 0; v < t.n; ++v)
+        for (int c = 0; c < t.nc; ++c)
+            store(t.base + size_t(v) * t.stride + c * 2, a.attr.type,
+                  src[v][c] * (unsignedRange ? 65535.0 : 32767.0));
+    return true;
+}
+
+// Weights as unsigned bytes.
+void encodeWeights(const QuantTarget& t) {
+    const std::vector<glm::dvec4>& src = t.src;
+    const int nc = t.nc;
+    // Largest remainder: the bytes of a vertex sum to exactly 255 (weights summing to 1).
+    for (uint32_t v = 0; v < t.n; ++v) {
+        double w[4] = {0, 0, 0, 0}, sum = 0.0;
+        for (int c = 0; c < nc; ++c) w[c] = std::max(0.0, src[v][c]), sum += w[c];
+        int32_t code[4] = {0, 0, 0, 0};
+        if (sum > 0.0) {
+            int32_t total = 0;
+            double rem[4];
+            for (int c = 0; c < nc; ++c) {
+                const double x = w[c] / sum * 255.0;
+                code[c] = static_cast<int32_t>(std::floor(x));
+                rem[c] = x - code[c];
+                total += code[c];
+            }
+            while (total < 255) {
+                int best = 0;
+                for (int c = 1; c < nc; ++c)
+                    if (rem[c] > rem[best]) best = c;
+                ++code[best], rem[best] = -1.0, ++total;
+            }
+        }
+        for (int c = 0; c < nc; ++c) t.base[size_t(v) * t.stride + c] = static_cast<uint8_t>(code[c]);
+    }
+}
+
+// Values as 16.16 fixed point, half or float; fails when one is out of range. Positions stored so
+// need no unpack matrix.
+bool encodeFloats(const QuantTarget& t, const OutAttr& a, PodAttr g, const std::string& what,
+                  glm::mat4& unpack, std::string& error) {
+    const std::vector<glm::dvec4>& src = t.src;
+    const double limit = a.quant == PodQuant::Fixed  ? 32767.99998
+                         : a.quant == PodQuant::Half ? 65504.0
+                                                     : 3.4e38;
+    for (uint32_t v = 0; v < t.n; ++v)
+        for (int c = 0; c < t.nc; ++c) {
+            if (!(std::fabs(src[v][c]) <= limit)) {
+                error = what + ": the value " + std::to_string(src[v][c]) + " does not fit " +
+                        (a.quant == PodQuant::Fixed ? "16.16 fixed point" : "a half float") +
+                        "; --quantize " + podAttrName(g) + "=float keeps them as floats";
+                return false;
+            }
+            store(t.base + size_t(v) * t.stride + c * t.comp, a.attr.type, src[v][c]);
+        }
+    if (g == PodAttr::Positions) unpack = glm::mat4(1.0f);
+    return true;
+}
+
+// The largest error of attribute attr read back from bytes as the renderer reads it: distance for
+// positions and texture coordinates, degrees for directions, weight for weights.
+double largestError(const QuantTarget& t, const std::vector<uint8_t>& bytes, const VertexAttribute& attr,
+                    PodAttr g, const glm::mat4& unpack) {
+    const std::vector<glm::dvec4>& src = t.src;
+    const int nc = t.nc;
+    VertexStream view;
+    view.stride = t.stride;
+    view.count = t.n;
+    std::vector<uint8_t> copy = bytes;
+    view.bytes = makeOwnedBytes(std::move(copy));
+    const AttrRef back{&view, &attr};
+    double largest = 0.0;
+    for (uint32_t v = 0; v < t.n; ++v) {
+        const glm::dvec4 r(read(back, v));
+        double e = 0.0;
+        switch (g) {
+            case PodAttr::Positions: {
+                const glm::dvec4 p = glm::dmat4(unpack) * glm::dvec4(glm::dvec3(r), 1.0);
+                e = glm::length(glm::dvec3(p) - glm::dvec3(src[v]));
+                break;
+            }
+            case PodAttr::Normals:
+            case PodAttr::Tangents:
+                e = angleDegrees(glm::dvec3(r), glm::dvec3(src[v]));
+                break;
+            case PodAttr::Uvs: {
+                double s = 0.0;
+                for (int c = 0; c < nc; ++c) s += (r[c] - src[v][c]) * (r[c] - src[v][c]);
+                e = std::sqrt(s);
+                break;
+            }
+            case PodAttr::Weights: {
+                double sum = 0.0;
+                for (int c = 0; c < nc; ++c) sum += std::max(0.0, src[v][c]);
+                for (int c = 0; c < nc; ++c)
+                    e = std::max(e, std::fabs(r[c] - (sum > 0.0 ? std::max(0.0, src[v][c]) / sum : 0.0)));
+                break;
+            }
+            default:
+                break;
+        }
+        largest = std::max(largest, e);
+    }
+    return largest;
+}
+
+// Attribute a into bytes (the new stream, stride bytes a vertex): copied when kept, else encoded
+// as a.quant and its largest error added to local; fails (with error) on values the type cannot hold.
+bool quantizeAttribute(const Mesh& mesh, std::vector<uint8_t>& bytes, uint32_t stride, OutAttr& a,
+                       glm::mat4& unpack, PodQuantReport& local, std::string& error) {
+    const uint32_t n = mesh.vertexCount;
+    const PodAttr g = groupOf(a.src.attr->semantic);
+    uint8_t* base = bytes.data() + a.attr.offset;
+    if (a.quant == PodQuant::Keep) {
+        for (uint32_t v = 0; v < n; ++v)
+            std::memcpy(base + size_t(v) * stride,
+                        a.src.stream->bytes.data + size_t(v) * a.src.stream->stride + a.src.attr->offset,
+                        a.size);
+        a.src = {};
+        return true;
+    }
+    const size_t comp = isPacked(a.attr.type) ? 4 : componentSize(a.attr.type);
+    const QuantTarget t{base, stride, n, comp, a.attr.components, sourceValues(mesh, a, g, n)};
+    const std::string what = std::string(podAttrName(g)) + "=" + podQuantName(a.quant);
+    switch (a.quant) {
+        case PodQuant::Int16:
+            encodeInt16(t, a, unpack);
+            break;
+        case PodQuant::Dec3n:
+        case PodQuant::Byte:
+            encodeDirections(t, a);
+            break;
+        case PodQuant::Short:
+            if (!encodeShorts(t, a, what, error)) return false;
+            break;
+        case PodQuant::UByte:
+            encodeWeights(t);
+            break;
+        case PodQuant::Fixed:
+        case PodQuant::Half:
+        case PodQuant::Float:
+            if (!encodeFloats(t, a, g, what, unpack, error)) return false;
+            break;
+        default:
+            break;
+    }
+    recordError(local, g, a.quant, largestError(t, bytes, a.attr, g, unpack), n);
+    a.src = {};
+    return true;
+}
+}  // namespace
+
 bool quantizeMesh(Mesh& mesh, const PodQuantize& q, PodQuantReport& report, std::string& error) {
     std::vector<OutAttr> attrs;
     if (!chooseLayout(mesh, q, attrs, error)) return false;
@@ -384,178 +614,8 @@ bool quantizeMesh(Mesh& mesh, const PodQuantize& q, PodQuantReport& report, std:
     std::vector<uint8_t> bytes(size_t(out.stride) * n, 0);
     glm::mat4 unpack = mesh.positionUnpack;
     PodQuantReport local;
-
-    for (OutAttr& a : attrs) {
-        const PodAttr g = groupOf(a.src.attr->semantic);
-        uint8_t* base = bytes.data() + a.attr.offset;
-        const size_t comp = isPacked(a.attr.type) ? 4 : componentSize(a.attr.type);
-        const int nc = a.attr.components;
-        if (a.quant == PodQuant::Keep) {
-            for (uint32_t v = 0; v < n; ++v)
-                std::memcpy(base + size_t(v) * out.stride,
-                            a.src.stream->bytes.data + size_t(v) * a.src.stream->stride + a.src.attr->offset,
-                            a.size);
-            a.src = {};
-            continue;
-        }
-        // Source values (positions in model space: through the mesh's own unpack matrix).
-        std::vector<glm::dvec4> src(n);
-        for (uint32_t v = 0; v < n; ++v) {
-            glm::vec4 f = read(a.src, v);
-            if (g == PodAttr::Positions) {
-                const glm::vec4 p = mesh.positionUnpack * glm::vec4(glm::vec3(f), 1.0f);
-                f = glm::vec4(glm::vec3(p) / (p.w != 0.0f ? p.w : 1.0f), 1.0f);
-            }
-            src[v] = glm::dvec4(f);
-        }
-        const std::string what = std::string(podAttrName(g)) + "=" + podQuantName(a.quant);
-        switch (a.quant) {
-            case PodQuant::Int16: {
-                glm::dvec3 lo(1e300), hi(-1e300);
-                for (const auto& p : src) lo = glm::min(lo, glm::dvec3(p)), hi = glm::max(hi, glm::dvec3(p));
-                const glm::dvec3 centre = (lo + hi) * 0.5, half = (hi - lo) * 0.5;
-                glm::dvec3 scale;
-                for (int c = 0; c < 3; ++c) scale[c] = half[c] > 0.0 ? half[c] : 1.0;
-                // Centre and scale as the floats the unpack matrix holds, so that what is stored
-                // decodes through exactly that matrix.
-                const glm::vec3 cf(centre), sf(scale);
-                for (uint32_t v = 0; v < n; ++v)
-                    for (int c = 0; c < 3; ++c)
-                        store(base + size_t(v) * out.stride + c * comp, a.attr.type,
-                              (src[v][c] - double(cf[c])) / double(sf[c]) * 32767.0);
-                unpack = glm::translate(glm::mat4(1.0f), cf) * glm::scale(glm::mat4(1.0f), sf);
-                a.attr.components = 3;
-                break;
-            }
-            case PodQuant::Dec3n:
-            case PodQuant::Byte: {
-                const int32_t scale = a.quant == PodQuant::Dec3n ? 511 : 127;
-                for (uint32_t v = 0; v < n; ++v) {
-                    glm::dvec3 d(src[v]);
-                    const double len = glm::length(d);
-                    int32_t code[3] = {0, 0, 0};
-                    if (len > 0.0) bestDirection(d / len, scale, code);
-                    uint8_t* p = base + size_t(v) * out.stride;
-                    if (a.quant == PodQuant::Dec3n) {
-                        const uint32_t word = (uint32_t(code[0]) & 0x3FFu) |
-                                              ((uint32_t(code[1]) & 0x3FFu) << 10) |
-                                              ((uint32_t(code[2]) & 0x3FFu) << 20);
-                        std::memcpy(p, &word, 4);
-                    } else {
-                        for (int c = 0; c < 3; ++c) store(p + c, ComponentType::Int8, code[c]);
-                        if (nc == 4) store(p + 3, ComponentType::Int8, src[v].w < 0.0 ? -127 : 127);
-                    }
-                }
-                break;
-            }
-            case PodQuant::Short: {
-                double lo = 1e300, hi = -1e300;
-                for (const auto& p : src)
-                    for (int c = 0; c < nc; ++c) lo = std::min(lo, p[c]), hi = std::max(hi, p[c]);
-                const bool unsignedRange = lo >= 0.0 && hi <= 1.0;
-                if (!unsignedRange && !(lo >= -1.0 && hi <= 1.0)) {
-                    error = what + ": values from " + std::to_string(lo) + " to " + std::to_string(hi) +
-                            " do not fit normalised shorts (-1 to 1); --quantize uvs=half holds them";
-                    return false;
-                }
-                a.attr.type = unsignedRange ? ComponentType::UInt16 : ComponentType::Int16;
-                for (uint32_t v = 0; v < n; ++v)
-                    for (int c = 0; c < nc; ++c)
-                        store(base + size_t(v) * out.stride + c * 2, a.attr.type,
-                              src[v][c] * (unsignedRange ? 65535.0 : 32767.0));
-                break;
-            }
-            case PodQuant::UByte: {
-                // Largest remainder: the bytes of a vertex sum to exactly 255 (weights summing to 1).
-                for (uint32_t v = 0; v < n; ++v) {
-                    double w[4] = {0, 0, 0, 0}, sum = 0.0;
-                    for (int c = 0; c < nc; ++c) w[c] = std::max(0.0, src[v][c]), sum += w[c];
-                    int32_t code[4] = {0, 0, 0, 0};
-                    if (sum > 0.0) {
-                        int32_t total = 0;
-                        double rem[4];
-                        for (int c = 0; c < nc; ++c) {
-                            const double x = w[c] / sum * 255.0;
-                            code[c] = static_cast<int32_t>(std::floor(x));
-                            rem[c] = x - code[c];
-                            total += code[c];
-                        }
-                        while (total < 255) {
-                            int best = 0;
-                            for (int c = 1; c < nc; ++c)
-                                if (rem[c] > rem[best]) best = c;
-                            ++code[best], rem[best] = -1.0, ++total;
-                        }
-                    }
-                    for (int c = 0; c < nc; ++c)
-                        base[size_t(v) * out.stride + c] = static_cast<uint8_t>(code[c]);
-                }
-                break;
-            }
-            case PodQuant::Fixed:
-            case PodQuant::Half:
-            case PodQuant::Float: {
-                const double limit = a.quant == PodQuant::Fixed  ? 32767.99998
-                                     : a.quant == PodQuant::Half ? 65504.0
-                                                                 : 3.4e38;
-                for (uint32_t v = 0; v < n; ++v)
-                    for (int c = 0; c < nc; ++c) {
-                        if (!(std::fabs(src[v][c]) <= limit)) {
-                            error = what + ": the value " + std::to_string(src[v][c]) + " does not fit " +
-                                    (a.quant == PodQuant::Fixed ? "16.16 fixed point" : "a half float") +
-                                    "; --quantize " + podAttrName(g) + "=float keeps them as floats";
-                            return false;
-                        }
-                        store(base + size_t(v) * out.stride + c * comp, a.attr.type, src[v][c]);
-                    }
-                if (g == PodAttr::Positions) unpack = glm::mat4(1.0f);
-                break;
-            }
-            default:
-                break;
-        }
-        // Read back as the renderer reads it, and measure.
-        VertexStream view;
-        view.stride = out.stride;
-        view.count = n;
-        std::vector<uint8_t> copy = bytes;
-        view.bytes = makeOwnedBytes(std::move(copy));
-        const AttrRef back{&view, &a.attr};
-        double largest = 0.0;
-        for (uint32_t v = 0; v < n; ++v) {
-            const glm::dvec4 r(read(back, v));
-            double e = 0.0;
-            switch (g) {
-                case PodAttr::Positions: {
-                    const glm::dvec4 p = glm::dmat4(unpack) * glm::dvec4(glm::dvec3(r), 1.0);
-                    e = glm::length(glm::dvec3(p) - glm::dvec3(src[v]));
-                    break;
-                }
-                case PodAttr::Normals:
-                case PodAttr::Tangents:
-                    e = angleDegrees(glm::dvec3(r), glm::dvec3(src[v]));
-                    break;
-                case PodAttr::Uvs: {
-                    double s = 0.0;
-                    for (int c = 0; c < nc; ++c) s += (r[c] - src[v][c]) * (r[c] - src[v][c]);
-                    e = std::sqrt(s);
-                    break;
-                }
-                case PodAttr::Weights: {
-                    double sum = 0.0;
-                    for (int c = 0; c < nc; ++c) sum += std::max(0.0, src[v][c]);
-                    for (int c = 0; c < nc; ++c)
-                        e = std::max(e, std::fabs(r[c] - (sum > 0.0 ? std::max(0.0, src[v][c]) / sum : 0.0)));
-                    break;
-                }
-                default:
-                    break;
-            }
-            largest = std::max(largest, e);
-        }
-        recordError(local, g, a.quant, largest, n);
-        a.src = {};
-    }
+    for (OutAttr& a : attrs)
+        if (!quantizeAttribute(mesh, bytes, out.stride, a, unpack, local, error)) return false;
     // Committed only now: a refusal above leaves the mesh as it was.
     for (size_t g = 0; g < size_t(PodAttr::Count); ++g)
         if (local.error[g].values)
@@ -978,10 +1038,8 @@ void splitSkinnedInstances(Scene& scene, PodShapeReport& report) {
     }
 }
 
-// Keeps the one clip POD holds, and samples the node element tracks (OpenGEX transform elements,
-// which POD has no blocks for) into one stepped matrix track per node at every frame.
-bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeReport& report,
-                      std::string& error) {
+// Keeps the one clip POD holds (--clip, else the first with a refusal) and applies --fps.
+bool pickClip(Scene& scene, const PodShapeOptions& options, PodShapeReport& report, std::string& error) {
     auto& clips = scene.animation.clips;
     if (options.clip >= 0) {
         if (static_cast<size_t>(options.clip) >= clips.size()) {
@@ -1006,8 +1064,12 @@ bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeRepo
         scene.animation.fps = options.fps;
         scene.animation.frames = 0;  // counted again from the clip at the new rate
     }
-    if (clips.empty()) return true;
-    Clip& clip = clips[0];
+    return true;
+}
+
+// Visibility and texture coordinate tracks (POD has neither): refused, or left out when the
+// options say so; then the clip moved to start at 0 s.
+void dropPodlessTracks(Clip& clip, const PodShapeOptions& options, PodShapeReport& report) {
     size_t visibility = 0, uv = 0;
     for (const Track& t : clip.tracks) {
         visibility += t.channel == Channel::Visibility;
@@ -1041,29 +1103,42 @@ bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeRepo
         clip.end -= clip.start;
         clip.start = 0.0f;
     }
-    std::vector<uint8_t> elementNode(scene.nodes.size(), 0), objectNode(scene.nodes.size(), 0);
+}
+
+// Element tracks sampled per node: which nodes have them, and each one's stepped matrix track
+// (baked) and, for an animated object transform, its object's (bakedObject).
+struct ElementBake {
+    std::vector<uint8_t> elementNode, objectNode;
+    std::vector<Track> baked, bakedObject;
+};
+
+// Marks the nodes with element tracks in b; false when there are none.
+bool findElementNodes(const Scene& scene, const Clip& clip, ElementBake& b) {
+    b.elementNode.assign(scene.nodes.size(), 0), b.objectNode.assign(scene.nodes.size(), 0);
     bool any = false;
     for (const Track& t : clip.tracks)
         if (t.channel == Channel::Element && t.node >= 0 &&
             static_cast<size_t>(t.node) < scene.nodes.size()) {
-            elementNode[t.node] = 1, any = true;
+            b.elementNode[t.node] = 1, any = true;
             // An animated object transform (OpenGEX object elements): POD has none, so its object
             // moves to a child node animated by it (below).
             if (t.element < scene.nodes[t.node].elements.size() &&
                 scene.nodes[t.node].elements[t.element].object && scene.nodes[t.node].kind != NodeKind::Empty)
-                objectNode[t.node] = 1;
+                b.objectNode[t.node] = 1;
         }
-    if (!any) return true;
-    const float fps = scene.animation.fps;
-    const uint32_t frames = static_cast<uint32_t>(std::ceil(double(clip.end) * fps - 1e-3)) + 1;
-    std::vector<Track> baked(scene.nodes.size()), bakedObject(scene.nodes.size());
+    return any;
+}
+
+// Samples the marked nodes' local (and object) transforms at each of frames frames into b's tracks.
+void bakeElementTracks(const Scene& scene, uint32_t frames, float fps, ElementBake& b) {
+    b.baked.resize(scene.nodes.size()), b.bakedObject.resize(scene.nodes.size());
     Pose pose;
     for (uint32_t f = 0; f < frames; ++f) {
         const float t = float(f) / fps;
         evaluatePose(scene, 0, t, pose);
         for (size_t n = 0; n < scene.nodes.size(); ++n) {
-            if (!elementNode[n]) continue;
-            Track& tr = baked[n];
+            if (!b.elementNode[n]) continue;
+            Track& tr = b.baked[n];
             tr.node = static_cast<int32_t>(n);
             tr.channel = Channel::Matrix;
             tr.interpolation = Interpolation::Step;
@@ -1072,8 +1147,8 @@ bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeRepo
             const glm::mat4 m = pose.local[n].toMatrix();
             const float* v = &m[0][0];
             tr.values.insert(tr.values.end(), v, v + 16);
-            if (!objectNode[n]) continue;
-            Track& ot = bakedObject[n];
+            if (!b.objectNode[n]) continue;
+            Track& ot = b.bakedObject[n];
             ot.channel = Channel::Matrix;
             ot.interpolation = Interpolation::Step;
             ot.components = 16;
@@ -1082,12 +1157,17 @@ bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeRepo
             ot.values.insert(ot.values.end(), o, o + 16);
         }
     }
+}
+
+// The clip's element tracks (and the marked nodes' other tracks) replaced by the baked matrix
+// tracks; the nodes' rest transforms become matrices. Returns the nodes so animated.
+size_t replaceElementTracks(Scene& scene, Clip& clip, ElementBake& b) {
     size_t count = 0;
     clip.tracks.erase(std::remove_if(clip.tracks.begin(), clip.tracks.end(),
                                      [&](const Track& t) { return t.channel == Channel::Element; }),
                       clip.tracks.end());
     for (size_t n = 0; n < scene.nodes.size(); ++n) {
-        if (!elementNode[n]) continue;
+        if (!b.elementNode[n]) continue;
         // The node's other tracks (none for element-animated OpenGEX nodes) would fight the matrix.
         clip.tracks.erase(std::remove_if(clip.tracks.begin(), clip.tracks.end(),
                                          [&](const Track& t) { return t.node == static_cast<int32_t>(n); }),
@@ -1097,13 +1177,19 @@ bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeRepo
         node.local = Transform{};
         node.local.useMatrix = true;
         node.local.matrix = rest;
-        clip.tracks.push_back(std::move(baked[n]));
+        clip.tracks.push_back(std::move(b.baked[n]));
         ++count;
     }
+    return count;
+}
+
+// Each node with an animated object transform hands its object to a new child node animated by the
+// baked object track. Returns the nodes so split.
+size_t moveAnimatedObjects(Scene& scene, Clip& clip, ElementBake& b) {
     size_t objects = 0;
     const size_t nodeCount = scene.nodes.size();
     for (size_t n = 0; n < nodeCount; ++n) {
-        if (!objectNode[n]) continue;
+        if (!b.objectNode[n]) continue;
         Node child;
         child.name = scene.nodes[n].name + " object";
         child.parent = static_cast<int32_t>(n);
@@ -1117,11 +1203,30 @@ bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeRepo
         Node& node = scene.nodes[n];
         node.kind = NodeKind::Empty, node.object = -1, node.materials.clear(), node.skin = -1;
         node.objectTransform = glm::mat4(1.0f);
-        bakedObject[n].node = static_cast<int32_t>(scene.nodes.size());
-        clip.tracks.push_back(std::move(bakedObject[n]));
+        b.bakedObject[n].node = static_cast<int32_t>(scene.nodes.size());
+        clip.tracks.push_back(std::move(b.bakedObject[n]));
         scene.nodes.push_back(std::move(child));
         ++objects;
     }
+    return objects;
+}
+
+// Keeps the one clip POD holds, and samples the node element tracks (OpenGEX transform elements,
+// which POD has no blocks for) into one stepped matrix track per node at every frame.
+bool prepareAnimation(Scene& scene, const PodShapeOptions& options, PodShapeReport& report,
+                      std::string& error) {
+    if (!pickClip(scene, options, report, error)) return false;
+    auto& clips = scene.animation.clips;
+    if (clips.empty()) return true;
+    Clip& clip = clips[0];
+    dropPodlessTracks(clip, options, report);
+    ElementBake b;
+    if (!findElementNodes(scene, clip, b)) return true;
+    const float fps = scene.animation.fps;
+    const uint32_t frames = static_cast<uint32_t>(std::ceil(double(clip.end) * fps - 1e-3)) + 1;
+    bakeElementTracks(scene, frames, fps, b);
+    const size_t count = replaceElementTracks(scene, clip, b);
+    const size_t objects = moveAnimatedObjects(scene, clip, b);
     if (objects)
         report.notes.push_back("clip '" + clip.name + "': the animated object transforms of " + counted(objects, "node", "nodes") +
                                " sampled at every frame onto child nodes that show their objects (POD "

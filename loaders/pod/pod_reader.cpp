@@ -985,24 +985,10 @@ private:
         return true;
     }
 
-    void mesh(size_t index) {
-        const RawMesh& raw = m_raw.meshes[index];
-        const LeafView L = leaves(raw.leaves);
-        const std::string w = "scene / mesh " + num(index);
-        Mesh mesh;
-        uint32_t numFaces = 0, numUvw = 0, numStrips = 0, meshType = 0;
-        u32(L[pod::NumVertices], join(w, pod::NumVertices), mesh.vertexCount);
-        u32(L[pod::NumFaces], join(w, pod::NumFaces), numFaces);
-        bool hasNumUvw = u32(L[pod::NumUvwChannels], join(w, pod::NumUvwChannels), numUvw);
-        u32(L[pod::NumStrips], join(w, pod::NumStrips), numStrips);
-        u32(L[pod::MeshType], join(w, pod::MeshType), meshType);
-
-        const std::vector<const RawDataList*> uvws = uvwLists(raw);
-        if (hasNumUvw && numUvw != uvws.size())
-            m_diag.violation(L[pod::NumUvwChannels].offset, join(w, pod::NumUvwChannels),
-                             "declares " + num(numUvw) + " UVW channels but the mesh holds " + num(uvws.size()) + " UVW lists");
-
-        // Vertex streams: interleaved data is one buffer shared by the attributes (spec 3.3).
+    // Vertex streams (6006-6013, 6022): one stream per list, or the interleaved buffer (spec 3.3).
+    void meshStreams(const RawMesh& raw, const LeafView& L, const std::string& w, size_t index,
+                     const std::vector<const RawDataList*>& uvws, Mesh& mesh) {
+        // Interleaved data is one buffer shared by the attributes (spec 3.3).
         const Leaf& inter = L[pod::InterleavedDataList];
         const bool interleaved = inter.present && inter.size > 0;
         struct Found {
@@ -1051,19 +1037,12 @@ private:
         if (!interleaved && inter.present)
             m_diag.info("mesh " + num(index) + ": empty interleaved data block; the lists hold the data");
         for (size_t s = 0; s < mesh.streams.size(); ++s) alignStream(mesh.streams[s], index);
+    }
 
-        // Indices (6003): 16- or 32-bit, always a plain array (never interleaved).
-        const RawDataList* faces = listOf(raw, pod::VertexIndexList);
-        const LeafView F = leaves(faces ? faces->leaves : Range{});
-        uint32_t indexType = 0, indexN = 0;
-        const std::string fw = join(w, pod::VertexIndexList);
-        if (faces) {
-            ListValues v = listValues(*faces, fw);
-            indexType = v.type;
-            indexN = v.n;
-        }
-        // Primitive: strips (6004 lengths in triangles, 6005 count) or a list (notes 6).
-        Submesh sub;
+    // Strips (6004 lengths in triangles, 6005 count) into sub; returns the indices they use, or
+    // three per face for a list (notes 6).
+    uint64_t meshStrips(const RawMesh& raw, const LeafView& L, const std::string& w, uint32_t numFaces, uint32_t numStrips,
+                        Submesh& sub) {
         uint64_t expectedIndices = uint64_t(numFaces) * 3;
         const Leaf& lengths = L[pod::StripLength];
         if (lengths.present && !L[pod::NumStrips].present) numStrips = static_cast<uint32_t>(lengths.words());
@@ -1092,47 +1071,69 @@ private:
         } else if (lengths.present && lengths.size > 0) {
             m_diag.violation(lengths.offset, join(w, pod::StripLength), "strip lengths in a mesh with no strips are ignored");
         }
+        return expectedIndices;
+    }
+
+    // Index data (6003 data block): 16- or 32-bit, the first expectedIndices of it into mesh.indices.
+    void meshIndexData(const RawDataList& faces, const std::string& fw, const ListValues& v, uint64_t expectedIndices,
+                       uint32_t numFaces, Mesh& mesh) {
+        const LeafView F = leaves(faces.leaves);
+        const Leaf data = F[pod::DataBlockData];
+        ComponentType type = ComponentType::UInt16;
+        if (v.type == static_cast<uint32_t>(pod::DataType::UnsignedShort)) {
+            type = ComponentType::UInt16;
+        } else if (v.type == static_cast<uint32_t>(pod::DataType::UnsignedInt) ||
+                   v.type == static_cast<uint32_t>(pod::DataType::Int)) {
+            type = ComponentType::UInt32;
+        } else {
+            m_diag.fatal(F[pod::DataBlockType].present ? F[pod::DataBlockType].offset : faces.offset,
+                         join(fw, pod::DataBlockType), "index type " + num(v.type) + " is neither unsigned short (3) nor unsigned int (17)");
+        }
+        if (v.n != 1)
+            m_diag.violation(F[pod::DataBlockComponents].offset, join(fw, pod::DataBlockComponents),
+                             num(v.n) + " components per index; 1 is used");
+        const size_t isize = componentSize(type);
+        const uint64_t available = data.present ? data.size / isize : 0;
+        if (!data.present || available < expectedIndices) {
+            m_diag.fatal(data.present ? data.offset : faces.offset, join(fw, pod::DataBlockData),
+                         num(expectedIndices) + " indices needed for " + num(numFaces) + " faces, the data holds " + num(available));
+        } else {
+            if (available > expectedIndices || data.size % isize != 0)
+                m_diag.violation(data.offset, join(fw, pod::DataBlockData),
+                                 "holds " + num(data.size) + " bytes, more than the " + num(expectedIndices) + " indices the faces use");
+            mesh.indices.type = type;
+            mesh.indices.bytes = view(data.data, static_cast<size_t>(expectedIndices * isize));
+            mesh.indices.count = static_cast<uint32_t>(expectedIndices);
+        }
+    }
+
+    // Primitive and indices (6001-6005): fills sub and mesh.indices; returns the index count drawn.
+    uint32_t meshIndices(const RawMesh& raw, const LeafView& L, const std::string& w, uint32_t numFaces, uint32_t numStrips,
+                         Mesh& mesh, Submesh& sub) {
+        // Indices (6003): 16- or 32-bit, always a plain array (never interleaved).
+        const RawDataList* faces = listOf(raw, pod::VertexIndexList);
+        ListValues v;
+        const std::string fw = join(w, pod::VertexIndexList);
+        if (faces) v = listValues(*faces, fw);
+        uint64_t expectedIndices = meshStrips(raw, L, w, numFaces, numStrips, sub);
         if (expectedIndices > 0xFFFFFFFFull) {
             m_diag.fatal(L[pod::NumFaces].offset, join(w, pod::NumFaces), num(numFaces) + " faces are more than a mesh can index");
             expectedIndices = 0;
         }
 
-        if (indexN > 0) {
-            const Leaf data = F[pod::DataBlockData];
-            ComponentType type = ComponentType::UInt16;
-            if (indexType == static_cast<uint32_t>(pod::DataType::UnsignedShort)) {
-                type = ComponentType::UInt16;
-            } else if (indexType == static_cast<uint32_t>(pod::DataType::UnsignedInt) ||
-                       indexType == static_cast<uint32_t>(pod::DataType::Int)) {
-                type = ComponentType::UInt32;
-            } else {
-                m_diag.fatal(F[pod::DataBlockType].present ? F[pod::DataBlockType].offset : faces->offset,
-                             join(fw, pod::DataBlockType), "index type " + num(indexType) + " is neither unsigned short (3) nor unsigned int (17)");
-            }
-            if (indexN != 1)
-                m_diag.violation(F[pod::DataBlockComponents].offset, join(fw, pod::DataBlockComponents),
-                                 num(indexN) + " components per index; 1 is used");
-            const size_t isize = componentSize(type);
-            const uint64_t available = data.present ? data.size / isize : 0;
-            if (!data.present || available < expectedIndices) {
-                m_diag.fatal(data.present ? data.offset : faces->offset, join(fw, pod::DataBlockData),
-                             num(expectedIndices) + " indices needed for " + num(numFaces) + " faces, the data holds " + num(available));
-            } else {
-                if (available > expectedIndices || data.size % isize != 0)
-                    m_diag.violation(data.offset, join(fw, pod::DataBlockData),
-                                     "holds " + num(data.size) + " bytes, more than the " + num(expectedIndices) + " indices the faces use");
-                mesh.indices.type = type;
-                mesh.indices.bytes = view(data.data, static_cast<size_t>(expectedIndices * isize));
-                mesh.indices.count = static_cast<uint32_t>(expectedIndices);
-            }
+        if (v.n > 0) {
+            meshIndexData(*faces, fw, v, expectedIndices, numFaces, mesh);
         } else if (expectedIndices > mesh.vertexCount) {
             m_diag.fatal(L[pod::NumFaces].present ? L[pod::NumFaces].offset : raw.offset, join(w, pod::NumFaces),
                          "a non-indexed mesh with " + num(numFaces) + " faces needs " + num(expectedIndices) + " vertices, it has " +
                              num(mesh.vertexCount));
             expectedIndices = 0;
         }
-        sub.firstIndex = 0;
-        sub.indexCount = static_cast<uint32_t>(expectedIndices);
+        return static_cast<uint32_t>(expectedIndices);
+    }
+
+    // Mesh type (6008): points, lines, patches and NURBS are kept but not drawn as triangles.
+    void meshPrimitive(const LeafView& L, const std::string& w, uint32_t meshType, Submesh& sub) {
         switch (meshType) {
             case 0: break;
             case 1: sub.primitive = Primitive::Points; break;
@@ -1148,6 +1149,33 @@ private:
             m_diag.warn(L[pod::MeshType].offset, join(w, pod::MeshType),
                         std::string("a ") + primitiveName(sub.primitive) + " mesh: kept but not drawn as triangles");
         }
+    }
+
+    // One mesh block (spec 3.3) into m_scene.meshes: counts, streams, primitive, indices, unpack
+    // matrix, adjacency and bone batches.
+    void mesh(size_t index) {
+        const RawMesh& raw = m_raw.meshes[index];
+        const LeafView L = leaves(raw.leaves);
+        const std::string w = "scene / mesh " + num(index);
+        Mesh mesh;
+        uint32_t numFaces = 0, numUvw = 0, numStrips = 0, meshType = 0;
+        u32(L[pod::NumVertices], join(w, pod::NumVertices), mesh.vertexCount);
+        u32(L[pod::NumFaces], join(w, pod::NumFaces), numFaces);
+        bool hasNumUvw = u32(L[pod::NumUvwChannels], join(w, pod::NumUvwChannels), numUvw);
+        u32(L[pod::NumStrips], join(w, pod::NumStrips), numStrips);
+        u32(L[pod::MeshType], join(w, pod::MeshType), meshType);
+
+        const std::vector<const RawDataList*> uvws = uvwLists(raw);
+        if (hasNumUvw && numUvw != uvws.size())
+            m_diag.violation(L[pod::NumUvwChannels].offset, join(w, pod::NumUvwChannels),
+                             "declares " + num(numUvw) + " UVW channels but the mesh holds " + num(uvws.size()) + " UVW lists");
+
+        meshStreams(raw, L, w, index, uvws, mesh);
+        Submesh sub;
+        const uint32_t indexCount = meshIndices(raw, L, w, numFaces, numStrips, mesh, sub);
+        sub.firstIndex = 0;
+        sub.indexCount = indexCount;
+        meshPrimitive(L, w, meshType, sub);
         mesh.submeshes.push_back(std::move(sub));
 
         // Unpack matrix (6020): positions only, applied in the vertex shader (notes 6).

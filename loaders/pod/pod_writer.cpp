@@ -828,17 +828,8 @@ private:
         return true;
     }
 
-    bool planMesh(size_t index, MeshPlan& p) {
-        const Mesh& m = m_scene.meshes[index];
-        const std::string w = "mesh " + num(index) + (m.name.empty() ? "" : " " + quoted(m.name));
-        if (!m.morphTargets.empty()) {
-            if (!m_o.dropMorphTargets)
-                return fail(w, "morph targets: POD has none (set dropMorphTargets to leave them out)");
-            note(w + ": " + num(m.morphTargets.size()) + " morph targets dropped");
-        }
-        if (m.submeshes.size() > 1)
-            return fail(w, num(m.submeshes.size()) +
-                               " submeshes; a POD mesh draws one primitive list with one material");
+    // Each attribute of m's streams into p.attrs: its POD list, type, size and alignment.
+    bool planAttributes(const Mesh& m, const std::string& w, MeshPlan& p) {
         for (const VertexStream& st : m.streams) {
             if (st.count != m.vertexCount)
                 return fail(w,
@@ -868,6 +859,12 @@ private:
                 p.attrs.push_back(ap);
             }
         }
+        return true;
+    }
+
+    // p.attrs sorted in POD list order, texture sets counted (numbered 0, 1, 2...), positions
+    // required when there are vertices; positions says whether there are any.
+    bool planAttributeOrder(const Mesh& m, const std::string& w, MeshPlan& p, bool& positions) {
         std::stable_sort(p.attrs.begin(), p.attrs.end(), [](const AttrPlan& a, const AttrPlan& b) {
             const int ra = listRank(a.attr->semantic), rb = listRank(b.attr->semantic);
             return ra != rb ? ra < rb : a.attr->set < b.attr->set;
@@ -880,12 +877,15 @@ private:
                                 "lists in order)");
                 ++p.uvSets;
             }
-        bool positions = false;
+        positions = false;
         for (const AttrPlan& a : p.attrs) positions = positions || a.attr->semantic == Semantic::Position;
         if (m.vertexCount > 0 && !positions)
             return fail(w, num(m.vertexCount) + " vertices but no positions");
+        return true;
+    }
 
-        // Layout: the stream as it is when it already suits the reader, else packed in list order.
+    // Layout: the stream as it is when it already suits the reader, else packed in list order.
+    void planLayout(const Mesh& m, MeshPlan& p) {
         p.interleaved = m_o.interleave && m.vertexCount > 0 && !p.attrs.empty();
         if (p.interleaved) {
             const VertexStream* only = p.attrs.front().stream;
@@ -908,10 +908,10 @@ private:
                 p.stride = (cursor + 3) / 4 * 4;
             }
         }
+    }
 
-        // Primitive and indices (6001-6005, 6021).
-        Submesh sub;
-        if (!m.submeshes.empty()) sub = m.submeshes[0];
+    // Primitive (6001, 6004, 6005, 6021): the submesh's checks, mesh type, strips and face count.
+    bool planPrimitive(const std::string& w, const Submesh& sub, MeshPlan& p) {
         if (sub.firstIndex != 0)
             return fail(w, "the submesh starts at index " + num(sub.firstIndex) +
                                "; POD draws a mesh's indices from the first");
@@ -967,6 +967,11 @@ private:
                                    " in faces of 3");
             p.numFaces = sub.indexCount / 3;
         }
+        return true;
+    }
+
+    // Indices (6003): 8-bit widened to 16, unused ones left out, a non-indexed count checked.
+    bool planIndices(const Mesh& m, const std::string& w, MeshPlan& p) {
         p.indexed = m.indices.count > 0;
         if (p.indexed) {
             if (m.indices.type != ComponentType::UInt8 && m.indices.type != ComponentType::UInt16 &&
@@ -987,6 +992,29 @@ private:
             return fail(w, "a non-indexed submesh of " + num(p.indexCount) + " vertices in a mesh of " +
                                num(m.vertexCount));
         }
+        return true;
+    }
+
+    // Mesh index's plan p: what POD cannot hold fails, then attributes, layout, primitive, indices.
+    bool planMesh(size_t index, MeshPlan& p) {
+        const Mesh& m = m_scene.meshes[index];
+        const std::string w = "mesh " + num(index) + (m.name.empty() ? "" : " " + quoted(m.name));
+        if (!m.morphTargets.empty()) {
+            if (!m_o.dropMorphTargets)
+                return fail(w, "morph targets: POD has none (set dropMorphTargets to leave them out)");
+            note(w + ": " + num(m.morphTargets.size()) + " morph targets dropped");
+        }
+        if (m.submeshes.size() > 1)
+            return fail(w, num(m.submeshes.size()) +
+                               " submeshes; a POD mesh draws one primitive list with one material");
+        bool positions = false;
+        if (!planAttributes(m, w, p) || !planAttributeOrder(m, w, p, positions)) return false;
+        planLayout(m, p);
+
+        // Primitive and indices (6001-6005, 6021).
+        Submesh sub;
+        if (!m.submeshes.empty()) sub = m.submeshes[0];
+        if (!planPrimitive(w, sub, p) || !planIndices(m, w, p)) return false;
         if (!nearlyIdentity(m.positionUnpack, 0.0f) && !positions)
             return fail(w, "an unpack matrix without positions");
         return true;
