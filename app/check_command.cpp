@@ -232,7 +232,7 @@ int runCheck(const std::vector<std::string>& paths, bool json, int jobs) {
             (r.ok() ? ok : failed) += 1;
             warnings += r.warnings.size();
             if (json) {
-                std::cout << checkResultJson(r).dump() << "\n" << std::flush;
+                std::cout << checkResultJson(r).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n" << std::flush;
             } else {
                 printText(r);
                 std::fflush(stdout);

@@ -59,7 +59,7 @@ int runInfo(const std::string& file, bool json, const TimeSelection& selection,
     evaluatePose(scene, time.clip, time.seconds, pose);
     nlohmann::json info = sceneInfoJson(scene, pose, time);
     if (json) {
-        std::cout << info.dump(2) << "\n";
+        std::cout << info.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else {
         std::cout << sceneInfoText(info, scene);
     }

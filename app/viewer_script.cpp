@@ -1176,7 +1176,7 @@ std::string viewerStateJson(const ViewerState& s) {
                 {"rect", rect(s.legendRect)}};
         }
     }
-    return j.dump(2);
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace esv

@@ -135,7 +135,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* esview_texture_lookup(const char* pa
             }
         }
     }
-    text = j.dump();
+    text = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return text.c_str();
 }
 

@@ -139,6 +139,27 @@ TEST(CheckBatch, TruncatedFilesKeepTheirFormat) {
     EXPECT_EQ(format["magic_only.ogex"], "ogex");
 }
 
+// A name that is not UTF-8 (a POF subobject named "det\xFFail", from the fuzz corpus) does not stop
+// the batch: the JSON line carries it with U+FFFD in its place, and the files after it are checked.
+// (nlohmann::json throws on such strings unless told to replace them: the batch used to abort.)
+TEST(CheckBatch, NamesThatAreNotUtf8KeepTheJsonValid) {
+    const fs::path dir = inputDir("not_utf8");
+    writeBytes(dir / "a_bad_name.pof",
+               readBytes(esv::test::sourceDir() / "fuzz" / "corpus" / "pof" / "9c37cfb743adcda924485786537067ba4f509a97"));
+    writeBytes(dir / "b_demo.pod", readBytes(esv::test::sourceDir() / "assets" / "demo.pod"));
+    RunResult r = run("check '" + dir.string() + "' --json");
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    const std::vector<nlohmann::json> lines = jsonLines(r.out);
+    ASSERT_EQ(lines.size(), 3u) << r.out << r.err;
+    EXPECT_NE(lines[0]["problems"][0]["where"].get<std::string>().find(std::string("det") + "\xEF\xBF\xBD" + "ail"), std::string::npos)
+        << lines[0]["problems"][0];
+    EXPECT_EQ(fs::path(lines[1]["path"].get<std::string>()).filename(), "b_demo.pod");
+    EXPECT_TRUE(lines[1]["ok"].get<bool>());
+    EXPECT_EQ(lines[2]["summary"]["files"], 2);
+    r = run("info '" + (dir / "a_bad_name.pof").string() + "' --json --check");
+    EXPECT_NE(r.exitCode, 134) << "no abort: " << r.err;
+}
+
 TEST(CheckBatch, CorruptedCopyIsReportedWithItsOffsetAndTheOthersStillAre) {
     const fs::path dir = cleanFolder("corrupted");
     const std::vector<uint8_t> demo = readBytes(dir / "a.pod");
