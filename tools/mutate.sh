@@ -55,6 +55,11 @@ pnm-size-check | loaders/textures/stb_reader.cpp | if (container == "pnm" && !ch
 batch-colours-eight | renderer/view_settings.h | inline constexpr size_t kBatchColorCount = 64; | inline constexpr size_t kBatchColorCount = 8; | test_renderer | BatchColors.*
 state-pointer-buffer | renderer/gl_state.cpp | if (m_arrayBuffer != kUnknown && a.pointers[location] == p) return; | if (m_arrayBuffer != kUnknown && a.pointers[location].stride == stride && a.pointers[location].offset == offset && a.pointers[location].size == size && a.pointers[location].type == type && a.pointers[location].normalized == normalized) return; | test_render | GlStateCache.*:NoVertexArrays.*
 state-pointer-offset | renderer/gl_state.cpp | if (m_arrayBuffer != kUnknown && a.pointers[location] == p) return; | if (m_arrayBuffer != kUnknown && a.pointers[location].buffer == m_arrayBuffer && a.pointers[location].stride == stride && a.pointers[location].size == size && a.pointers[location].type == type && a.pointers[location].normalized == normalized) return; | test_render | GlStateCache.*:NoVertexArrays.*
+light-exposure-off | renderer/light_rig.cpp | if (given > kFileTarget) { | if (false) { | test_exposure | Exposure.StrongFileLightsStayInRangeBesideTheStudioRig
+specular-unclamped | shaders/mesh.frag | vec3 specular = u_up.w < 0.5 ? specularColor : min(specularColor, vec3(1.0)); | vec3 specular = specularColor; | test_exposure | Exposure.EverySampleIsLitAtTheDefaultView
+file-camera-ignored | app/viewer_actions.cpp | if (fileCameraDirection(scene, toEye)) { | if (false) { | test_framing | Framing.FirstViewLooksFromTheFilesCamera
+ground-t-pose | app/viewer_actions.cpp | (e[h0] >= 1.25f * r[h0] | (e[h0] >= 2.5f * r[h0] | test_framing | Framing.AGroundUnderTheSubjectIsLeftOut
+json-not-utf8 | app/check_command.cpp | checkResultJson(r).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) | checkResultJson(r).dump() | test_check_batch | CheckBatch.NamesThatAreNotUtf8KeepTheJsonValid
 EOF
 
 if [ "$list" = 1 ]; then
