@@ -201,8 +201,8 @@ void Writer::writeExactChannels(const Clip& clip, const ClipTracks& tracks, Json
             std::vector<float> times, outputs;
             if (!gltf::bezierToCubicSpline(*t, clip.start, times, outputs)) continue;
             if (weights) outputs = weightKeys(*t, outputs, true);
-            addChannel(channels, samplers, target, path, timesAccessor(times),
-                       addAccessor(outputs, weights ? 1 : int(t->components), {}, false, 0), "CUBICSPLINE");
+            const int output = addAccessor(outputs, weights ? 1 : int(t->components), {}, false, 0);
+            addChannel(channels, samplers, target, path, timesAccessor(times), output, "CUBICSPLINE");
             continue;
         }
         std::vector<float> times(t->times);
@@ -211,8 +211,8 @@ void Writer::writeExactChannels(const Clip& clip, const ClipTracks& tracks, Json
                                   t->values.begin() + long(t->times.size() * t->components));
         if (t->channel == Channel::Rotation) continuousQuaternions(values);
         if (weights) values = weightKeys(*t, values, false);
-        addChannel(channels, samplers, target, path, timesAccessor(times),
-                   addAccessor(values, weights ? 1 : int(t->components), {}, false, 0),
+        const int output = addAccessor(values, weights ? 1 : int(t->components), {}, false, 0);
+        addChannel(channels, samplers, target, path, timesAccessor(times), output,
                    t->interpolation == Interpolation::Step ? "STEP" : "LINEAR");
     }
 }
@@ -300,12 +300,12 @@ void Writer::writeAimChannels(ClipSamples& samples, const std::vector<float>& ti
     for (size_t a = 0; a < m_aimedCameras.size(); ++a) {
         continuousQuaternions(samples.aimR[a]);
         if (!varies(samples.aimT[a], 3) && !varies(samples.aimR[a], 4)) continue;
-        addChannel(channels, samplers, m_aimedCameras[a].second, "translation",
-                   sampleTimesAccessor(times, input), addAccessor(samples.aimT[a], 3, {}, false, 0),
-                   "LINEAR");
-        addChannel(channels, samplers, m_aimedCameras[a].second, "rotation",
-                   sampleTimesAccessor(times, input), addAccessor(samples.aimR[a], 4, {}, false, 0),
-                   "LINEAR");
+        const int translation = addAccessor(samples.aimT[a], 3, {}, false, 0);
+        addChannel(channels, samplers, m_aimedCameras[a].second, "translation", sampleTimesAccessor(times, input),
+                   translation, "LINEAR");
+        const int rotation = addAccessor(samples.aimR[a], 4, {}, false, 0);
+        addChannel(channels, samplers, m_aimedCameras[a].second, "rotation", sampleTimesAccessor(times, input),
+                   rotation, "LINEAR");
         note(where + ": camera '" + m_scene.nodes[m_aimedCameras[a].first].name +
              "' turning towards its target resampled");
     }
@@ -317,16 +317,19 @@ void Writer::writeNodeChannels(ClipSamples& samples, const ClipTracks& tracks,
     for (size_t i = 0; i < m_scene.nodes.size(); ++i) {
         if (tracks.resampleTrs[i]) {
             continuousQuaternions(samples.rot[i]);
-            addChannel(channels, samplers, int(i), "translation", sampleTimesAccessor(times, input),
-                       addAccessor(samples.tr[i], 3, {}, false, 0), "LINEAR");
-            addChannel(channels, samplers, int(i), "rotation", sampleTimesAccessor(times, input),
-                       addAccessor(samples.rot[i], 4, {}, false, 0), "LINEAR");
-            addChannel(channels, samplers, int(i), "scale", sampleTimesAccessor(times, input),
-                       addAccessor(samples.sc[i], 3, {}, false, 0), "LINEAR");
+            const int translation = addAccessor(samples.tr[i], 3, {}, false, 0);
+            addChannel(channels, samplers, int(i), "translation", sampleTimesAccessor(times, input), translation,
+                       "LINEAR");
+            const int rotation = addAccessor(samples.rot[i], 4, {}, false, 0);
+            addChannel(channels, samplers, int(i), "rotation", sampleTimesAccessor(times, input), rotation, "LINEAR");
+            const int scale = addAccessor(samples.sc[i], 3, {}, false, 0);
+            addChannel(channels, samplers, int(i), "scale", sampleTimesAccessor(times, input), scale, "LINEAR");
         }
-        if (tracks.resampleWeights[i])
-            addChannel(channels, samplers, m_meshHolder[i], "weights", sampleTimesAccessor(times, input),
-                       addAccessor(samples.w[i], 1, {}, false, 0), "LINEAR");
+        if (tracks.resampleWeights[i]) {
+            const int weights = addAccessor(samples.w[i], 1, {}, false, 0);
+            addChannel(channels, samplers, m_meshHolder[i], "weights", sampleTimesAccessor(times, input), weights,
+                       "LINEAR");
+        }
     }
 }
 
