@@ -86,8 +86,15 @@ NATIVE_PREPARATION_WARNINGS = {
 }
 
 # Per-sample allowances: (sample, WebGL version or 0 for both) -> (compare_images options, reason),
-# each measured. None is needed: every picture meets the golden rule's defaults.
-ALLOWANCES = {}
+# each measured. Only pictures of gizmos need one: files with no mesh draw their lights, cameras and
+# empties as lines, and SwiftShader and llvmpipe end a few one-pixel segments a pixel apart (2.84%
+# and 3.29% of some 800 line pixels beyond 10 levels, worst pixel 171, mean colour off under 0.3).
+_GIZMO_LINES = (["--model-fraction", "0.05"], "gizmo lines only, rasterized a pixel apart at segment ends")
+ALLOWANCES = {
+    ("ogex/magnum_scene-rotation.ogex", 0): _GIZMO_LINES,
+    ("ogex/squareys_LinkedParentedObjects.ogex", 0): _GIZMO_LINES,
+    ("pof/ls_dup.pof", 0): _GIZMO_LINES,
+}
 
 
 def formats(esview):
