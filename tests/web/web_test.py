@@ -91,9 +91,9 @@ NATIVE_PREPARATION_WARNINGS = {
 # and 3.29% of some 800 line pixels beyond 10 levels, worst pixel 171, mean colour off under 0.3).
 _GIZMO_LINES = (["--model-fraction", "0.05"], "gizmo lines only, rasterized a pixel apart at segment ends")
 ALLOWANCES = {
-    ("ogex/magnum_scene-rotation.ogex", 0): _GIZMO_LINES,
-    ("ogex/squareys_LinkedParentedObjects.ogex", 0): _GIZMO_LINES,
-    ("pof/ls_dup.pof", 0): _GIZMO_LINES,
+    ("models/ogex/magnum_scene-rotation.ogex", 0): _GIZMO_LINES,
+    ("models/ogex/squareys_LinkedParentedObjects.ogex", 0): _GIZMO_LINES,
+    ("models/pof/ls_dup.pof", 0): _GIZMO_LINES,
 }
 
 
