@@ -1,6 +1,6 @@
 // Reading image files into scene Images, the container chosen by magic bytes, never by extension
-// (several sample ".bmp" files are PNGs): stb_image (PNG, JPEG, TGA, BMP, GIF, PSD, HDR, PIC, PNM),
-// PVR version 3 and the legacy version 2 container, DDS, PCX. Every read is bounds-checked; a bad
+// (several sample ".bmp" files are PNGs): stb_image (PNG, JPEG, TGA, BMP, GIF, PSD, HDR, PIC),
+// binary PGM/PPM, PVR version 3 and the legacy version 2 container, DDS, PCX. Every read is bounds-checked; a bad
 // file is a one-line error, never a crash or an unbounded allocation.
 #pragma once
 
@@ -20,6 +20,7 @@ bool readImage(const ByteView& bytes, Image& image, std::string& error);
 bool readPvr(const ByteView& bytes, Image& image, std::string& error);  // version 2 or 3
 bool readDds(const ByteView& bytes, Image& image, std::string& error);
 bool readPcx(const ByteView& bytes, Image& image, std::string& error);  // always RGBA8
+bool readPnm(const ByteView& bytes, Image& image, std::string& error);  // P5, P6; always RGBA8
 bool readWithStb(const ByteView& bytes, Image& image, std::string& error);
 
 }  // namespace esv

@@ -1,4 +1,4 @@
-// Everything that is not PVR or DDS goes through stb_image (libstb, which already holds the
+// Everything that is not PVR, DDS, PCX or binary PGM/PPM goes through stb_image (libstb, which already holds the
 // implementation): the size is read first and capped, then the image is decoded to RGBA8.
 #include <algorithm>
 #include <climits>
@@ -39,41 +39,6 @@ bool boundedByFileSize(const std::string& container) {
 }
 constexpr uint64_t kMaxPixelsPerByte = 256;
 
-// Binary PGM/PPM (P5, P6) store their pixels raw after a text header: the file must hold every
-// sample. stb_image reads a short 16-bit file past its end (found by fuzz/textures), so the size is
-// checked here first. Returns false with `error` for a header it cannot read or a file too short.
-bool checkPnmSize(const uint8_t* p, size_t n, std::string& error) {
-    size_t at = 2;
-    uint64_t fields[3] = {0, 0, 0};
-    for (uint64_t& field : fields) {
-        for (;;) {  // whitespace and comments before each field
-            while (at < n && (p[at] == ' ' || (p[at] >= '\t' && p[at] <= '\r'))) ++at;
-            if (at < n && p[at] == '#') {
-                while (at < n && p[at] != '\n' && p[at] != '\r') ++at;
-                continue;
-            }
-            break;
-        }
-        const size_t start = at;
-        while (at < n && p[at] >= '0' && p[at] <= '9' && at - start < 10) field = field * 10 + (p[at++] - '0');
-        if (at == start) {
-            error = atOffset(at, "PNM header: a number was expected");
-            return false;
-        }
-    }
-    ++at;  // the one whitespace byte after the maximum value
-    const uint64_t channels = p[1] == '6' ? 3 : 1;
-    const uint64_t sampleBytes = fields[2] > 255 ? 2 : 1;
-    const uint64_t need = fields[0] * fields[1] * channels * sampleBytes;
-    if (at > n || n - at < need) {
-        error = atOffset(std::min(at, n), "PNM image of " + std::to_string(fields[0]) + "x" + std::to_string(fields[1]) +
-                                              " needs " + std::to_string(need) + " bytes of samples, the file has " +
-                                              std::to_string(at > n ? 0 : n - at));
-        return false;
-    }
-    return true;
-}
-
 }  // namespace
 
 bool readWithStb(const ByteView& bytes, Image& image, std::string& error) {
@@ -88,6 +53,7 @@ bool readWithStb(const ByteView& bytes, Image& image, std::string& error) {
         return false;
     }
     const std::string container = stbContainer(bytes.data, bytes.size);
+    if (container == "pnm") return readPnm(bytes, image, error);
     const int length = int(bytes.size);
     int w = 0, h = 0, channels = 0;
     if (!stbi_info_from_memory(bytes.data, length, &w, &h, &channels)) {
@@ -113,7 +79,6 @@ bool readWithStb(const ByteView& bytes, Image& image, std::string& error) {
                                 " cannot fit in a file of " + std::to_string(bytes.size) + " bytes");
         return false;
     }
-    if (container == "pnm" && !checkPnmSize(bytes.data, bytes.size, error)) return false;
     const bool sixteenBit = stbi_is_16_bit_from_memory(bytes.data, length) != 0;
     int dw = 0, dh = 0, dc = 0;
     stbi_uc* rgba = stbi_load_from_memory(bytes.data, length, &dw, &dh, &dc, 4);

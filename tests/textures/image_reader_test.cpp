@@ -1142,14 +1142,15 @@ TEST(Stb, png_fixture_and_detection_by_magic_not_name) {
     EXPECT_EQ(image.container, "png");
 }
 
-// Binary PGM/PPM: the samples after the header must all be there (a 16-bit P5 of 22 bytes once made
-// stb_image read past the end, fuzz/corpus/textures/5c58f31f...); complete files decode.
-TEST(Stb, pnm_samples_must_fit_the_file) {
+// Binary PGM/PPM: the samples after the header must all be there (fuzz/corpus/textures/5c58f31f...,
+// a 16-bit P5 of 22 bytes); complete files decode.
+TEST(Pnm, samples_must_fit_the_file) {
     const std::string crash = std::string("P555\x0c" "5\x0c" "527\0\xff" "55\x0c" "5\x0c" "527\0\xff", 22);
     Image image;
     std::string error;
     EXPECT_FALSE(readImage(own(Bytes(crash.begin(), crash.end())), image, error));
-    EXPECT_NE(error.find("PNM image of 55x5 needs 550 bytes of samples, the file has 11"), std::string::npos) << error;
+    // Its maximum is followed by a zero byte, not the one whitespace byte Netpbm requires.
+    EXPECT_NE(error.find("offset 0xA: PNM header: one whitespace byte was expected"), std::string::npos) << error;
     // A 2x1 8-bit grey image, with a comment in its header, and the same at 16 bits.
     const std::string grey8 = std::string("P5 # made by hand\n2 1\n255\n", 26) + std::string("\x10\xF0", 2);
     ASSERT_TRUE(readImage(own(Bytes(grey8.begin(), grey8.end())), image, error)) << error;
@@ -1165,6 +1166,64 @@ TEST(Stb, pnm_samples_must_fit_the_file) {
         const Bytes cut(whole.begin(), whole.end() - 1);
         EXPECT_FALSE(readImage(own(cut), image, error)) << whole.size();
         EXPECT_NE(error.find("bytes of samples"), std::string::npos) << error;
+    }
+}
+
+// PGM/PPM are read by esview (stb_image's PNM loader swaps 16-bit samples, scales nothing and,
+// asked for RGBA, read twice the bytes it wrote: fuzz/corpus/textures/77bebf59..., a 722-byte 55x5
+// P5 of maximum 527). Samples are big-endian and scaled from 0..maximum to 0..255, rounded.
+TEST(Pnm, samples_are_big_endian_and_scaled_to_the_maximum) {
+    auto scaled = [](unsigned v, unsigned max) { return int((uint64_t(v) * 255 + max / 2) / max); };
+    std::string grey = "P5\n3 2\n65535\n";
+    for (int i = 0; i < 6; ++i) {
+        grey += char(0x10 * (i + 1));  // most significant byte first
+        grey += char(0x0F - i);
+    }
+    Image image;
+    std::string error;
+    ASSERT_TRUE(readImage(own(Bytes(grey.begin(), grey.end())), image, error)) << error;
+    EXPECT_EQ(image.container, "pnm");
+    ASSERT_EQ(image.width * image.height, 6u);
+    ASSERT_EQ(image.surfaces[0].size, 24u);
+    for (int i = 0; i < 6; ++i) {
+        const uint8_t* px = image.surfaces[0].data + 4 * i;
+        const int want = scaled(unsigned(0x10 * (i + 1)) << 8 | unsigned(0x0F - i), 65535);
+        EXPECT_EQ(int(px[0]), want) << i;
+        EXPECT_EQ(int(px[1]), want) << i;
+        EXPECT_EQ(int(px[2]), want) << i;
+        EXPECT_EQ(int(px[3]), 255) << i;
+    }
+    // Colour, maximum 1000: 258, 515, 772 | 16, 288, 1000 (and the maximum is white).
+    std::string rgb = "P6 2 1 1000\n";
+    const uint8_t samples[12] = {0x01, 0x02, 0x02, 0x03, 0x03, 0x04, 0x00, 0x10, 0x01, 0x20, 0x03, 0xE8};
+    rgb.append(reinterpret_cast<const char*>(samples), sizeof samples);
+    ASSERT_TRUE(readImage(own(Bytes(rgb.begin(), rgb.end())), image, error)) << error;
+    const uint8_t* px = image.surfaces[0].data;
+    EXPECT_EQ(std::vector<int>(px, px + 8),
+              (std::vector<int>{scaled(258, 1000), scaled(515, 1000), scaled(772, 1000), 255, scaled(16, 1000),
+                                scaled(288, 1000), 255, 255}));
+    EXPECT_EQ(int(px[0]), 66);
+    // 8 bits, maximum 15 (4-bit grey): 15 is white, 8 is 136.
+    const std::string nibble = std::string("P5 2 1 15\n") + std::string("\x0f\x08", 2);
+    ASSERT_TRUE(readImage(own(Bytes(nibble.begin(), nibble.end())), image, error)) << error;
+    EXPECT_EQ(int(image.surfaces[0].data[0]), 255);
+    EXPECT_EQ(int(image.surfaces[0].data[4]), 136);
+    // The fuzzer's input decodes, 55x5, and the header errors name their field.
+    // (with a line feed after the maximum where it has a zero byte: see Stb.pnm_samples_must_fit_the_file)
+    const Bytes fuzzed = {'P', '5', '5', '5', 0x0c, '5', 0x0c, '5', '2', '7', '\n'};
+    Bytes whole = fuzzed;
+    whole.resize(11 + 550, 0x80);
+    ASSERT_TRUE(readImage(own(whole), image, error)) << error;
+    EXPECT_EQ(image.width, 55u);
+    EXPECT_EQ(image.height, 5u);
+    for (const auto& [text, message] : std::vector<std::pair<std::string, std::string>>{
+             {"P5 2 1 0\n\x01\x02", "maximum value 0 is outside 1..65535"},
+             {"P5 2 1 70000\n\x01\x02\x01\x02", "maximum value 70000 is outside 1..65535"},
+             {"P5 2 x", "offset 0x5: PNM header: the height was expected"},
+             {"P6 0 1 255\n", "PNM image of 0x1 is outside"},
+             {"P5 2 1 255", "one whitespace byte was expected after the maximum value"}}) {
+        EXPECT_FALSE(readImage(own(Bytes(text.begin(), text.end())), image, error)) << text;
+        EXPECT_NE(error.find(message), std::string::npos) << error;
     }
 }
 
