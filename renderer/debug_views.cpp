@@ -45,16 +45,16 @@ bool GlRenderer::captureVertices(const Scene& scene, const Pose& pose, int n, st
         return false;
     }
     std::vector<int> active;
-    activeMorphs(pose, size_t(n), m_meshes[scene.nodes[n].object], active);
-    const bool morphTexture = useMorphTexture(m_meshes[scene.nodes[n].object], active);
-    if (m_paletteOnCpu.count(size_t(n)) ||
-        (!morphTexture && int(active.size()) > morphCapacity(m_meshes[scene.nodes[n].object]))) {
+    activeMorphs(pose, size_t(n), m_gpu.meshes[scene.nodes[n].object], active);
+    const bool morphTexture = useMorphTexture(m_gpu.meshes[scene.nodes[n].object], active);
+    if (m_gpu.paletteOnCpu.count(size_t(n)) ||
+        (!morphTexture && int(active.size()) > morphCapacity(m_gpu.meshes[scene.nodes[n].object]))) {
         error = "node '" + scene.nodes[n].name + "' is drawn from CPU-computed vertices";
         return false;
     }
     const Node& node = scene.nodes[n];
     const Mesh& mesh = scene.meshes[node.object];
-    GpuMesh& gpu = m_meshes[node.object];
+    GpuMesh& gpu = m_gpu.meshes[node.object];
     const bool gpuSkinned = node.skin >= 0 && gpu.hasSkin;
     ShaderFeatures f = featuresFor(scene, node, gpu, ViewMode::Unlit, false, gpuSkinned);
     f.capture = true;
@@ -351,7 +351,7 @@ bool GlRenderer::drawSkinDiff(const Scene& scene, const Pose& pose, size_t n, Fr
     glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(m_positions.size() * sizeof(glm::vec3)), m_positions.data(), GL_STREAM_DRAW);
     m_state.bindArrayBuffer(m_skinDiffColors.get());
     glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(m_colors.size() * sizeof(glm::vec3)), m_colors.data(), GL_STREAM_DRAW);
-    const GpuMesh& gpu = m_meshes[scene.nodes[n].object];
+    const GpuMesh& gpu = m_gpu.meshes[scene.nodes[n].object];
     m_state.bindElementBuffer(gpu.indices.get());
     m_state.useProgram(p->program.get());
     const glm::mat4 identity(1.0f);

@@ -1,6 +1,6 @@
-// The GLES renderer: uploads a validated scene as stored and draws one call per
-// (mesh node, submesh, bone batch). See renderer.h for the contract, gl_renderer_impl.h for the
-// parts. This file: the renderer's creation, setScene, and the frame.
+// The GLES renderer: uploads a validated scene as stored (a GpuScene) and draws one call per
+// (mesh node, submesh, bone batch) through a draw list. See renderer.h for the contract,
+// gl_renderer_impl.h for the parts. This file: the renderer's creation, setScene, and the frame.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -15,15 +15,6 @@
 
 namespace esv {
 namespace detail {
-namespace {
-
-// Flat passes over the scene, coloured apart from the heat ramp and from each other.
-const glm::vec4 kEdgeColor(0.9f, 0.9f, 0.9f, 1.0f);         // wireframe overlay
-// The selection outline: amber, apart from the missing-texture checker's magenta and grey and the
-// skeleton's orange joints.
-const glm::vec4 kAccentColor(1.0f, 0.75f, 0.0f, 1.0f);
-
-}  // namespace
 
 std::vector<std::string>& glErrorLog() {
     static std::vector<std::string> log;  // the thread that owns the context is the only writer
@@ -66,30 +57,28 @@ GlRenderer::GlRenderer(const RendererOptions& options, const Caps& caps)
 }
 
 bool GlRenderer::setScene(const Scene& scene, std::vector<ReportLine>& report, std::string& error) {
-    m_meshes.clear();
-    m_cpuNodes.clear();
-    m_paletteOnCpu.clear();
+    m_gpu.clear();
     m_reported.clear();
     // Their vertex arrays are gone (names may come back): uploads go to the context's state.
     m_state.forgetObjects();
     m_state.resetContextState();
     m_state.bindVertexArray(0);
-    m_meshes.resize(scene.meshes.size());
+    m_gpu.meshes.resize(scene.meshes.size());
     VertexCaps vcaps;
     vcaps.es3 = m_caps.es3;
     vcaps.fixedPoint = !m_caps.webgl;
     for (size_t i = 0; i < scene.meshes.size(); ++i)
-        if (!uploadMesh(scene.meshes[i], m_meshes[i], vcaps, report, error)) return false;
+        if (!uploadMesh(scene.meshes[i], m_gpu.meshes[i], vcaps, report, error)) return false;
     m_paletteCapacity = std::min(paletteCapacity(m_caps.maxVertexUniformVectors, kReservedVertexVectors), 256);
     for (size_t n = 0; n < scene.nodes.size(); ++n) {
         const Node& node = scene.nodes[n];
         if (node.kind != NodeKind::Mesh || node.object < 0) continue;
         const Mesh& mesh = scene.meshes[node.object];
-        if (node.skin >= 0 && m_meshes[node.object].hasSkin) {
+        if (node.skin >= 0 && m_gpu.meshes[node.object].hasSkin) {
             size_t needed = mesh.boneBatches.empty() ? scene.skins[node.skin].joints.size() : mesh.maxBonesPerBatch;
             for (const BoneBatch& b : mesh.boneBatches) needed = std::max(needed, b.bones.size());
             if (needed > size_t(m_paletteCapacity)) {
-                m_paletteOnCpu.insert(n);
+                m_gpu.paletteOnCpu.insert(n);
                 report.push_back({Severity::Warning, "node '" + node.name + "': " + std::to_string(needed) +
                                                          " bones per batch exceed the palette of " +
                                                          std::to_string(m_paletteCapacity) +
@@ -102,7 +91,7 @@ bool GlRenderer::setScene(const Scene& scene, std::vector<ReportLine>& report, s
     // One projection texture per frame: it takes a sampler and a matrix in every lit program.
     std::vector<std::string> projected;
     for (const Light& light : scene.lights)
-        if (projectable(light, m_textures)) projected.push_back(light.name);
+        if (projectable(light, m_gpu.textures)) projected.push_back(light.name);
     if (projected.size() > 1) {
         std::string names;
         for (const std::string& name : projected) names += (names.empty() ? "'" : ", '") + name + "'";
@@ -114,7 +103,7 @@ bool GlRenderer::setScene(const Scene& scene, std::vector<ReportLine>& report, s
     // Tangent frames the preparation stage made for meshes some material normal-maps.
     for (size_t i = 0; i < scene.meshes.size(); ++i) {
         const Mesh& mesh = scene.meshes[i];
-        GpuMesh& gpu = m_meshes[i];
+        GpuMesh& gpu = m_gpu.meshes[i];
         if (!mesh.tangentFrames || mesh.tangentFrames->size() != mesh.vertexCount || !gpu.hasNormal || !gpu.hasUv)
             continue;
         gpu.tangents = gl::makeBuffer();
@@ -154,30 +143,20 @@ RendererInfo GlRenderer::info() const {
     i.npotTextures = m_textureSupport.npot;
     i.maxTextureSize = m_textureSupport.maxSize;
     i.textureBytes = 0;
-    for (const GpuTexture& t : m_textures) i.textureBytes += t.gpuBytes;
+    for (const GpuTexture& t : m_gpu.textures) i.textureBytes += t.gpuBytes;
     return i;
 }
 
 unsigned GlRenderer::textureObject(int index) const {
-    return index >= 0 && size_t(index) < m_textures.size() ? m_textures[index].texture.get() : 0u;
+    return index >= 0 && size_t(index) < m_gpu.textures.size() ? m_gpu.textures[index].texture.get() : 0u;
 }
 
 void GlRenderer::prepareFrame(const Scene& scene, const Pose& pose, const ViewSettings& view) {
     FrameStats ignored;
     m_dryRun = true;
     m_state.resetContextState();
-    for (size_t n = 0; n < scene.nodes.size(); ++n)
-        if (drawable(scene, pose, n)) drawNode(scene, pose, view, n, ignored);
-    if (view.wireframeOverlay) {
-        const FlatPass edges{true, kEdgeColor};
-        for (size_t n = 0; n < scene.nodes.size(); ++n)
-            if (drawable(scene, pose, n)) drawNode(scene, pose, view, n, ignored, &edges);
-    }
-    const int highlight = view.highlightNode;
-    if (highlight >= 0 && size_t(highlight) < scene.nodes.size() && drawable(scene, pose, size_t(highlight))) {
-        const FlatPass outline{false, kAccentColor, true};
-        drawNode(scene, pose, view, size_t(highlight), ignored, &outline);
-    }
+    buildFrame(scene, pose, view, m_list, ignored);
+    execute(scene, pose, m_list, ignored);
     m_dryRun = false;
     if (m_caps.vao) m_state.bindVertexArray(0);
     m_state.disableContextAttributes();
@@ -187,6 +166,7 @@ FrameStats GlRenderer::draw(const Scene& scene, const Pose& pose, const ViewSett
                             int x, int y) {
     FrameStats stats;
     const uint64_t callsBefore = gl::callCount();
+    const StateChanges changesBefore = m_state.changes();
     // The host and the panel changed the context's state since the last frame.
     m_state.resetContextState();
     glViewport(x, y, width, height);
@@ -206,7 +186,7 @@ FrameStats GlRenderer::draw(const Scene& scene, const Pose& pose, const ViewSett
     m_eye = glm::vec3(glm::inverse(m_view)[3]);
     m_forceTwoSided = view.forceTwoSided;
     m_missingGrey = view.missingTexture == MissingTexture::Grey;
-    m_lights.collect(scene, pose, view, m_view, m_textures);
+    m_lights.collect(scene, pose, view, m_view, m_gpu.textures);
     stats.fileLightExposure = m_lights.exposure();
     if (view.mode == ViewMode::SkinDiff) {
         const Bounds bounds = sceneBounds(scene, pose);
@@ -214,45 +194,11 @@ FrameStats GlRenderer::draw(const Scene& scene, const Pose& pose, const ViewSett
         m_skinDiffRange = resolvedSkinDiffRange(view.skinDiffRange, diagonal);
     }
     const int highlight = view.highlightNode >= 0 && size_t(view.highlightNode) < scene.nodes.size() ? view.highlightNode : -1;
-    const bool highlightMesh = highlight >= 0 && drawable(scene, pose, size_t(highlight));
-    // Lines cannot take a polygon offset (GLES has no GL_POLYGON_OFFSET_LINE): the filled
-    // surfaces are pushed back instead, so edges drawn later at their true depth win.
-    if (view.wireframeOverlay) {
-        m_state.enable(GL_POLYGON_OFFSET_FILL, true);
-        m_state.polygonOffset(1.0f, 1.0f);
-    }
-
-    // Opaque first, then transparent ones back to front.
-    struct Item {
-        size_t node;
-        float depth;
-    };
-    std::vector<Item> transparent;
-    for (size_t n = 0; n < scene.nodes.size(); ++n) {
-        if (!drawable(scene, pose, n)) continue;
-        if (isTransparent(scene, scene.nodes[n])) {
-            glm::vec4 c = m_view * pose.objectWorld[n][3];
-            transparent.push_back({n, c.z});
-            continue;
-        }
-        drawNode(scene, pose, view, n, stats);
-    }
-    std::sort(transparent.begin(), transparent.end(), [](const Item& a, const Item& b) { return a.depth < b.depth; });
-    for (const Item& item : transparent) drawNode(scene, pose, view, item.node, stats);
-    m_state.enable(GL_POLYGON_OFFSET_FILL, false);
-    if (view.wireframeOverlay) {
-        const FlatPass edges{true, kEdgeColor};
-        for (size_t n = 0; n < scene.nodes.size(); ++n)
-            if (drawable(scene, pose, n)) drawNode(scene, pose, view, n, stats, &edges);
-    }
-    if (highlightMesh) {
-        // One more draw per drawn range of the node, its surface left as it is: the outline.
-        m_outline = glm::vec2(2.0f * kOutlinePixels / float(std::max(width, 1)),
-                              2.0f * kOutlinePixels / float(std::max(height, 1)));
-        const FlatPass outline{false, kAccentColor, true};
-        drawNode(scene, pose, view, size_t(highlight), stats, &outline);
-        m_state.enable(GL_POLYGON_OFFSET_FILL, false);
-    }
+    // The outline's width in clip units per w (u_outline).
+    m_outline = glm::vec2(2.0f * kOutlinePixels / float(std::max(width, 1)),
+                          2.0f * kOutlinePixels / float(std::max(height, 1)));
+    buildFrame(scene, pose, view, m_list, stats);
+    execute(scene, pose, m_list, stats);
     if (view.showSkeleton || view.showNormalLines || view.showTangentLines || view.showJointAxes ||
         view.showBindPose || highlight >= 0 || view.influenceJoint >= 0 ||
         (view.annotations && !view.annotations->empty()))
@@ -269,199 +215,8 @@ FrameStats GlRenderer::draw(const Scene& scene, const Pose& pose, const ViewSett
     if (stats.glErrors > 0) stats.notes.push_back(takeGlErrors());
     for (std::string& note : m_programs.takeNotes()) stats.notes.push_back(std::move(note));
     stats.glCalls = uint32_t(gl::callCount() - callsBefore);
+    stats.changes = m_state.changes() - changesBefore;
     return stats;
-}
-
-void GlRenderer::drawNode(const Scene& scene, const Pose& pose, const ViewSettings& view, size_t n, FrameStats& stats,
-                          const FlatPass* flat) {
-    const Node& node = scene.nodes[n];
-    const Mesh& mesh = scene.meshes[node.object];
-    GpuMesh& gpu = m_meshes[node.object];
-    if ((gpu.triangles == 0 && gpu.lineSegments == 0 && gpu.points == 0) || gpu.streams.empty()) return;
-    activeMorphs(pose, n, gpu, m_active);
-    const bool morphTexture = useMorphTexture(gpu, m_active);
-    const bool morphsOnCpu = !morphTexture && int(m_active.size()) > morphCapacity(gpu);
-    if (morphsOnCpu && !m_dryRun && m_reported.insert(0x8000000000000000ull | n).second)
-        stats.notes.push_back("node '" + node.name + "': " + std::to_string(m_active.size()) +
-                              " morph targets active at once exceed the " + std::to_string(morphCapacity(gpu)) +
-                              " the GPU path blends; blended on the CPU");
-    const bool cpu = morphsOnCpu || m_paletteOnCpu.count(n) > 0;
-    if (!flat) {
-        stats.cpuMorphedNodes += morphsOnCpu ? 1 : 0;
-        stats.cpuSkinnedNodes += m_paletteOnCpu.count(n) ? 1 : 0;
-        stats.morphTextureNodes += morphTexture ? 1 : 0;
-    }
-    const bool gpuSkinned = !cpu && node.skin >= 0 && gpu.hasSkin;
-    const bool skinDiff = !flat && view.mode == ViewMode::SkinDiff;
-    // Instances that cannot be compared fall through and draw grey.
-    if (skinDiff && gpuSkinned && !m_dryRun && drawSkinDiff(scene, pose, n, stats)) return;
-
-    // Vertex inputs, shared by every program this node draws with (locations are fixed).
-    m_vertexBase = gpu.submeshes.empty() ? 0 : gpu.submeshes.front().baseVertex;
-    if (cpu) {
-        bindCpuVertices(scene, pose, n, gpu);
-    } else {
-        bindMesh(gpu, gpuSkinned);
-    }
-    const bool wire = flat ? flat->edges : view.mode == ViewMode::Wireframe;
-    if (wire && !gpu.edges) buildEdges(gpu);
-    m_state.bindElementBuffer(wire ? gpu.edges.get() : gpu.indices.get());
-    m_lights.select(glm::vec3(pose.objectWorld[n][3]));
-
-    std::vector<glm::mat4> palette;
-    if (gpuSkinned) skinPalette(scene, pose, static_cast<int>(n), palette);
-    // Bone batches split the triangle list; a mesh without batches is one range.
-    const size_t batches = gpuSkinned && !mesh.boneBatches.empty() ? mesh.boneBatches.size() : 1;
-    const GLuint tangentLoc = tangentLocation(m_caps.maxVertexAttribs);
-    // Flat passes are unlit and ignore the material's maps; SkinDiff shades what it does not
-    // compare in flat grey.
-    const ViewMode mode = flat ? ViewMode::Unlit : skinDiff ? ViewMode::Batches : view.mode;
-
-    // Materials follow submeshes: one program per submesh's material, then one draw per batch range.
-    for (const GpuSubmesh& s : gpu.submeshes) {
-        // Lines and points: the flat edge and outline passes draw them again in their colour (they
-        // have no surface to ring; other flat passes are for surfaces); shaded and wireframe views
-        // show them in the material's colours, lit when the mesh has normals.
-        const bool primitive = s.mode != GL_TRIANGLES;
-        if (primitive ? s.elementCount == 0 || (flat && !flat->edges && !flat->outline) : s.triangleCount == 0)
-            continue;
-        if (s.baseVertex != m_vertexBase) moveVertexBase(n, gpu, cpu, gpuSkinned, s.baseVertex);
-        ViewMode submeshMode = mode;
-        if (primitive && (mode == ViewMode::Shaded || mode == ViewMode::Wireframe))
-            submeshMode = gpu.hasNormal ? ViewMode::Shaded : ViewMode::Unlit;
-        const Material& material = materialOf(scene, node, s.materialSlot);
-        ShaderFeatures f = featuresFor(scene, node, gpu, submeshMode, cpu, gpuSkinned, flat ? nullptr : &material);
-        f.points = s.mode == GL_POINTS;
-        if (flat) f.color = false;  // one colour, not modulated by vertex colours
-        f.outline = flat && flat->outline && !primitive;
-        if (!cpu && morphTexture) {
-            f.morphTexture = true;
-        } else if (!cpu) {
-            f.morphTargets = int(m_active.size());
-            f.morphNormals = f.morphTargets > 0 && gpu.morphNormals;
-        }
-        if (f.mode == ViewMode::Weights && !gpuSkinned) f.mode = ViewMode::Shaded;
-        std::string error;
-        const MeshProgram* p = programFor(f, error);
-        if (!p) {
-            if (!m_dryRun && m_reported.insert(f.key()).second) stats.notes.push_back(error);
-            continue;
-        }
-        m_state.useProgram(p->program.get());
-        m_state.uniformMatrix4fv(p->viewProjection, 1, glm::value_ptr(m_projection * m_view));
-        m_state.uniform3fv(p->eye, 1, glm::value_ptr(m_eye));
-        m_lights.setUniforms(m_state, *p);
-        if (f.lightProjection) {
-            m_lights.setProjectionUniforms(m_state, *p);
-            bindTexture(lightProjectionUnit(m_caps.es3 ? GlslVersion::Es300 : GlslVersion::Es100),
-                        m_lights.projectionTexture(), m_white);
-        }
-        if (cpu) {
-            const glm::mat4 identity(1.0f);
-            m_state.uniformMatrix4fv(p->model, 1, glm::value_ptr(identity));
-            m_state.uniformMatrix4fv(p->positionUnpack, 1, glm::value_ptr(identity));
-        } else {
-            bindMorphs(gpu, f.morphTexture ? std::vector<int>() : m_active, pose, n, f, *p);
-            if (f.morphTexture) bindMorphTexture(gpu, pose, n, *p);
-            m_state.uniformMatrix4fv(p->model, 1, glm::value_ptr(pose.objectWorld[n]));
-            m_state.uniformMatrix4fv(p->positionUnpack, 1, glm::value_ptr(mesh.positionUnpack));
-            if (tangentLoc < GLuint(m_caps.maxVertexAttribs)) {
-                if (f.normalMap) {
-                    m_state.bindArrayBuffer(gpu.tangents.get());
-                    m_state.enableAttribute(tangentLoc, true);
-                    m_state.attributePointer(tangentLoc, 4, GL_FLOAT, false, 0,
-                                             uintptr_t(m_vertexBase) * sizeof(glm::vec4));
-                } else if (gpu.tangents) {
-                    m_state.enableAttribute(tangentLoc, false);
-                }
-            }
-        }
-        bindMaterialTextures(scene, pose, material, f, *p);
-        if (m_dryRun) continue;  // prepareFrame: the program, arrays and buffers exist now
-        if (primitive) {
-            drawPrimitives(scene, view, node, mesh, gpu, s, f, *p, palette, flat, wire, stats);
-            continue;
-        }
-
-        for (size_t b = 0; b < batches; ++b) {
-            uint32_t first = 0, count = gpu.triangles;
-            if (gpuSkinned && !mesh.boneBatches.empty()) {
-                const BoneBatch& batch = mesh.boneBatches[b];
-                first = batch.firstTriangle;
-                count = std::min(batch.triangleCount, gpu.triangles - std::min(first, gpu.triangles));
-            }
-            const uint32_t lo = std::max(first, s.firstTriangle);
-            const uint32_t hi = std::min(first + count, s.firstTriangle + s.triangleCount);
-            if (lo >= hi) continue;
-            if (gpuSkinned) {
-                batchPalette(mesh, palette, b);
-                const size_t uploaded = std::min<size_t>(m_bones.size(), size_t(f.boneCount));
-                if (uploaded > 0)
-                    m_state.uniformMatrix4fv(p->bones, static_cast<GLsizei>(uploaded), glm::value_ptr(m_bones[0]));
-                ++stats.boneBatchesDrawn;
-                stats.paletteVectorsMax = std::max(stats.paletteVectorsMax, uint32_t(uploaded) * kVectorsPerBone);
-            }
-            if (gpuSkinned && f.mode == ViewMode::Weights) m_state.uniform1f(p->weightBone, weightBoneLocal(scene, node, mesh, b, view.weightBone));
-            if (flat) {
-                setFlat(*p, *flat, material);
-                if (flat->outline) {
-                    // The hull is the back faces, whatever the material culls, a little behind the
-                    // surface so a two-sided face seen from behind is not covered.
-                    m_state.enable(GL_CULL_FACE, true);
-                    m_state.cullFace(GL_FRONT);
-                    m_state.enable(GL_POLYGON_OFFSET_FILL, true);
-                    m_state.polygonOffset(2.0f, 8.0f);
-                    m_state.uniform2fv(p->outline, 1, glm::value_ptr(m_outline));
-                }
-            } else {
-                const glm::vec3 flatColor = skinDiff                         ? kSkinDiffGrey
-                                            : view.mode == ViewMode::Batches ? batchColor(b)
-                                                                             : batchColor(b + 3);
-                setMaterial(scene, node, s.materialSlot, *p, flatColor);
-            }
-            if (wire) {
-                const GLenum type = gpu.indexType == GL_UNSIGNED_INT ? GL_UNSIGNED_INT : GL_UNSIGNED_SHORT;
-                glDrawElements(GL_LINES, static_cast<GLsizei>((hi - lo) * 6), type,
-                               reinterpret_cast<const void*>(uintptr_t(lo) * 6 * (type == GL_UNSIGNED_INT ? 4 : 2)));
-            } else {
-                glDrawElements(GL_TRIANGLES, static_cast<GLsizei>((hi - lo) * 3), gpu.indexType,
-                               reinterpret_cast<const void*>(uintptr_t(lo) * 3 * gpu.indexSize));
-            }
-            ++stats.drawCalls;
-            stats.triangles += hi - lo;
-            checkGl("glDrawElements", stats.glErrors);
-        }
-    }
-}
-
-void GlRenderer::drawPrimitives(const Scene& scene, const ViewSettings& view, const Node& node, const Mesh& mesh,
-                                GpuMesh& gpu, const GpuSubmesh& s, const ShaderFeatures& f, const MeshProgram& p,
-                                const std::vector<glm::mat4>& palette, const FlatPass* flat, bool wire,
-                                FrameStats& stats) {
-    if (f.skinned) {
-        batchPalette(mesh, palette, 0);
-        const size_t uploaded = std::min<size_t>(m_bones.size(), size_t(f.boneCount));
-        if (uploaded > 0) m_state.uniformMatrix4fv(p.bones, static_cast<GLsizei>(uploaded), glm::value_ptr(m_bones[0]));
-        if (f.mode == ViewMode::Weights) m_state.uniform1f(p.weightBone, weightBoneLocal(scene, node, mesh, 0, view.weightBone));
-    }
-    if (p.pointSize >= 0) m_state.uniform1f(p.pointSize, std::max(view.pointSize, 1.0f));
-    if (flat) {
-        setFlat(p, *flat, materialOf(scene, node, s.materialSlot));
-    } else {
-        setMaterial(scene, node, s.materialSlot, p, batchColor(3));
-    }
-    m_state.bindElementBuffer(gpu.primitives.get());
-    glDrawElements(s.mode, static_cast<GLsizei>(s.elementCount), gpu.primitiveType,
-                   reinterpret_cast<const void*>(uintptr_t(s.firstElement) * gpu.primitiveSize));
-    m_state.bindElementBuffer(wire ? gpu.edges.get() : gpu.indices.get());
-    ++stats.drawCalls;
-    if (s.mode == GL_POINTS) {
-        stats.points += s.elementCount;
-        checkGl("glDrawElements(GL_POINTS)", stats.glErrors);
-    } else {
-        stats.lines += s.elementCount / 2;
-        checkGl("glDrawElements(GL_LINES)", stats.glErrors);
-    }
 }
 
 }  // namespace detail

@@ -1,6 +1,8 @@
 // The GLES renderer's class, private to renderer/: what it holds for a scene (GpuMesh, ...) and
 // its member functions, defined by part:
-//   gl_renderer.cpp  create, setScene, info, the frame (prepareFrame, draw, drawNode, drawPrimitives)
+//   gl_renderer.cpp  create, setScene, info, the frame (prepareFrame, draw)
+//   draw_builder.cpp the frame's draw list (draw_list.h): passes, nodes, submeshes, batch ranges
+//   draw_executor.cpp the list applied through the state cache
 //   mesh_upload.cpp  vertex streams, index lists, edges; attribute setup (VAOs, the CPU path's arrays)
 //   materials.cpp    textures, programs by feature, material uniforms and render state
 //   skinning.cpp     morph targets (attributes or a texture of deltas) and bone palettes
@@ -20,7 +22,9 @@
 
 #include "target/binding_plan.h"
 #include "renderer/gl_objects.h"
+#include "renderer/draw_list.h"
 #include "renderer/gl_state.h"
+#include "renderer/gpu_scene.h"
 #include "renderer/gpu_timer.h"
 #include "renderer/light_rig.h"
 #include "renderer/renderer.h"
@@ -48,72 +52,7 @@ struct Caps {
     int maxTextureUnits = 0;
 };
 
-struct GpuStream {
-    gl::Buffer buffer;
-    BindingPlan plan;
-};
-
-// A submesh's draw range after strip expansion: triangles [first, first + count) of the mesh's
-// triangle list (or the stored list when the mesh has only triangle-list submeshes). Lines, line
-// strips and points draw `elementCount` indices from `firstElement` of GpuMesh::primitives with
-// `mode` GL_LINES or GL_POINTS instead.
-struct GpuSubmesh {
-    uint32_t firstTriangle = 0;
-    uint32_t triangleCount = 0;
-    uint32_t materialSlot = 0;
-    GLenum mode = GL_TRIANGLES;
-    uint32_t firstElement = 0, elementCount = 0;
-    // Submesh::baseVertex: its indices are uploaded less this, and its vertex attributes point
-    // this many vertices into their buffers (ES 2.0 has no glDrawElementsBaseVertex).
-    uint32_t baseVertex = 0;
-};
-
-// One morph target's stream, uploaded as stored; indices of its position/normal bindings in `plan`.
-struct GpuMorph {
-    gl::Buffer buffer;
-    BindingPlan plan;
-    int position = -1;
-    int normal = -1;
-    bool relative = true;
-    bool isBase = false;  // the mesh's own base arrays (OpenGEX): no delta, its weight scales the base
-};
-
-struct GpuMesh {
-    std::vector<GpuStream> streams;
-    std::vector<GpuMorph> morphs;
-    bool morphBaseWeighted = false;  // Mesh::morphBaseWeighted
-    bool morphNormals = false;  // every target carries normals and the mesh has normals
-    gl::Buffer tangents;     // vec4 per vertex, made when a material normal-maps the mesh
-    // ES3, more targets than the attribute path holds: every target's deltas in one float texture.
-    gl::Texture morphDeltas;
-    int morphRows = 0, morphWidth = 0;
-    bool morphTextureNormals = false;
-    gl::Buffer indices;      // triangle list indices (stored, or expanded from strips)
-    GLenum indexType = 0;    // 0 = non-indexed triangle list
-    uint32_t indexSize = 0;
-    gl::Buffer edges;        // GL_LINES indices for wireframe, built on first use
-    gl::VertexArray vao[2];  // attribute setup without and with skin inputs, made on first draw
-    uint32_t edgeCount = 0;
-    std::vector<uint32_t> triangleList;  // kept only to build edges lazily
-    std::vector<GpuSubmesh> submeshes;
-    uint32_t triangles = 0;
-    bool windowed = false;  // some submesh has a baseVertex: attributes are re-pointed per submesh
-    // Lines (segment pairs, strips expanded across restarts) then points, expanded once at upload.
-    gl::Buffer primitives;
-    GLenum primitiveType = GL_UNSIGNED_SHORT;
-    uint32_t primitiveSize = 2;
-    uint32_t lineSegments = 0, points = 0;
-    bool hasNormal = false, hasColor = false, hasUv = false, hasSkin = false;
-    int influences = 0;
-};
-
-// A node drawn from CPU-computed world positions (morphs, or a palette over the budget).
-struct CpuNode {
-    gl::Buffer positions;
-    gl::Buffer normals;
-    gl::VertexArray vao;
-    bool normalsBound = false;
-};
+// What setScene uploads is a GpuScene (gpu_scene.h).
 
 // A redraw of a node in one flat colour over the shaded scene (overlays), instead of its view mode.
 struct FlatPass {
@@ -150,16 +89,23 @@ private:
         const Node& node = scene.nodes[n];
         return node.kind == NodeKind::Mesh && node.object >= 0 && pose.visible[n];
     }
-    // Draws mesh node n in the view's mode, or in one flat colour when `flat` is given (overlays).
-    void drawNode(const Scene& scene, const Pose& pose, const ViewSettings& view, size_t n, FrameStats& stats,
-                  const FlatPass* flat = nullptr);
-    // One Lines/LineStrip/Points submesh `s` of mesh node `node` with program `p` already set up
-    // (matrices, lights, morphs, textures): the whole skin palette (meshes with bone batches have no
-    // line or point ranges), the material or flat colour, and one GL_LINES or GL_POINTS draw. The
-    // node's triangle (or edge) index buffer is bound again afterwards.
-    void drawPrimitives(const Scene& scene, const ViewSettings& view, const Node& node, const Mesh& mesh, GpuMesh& gpu,
-                        const GpuSubmesh& s, const ShaderFeatures& f, const MeshProgram& p,
-                        const std::vector<glm::mat4>& palette, const FlatPass* flat, bool wire, FrameStats& stats);
+    // --- the draw list: its builder (draw_builder.cpp) and executor (draw_executor.cpp)
+    // The frame's passes: the scene (opaque, then transparent back to front), the wireframe
+    // overlay's edges, the selection outline.
+    void buildFrame(const Scene& scene, const Pose& pose, const ViewSettings& view, DrawList& list, FrameStats& stats);
+    // Mesh node n's items in the view's mode, or in one flat colour when `flat` is given (overlays).
+    void buildNode(const Scene& scene, const Pose& pose, const ViewSettings& view, size_t n, const FlatPass* flat,
+                   DrawList& list, FrameStats& stats);
+    // One submesh of list.nodes[index]: one item per bone batch range of its triangles (or edges),
+    // or one for its lines or points.
+    void buildSubmesh(const Scene& scene, const ViewSettings& view, uint32_t index, uint32_t submesh,
+                      const FlatPass* flat, DrawList& list, FrameStats& stats);
+    void execute(const Scene& scene, const Pose& pose, const DrawList& list, FrameStats& stats);
+    // A node's vertex inputs, index list and lights; a submesh's program and everything it shares
+    // across its items; one item's palette, look and draw.
+    void beginNode(const Scene& scene, const Pose& pose, const DrawNode& d);
+    void beginSubmesh(const Scene& scene, const Pose& pose, const DrawNode& d, const DrawItem& item);
+    void drawItem(const Scene& scene, const DrawNode& d, const DrawItem& item, FrameStats& stats);
 
     // --- scene upload and attribute setup (mesh_upload.cpp)
     bool uploadMesh(const Mesh& mesh, GpuMesh& gpu, const VertexCaps& vcaps, std::vector<ReportLine>& report,
@@ -210,7 +156,7 @@ private:
     void setCulling(const Material& m) const;
     // State of a flat overlay pass: its colour (alpha-blended below 1), no alpha test, and no depth
     // writes, so overlays never hide each other.
-    void setFlat(const MeshProgram& p, const FlatPass& flat, const Material& m) const;
+    void setFlat(const MeshProgram& p, const glm::vec4& color, const Material& m) const;
     ShaderFeatures featuresFor(const Scene& scene, const Node& node, const GpuMesh& gpu, ViewMode mode, bool cpu,
                                bool gpuSkinned, const Material* material = nullptr) const;
 
@@ -262,11 +208,9 @@ private:
     uint32_t m_vertexBase = 0;       // where the bound vertex inputs start (GpuSubmesh::baseVertex)
     bool m_dryRun = false;           // prepareFrame: everything a draw needs, but no draws
     ProgramCache m_programs;
-    std::vector<GpuMesh> m_meshes;
-    std::map<size_t, CpuNode> m_cpuNodes;  // nodes drawn from CPU-computed vertices, made on first use
-    std::set<size_t> m_paletteOnCpu;       // skinned nodes whose palette exceeds the budget
+    GpuScene m_gpu;  // what setScene uploaded
     int m_morphSlots = 0;                  // vertex attributes left for morph targets
-    std::vector<int> m_active;
+    DrawList m_list;  // this frame's draws (kept for its capacity)
     OverlayProgram m_overlay;
     gl::Buffer m_overlayBuffer;
     gl::VertexArray m_overlayVao;  // where vertex arrays exist: its two attributes set up once
@@ -276,10 +220,8 @@ private:
     glm::vec2 m_outline{0.0f};  // the outline's width in clip units per w (u_outline), this frame's
     LightRig m_lights;  // this frame's lights and the current draw's selection
     TextureFormatSupport m_textureSupport;
-    std::vector<GpuTexture> m_textures;  // one per Scene::textures entry
     GpuTexture m_white, m_flatNormal;  // neutral maps for units a material leaves empty
     GpuTexture m_grey;                 // the diffuse colour of a missing texture (MissingTexture::Grey)
-    std::vector<bool> m_placeholder;   // per scene texture: the checker stands in for a missing file
     std::vector<glm::mat4> m_bones;
     std::vector<glm::vec3> m_positions, m_normals;
     std::set<uint64_t> m_reported;

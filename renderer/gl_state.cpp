@@ -46,12 +46,14 @@ StateCache::ArrayState& StateCache::arrays() {
 void StateCache::useProgram(GLuint program) {
     if (program == m_program) return;
     glUseProgram(program);
+    ++m_changes.programs;
     m_program = program;
 }
 
 void StateCache::bindVertexArray(GLuint vao) {
     if (!m_vertexArrays || vao == m_vao) return;
     vertexArrayApi().bind(vao);
+    ++m_changes.vertexArrays;
     m_vao = vao;
     // Vertex array 0 holds nothing of ours: what it has is unknown whenever it is bound again.
     if (vao == 0) m_arrays.erase(0);
@@ -60,6 +62,7 @@ void StateCache::bindVertexArray(GLuint vao) {
 void StateCache::bindArrayBuffer(GLuint buffer) {
     if (buffer == m_arrayBuffer) return;
     glBindBuffer(GL_ARRAY_BUFFER, buffer);
+    ++m_changes.buffers;
     m_arrayBuffer = buffer;
 }
 
@@ -67,6 +70,7 @@ void StateCache::bindElementBuffer(GLuint buffer) {
     ArrayState& a = arrays();
     if (a.elementBuffer == buffer) return;
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buffer);
+    ++m_changes.buffers;
     a.elementBuffer = buffer;
 }
 
@@ -79,6 +83,7 @@ void StateCache::enableAttribute(GLuint location, bool on) {
     } else {
         glDisableVertexAttribArray(location);
     }
+    ++m_changes.attributes;
     a.enabled[location] = on ? 1 : 0;
 }
 
@@ -90,6 +95,7 @@ void StateCache::attributePointer(GLuint location, GLint size, GLenum type, bool
     if (m_arrayBuffer != kUnknown && a.pointers[location] == p) return;
     glVertexAttribPointer(location, size, type, normalized ? GL_TRUE : GL_FALSE, stride,
                           reinterpret_cast<const void*>(offset));
+    ++m_changes.attributes;
     a.pointers[location] = p;
 }
 
@@ -98,6 +104,7 @@ void StateCache::attributeValue(GLuint location, float x, float y, float z, floa
     const std::array<float, 4> v{x, y, z, w};
     if (m_valueKnown[location] && m_values[location] == v) return;
     glVertexAttrib4f(location, x, y, z, w);
+    ++m_changes.attributes;
     m_values[location] = v;
     m_valueKnown[location] = true;
 }
@@ -113,6 +120,7 @@ void StateCache::disableContextAttributes() {
     for (GLuint i = 0; i < m_attributeLimit; ++i)
         if (a.enabled[i] != 0) {
             glDisableVertexAttribArray(i);
+            ++m_changes.attributes;
             a.enabled[i] = 0;
         }
 }
@@ -125,30 +133,35 @@ void StateCache::enable(GLenum capability, bool on) {
     } else {
         glDisable(capability);
     }
+    ++m_changes.renderState;
     m_caps[capability] = on ? 1 : 0;
 }
 
 void StateCache::depthMask(bool write) {
     if (m_depthMask == (write ? 1 : 0)) return;
     glDepthMask(write ? GL_TRUE : GL_FALSE);
+    ++m_changes.renderState;
     m_depthMask = write ? 1 : 0;
 }
 
 void StateCache::depthFunc(GLenum func) {
     if (m_depthFunc == func) return;
     glDepthFunc(func);
+    ++m_changes.renderState;
     m_depthFunc = func;
 }
 
 void StateCache::cullFace(GLenum face) {
     if (m_cullFace == face) return;
     glCullFace(face);
+    ++m_changes.renderState;
     m_cullFace = face;
 }
 
 void StateCache::polygonOffset(float factor, float units) {
     if (m_offset[0] == factor && m_offset[1] == units) return;
     glPolygonOffset(factor, units);
+    ++m_changes.renderState;
     m_offset = {factor, units};
 }
 
@@ -156,6 +169,7 @@ void StateCache::blendFuncSeparate(GLenum srcRgb, GLenum dstRgb, GLenum srcAlpha
     const std::array<GLenum, 4> f{srcRgb, dstRgb, srcAlpha, dstAlpha};
     if (m_blendFunc == f) return;
     glBlendFuncSeparate(srcRgb, dstRgb, srcAlpha, dstAlpha);
+    ++m_changes.renderState;
     m_blendFunc = f;
 }
 
@@ -163,6 +177,7 @@ void StateCache::blendEquationSeparate(GLenum rgb, GLenum alpha) {
     const std::array<GLenum, 2> e{rgb, alpha};
     if (m_blendEquation == e) return;
     glBlendEquationSeparate(rgb, alpha);
+    ++m_changes.renderState;
     m_blendEquation = e;
 }
 
@@ -170,12 +185,14 @@ void StateCache::blendColor(float r, float g, float b, float a) {
     const std::array<float, 4> c{r, g, b, a};
     if (m_blendColor == c) return;
     glBlendColor(r, g, b, a);
+    ++m_changes.renderState;
     m_blendColor = c;
 }
 
 void StateCache::activeTexture(int unit) {
     if (unit == m_unit) return;
     glActiveTexture(GLenum(GL_TEXTURE0 + unit));
+    ++m_changes.textures;
     m_unit = unit;
 }
 
@@ -184,6 +201,7 @@ void StateCache::bindTexture(int unit, GLenum target, GLuint texture) {
     if (unit >= 0 && unit < kMaxUnits && m_textures[size_t(unit)][size_t(slot)] == texture) return;
     activeTexture(unit);
     glBindTexture(target, texture);
+    ++m_changes.textures;
     if (unit >= 0 && unit < kMaxUnits) m_textures[size_t(unit)][size_t(slot)] = texture;
 }
 
@@ -192,6 +210,8 @@ bool StateCache::sameUniform(GLint location, const void* values, size_t bytes) {
     std::vector<uint8_t>& stored = m_uniforms[key];
     if (stored.size() == bytes && std::memcmp(stored.data(), values, bytes) == 0) return true;
     stored.assign(static_cast<const uint8_t*>(values), static_cast<const uint8_t*>(values) + bytes);
+    ++m_changes.uniforms;
+    m_changes.uniformBytes += bytes;
     return false;
 }
 

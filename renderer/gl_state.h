@@ -15,6 +15,8 @@
 
 #include <glad/gles2.h>
 
+#include "renderer/state_changes.h"
+
 namespace esv::gl {
 
 class StateCache {
@@ -65,6 +67,11 @@ public:
     void uniform4i(GLint location, GLint x, GLint y, GLint z, GLint w);
     void uniformMatrix4fv(GLint location, GLsizei count, const float* values);
 
+    // What reached GL so far, by kind (counting only; never reset: frames take differences).
+    const StateChanges& changes() const { return m_changes; }
+    // Adds `bytes` of uniforms just sent to the palette's share (the renderer knows which are).
+    void countPaletteBytes(uint64_t bytes) { m_changes.paletteBytes += bytes; }
+
     // The attribute locations enabled in the bound vertex array (or the context without them).
     bool attributeEnabled(GLuint location) const;
     // Disables every array enabled outside vertex arrays (frame end without VAOs: ImGui draws next).
@@ -109,6 +116,7 @@ private:
     std::array<GLenum, 4> m_blendFunc{};
     std::array<GLenum, 2> m_blendEquation{};
     std::array<float, 4> m_blendColor{-1.0f, -1.0f, -1.0f, -1.0f};
+    StateChanges m_changes;
     // Uniform values by (program, location).
     std::unordered_map<uint64_t, std::vector<uint8_t>> m_uniforms;
 };

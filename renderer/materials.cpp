@@ -21,10 +21,10 @@ bool GlRenderer::isTransparent(const Scene& scene, const Node& node) {
 }
 
 void GlRenderer::uploadTextures(const Scene& scene, std::vector<ReportLine>& report) {
-    m_textures.clear();
-    m_textures.resize(scene.textures.size());
-    m_placeholder.assign(scene.textures.size(), false);
-    for (size_t i = 0; i < scene.textures.size(); ++i) m_placeholder[i] = scene.textures[i].placeholder;
+    m_gpu.textures.clear();
+    m_gpu.textures.resize(scene.textures.size());
+    m_gpu.placeholder.assign(scene.textures.size(), false);
+    for (size_t i = 0; i < scene.textures.size(); ++i) m_gpu.placeholder[i] = scene.textures[i].placeholder;
     std::vector<std::string> notes;
     std::string error;
     auto neutral = [&](GpuTexture& t, uint8_t r, uint8_t g, uint8_t b) {
@@ -91,11 +91,11 @@ void GlRenderer::uploadTextures(const Scene& scene, std::vector<ReportLine>& rep
                                                      " different swizzles; ES2 mode shows it unswizzled everywhere"});
         }
         notes.clear();
-        if (!uploadTexture(*image, m_textureSupport, m_textures[i], notes, error)) {
+        if (!uploadTexture(*image, m_textureSupport, m_gpu.textures[i], notes, error)) {
             report.push_back({Severity::Warning, label + ": " + error + "; a checker is shown"});
             checker = makeCheckerImage();
             notes.clear();
-            uploadTexture(checker, m_textureSupport, m_textures[i], notes, error);
+            uploadTexture(checker, m_textureSupport, m_gpu.textures[i], notes, error);
         }
         for (const std::string& note : notes) report.push_back({Severity::Info, label + ": " + note});
     }
@@ -110,12 +110,12 @@ const MeshProgram* GlRenderer::programFor(const ShaderFeatures& f, std::string& 
 
 bool GlRenderer::bindTexture(int unit, const TextureRef& ref, GpuTexture& fallback, GLenum target) {
     GpuTexture* t = &fallback;
-    if (ref.texture >= 0 && size_t(ref.texture) < m_textures.size() && m_textures[ref.texture].texture &&
-        m_textures[ref.texture].target == target)
-        t = &m_textures[ref.texture];
+    if (ref.texture >= 0 && size_t(ref.texture) < m_gpu.textures.size() && m_gpu.textures[ref.texture].texture &&
+        m_gpu.textures[ref.texture].target == target)
+        t = &m_gpu.textures[ref.texture];
     // A missing texture in the grey mode: neutral grey for the colour, the map left out elsewhere
     // (the checker is uploaded and shown in the other mode).
-    if (t != &fallback && m_missingGrey && m_placeholder[size_t(ref.texture)])
+    if (t != &fallback && m_missingGrey && m_gpu.placeholder[size_t(ref.texture)])
         t = unit == kUnitDiffuse && target == GL_TEXTURE_2D ? &m_grey : &fallback;
     m_state.bindTexture(unit, t->target, t->texture.get());
     // Wrap and swizzle live in the texture object: set on its unit, and only what differs.
@@ -237,12 +237,12 @@ void GlRenderer::setCulling(const Material& m) const {
     }
 }
 
-void GlRenderer::setFlat(const MeshProgram& p, const FlatPass& flat, const Material& m) const {
-    m_state.uniform4fv(p.diffuse, 1, glm::value_ptr(flat.color));
+void GlRenderer::setFlat(const MeshProgram& p, const glm::vec4& color, const Material& m) const {
+    m_state.uniform4fv(p.diffuse, 1, glm::value_ptr(color));
     m_state.uniform4f(p.surface, 0.0f, 0.0f, 0.0f, 0.0f);
     setCulling(m);
     m_state.depthMask(false);
-    if (flat.color.a < 1.0f) {
+    if (color.a < 1.0f) {
         m_state.enable(GL_BLEND, true);
         m_state.blendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
         m_state.blendEquationSeparate(GL_FUNC_ADD, GL_FUNC_ADD);
@@ -273,8 +273,8 @@ ShaderFeatures GlRenderer::featuresFor(const Scene& scene, const Node& node, con
             // Normal maps need the tangent stream; the CPU path has no skinned tangents.
             f.normalMap = !cpu && gpu.tangents && f.normal && normalMapTexture(m) >= 0;
             const int32_t reflection = m.texture(TextureSlot::Reflection).texture;
-            if (reflection >= 0 && size_t(reflection) < m_textures.size())
-                f.reflection = m_textures[reflection].target == GL_TEXTURE_CUBE_MAP ? 2 : f.metalRough ? 0 : 1;
+            if (reflection >= 0 && size_t(reflection) < m_gpu.textures.size())
+                f.reflection = m_gpu.textures[reflection].target == GL_TEXTURE_CUBE_MAP ? 2 : f.metalRough ? 0 : 1;
             // The maps ride on the diffuse sampler's define (a white texture when it is absent).
             f.textured |= f.materialMaps || f.normalMap;
         }

@@ -251,7 +251,7 @@ void GlRenderer::bindMesh(GpuMesh& gpu, bool skinned) {
 }
 
 void GlRenderer::bindCpuVertices(const Scene& scene, const Pose& pose, size_t n, GpuMesh& gpu) {
-    CpuNode& c = m_cpuNodes[n];
+    CpuNode& c = m_gpu.cpuNodes[n];
     if (!c.positions) {
         c.positions = gl::makeBuffer();
         c.normals = gl::makeBuffer();
@@ -276,7 +276,7 @@ void GlRenderer::bindCpuVertices(const Scene& scene, const Pose& pose, size_t n,
 
 void GlRenderer::pointCpuVertices(size_t n, const GpuMesh& gpu, bool setup) {
     if (!setup && !gpu.windowed) return;  // the vertex array holds them
-    const CpuNode& c = m_cpuNodes[n];
+    const CpuNode& c = m_gpu.cpuNodes[n];
     if (setup)
         for (GLuint i = 0; i < attributeLimit(); ++i) m_state.enableAttribute(i, false);
     const uintptr_t base = m_vertexBase;
@@ -303,7 +303,7 @@ void GlRenderer::pointCpuVertices(size_t n, const GpuMesh& gpu, bool setup) {
 void GlRenderer::moveVertexBase(size_t n, GpuMesh& gpu, bool cpu, bool skinned, uint32_t base) {
     m_vertexBase = base;
     if (cpu) {
-        if (m_caps.vao) m_state.bindVertexArray(m_cpuNodes[n].vao.get());
+        if (m_caps.vao) m_state.bindVertexArray(m_gpu.cpuNodes[n].vao.get());
         pointCpuVertices(n, gpu, false);
     } else {
         bindMesh(gpu, skinned);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "renderer/state_changes.h"
 #include "renderer/view_settings.h"
 #include "scene/sampler.h"
 #include "scene/scene.h"
@@ -57,6 +58,8 @@ struct FrameStats {
     uint32_t morphTextureNodes = 0;
     // GL calls the frame made (renderer/gl_calls.h): what reached GL through the state cache.
     uint32_t glCalls = 0;
+    // Of those, the state changes by kind, with the bytes of uniforms and of bone palettes sent.
+    StateChanges changes;
     // The scale of the file's lights beside the studio rig (Lighting::Both): below 1 when they
     // alone would light the side in view more than the rig's target (renderer/light_rig.h). The
     // panel shows it, so a dimmed light is never a mystery.

@@ -62,6 +62,10 @@ specular-unclamped | shaders/mesh.frag | vec3 specular = u_up.w < 0.5 ? specular
 file-camera-ignored | app/viewer_actions.cpp | if (fileCameraDirection(scene, toEye)) { | if (false) { | test_framing | Framing.FirstViewLooksFromTheFilesCamera
 ground-t-pose | app/viewer_actions.cpp | (e[h0] >= 1.25f * r[h0] | (e[h0] >= 2.5f * r[h0] | test_framing | Framing.AGroundUnderTheSubjectIsLeftOut
 json-not-utf8 | app/check_command.cpp | checkResultJson(r).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) | checkResultJson(r).dump() | test_check_batch | CheckBatch.NamesThatAreNotUtf8KeepTheJsonValid
+draw-palette-bytes | renderer/draw_executor.cpp | m_state.countPaletteBytes(m_state.changes().uniformBytes - before); | (void)before; | test_render | FrameStateChanges.*
+draw-submesh-setup-once | renderer/draw_executor.cpp | if (item.submesh != submesh) { | if (submesh == ~0u) { | test_render | MaterialRender.*
+draw-batch-colour | renderer/draw_builder.cpp | view.mode == ViewMode::Batches ? batchColor(b) : batchColor(b + 3); | view.mode == ViewMode::Batches ? batchColor(0) : batchColor(b + 3); | test_render | *
+state-count-uniforms | renderer/gl_state.cpp | ++m_changes.uniforms; | (void)0; | test_render | GlStateCache.*:FrameStateChanges.*
 EOF
 
 if [ "$list" = 1 ]; then
@@ -75,7 +79,8 @@ if [ ! -d "$scratch/.git" ]; then
 fi
 git -C "$scratch" fetch -q "$root" HEAD
 git -C "$scratch" checkout -q --force FETCH_HEAD
-git -C "$root" diff HEAD | (cd "$scratch" && git apply --allow-empty 2>/dev/null || true)
+git -C "$scratch" clean -fdq  # files a previous run added (build folders are ignored, so kept)
+git -C "$root" diff --binary HEAD | (cd "$scratch" && git apply --allow-empty 2>/dev/null || true)
 git -C "$root" ls-files --others --exclude-standard -z | (cd "$root" && xargs -0 -r cp --parents -t "$scratch")
 # ccache keys on paths relative to the scratch clone, so its objects are this checkout's too.
 export CCACHE_BASEDIR="$scratch"
@@ -111,7 +116,7 @@ PY
   elif grep -q '^\[  SKIPPED \]' "$scratch/build-mutate/$id.log"; then
     status="skipped (a test it needs skipped: cannot tell)"
   fi
-  git -C "$scratch" checkout -q -- "$file"
+  cp "$root/$file" "$scratch/$file"  # this checkout holds the file as it should be
   echo "mutate: $id ($file, $target $filter): $status"
   case "$status" in
     survived) survived=$((survived + 1)) ;;

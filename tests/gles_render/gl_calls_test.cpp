@@ -277,6 +277,15 @@ TEST(GlStateCache, RepeatedStateAndLocationMinusOneReachNoGl) {
     EXPECT_EQ(calls([&] { cache.enable(GL_BLEND, true); }), 0u);
     EXPECT_EQ(calls([&] { cache.bindTexture(3, GL_TEXTURE_2D, 0); }), 2u);  // unit, then texture
     EXPECT_EQ(calls([&] { cache.bindTexture(3, GL_TEXTURE_2D, 0); }), 0u);
+    // What reached GL, by kind: one program, two uniforms (4 floats each), one capability, a unit
+    // and a texture.
+    const StateChanges k = cache.changes();
+    EXPECT_EQ(k.programs, 1u);
+    EXPECT_EQ(k.uniforms, 2u);
+    EXPECT_EQ(k.uniformBytes, 32u);
+    EXPECT_EQ(k.renderState, 1u);
+    EXPECT_EQ(k.textures, 2u);
+    EXPECT_EQ(k.total(), 6u);
     // A new frame: context state is unknown again, program uniforms are not.
     cache.resetContextState();
     EXPECT_EQ(calls([&] { cache.useProgram(program); }), 1u);
@@ -286,6 +295,108 @@ TEST(GlStateCache, RepeatedStateAndLocationMinusOneReachNoGl) {
     glDeleteProgram(program);
     cache.forgetObjects();
     EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR));
+}
+
+// FrameStats::changes counts the state changes a frame sent, by kind, from the calls that reached
+// GL: every call of a steady frame is a draw, a counted change, or one of the frame's own calls
+// (viewport, clear, timer query). Asserted per kind against the recorded call names, and against
+// facts of the scene: the demo, the skinned man (four batch draws of one program) and the
+// normal-mapped PowerVR scene (one draw, its two maps).
+size_t named(const std::vector<std::string>& names, std::initializer_list<const char*> which) {
+    size_t count = 0;
+    for (const std::string& name : names)
+        for (const char* w : which) count += name == w ? 1 : 0;
+    return count;
+}
+
+// Mesh nodes a frame draws.
+uint32_t drawnNodes(const Scene& scene, const Pose& pose) {
+    uint32_t count = 0;
+    for (size_t n = 0; n < scene.nodes.size(); ++n)
+        count += scene.nodes[n].kind == NodeKind::Mesh && scene.nodes[n].object >= 0 && pose.visible[n] ? 1 : 0;
+    return count;
+}
+
+void expectChangesMatchCalls(const Counted& c) {
+    const StateChanges& k = c.stats.changes;
+    const std::vector<std::string>& names = c.names;
+    EXPECT_EQ(k.programs, named(names, {"glUseProgram"}));
+    EXPECT_EQ(k.textures, named(names, {"glBindTexture", "glActiveTexture"}));
+    EXPECT_EQ(k.vertexArrays, named(names, {"glBindVertexArray", "glBindVertexArrayOES"}));
+    EXPECT_EQ(k.buffers, named(names, {"glBindBuffer"}));
+    EXPECT_EQ(k.attributes, named(names, {"glEnableVertexAttribArray", "glDisableVertexAttribArray",
+                                          "glVertexAttribPointer", "glVertexAttrib4f"}));
+    EXPECT_EQ(k.renderState, named(names, {"glEnable", "glDisable", "glDepthMask", "glDepthFunc", "glCullFace",
+                                           "glPolygonOffset", "glBlendFuncSeparate", "glBlendEquationSeparate",
+                                           "glBlendColor"}));
+    EXPECT_EQ(k.uniforms, named(names, {"glUniform1i", "glUniform1f", "glUniform2fv", "glUniform3fv", "glUniform4fv",
+                                        "glUniform4i", "glUniformMatrix4fv"}));
+    const size_t own = named(names, {"glViewport", "glClearColor", "glClearDepthf", "glClear", "glBeginQueryEXT",
+                                     "glEndQueryEXT", "glGetIntegerv", "glGetQueryObjectuivEXT",
+                                     "glGetQueryObjectui64vEXT"});
+    EXPECT_EQ(c.calls, uint64_t(c.stats.drawCalls) + k.total() + own) << listing(names);
+    EXPECT_LE(k.paletteBytes, k.uniformBytes);
+}
+
+TEST(FrameStateChanges, DemoSteadyFrame) {
+    const Scene demo = makeDemoScene();
+    for (bool gles2 : {false, true}) {
+        SCOPED_TRACE(gles2 ? "ES2" : "ES3");
+        const Counted c = steadyFrame(demo, gles2);
+        expectChangesMatchCalls(c);
+        test::RenderHarness harness(gles2, 32, 32, false);
+        ASSERT_TRUE(harness.setScene(demo));
+        const Pose pose = harness.poseAt(-1.0f);
+        const StateChanges& k = c.stats.changes;
+        // Each drawn node binds its vertex array once; the frame ends by binding none.
+        EXPECT_EQ(k.vertexArrays, drawnNodes(harness.scene(), pose) + 1);
+        // A skinned and a static program; the skinned mesh's two batches re-send their palettes
+        // (they share the location, so neither is still there from the last frame), nothing else.
+        EXPECT_EQ(k.programs, 2u);
+        EXPECT_EQ(c.stats.boneBatchesDrawn, 2u);
+        EXPECT_EQ(k.uniforms, 2u);
+        uint64_t bones = 0;
+        for (const Mesh& mesh : harness.scene().meshes)
+            for (const BoneBatch& b : mesh.boneBatches) bones += b.bones.size();
+        EXPECT_EQ(k.paletteBytes, bones * 64);
+        EXPECT_EQ(k.uniformBytes, k.paletteBytes);
+        EXPECT_EQ(k.buffers + k.textures, 0u);
+    }
+}
+
+TEST(FrameStateChanges, SkinnedManAndNormalMappedScene) {
+    ESVIEW_REQUIRE_MODELS("pod");
+    LoadResult man = loadSceneFile((test::modelsDir() / "pod/cocos3d/cocos3d_man.pod").string());
+    LoadResult bump = loadSceneFile((test::modelsDir() / "pod/nsdk/nsdk_Bumpmap_scene.pod").string());
+    ASSERT_TRUE(man.scene && bump.scene);
+    for (bool gles2 : {false, true}) {
+        SCOPED_TRACE(gles2 ? "ES2" : "ES3");
+        const Counted m = steadyFrame(*man.scene, gles2);
+        expectChangesMatchCalls(m);
+        // Every batch of every skinned mesh is drawn with one program, its palette sent whole: the
+        // bytes are the file's bone lists, 64 bytes a matrix.
+        uint64_t bones = 0, batches = 0;
+        for (const Mesh& mesh : man.scene->meshes) {
+            batches += mesh.boneBatches.size();
+            for (const BoneBatch& b : mesh.boneBatches) bones += b.bones.size();
+        }
+        EXPECT_EQ(m.stats.boneBatchesDrawn, batches);
+        EXPECT_EQ(m.stats.changes.programs, 1u);
+        EXPECT_EQ(m.stats.changes.paletteBytes, bones * 64);
+        test::RenderHarness harness(gles2, 32, 32, false);
+        ASSERT_TRUE(harness.setScene(*man.scene));
+        EXPECT_EQ(m.stats.changes.vertexArrays, drawnNodes(harness.scene(), harness.poseAt(-1.0f)) + 1);
+        const Counted b = steadyFrame(*bump.scene, gles2);
+        expectChangesMatchCalls(b);
+        // One draw; its diffuse and normal maps bound on their units (a unit select and a bind
+        // each); its uniforms all still in the program from the last frame.
+        EXPECT_EQ(b.stats.drawCalls, 1u);
+        EXPECT_EQ(b.stats.changes.textures, 4u);
+        EXPECT_EQ(b.stats.changes.uniforms, 0u);
+        EXPECT_EQ(b.stats.changes.programs, 1u);
+        // The tangent stream: one buffer bind, its attribute enabled, the colour's current value.
+        EXPECT_EQ(b.stats.changes.buffers, 1u);
+    }
 }
 
 }  // namespace

@@ -212,6 +212,32 @@ TEST(MaterialRender, DiffuseTextureTexelsLandInTheirQuadrants) {
     }
 }
 
+// Two submeshes of one mesh node with materials that need different programs (plain red, and a
+// green texture): each draws with its own program, textures and colour, not the first one's.
+TEST(MaterialRender, EachSubmeshDrawsWithItsOwnMaterialsProgram) {
+    esv::Scene scene = quadScene();
+    esv::Mesh& mesh = scene.meshes[0];
+    mesh.submeshes[0].indexCount = 3;  // 0 1 2: the lower right triangle
+    esv::Submesh upper;
+    upper.firstIndex = 3;  // 0 2 3: the upper left one
+    upper.indexCount = 3;
+    upper.materialSlot = 1;
+    mesh.submeshes.push_back(upper);
+    scene.materials[0].diffuse = glm::vec3(1.0f, 0.0f, 0.0f);
+    esv::Material textured = scene.materials[0];
+    textured.name = "green texture";
+    textured.diffuse = glm::vec3(1.0f);
+    textured.texture(esv::TextureSlot::Diffuse).texture = addTexture(scene, rgbaImage(1, 1, {0, 255, 0, 255}));
+    scene.materials.push_back(textured);
+    scene.nodes[0].materials = {0, 1};
+    for (bool gles2 : {false, true}) {
+        Frame f = render(scene, gles2, esv::ViewMode::Unlit);
+        EXPECT_EQ(f.stats.drawCalls, 2u);
+        expectNear(f.at(45, 45), {255, 0, 0, 255}, 3, "lower right: the red material");
+        expectNear(f.at(19, 19), {0, 255, 0, 255}, 3, "upper left: the green texture");
+    }
+}
+
 // UVs 0..2: repeat shows the texture twice across the quad, clamp stretches the edge texels.
 TEST(MaterialRender, WrapModesFollowTheMaterial) {
     esv::Scene scene = quadScene(2.0f);
