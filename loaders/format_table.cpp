@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cstring>
 
+#include <sys/stat.h>
+
 #include "loaders/archive/vp_archive.h"
 #include "loaders/formats.h"
 #include "loaders/pod/pod_writer.h"
@@ -59,11 +61,44 @@ const std::vector<FormatInfo>& formats() {
 const std::vector<ContainerInfo>& containers() {
     // clang-format off
     static const std::vector<ContainerInfo> kContainers = {
-        {"vp", {kVpExtension}, {kVpMagic},
-         {"application/x-freespace-vp", "FreeSpace VP archive", "", "", "", "package-x-generic", 60}},
+        {"vp", "VP archive", {kVpExtension}, {kVpMagic},
+         {"application/x-freespace-vp", "FreeSpace VP archive", "", "", "", "package-x-generic", 60},
+         readVpMember, describeVpModels},
     };
     // clang-format on
     return kContainers;
+}
+
+const ContainerInfo* containerFile(const std::string& path) {
+    const std::string ext = lowerExtension(path);
+    if (ext.empty()) return nullptr;
+    for (const ContainerInfo& c : containers()) {
+        if (std::find(c.extensions.begin(), c.extensions.end(), ext) == c.extensions.end()) continue;
+        struct stat info {};
+        return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) ? &c : nullptr;
+    }
+    return nullptr;
+}
+
+bool splitContainerPath(const std::string& path, ContainerPath& out) {
+    for (size_t colon = path.find(':'); colon != std::string::npos; colon = path.find(':', colon + 1)) {
+        const std::string file = path.substr(0, colon);
+        const ContainerInfo* container = containerFile(file);
+        if (!container) continue;
+        std::string inner = path.substr(colon + 1);
+        std::replace(inner.begin(), inner.end(), '\\', '/');
+        inner.erase(0, inner.find_first_not_of('/'));
+        out = {container, file, inner};
+        return true;
+    }
+    return false;
+}
+
+const ContainerInfo* containerForMagic(const uint8_t* data, size_t size) {
+    for (const ContainerInfo& c : containers())
+        for (const std::string& m : c.magic)
+            if (size >= m.size() && std::memcmp(data, m.data(), m.size()) == 0) return &c;
+    return nullptr;
 }
 
 const FormatInfo* findFormat(FileFormat format) {

@@ -68,15 +68,40 @@ struct FormatInfo {
     MimeInfo mime;
 };
 
-// A file that holds models rather than being one (a FreeSpace VP archive): no reader of the table,
-// but a file type of the desktop integration. The thumbnailer draws its first model; the viewer
-// browses it from its file browser.
+struct ContainerRead;  // load.h
+// Reads member `inner` ('/' separated; empty: a problem naming the models inside) of the
+// container file at `file`.
+using ReadMemberFn = ContainerRead (*)(const std::string& file, const std::string& inner);
+// One sentence naming the models inside a container held in `bytes` (for "not a model" messages).
+using DescribeModelsFn = std::string (*)(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& name);
+
+// A file that holds models rather than being one (a FreeSpace VP archive). `file.ext:inner` names a
+// member wherever a model path is accepted: loadSceneFile and readWholeFile read it through the
+// row's readMember, so opening a file has one path whatever holds it. A desktop file type too: the
+// thumbnailer draws its first model; the viewer browses it from its file browser.
 struct ContainerInfo {
     std::string key;                      // "vp"
+    std::string name;                     // "VP archive": how messages name it
     std::vector<std::string> extensions;  // lower case, no dot
     std::vector<std::string> magic;       // a file's first bytes, as FormatInfo::magic
     MimeInfo mime;
+    ReadMemberFn readMember = nullptr;
+    DescribeModelsFn describeModels = nullptr;
 };
+
+// `file.ext:inner` split at the first ':' whose left part is an existing regular file with a
+// container's extension (any case); `inner` with '/' separators and no leading one. False, and
+// `path` left alone, for anything else (plain paths, Windows drive letters, a missing container).
+struct ContainerPath {
+    const ContainerInfo* container = nullptr;
+    std::string file;
+    std::string inner;
+};
+bool splitContainerPath(const std::string& path, ContainerPath& out);
+// The container row `path` is, when it is an existing regular file with a container's extension.
+const ContainerInfo* containerFile(const std::string& path);
+// The container whose magic `data` starts with; null when none.
+const ContainerInfo* containerForMagic(const uint8_t* data, size_t size);
 
 // Every format, in the order detection tries their magic and messages name them.
 const std::vector<FormatInfo>& formats();

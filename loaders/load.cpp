@@ -14,7 +14,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "loaders/archive/vp_archive.h"
 
 namespace esv {
 
@@ -37,25 +36,13 @@ std::string Problem::format() const {
 
 namespace {
 
-// A file inside a VP archive (`archive.vp:inner`). Null with `error` set when the archive cannot
-// be read or holds no such file.
-std::shared_ptr<const std::vector<uint8_t>> readArchiveMember(const ArchivePath& where, std::string& error) {
-    if (where.inner.empty()) {
-        error = "it is a VP archive; name a file inside it as " + where.archive + ":PATH";
-        return nullptr;
-    }
-    std::vector<Problem> problems;
-    std::shared_ptr<const VpArchive> archive = openVpArchiveCached(where.archive, &problems);
-    if (!archive) {
-        error = problems.empty() ? "cannot read the archive " + where.archive : problems.front().format();
-        return nullptr;
-    }
-    const VpFile* file = archive->find(where.inner);
-    if (!file) {
-        error = "no file '" + where.inner + "' in the archive " + where.archive;
-        return nullptr;
-    }
-    return archive->read(*file, error);
+// A container's member (`file.vp:inner`, the container table of format_table.h) read through its
+// row: the one way any caller reads a file inside one.
+ContainerRead readMember(const ContainerPath& where, const std::string& path) {
+    ContainerRead read = where.container->readMember(where.file, where.inner);
+    for (Problem& p : read.problems)
+        if (p.file.empty()) p.file = path;
+    return read;
 }
 
 }  // namespace
@@ -136,11 +123,15 @@ std::shared_ptr<const std::vector<uint8_t>> copyMapping(const MappedFile& mapped
 
 std::shared_ptr<const std::vector<uint8_t>> readWholeFile(const std::string& path, std::string& error,
                                                           const ReadProgress& progress) {
-    ArchivePath inside;
-    if (splitArchivePath(path, inside)) {
-        auto bytes = readArchiveMember(inside, error);
-        if (bytes && progress) progress(1.0f);
-        return bytes;
+    ContainerPath inside;
+    if (splitContainerPath(path, inside)) {
+        ContainerRead read = readMember(inside, path);
+        if (!read.bytes) {
+            const Problem& p = read.problems.front();
+            error = p.file == path ? p.message : p.format();
+        }
+        if (read.bytes && progress) progress(1.0f);
+        return read.bytes;
     }
     if (auto mapped = mapWholeFile(path, !progress)) {
         auto bytes = copyMapping(*mapped, progress);
@@ -200,11 +191,10 @@ LoadResult loadSceneMemory(std::shared_ptr<const std::vector<uint8_t>> bytes, co
     if (!format) {
         Problem p{path, bytes->empty() ? -1 : 0, 0, 0, "", "the file is empty"};
         if (!bytes->empty()) p.message = "unknown file format (expected " + formatNameList(" or ") + ")";
-        if (bytes->size() >= 4 && std::memcmp(bytes->data(), "VPVP", 4) == 0) {
-            p.message = "a FreeSpace VP archive, not a model: name a model inside it as " + path + ":PATH";
-            std::vector<Problem> ignored;
-            if (auto archive = VpArchive::fromMemory(bytes, path, ignored))
-                p.message += " (" + describeArchiveModels(*archive, path) + ")";
+        if (const ContainerInfo* c = containerForMagic(bytes->data(), bytes->size())) {
+            p.message = "a " + c->mime.comment + ", not a model: name a model inside it as " + path + ":PATH";
+            const std::string models = c->describeModels ? c->describeModels(bytes, path) : std::string();
+            if (!models.empty()) p.message += " (" + models + ")";
         }
         result.problems.push_back(std::move(p));
         return result;
@@ -216,53 +206,31 @@ LoadResult loadSceneMemory(std::shared_ptr<const std::vector<uint8_t>> bytes, co
 
 namespace {
 
-// `archive.vp:inner`: the inner file read out of the archive and loaded as if it were on disk
-// under that name. Problems of the archive's directory that did not stop the read become one
-// warning, so that a load says the archive itself needs a look.
-LoadResult loadFromArchive(const ArchivePath& where, const std::string& path, const LoadOptions& options) {
-    LoadResult result;
-    std::shared_ptr<const VpArchive> archive = openVpArchiveCached(where.archive, &result.problems);
-    if (!archive) return result;
-    if (where.inner.empty()) {
-        result.problems.push_back({path, -1, 0, 0, "",
-                                   "name a model inside the VP archive as " + where.archive + ":PATH (" +
-                                       describeArchiveModels(*archive, where.archive) + ")"});
+// A container's member loaded as if it were on disk under `path`. Problems of the container that
+// did not stop the read become one warning, so that a load says the container needs a look.
+LoadResult loadFromContainer(const ContainerPath& where, const std::string& path, const LoadOptions& options) {
+    ContainerRead read = readMember(where, path);
+    if (!read.bytes) {
+        LoadResult result;
+        result.problems = std::move(read.problems);
         return result;
     }
-    const VpFile* file = archive->find(where.inner);
-    if (!file) {
-        result.problems.push_back({path, -1, 0, 0, "",
-                                   "no file '" + where.inner + "' in the archive (" +
-                                       describeArchiveModels(*archive, where.archive) + ")"});
-        return result;
-    }
-    std::string error;
-    auto bytes = archive->read(*file, error);
-    if (!bytes) {
-        result.problems.push_back({path, -1, 0, 0, "", "cannot read the file from the archive: " + error});
-        return result;
-    }
-    result = loadSceneMemory(std::move(bytes), path, options);
-    if (result.scene && !archive->problems().empty()) {
-        const size_t n = archive->problems().size();
-        result.scene->warn("archive " + where.archive + ": " + std::to_string(n) + " problem" +
-                           (n == 1 ? "" : "s") + " in its directory ('esview check " + where.archive +
-                           "' lists them), the first: " + archive->problems().front().format());
-    }
+    LoadResult result = loadSceneMemory(std::move(read.bytes), path, options);
+    if (result.scene && !read.warning.empty()) result.scene->warn(read.warning);
     return result;
 }
 
 }  // namespace
 
 LoadResult loadSceneFile(const std::string& path, const LoadOptions& options, const ReadProgress& progress) {
-    ArchivePath inside;
-    auto fromArchive = [&](const ArchivePath& where) {
-        LoadResult result = loadFromArchive(where, path, options);
+    ContainerPath inside;
+    // A bare container file: a problem that names the models inside it.
+    if (!splitContainerPath(path, inside)) inside = {containerFile(path), path, ""};
+    if (inside.container) {
+        LoadResult result = loadFromContainer(inside, path, options);
         if (progress) progress(1.0f);
         return result;
-    };
-    if (splitArchivePath(path, inside)) return fromArchive(inside);
-    if (isVpArchiveFile(path)) return fromArchive(ArchivePath{path, ""});
+    }
     if (auto mapped = mapWholeFile(path, !progress)) {
         const FormatInfo* format = findFormat(detectFormat(mapped->data, mapped->size, path));
         if (format && format->loadView) {

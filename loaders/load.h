@@ -34,6 +34,16 @@ struct LoadResult {
     bool ok() const { return scene != nullptr && problems.empty(); }
 };
 
+// One file read out of a container (format_table.h, ContainerInfo::readMember): its bytes, or the
+// problems that stopped the read (a problem with an empty `file` is about the requested member:
+// the caller names it); and, for a read that worked, the container's own problems as one warning
+// sentence (empty for a clean container).
+struct ContainerRead {
+    std::shared_ptr<const std::vector<uint8_t>> bytes;
+    std::vector<Problem> problems;
+    std::string warning;
+};
+
 struct LoadOptions {
     // check mode: keep going after the first problem where the format allows, and validate fully.
     bool collectAll = false;

@@ -568,4 +568,38 @@ std::string describeArchiveModels(const VpArchive& archive, const std::string& a
     return text;
 }
 
+ContainerRead readVpMember(const std::string& file, const std::string& inner) {
+    ContainerRead read;
+    std::shared_ptr<const VpArchive> archive = openVpArchiveCached(file, &read.problems);
+    if (!archive) {
+        if (read.problems.empty()) read.problems.push_back({file, -1, 0, 0, "", "cannot read the archive"});
+        return read;
+    }
+    auto fail = [&](const std::string& message) {
+        read.problems.push_back({"", -1, 0, 0, "", message});
+        return read;
+    };
+    if (inner.empty())
+        return fail("name a model inside the VP archive as " + file + ":PATH (" + describeArchiveModels(*archive, file) + ")");
+    const VpFile* member = archive->find(inner);
+    if (!member)
+        return fail("no file '" + inner + "' in the archive (" + describeArchiveModels(*archive, file) + ")");
+    std::string error;
+    read.bytes = archive->read(*member, error);
+    if (!read.bytes) return fail("cannot read the file from the archive: " + error);
+    if (!archive->problems().empty()) {
+        const size_t n = archive->problems().size();
+        read.warning = "archive " + file + ": " + std::to_string(n) + " problem" + (n == 1 ? "" : "s") +
+                       " in its directory ('esview check " + file + "' lists them), the first: " +
+                       archive->problems().front().format();
+    }
+    return read;
+}
+
+std::string describeVpModels(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& name) {
+    std::vector<Problem> ignored;
+    const std::shared_ptr<const VpArchive> archive = VpArchive::fromMemory(std::move(bytes), name, ignored);
+    return archive ? describeArchiveModels(*archive, name) : std::string();
+}
+
 }  // namespace esv

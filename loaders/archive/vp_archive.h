@@ -115,6 +115,11 @@ std::string vpLookupKey(const std::string& innerPath);
 std::shared_ptr<const VpArchive> openVpArchiveCached(const std::string& path,
                                                      std::vector<Problem>* problems = nullptr);
 
+// The VP row's entries of the container table (format_table.h): member `inner` of the archive
+// file at `file` through openVpArchiveCached, and the models named for an archive held in memory.
+ContainerRead readVpMember(const std::string& file, const std::string& inner);
+std::string describeVpModels(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& name);
+
 // A model file's name by extension (any of the format table's, any case), for listing an archive.
 bool isModelInArchive(const std::string& innerPath);
 // One sentence naming up to `limit` model files of `archive` as `archivePath:inner` paths, for

@@ -204,6 +204,51 @@ TEST(FormatTable, ModelsInsideVpArchivesAreThoseOfTheTable) {
     EXPECT_FALSE(isModelInArchive("data/tables/ships.tbl"));
 }
 
+// Containers open through their row: `file.ext:inner` is split for an existing file with the row's
+// extension (any case, either separator), the row's magic names it in the "not a model" message, and
+// a bare container or a missing member is a problem from the row's reader, never a crash.
+TEST(FormatTable, EveryContainerOpensThroughItsRow) {
+    ASSERT_FALSE(containers().empty());
+    for (const ContainerInfo& c : containers()) {
+        SCOPED_TRACE(c.key);
+        ASSERT_TRUE(c.readMember && c.describeModels);
+        ASSERT_FALSE(c.extensions.empty() || c.magic.empty() || c.name.empty());
+        const std::vector<uint8_t> magic = bytesOf(c.magic.front());
+        EXPECT_EQ(containerForMagic(magic.data(), magic.size()), &c);
+        const fs::path file = test::outputDir() / ("container_row." + upper(c.extensions.front()));
+        {
+            std::ofstream out(file, std::ios::binary);
+            out.write(c.magic.front().data(), std::streamsize(c.magic.front().size()));
+        }
+        EXPECT_EQ(containerFile(file.string()), &c);
+        ContainerPath where;
+        ASSERT_TRUE(splitContainerPath(file.string() + ":\\data\\models\\ship.pof", where));
+        EXPECT_EQ(where.container, &c);
+        EXPECT_EQ(where.file, file.string());
+        EXPECT_EQ(where.inner, "data/models/ship.pof");
+        EXPECT_FALSE(splitContainerPath((test::outputDir() / ("missing." + c.extensions.front())).string() + ":a",
+                                        where));
+        EXPECT_FALSE(splitContainerPath("C:\\models\\ship.pof", where));
+        // The file is only the magic: every way in is one problem naming the file.
+        for (const std::string& path : {file.string(), file.string() + ":data/models/ship.pof"}) {
+            const LoadResult r = loadSceneFile(path);
+            EXPECT_FALSE(r.scene);
+            ASSERT_FALSE(r.problems.empty()) << path;
+            EXPECT_NE(r.problems.front().format().find(file.string()), std::string::npos) << r.problems.front().format();
+        }
+        std::string error;
+        EXPECT_FALSE(readWholeFile(file.string() + ":data/models/ship.pof", error));
+        EXPECT_FALSE(error.empty());
+        const LoadResult inMemory =
+            loadSceneMemory(std::make_shared<const std::vector<uint8_t>>(magic), "held." + c.extensions.front());
+        ASSERT_EQ(inMemory.problems.size(), 1u);
+        EXPECT_NE(inMemory.problems[0].message.find("a " + c.mime.comment + ", not a model: name a model inside it as held."),
+                  std::string::npos)
+            << inMemory.problems[0].message;
+        fs::remove(file);
+    }
+}
+
 // Each format owns a reader folder, a test folder (a CMakeLists.txt) and a libFuzzer target (a
 // *_fuzzer.cpp and its dictionary): fuzz/CMakeLists.txt and fuzz/run.sh find targets by folder.
 TEST(FormatTable, EveryFormatHasItsReaderTestsAndFuzzTarget) {
