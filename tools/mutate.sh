@@ -39,18 +39,18 @@ vp-folder-dot | loaders/archive/vp_archive.cpp | } else if (name.empty() || name
 pcx-v3-grey | loaders/textures/pcx_reader.cpp | (p[kPaletteInfoAt] == 2 || h.version < 5) | (p[kPaletteInfoAt] == 2) | test_texture_pcx | PcxHandBuilt.*
 pcx-v4-grey | loaders/textures/pcx_reader.cpp | (p[kPaletteInfoAt] == 2 || h.version < 5) | (p[kPaletteInfoAt] == 2 || h.version < 4) | test_texture_pcx | PcxHandBuilt.*
 cube-square | prepare/prepare.cpp | if (image.isCube()) width = height = std::max(width, height); | (void)image; | test_prepare | StrictPrepare.*
-check-warning-count | app/check_command.cpp | warnings += r.warnings.size(); | warnings += r.warnings.empty() ? 0 : 1; | test_check_batch | CheckBatch.*
-thumbnail-supersample | app/thumbnail_command.cpp | constexpr int kSupersample = 2; | constexpr int kSupersample = 1; | test_thumbnail | Thumbnail.EdgesAreSupersampled
+check-warning-count | app/cli/check_command.cpp | warnings += r.warnings.size(); | warnings += r.warnings.empty() ? 0 : 1; | test_check_batch | CheckBatch.*
+thumbnail-supersample | app/cli/thumbnail_command.cpp | constexpr int kSupersample = 2; | constexpr int kSupersample = 1; | test_thumbnail | Thumbnail.EdgesAreSupersampled
 gltf-skin-last-batch | convert/gltf/gltf_skin.cpp | if (v < batchOf.size() && batchOf[v] < 0) batchOf[v] | if (v < batchOf.size()) batchOf[v] | test_gltf_units | GltfSkin.*
 ogex-cw-ignored | loaders/opengex/opengex_geometry.cpp | if (sub.frontFaceCW) {\n        // Clockwise | if (false && sub.frontFaceCW) {\n        // Clockwise | test_cli | Cli.Clockwise*
-zup-gltf-unturned | app/convert_gltf.cpp | const bool turned = turnSceneToYUp(scene); | const bool turned = false; | test_convert_gltf | ConvertGltf.ZUpSceneComesOutYUp
+zup-gltf-unturned | app/cli/convert_gltf.cpp | const bool turned = turnSceneToYUp(scene); | const bool turned = false; | test_convert_gltf | ConvertGltf.ZUpSceneComesOutYUp
 gltf-winding-reversed | convert/gltf/gltf_meshes.cpp | if (ok) indices.insert(indices.end(), list.begin() + long(k), list.begin() + long(k + per)); | if (ok) indices.insert(indices.end(), std::make_reverse_iterator(list.begin() + long(k + per)), std::make_reverse_iterator(list.begin() + long(k))); | test_gltf_triangles | GltfTriangles.*
 gltf-uv-v-flipped | convert/gltf/gltf_meshes.cpp | uv[i * 2 + 1] = v[1]; | uv[i * 2 + 1] = 1.0f - v[1]; | test_gltf_triangles | GltfTriangles.*
 zup-element-index | scene/up_axis.cpp | if (prepended[t.node]) ++t.element; | (void)prepended; | test_scene | UpAxis.*
 drop-hidden-meshes | convert/pod/pod_shape.cpp | if (!drawn[i] && i < drawnBefore.size() && drawnBefore[i]) { | if (false) { | test_convert_pod | PodShapeScene.*
 refusals-first-only | convert/pod/pod_shape.cpp | shapeMaterials(scene, options, report); | shapeMaterials(scene, options, report);\n    if (!report.refusals.empty()) { error = report.refusals.front(); return false; } | test_convert_pod | PodShapeScene.*
 clamp-always-refused | convert/pod/pod_shape.cpp | if (uvsWithinUnit(scene, i, r)) { | if (false) { | test_convert_pod | PodShapeScene.*
-shard-split | app/convert_command.cpp | if (stableHash(f.relative) % shardN == shardK - 1) | if (stableHash(f.relative) % shardN == 0) | test_convert_batch | ConvertBatch.*
+shard-split | app/cli/convert_command.cpp | if (stableHash(f.relative) % shardN == shardK - 1) | if (stableHash(f.relative) % shardN == 0) | test_convert_batch | ConvertBatch.*
 pnm-size-check | loaders/textures/pnm_reader.cpp | if (n - h.samplesAt < need) { | if (n < h.samplesAt) { | test_texture_files | Stb.*:Pnm.*
 pnm-byte-order | loaders/textures/pnm_reader.cpp | (uint64_t(s[0]) << 8) + s[1] | (uint64_t(s[1]) << 8) + s[0] | test_texture_files | Pnm.*
 pnm-unscaled | loaders/textures/pnm_reader.cpp | return uint8_t((std::min(v, maxValue) * 255 + maxValue / 2) / maxValue); | return uint8_t(maxValue > 255 ? v >> 8 : v); | test_texture_files | Pnm.*
@@ -59,9 +59,9 @@ state-pointer-buffer | renderer/gl_state.cpp | if (m_arrayBuffer != kUnknown && 
 state-pointer-offset | renderer/gl_state.cpp | if (m_arrayBuffer != kUnknown && a.pointers[location] == p) return; | if (m_arrayBuffer != kUnknown && a.pointers[location].buffer == m_arrayBuffer && a.pointers[location].stride == stride && a.pointers[location].size == size && a.pointers[location].type == type && a.pointers[location].normalized == normalized) return; | test_render | GlStateCache.*:NoVertexArrays.*
 light-exposure-off | renderer/light_rig.cpp | if (given > kFileTarget) { | if (false) { | test_exposure | Exposure.StrongFileLightsStayInRangeBesideTheStudioRig
 specular-unclamped | shaders/mesh.frag | vec3 specular = u_up.w < 0.5 ? specularColor : min(specularColor, vec3(1.0)); | vec3 specular = specularColor; | test_exposure | Exposure.EverySampleIsLitAtTheDefaultView
-file-camera-ignored | app/viewer_actions.cpp | if (fileCameraDirection(scene, toEye)) { | if (false) { | test_framing | Framing.FirstViewLooksFromTheFilesCamera
-ground-t-pose | app/viewer_actions.cpp | (e[h0] >= 1.25f * r[h0] | (e[h0] >= 2.5f * r[h0] | test_framing | Framing.AGroundUnderTheSubjectIsLeftOut
-json-not-utf8 | app/check_command.cpp | checkResultJson(r).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) | checkResultJson(r).dump() | test_check_batch | CheckBatch.NamesThatAreNotUtf8KeepTheJsonValid
+file-camera-ignored | app/viewer/viewer_actions.cpp | if (fileCameraDirection(scene, toEye)) { | if (false) { | test_framing | Framing.FirstViewLooksFromTheFilesCamera
+ground-t-pose | app/viewer/viewer_actions.cpp | (e[h0] >= 1.25f * r[h0] | (e[h0] >= 2.5f * r[h0] | test_framing | Framing.AGroundUnderTheSubjectIsLeftOut
+json-not-utf8 | app/cli/check_command.cpp | checkResultJson(r).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) | checkResultJson(r).dump() | test_check_batch | CheckBatch.NamesThatAreNotUtf8KeepTheJsonValid
 draw-palette-bytes | renderer/draw_executor.cpp | m_state.countPaletteBytes(m_state.changes().uniformBytes - before); | (void)before; | test_render | FrameStateChanges.*
 draw-submesh-setup-once | renderer/draw_executor.cpp | if (item.submesh != submesh) { | if (submesh == ~0u) { | test_render | MaterialRender.*
 draw-batch-colour | renderer/draw_builder.cpp | view.mode == ViewMode::Batches ? batchColor(b) : batchColor(b + 3); | view.mode == ViewMode::Batches ? batchColor(0) : batchColor(b + 3); | test_render | *

@@ -18,7 +18,7 @@
 #include <benchmark/benchmark.h>
 #include <glad/gles2.h>
 
-#include "app/egl_context.h"
+#include "app/hosts/egl_context.h"
 #include "loaders/load.h"
 #include "prepare/prepare.h"
 #include "renderer/camera.h"

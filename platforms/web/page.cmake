@@ -1,7 +1,7 @@
 # The browser viewer: esview.js + esview.wasm from the viewer core and the web host, and the page
 # (esview.html) beside them. Emscripten's own HTML output is not used (its minifier fails at -O2 in
 # Debian's 3.1.6); the page is the project's. Included by app/CMakeLists.txt under Emscripten.
-add_executable(esview_web web_main.cpp)
+add_executable(esview_web hosts/web_main.cpp)
 target_link_libraries(esview_web PRIVATE app_core glad esview_warnings)
 set_target_properties(esview_web PROPERTIES OUTPUT_NAME esview SUFFIX ".js")
 target_link_options(esview_web PRIVATE
@@ -17,7 +17,7 @@ add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/esview.html
 add_custom_target(esview_web_page ALL DEPENDS ${CMAKE_BINARY_DIR}/esview.html)
 add_dependencies(esview_web esview_web_page)
 # The desktop's interface font (fonts-dejavu-core, which setup.sh installs), at the path the viewer
-# looks for it (app/ui_font.cpp), so that the panels look and measure as on the desktop; without it
+# looks for it (app/viewer/ui_font.cpp), so that the panels look and measure as on the desktop; without it
 # Dear ImGui's built-in bitmap font is used, as on a desktop without the package.
 set(ESVIEW_WEB_FONT /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf)
 if(EXISTS ${ESVIEW_WEB_FONT})

@@ -19,12 +19,12 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "app/commands.h"
-#include "app/headless_host.h"
-#include "app/host.h"
-#include "app/sdl_host.h"
-#include "app/viewer_loop.h"
-#include "app/viewer_state.h"
+#include "app/cli/commands.h"
+#include "app/hosts/headless_host.h"
+#include "app/viewer/host.h"
+#include "app/hosts/sdl_host.h"
+#include "app/viewer/viewer_loop.h"
+#include "app/viewer/viewer_state.h"
 #include "common/image_compare.h"
 #include "common/run_esview.h"
 #include "common/test_paths.h"

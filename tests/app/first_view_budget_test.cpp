@@ -14,10 +14,10 @@
 
 #include <gtest/gtest.h>
 
-#include "app/commands.h"
-#include "app/headless_host.h"
-#include "app/viewer_loop.h"
-#include "app/viewer_state.h"
+#include "app/cli/commands.h"
+#include "app/hosts/headless_host.h"
+#include "app/viewer/viewer_loop.h"
+#include "app/viewer/viewer_state.h"
 #include "common/exposure.h"
 #include "common/image_compare.h"
 #include "common/shared_samples.h"

@@ -8,8 +8,8 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "app/viewer_actions.h"
-#include "app/viewer_state.h"
+#include "app/viewer/viewer_actions.h"
+#include "app/viewer/viewer_state.h"
 #include "renderer/camera.h"
 #include "scene/demo_scene.h"
 

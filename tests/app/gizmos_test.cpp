@@ -1,4 +1,4 @@
-// The gizmos a scene with no drawn mesh shows (app/gizmos.h) and what the 3D view says of it
+// The gizmos a scene with no drawn mesh shows (app/viewer/gizmos.h) and what the 3D view says of it
 // (noMeshText), on scenes built in code, without GL: the lines of each kind of node where its
 // transform puts them, their size from the spread of the nodes, and framing that covers them. Then
 // in the viewer on the headless host: a file of lights and a camera shows their gizmos in its 3D
@@ -13,13 +13,13 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "app/commands.h"
-#include "app/gizmos.h"
-#include "app/headless_host.h"
-#include "app/scene_info.h"
-#include "app/viewer_actions.h"
-#include "app/viewer_loop.h"
-#include "app/viewer_script.h"
+#include "app/cli/commands.h"
+#include "app/viewer/gizmos.h"
+#include "app/hosts/headless_host.h"
+#include "app/viewer/scene_info.h"
+#include "app/viewer/viewer_actions.h"
+#include "app/viewer/viewer_loop.h"
+#include "app/viewer/viewer_script.h"
 #include "common/image_compare.h"
 #include "common/no_mesh_fixture.h"
 #include "common/viewer_session.h"

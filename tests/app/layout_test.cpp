@@ -1,4 +1,4 @@
-// The window layout (app/layout.h): docked regions from the window size, the 3D view in what is
+// The window layout (app/viewer/layout.h): docked regions from the window size, the 3D view in what is
 // left, nothing overlapping it, regions with no open panel taking no room, and the layout file.
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "app/layout.h"
+#include "app/viewer/layout.h"
 
 namespace {
 

@@ -8,9 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/pof_view.h"
-#include "app/viewer_actions.h"
-#include "app/viewer_script.h"
+#include "app/viewer/pof_view.h"
+#include "app/viewer/viewer_actions.h"
+#include "app/viewer/viewer_script.h"
 
 namespace {
 

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "app/scene_info.h"
+#include "app/viewer/scene_info.h"
 #include "scene/demo_scene.h"
 
 namespace {

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <thread>
 
-#include "app/scene_loader.h"
+#include "app/viewer/scene_loader.h"
 #include "common/test_paths.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// The SDL2 host (app/sdl_host.h): its content scale as a pure function; SDL's events, pushed into its
+// The SDL2 host (app/hosts/sdl_host.h): its content scale as a pure function; SDL's events, pushed into its
 // queue under the offscreen driver, turned into the viewer's exactly as the GLFW host turns GLFW's;
 // and `esview --host sdl` as a person runs it: a scripted session under Xvfb and with
 // SDL_VIDEODRIVER=offscreen (no X at all) whose screenshots match the GLFW host's of the same
@@ -16,10 +16,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "app/host.h"
-#include "app/sdl_host.h"
-#include "app/viewer_loop.h"
-#include "app/viewer_state.h"
+#include "app/viewer/host.h"
+#include "app/hosts/sdl_host.h"
+#include "app/viewer/viewer_loop.h"
+#include "app/viewer/viewer_state.h"
 #include "common/image_compare.h"
 #include "common/run_esview.h"
 #include "common/test_paths.h"

@@ -1,4 +1,4 @@
-// Touch gestures as the viewer's mouse (app/touch_gestures.h): synthetic fingers give the events of
+// Touch gestures as the viewer's mouse (app/viewer/touch_gestures.h): synthetic fingers give the events of
 // one-finger orbit and taps, two-finger pan and pinch zoom, and the double tap's frame key; then the
 // same gestures drive the viewer core over the headless host, which orbits, pans, zooms and frames.
 #include <cmath>
@@ -9,12 +9,12 @@
 
 #include <gtest/gtest.h>
 
-#include "app/commands.h"
-#include "app/headless_host.h"
-#include "app/touch_gestures.h"
-#include "app/viewer_actions.h"
-#include "app/viewer_loop.h"
-#include "app/viewer_state.h"
+#include "app/cli/commands.h"
+#include "app/hosts/headless_host.h"
+#include "app/viewer/touch_gestures.h"
+#include "app/viewer/viewer_actions.h"
+#include "app/viewer/viewer_loop.h"
+#include "app/viewer/viewer_state.h"
 #include "common/viewer_session.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// Animation transport (app/transport.h) and pose blending (blendPoses): a scene built in code with
+// Animation transport (app/viewer/transport.h) and pose blending (blendPoses): a scene built in code with
 // keys at binary-exact times, so every wrap, reflection, frame step and key step has an exact answer.
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "app/transport.h"
+#include "app/viewer/transport.h"
 
 namespace esv {
 namespace {

@@ -8,9 +8,9 @@
 
 #include <imgui.h>
 
-#include "app/panels/fitted_text.h"
-#include "app/ui_font.h"
-#include "app/ui_text.h"
+#include "app/viewer/panels/fitted_text.h"
+#include "app/viewer/ui_font.h"
+#include "app/viewer/ui_text.h"
 
 namespace {
 

@@ -11,12 +11,12 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "app/commands.h"
-#include "app/headless_host.h"
-#include "app/viewer_actions.h"
-#include "app/viewer_loop.h"
-#include "app/viewer_script.h"
-#include "app/viewer_state.h"
+#include "app/cli/commands.h"
+#include "app/hosts/headless_host.h"
+#include "app/viewer/viewer_actions.h"
+#include "app/viewer/viewer_loop.h"
+#include "app/viewer/viewer_script.h"
+#include "app/viewer/viewer_state.h"
 #include "common/shared_samples.h"
 #include "common/test_paths.h"
 #include "common/viewer_session.h"

@@ -12,9 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/file_browser.h"
-#include "app/viewer_actions.h"
-#include "app/viewer_script.h"
+#include "app/viewer/file_browser.h"
+#include "app/viewer/viewer_actions.h"
+#include "app/viewer/viewer_script.h"
 #include "common/test_paths.h"
 #include "loaders/format_table.h"
 #include "scene/demo_scene.h"

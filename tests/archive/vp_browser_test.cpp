@@ -9,8 +9,8 @@
 
 #include <gtest/gtest.h>
 
-#include "app/file_browser.h"
-#include "app/scene_loader.h"
+#include "app/viewer/file_browser.h"
+#include "app/viewer/scene_loader.h"
 #include "archive/vp_writer.h"
 #include "common/test_paths.h"
 

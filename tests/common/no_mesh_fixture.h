@@ -40,7 +40,7 @@ CameraObject $cam {}
 }
 
 // Pixels of `image` within `radius` of `at` (pixels from the top left) that are `color` within 6
-// levels: the gizmos are drawn unlit, in their kind's colour (app/gizmos.h).
+// levels: the gizmos are drawn unlit, in their kind's colour (app/viewer/gizmos.h).
 inline int gizmoPixels(const Image& image, const glm::vec2& at, int radius, const glm::vec4& color) {
     int count = 0;
     for (int y = int(at.y) - radius; y <= int(at.y) + radius; ++y)

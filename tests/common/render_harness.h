@@ -11,7 +11,7 @@
 #include <glad/gles2.h>
 #include <gtest/gtest.h>
 
-#include "app/egl_context.h"
+#include "app/hosts/egl_context.h"
 #include "common/image_compare.h"
 #include "prepare/prepare.h"
 #include "renderer/camera.h"

@@ -8,8 +8,8 @@
 #include <sstream>
 #include <string>
 
-#include "app/viewer_loop.h"
-#include "app/viewer_state.h"
+#include "app/viewer/viewer_loop.h"
+#include "app/viewer/viewer_state.h"
 #include "common/image_compare.h"
 #include "common/test_paths.h"
 

@@ -21,7 +21,7 @@
 #include <assimp/scene.h>
 #include <gtest/gtest.h>
 
-#include "app/commands.h"
+#include "app/cli/commands.h"
 #include "common/shared_samples.h"
 #include "common/test_paths.h"
 #include "convert_gltf/glb_reader.h"

@@ -13,9 +13,9 @@
 
 #include <gtest/gtest.h>
 
-#include "app/commands.h"
-#include "app/scene_source.h"
-#include "app/viewer_actions.h"
+#include "app/cli/commands.h"
+#include "app/viewer/scene_source.h"
+#include "app/viewer/viewer_actions.h"
 #include "common/exposure.h"
 #include "common/image_compare.h"
 #include "common/shared_samples.h"

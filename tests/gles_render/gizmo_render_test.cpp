@@ -1,5 +1,5 @@
 // `esview render` of a file with no mesh draws its lights, cameras and empty nodes as gizmos (the
-// viewer's, app/gizmos.h), framed in the picture, and succeeds; a file with a mesh draws none. The
+// viewer's, app/viewer/gizmos.h), framed in the picture, and succeeds; a file with a mesh draws none. The
 // pictures are made by the command line itself, in this process, and kept in the test output folder.
 #include <algorithm>
 #include <cmath>
@@ -10,11 +10,11 @@
 
 #include <gtest/gtest.h>
 
-#include "app/commands.h"
-#include "app/gizmos.h"
-#include "app/render_command.h"
-#include "app/scene_source.h"
-#include "app/viewer_actions.h"
+#include "app/cli/commands.h"
+#include "app/viewer/gizmos.h"
+#include "app/cli/render_command.h"
+#include "app/viewer/scene_source.h"
+#include "app/viewer/viewer_actions.h"
 #include "common/image_compare.h"
 #include "common/no_mesh_fixture.h"
 #include "common/shared_samples.h"

@@ -12,7 +12,7 @@
 #include <glad/gles2.h>
 #include <glm/gtx/quaternion.hpp>
 
-#include "app/egl_context.h"
+#include "app/hosts/egl_context.h"
 #include "common/render_harness.h"
 #include "renderer/renderer.h"
 #include "scene/sampler.h"

@@ -12,7 +12,7 @@
 
 #include <gtest/gtest.h>
 
-#include "app/commands.h"
+#include "app/cli/commands.h"
 #include "common/image_compare.h"
 #include "common/render_harness.h"
 #include "common/shared_samples.h"

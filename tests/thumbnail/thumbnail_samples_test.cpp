@@ -11,7 +11,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "app/thumbnail_command.h"
+#include "app/cli/thumbnail_command.h"
 #include "archive/vp_writer.h"
 #include "common/shared_samples.h"
 #include "thumbnail_run.h"

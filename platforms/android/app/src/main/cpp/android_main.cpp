@@ -9,7 +9,7 @@
 
 #include <unistd.h>
 
-#include "app/commands.h"
+#include "app/cli/commands.h"
 
 int main(int argc, char* argv[]) {
     // Recent files and the window layout (file_browser.cpp) go to the app's internal storage: an

@@ -1,0 +1,27 @@
+// The command line of DESIGN.md: parsing and the subcommands. Returns the process exit code:
+// 0 success, 1 bad input (one line per problem on stderr), 2 usage error (ExitCode).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "app/viewer/exit_code.h"
+
+namespace CLI {
+class App;
+}
+
+namespace esv {
+
+// A subcommand that registers itself from its own file (convert, thumbnail): `cli` is its parser,
+// parsed() once the command line named it; `run` does the work and returns an ExitCode.
+struct Subcommand {
+    CLI::App* cli = nullptr;
+    std::function<int()> run;
+};
+
+// Runs esview with `argv` as main() gets it (argv[0] the program name).
+int runCommandLine(int argc, char** argv);
+
+}  // namespace esv

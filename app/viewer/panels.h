@@ -1,0 +1,34 @@
+// The Dear ImGui windows of the viewer. Each draws from and edits ViewerState; call between
+// ImGui::NewFrame and ImGui::Render.
+#pragma once
+
+#include "app/viewer/viewer_state.h"
+
+namespace esv {
+
+class FileBrowser;
+
+// The menu bar, the status bar and the docked regions with their panels as tabs, laid out for this
+// frame's window (app/viewer/layout.h) into s.layout and s.panelRects; with `hidePanels` only the layout
+// (the 3D view takes the window). The View menu can set `hidePanels`. Call before the overlays.
+void drawDockedPanels(ViewerState& s, FileBrowser& browser, bool& hidePanels, float contentScale);
+// Gives the keyboard to the panels: the right region's window, else the left's or the bottom's.
+void focusPanels(const ViewerState& s);
+// The docked region whose window (or a child of it) has Dear ImGui's focus; Region::Count when none
+// has (nothing focused, the menu bar, a popup).
+Region focusedRegion();
+
+// The panels' contents, drawn into their tab of the region's window by drawDockedPanels.
+void drawMainPanel(ViewerState& s);       // transport, view and render settings
+void drawBrowserPanel(ViewerState& s, FileBrowser& browser);
+void drawTreePanel(ViewerState& s);       // scene tree with kinds, instancing, selection
+void drawInspectorPanel(ViewerState& s);  // selected node: transforms, channels, mesh, material, textures, light
+void drawReportPanel(ViewerState& s);     // import report
+void drawSkinningPanel(ViewerState& s);   // bone batches and budgets, weight issues, morph sliders
+void drawPofPanel(ViewerState& s);       // POF: detail level, debris, markers, shield, spins, subobjects
+
+// Over the 3D view (s.layout.viewport), taking no room:
+void drawStatsOverlay(ViewerState& s);    // frame time, draws, triangles, batches, uniforms, memory
+void drawViewportOverlay(ViewerState& s); // joint names, load progress, error banner (foreground draw list)
+
+}  // namespace esv

@@ -1,0 +1,265 @@
+// Drawn over the 3D view, under the panel windows: the legend of the debug view modes, the selected
+// and hovered joint's name, the POF markers (the renderer draws them; labels and the shield here),
+// what a scene without a mesh holds, the load progress and errors.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+#include "app/viewer/legend.h"
+#include "app/viewer/panels.h"
+#include "app/viewer/viewer_actions.h"
+#include "renderer/camera.h"
+
+namespace esv {
+namespace {
+
+ImU32 toImColor(const glm::vec4& c) {
+    return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, c.a));
+}
+ImU32 toImColor(const glm::vec3& c) {
+    return toImColor(glm::vec4(c, 1.0f));
+}
+
+// Text with a dark shadow, readable over any model.
+void shadowedText(ImDrawList* draw, const ImVec2& at, ImU32 color, const char* text) {
+    draw->AddText(ImVec2(at.x + 1, at.y + 1), IM_COL32(0, 0, 0, 220), text);
+    draw->AddText(at, color, text);
+}
+
+// The 3D view's rectangle in ImGui coordinates.
+LayoutRect viewArea(const ViewerState& s) {
+    const ImGuiIO& io = ImGui::GetIO();
+    return s.layout.viewport.empty() ? LayoutRect{0, 0, io.DisplaySize.x, io.DisplaySize.y}
+                                     : s.layout.viewport;
+}
+
+// The model's box on screen in ImGui coordinates: the framing box (every pose of the clip, as framed)
+// projected with the current camera; empty when it cannot be (no scene, a corner behind the camera).
+LayoutRect modelScreenBox(const ViewerState& s, float sx, float sy) {
+    glm::vec2 min, max;
+    if (!s.scene || !projectBox(s, s.bounds, min, max)) return {};
+    return {min.x * sx, min.y * sy, (max.x - min.x) * sx, (max.y - min.y) * sy};
+}
+
+// The legend (viewLegend) in a box in a corner of the 3D view clear of the model where one is
+// (placeLegend), else the bottom left: its lines above a heat-ramp bar (heatColor, as mesh.frag draws
+// it) with its labels, or above its swatches. Its rectangle goes to s.legendRect.
+void drawLegend(ViewerState& s, float sx, float sy) {
+    const ViewLegend legend = viewLegend(s);
+    s.legendRect = {};
+    if (legend.empty()) return;
+    ImDrawList* draw = ImGui::GetBackgroundDrawList();
+    const LayoutRect area = viewArea(s);
+    const float font = ImGui::GetFontSize();
+    const float pad = 0.5f * font, barWidth = 14.0f * font, barHeight = 0.9f * font;
+    const float swatch = 1.3f * font, swatchGap = 0.4f * font;
+    const ImU32 textColor = IM_COL32(235, 235, 235, 255);
+    float width = legend.ramp ? barWidth : 0.0f;
+    for (const std::string& line : legend.lines) width = std::max(width, ImGui::CalcTextSize(line.c_str()).x);
+    width = std::max(width, float(legend.swatches.size()) * (swatch + swatchGap));
+    float height = float(legend.lines.size()) * (font + 2.0f);
+    if (legend.ramp) height += barHeight + font + 6.0f;
+    if (!legend.swatches.empty()) height += swatch + font + 6.0f;
+    std::vector<LayoutRect> avoid;
+    for (const LayoutRect& r : {s.errorBoxRect, s.statsRect})
+        if (!r.empty()) avoid.push_back(r);
+    s.legendRect =
+        placeLegend(area, width + 2.0f * pad, height + 2.0f * pad, 10.0f, modelScreenBox(s, sx, sy), avoid);
+    const ImVec2 min(s.legendRect.x, s.legendRect.y);
+    const ImVec2 max(s.legendRect.right(), s.legendRect.bottom());
+    draw->AddRectFilled(min, max, IM_COL32(20, 22, 26, 200), 4.0f);
+    float y = min.y + pad;
+    for (const std::string& line : legend.lines) {
+        draw->AddText(ImVec2(min.x + pad, y), textColor, line.c_str());
+        y += font + 2.0f;
+    }
+    const float x0 = min.x + pad;
+    if (legend.ramp) {
+        // The ramp is linear between its corners at 0, 1/4, 1/2, 3/4 and 1: four gradients draw it exactly.
+        y += 2.0f;
+        for (int i = 0; i < 4; ++i) {
+            const float left = x0 + barWidth * float(i) / 4.0f, right = x0 + barWidth * float(i + 1) / 4.0f;
+            const ImU32 from = toImColor(heatColor(float(i) / 4.0f)),
+                        to = toImColor(heatColor(float(i + 1) / 4.0f));
+            draw->AddRectFilledMultiColor(ImVec2(left, y), ImVec2(right, y + barHeight), from, to, to, from);
+        }
+        y += barHeight + 2.0f;
+        const float middle = ImGui::CalcTextSize(legend.middle.c_str()).x;
+        const float high = ImGui::CalcTextSize(legend.high.c_str()).x;
+        draw->AddText(ImVec2(x0, y), textColor, legend.low.c_str());
+        draw->AddText(ImVec2(x0 + 0.5f * (barWidth - middle), y), textColor, legend.middle.c_str());
+        draw->AddText(ImVec2(x0 + barWidth - high, y), textColor, legend.high.c_str());
+    }
+    if (!legend.swatches.empty()) {
+        y += 2.0f;
+        for (size_t i = 0; i < legend.swatches.size(); ++i) {
+            const float x = x0 + float(i) * (swatch + swatchGap);
+            draw->AddRectFilled(ImVec2(x, y), ImVec2(x + swatch, y + swatch), toImColor(legend.swatches[i]));
+            const std::string index = std::to_string(i);
+            const float indexWidth = ImGui::CalcTextSize(index.c_str()).x;
+            draw->AddText(ImVec2(x + 0.5f * (swatch - indexWidth), y + swatch + 2.0f), textColor,
+                          index.c_str());
+        }
+    }
+}
+
+// The mouse in framebuffer pixels when it is over the 3D view and no panel takes it.
+bool mouseOverView(const ViewerState& s, glm::vec2& pixel) {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.WantCaptureMouse || !ImGui::IsMousePosValid()) return false;
+    if (!viewArea(s).contains(io.MousePos.x, io.MousePos.y)) return false;
+    pixel =
+        glm::vec2(io.MousePos.x * io.DisplayFramebufferScale.x, io.MousePos.y * io.DisplayFramebufferScale.y);
+    return true;
+}
+
+// The names of the selected joint and of the joint under the mouse (not every joint: a skeleton's
+// names on top of each other read as nothing).
+void drawJointNames(const ViewerState& s, ImDrawList* draw, float sx, float sy) {
+    if (!s.scene || !s.showJointNames || s.pose.world.size() != s.scene->nodes.size()) return;
+    std::vector<int> shown;
+    for (int n : {s.selection.node, s.selection.joint})
+        if (n >= 0 && size_t(n) < s.scene->nodes.size() && isJoint(*s.scene, n)) shown.push_back(n);
+    glm::vec2 mouse;
+    const int hovered = mouseOverView(s, mouse) ? jointAt(s, mouse.x, mouse.y, 8.0f) : -1;
+    if (hovered >= 0) shown.push_back(hovered);
+    for (size_t i = 0; i < shown.size(); ++i) {
+        const int n = shown[i];
+        if (std::find(shown.begin(), shown.begin() + long(i), n) != shown.begin() + long(i)) continue;
+        glm::vec2 p;
+        if (!projectToScreen(s, glm::vec3(s.pose.world[n][3]), p)) continue;
+        const bool selected = n == s.selection.node || n == s.selection.joint;
+        shadowedText(draw, ImVec2(p.x * sx + 6.0f, p.y * sy - 7.0f),
+                     selected ? IM_COL32(255, 120, 90, 255) : IM_COL32(255, 230, 150, 255),
+                     s.scene->nodes[size_t(n)].name.c_str());
+    }
+}
+
+// POF markers and the shield: the renderer draws them (depth-tested, or through the hull with x-ray)
+// from s.annotations, made before the panels (updateFrameAnnotations); here the label of the
+// selected and of the hovered marker, and the click that selects one.
+void drawPofOverlay(ViewerState& s, ImDrawList* draw, float sx, float sy) {
+    if (!s.scene || !s.scene->pof || s.pose.world.size() != s.scene->nodes.size()) return;
+    const ViewportRect v = sceneViewport(s);
+    if (v.empty()) return;
+    bool any = false;
+    for (bool on : s.pof.markers) any = any || on;
+    if (!any) return;
+    glm::mat4 view, projection;
+    cameraMatrices(*s.scene, s.pose, s.view, v.width, v.height, view, projection);
+    const glm::mat4 viewProjection = projection * view;
+    const float w = float(v.width), h = float(v.height);
+    auto project = [&](const glm::vec3& world, ImVec2& out) {
+        const glm::vec4 clip = viewProjection * glm::vec4(world, 1.0f);
+        if (clip.w <= 1e-6f) return false;
+        out = ImVec2((float(v.x) + (clip.x / clip.w * 0.5f + 0.5f) * w) * sx,
+                     (float(v.y) + (0.5f - clip.y / clip.w * 0.5f) * h) * sy);
+        return true;
+    };
+
+    std::vector<PofMarker> markers;
+    std::vector<PofPolyline> lines;
+    pofMarkers(*s.scene, s.pose, s.pof, false, markers, lines);
+
+    auto label = [&](const PofMarker& m, bool hovered) {
+        ImVec2 at;
+        if (!project(m.position, at)) return;
+        draw->AddCircle(at, 7.0f, hovered ? IM_COL32(255, 255, 255, 255) : toImColor(pofMarkerColor(m.kind)),
+                        16, 2.0f);
+        shadowedText(draw, ImVec2(at.x + 10.0f, at.y - 8.0f), IM_COL32(255, 255, 255, 255), m.label.c_str());
+    };
+    glm::vec2 mouse;
+    int hovered = mouseOverView(s, mouse) ? pofMarkerAt(s, markers, mouse.x, mouse.y) : -1;
+    // A marker hidden behind the hull is not there to point at (x-ray shows it).
+    if (hovered >= 0 && !s.pof.xray && hiddenBySurface(s, markers[size_t(hovered)].position)) hovered = -1;
+    // A click in the view (released where it was pressed) selects the marker under the mouse, or none.
+    const ImGuiIO& io = ImGui::GetIO();
+    if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && !io.WantCaptureMouse &&
+        io.MouseDragMaxDistanceSqr[ImGuiMouseButton_Left] <= io.MouseDragThreshold * io.MouseDragThreshold)
+        s.pof.selectedMarker = hovered >= 0 ? markers[size_t(hovered)].label : std::string();
+    for (size_t i = 0; i < markers.size(); ++i)
+        if (int(i) != hovered && !s.pof.selectedMarker.empty() && markers[i].label == s.pof.selectedMarker)
+            label(markers[i], false);
+    if (hovered >= 0) label(markers[size_t(hovered)], true);
+}
+
+// A scene that draws no mesh: what it holds instead (ViewerState::noMeshNote), centred at the top of
+// the 3D view, so that an empty-looking view is not taken for a failed load.
+void drawNoMeshNote(const ViewerState& s, ImDrawList* draw) {
+    if (!s.scene || s.noMeshNote.empty()) return;
+    const LayoutRect area = viewArea(s);
+    const ImVec2 size = ImGui::CalcTextSize(s.noMeshNote.c_str());
+    const ImVec2 at(area.x + 0.5f * (area.w - size.x), area.y + 0.75f * ImGui::GetFontSize());
+    draw->AddRectFilled(ImVec2(at.x - 6.0f, at.y - 3.0f), ImVec2(at.x + size.x + 6.0f, at.y + size.y + 3.0f),
+                        IM_COL32(20, 22, 26, 200), 4.0f);
+    draw->AddText(at, IM_COL32(235, 235, 235, 255), s.noMeshNote.c_str());
+}
+
+}  // namespace
+
+void drawViewportOverlay(ViewerState& s) {
+    ImDrawList* draw = ImGui::GetBackgroundDrawList();
+    const ImGuiIO& io = ImGui::GetIO();
+    // Framebuffer pixels to ImGui coordinates (they differ on high-DPI displays).
+    const float sx = io.DisplayFramebufferScale.x > 0.0f ? 1.0f / io.DisplayFramebufferScale.x : 1.0f;
+    const float sy = io.DisplayFramebufferScale.y > 0.0f ? 1.0f / io.DisplayFramebufferScale.y : 1.0f;
+
+    drawLegend(s, sx, sy);
+    s.errorBoxRect = {};
+    s.statsRect = {};  // drawStatsOverlay's, after this
+    drawJointNames(s, draw, sx, sy);
+    drawPofOverlay(s, draw, sx, sy);
+    drawNoMeshNote(s, draw);
+    // The banners sit in the 3D view, clear of the panels.
+    const LayoutRect area = s.layout.viewport.empty() ? LayoutRect{0, 0, io.DisplaySize.x, io.DisplaySize.y} : s.layout.viewport;
+
+    if (s.load.active) {
+        // A small centred progress box; the old scene stays visible and usable underneath.
+        const ImVec2 size(320, 0);
+        ImGui::SetNextWindowPos(ImVec2(area.x + area.w * 0.5f, area.y + area.h * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+        ImGui::SetNextWindowSize(size);
+        ImGui::SetNextWindowBgAlpha(0.85f);
+        ImGui::Begin("##loading", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs |
+                                               ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                               ImGuiWindowFlags_NoNav);
+        ImGui::TextWrapped("Loading %s", s.load.path.c_str());
+        char overlay[96];
+        std::snprintf(overlay, sizeof(overlay), "%s %.0f%%", s.load.stage.c_str(), 100.0f * s.load.progress);
+        ImGui::ProgressBar(s.load.progress, ImVec2(-1, 0), overlay);
+        ImGui::End();
+    }
+
+    if (!s.load.error.empty()) {
+        // The error stays until dismissed or the next load; the previous scene keeps running.
+        ImGui::SetNextWindowPos(ImVec2(area.x + area.w * 0.5f, area.bottom() - 12.0f), ImGuiCond_Always, ImVec2(0.5f, 1.0f));
+        // At most the 3D view's width less 10 pixels a side, long lines wrapped to it.
+        const float maxWidth = std::max(area.w - 20.0f, 1.0f);
+        ImGui::SetNextWindowSizeConstraints(ImVec2(std::min(300.0f, maxWidth), 0), ImVec2(maxWidth, 300));
+        ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.35f, 0.08f, 0.07f, 0.92f));
+        ImGui::Begin("##loaderror", nullptr, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_AlwaysAutoResize |
+                                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                                 ImGuiWindowFlags_NoMove);
+        // The wrap position is in the window's coordinates: its right edge less the padding (a
+        // scrollbar, shown past 300 pixels of height, takes its own room inside that).
+        const float wrapAt =
+            std::max(maxWidth - ImGui::GetStyle().WindowPadding.x - ImGui::GetStyle().ScrollbarSize, 1.0f);
+        ImGui::PushTextWrapPos(wrapAt);
+        ImGui::TextUnformatted(s.scene ? "Could not open the file; the previous scene stays."
+                                       : "Could not open the file.");
+        ImGui::TextUnformatted(s.load.error.c_str());
+        const float textRight = ImGui::GetItemRectMax().x;
+        ImGui::PopTextWrapPos();
+        if (ImGui::SmallButton("Dismiss")) s.load.error.clear();
+        // The box, and the message where it runs past the box's edge (the window clips it there).
+        const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+        s.errorBoxRect = {pos.x, pos.y, std::max(size.x, textRight - pos.x), size.y};
+        ImGui::End();
+        ImGui::PopStyleColor();
+    }
+}
+
+}  // namespace esv

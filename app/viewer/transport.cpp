@@ -1,0 +1,198 @@
+#include "app/viewer/transport.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace esv {
+namespace {
+
+// Key times closer than this are one key (exporters write the same frame time through different
+// float paths per track).
+constexpr float kKeyEpsilon = 1e-5f;
+// A time within this many frames of a grid line counts as on it, so a stored time of 14.9999997
+// frames steps to frame 16, not 15.
+constexpr float kFrameEpsilon = 1e-3f;
+
+const Clip* clipAt(const Scene& scene, int clip) {
+    if (clip < 0 || static_cast<size_t>(clip) >= scene.animation.clips.size()) return nullptr;
+    return &scene.animation.clips[clip];
+}
+
+// x wrapped into [0, period]; period > 0. fmod keeps the cost independent of how far x is out.
+float wrapTime(float x, float period) {
+    float r = std::fmod(x, period);
+    if (std::isnan(r)) return 0.0f;
+    if (r < 0.0f) r += period;  // may round up to period itself, which is still inside the clip
+    return std::clamp(r, 0.0f, period);
+}
+
+}  // namespace
+
+const char* loopModeName(LoopMode mode) {
+    switch (mode) {
+        case LoopMode::Loop:
+            return "loop";
+        case LoopMode::Once:
+            return "once";
+        case LoopMode::PingPong:
+            return "ping-pong";
+    }
+    return "?";
+}
+
+float transportFrameRate(const Scene& scene, int clip) {
+    const Clip* c = clipAt(scene, clip);
+    if (c && c->fps > 0.0f && std::isfinite(c->fps)) return c->fps;
+    if (scene.animation.fps > 0.0f && std::isfinite(scene.animation.fps)) return scene.animation.fps;
+    return 30.0f;
+}
+
+float transportDuration(const Scene& scene, int clip) {
+    const Clip* c = clipAt(scene, clip);
+    if (!c) return 0.0f;
+    const float d = c->duration();
+    return d > 0.0f && std::isfinite(d) ? d : 0.0f;
+}
+
+void selectClip(const Scene& scene, Transport& t, int clip) {
+    t.clip = clipAt(scene, clip) ? clip : -1;
+    t.time = t.speed < 0.0f ? transportDuration(scene, t.clip) : 0.0f;
+    t.direction = 1;
+}
+
+void advanceTransport(const Scene& scene, Transport& t, float dt) {
+    if (!t.playing) return;
+    const float duration = transportDuration(scene, t.clip);
+    const float delta = dt * t.speed * static_cast<float>(t.direction < 0 ? -1 : 1);
+    if (!std::isfinite(delta) || delta == 0.0f) return;
+
+    // The blend clip follows the same clock but always loops in its own range.
+    const float blendDuration = transportDuration(scene, t.blendClip);
+    t.blendTime = blendDuration > 0.0f ? wrapTime(t.blendTime + delta, blendDuration) : 0.0f;
+
+    if (duration <= 0.0f) {
+        // Nothing to move through (rest pose or a single-instant clip): time stays 0, and Once
+        // has reached its end as soon as it moves.
+        t.time = 0.0f;
+        if (t.loop == LoopMode::Once) t.playing = false;
+        return;
+    }
+    const float time = std::clamp(t.time, 0.0f, duration);
+    switch (t.loop) {
+        case LoopMode::Loop:
+            t.time = wrapTime(time + delta, duration);
+            break;
+        case LoopMode::Once: {
+            const float next = time + delta;
+            if (delta > 0.0f && next >= duration) {
+                t.time = duration;
+                t.playing = false;
+            } else if (delta < 0.0f && next <= 0.0f) {
+                t.time = 0.0f;
+                t.playing = false;
+            } else {
+                t.time = next;
+            }
+            break;
+        }
+        case LoopMode::PingPong: {
+            // Unfold the bounce into a cycle of 2 * duration: phase p in [0, d] plays forwards
+            // (time = p), p in [d, 2d] backwards (time = 2d - p). In phase, the clock moves by
+            // dt * speed whatever the direction, so any dt is one fmod.
+            const float period = 2.0f * duration;
+            const float phase = t.direction < 0 ? period - time : time;
+            const float step = dt * t.speed;
+            float p = wrapTime(phase + step, period);
+            // On a turning point, take the half the clock moves into next.
+            bool forwards;
+            if (step > 0.0f) {
+                if (p >= period) p = 0.0f;
+                forwards = p < duration;
+            } else {
+                if (p <= 0.0f) p = period;
+                forwards = p <= duration;
+            }
+            t.direction = forwards ? 1 : -1;
+            t.time = std::clamp(forwards ? p : period - p, 0.0f, duration);
+            break;
+        }
+    }
+}
+
+void seekTransport(const Scene& scene, Transport& t, float seconds) {
+    t.time = std::isnan(seconds) ? 0.0f : std::clamp(seconds, 0.0f, transportDuration(scene, t.clip));
+}
+
+void stepFrames(const Scene& scene, Transport& t, int frames) {
+    t.playing = false;
+    const float fps = transportFrameRate(scene, t.clip);
+    const float frame = std::clamp(t.time, 0.0f, transportDuration(scene, t.clip)) * fps;
+    // From between two grid lines, one step lands on the neighbouring line in that direction.
+    double target;
+    if (frames > 0) {
+        target = std::floor(frame + kFrameEpsilon) + frames;
+    } else if (frames < 0) {
+        target = std::ceil(frame - kFrameEpsilon) + frames;
+    } else {
+        target = std::round(frame);
+    }
+    seekTransport(scene, t, static_cast<float>(target / fps));
+}
+
+std::vector<float> clipKeyTimes(const Scene& scene, int clip, int node) {
+    std::vector<float> times;
+    const Clip* c = clipAt(scene, clip);
+    if (!c) return times;
+    const float duration = transportDuration(scene, clip);
+    for (const Track& track : c->tracks) {
+        if (node >= 0 && track.node != node) continue;
+        for (float key : track.times)
+            if (std::isfinite(key)) times.push_back(std::clamp(key - c->start, 0.0f, duration));
+    }
+    std::sort(times.begin(), times.end());
+    times.erase(std::unique(times.begin(), times.end(), [](float a, float b) { return b - a <= kKeyEpsilon; }),
+                times.end());
+    return times;
+}
+
+void stepKeys(const Scene& scene, Transport& t, int delta) {
+    t.playing = false;
+    if (delta == 0) return;
+    const std::vector<float> keys = clipKeyTimes(scene, t.clip);
+    if (keys.empty()) return;
+    const long n = static_cast<long>(keys.size());
+    if (delta > 0) {
+        // First key strictly after now; the current key itself (within the epsilon) is not "next".
+        const long first = std::upper_bound(keys.begin(), keys.end(), t.time + kKeyEpsilon) - keys.begin();
+        if (first == n) return;
+        t.time = keys[std::min(first + delta - 1, n - 1)];
+    } else {
+        const long last = (std::lower_bound(keys.begin(), keys.end(), t.time - kKeyEpsilon) - keys.begin()) - 1;
+        if (last < 0) return;
+        t.time = keys[std::max(last + delta + 1, 0L)];
+    }
+}
+
+void jumpToStart(const Scene& scene, Transport& t) {
+    (void)scene;
+    t.time = 0.0f;
+}
+
+void jumpToEnd(const Scene& scene, Transport& t) {
+    t.time = transportDuration(scene, t.clip);
+}
+
+float transportFrame(const Scene& scene, const Transport& t) {
+    return t.time * transportFrameRate(scene, t.clip);
+}
+
+void evaluateTransport(const Scene& scene, const Transport& t, Pose& pose, Pose& scratch) {
+    const Clip* c = clipAt(scene, t.clip);
+    evaluatePose(scene, c ? t.clip : -1, c ? c->start + t.time : 0.0f, pose);
+    const Clip* blend = clipAt(scene, t.blendClip);
+    if (!blend || !(t.blendWeight > 0.0f)) return;
+    evaluatePose(scene, t.blendClip, blend->start + t.blendTime, scratch);
+    blendPoses(scene, pose, scratch, t.blendWeight, pose);
+}
+
+}  // namespace esv
