@@ -47,16 +47,66 @@ std::string lowerExtension(const std::string& path) {
     return ext;
 }
 
-// Loads `input` and converts it to `output` (its extension picks the format), saying everything in `log`.
+// What convert writes: one row per output extension, the converter it dispatches to. The POD row is
+// the format table's POD row (loaders/format_table.h), the one readable format with a writer; glTF
+// is written only. The command line's choices, its messages and the dispatch all read this table.
+struct ConvertTarget {
+    std::string extension;
+    int (*convert)(const Scene& scene, const std::string& input, const std::string& output, const ConvertArgs& args,
+                   ConvertLog& log);
+};
+
+const std::vector<ConvertTarget>& convertTargets() {
+    static const std::vector<ConvertTarget> kTargets = [] {
+        std::vector<ConvertTarget> targets;
+        for (const FormatInfo& f : formats())
+            if (f.write && f.id == FileFormat::Pod)
+                targets.push_back({f.extensions.front(), [](const Scene& scene, const std::string& input,
+                                                            const std::string& output, const ConvertArgs& args,
+                                                            ConvertLog& log) {
+                                       return convertToPod(scene, input, output, args.texturePaths, args.pod, log);
+                                   }});
+        targets.push_back({"gltf", [](const Scene& scene, const std::string& input, const std::string& output,
+                                      const ConvertArgs& args, ConvertLog& log) {
+                               return convertToGltf(scene, input, output, false, args.texturePaths, args.gltf, log);
+                           }});
+        targets.push_back({"glb", [](const Scene& scene, const std::string& input, const std::string& output,
+                                     const ConvertArgs& args, ConvertLog& log) {
+                               return convertToGltf(scene, input, output, true, args.texturePaths, args.gltf, log);
+                           }});
+        return targets;
+    }();
+    return kTargets;
+}
+
+const ConvertTarget* convertTargetFor(const std::string& extension) {
+    for (const ConvertTarget& t : convertTargets())
+        if (t.extension == extension) return &t;
+    return nullptr;
+}
+
+// The targets' extensions for a sentence: each as `before` + extension, `last` before the final one.
+std::string targetList(const std::string& before, const std::string& last) {
+    std::string list;
+    const std::vector<ConvertTarget>& all = convertTargets();
+    for (size_t i = 0; i < all.size(); ++i)
+        list += (i == 0 ? "" : i + 1 == all.size() ? last : ", ") + before + all[i].extension;
+    return list;
+}
+
+// Loads `input` and converts it to `output` (its extension picks the target), saying everything in `log`.
 int convertOne(const ConvertArgs& args, const std::string& input, const std::string& output, ConvertLog& log) {
-    const std::string ext = lowerExtension(output);
+    const ConvertTarget* target = convertTargetFor(lowerExtension(output));
     LoadResult loaded = openScene(input);
     if (!loaded.scene) {
         for (const Problem& p : loaded.problems) appendf(log.err, "%s\n", p.format().c_str());
         return kExitBadInput;
     }
-    if (ext == "pod") return convertToPod(*loaded.scene, input, output, args.texturePaths, args.pod, log);
-    return convertToGltf(*loaded.scene, input, output, ext == "glb", args.texturePaths, args.gltf, log);
+    if (!target) {
+        appendf(log.err, "%s: the output must end in %s\n", output.c_str(), targetList(".", " or ").c_str());
+        return kExitUsage;
+    }
+    return target->convert(*loaded.scene, input, output, args, log);
 }
 
 // 64-bit FNV-1a: a hash of the relative path that is the same on every machine and every run, so that
@@ -164,9 +214,9 @@ nlohmann::ordered_json lines(const std::string& text) {
 int runBatch(const ConvertArgs& args) {
     std::string ext = args.to;
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    if (ext != "pod" && ext != "glb" && ext != "gltf") {
-        std::fprintf(stderr, "esview convert: %s is a folder: --to pod, --to glb or --to gltf says what to convert "
-                             "its models to\n", args.input.c_str());
+    if (!convertTargetFor(ext)) {
+        std::fprintf(stderr, "esview convert: %s is a folder: %s says what to convert its models to\n",
+                     args.input.c_str(), targetList("--to ", " or ").c_str());
         return kExitUsage;
     }
     uint64_t shardK = 1, shardN = 1;
@@ -261,8 +311,9 @@ int runConvert(ConvertArgs& args) {
         return kExitUsage;
     }
     const std::string ext = lowerExtension(args.output);
-    if (ext != "pod" && ext != "gltf" && ext != "glb") {
-        std::fprintf(stderr, "esview convert: %s: the output must end in .pod, .gltf or .glb\n", args.output.c_str());
+    if (!convertTargetFor(ext)) {
+        std::fprintf(stderr, "esview convert: %s: the output must end in %s\n", args.output.c_str(),
+                     targetList(".", " or ").c_str());
         return kExitUsage;
     }
     if (!args.to.empty() && args.to != ext) {
@@ -289,14 +340,16 @@ Subcommand addConvertCommand(CLI::App& app) {
                     "Model file (archive.vp:path/model.pof inside a VP archive), 'demo', or a folder of models")
         ->required();
     cmd->add_option("OUT", args->output,
-                    "Output file, whose extension picks the format (.pod, .gltf or .glb); for a folder IN, the "
-                    "folder the converted tree is written to")
+                    "Output file, whose extension picks the format (" + targetList(".", " or ") +
+                        "); for a folder IN, the folder the converted tree is written to")
         ->required();
     cmd->add_option("--texture-path", args->texturePaths,
                     "Also look for textures in this folder, after the model's own (repeatable)")
         ->check(CLI::ExistingDirectory);
-    cmd->add_option("--to", args->to, "Folder IN: the format to convert to (pod, glb or gltf)")
-        ->check(CLI::IsMember({"pod", "glb", "gltf"}, CLI::ignore_case))
+    std::vector<std::string> extensions;
+    for (const ConvertTarget& t : convertTargets()) extensions.push_back(t.extension);
+    cmd->add_option("--to", args->to, "Folder IN: the format to convert to (" + targetList("", " or ") + ")")
+        ->check(CLI::IsMember(extensions, CLI::ignore_case))
         ->group("Folders");
     cmd->add_option("--jobs", args->jobs, "Folder IN: files converted at once (default: one per core)")
         ->check(CLI::Range(1, 1024))

@@ -1150,6 +1150,13 @@ std::string viewerStateJson(const ViewerState& s) {
             if (!s.pose.morphWeights[n].empty()) morphs[scene.nodes[n].name] = s.pose.morphWeights[n];
         j["morph_weights"] = morphs;
         j["draw_calls"] = s.stats.drawCalls;
+        // The last frame's GL state changes by kind (FrameStats::changes): what the draw list sent.
+        const StateChanges& k = s.stats.changes;
+        j["state_changes"] = {{"programs", k.programs},         {"textures", k.textures},
+                              {"vertex_arrays", k.vertexArrays}, {"buffers", k.buffers},
+                              {"attributes", k.attributes},      {"render_state", k.renderState},
+                              {"uniforms", k.uniforms},          {"uniform_bytes", k.uniformBytes},
+                              {"palette_bytes", k.paletteBytes}};
         j["gl_errors"] = s.stats.glErrors;
         j["triangles"] = s.stats.triangles;
         // A scene that draws no mesh: the gizmos stand in, and the 3D view's line says what it holds.

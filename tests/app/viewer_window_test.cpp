@@ -238,6 +238,14 @@ TEST(ViewerWindow, StrictEs2ProfileFromTheCommandLine) {
     EXPECT_TRUE(strict["gles2_strict"].get<bool>());
     EXPECT_GT(strict["draw_calls"].get<int>(), 0);
     EXPECT_EQ(strict["loads"], 1);
+    // No vertex array objects under the strict profile: the frame points attributes instead. The
+    // demo's skinned mesh sends its palettes (its two batches share the location).
+    const nlohmann::json& changes = strict["state_changes"];
+    EXPECT_EQ(changes["vertex_arrays"], 0);
+    EXPECT_GT(changes["attributes"].get<int>(), 0);
+    EXPECT_GT(changes["programs"].get<int>(), 0);
+    EXPECT_GT(changes["palette_bytes"].get<int>(), 0);
+    EXPECT_GE(changes["uniform_bytes"].get<int>(), changes["palette_bytes"].get<int>());
 }
 
 // ES2 limits on and off: a new renderer each time, and the scene as loaded prepared again for it in
@@ -261,6 +269,8 @@ TEST(ViewerWindow, Es2LimitsSwitchPreparesTheSceneAgainWithoutReadingIt) {
     EXPECT_FALSE(es3["gles2"].get<bool>());
     EXPECT_EQ(es3["loads"], 1);
     EXPECT_EQ(es3["draw_calls"], es2["draw_calls"]);
+    // ES2 mode keeps OES_vertex_array_object where the driver has it (llvmpipe does).
+    EXPECT_GT(es2["state_changes"]["vertex_arrays"].get<int>(), 0);
     const esv::test::Image offscreen = loadImage(dir / "es2.png");
     EXPECT_EQ(offscreen.width, 320);
     EXPECT_EQ(offscreen.height, 240);

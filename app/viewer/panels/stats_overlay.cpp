@@ -67,6 +67,10 @@ void drawStatsOverlay(ViewerState& s) {
             row("Lines, points");
             ImGui::Text("%u, %u", s.stats.lines, s.stats.points);
         }
+        row("State changes");
+        const StateChanges& k = s.stats.changes;
+        ImGui::Text("%u (programs %u, textures %u, uniforms %u: %.1f KiB, palettes %.1f KiB)", k.total(), k.programs,
+                    k.textures, k.uniforms, double(k.uniformBytes) / 1024.0, double(k.paletteBytes) / 1024.0);
         row("Bone batches");
         ImGui::Text("%u", s.stats.boneBatchesDrawn);
         const int limit = s.rendererInfo.maxVertexUniformVectors;
