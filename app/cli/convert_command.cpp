@@ -52,7 +52,7 @@ std::string lowerExtension(const std::string& path) {
 // is written only. The command line's choices, its messages and the dispatch all read this table.
 struct ConvertTarget {
     std::string extension;
-    int (*convert)(const Scene& scene, const std::string& input, const std::string& output, const ConvertArgs& args,
+    int (*convert)(Scene& scene, const std::string& input, const std::string& output, const ConvertArgs& args,
                    ConvertLog& log);
 };
 
@@ -61,16 +61,16 @@ const std::vector<ConvertTarget>& convertTargets() {
         std::vector<ConvertTarget> targets;
         for (const FormatInfo& f : formats())
             if (f.write && f.id == FileFormat::Pod)
-                targets.push_back({f.extensions.front(), [](const Scene& scene, const std::string& input,
+                targets.push_back({f.extensions.front(), [](Scene& scene, const std::string& input,
                                                             const std::string& output, const ConvertArgs& args,
                                                             ConvertLog& log) {
                                        return convertToPod(scene, input, output, args.texturePaths, args.pod, log);
                                    }});
-        targets.push_back({"gltf", [](const Scene& scene, const std::string& input, const std::string& output,
+        targets.push_back({"gltf", [](Scene& scene, const std::string& input, const std::string& output,
                                       const ConvertArgs& args, ConvertLog& log) {
                                return convertToGltf(scene, input, output, false, args.texturePaths, args.gltf, log);
                            }});
-        targets.push_back({"glb", [](const Scene& scene, const std::string& input, const std::string& output,
+        targets.push_back({"glb", [](Scene& scene, const std::string& input, const std::string& output,
                                      const ConvertArgs& args, ConvertLog& log) {
                                return convertToGltf(scene, input, output, true, args.texturePaths, args.gltf, log);
                            }});
