@@ -5,13 +5,10 @@
 #include <string>
 
 #include "target/strict_profile.h"
+#include "target/texture_plan.h"
 
 namespace esv {
 namespace {
-
-bool powerOfTwo(uint32_t v) {
-    return v && !(v & (v - 1));
-}
 
 // The GL internal format of a compressed surface (0 when GL has no enum for it).
 GLenum compressedEnum(const Image& image, const TextureFormatSupport& support) {
@@ -150,34 +147,15 @@ bool uploadTexture(const Image& image, const TextureFormatSupport& support, GpuT
     }
     const bool compressed = isCompressed(image.format);
     const GLenum internal = compressed ? compressedEnum(image, support) : GLenum(GL_RGBA);
-    if (compressed && (!support.supports(image.format) || internal == 0)) {
-        error = std::string(pixelFormatName(image.format)) +
-                " is not supported by this context (decode it first)";
+    const TexturePlan plan =
+        planTextureUpload(image, support.npot, support.maxSize, !compressed || (support.supports(image.format) && internal != 0));
+    if (!plan.ok) {
+        error = plan.error;
         return false;
     }
-    if (int(std::max(image.width, image.height)) > support.maxSize) {
-        error = std::to_string(image.width) + "x" + std::to_string(image.height) +
-                " exceeds GL_MAX_TEXTURE_SIZE " + std::to_string(support.maxSize);
-        return false;
-    }
-    const bool pot = powerOfTwo(image.width) && powerOfTwo(image.height);
-    out.clampOnly = !support.npot && !pot;
-    if (out.clampOnly)
-        notes.push_back(std::to_string(image.width) + "x" + std::to_string(image.height) +
-                        " is not a power of two: clamped, no mipmaps (ES2 rules)");
-    // The stored chain is used when it is complete (down to 1x1) or when ES3 can cap the level.
-    uint32_t fullChain = 1;
-    for (uint32_t w = image.width, h = image.height; w > 1 || h > 1;
-         w = std::max(w / 2, 1u), h = std::max(h / 2, 1u))
-        ++fullChain;
-    uint32_t levels = std::min(image.levels, fullChain);
-    if (levels > 1 && levels < fullChain && !support.npot) {
-        notes.push_back("incomplete mip chain (" + std::to_string(levels) + " of " +
-                        std::to_string(fullChain) + " levels): level 0 only");
-        levels = 1;
-    }
-    if (out.clampOnly) levels = 1;
-
+    notes.insert(notes.end(), plan.notes.begin(), plan.notes.end());
+    out.clampOnly = plan.clampOnly;
+    const uint32_t levels = plan.levels;
     out.target = image.isCube() ? GL_TEXTURE_CUBE_MAP : GL_TEXTURE_2D;
     out.width = image.width;
     out.height = image.height;
@@ -186,7 +164,6 @@ bool uploadTexture(const Image& image, const TextureFormatSupport& support, GpuT
     out.texture = gl::Texture(name);
     glBindTexture(out.target, name);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    out.gpuBytes = 0;
     for (uint32_t level = 0; level < levels; ++level) {
         const uint32_t w = image.levelWidth(level), h = image.levelHeight(level);
         for (uint32_t face = 0; face < image.faces; ++face) {
@@ -200,18 +177,15 @@ bool uploadTexture(const Image& image, const TextureFormatSupport& support, GpuT
                 glTexImage2D(target, GLint(level), GL_RGBA, GLsizei(w), GLsizei(h), 0, GL_RGBA,
                              GL_UNSIGNED_BYTE, bytes.data);
             }
-            out.gpuBytes += bytes.size;
         }
     }
+    out.gpuBytes = plan.gpuBytes;
     out.mipmapped = levels > 1;
-    uint32_t usedLevels = levels;
-    if (levels == 1 && !compressed && !out.clampOnly && (pot || support.npot)) {
+    if (plan.generateMips) {
         glGenerateMipmap(out.target);
         out.mipmapped = true;
-        usedLevels = fullChain;
-        out.gpuBytes += out.gpuBytes / 3;
-        notes.push_back("mipmaps generated");
     }
+    const uint32_t usedLevels = plan.usedLevels;
     // ES3 can sample a partial stored chain by capping the level range.
     if (support.npot) glTexParameteri(out.target, GL_TEXTURE_MAX_LEVEL, GLint(usedLevels - 1));
     glTexParameteri(out.target, GL_TEXTURE_MIN_FILTER, out.mipmapped ? GL_LINEAR_MIPMAP_LINEAR : GL_LINEAR);
