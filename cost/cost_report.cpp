@@ -111,9 +111,13 @@ uint64_t chainBytes(PixelFormat format, uint32_t width, uint32_t height, uint32_
     return bytes * faces;
 }
 
+// "5.33 MiB", or "42.7 KiB" below one MiB.
 std::string mib(uint64_t bytes) {
     char text[32];
-    std::snprintf(text, sizeof text, "%.2f MiB", double(bytes) / double(1 << 20));
+    if (bytes < (1u << 20))
+        std::snprintf(text, sizeof text, "%.1f KiB", double(bytes) / 1024.0);
+    else
+        std::snprintf(text, sizeof text, "%.2f MiB", double(bytes) / double(1 << 20));
     return text;
 }
 

@@ -10,6 +10,7 @@
 #include "renderer/camera.h"
 #include "renderer/gl_calls.h"
 #include "renderer/gl_renderer_impl.h"
+#include "target/device_profiles.h"
 #include "target/strict_profile.h"
 #include "scene/cpu_reference.h"
 
@@ -51,7 +52,7 @@ GlRenderer::GlRenderer(const RendererOptions& options, const Caps& caps)
       m_caps(caps),
       m_programs(caps.es3 ? GlslVersion::Es300 : GlslVersion::Es100, caps.maxVertexAttribs,
                  caps.fragmentHighp, caps.maxFragmentUniformVectors),
-      m_textureSupport(detectTextureSupport(caps.es3, caps.strict)),
+      m_textureSupport(detectTextureSupport(caps.es3, caps.strict, caps.device)),
       m_timer(caps.timer) {
     m_state.configure(m_caps.vao, attributeLimit());
 }
@@ -132,6 +133,7 @@ RendererInfo GlRenderer::info() const {
     i.vectorsPerBone = kVectorsPerBone;
     i.reservedVertexVectors = kReservedVertexVectors;
     i.strict = m_caps.strict;
+    i.device = m_caps.device ? m_caps.device->name : std::string();
     i.fixedAttributes = !m_caps.webgl;
     i.floatTextures = m_caps.es3;  // the texture of morph deltas (RGBA32F) is an ES3 path
     i.fragmentHighp = m_caps.fragmentHighp;
@@ -229,11 +231,22 @@ std::unique_ptr<Renderer> Renderer::create(const RendererOptions& options, std::
     }
     detail::Caps caps;
     const bool contextEs3 = std::strstr(version, "OpenGL ES 3") != nullptr;
-    // The strict profile sees no extension at all (kStrictExtensions) and kStrictLimits.
-    const bool strict = options.gles2Strict;
-    const bool gles2 = options.gles2 || strict;
-    const auto hasExtension = [strict](const char* name) { return !strict && gl::hasExtension(name); };
+    // A device profile (target/device_profiles.h) holds the renderer to what that device's driver
+    // gives: its ES version, its extensions (those the context also has) and its limits. The strict
+    // profile is the device `strict-es2`: no extension at all, kStrictLimits.
+    const DeviceProfile* device =
+        !options.device.empty() ? findDevice(options.device) : options.gles2Strict ? findDevice("strict-es2") : nullptr;
+    if (!options.device.empty() && !device) {
+        error = "unknown device '" + options.device + "' (the devices: " + deviceNameList() + ")";
+        return nullptr;
+    }
+    const bool strict = device && device->name == "strict-es2";
+    const bool gles2 = options.gles2 || strict || (device && device->esVersion < 30);
+    const auto hasExtension = [device](const char* name) {
+        return gl::hasExtension(name) && (!device || deviceHasExtension(*device, name));
+    };
     caps.strict = strict;
+    caps.device = device;
     caps.webgl = std::strstr(version, "WebGL") != nullptr;
     // ES2 mode enforces the ES 2.0 minimums even where the driver grants more (llvmpipe grants 3.2).
     caps.es3 = contextEs3 && !gles2;
@@ -258,9 +271,14 @@ std::unique_ptr<Renderer> Renderer::create(const RendererOptions& options, std::
     glGetIntegerv(GL_MAX_TEXTURE_IMAGE_UNITS, &units);
     caps.maxVertexUniformVectors = gles2 ? std::min(vectors, 128) : vectors;
     caps.maxVertexAttribs = gles2 ? std::min(attribs, 8) : attribs;
-    caps.maxFragmentUniformVectors =
-        strict ? std::min(fragmentVectors, kStrictLimits.fragmentUniformVectors) : 0;
-    caps.maxTextureUnits = strict ? std::min(units, kStrictLimits.textureUnits) : units;
+    caps.maxFragmentUniformVectors = 0;
+    caps.maxTextureUnits = units;
+    if (device) {
+        caps.maxVertexUniformVectors = std::min(caps.maxVertexUniformVectors, device->limits.vertexUniformVectors);
+        caps.maxVertexAttribs = std::min(caps.maxVertexAttribs, device->limits.vertexAttribs);
+        caps.maxFragmentUniformVectors = std::min(int(fragmentVectors), device->limits.fragmentUniformVectors);
+        caps.maxTextureUnits = std::min(int(units), device->limits.textureUnits);
+    }
     // Without GL_FRAGMENT_PRECISION_HIGH (which the strict profile treats as undefined) fragment
     // shaders are mediump.
     caps.fragmentHighp = !strict;

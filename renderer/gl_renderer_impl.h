@@ -21,6 +21,7 @@
 #include <glm/glm.hpp>
 
 #include "target/binding_plan.h"
+#include "target/device_profiles.h"
 #include "renderer/gl_objects.h"
 #include "renderer/draw_list.h"
 #include "renderer/gl_state.h"
@@ -46,6 +47,7 @@ struct Caps {
     int maxVertexUniformVectors = 128;
     int maxVertexAttribs = 8;
     bool strict = false;                // RendererOptions::gles2Strict: no extensions, kStrictLimits
+    const DeviceProfile* device = nullptr;  // RendererOptions::device (strict-es2 under gles2Strict)
     bool webgl = false;                 // a WebGL context (GL_VERSION names WebGL): no GL_FIXED attributes
     bool fragmentHighp = true;          // false: fragment shaders are mediump (strict)
     int maxFragmentUniformVectors = 0;  // 0: not checked

@@ -27,6 +27,10 @@ struct RendererOptions {
     // at kStrictLimits (target/strict_profile.h). The preparation stage adapts the scene to it
     // (targetCaps: NPOT and oversized textures resized, 32-bit indices narrowed), with report lines.
     bool gles2Strict = false;
+    // A device profile's name (target/device_profiles.h: "sgx540", "ge8320", "strict-es2", ...): the
+    // renderer holds to that device's ES version, extensions and limits where the context grants
+    // more. gles2Strict is the device "strict-es2". Empty: the context as it is.
+    std::string device;
     // Check glGetError after each draw and fail loudly (test builds).
     bool checkErrors = false;
 };
@@ -80,7 +84,8 @@ struct RendererInfo {
     int paletteCapacity = 0;    // bones per draw
     int vectorsPerBone = 4;     // a palette entry is a mat4
     int reservedVertexVectors = 0;  // vertex uniform vectors the mesh program keeps besides the palette
-    bool strict = false;            // RendererOptions::gles2Strict
+    bool strict = false;            // RendererOptions::gles2Strict (the device strict-es2)
+    std::string device;             // the device profile held to; empty: none
     bool fixedAttributes = true;    // GL_FIXED vertex attributes (false: WebGL, which has none)
     bool floatTextures = false;     // float textures may be sampled (ES3; never under the strict profile)
     bool fragmentHighp = true;      // fragment shaders use highp (false: mediump, the strict profile)

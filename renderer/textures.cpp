@@ -128,7 +128,7 @@ TextureFormatSupport textureFormatSupport(const char* version, const char* exten
     return s;
 }
 
-TextureFormatSupport detectTextureSupport(bool es3, bool strict) {
+TextureFormatSupport detectTextureSupport(bool es3, bool strict, const DeviceProfile* device) {
     TextureFormatSupport s =
         textureFormatSupport(reinterpret_cast<const char*>(glGetString(GL_VERSION)),
                              reinterpret_cast<const char*>(glGetString(GL_EXTENSIONS)), es3, strict);
@@ -136,6 +136,13 @@ TextureFormatSupport detectTextureSupport(bool es3, bool strict) {
     GLint size = 2048;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &size);
     s.maxSize = strict ? std::min(int(size), kStrictLimits.maxTextureSize) : int(size);
+    if (device) {
+        const TargetCaps target = deviceTargetCaps(*device);
+        for (size_t f = 0; f < s.native.size(); ++f) s.native[f] = s.native[f] && target.supports(PixelFormat(f));
+        s.etc1AsEtc2 = s.etc1AsEtc2 && s.supports(PixelFormat::Etc1_Rgb);
+        s.npot = s.npot && device->npotTextures;
+        s.maxSize = std::min(s.maxSize, device->limits.maxTextureSize);
+    }
     return s;
 }
 

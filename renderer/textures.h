@@ -8,6 +8,7 @@
 
 #include "renderer/gl_objects.h"
 #include "scene/scene.h"
+#include "target/device_profiles.h"
 
 namespace esv {
 
@@ -34,7 +35,8 @@ TextureFormatSupport textureFormatSupport(const char* version, const char* exten
 
 // Reads the context's version and extensions (call with a current context): textureFormatSupport,
 // with GL_MAX_TEXTURE_SIZE (capped at kStrictLimits.maxTextureSize by the strict profile).
-TextureFormatSupport detectTextureSupport(bool es3, bool strict = false);
+// With `device`: only what that device's profile samples too, at its size limit.
+TextureFormatSupport detectTextureSupport(bool es3, bool strict = false, const DeviceProfile* device = nullptr);
 
 struct GpuTexture {
     gl::Texture texture;

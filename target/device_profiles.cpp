@@ -424,4 +424,19 @@ TargetCaps deviceTargetCaps(const DeviceProfile& device) {
     return caps;
 }
 
+bool deviceHasExtension(const DeviceProfile& device, const char* name) {
+    const std::string n = name ? name : "";
+    if (n == "GL_OES_element_index_uint") return device.uintIndices;
+    if (n == "GL_OES_vertex_array_object") return device.vertexArrays;
+    if (n == "GL_OES_texture_npot") return device.npotTextures;
+    if (n == "GL_OES_vertex_half_float") return device.halfFloat;
+    if (n == "GL_IMG_texture_compression_pvrtc") return device.pvrtc;
+    if (n == "GL_OES_compressed_ETC1_RGB8_texture") return device.etc1;
+    if (n == "GL_KHR_texture_compression_astc_ldr") return device.astc;
+    if (n == "GL_EXT_texture_compression_s3tc" || n == "GL_EXT_texture_compression_dxt1" ||
+        n == "GL_ANGLE_texture_compression_dxt3" || n == "GL_ANGLE_texture_compression_dxt5")
+        return device.bc;
+    return false;
+}
+
 }  // namespace esv

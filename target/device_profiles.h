@@ -60,5 +60,8 @@ std::string deviceNameList();
 int devicePaletteCapacity(const DeviceProfile& device);
 // The target the preparation stage adapts a scene to for the device.
 TargetCaps deviceTargetCaps(const DeviceProfile& device);
+// Whether the device's driver lists the GL extension `name` ("GL_OES_element_index_uint"), from its
+// feature flags; an extension the profile does not model is taken as absent.
+bool deviceHasExtension(const DeviceProfile& device, const char* name);
 
 }  // namespace esv

@@ -14,6 +14,7 @@
 #include "renderer/renderer.h"
 #include "scene/cpu_reference.h"
 #include "scene/sampler.h"
+#include "target/device_profiles.h"
 
 namespace esv {
 
@@ -59,14 +60,17 @@ int renderFrames(const RenderRequest& request, RenderedFrames& out) {
         }
     }
 
+    const DeviceProfile* device = !request.device.empty() ? findDevice(request.device) : nullptr;
+    const bool gles2 = request.gles2 || request.gles2Strict || (device && device->esVersion < 30);
     EglContext context;
-    if (!context.create(request.gles2 || request.gles2Strict ? 2 : 3, error)) {
+    if (!context.create(gles2 ? 2 : 3, error)) {
         std::fprintf(stderr, "esview: cannot create a headless GLES context: %s\n", error.c_str());
         return kExitBadInput;
     }
     RendererOptions options;
-    options.gles2 = request.gles2 || request.gles2Strict;
+    options.gles2 = gles2;
     options.gles2Strict = request.gles2Strict;
+    options.device = request.device;
     std::unique_ptr<Renderer> renderer = Renderer::create(options, error);
     if (!renderer) {
         std::fprintf(stderr, "esview: %s\n", error.c_str());
@@ -133,8 +137,8 @@ int renderFrames(const RenderRequest& request, RenderedFrames& out) {
     }
     out.drawCalls = stats.drawCalls;
     out.triangles = stats.triangles;
-    // The strict profile says what it adapted: the lines preparation and upload added.
-    if (request.gles2Strict)
+    // A device profile says what it adapted: the lines preparation and upload added.
+    if (request.gles2Strict || device)
         for (size_t i = loadedScene.report.size(); i < prepared->report.size(); ++i)
             std::fprintf(stderr, "%s: %s: %s\n", request.file.c_str(),
                          prepared->report[i].severity == Severity::Warning ? "warning" : "note",

@@ -17,7 +17,8 @@ struct RenderRequest {
     int camera = -1;
     ViewMode mode = ViewMode::Shaded;
     bool gles2 = false;
-    bool gles2Strict = false;  // the strict ES 2.0 device profile (implies gles2)
+    bool gles2Strict = false;  // the strict ES 2.0 device profile (implies gles2): device strict-es2
+    std::string device;        // a device profile (target/device_profiles.h) the renderer holds to
     bool skeleton = false;
     std::string weightBone;  // a joint's node name or index; empty: each vertex's strongest weight
     bool normalLines = false;

@@ -32,6 +32,7 @@
 #include "prepare/prepare.h"
 #include "renderer/camera.h"
 #include "renderer/gl_calls.h"
+#include "target/device_profiles.h"
 
 namespace esv {
 namespace {
@@ -258,6 +259,7 @@ void recreateRenderer(Viewer& v) {
     RendererOptions options;
     options.gles2 = s.gles2;
     options.gles2Strict = s.gles2 && s.gles2Strict;
+    options.device = s.device;
     std::string error;
     std::unique_ptr<Renderer> renderer = Renderer::create(options, error);
     if (!renderer) {
@@ -306,6 +308,7 @@ bool restoreRenderer(Viewer& v, std::string& error) {
     RendererOptions options;
     options.gles2 = s.gles2;
     options.gles2Strict = s.gles2 && s.gles2Strict;
+    options.device = s.device;
     s.renderer = Renderer::create(options, error);
     if (!s.renderer) return false;
     const TargetCaps before = targetCaps(s.rendererInfo);
@@ -757,7 +760,8 @@ int ViewerLoop::start(Host& host, const ViewerOptions& options) {
     config.title = "esview - " + options.file;
     config.width = options.width;
     config.height = options.height;
-    config.glesMajor = options.gles2 || options.gles2Strict ? 2 : 3;
+    const DeviceProfile* device = !options.device.empty() ? findDevice(options.device) : nullptr;
+    config.glesMajor = options.gles2 || options.gles2Strict || (device && device->esVersion < 30) ? 2 : 3;
     config.vsync = !scripted;
     std::string error;
     if (!host.open(config, error)) {
@@ -770,11 +774,13 @@ int ViewerLoop::start(Host& host, const ViewerOptions& options) {
     ViewerState& s = v.state;
     v.host = &host;
     v.scripted = scripted;
-    s.gles2 = options.gles2 || options.gles2Strict;
+    s.gles2 = options.gles2 || options.gles2Strict || (device && device->esVersion < 30);
     s.gles2Strict = options.gles2Strict;
+    s.device = options.device;
     RendererOptions ropts;
     ropts.gles2 = s.gles2;
     ropts.gles2Strict = options.gles2Strict;
+    ropts.device = s.device;
     s.renderer = Renderer::create(ropts, error);
     if (!s.renderer) {
         std::fprintf(stderr, "esview: %s\n", error.c_str());

@@ -23,7 +23,8 @@ struct ViewerOptions {
     // Commands to run between frames (see viewer_script.h); the script is checked before the window opens.
     std::string script;
     bool gles2 = false;
-    bool gles2Strict = false;  // the strict ES 2.0 device profile (implies gles2)
+    bool gles2Strict = false;  // the strict ES 2.0 device profile (implies gles2): device strict-es2
+    std::string device;        // a device profile (target/device_profiles.h) the renderer holds to
     // Folders searched for textures after a model's own (--texture-path), before the remembered ones.
     std::vector<std::string> texturePaths;
 };

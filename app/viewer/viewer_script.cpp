@@ -1068,6 +1068,7 @@ std::string viewerStateJson(const ViewerState& s) {
     j["status"] = s.status;
     j["gles2"] = s.gles2;
     j["gles2_strict"] = s.gles2 && s.gles2Strict;
+    j["device"] = s.rendererInfo.device;
     j["context"] = {{"losses", s.context.losses},
                     {"restores", s.context.restores},
                     {"drop_gl_calls", s.context.dropGlCalls}};

@@ -74,6 +74,7 @@ struct ViewerState {
     RendererInfo rendererInfo;
     bool gles2 = false;  // ES2 limits enforced by the renderer (switching recreates it)
     bool gles2Strict = false;  // with gles2: the strict ES 2.0 device profile (--gles2-strict)
+    std::string device;        // --device: the profile the renderer holds to (empty: none)
 
     ViewSettings view;
     Transport transport;
