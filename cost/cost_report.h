@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "renderer/state_changes.h"
+#include "target/state_changes.h"
 #include "scene/scene.h"
 #include "target/device_profiles.h"
 

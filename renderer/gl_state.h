@@ -15,7 +15,7 @@
 
 #include <glad/gles2.h>
 
-#include "renderer/state_changes.h"
+#include "target/state_changes.h"
 
 namespace esv::gl {
 

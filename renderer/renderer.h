@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "renderer/state_changes.h"
+#include "target/state_changes.h"
 #include "renderer/view_settings.h"
 #include "scene/sampler.h"
 #include "scene/scene.h"

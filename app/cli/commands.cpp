@@ -26,10 +26,9 @@
 #include "target/device_profiles.h"
 
 namespace esv {
-namespace {
 
-void printProblems(const std::vector<Problem>& problems) {
-    for (const Problem& p : problems) std::fprintf(stderr, "%s\n", p.format().c_str());
+std::string checkDeviceName(const std::string& name) {
+    return findDevice(name) ? std::string() : "unknown device '" + name + "' (the devices: " + deviceNameList() + ")";
 }
 
 void addTimeOptions(CLI::App* cmd, TimeSelection& time) {
@@ -39,6 +38,12 @@ void addTimeOptions(CLI::App* cmd, TimeSelection& time) {
         "--time", [&time](double s) { time.seconds = s; }, "Evaluate at this time in seconds");
     frame->excludes(seconds);
     cmd->add_option("--clip", time.clip, "Animation clip by name or index (default: the first)");
+}
+
+namespace {
+
+void printProblems(const std::vector<Problem>& problems) {
+    for (const Problem& p : problems) std::fprintf(stderr, "%s\n", p.format().c_str());
 }
 
 int runInfo(const std::string& file, bool json, const TimeSelection& selection,
@@ -107,13 +112,10 @@ int runCommandLine(int argc, char** argv) {
     app.add_flag("--gles2", viewer.gles2, "Viewer: OpenGL ES 2.0 context and limits");
     app.add_flag("--gles2-strict", viewer.gles2Strict,
                  "Viewer: a strict ES 2.0 device profile (implies --gles2; no extensions, limits at the ES 2.0 minimum)");
-    const auto checkDevice = [](const std::string& name) {
-        return findDevice(name) ? std::string() : "unknown device '" + name + "' (the devices: " + deviceNameList() + ")";
-    };
     app.add_option("--device", viewer.device,
                    "Viewer: hold the renderer to a device profile's ES version, extensions and limits (" +
                        deviceNameList() + ")")
-        ->check(checkDevice);
+        ->check(checkDeviceName);
     app.add_option("--texture-path", viewer.texturePaths,
                    "Viewer: also look for textures in this folder, after the model's own (repeatable)")
         ->check(CLI::ExistingDirectory);
@@ -173,7 +175,7 @@ int runCommandLine(int argc, char** argv) {
     renderCmd->add_option("--device", render.device,
                           "Render with a device profile's ES version, extensions and limits (" + deviceNameList() +
                               "); the adaptations are printed as warnings")
-        ->check(checkDevice);
+        ->check(checkDeviceName);
     renderCmd->add_option("--weight-bone", render.weightBone,
                           "Weights mode: the joint whose weights to show, by node name or index");
     renderCmd->add_flag("--skeleton", render.skeleton, "Draw the skeleton (bones as lines, joints as points) over the scene");
@@ -209,17 +211,7 @@ int runCommandLine(int argc, char** argv) {
     check->add_option("--jobs", jobs, "Files checked at once (default: one per core)")
         ->check(CLI::Range(1, 256));
 
-    CostRequest cost;
-    CLI::App* costCmd = app.add_subcommand(
-        "cost", "What a model costs on a device: per mesh, per texture, per frame, and the device's limits it exceeds");
-    costCmd->add_option("FILE", cost.file, "Model file (archive.vp:path/model.pof inside a VP archive), or 'demo'")
-        ->required();
-    costCmd->add_option("--device", cost.device, "The device profile (" + deviceNameList() + "; default ge8320)")
-        ->check(checkDevice);
-    costCmd->add_flag("--json", cost.json, "Print one JSON object (fields in the README)");
-    costCmd->add_option("--texture-path", cost.texturePaths, kTexturePathHelp)->check(CLI::ExistingDirectory);
-    addTimeOptions(costCmd, cost.time);
-
+    Subcommand cost = addCostCommand(app);
     Subcommand convert = addConvertCommand(app);
     Subcommand thumbnail = addThumbnailCommand(app);
     app.footer(formatHelp() + "\nViewer script commands (one per line, '#' comments):\n" +
@@ -235,7 +227,7 @@ int runCommandLine(int argc, char** argv) {
     if (info->parsed()) return runInfo(file, json, time, texturePaths);
     if (check->parsed()) return runCheck(checkPaths, checkJson, jobs);
     if (convert.cli->parsed()) return convert.run();
-    if (costCmd->parsed()) return runCost(cost);
+    if (cost.cli->parsed()) return cost.run();
     if (thumbnail.cli->parsed()) return thumbnail.run();
     if (renderCmd->parsed()) {
         std::sscanf(size.c_str(), "%dx%d", &render.width, &render.height);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/viewer/exit_code.h"
+#include "app/viewer/scene_source.h"
 
 namespace CLI {
 class App;
@@ -20,6 +21,11 @@ struct Subcommand {
     CLI::App* cli = nullptr;
     std::function<int()> run;
 };
+
+// --frame/--time/--clip on `cmd`, into `time`.
+void addTimeOptions(CLI::App* cmd, TimeSelection& time);
+// A CLI11 check: empty for a device profile's name, else the message naming the devices.
+std::string checkDeviceName(const std::string& name);
 
 // Runs esview with `argv` as main() gets it (argv[0] the program name).
 int runCommandLine(int argc, char** argv);

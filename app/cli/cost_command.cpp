@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "app/hosts/egl_context.h"
@@ -227,6 +228,22 @@ int runCost(const CostRequest& request) {
         printReport(request.file, report);
     }
     return kExitOk;
+}
+
+Subcommand addCostCommand(CLI::App& app) {
+    auto request = std::make_shared<CostRequest>();
+    CLI::App* cmd = app.add_subcommand(
+        "cost", "What a model costs on a device: per mesh, per texture, per frame, and the device's limits it exceeds");
+    cmd->add_option("FILE", request->file, "Model file (archive.vp:path/model.pof inside a VP archive), or 'demo'")
+        ->required();
+    cmd->add_option("--device", request->device, "The device profile (" + deviceNameList() + "; default ge8320)")
+        ->check(checkDeviceName);
+    cmd->add_flag("--json", request->json, "Print one JSON object (its fields are in the README)");
+    cmd->add_option("--texture-path", request->texturePaths,
+                    "Also look for textures in this folder, after the model's own (repeatable)")
+        ->check(CLI::ExistingDirectory);
+    addTimeOptions(cmd, request->time);
+    return {cmd, [request] { return runCost(*request); }};
 }
 
 }  // namespace esv

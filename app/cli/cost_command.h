@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/commands.h"
 #include "app/viewer/scene_source.h"
 
 namespace esv {
@@ -21,5 +22,8 @@ struct CostRequest {
 // Returns an ExitCode: 0 with the report on stdout, 1 when the file cannot be read (one line per
 // problem on stderr).
 int runCost(const CostRequest& request);
+
+// The `cost` subcommand on `app`.
+Subcommand addCostCommand(CLI::App& app);
 
 }  // namespace esv
