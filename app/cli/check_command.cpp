@@ -52,7 +52,7 @@ std::string claimedFormat(const std::string& path) {
     return byExtension ? byExtension->key : std::string();
 }
 
-void checkModel(const std::string& path, CheckResult& result) {
+void checkModel(const std::string& path, CheckResult& result, const BudgetOptions* budget) {
     LoadOptions options;
     options.collectAll = true;
     LoadResult loaded = openScene(path, options);
@@ -68,6 +68,10 @@ void checkModel(const std::string& path, CheckResult& result) {
     prepareSceneTextures(scene, nullptr);
     for (const ReportLine& r : scene.report)
         if (r.severity == Severity::Warning) result.warnings.push_back(r.text);
+    if (budget && budget->device) {
+        result.device = budget->device->name;
+        result.budget = checkBudget(analyzeCost(scene, *budget->device), budget->budget);
+    }
     ResolvedTime time;
     std::string error;
     if (!resolveTime(scene, TimeSelection{}, time, error)) return;
@@ -97,7 +101,7 @@ bool isHidden(const fs::path& p) {
 
 }  // namespace
 
-CheckResult checkFile(const std::string& path) {
+CheckResult checkFile(const std::string& path, const BudgetOptions* budget) {
     const auto start = std::chrono::steady_clock::now();
     CheckResult result;
     result.path = path;
@@ -108,7 +112,7 @@ CheckResult checkFile(const std::string& path) {
         } else if (splitArchivePath(path, inside) && inside.inner.empty()) {
             checkArchive(inside.archive, result);
         } else {
-            checkModel(path, result);
+            checkModel(path, result, budget);
         }
     } catch (const std::exception& e) {
         // The readers do not throw; running out of memory still may. The batch goes on.
@@ -182,6 +186,12 @@ nlohmann::ordered_json checkResultJson(const CheckResult& r) {
         j["triangles"] = nullptr;
         j["bounds"] = nullptr;
     }
+    if (!r.device.empty()) {
+        nlohmann::ordered_json measures = nlohmann::ordered_json::array();
+        for (const BudgetCheck& b : r.budget)
+            measures.push_back({{"measure", b.measure}, {"value", b.value}, {"limit", b.limit}, {"over", b.over()}});
+        j["budget"] = {{"device", r.device}, {"ok", !r.overBudget()}, {"measures", std::move(measures)}};
+    }
     j["ms"] = std::round(r.milliseconds * 10.0) / 10.0;
     return j;
 }
@@ -194,6 +204,18 @@ std::string plural(size_t n, const char* noun, const char* nouns = nullptr) {
 }
 
 void printText(const CheckResult& r) {
+    if (r.problems.empty() && r.overBudget()) {
+        size_t over = 0;
+        for (const BudgetCheck& b : r.budget)
+            if (b.over()) {
+                std::fprintf(stderr, "%s: over budget on %s: %s %llu, the limit %llu\n", r.path.c_str(), r.device.c_str(),
+                             b.measure.c_str(), static_cast<unsigned long long>(b.value),
+                             static_cast<unsigned long long>(b.limit));
+                ++over;
+            }
+        std::fprintf(stderr, "%s: over budget (%s)\n", r.path.c_str(), plural(over, "measure").c_str());
+        return;
+    }
     if (!r.ok()) {
         for (const Problem& p : r.problems) std::fprintf(stderr, "%s\n", p.format().c_str());
         std::fprintf(stderr, "%s: %s\n", r.path.c_str(), plural(r.problems.size(), "problem").c_str());
@@ -216,7 +238,7 @@ void printText(const CheckResult& r) {
 
 }  // namespace
 
-int runCheck(const std::vector<std::string>& paths, bool json, int jobs) {
+int runCheck(const std::vector<std::string>& paths, bool json, int jobs, const BudgetOptions* budget) {
     const std::vector<std::string> files = expandCheckPaths(paths);
     if (files.empty()) {
         std::string where;
@@ -225,11 +247,11 @@ int runCheck(const std::vector<std::string>& paths, bool json, int jobs) {
         return kExitBadInput;
     }
     // Results in path order as each one's predecessors are done: the same output for any number of jobs.
-    size_t ok = 0, failed = 0, warnings = 0;
+    size_t ok = 0, failed = 0, warnings = 0, overBudget = 0;
     runInIndexOrder<CheckResult>(
-        files.size(), jobs, [&](size_t i) { return checkFile(files[i]); },
+        files.size(), jobs, [&](size_t i) { return checkFile(files[i], budget); },
         [&](size_t, CheckResult& r) {
-            (r.ok() ? ok : failed) += 1;
+            (r.ok() ? ok : !r.problems.empty() ? failed : overBudget) += 1;
             warnings += r.warnings.size();
             if (json) {
                 std::cout << checkResultJson(r).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n" << std::flush;
@@ -241,13 +263,15 @@ int runCheck(const std::vector<std::string>& paths, bool json, int jobs) {
         });
 
     if (json) {
-        std::cout << nlohmann::ordered_json{{"summary", {{"files", files.size()}, {"ok", ok}, {"failed", failed}, {"warnings", warnings}}}}.dump()
-                  << "\n";
+        nlohmann::ordered_json summary = {{"files", files.size()}, {"ok", ok}, {"failed", failed}, {"warnings", warnings}};
+        if (budget) summary["over_budget"] = overBudget;
+        std::cout << nlohmann::ordered_json{{"summary", summary}}.dump() << "\n";
     } else if (files.size() != 1) {
-        std::printf("checked %s: %zu ok, %zu with problems, %s\n", plural(files.size(), "file").c_str(), ok, failed,
+        std::printf("checked %s: %zu ok, %zu with problems, %s%s\n", plural(files.size(), "file").c_str(), ok, failed,
+                    budget ? (std::to_string(overBudget) + " over budget, ").c_str() : "",
                     plural(warnings, "warning").c_str());
     }
-    return failed == 0 ? kExitOk : kExitBadInput;
+    return failed == 0 && overBudget == 0 ? kExitOk : kExitBadInput;
 }
 
 }  // namespace esv

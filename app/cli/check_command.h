@@ -4,11 +4,13 @@
 // the batch.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "cost/budget.h"
 #include "loaders/load.h"
 
 namespace esv {
@@ -22,12 +24,25 @@ struct CheckResult {
     // Counts and extent as `esview info` gives them (a model that loaded; null for archives).
     nlohmann::ordered_json summary;
     double milliseconds = 0.0;
-    bool ok() const { return problems.empty(); }
+    // With a budget: every measure of it for this file on `device` (cost/budget.h).
+    std::string device;
+    std::vector<BudgetCheck> budget;
+    bool overBudget() const {
+        return std::any_of(budget.begin(), budget.end(), [](const BudgetCheck& b) { return b.over(); });
+    }
+    bool ok() const { return problems.empty() && !overBudget(); }
+};
+
+// `--device NAME --budget FILE`: each model's cost report on the device held to the budget.
+struct BudgetOptions {
+    const DeviceProfile* device = nullptr;
+    Budget budget;
 };
 
 // Checks one model file, `archive.vp:inner/model`, or an archive itself (its header, directory and
 // folders). Fully validated, textures looked for and read. Never throws.
-CheckResult checkFile(const std::string& path);
+// With `budget`, a model that loads is also measured against it.
+CheckResult checkFile(const std::string& path, const BudgetOptions* budget = nullptr);
 
 // The files `paths` name: files as given, folders searched recursively for the format table's
 // model files and VP archives (sorted by path; hidden entries skipped), and for each archive found
@@ -44,7 +59,9 @@ nlohmann::ordered_json checkResultJson(const CheckResult& result);
 // core), the results printed in path order as they complete. Text: a file's problems on stderr, one
 // line each, then "FILE: N problems"; "FILE: ok (...)" and its warnings on stdout; a summary line at
 // the end when more than one file was checked. JSON: one line per file, then {"summary": {...}}.
-// Returns 0 when every file is ok, 1 when any has a problem (kExitBadInput).
-int runCheck(const std::vector<std::string>& paths, bool json, int jobs);
+// With `budget`, each measure a file exceeds is one line on stderr ("FILE: over budget on DEVICE:
+// MEASURE VALUE, the limit LIMIT") and fails the file; JSON adds a "budget" object per file.
+// Returns 0 when every file is ok, 1 when any has a problem or is over budget (kExitBadInput).
+int runCheck(const std::vector<std::string>& paths, bool json, int jobs, const BudgetOptions* budget = nullptr);
 
 }  // namespace esv

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <iostream>
 #include <regex>
 
@@ -29,6 +31,22 @@ namespace esv {
 
 std::string checkDeviceName(const std::string& name) {
     return findDevice(name) ? std::string() : "unknown device '" + name + "' (the devices: " + deviceNameList() + ")";
+}
+
+// `check`, with its budget read first (a budget that cannot be read is a usage error).
+int runCheckCommand(const std::vector<std::string>& paths, bool json, int jobs, const std::string& device,
+                    const std::string& budgetFile) {
+    if (budgetFile.empty()) return runCheck(paths, json, jobs);
+    BudgetOptions budget;
+    budget.device = findDevice(device);
+    std::ifstream in(budgetFile, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string error;
+    if (!parseBudget(text, budget.budget, error)) {
+        std::fprintf(stderr, "esview check: %s: %s\n", budgetFile.c_str(), error.c_str());
+        return kExitUsage;
+    }
+    return runCheck(paths, json, jobs, &budget);
 }
 
 void addTimeOptions(CLI::App* cmd, TimeSelection& time) {
@@ -210,6 +228,13 @@ int runCommandLine(int argc, char** argv) {
     check->add_flag("--json", checkJson, "One JSON line per file, then a summary line");
     check->add_option("--jobs", jobs, "Files checked at once (default: one per core)")
         ->check(CLI::Range(1, 256));
+    std::string checkDevice = "ge8320", budgetFile;
+    check->add_option("--device", checkDevice, "With --budget: the device profile the files are costed on (default ge8320)")
+        ->check(checkDeviceName);
+    check->add_option("--budget", budgetFile,
+                      "A JSON file of limits (triangles, draws, vertices, vertex_bytes, texture_bytes, "
+                      "bones_per_batch, texture_size): each one a file exceeds fails it")
+        ->check(CLI::ExistingFile);
 
     Subcommand cost = addCostCommand(app);
     Subcommand convert = addConvertCommand(app);
@@ -225,7 +250,7 @@ int runCommandLine(int argc, char** argv) {
     }
 
     if (info->parsed()) return runInfo(file, json, time, texturePaths);
-    if (check->parsed()) return runCheck(checkPaths, checkJson, jobs);
+    if (check->parsed()) return runCheckCommand(checkPaths, checkJson, jobs, checkDevice, budgetFile);
     if (convert.cli->parsed()) return convert.run();
     if (cost.cli->parsed()) return cost.run();
     if (thumbnail.cli->parsed()) return thumbnail.run();

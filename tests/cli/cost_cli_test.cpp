@@ -1,6 +1,8 @@
 // `esview cost`: the JSON fields the README documents, their values against the cost library on the
 // same file, the frame measured by drawing it, the text table, and bad input.
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -74,6 +76,84 @@ TEST(CostCli, TextTableAndBadInput) {
     const test::RunResult missing = run("cost /nonexistent/model.pod");
     EXPECT_EQ(missing.exitCode, 1);
     EXPECT_NE(missing.err.find("/nonexistent/model.pod"), std::string::npos) << missing.err;
+}
+
+// `check --device NAME --budget FILE`: a budget at exactly the file's values passes, one below a
+// value fails with one line naming the file, the measure, the value and the limit, and exit code 1;
+// --json gives each file a budget object; a budget that cannot be read is a usage error.
+std::string writeBudget(const std::string& name, const std::string& text) {
+    const std::filesystem::path path = test::outputDir() / name;
+    std::ofstream(path) << text;
+    return path.string();
+}
+
+TEST(CheckBudget, LimitsAtTheValuesPassAndBelowThemFail) {
+    ESVIEW_REQUIRE_MODELS("pod");
+    const std::string file = (test::modelsDir() / "pod/cocos3d/cocos3d_man.pod").string();
+    LoadResult loaded = loadSceneFile(file);
+    ASSERT_TRUE(loaded.scene);
+    readSceneTextures(*loaded.scene);
+    const CostReport report = analyzeCost(*loaded.scene, *findDevice("sgx540"));
+    const std::vector<std::pair<std::string, uint64_t>> values = {
+        {"triangles", report.frame.triangles},         {"draws", report.frame.draws},
+        {"vertices", report.totals.vertices},          {"vertex_bytes", report.totals.vertexBytes},
+        {"texture_bytes", report.totals.textureBytes}, {"bones_per_batch", report.totals.maxBonesPerBatch},
+        {"texture_size", report.totals.maxTextureSize}};
+    nlohmann::ordered_json exact;
+    for (const auto& [measure, value] : values) exact[measure] = value;
+    const std::string at = writeBudget("budget_at.json", exact.dump());
+    const test::RunResult pass = run("check '" + file + "' --device sgx540 --budget '" + at + "'");
+    EXPECT_EQ(pass.exitCode, 0) << pass.err;
+    EXPECT_NE(pass.out.find("ok (pod"), std::string::npos) << pass.out;
+    for (const auto& [measure, value] : values) {
+        SCOPED_TRACE(measure);
+        ASSERT_GT(value, 0u);
+        nlohmann::ordered_json below = exact;
+        below[measure] = value - 1;
+        const std::string path = writeBudget("budget_" + measure + ".json", below.dump());
+        const test::RunResult fail = run("check '" + file + "' --device sgx540 --budget '" + path + "'");
+        EXPECT_EQ(fail.exitCode, 1);
+        EXPECT_NE(fail.err.find(file + ": over budget on sgx540: " + measure + " " + std::to_string(value) +
+                                ", the limit " + std::to_string(value - 1) + "\n"),
+                  std::string::npos)
+            << fail.err;
+        EXPECT_NE(fail.err.find(file + ": over budget (1 measure)"), std::string::npos) << fail.err;
+    }
+    // JSON: the file's budget object, then the summary with the files over budget.
+    nlohmann::ordered_json tight = exact;
+    tight["triangles"] = 1;
+    const test::RunResult json =
+        run("check '" + file + "' demo --json --jobs 2 --device sgx540 --budget '" + writeBudget("budget_tight.json", tight.dump()) + "'");
+    EXPECT_EQ(json.exitCode, 1);
+    std::istringstream lines(json.out);
+    std::string line;
+    std::vector<nlohmann::json> parsed;
+    while (std::getline(lines, line)) parsed.push_back(nlohmann::json::parse(line));
+    ASSERT_EQ(parsed.size(), 3u) << json.out;
+    const nlohmann::json& man = parsed[0]["path"] == file ? parsed[0] : parsed[1];
+    EXPECT_EQ(man["budget"]["device"], "sgx540");
+    EXPECT_FALSE(man["budget"]["ok"].get<bool>());
+    ASSERT_EQ(man["budget"]["measures"].size(), values.size());
+    EXPECT_EQ(man["budget"]["measures"][0]["measure"], "triangles");
+    EXPECT_EQ(man["budget"]["measures"][0]["value"], report.frame.triangles);
+    EXPECT_TRUE(man["budget"]["measures"][0]["over"].get<bool>());
+    EXPECT_FALSE(man["budget"]["measures"][1]["over"].get<bool>());
+    EXPECT_EQ(parsed[2]["summary"]["over_budget"], 2) << "the demo has triangles too";
+}
+
+TEST(CheckBudget, BudgetsThatCannotBeReadAreUsageErrors) {
+    for (const auto& [text, message] : std::vector<std::pair<std::string, std::string>>{
+             {"{\"tris\": 3}", "unknown measure 'tris'"},
+             {"{\"draws\": -1}", "'draws': the limit must be a whole number of zero or more, not -1"},
+             {"{\"draws\": 2.5}", "not 2.5"},
+             {"[1, 2]", "a budget is a JSON object"},
+             {"not json", "a budget is a JSON object"}}) {
+        const test::RunResult r = run("check demo --budget '" + writeBudget("budget_bad.json", text) + "'");
+        EXPECT_EQ(r.exitCode, 2) << text;
+        EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    }
+    const test::RunResult missing = run("check demo --budget /nonexistent/budget.json");
+    EXPECT_EQ(missing.exitCode, 2);
 }
 
 }  // namespace
