@@ -40,8 +40,9 @@ void GlRenderer::buildFrame(const Scene& scene, const Pose& pose, const ViewSett
     for (const Later& later : transparent) buildNode(scene, pose, view, later.node, nullptr, list, stats);
     // Lines cannot take a polygon offset (GLES has no GL_POLYGON_OFFSET_LINE): with the wireframe
     // overlay the filled surfaces are pushed back instead, so edges drawn later at their true depth win.
-    list.passes.push_back({"scene", 0, list.items.size(), view.wireframeOverlay, true});
-    if (view.wireframeOverlay) {
+    const bool overlay = view.wireframeOverlay || view.mode == ViewMode::ShadedWire;
+    list.passes.push_back({"scene", 0, list.items.size(), overlay, true});
+    if (overlay) {
         const size_t first = list.items.size();
         const FlatPass edges{true, kEdgeColor};
         for (size_t n = 0; n < scene.nodes.size(); ++n)
@@ -110,6 +111,7 @@ void GlRenderer::buildSubmesh(const Scene& scene, const ViewSettings& view, uint
     // compare in flat grey.
     const bool skinDiff = !flat && view.mode == ViewMode::SkinDiff;
     ViewMode mode = flat ? ViewMode::Unlit : skinDiff ? ViewMode::Batches : view.mode;
+    if (mode == ViewMode::ShadedWire) mode = ViewMode::Shaded;  // its edges are a pass of their own
     if (primitive && (mode == ViewMode::Shaded || mode == ViewMode::Wireframe))
         mode = gpu.hasNormal ? ViewMode::Shaded : ViewMode::Unlit;
     const Material& material = materialOf(scene, node, s.materialSlot);

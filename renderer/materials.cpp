@@ -198,6 +198,15 @@ void GlRenderer::setMaterial(const Scene& scene, const Node& node, uint32_t slot
     m_state.uniform3fv(p.emissive, 1, glm::value_ptr(m->emissive));
     m_state.uniform1f(p.shininess, m->shininess);
     m_state.uniform4f(p.flatColor, flat.r, flat.g, flat.b, 1.0f);
+    if (p.diffuseSize >= 0) {
+        // The texture views: the diffuse map's size and the levels it is sampled with (0: none).
+        const int32_t t = m->texture(TextureSlot::Diffuse).texture;
+        const GpuTexture* g = t >= 0 && size_t(t) < m_gpu.textures.size() && m_gpu.textures[t].texture
+                                  ? &m_gpu.textures[t]
+                                  : nullptr;
+        const float size[3] = {g ? float(g->width) : 0.0f, g ? float(g->height) : 0.0f, g ? float(g->levels) : 0.0f};
+        m_state.uniform3fv(p.diffuseSize, 1, size);
+    }
     setCulling(*m);
     if (m->blend.enabled || m->opacity < 1.0f) {
         m_state.enable(GL_BLEND, true);

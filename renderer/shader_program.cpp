@@ -35,6 +35,10 @@ namespace {
 
 std::string header(const ShaderFeatures& f, GlslVersion version, bool vertex, bool fragmentHighp = true) {
     std::string s = version == GlslVersion::Es300 ? "#version 300 es\n" : "#version 100\n";
+    // The texture views take screen-space derivatives: core in ES 3.00, an extension in ES 1.00 (a
+    // context without it fails to compile the program, which the frame's notes then say).
+    if (!vertex && version == GlslVersion::Es100 && (f.mode == ViewMode::Mip || f.mode == ViewMode::TexelDensity))
+        s += "#extension GL_OES_standard_derivatives : enable\n";
     if (vertex)
         s += "precision highp float;\n";
     else if (fragmentHighp)
@@ -73,7 +77,8 @@ std::string header(const ShaderFeatures& f, GlslVersion version, bool vertex, bo
     } else {
         static constexpr const char* kModeDefines[] = {"MODE_SHADED", "MODE_WIREFRAME", "MODE_NORMALS",
                                                        "MODE_WEIGHTS", "MODE_BATCHES", "MODE_UV",
-                                                       "MODE_UNLIT",  "MODE_COLORS", "MODE_SKINDIFF"};
+                                                       "MODE_UNLIT",  "MODE_COLORS", "MODE_SKINDIFF",
+                                                       "MODE_SHADED_WIRE", "MODE_MIP", "MODE_TEXEL_DENSITY"};
         static_assert(sizeof(kModeDefines) / sizeof(kModeDefines[0]) == static_cast<size_t>(ViewMode::Count));
         s += std::string("#define ") + kModeDefines[static_cast<size_t>(f.mode)] + " 1\n";
         if (f.textured) s += "#define TEXTURED 1\n";
@@ -363,6 +368,7 @@ bool ProgramCache::link(const ShaderFeatures& features, MeshProgram& p, std::str
     p.groundColor = glGetUniformLocation(prog, "u_groundColor");
     p.up = glGetUniformLocation(prog, "u_up");
     p.flatColor = glGetUniformLocation(prog, "u_flatColor");
+    p.diffuseSize = glGetUniformLocation(prog, "u_diffuseSize");
     p.surface = glGetUniformLocation(prog, "u_surface");
     p.outline = glGetUniformLocation(prog, "u_outline");
     // Samplers never change unit: set once at link time.

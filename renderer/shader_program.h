@@ -144,6 +144,7 @@ struct MeshProgram {
     int lightCount = -1, lightPosition = -1, lightColor = -1, lightAttenuation = -1, lightSpot = -1, lightRange = -1;
     int skyColor = -1, groundColor = -1, up = -1;  // the hemisphere ambient
     int flatColor = -1;
+    int diffuseSize = -1;  // u_diffuseSize (Mip, TexelDensity): the diffuse map's width, height, levels
     int surface = -1;
     int weightBone = -1;
     int morphWeights = -1, morphAbsolute = -1, morphBaseScale = -1;

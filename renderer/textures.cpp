@@ -193,6 +193,7 @@ bool uploadTexture(const Image& image, const TextureFormatSupport& support, GpuT
         out.mipmapped = true;
     }
     const uint32_t usedLevels = plan.usedLevels;
+    out.levels = usedLevels;
     // ES3 can sample a partial stored chain by capping the level range.
     if (support.npot) glTexParameteri(out.target, GL_TEXTURE_MAX_LEVEL, GLint(usedLevels - 1));
     glTexParameteri(out.target, GL_TEXTURE_MIN_FILTER, out.mipmapped ? GL_LINEAR_MIPMAP_LINEAR : GL_LINEAR);

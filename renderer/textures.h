@@ -43,6 +43,7 @@ struct GpuTexture {
     GLenum target = GL_TEXTURE_2D;
     uint32_t width = 0, height = 0;
     bool mipmapped = false;
+    uint32_t levels = 1;  // mip levels sampled (stored or generated)
     bool clampOnly = false;                         // ES2 non-power-of-two: clamp to edge, no mipmaps
     Wrap wrapS = Wrap::Count, wrapT = Wrap::Count;  // as last set on the texture object
     // ES3: as last set with GL_TEXTURE_SWIZZLE_* (resolved, GL's initial state r, g, b, a).

@@ -21,6 +21,13 @@ enum class ViewMode : uint8_t {
     // Skinned instances coloured by |GPU-skinned - CPU reference| position per vertex (ES3: the
     // GPU side comes from transform feedback); everything else, and all of ES2 mode, in grey.
     SkinDiff,
+    // The shaded model with every triangle edge over it (the wireframe overlay as a mode).
+    ShadedWire,
+    // Texture debug views of the diffuse map (ES 3.0 or OES_standard_derivatives: screen-space
+    // derivatives): the mip level sampled, a colour per level; the base level's texels per screen
+    // pixel on a diverging scale around 1 (blue: magnified, white: one texel a pixel, red: minified).
+    Mip,
+    TexelDensity,
     Count
 };
 const char* viewModeName(ViewMode mode);

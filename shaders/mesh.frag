@@ -2,7 +2,7 @@
 // emission, opacity) or the metal/rough model (GGX with a hemispherical image-based ambient), up to
 // MAX_LIGHTS lights and the viewer's sky-over-ground hemisphere ambient, plus the debug view modes.
 // Defines: MODE_SHADED, MODE_UNLIT, MODE_COLORS, MODE_NORMALS, MODE_WEIGHTS, MODE_BATCHES, MODE_UV,
-// MODE_WIREFRAME, MODE_SKINDIFF; TEXTURED (the diffuse / base colour map; a neutral 1x1 texture
+// MODE_WIREFRAME, MODE_SKINDIFF, MODE_MIP, MODE_TEXEL_DENSITY; TEXTURED (the diffuse / base colour map; a neutral 1x1 texture
 // when the material has none), MATERIAL_MAPS (specular, emissive and opacity maps, neutral where absent), NORMAL_MAP,
 // REFLECTION_MAP (1: lat-long 2D map, 2: cube map), METAL_ROUGH, MAP_TRANSFORMS (every map samples
 // through its texture coordinate transform and emulated addressing mode), LIGHT_PROJECTION (one
@@ -37,6 +37,17 @@ uniform vec4 u_lightAttenuation[MAX_LIGHTS]; // constant, linear, quadratic, off
 uniform vec4 u_lightRange[MAX_LIGHTS];
 uniform vec4 u_lightSpot[MAX_LIGHTS];       // spot direction, cos(outer cone); cos = -2 for no cone
 uniform vec4 u_flatColor;                   // batches and wireframe modes
+#if defined(MODE_MIP) || defined(MODE_TEXEL_DENSITY)
+// The diffuse map's base width and height in texels and its mip levels sampled; 0: no map.
+uniform vec3 u_diffuseSize;
+// log2 of the base level's texels per screen pixel along the steeper screen axis (the level GL's
+// LOD selection picks before clamping), from the UV derivatives.
+float texelsPerPixelLog2() {
+    vec2 texels = v_uv * u_diffuseSize.xy;
+    vec2 dx = dFdx(texels), dy = dFdy(texels);
+    return 0.5 * log2(max(max(dot(dx, dx), dot(dy, dy)), 1e-12));
+}
+#endif
 // The viewer's hemisphere ambient: sky colour for normals along u_up.xyz, ground colour against it
 // (black when the file's lights alone light the scene); u_up.w: the diffuse response, see below.
 uniform vec3 u_skyColor;
@@ -324,6 +335,33 @@ void main() {
 #elif defined(MODE_SKINDIFF)
     // The renderer's per-vertex heat colour of |GPU - CPU| skinned position, unlit so it reads exactly.
     result = vec4(v_color.rgb, 1.0);
+#elif defined(MODE_MIP)
+    // A colour per level sampled: 0 blue, 1 cyan, 2 green, 3 yellow, 4 orange, 5 and smaller red;
+    // grey without a map.
+    if (u_diffuseSize.x <= 0.0) {
+        result = vec4(0.5, 0.5, 0.5, 1.0);
+    } else {
+        float level = clamp(floor(texelsPerPixelLog2() + 0.5), 0.0, max(u_diffuseSize.z - 1.0, 0.0));
+        vec3 levels[6];
+        levels[0] = vec3(0.1, 0.2, 1.0);
+        levels[1] = vec3(0.0, 0.8, 1.0);
+        levels[2] = vec3(0.1, 0.9, 0.1);
+        levels[3] = vec3(1.0, 1.0, 0.0);
+        levels[4] = vec3(1.0, 0.5, 0.0);
+        levels[5] = vec3(1.0, 0.0, 0.0);
+        vec3 c = levels[5];
+        for (int i = 0; i < 5; ++i)
+            if (float(i) == level) c = levels[i];
+        result = vec4(c, 1.0);
+    }
+#elif defined(MODE_TEXEL_DENSITY)
+    // Diverging around one texel a pixel: blue at 1/8 or fewer, white at 1, red at 8 or more.
+    if (u_diffuseSize.x <= 0.0) {
+        result = vec4(0.5, 0.5, 0.5, 1.0);
+    } else {
+        float t = clamp(texelsPerPixelLog2() / 3.0, -1.0, 1.0);
+        result = vec4(t < 0.0 ? mix(vec3(1.0), vec3(0.1, 0.2, 1.0), -t) : mix(vec3(1.0), vec3(1.0, 0.1, 0.1), t), 1.0);
+    }
 #elif defined(MODE_UNLIT)
     result = base;
 #else

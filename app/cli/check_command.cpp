@@ -7,7 +7,11 @@
 #include <exception>
 #include <filesystem>
 #include <iostream>
+#include <iterator>
+#include <memory>
 #include <fstream>
+
+#include <CLI/CLI.hpp>
 
 #include "app/cli/commands.h"
 #include "app/cli/ordered_jobs.h"
@@ -272,6 +276,52 @@ int runCheck(const std::vector<std::string>& paths, bool json, int jobs, const B
                     plural(warnings, "warning").c_str());
     }
     return failed == 0 && overBudget == 0 ? kExitOk : kExitBadInput;
+}
+
+namespace {
+
+// `check`, with its budget read first (a budget that cannot be read is a usage error).
+int runCheckCommand(const std::vector<std::string>& paths, bool json, int jobs, const std::string& device,
+                    const std::string& budgetFile) {
+    if (budgetFile.empty()) return runCheck(paths, json, jobs);
+    BudgetOptions budget;
+    budget.device = findDevice(device);
+    std::ifstream in(budgetFile, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string error;
+    if (!parseBudget(text, budget.budget, error)) {
+        std::fprintf(stderr, "esview check: %s: %s\n", budgetFile.c_str(), error.c_str());
+        return kExitUsage;
+    }
+    return runCheck(paths, json, jobs, &budget);
+}
+
+}  // namespace
+
+Subcommand addCheckCommand(CLI::App& app) {
+    struct Args {
+        std::vector<std::string> paths;
+        bool json = false;
+        int jobs = 0;
+        std::string device = "ge8320", budget;
+    };
+    auto args = std::make_shared<Args>();
+    CLI::App* check = app.add_subcommand(
+        "check", "Validate files and folders (recursive); list every problem with its byte offset or line");
+    check
+        ->add_option("PATH", args->paths,
+                     "Model files, FreeSpace VP archives (the archive itself) or folders (their models and archives, "
+                     "recursively, with the models inside the archives)")
+        ->required();
+    check->add_flag("--json", args->json, "One JSON line per file, then a summary line");
+    check->add_option("--jobs", args->jobs, "Files checked at once (default: one per core)")->check(CLI::Range(1, 256));
+    check->add_option("--device", args->device, "With --budget: the device profile the files are costed on (default ge8320)")
+        ->check(checkDeviceName);
+    check->add_option("--budget", args->budget,
+                      "A JSON file of limits (triangles, draws, vertices, vertex_bytes, texture_bytes, "
+                      "bones_per_batch, texture_size): each one a file exceeds fails it")
+        ->check(CLI::ExistingFile);
+    return {check, [args] { return runCheckCommand(args->paths, args->json, args->jobs, args->device, args->budget); }};
 }
 
 }  // namespace esv

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/cli/commands.h"
 #include "cost/budget.h"
 #include "loaders/load.h"
 
@@ -63,5 +64,8 @@ nlohmann::ordered_json checkResultJson(const CheckResult& result);
 // MEASURE VALUE, the limit LIMIT") and fails the file; JSON adds a "budget" object per file.
 // Returns 0 when every file is ok, 1 when any has a problem or is over budget (kExitBadInput).
 int runCheck(const std::vector<std::string>& paths, bool json, int jobs, const BudgetOptions* budget = nullptr);
+
+// The `check` subcommand on `app` (with --device and --budget, read before the files are).
+Subcommand addCheckCommand(CLI::App& app);
 
 }  // namespace esv

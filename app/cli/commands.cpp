@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <iostream>
 #include <regex>
 
@@ -31,22 +29,6 @@ namespace esv {
 
 std::string checkDeviceName(const std::string& name) {
     return findDevice(name) ? std::string() : "unknown device '" + name + "' (the devices: " + deviceNameList() + ")";
-}
-
-// `check`, with its budget read first (a budget that cannot be read is a usage error).
-int runCheckCommand(const std::vector<std::string>& paths, bool json, int jobs, const std::string& device,
-                    const std::string& budgetFile) {
-    if (budgetFile.empty()) return runCheck(paths, json, jobs);
-    BudgetOptions budget;
-    budget.device = findDevice(device);
-    std::ifstream in(budgetFile, std::ios::binary);
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::string error;
-    if (!parseBudget(text, budget.budget, error)) {
-        std::fprintf(stderr, "esview check: %s: %s\n", budgetFile.c_str(), error.c_str());
-        return kExitUsage;
-    }
-    return runCheck(paths, json, jobs, &budget);
 }
 
 void addTimeOptions(CLI::App* cmd, TimeSelection& time) {
@@ -179,7 +161,7 @@ int runCommandLine(int argc, char** argv) {
     addTimeOptions(renderCmd, time);
     renderCmd->add_option("--camera", render.camera, "File camera index (default: an orbit camera framing the scene)");
     std::string mode = "shaded";
-    renderCmd->add_option("--mode", mode, "shaded|wireframe|normals|weights|batches|uv|unlit|colors|skindiff")->check([](const std::string& s) {
+    renderCmd->add_option("--mode", mode, "shaded|wireframe|normals|weights|batches|uv|unlit|colors|skindiff|shaded-wire|mip|texel-density")->check([](const std::string& s) {
         ViewMode m;
         if (parseViewMode(s.c_str(), m)) return std::string();
         std::string names;
@@ -214,28 +196,7 @@ int runCommandLine(int argc, char** argv) {
             return parseMissingTexture(s.c_str(), m) ? std::string() : std::string("expected grey or checker");
         });
 
-    CLI::App* check = app.add_subcommand(
-        "check", "Validate files and folders (recursive); list every problem with its byte offset or line");
-    std::vector<std::string> checkPaths;
-    bool checkJson = false;
-    int jobs = 0;
-    check
-        ->add_option(
-            "PATH", checkPaths,
-            "Model files, FreeSpace VP archives (the archive itself) or folders (their models and archives, "
-            "recursively, with the models inside the archives)")
-        ->required();
-    check->add_flag("--json", checkJson, "One JSON line per file, then a summary line");
-    check->add_option("--jobs", jobs, "Files checked at once (default: one per core)")
-        ->check(CLI::Range(1, 256));
-    std::string checkDevice = "ge8320", budgetFile;
-    check->add_option("--device", checkDevice, "With --budget: the device profile the files are costed on (default ge8320)")
-        ->check(checkDeviceName);
-    check->add_option("--budget", budgetFile,
-                      "A JSON file of limits (triangles, draws, vertices, vertex_bytes, texture_bytes, "
-                      "bones_per_batch, texture_size): each one a file exceeds fails it")
-        ->check(CLI::ExistingFile);
-
+    Subcommand check = addCheckCommand(app);
     Subcommand cost = addCostCommand(app);
     Subcommand convert = addConvertCommand(app);
     Subcommand thumbnail = addThumbnailCommand(app);
@@ -250,7 +211,7 @@ int runCommandLine(int argc, char** argv) {
     }
 
     if (info->parsed()) return runInfo(file, json, time, texturePaths);
-    if (check->parsed()) return runCheckCommand(checkPaths, checkJson, jobs, checkDevice, budgetFile);
+    if (check.cli->parsed()) return check.run();
     if (convert.cli->parsed()) return convert.run();
     if (cost.cli->parsed()) return cost.run();
     if (thumbnail.cli->parsed()) return thumbnail.run();

@@ -52,6 +52,16 @@ ViewLegend viewLegend(const ViewerState& s) {
         std::snprintf(text, sizeof(text), "red at %.3g%s; grey: not compared", double(legend.skinDiffRange),
                       s.view.skinDiffRange > 0.0f ? "" : " (1e-3 of the box diagonal)");
         legend.lines = {"Skin diff: |GPU - CPU| position, in model units", text};
+    } else if (s.view.mode == ViewMode::Mip) {
+        // mesh.frag MODE_MIP's level colours.
+        legend.swatches = {{0.1f, 0.2f, 1.0f}, {0.0f, 0.8f, 1.0f}, {0.1f, 0.9f, 0.1f},
+                           {1.0f, 1.0f, 0.0f}, {1.0f, 0.5f, 0.0f}, {1.0f, 0.0f, 0.0f}};
+        legend.lines = {"Mip: the level of each diffuse map sampled", "levels 0 to 5 and smaller; grey: no map"};
+    } else if (s.view.mode == ViewMode::TexelDensity) {
+        // mesh.frag MODE_TEXEL_DENSITY's scale: 1/8, 1/2, 1, 2, 8 texels a pixel.
+        legend.swatches = {{0.1f, 0.2f, 1.0f}, {0.7f, 0.73f, 1.0f}, {1.0f, 1.0f, 1.0f},
+                           {1.0f, 0.7f, 0.7f}, {1.0f, 0.1f, 0.1f}};
+        legend.lines = {"Texel density: base texels per screen pixel", "1/8, 1/2, 1, 2, 8 and more; grey: no map"};
     }
     return legend;
 }

@@ -518,7 +518,7 @@ const std::vector<CommandSpec>& commandSpecs() {
                     t.blendTime = 0.0f;
                     t.blendWeight = std::clamp(c.number(1), 0.0f, 1.0f);
                 }),
-        command("mode", "NAME", "shaded|wireframe|normals|weights|batches|uv|unlit|colors|skindiff", 1, 1,
+        command("mode", "NAME", "shaded|wireframe|normals|weights|batches|uv|unlit|colors|skindiff|shaded-wire|mip|texel-density", 1, 1,
                 {Arg::Text}, Needs::Nothing,
                 [](CommandContext& c) {
                     if (!parseViewMode(c.a[0].c_str(), c.s.view.mode))

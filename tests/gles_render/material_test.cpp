@@ -238,6 +238,60 @@ TEST(MaterialRender, EachSubmeshDrawsWithItsOwnMaterialsProgram) {
     }
 }
 
+// The texture views on the quad, which spans about 52 pixels for UVs 0..1: a texture of N texels a
+// side is sampled at log2(N / 52) levels, rounded (mip), and N / 52 texels a pixel (texel density).
+esv::Scene quadWithTexture(uint32_t size) {
+    esv::Scene scene = quadScene();
+    scene.materials[0].texture(esv::TextureSlot::Diffuse).texture =
+        addTexture(scene, rgbaImage(size, size, std::vector<uint8_t>(size_t(size) * size * 4, 200)));
+    return scene;
+}
+
+TEST(TextureViews, MipLevelColoursFollowTheTexelsPerPixel) {
+    // 64 texels: level 0 (blue); 256: log2(4.9) = 2.3, level 2 (green); 1024: 4.3, level 4 (orange).
+    const std::vector<std::pair<uint32_t, glm::ivec4>> cases = {
+        {64, {26, 51, 255, 255}}, {256, {26, 230, 26, 255}}, {1024, {255, 128, 0, 255}}};
+    for (bool gles2 : {false, true})
+        for (const auto& [size, colour] : cases) {
+            SCOPED_TRACE(std::to_string(size) + (gles2 ? " ES2" : " ES3"));
+            const Frame f = render(quadWithTexture(size), gles2, esv::ViewMode::Mip);
+            expectNear(f.at(32, 32), colour, 2, "the level's colour");
+        }
+    // No diffuse map: grey.
+    const Frame none = render(quadScene(), false, esv::ViewMode::Mip);
+    expectNear(none.at(32, 32), {128, 128, 128, 255}, 2, "no map");
+}
+
+TEST(TextureViews, TexelDensityIsBlueMagnifiedWhiteAtOneRedMinified) {
+    const Frame magnified = render(quadWithTexture(16), false, esv::ViewMode::TexelDensity);
+    const Frame even = render(quadWithTexture(64), false, esv::ViewMode::TexelDensity);
+    const Frame minified = render(quadWithTexture(512), false, esv::ViewMode::TexelDensity);
+    const glm::ivec4 m = magnified.at(32, 32), e = even.at(32, 32), n = minified.at(32, 32);
+    // 16 / 52: log2 = -1.7, 0.57 of the way to blue; 64 / 52: 0.1 of the way to red; 512 / 52: 1.1
+    // of the 3 steps to red.
+    EXPECT_GT(m.b, 250);
+    EXPECT_LT(m.r, 160);
+    EXPECT_GT(e.r, 250);
+    EXPECT_GT(e.g, 200);
+    EXPECT_GT(e.b, 200);
+    EXPECT_GT(n.r, 250);
+    EXPECT_LT(n.g, 180);
+    EXPECT_LT(n.g, e.g);
+}
+
+// shaded-wire: the shaded picture with the edges over it, the same draws as the wireframe overlay.
+TEST(TextureViews, ShadedWireIsTheShadedViewWithItsEdges) {
+    const esv::Scene scene = quadScene();
+    const Frame shaded = render(scene, false, esv::ViewMode::Shaded);
+    const Frame wire = render(scene, false, esv::ViewMode::ShadedWire);
+    EXPECT_EQ(wire.stats.drawCalls, 2 * shaded.stats.drawCalls);
+    int differing = 0;
+    for (int y = 0; y < kSize; ++y)
+        for (int x = 0; x < kSize; ++x) differing += shaded.at(x, y) != wire.at(x, y) ? 1 : 0;
+    EXPECT_GT(differing, 100) << "the edges";
+    EXPECT_LT(differing, kSize * kSize / 4) << "only the edges";
+}
+
 // UVs 0..2: repeat shows the texture twice across the quad, clamp stretches the edge texels.
 TEST(MaterialRender, WrapModesFollowTheMaterial) {
     esv::Scene scene = quadScene(2.0f);
