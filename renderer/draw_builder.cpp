@@ -21,6 +21,10 @@ const glm::vec4 kAccentColor(1.0f, 0.75f, 0.0f, 1.0f);
 
 void GlRenderer::buildFrame(const Scene& scene, const Pose& pose, const ViewSettings& view, DrawList& list,
                             FrameStats& stats) {
+    if (view.mode == ViewMode::Overdraw || view.mode == ViewMode::OverdrawAll) {
+        buildOverdrawFrame(scene, pose, view, list, stats);
+        return;
+    }
     list.clear();
     // Opaque first, then transparent ones back to front.
     struct Later {
@@ -57,6 +61,28 @@ void GlRenderer::buildFrame(const Scene& scene, const Pose& pose, const ViewSett
         buildNode(scene, pose, view, size_t(highlight), &outline, list, stats);
         list.passes.push_back({"outline", first, list.items.size(), false, true});
     }
+}
+
+void GlRenderer::buildOverdrawFrame(const Scene& scene, const Pose& pose, const ViewSettings& view, DrawList& list,
+                                    FrameStats& stats) {
+    list.clear();
+    auto pass = [&](const char* name, SubmeshFilter filter, PassWrites writes) {
+        const size_t first = list.items.size();
+        m_filter = filter;
+        for (size_t n = 0; n < scene.nodes.size(); ++n)
+            if (drawable(scene, pose, n)) buildNode(scene, pose, view, n, nullptr, list, stats);
+        m_filter = SubmeshFilter::All;
+        DrawPass p{name, first, list.items.size(), false, false};
+        p.writes = writes;
+        list.passes.push_back(p);
+    };
+    if (view.mode == ViewMode::OverdrawAll) {
+        pass("every layer", SubmeshFilter::All, PassWrites::CountAll);
+        return;
+    }
+    pass("opaque depth", SubmeshFilter::Opaque, PassWrites::DepthOnly);
+    pass("nearest opaque layer", SubmeshFilter::Opaque, PassWrites::CountNearest);
+    pass("blended and alpha-tested layers", SubmeshFilter::Layers, PassWrites::CountInFront);
 }
 
 void GlRenderer::buildNode(const Scene& scene, const Pose& pose, const ViewSettings& view, size_t n,
@@ -110,14 +136,22 @@ void GlRenderer::buildSubmesh(const Scene& scene, const ViewSettings& view, uint
     // Flat passes are unlit and ignore the material's maps; SkinDiff shades what it does not
     // compare in flat grey.
     const bool skinDiff = !flat && view.mode == ViewMode::SkinDiff;
+    const bool counting = view.mode == ViewMode::Overdraw || view.mode == ViewMode::OverdrawAll;
+    const Material& material = materialOf(scene, node, s.materialSlot);
+    if (counting) {
+        // Surfaces only; the HSR passes split opaque surfaces from blended and alpha-tested ones.
+        const bool layered = material.blend.enabled || material.opacity < 1.0f || material.alphaCutoff > 0.0f;
+        if (primitive || (m_filter == SubmeshFilter::Opaque && layered) || (m_filter == SubmeshFilter::Layers && !layered))
+            return;
+    }
     ViewMode mode = flat ? ViewMode::Unlit : skinDiff ? ViewMode::Batches : view.mode;
     if (mode == ViewMode::ShadedWire) mode = ViewMode::Shaded;  // its edges are a pass of their own
     if (primitive && (mode == ViewMode::Shaded || mode == ViewMode::Wireframe))
         mode = gpu.hasNormal ? ViewMode::Shaded : ViewMode::Unlit;
-    const Material& material = materialOf(scene, node, s.materialSlot);
-    ShaderFeatures f = featuresFor(scene, node, gpu, mode, d.cpu, d.gpuSkinned, flat ? nullptr : &material);
+    ShaderFeatures f =
+        featuresFor(scene, node, gpu, mode, d.cpu, d.gpuSkinned, flat || counting ? nullptr : &material);
     f.points = s.mode == GL_POINTS;
-    if (flat) f.color = false;  // one colour, not modulated by vertex colours
+    if (flat || counting) f.color = false;  // one colour, not modulated by vertex colours
     f.outline = flat && flat->outline && !primitive;
     if (!d.cpu && d.morphTexture) {
         f.morphTexture = true;
@@ -138,7 +172,9 @@ void GlRenderer::buildSubmesh(const Scene& scene, const ViewSettings& view, uint
     item.program = p;
     item.features = f;
     item.pointSize = std::max(view.pointSize, 1.0f);
-    item.look = flat ? (flat->outline && !primitive ? DrawLook::Outline : DrawLook::Flat) : DrawLook::Material;
+    item.look = counting ? DrawLook::Count
+                : flat   ? (flat->outline && !primitive ? DrawLook::Outline : DrawLook::Flat)
+                         : DrawLook::Material;
     const bool weights = d.gpuSkinned && f.mode == ViewMode::Weights;
     if (primitive) {
         // Meshes with bone batches have no line or point ranges: the whole palette.

@@ -16,6 +16,7 @@ void GlRenderer::execute(const Scene& scene, const Pose& pose, const DrawList& l
             m_state.enable(GL_POLYGON_OFFSET_FILL, true);
             m_state.polygonOffset(1.0f, 1.0f);
         }
+        beginPassWrites(pass.writes);
         uint32_t node = ~0u, submesh = ~0u;
         bool begun = false, skip = false;
         for (size_t i = pass.first; i < pass.end; ++i) {
@@ -43,7 +44,32 @@ void GlRenderer::execute(const Scene& scene, const Pose& pose, const DrawList& l
             if (!m_dryRun) drawItem(scene, d, item, stats);  // prepareFrame: everything but the draws
         }
         if (pass.offsetOffAfter) m_state.enable(GL_POLYGON_OFFSET_FILL, false);
+        endPassWrites(pass.writes);
     }
+}
+
+void GlRenderer::beginPassWrites(PassWrites writes) {
+    if (writes == PassWrites::Colour) return;
+    const bool counting = writes != PassWrites::DepthOnly;
+    m_state.colorMask(counting);
+    m_state.enable(GL_DEPTH_TEST, writes != PassWrites::CountAll);
+    m_state.depthFunc(writes == PassWrites::CountNearest ? GL_EQUAL : GL_LEQUAL);
+    m_state.depthMask(writes == PassWrites::DepthOnly);
+    m_state.enable(GL_BLEND, counting);
+    if (counting) {
+        // One unit a fragment: the shader writes 1/255 in red, added to what is there.
+        m_state.blendFuncSeparate(GL_ONE, GL_ONE, GL_ONE, GL_ONE);
+        m_state.blendEquationSeparate(GL_FUNC_ADD, GL_FUNC_ADD);
+    }
+}
+
+void GlRenderer::endPassWrites(PassWrites writes) {
+    if (writes == PassWrites::Colour) return;
+    m_state.colorMask(true);
+    m_state.enable(GL_DEPTH_TEST, true);
+    m_state.depthFunc(GL_LEQUAL);
+    m_state.depthMask(true);
+    m_state.enable(GL_BLEND, false);
 }
 
 void GlRenderer::beginNode(const Scene& scene, const Pose& pose, const DrawNode& d) {
@@ -124,7 +150,9 @@ void GlRenderer::drawItem(const Scene& scene, const DrawNode& d, const DrawItem&
     }
     if (f.skinned && f.mode == ViewMode::Weights) m_state.uniform1f(p.weightBone, item.weightBone);
     if (p.pointSize >= 0) m_state.uniform1f(p.pointSize, item.pointSize);
-    if (item.look == DrawLook::Material) {
+    if (item.look == DrawLook::Count) {
+        setCulling(materialOf(scene, node, s.materialSlot));  // back faces culled are never shaded
+    } else if (item.look == DrawLook::Material) {
         setMaterial(scene, node, s.materialSlot, p, glm::vec3(item.color));
     } else {
         setFlat(p, item.color, materialOf(scene, node, s.materialSlot));

@@ -31,6 +31,7 @@ enum class DrawLook : uint8_t {
     Material,  // the material's uniforms and render state; `color` is the flat colour of the debug views
     Flat,      // one colour (`color`, blended below alpha 1), no depth writes
     Outline,   // Flat, as an inverted hull: front faces culled, pushed back in depth, u_outline set
+    Count,     // the overdraw views: only the material's culling; depth and blending are the pass's
 };
 
 enum class DrawIndices : uint8_t { Triangles, Edges, Primitives };
@@ -65,11 +66,17 @@ struct DrawItem {
 
 // Items of one pass run with the pass's fill offset: on (factor 1, units 1) when the wireframe
 // overlay follows, so the surfaces lose to the edges drawn at their true depth; off afterwards.
+// How a pass of the overdraw views writes: depth only (the nearest opaque surface), or one count a
+// fragment added into the count target, depth-tested equal (the nearest opaque layer once), in
+// front of the opaque depth (blended and alpha-tested layers), or untested (every layer).
+enum class PassWrites : uint8_t { Colour, DepthOnly, CountNearest, CountInFront, CountAll };
+
 struct DrawPass {
     const char* name = "";
     size_t first = 0, end = 0;  // items [first, end)
     bool offsetFill = false;
     bool offsetOffAfter = false;
+    PassWrites writes = PassWrites::Colour;
 };
 
 struct DrawList {

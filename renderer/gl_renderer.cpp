@@ -199,8 +199,12 @@ FrameStats GlRenderer::draw(const Scene& scene, const Pose& pose, const ViewSett
     // The outline's width in clip units per w (u_outline).
     m_outline = glm::vec2(2.0f * kOutlinePixels / float(std::max(width, 1)),
                           2.0f * kOutlinePixels / float(std::max(height, 1)));
+    const bool counting = (view.mode == ViewMode::Overdraw || view.mode == ViewMode::OverdrawAll) &&
+                          beginOverdraw(width, height, stats);
     buildFrame(scene, pose, view, m_list, stats);
-    execute(scene, pose, m_list, stats);
+    if (counting || (view.mode != ViewMode::Overdraw && view.mode != ViewMode::OverdrawAll))
+        execute(scene, pose, m_list, stats);
+    if (counting) endOverdraw(width, height, x, y, stats);
     if (view.showSkeleton || view.showNormalLines || view.showTangentLines || view.showJointAxes ||
         view.showBindPose || highlight >= 0 || view.influenceJoint >= 0 ||
         (view.annotations && !view.annotations->empty()))

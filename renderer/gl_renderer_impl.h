@@ -102,7 +102,19 @@ private:
     // or one for its lines or points.
     void buildSubmesh(const Scene& scene, const ViewSettings& view, uint32_t index, uint32_t submesh,
                       const FlatPass* flat, DrawList& list, FrameStats& stats);
+    // The overdraw views' passes: depth of the nearest opaque surfaces, that layer counted once,
+    // then the blended and alpha-tested layers in front of it; or every layer (OverdrawAll).
+    void buildOverdrawFrame(const Scene& scene, const Pose& pose, const ViewSettings& view, DrawList& list,
+                            FrameStats& stats);
     void execute(const Scene& scene, const Pose& pose, const DrawList& list, FrameStats& stats);
+    // A pass's depth, colour and blend settings for what it writes (PassWrites), and back.
+    void beginPassWrites(PassWrites writes);
+    void endPassWrites(PassWrites writes);
+    // The overdraw views around the frame's passes (overdraw.cpp): the count target bound and
+    // cleared (false: it cannot be made here), then read back into `stats` and resolved onto the
+    // framebuffer that was bound, in the viewport at (x, y).
+    bool beginOverdraw(int width, int height, FrameStats& stats);
+    void endOverdraw(int width, int height, int x, int y, FrameStats& stats);
     // A node's vertex inputs, index list and lights; a submesh's program and everything it shares
     // across its items; one item's palette, look and draw.
     void beginNode(const Scene& scene, const Pose& pose, const DrawNode& d);
@@ -213,6 +225,19 @@ private:
     GpuScene m_gpu;  // what setScene uploaded
     int m_morphSlots = 0;                  // vertex attributes left for morph targets
     DrawList m_list;  // this frame's draws (kept for its capacity)
+    // Which of a node's submeshes buildSubmesh builds (the overdraw views' passes split them).
+    enum class SubmeshFilter : uint8_t { All, Opaque, Layers } m_filter = SubmeshFilter::All;
+    // The overdraw views: the count target, the framebuffer it replaced, the resolve.
+    gl::Framebuffer m_overdrawFramebuffer;
+    gl::Texture m_overdrawColor;
+    gl::Renderbuffer m_overdrawDepth;
+    int m_overdrawWidth = 0, m_overdrawHeight = 0;
+    GLuint m_overdrawPrevious = 0;
+    bool m_overdrawScissor = false;
+    OverdrawProgram m_overdrawProgram;
+    gl::Buffer m_overdrawTriangle;
+    gl::VertexArray m_overdrawVao;
+    std::vector<uint8_t> m_counts;
     OverlayProgram m_overlay;
     gl::Buffer m_overlayBuffer;
     gl::VertexArray m_overlayVao;  // where vertex arrays exist: its two attributes set up once

@@ -18,7 +18,7 @@ void StateCache::resetContextState() {
     m_values.assign(m_attributeLimit, {});
     m_valueKnown.assign(m_attributeLimit, false);
     m_caps.clear();
-    m_depthMask = -1;
+    m_depthMask = m_colorMask = -1;
     m_depthFunc = m_cullFace = 0;
     m_offset = {-1e30f, -1e30f};
     m_blendFunc = {};
@@ -142,6 +142,14 @@ void StateCache::depthMask(bool write) {
     glDepthMask(write ? GL_TRUE : GL_FALSE);
     ++m_changes.renderState;
     m_depthMask = write ? 1 : 0;
+}
+
+void StateCache::colorMask(bool write) {
+    if (m_colorMask == (write ? 1 : 0)) return;
+    const GLboolean w = write ? GL_TRUE : GL_FALSE;
+    glColorMask(w, w, w, w);
+    ++m_changes.renderState;
+    m_colorMask = write ? 1 : 0;
 }
 
 void StateCache::depthFunc(GLenum func) {

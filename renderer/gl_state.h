@@ -43,6 +43,7 @@ public:
 
     void enable(GLenum capability, bool on);  // GL_BLEND, GL_DEPTH_TEST, GL_CULL_FACE, GL_POLYGON_OFFSET_FILL
     void depthMask(bool write);
+    void colorMask(bool write);  // all four channels
     void depthFunc(GLenum func);
     void cullFace(GLenum face);
     void polygonOffset(float factor, float units);
@@ -110,7 +111,7 @@ private:
     std::vector<std::array<float, 4>> m_values;                 // current attribute values
     std::vector<bool> m_valueKnown;
     std::unordered_map<GLenum, int8_t> m_caps;
-    int8_t m_depthMask = -1;
+    int8_t m_depthMask = -1, m_colorMask = -1;
     GLenum m_depthFunc = 0, m_cullFace = 0;
     std::array<float, 2> m_offset{-1e30f, -1e30f};
     std::array<GLenum, 4> m_blendFunc{};

@@ -68,6 +68,11 @@ struct FrameStats {
     // alone would light the side in view more than the rig's target (renderer/light_rig.h). The
     // panel shows it, so a dimmed light is never a mystery.
     float fileLightExposure = 1.0f;
+    // The overdraw views: pixels covered by at least one counted fragment, the fragments counted,
+    // and the most on one pixel (read back from the count target; 0 in the other modes).
+    uint32_t overdrawCovered = 0;
+    uint64_t overdrawShaded = 0;
+    uint32_t overdrawMax = 0;
     // What the renderer could not do as asked, one sentence each, said in the first frame it
     // happens for the current scene (a program that does not compile, morphs moved to the CPU).
     // The viewer adds them to the import report; `render` prints them as warnings.

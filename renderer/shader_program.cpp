@@ -78,7 +78,8 @@ std::string header(const ShaderFeatures& f, GlslVersion version, bool vertex, bo
         static constexpr const char* kModeDefines[] = {"MODE_SHADED", "MODE_WIREFRAME", "MODE_NORMALS",
                                                        "MODE_WEIGHTS", "MODE_BATCHES", "MODE_UV",
                                                        "MODE_UNLIT",  "MODE_COLORS", "MODE_SKINDIFF",
-                                                       "MODE_SHADED_WIRE", "MODE_MIP", "MODE_TEXEL_DENSITY"};
+                                                       "MODE_SHADED_WIRE", "MODE_MIP", "MODE_TEXEL_DENSITY",
+                                                       "MODE_OVERDRAW", "MODE_OVERDRAW"};
         static_assert(sizeof(kModeDefines) / sizeof(kModeDefines[0]) == static_cast<size_t>(ViewMode::Count));
         s += std::string("#define ") + kModeDefines[static_cast<size_t>(f.mode)] + " 1\n";
         if (f.textured) s += "#define TEXTURED 1\n";
@@ -160,6 +161,34 @@ int uniformVectors(unsigned type, int arraySize) {
             break;
     }
     return rows * (arraySize > 0 ? arraySize : 1);
+}
+
+std::string assembleOverdrawShader(bool vertex, GlslVersion version) {
+    return header(ShaderFeatures(), version, vertex) + (vertex ? kShaderOverdrawVert : kShaderOverdrawFrag);
+}
+
+bool buildOverdrawProgram(GlslVersion version, OverdrawProgram& out, std::string& error) {
+    gl::Shader vs = compile(GL_VERTEX_SHADER, assembleOverdrawShader(true, version), error);
+    if (!vs) return false;
+    gl::Shader fs = compile(GL_FRAGMENT_SHADER, assembleOverdrawShader(false, version), error);
+    if (!fs) return false;
+    out.program = gl::Program(glCreateProgram());
+    const GLuint prog = out.program.get();
+    glAttachShader(prog, vs.get());
+    glAttachShader(prog, fs.get());
+    glBindAttribLocation(prog, kLocPosition, "a_position");
+    glLinkProgram(prog);
+    GLint ok = 0;
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[2048] = {};
+        glGetProgramInfoLog(prog, sizeof log, nullptr, log);
+        error = std::string("overdraw program does not link: ") + log;
+        out.program.reset();
+        return false;
+    }
+    out.counts = glGetUniformLocation(prog, "u_counts");
+    return true;
 }
 
 std::string assembleOverlayShader(bool vertex, GlslVersion version) {

@@ -164,6 +164,13 @@ struct OverlayProgram {
     gl::Program program;
     int viewProjection = -1, pointSize = -1;
 };
+// The overdraw views' resolve (shaders/overdraw.*): a_position at kLocPosition, u_counts the count texture.
+struct OverdrawProgram {
+    gl::Program program;
+    int counts = -1;
+};
+std::string assembleOverdrawShader(bool vertex, GlslVersion version);
+bool buildOverdrawProgram(GlslVersion version, OverdrawProgram& out, std::string& error);
 // Compiles and links the overlay program (attributes: a_position at kLocPosition, a_color at kLocColor).
 bool buildOverlayProgram(GlslVersion version, OverlayProgram& out, std::string& error);
 

@@ -10,7 +10,8 @@ namespace esv {
 
 static constexpr const char* kViewModeNames[] = {"shaded", "wireframe", "normals", "weights",
                                                  "batches", "uv",        "unlit",   "colors",
-                                                 "skindiff", "shaded-wire", "mip", "texel-density"};
+                                                 "skindiff", "shaded-wire", "mip", "texel-density",
+                                                 "overdraw", "overdraw-all"};
 static_assert(sizeof(kViewModeNames) / sizeof(kViewModeNames[0]) == static_cast<size_t>(ViewMode::Count));
 
 const char* viewModeName(ViewMode mode) { return kViewModeNames[static_cast<size_t>(mode)]; }

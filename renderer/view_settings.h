@@ -28,6 +28,12 @@ enum class ViewMode : uint8_t {
     // pixel on a diverging scale around 1 (blue: magnified, white: one texel a pixel, red: minified).
     Mip,
     TexelDensity,
+    // Fragments shaded per pixel, on a heat scale (FrameStats::overdraw*). `overdraw` as a tile-based
+    // GPU with hidden surface removal shades them: the nearest opaque layer once, then every blended
+    // and alpha-tested layer in front of it (alpha-tested fragments are shaded even where they are
+    // discarded); `overdraw-all` counts every layer of every surface, as without depth testing.
+    Overdraw,
+    OverdrawAll,
     Count
 };
 const char* viewModeName(ViewMode mode);

@@ -316,6 +316,12 @@ void main() {
 #if defined(MATERIAL_MAPS) && !defined(METAL_ROUGH)
     base.a *= SAMPLE_MAP(u_opacityMap, MAP_OPACITY).r;
 #endif
+#ifdef MODE_OVERDRAW
+    // One unit of the count target's red channel a fragment, discarded or not (an alpha-tested
+    // fragment is shaded before it is discarded).
+    FRAG_COLOR = vec4(1.0 / 255.0, 0.0, 0.0, 1.0);
+    return;
+#endif
     if (u_surface.w > 0.0 && base.a < u_surface.w) discard;
     vec4 result;
 #if defined(MODE_NORMALS)

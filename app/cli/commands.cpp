@@ -161,7 +161,7 @@ int runCommandLine(int argc, char** argv) {
     addTimeOptions(renderCmd, time);
     renderCmd->add_option("--camera", render.camera, "File camera index (default: an orbit camera framing the scene)");
     std::string mode = "shaded";
-    renderCmd->add_option("--mode", mode, "shaded|wireframe|normals|weights|batches|uv|unlit|colors|skindiff|shaded-wire|mip|texel-density")->check([](const std::string& s) {
+    renderCmd->add_option("--mode", mode, "shaded|wireframe|normals|weights|batches|uv|unlit|colors|skindiff|shaded-wire|mip|texel-density|overdraw|overdraw-all")->check([](const std::string& s) {
         ViewMode m;
         if (parseViewMode(s.c_str(), m)) return std::string();
         std::string names;

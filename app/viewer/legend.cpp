@@ -57,6 +57,18 @@ ViewLegend viewLegend(const ViewerState& s) {
         legend.swatches = {{0.1f, 0.2f, 1.0f}, {0.0f, 0.8f, 1.0f}, {0.1f, 0.9f, 0.1f},
                            {1.0f, 1.0f, 0.0f}, {1.0f, 0.5f, 0.0f}, {1.0f, 0.0f, 0.0f}};
         legend.lines = {"Mip: the level of each diffuse map sampled", "levels 0 to 5 and smaller; grey: no map"};
+    } else if (s.view.mode == ViewMode::Overdraw || s.view.mode == ViewMode::OverdrawAll) {
+        // shaders/overdraw.frag's scale: 1, 2, 3, 4, 5, 6-7, 8 and more fragments a pixel.
+        legend.swatches = {{0.05f, 0.1f, 0.45f}, {0.1f, 0.35f, 1.0f}, {0.1f, 0.85f, 0.2f}, {1.0f, 0.95f, 0.1f},
+                           {1.0f, 0.55f, 0.0f},  {0.95f, 0.1f, 0.05f}, {1.0f, 1.0f, 1.0f}};
+        char text[96];
+        const double covered = double(std::max<uint32_t>(s.stats.overdrawCovered, 1));
+        std::snprintf(text, sizeof text, "%.2f a covered pixel on average, %u at most",
+                      double(s.stats.overdrawShaded) / covered, s.stats.overdrawMax);
+        legend.lines = {s.view.mode == ViewMode::Overdraw
+                            ? "Overdraw (hidden surface removal): nearest opaque layer, then blended and alpha-tested ones"
+                            : "Overdraw, every layer: fragments shaded without depth testing",
+                        "1, 2, 3, 4, 5, 6-7, 8+ fragments a pixel", text};
     } else if (s.view.mode == ViewMode::TexelDensity) {
         // mesh.frag MODE_TEXEL_DENSITY's scale: 1/8, 1/2, 1, 2, 8 texels a pixel.
         legend.swatches = {{0.1f, 0.2f, 1.0f}, {0.7f, 0.73f, 1.0f}, {1.0f, 1.0f, 1.0f},

@@ -518,7 +518,7 @@ const std::vector<CommandSpec>& commandSpecs() {
                     t.blendTime = 0.0f;
                     t.blendWeight = std::clamp(c.number(1), 0.0f, 1.0f);
                 }),
-        command("mode", "NAME", "shaded|wireframe|normals|weights|batches|uv|unlit|colors|skindiff|shaded-wire|mip|texel-density", 1, 1,
+        command("mode", "NAME", "shaded|wireframe|normals|weights|batches|uv|unlit|colors|skindiff|shaded-wire|mip|texel-density|overdraw|overdraw-all", 1, 1,
                 {Arg::Text}, Needs::Nothing,
                 [](CommandContext& c) {
                     if (!parseViewMode(c.a[0].c_str(), c.s.view.mode))
@@ -1159,6 +1159,7 @@ std::string viewerStateJson(const ViewerState& s) {
                               {"uniforms", k.uniforms},          {"uniform_bytes", k.uniformBytes},
                               {"palette_bytes", k.paletteBytes}};
         j["gl_errors"] = s.stats.glErrors;
+        j["overdraw"] = {{"covered", s.stats.overdrawCovered}, {"shaded", s.stats.overdrawShaded}, {"max", s.stats.overdrawMax}};
         j["triangles"] = s.stats.triangles;
         // A scene that draws no mesh: the gizmos stand in, and the 3D view's line says what it holds.
         j["gizmos"] = s.gizmos;

@@ -361,7 +361,7 @@ TEST(Cli, UsageErrorsSayWhatIsWrong) {
         {"render demo -o x.png --size 12by4", "--size: expected WxH, e.g. 1280x720"},
         {"render demo -o x.png --mode sparkles",
          "--mode: unknown mode 'sparkles' (the modes: shaded, wireframe, normals, weights, batches, uv, unlit, "
-         "colors, skindiff, shaded-wire, mip, texel-density)"},
+         "colors, skindiff, shaded-wire, mip, texel-density, overdraw, overdraw-all)"},
         {"frobnicate --nope", "The following argument was not expected: --nope"},
         {"check demo --jobs 0", "--jobs: Value 0 not in range 1 to 256"},
     };

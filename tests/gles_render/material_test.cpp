@@ -292,6 +292,70 @@ TEST(TextureViews, ShadedWireIsTheShadedViewWithItsEdges) {
     EXPECT_LT(differing, kSize * kSize / 4) << "only the edges";
 }
 
+// Quads of the one mesh stacked toward the camera, each with its own material: the first at z = 0,
+// the next 0.1 closer, and so on.
+esv::Scene stackedQuads(const std::vector<esv::Material>& materials) {
+    esv::Scene scene = quadScene();
+    scene.materials = materials;
+    scene.nodes.clear();
+    for (size_t i = 0; i < materials.size(); ++i) {
+        esv::Node node;
+        node.name = "layer" + std::to_string(i);
+        node.kind = esv::NodeKind::Mesh;
+        node.object = 0;
+        node.materials = {int(i)};
+        node.local.translation = glm::vec3(0.0f, 0.0f, 0.1f * float(i));
+        scene.nodes.push_back(node);
+    }
+    return scene;
+}
+
+esv::Material layerMaterial(float opacity = 1.0f, float alphaCutoff = 0.0f) {
+    esv::Material m;
+    m.name = "layer";
+    m.diffuse = glm::vec3(1.0f);
+    m.opacity = opacity;
+    m.alphaCutoff = alphaCutoff;
+    return m;
+}
+
+// Overdraw counts on scenes with known layers. `overdraw` (hidden surface removal): the nearest
+// opaque layer once, then each blended or alpha-tested layer in front of it; `overdraw-all`: every
+// layer. The quad alone covers P pixels, so a lone quad shades exactly P fragments.
+TEST(OverdrawViews, CountsAreExactOnKnownLayers) {
+    for (bool gles2 : {false, true}) {
+        SCOPED_TRACE(gles2 ? "ES2" : "ES3");
+        const Frame one = render(stackedQuads({layerMaterial()}), gles2, esv::ViewMode::Overdraw);
+        ASSERT_GT(one.stats.overdrawCovered, 1000u);
+        EXPECT_EQ(one.stats.overdrawShaded, one.stats.overdrawCovered);
+        EXPECT_EQ(one.stats.overdrawMax, 1u);
+        // Two opaque quads: the hidden one costs nothing under HSR, a layer without depth testing.
+        const esv::Scene opaque = stackedQuads({layerMaterial(), layerMaterial()});
+        const Frame hsr = render(opaque, gles2, esv::ViewMode::Overdraw);
+        EXPECT_EQ(hsr.stats.overdrawMax, 1u);
+        EXPECT_EQ(hsr.stats.overdrawShaded, hsr.stats.overdrawCovered);
+        const Frame all = render(opaque, gles2, esv::ViewMode::OverdrawAll);
+        EXPECT_EQ(all.stats.overdrawMax, 2u);
+        EXPECT_EQ(all.stats.overdrawCovered, hsr.stats.overdrawCovered);
+        EXPECT_EQ(all.stats.overdrawShaded, one.stats.overdrawShaded + uint64_t(hsr.stats.overdrawCovered));
+        // An opaque quad under 3 blended ones: 4 layers where all overlap, in both views.
+        const esv::Scene blended = stackedQuads({layerMaterial(), layerMaterial(0.5f), layerMaterial(0.5f), layerMaterial(0.5f)});
+        EXPECT_EQ(render(blended, gles2, esv::ViewMode::Overdraw).stats.overdrawMax, 4u);
+        EXPECT_EQ(render(blended, gles2, esv::ViewMode::OverdrawAll).stats.overdrawMax, 4u);
+        // An alpha-tested quad in front: shaded (2 layers) though every fragment of it may be discarded.
+        const esv::Scene tested = stackedQuads({layerMaterial(), layerMaterial(1.0f, 0.5f)});
+        EXPECT_EQ(render(tested, gles2, esv::ViewMode::Overdraw).stats.overdrawMax, 2u);
+        // A blended quad behind the opaque one: hidden, so not shaded under HSR.
+        esv::Scene behind = stackedQuads({layerMaterial(0.5f), layerMaterial()});
+        const Frame hidden = render(behind, gles2, esv::ViewMode::Overdraw);
+        EXPECT_EQ(hidden.stats.overdrawMax, 1u);
+        EXPECT_EQ(render(behind, gles2, esv::ViewMode::OverdrawAll).stats.overdrawMax, 2u);
+        // The heat scale: one layer dark blue, four yellow (shaders/overdraw.frag), at the centre.
+        expectNear(one.at(32, 32), {13, 26, 115, 255}, 2, "one layer");
+        expectNear(render(blended, gles2, esv::ViewMode::Overdraw).at(32, 32), {255, 242, 26, 255}, 2, "four layers");
+    }
+}
+
 // UVs 0..2: repeat shows the texture twice across the quad, clamp stretches the edge texels.
 TEST(MaterialRender, WrapModesFollowTheMaterial) {
     esv::Scene scene = quadScene(2.0f);

@@ -63,6 +63,11 @@ void drawStatsOverlay(ViewerState& s) {
         ImGui::Text("%u", s.stats.drawCalls);
         row("Triangles");
         ImGui::Text("%u", s.stats.triangles);
+        if (s.stats.overdrawCovered > 0) {
+            row("Overdraw");
+            ImGui::Text("%.2f fragments a covered pixel, %u at most",
+                        double(s.stats.overdrawShaded) / double(s.stats.overdrawCovered), s.stats.overdrawMax);
+        }
         if (s.stats.lines || s.stats.points) {
             row("Lines, points");
             ImGui::Text("%u, %u", s.stats.lines, s.stats.points);
