@@ -66,6 +66,13 @@ draw-palette-bytes | renderer/draw_executor.cpp | m_state.countPaletteBytes(m_st
 draw-submesh-setup-once | renderer/draw_executor.cpp | if (item.submesh != submesh) { | if (submesh == ~0u) { | test_render | MaterialRender.*
 draw-batch-colour | renderer/draw_builder.cpp | view.mode == ViewMode::Batches ? batchColor(b) : batchColor(b + 3); | view.mode == ViewMode::Batches ? batchColor(0) : batchColor(b + 3); | test_render | *
 state-count-uniforms | renderer/gl_state.cpp | ++m_changes.uniforms; | (void)0; | test_render | GlStateCache.*:FrameStateChanges.*
+cost-fifo-size | cost/cost_report.cpp | meshopt_analyzeVertexCache(triangles.data(), triangles.size(), mesh.vertexCount, device.vertexCache, 0, 0); | meshopt_analyzeVertexCache(triangles.data(), triangles.size(), mesh.vertexCount, 16, 0, 0); | test_cost | CostMesh.*
+cost-gpu-bytes-prepared | cost/cost_report.cpp | const Image& uploaded = asStored ? image : prepared.image; | const Image& uploaded = prepared.image; | test_cost | CostTexture.*
+texture-plan-no-chain | target/texture_plan.cpp | plan.gpuBytes += plan.gpuBytes / 3; | (void)0; | test_cost | CostTexture.*
+budget-draws-measure | cost/budget.cpp | if (name == "draws") return report.frame.draws; | if (name == "draws") return report.frame.triangles; | test_cost_cli | CheckBudget.*
+budget-exit-code | app/cli/check_command.cpp | return failed == 0 && overBudget == 0 ? kExitOk : kExitBadInput; | return failed == 0 ? kExitOk : kExitBadInput; | test_cost_cli | CheckBudget.*
+overdraw-alpha-tested-opaque | renderer/draw_builder.cpp | const bool layered = material.blend.enabled || material.opacity < 1.0f || material.alphaCutoff > 0.0f; | const bool layered = material.blend.enabled || material.opacity < 1.0f; | test_render | OverdrawViews.*
+texel-density-sign | shaders/mesh.frag | mix(vec3(1.0), vec3(1.0, 0.1, 0.1), t) | mix(vec3(1.0), vec3(0.1, 0.2, 1.0), t) | test_render | TextureViews.*
 EOF
 
 if [ "$list" = 1 ]; then
