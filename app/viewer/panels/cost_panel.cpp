@@ -59,10 +59,10 @@ enum class Level { None, Green, Amber, Red };
 const ImVec4 kLevelColors[] = {ImVec4(0, 0, 0, 0), ImVec4(0.45f, 0.85f, 0.45f, 1.0f),
                                ImVec4(1.0f, 0.72f, 0.3f, 1.0f), ImVec4(1.0f, 0.35f, 0.3f, 1.0f)};
 
-constexpr ImGuiTableFlags kTableFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
-                                        ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable |
-                                        ImGuiTableFlags_Sortable | ImGuiTableFlags_SortMulti |
-                                        ImGuiTableFlags_SortTristate | ImGuiTableFlags_ScrollY;
+constexpr ImGuiTableFlags kTableFlags =
+    ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit |
+    ImGuiTableFlags_Resizable | ImGuiTableFlags_Sortable | ImGuiTableFlags_SortMulti |
+    ImGuiTableFlags_SortTristate | ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
 
 // A frame total against its budget: green up to 75% of it, amber up to the budget, red over it.
 Level budgetLevel(double value, double budget) {
@@ -191,9 +191,11 @@ int nodeDrawing(const Scene& scene, int mesh) {
     return -1;
 }
 
+// Up to 12 rows and the header, with room for the sideways scroll bar (the tables keep their columns'
+// widths and scroll in a narrow column rather than squeeze them).
 float tableHeight(size_t rows) {
     return ImGui::GetTextLineHeightWithSpacing() * float(std::min<size_t>(rows, 12) + 1) +
-           ImGui::GetStyle().CellPadding.y * 4.0f;
+           ImGui::GetStyle().CellPadding.y * 4.0f + ImGui::GetStyle().ScrollbarSize;
 }
 
 void meshTooltip(const MeshCost& m, int node, const Scene& scene, int palette) {
@@ -375,7 +377,9 @@ void drawFrame(const ViewerState& s, const CostReport& r) {
     const FrameStats& live = s.stats;
     const FrameCost& f = r.frame;
     if (ImGui::BeginTable("frame", 4,
-                          ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
+                          ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit |
+                              ImGuiTableFlags_ScrollX,
+                          ImVec2(0, tableHeight(4)))) {
         ImGui::TableSetupColumn("");
         ImGui::TableSetupColumn("last frame drawn");
         ImGui::TableSetupColumn("estimate, rest pose");
