@@ -35,6 +35,7 @@ constexpr PanelInfo kPanels[] = {
     {"stats", "Stats", Region::Overlay},
     {"skinning", "Skinning", Region::Bottom},
     {"pof", "POF", Region::Bottom},
+    {"cost", "Cost", Region::Bottom},
 };
 static_assert(sizeof(kPanels) / sizeof(kPanels[0]) == size_t(PanelId::Count));
 

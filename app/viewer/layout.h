@@ -20,6 +20,7 @@ enum class PanelId : uint8_t {
     Stats,      // stats overlay (drawn over the 3D view's corner, takes no input)
     Skinning,   // bone batches, weight issues, morph sliders
     Pof,        // POF detail levels, debris, markers, shield, subobjects (shown for POF scenes)
+    Cost,       // what the scene costs on a device: meshes, textures, the frame against its budgets
     Count
 };
 const char* panelName(PanelId id);  // "main", "browser", ... (scripts, dumps, the layout file)

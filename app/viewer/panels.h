@@ -2,6 +2,8 @@
 // ImGui::NewFrame and ImGui::Render.
 #pragma once
 
+#include <string>
+
 #include "app/viewer/viewer_state.h"
 
 namespace esv {
@@ -26,6 +28,15 @@ void drawInspectorPanel(ViewerState& s);  // selected node: transforms, channels
 void drawReportPanel(ViewerState& s);     // import report
 void drawSkinningPanel(ViewerState& s);   // bone batches and budgets, weight issues, morph sliders
 void drawPofPanel(ViewerState& s);       // POF: detail level, debris, markers, shield, spins, subobjects
+void drawCostPanel(ViewerState& s);      // the scene's cost on a device: meshes, textures, the frame
+
+// The Cost panel's device: the one chosen there (s.cost.device), else the profile the viewer's
+// renderer holds to (--device, --gles2-strict), else ge8320.
+std::string costDeviceName(const ViewerState& s);
+// Makes s.cost.report again when the scene as loaded or the device changed since it was made (the
+// panel calls it as it draws, a script's `dump` before it writes). False when there is no report:
+// no scene, or a build without the cost library (the browser's).
+bool updateCostView(ViewerState& s);
 
 // Over the 3D view (s.layout.viewport), taking no room:
 void drawStatsOverlay(ViewerState& s);    // frame time, draws, triangles, batches, uniforms, memory

@@ -16,8 +16,11 @@
 #include <nlohmann/json.hpp>
 
 #include "app/viewer/legend.h"
+#include "app/viewer/panels.h"
 #include "app/viewer/scene_loader.h"
 #include "app/viewer/viewer_actions.h"
+#include "cost/cost_report.h"
+#include "target/device_profiles.h"
 
 namespace esv {
 namespace {
@@ -292,6 +295,17 @@ bool setTouchUi(ViewerState& s, const std::vector<std::string>& v, std::string&)
     return false;
 }
 
+// The Cost panel's device (not the renderer's: that is --device).
+bool setCostDevice(ViewerState& s, const std::vector<std::string>& v, std::string& error) {
+    const DeviceProfile* device = findDevice(v[0]);
+    if (!device) {
+        error = "cost-device: unknown device '" + v[0] + "' (the devices: " + deviceNameList() + ")";
+        return false;
+    }
+    s.cost.device = device->name;
+    return true;
+}
+
 bool setBackground(ViewerState& s, const std::vector<std::string>& v, std::string&) {
     float rgb[3];
     for (int i = 0; i < 3; ++i)
@@ -328,6 +342,7 @@ const std::vector<SetOption>& setOptions() {
              return numberWithin(v[0], kUiScaleMin, kUiScaleMax, s.uiScale);
          }},
         {"touch-ui", "auto|on|off", "auto, on or off", 1, setTouchUi},
+        {"cost-device", "NAME", "a device profile's name", 1, setCostDevice},
         {"weight-bone", "JOINT|strongest", "a joint's name or index, or strongest", 1, setWeightBone},
         {"skin-diff-range", "UNITS (0: auto)", "model units, 0 or more (0: 1e-3 of the box diagonal)", 1,
          [](ViewerState& s, const std::vector<std::string>& v, std::string&) {
@@ -608,13 +623,13 @@ const std::vector<CommandSpec>& commandSpecs() {
                 }),
         command("reset", "", "default camera angles, scene framed", 0, 0, {}, Needs::Scene,
                 [](CommandContext& c) { resetView(c.s); }),
-        command("panel", "NAME on|off", "main|browser|tree|inspector|report|stats|skinning|pof", 2, 2,
+        command("panel", "NAME on|off", "main|browser|tree|inspector|report|stats|skinning|pof|cost", 2, 2,
                 {Arg::Text, Arg::OnOff}, Needs::Nothing,
                 [](CommandContext& c) {
                     PanelId id;
                     if (!parsePanelName(c.a[0], id))
                         return c.fail("unknown panel '" + c.a[0] +
-                                      "' (main, browser, tree, inspector, report, stats, skinning, pof)");
+                                      "' (main, browser, tree, inspector, report, stats, skinning, pof, cost)");
                     c.s.panel(id) = c.onOff(1);
                 }),
         command("set", "OPTION VALUE", setOptionsHelp(), 2, 4, {Arg::Text}, Needs::Nothing,
@@ -790,6 +805,7 @@ const std::vector<CommandSpec>& commandSpecs() {
                 checkPofArgs),
         command("dump", "PATH", "write the viewer state as JSON", 1, 1, {Arg::Text}, Needs::Nothing,
                 [](CommandContext& c) {
+                    if (c.s.panel(PanelId::Cost)) updateCostView(c.s);  // the dump's `cost`, up to date
                     std::ofstream out(c.a[0], std::ios::trunc);
                     out << viewerStateJson(c.s) << "\n";
                     if (!out) return c.fail("cannot write " + c.a[0]);
@@ -1052,6 +1068,25 @@ nlohmann::json pofStateJson(const ViewerState& s) {
     return j;
 }
 
+// The Cost panel's report (while the panel is open): its device, the counts and the totals a test
+// compares with the cost library's; `available` is false in a build without it or with no scene.
+nlohmann::json costStateJson(const ViewerState& s) {
+    nlohmann::json j = {{"device", costDeviceName(s)}, {"available", s.cost.report != nullptr}};
+    if (!s.cost.report) return j;
+    const CostReport& r = *s.cost.report;
+    j["device"] = r.device->name;
+    j["meshes"] = r.meshes.size();
+    j["textures"] = r.textures.size();
+    j["totals"] = {{"vertices", r.totals.vertices},
+                   {"triangles", r.totals.triangles},
+                   {"vertex_bytes", r.totals.vertexBytes},
+                   {"texture_bytes", r.totals.textureBytes}};
+    j["frame"] = {{"draws", r.frame.draws}, {"triangles", r.frame.triangles}};
+    j["over_limits"] = r.overLimits.size();
+    j["analysis_ms"] = s.cost.ms;
+    return j;
+}
+
 }  // namespace
 
 std::string viewerStateJson(const ViewerState& s) {
@@ -1105,6 +1140,7 @@ std::string viewerStateJson(const ViewerState& s) {
     nlohmann::json panels;
     for (size_t i = 0; i < size_t(PanelId::Count); ++i) panels[panelName(PanelId(i))] = s.panels[i];
     j["panels"] = panels;
+    if (s.panel(PanelId::Cost)) j["cost"] = costStateJson(s);
     // The layout of the last frame, [x, y, w, h] in window pixels: the 3D view, the bars, and each
     // docked panel's region (panels sharing a region are tabs of it; the stats overlay is not docked;
     // in a window under 1600 pixels wide, times the content scale, the bottom panels are tabs of the

@@ -24,6 +24,7 @@
 namespace esv {
 
 class SceneLoader;
+struct CostReport;  // cost/cost_report.h
 
 struct Selection {
     int node = -1;      // any node
@@ -49,6 +50,20 @@ struct LoadStatus {
 struct LoadTimes {
     double readMs = 0.0, texturesMs = 0.0, prepareMs = 0.0, uploadMs = 0.0;
     double totalMs() const { return readMs + texturesMs + prepareMs + uploadMs; }
+};
+
+// The Cost panel (panels/cost_panel.cpp): the device it measures the scene against and its report
+// on the scene as loaded, made again when the scene or the device changes (updateCostView), not
+// every frame. Not in a build without the cost library (the browser's): `report` stays null.
+struct CostView {
+    std::string device;  // chosen in the panel or by `set cost-device`; empty: costDeviceName's default
+    std::shared_ptr<const CostReport> report;
+    int loads = -1;            // ViewerState::loadsCompleted when the report was made
+    std::string reportDevice;  // the device it was made for
+    double ms = 0.0;           // how long the analysis took
+    // The tables' rows in their sorted order (indices into the report's meshes and textures); empty
+    // after a new report, so the tables sort again.
+    std::vector<int> meshOrder, textureOrder;
 };
 
 // A rectangle of the framebuffer in pixels from the top left.
@@ -135,12 +150,15 @@ struct ViewerState {
     // an open menu, a text field). The frame loop decides it before ImGui sees the keys.
     bool keyboardToView = true;
 
-    // The stats overlay starts closed (the status bar and View menu open it).
-    std::array<bool, static_cast<size_t>(PanelId::Count)> panels{true, false, true, true, false, false, false, true};
+    // In PanelId order. The stats overlay starts closed (the status bar and View menu open it), and so
+    // does the Cost panel (its analysis runs only while it is open).
+    std::array<bool, static_cast<size_t>(PanelId::Count)> panels{
+        true, false, true, true, false, false, false, true, false};
     // The panels' size: the UI scale setting (times the host's content scale), and the font built for it.
     float uiScale = 1.0f;
     TouchUi touchUi = TouchUi::Auto;  // touch-sized panels: on, off, or where the host has a touch screen
     UiFont uiFont;
+    CostView cost;
     PofViewState pof;  // POF scenes: drawn detail level, debris, markers, shield, spins
     bool showJointNames = false;  // the selected and the hovered joint's names over the viewport
     // What the overlays hand the renderer this frame (POF markers, gizmos; view.annotations points here).

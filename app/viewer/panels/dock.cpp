@@ -69,6 +69,9 @@ void drawPanel(ViewerState& s, PanelId id, FileBrowser& browser) {
         case PanelId::Pof:
             drawPofPanel(s);
             break;
+        case PanelId::Cost:
+            drawCostPanel(s);
+            break;
         case PanelId::Stats:
         case PanelId::Count:
             break;
