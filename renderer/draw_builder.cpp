@@ -146,6 +146,13 @@ void GlRenderer::buildSubmesh(const Scene& scene, const ViewSettings& view, uint
     }
     ViewMode mode = flat ? ViewMode::Unlit : skinDiff ? ViewMode::Batches : view.mode;
     if (mode == ViewMode::ShadedWire) mode = ViewMode::Shaded;  // its edges are a pass of their own
+    if ((mode == ViewMode::Mip || mode == ViewMode::TexelDensity) && !m_caps.derivatives) {
+        if (!m_dryRun && m_reported.insert(0x0800000000000000ull).second)
+            stats.notes.push_back("the mip and texel-density views need screen-space derivatives (OpenGL ES 3.0 or "
+                                  "GL_OES_standard_derivatives), which this context or device profile does not "
+                                  "give: drawn unlit");
+        mode = ViewMode::Unlit;
+    }
     if (primitive && (mode == ViewMode::Shaded || mode == ViewMode::Wireframe))
         mode = gpu.hasNormal ? ViewMode::Shaded : ViewMode::Unlit;
     ShaderFeatures f =

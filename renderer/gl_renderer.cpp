@@ -264,6 +264,7 @@ std::unique_ptr<Renderer> Renderer::create(const RendererOptions& options, std::
         vao = {};
     }
     caps.vao = vao.available();
+    caps.derivatives = caps.es3 || hasExtension("GL_OES_standard_derivatives");
     // The EXT entry points exist on ES2 as well; glad loads them only when the context lists the extension.
     caps.timer = hasExtension("GL_EXT_disjoint_timer_query") && glad_glGenQueriesEXT &&
                  glad_glBeginQueryEXT && glad_glEndQueryEXT && glad_glGetQueryObjectuivEXT &&

@@ -52,6 +52,7 @@ struct Caps {
     bool fragmentHighp = true;          // false: fragment shaders are mediump (strict)
     int maxFragmentUniformVectors = 0;  // 0: not checked
     int maxTextureUnits = 0;
+    bool derivatives = false;  // dFdx/dFdy in fragment shaders (ES3, or GL_OES_standard_derivatives)
 };
 
 // What setScene uploads is a GpuScene (gpu_scene.h).

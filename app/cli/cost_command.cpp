@@ -19,8 +19,9 @@ namespace esv {
 namespace {
 
 // The frame's state changes, measured: the scene prepared for the device and drawn headless with
-// its renderer profile, at the pose a thirtieth of a second before and then at the pose itself (as
-// playback draws it: what changed since the last frame is sent again, what did not is not).
+// its renderer profile, at the pose a thirtieth of a second before (after, at the clip's start) and
+// then at the pose itself (as playback draws it: what changed since the last frame is sent again,
+// what did not is not).
 bool measureFrame(const Scene& loaded, const DeviceProfile& device, const ResolvedTime& time, FrameCost& frame,
                   std::string& error) {
     EglContext context;
@@ -37,7 +38,8 @@ bool measureFrame(const Scene& loaded, const DeviceProfile& device, const Resolv
     if (!target.create(kWidth, kHeight, error)) return false;
     target.bind();
     Pose before, pose;
-    evaluatePose(*prepared, time.clip, std::max(0.0f, time.seconds - 1.0f / 30.0f), before);
+    constexpr float kFrame = 1.0f / 30.0f;
+    evaluatePose(*prepared, time.clip, time.seconds >= kFrame ? time.seconds - kFrame : time.seconds + kFrame, before);
     evaluatePose(*prepared, time.clip, time.seconds, pose);
     ViewSettings view;
     const Bounds bounds = sceneBounds(*prepared, pose);

@@ -260,6 +260,18 @@ TEST(TextureViews, MipLevelColoursFollowTheTexelsPerPixel) {
     // No diffuse map: grey.
     const Frame none = render(quadScene(), false, esv::ViewMode::Mip);
     expectNear(none.at(32, 32), {128, 128, 128, 255}, 2, "no map");
+    // The strict profile lists no extension, so no derivatives: the view says so and draws unlit
+    // (the texture's own grey of 200).
+    esv::test::RenderHarness strict(true, kSize, kSize, true, true);
+    ASSERT_TRUE(strict.setScene(quadWithTexture(256)));
+    esv::ViewSettings view = esv::test::headOnView(3.0f);
+    view.mode = esv::ViewMode::Mip;
+    const esv::test::Rendered drawn = strict.draw(strict.poseAt(-1.0f), view);
+    ASSERT_EQ(drawn.stats.notes.size(), 1u);
+    EXPECT_NE(drawn.stats.notes[0].find("need screen-space derivatives"), std::string::npos) << drawn.stats.notes[0];
+    const uint8_t* centre = &drawn.image.rgba[(size_t(32) * kSize + 32) * 4];
+    EXPECT_NEAR(centre[0], 200, 3);
+    EXPECT_NEAR(centre[2], 200, 3);
 }
 
 TEST(TextureViews, TexelDensityIsBlueMagnifiedWhiteAtOneRedMinified) {
