@@ -1,6 +1,8 @@
 #include "renderer/shader_program.h"
 
 #include <algorithm>
+#include <initializer_list>
+#include <utility>
 
 #include "shaders/embedded_shaders.h"
 
@@ -110,6 +112,31 @@ gl::Shader compile(GLenum stage, const std::string& source, std::string& error) 
     return shader;
 }
 
+// The program of two stages with `attributes` bound to their locations; empty with `error` (naming
+// `what`) when a stage does not compile or the program does not link.
+gl::Program linkProgram(const std::string& vertex, const std::string& fragment,
+                        std::initializer_list<std::pair<GLuint, const char*>> attributes, const char* what,
+                        std::string& error) {
+    gl::Shader vs = compile(GL_VERTEX_SHADER, vertex, error);
+    if (!vs) return gl::Program();
+    gl::Shader fs = compile(GL_FRAGMENT_SHADER, fragment, error);
+    if (!fs) return gl::Program();
+    gl::Program program(glCreateProgram());
+    glAttachShader(program.get(), vs.get());
+    glAttachShader(program.get(), fs.get());
+    for (const auto& [location, name] : attributes) glBindAttribLocation(program.get(), location, name);
+    glLinkProgram(program.get());
+    GLint ok = 0;
+    glGetProgramiv(program.get(), GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[2048] = {};
+        glGetProgramInfoLog(program.get(), sizeof log, nullptr, log);
+        error = std::string(what) + " program does not link: " + log;
+        return gl::Program();
+    }
+    return program;
+}
+
 }  // namespace
 
 std::string assembleVertexShader(const ShaderFeatures& features, GlslVersion version) {
@@ -168,26 +195,10 @@ std::string assembleOverdrawShader(bool vertex, GlslVersion version) {
 }
 
 bool buildOverdrawProgram(GlslVersion version, OverdrawProgram& out, std::string& error) {
-    gl::Shader vs = compile(GL_VERTEX_SHADER, assembleOverdrawShader(true, version), error);
-    if (!vs) return false;
-    gl::Shader fs = compile(GL_FRAGMENT_SHADER, assembleOverdrawShader(false, version), error);
-    if (!fs) return false;
-    out.program = gl::Program(glCreateProgram());
-    const GLuint prog = out.program.get();
-    glAttachShader(prog, vs.get());
-    glAttachShader(prog, fs.get());
-    glBindAttribLocation(prog, kLocPosition, "a_position");
-    glLinkProgram(prog);
-    GLint ok = 0;
-    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[2048] = {};
-        glGetProgramInfoLog(prog, sizeof log, nullptr, log);
-        error = std::string("overdraw program does not link: ") + log;
-        out.program.reset();
-        return false;
-    }
-    out.counts = glGetUniformLocation(prog, "u_counts");
+    out.program = linkProgram(assembleOverdrawShader(true, version), assembleOverdrawShader(false, version),
+                              {{kLocPosition, "a_position"}}, "overdraw", error);
+    if (!out.program) return false;
+    out.counts = glGetUniformLocation(out.program.get(), "u_counts");
     return true;
 }
 
@@ -196,28 +207,11 @@ std::string assembleOverlayShader(bool vertex, GlslVersion version) {
 }
 
 bool buildOverlayProgram(GlslVersion version, OverlayProgram& out, std::string& error) {
-    gl::Shader vs = compile(GL_VERTEX_SHADER, assembleOverlayShader(true, version), error);
-    if (!vs) return false;
-    gl::Shader fs = compile(GL_FRAGMENT_SHADER, assembleOverlayShader(false, version), error);
-    if (!fs) return false;
-    out.program = gl::Program(glCreateProgram());
-    const GLuint prog = out.program.get();
-    glAttachShader(prog, vs.get());
-    glAttachShader(prog, fs.get());
-    glBindAttribLocation(prog, kLocPosition, "a_position");
-    glBindAttribLocation(prog, kLocColor, "a_color");
-    glLinkProgram(prog);
-    GLint ok = 0;
-    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[2048] = {};
-        glGetProgramInfoLog(prog, sizeof log, nullptr, log);
-        error = std::string("overlay program does not link: ") + log;
-        out.program.reset();
-        return false;
-    }
-    out.viewProjection = glGetUniformLocation(prog, "u_viewProjection");
-    out.pointSize = glGetUniformLocation(prog, "u_pointSize");
+    out.program = linkProgram(assembleOverlayShader(true, version), assembleOverlayShader(false, version),
+                              {{kLocPosition, "a_position"}, {kLocColor, "a_color"}}, "overlay", error);
+    if (!out.program) return false;
+    out.viewProjection = glGetUniformLocation(out.program.get(), "u_viewProjection");
+    out.pointSize = glGetUniformLocation(out.program.get(), "u_pointSize");
     return true;
 }
 
