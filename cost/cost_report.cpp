@@ -74,8 +74,25 @@ uint32_t duplicateVertices(const Mesh& mesh) {
     return uint32_t(mesh.vertexCount - unique);
 }
 
-// The bone batches of a mesh as the device sees them: the stored ones, or one of the whole skin of
-// the first node that draws the mesh skinned.
+// The joints a mesh stored without batches draws with: those its vertices weight above zero (the
+// skin may list more; the preparation stage's batching counts these too). 0 without skin inputs.
+uint32_t weightedJoints(const Mesh& mesh, size_t skinJoints) {
+    const VertexStream *indexStream = nullptr, *weightStream = nullptr;
+    const VertexAttribute* indices = findAttribute(mesh, Semantic::BoneIndices, 0, &indexStream);
+    const VertexAttribute* weights = findAttribute(mesh, Semantic::BoneWeights, 0, &weightStream);
+    if (!indices || !weights) return 0;
+    std::set<uint32_t> used;
+    for (uint32_t v = 0; v < mesh.vertexCount && v < indexStream->count && v < weightStream->count; ++v) {
+        float i[4] = {0, 0, 0, 0}, w[4] = {0, 0, 0, 0};
+        const int n = std::min(readAttribute(*indexStream, *indices, v, i), readAttribute(*weightStream, *weights, v, w));
+        for (int k = 0; k < n; ++k)
+            if (w[k] != 0.0f && i[k] >= 0.0f && size_t(i[k]) < skinJoints) used.insert(uint32_t(i[k]));
+    }
+    return uint32_t(used.size());
+}
+
+// The bone batches of a mesh as the device sees them: the stored ones, or one of the joints the
+// first node that draws the mesh skinned weights.
 std::vector<BatchCost> batchCosts(const Scene& scene, size_t meshIndex, const DeviceProfile& device) {
     const Mesh& mesh = scene.meshes[meshIndex];
     std::vector<uint32_t> sizes;
@@ -84,7 +101,9 @@ std::vector<BatchCost> batchCosts(const Scene& scene, size_t meshIndex, const De
         for (const Node& node : scene.nodes)
             if (node.kind == NodeKind::Mesh && node.object == int32_t(meshIndex) && node.skin >= 0 &&
                 size_t(node.skin) < scene.skins.size()) {
-                sizes.push_back(uint32_t(scene.skins[node.skin].joints.size()));
+                const size_t joints = scene.skins[node.skin].joints.size();
+                const uint32_t weighted = weightedJoints(mesh, joints);
+                sizes.push_back(weighted > 0 ? weighted : uint32_t(joints));
                 break;
             }
     const int capacity = devicePaletteCapacity(device);

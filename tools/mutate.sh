@@ -73,6 +73,7 @@ budget-draws-measure | cost/budget.cpp | if (name == "draws") return report.fram
 budget-exit-code | app/cli/check_command.cpp | return failed == 0 && overBudget == 0 ? kExitOk : kExitBadInput; | return failed == 0 ? kExitOk : kExitBadInput; | test_cost_cli | CheckBudget.*
 overdraw-alpha-tested-opaque | renderer/draw_builder.cpp | const bool layered = material.blend.enabled || material.opacity < 1.0f || material.alphaCutoff > 0.0f; | const bool layered = material.blend.enabled || material.opacity < 1.0f; | test_render | OverdrawViews.*
 texel-density-sign | shaders/mesh.frag | mix(vec3(1.0), vec3(1.0, 0.1, 0.1), t) | mix(vec3(1.0), vec3(0.1, 0.2, 1.0), t) | test_render | TextureViews.*
+cost-skin-joints | cost/cost_report.cpp | sizes.push_back(weighted > 0 ? weighted : uint32_t(joints)); | sizes.push_back(uint32_t(joints)); | test_cost | CostMesh.*
 EOF
 
 if [ "$list" = 1 ]; then

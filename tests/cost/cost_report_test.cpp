@@ -248,5 +248,27 @@ TEST(CostFrame, SkinnedManOnSmallAndLargeDevices) {
     EXPECT_TRUE(rebatched) << "the preparation's line is in the report";
 }
 
+// A skinned mesh stored without batches draws with the joints its vertices weight, not every joint
+// of its skin: PolarBear's skin lists 31 joints, and preparation puts its weighted ones in one batch
+// of the SGX 540's 28 (its report line says so), so the cost report calls nothing over the limit.
+TEST(CostMesh, UnbatchedSkinsCountTheJointsTheirWeightsUse) {
+    ESVIEW_REQUIRE_MODELS("awd");
+    LoadResult r = loadSceneFile((test::modelsDir() / "awd/PolarBear.awd").string());
+    ASSERT_TRUE(r.scene);
+    ASSERT_EQ(r.scene->skins.size(), 1u);
+    const size_t skinJoints = r.scene->skins[0].joints.size();
+    const CostReport report = analyzeCost(*r.scene, *findDevice("sgx540"));
+    ASSERT_EQ(report.meshes.size(), 1u);
+    ASSERT_EQ(report.meshes[0].batches.size(), 1u);
+    const uint32_t bones = report.meshes[0].batches[0].bones;
+    EXPECT_LT(bones, skinJoints);
+    EXPECT_LE(bones, uint32_t(devicePaletteCapacity(*findDevice("sgx540"))));
+    EXPECT_FALSE(report.meshes[0].batches[0].overLimit);
+    EXPECT_TRUE(report.overLimits.empty()) << report.overLimits.front();
+    bool oneBatch = false;
+    for (const std::string& line : report.preparation) oneBatch |= line.find("-> 1 batches") != std::string::npos;
+    EXPECT_TRUE(oneBatch) << "preparation fits it in one batch";
+}
+
 }  // namespace
 }  // namespace esv
