@@ -16,10 +16,6 @@
 namespace esv {
 namespace {
 
-uint32_t indexSize(ComponentType type) {
-    return type == ComponentType::UInt8 ? 1 : type == ComponentType::UInt32 ? 4 : 2;
-}
-
 // The triangle list's indices, when every one names a vertex (meshoptimizer asserts otherwise).
 bool indicesInRange(const std::vector<uint32_t>& triangles, uint32_t vertices) {
     return std::all_of(triangles.begin(), triangles.end(), [vertices](uint32_t i) { return i < vertices; });
@@ -140,10 +136,6 @@ std::string mib(uint64_t bytes) {
     return text;
 }
 
-bool powerOfTwo(uint32_t v) {
-    return v != 0 && (v & (v - 1)) == 0;
-}
-
 bool isPvrtc(PixelFormat f) {
     return f == PixelFormat::Pvrtc1_2bpp_Rgb || f == PixelFormat::Pvrtc1_2bpp_Rgba || f == PixelFormat::Pvrtc1_4bpp_Rgb ||
            f == PixelFormat::Pvrtc1_4bpp_Rgba;
@@ -153,15 +145,14 @@ bool isPvrtc(PixelFormat f) {
 void suggestFormat(const Image& image, const DeviceProfile& device, TextureCost& t) {
     if (image.format != PixelFormat::Rgba8 || t.missing) return;
     const bool alpha = hasTransparentTexels(image);
-    const uint32_t side = std::max(powerOfTwo(image.width) ? image.width : 1u << (32 - __builtin_clz(image.width)),
-                                   powerOfTwo(image.height) ? image.height : 1u << (32 - __builtin_clz(image.height)));
+    const uint32_t side = std::max(nextPowerOfTwo(image.width), nextPowerOfTwo(image.height));
     struct Choice {
         bool available;
         PixelFormat format;
         const char* name;
         uint32_t width, height;
     };
-    const bool squarePot = image.width == image.height && powerOfTwo(image.width);
+    const bool squarePot = image.width == image.height && isPowerOfTwo(image.width);
     const Choice choices[] = {
         {device.astc, PixelFormat::Astc, "ASTC 6x6", image.width, image.height},
         {device.etc2, alpha ? PixelFormat::Etc2_Rgba : PixelFormat::Etc2_Rgb, alpha ? "ETC2 RGBA8" : "ETC2 RGB",
@@ -212,10 +203,10 @@ TextureCost textureCost(const Texture& stored, const Texture& prepared, const De
     if (!caps.supports(image.format)) problem(t.format + " is not sampled by the device: decoded to RGBA8");
     if (std::max(image.width, image.height) > uint32_t(device.limits.maxTextureSize))
         problem("larger than the device's " + std::to_string(device.limits.maxTextureSize) + " texels a side: downscaled");
-    if (!device.npotTextures && !(powerOfTwo(image.width) && powerOfTwo(image.height)))
+    if (!device.npotTextures && !(isPowerOfTwo(image.width) && isPowerOfTwo(image.height)))
         problem("not a power of two: " + std::string(isCompressed(image.format) ? "clamped, no mipmaps"
                                                                                 : "resized to powers of two"));
-    if (isPvrtc(image.format) && (image.width != image.height || !powerOfTwo(image.width)))
+    if (isPvrtc(image.format) && (image.width != image.height || !isPowerOfTwo(image.width)))
         problem("PVRTC on PowerVR drivers needs a square power-of-two size");
     if (!plan.ok) problem(plan.error);
     suggestFormat(image, device, t);
@@ -268,7 +259,7 @@ MeshCost analyzeMesh(const Scene& scene, size_t meshIndex, const DeviceProfile& 
         m.vertexBytes += uint64_t(s.count) * s.stride;
         for (const VertexAttribute& a : s.attributes) m.attributes.push_back(attributeText(a, s.stride));
     }
-    m.indexBytes = uint64_t(mesh.indices.count) * indexSize(mesh.indices.type);
+    m.indexBytes = uint64_t(mesh.indices.count) * componentSize(mesh.indices.type);
     std::vector<uint32_t> triangles, lines, points;
     expandTriangles(mesh, triangles);
     expandLines(mesh, lines);

@@ -6,6 +6,7 @@
 
 #include "loaders/textures/scene_textures.h"
 #include "target/binding_plan.h"
+#include "target/texture_plan.h"
 #include "scene/rebatch.h"
 #include "scene/vertex_windows.h"
 #include "scene/tangents.h"
@@ -59,12 +60,6 @@ Image resizeImage(const Image& image, uint32_t width, uint32_t height) {
 }
 
 namespace {
-
-uint32_t nextPowerOfTwo(uint32_t v) {
-    uint32_t p = 1;
-    while (p < v && p < (1u << 30)) p <<= 1;
-    return p;
-}
 
 // Step 1, for targets without NPOT textures or with a size limit: RGBA8 images resized, one
 // report line each.

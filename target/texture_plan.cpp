@@ -3,13 +3,15 @@
 #include <algorithm>
 
 namespace esv {
-namespace {
-
-bool powerOfTwo(uint32_t v) {
+bool isPowerOfTwo(uint32_t v) {
     return v != 0 && (v & (v - 1)) == 0;
 }
 
-}  // namespace
+uint32_t nextPowerOfTwo(uint32_t v) {
+    uint32_t p = 1;
+    while (p < v && p < (1u << 30)) p <<= 1;
+    return p;
+}
 
 uint32_t fullMipChain(uint32_t width, uint32_t height) {
     uint32_t levels = 1;
@@ -33,7 +35,7 @@ TexturePlan planTextureUpload(const Image& image, bool npot, int maxSize, bool f
                      std::to_string(maxSize);
         return plan;
     }
-    const bool pot = powerOfTwo(image.width) && powerOfTwo(image.height);
+    const bool pot = isPowerOfTwo(image.width) && isPowerOfTwo(image.height);
     plan.clampOnly = !npot && !pot;
     if (plan.clampOnly)
         plan.notes.push_back(std::to_string(image.width) + "x" + std::to_string(image.height) +

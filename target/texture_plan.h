@@ -27,6 +27,10 @@ struct TexturePlan {
 // (`formatSupported`; RGBA8 always is).
 TexturePlan planTextureUpload(const Image& image, bool npot, int maxSize, bool formatSupported);
 
+// Powers of two: whether `v` is one (0 is not), and the smallest at or above `v` (at most 2^30).
+bool isPowerOfTwo(uint32_t v);
+uint32_t nextPowerOfTwo(uint32_t v);
+
 // Levels of a full mip chain down to 1x1.
 uint32_t fullMipChain(uint32_t width, uint32_t height);
 
