@@ -21,6 +21,8 @@ else()
   pkg_check_modules(GLESV2 REQUIRED IMPORTED_TARGET glesv2)
   pkg_check_modules(EGL REQUIRED IMPORTED_TARGET egl)
   pkg_check_modules(SDL2 REQUIRED IMPORTED_TARGET sdl2)
+  # Zstandard (libzstd-dev) decompresses KTX2 levels; without it such files are refused with one line.
+  pkg_check_modules(ZSTD IMPORTED_TARGET libzstd)
 endif()
 
 # glad 2: one GLES 2.0..3.2 loader plus EGL 1.5, generated offline from the bundled XML, with its

@@ -64,7 +64,8 @@ struct Image {
     // metadata): block data cannot be flipped as stored, so such images are decoded in software,
     // which puts row 0 at the top.
     bool bottomUp = false;
-    std::string container;  // "png", "jpeg", "tga", "bmp", "gif", "psd", "hdr", "pvr2", "pvr3", "dds", "checker"
+    std::string container;  // "png", "jpeg", "tga", "bmp", "gif", "psd", "hdr", "pvr2", "pvr3", "dds", "ktx", "ktx2",
+                            // "pcx", "pnm", "checker"
     // surfaces[level * faces + face]; each exactly surfaceSize() of that level's size.
     std::vector<ByteView> surfaces;
     std::vector<std::string> notes;  // conversions made while reading or decoding, and why

@@ -323,6 +323,9 @@ bool readImage(const ByteView& bytes, Image& image, std::string& error) {
     if (n >= 4 && (u32At(0) == 0x03525650u || u32At(0) == 0x50565203u)) return readPvr(bytes, image, error);
     if (n >= 52 && u32At(0) == 52 && std::memcmp(p + 44, "PVR!", 4) == 0) return readPvr(bytes, image, error);
     if (n >= 4 && std::memcmp(p, "DDS ", 4) == 0) return readDds(bytes, image, error);
+    // The KTX identifiers' first 8 bytes, so a file cut inside the 12-byte identifier is still a KTX error.
+    if (n >= 8 && std::memcmp(p, "\xABKTX 11\xBB", 8) == 0) return readKtx(bytes, image, error);
+    if (n >= 8 && std::memcmp(p, "\xABKTX 20\xBB", 8) == 0) return readKtx2(bytes, image, error);
     // PCX has only a manufacturer byte for a magic, so version, encoding, bits per pixel and (when
     // the header is there) the plane count must all be values ZSoft defined. TGA, the one stb
     // format without a magic, is not taken: with an ID length of 10 it would need colour-map type

@@ -19,8 +19,8 @@ namespace fs = std::filesystem;
 namespace {
 
 // The extensions readImage reads, in the order they are tried after the name's own.
-const char* const kExtensions[] = {".pvr", ".png", ".dds", ".tga", ".jpg", ".jpeg",
-                                   ".bmp", ".gif", ".psd", ".hdr", ".pcx"};
+const char* const kExtensions[] = {".pvr", ".ktx",  ".ktx2", ".png", ".dds", ".tga", ".jpg",
+                                   ".jpeg", ".bmp", ".gif",  ".psd", ".hdr", ".pcx"};
 // Folders next to the model where exporters and SDKs commonly put images.
 const char* const kSubfolders[] = {"textures", "maps", "images", "tex"};
 
