@@ -21,12 +21,12 @@ export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(pwd)}"
 
 PACKAGES=(
   build-essential cmake pkg-config python3
-  libglfw3-dev libsdl2-dev python3-glad libglm-dev libimgui-dev libstb-dev zlib1g-dev liblzma-dev
+  libglfw3-dev libsdl2-dev python3-glad libglm-dev libimgui-dev libstb-dev zlib1g-dev liblzma-dev libzstd-dev
   libgles-dev libegl-dev libgl1-mesa-dri libegl-mesa0
   xvfb xauth weston
   libgtest-dev libbenchmark-dev libassimp-dev libmeshoptimizer-dev libfast-float-dev libcli11-dev nlohmann-json3-dev
   glslang-tools
-  astcenc ccache
+  astcenc zstd ccache
   fonts-dejavu-core
   desktop-file-utils libxml2-utils shared-mime-info libglib2.0-bin
 )
@@ -58,6 +58,17 @@ install_gltf_validator() {
   mkdir -p "$dir"
   npm install --prefix "$dir" --no-audit --no-fund --loglevel=error "gltf-validator@$version" >/dev/null ||
     echo "setup: npm could not install gltf-validator; the glTF tests will say so" >&2
+}
+
+# ktx-parse from npm, a fixed version, into TOOL_CACHE/npm: the KTX2 writer of the KTX test fixtures
+# (tests/textures/ktx/make_ktx_fixtures.py). Without it the KTX2 tests skip or (in CI) fail saying so.
+install_ktx_parse() {
+  local dir=$TOOL_CACHE/npm version=2.0.0
+  grep -qs "\"version\": \"$version\"" "$dir/node_modules/ktx-parse/package.json" && return 0
+  echo "setup: installing ktx-parse $version (npm) into $dir"
+  mkdir -p "$dir"
+  npm install --prefix "$dir" --no-audit --no-fund --loglevel=error "ktx-parse@$version" >/dev/null ||
+    echo "setup: npm could not install ktx-parse; the KTX2 tests will say so" >&2
 }
 
 jobs() { nproc 2>/dev/null || echo 2; }
@@ -185,6 +196,7 @@ case "$mode" in
   test)
     install_missing
     install_gltf_validator
+    install_ktx_parse
     build build -DESVIEW_WERROR=ON -DESVIEW_REQUIRE_SHARED="$(require_shared)"
     run_tests build
     ;;
@@ -194,6 +206,7 @@ case "$mode" in
     # for their reports, at half the compile time of -O2 -g. The renders and viewer sessions run in
     # the normal build.
     install_missing
+    install_ktx_parse
     cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
       -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DESVIEW_WERROR=ON -DESVIEW_SANITIZE=ON \
       -DESVIEW_BUILD_BENCH=OFF -DESVIEW_REQUIRE_SHARED="$(require_shared)"
