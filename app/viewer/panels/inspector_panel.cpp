@@ -385,13 +385,26 @@ void textureThumbnail(const ViewerState& s, int t, float size, bool preview) {
 
 // The file's format and, where it differs, the one uploaded: "PVRTC1 4bpp RGB -> RGBA8" for an image
 // decoded in software for this GPU (the format as the decoding note names it), else the format alone.
+// KTX files, which wrap every family, also name their container and an ASTC block size:
+// "KTX2 ASTC 6x6 -> RGBA8".
 std::string storedAndUploaded(const Image& image) {
     const std::string marker = " decoded to RGBA8";
+    std::string stored = pixelFormatName(image.format);
+    bool decoded = false;
     for (const std::string& note : image.notes) {
         const size_t at = note.find(marker);
-        if (at != std::string::npos && at > 0) return note.substr(0, at) + " -> RGBA8";
+        if (at != std::string::npos && at > 0) {
+            stored = note.substr(0, at);
+            decoded = true;
+            break;
+        }
     }
-    return pixelFormatName(image.format);
+    if (image.container == "ktx" || image.container == "ktx2") {
+        if (stored == pixelFormatName(PixelFormat::Astc))
+            stored += " " + std::to_string(image.blockWidth) + "x" + std::to_string(image.blockHeight);
+        stored = (image.container == "ktx" ? "KTX " : "KTX2 ") + stored;
+    }
+    return decoded ? stored + " -> RGBA8" : stored;
 }
 
 // How the image reaches the GPU: compressed as stored, decoded in software for this GPU, or RGBA8.
