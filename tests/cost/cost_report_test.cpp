@@ -194,6 +194,55 @@ TEST(CostTexture, GpuBytesOfEverySharedPvrAndDdsWithItsMipChainAreItsDataBytes) 
     EXPECT_GE(checked, 5u) << "the shared PVR files with mip chains";
 }
 
+// KTX files (tests/textures/ktx: written by make_ktx_fixtures.py and ktx-parse at build time) go the
+// same container-agnostic way: a format the device samples costs its stored chain, else the decoded
+// RGBA8. ETC1 16x8 with its full chain of 5 levels: 64 + 16 + 8 + 8 + 8 bytes; the ETC2 RGBA cube
+// 8x8 with 4 levels: 6 x (64 + 16 + 16 + 16); ASTC 6x6 KTX2 (Zstandard) 37x23, 3 of 6 levels
+// (7x4, 3x2 and 2x1 blocks of 16 bytes). On the strict ES 2.0 profile (no compressed format) the
+// power-of-two ones cost their RGBA8 decode with a generated chain.
+TEST(CostTexture, KtxTexturesCostTheirStoredChainWhereSampledElseTheDecodedSize) {
+    const fs::path dir = test::outputDir() / "ktx";
+    if (!fs::exists(dir / "ktx1.done")) GTEST_SKIP() << "the KTX fixtures were not generated (target ktx_fixtures)";
+    struct Case {
+        const char* file;
+        uint64_t stored;
+    };
+    std::vector<Case> cases = {{"etc1_le.ktx", 104}, {"etc1_be.ktx", 104}, {"etc2_cube.ktx", 672}};
+    if (fs::exists(dir / "ktx2.done")) {
+        cases.push_back({"etc2_cube.ktx2", 672});
+        cases.push_back({"astc6x6_zstd.ktx2", 448 + 96 + 32});
+    }
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.file);
+        std::ifstream in(dir / c.file, std::ios::binary);
+        const std::vector<uint8_t> file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        Scene scene = listScene({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, {0, 1, 2});
+        Texture texture;
+        texture.name = c.file;
+        std::string error;
+        ASSERT_TRUE(readImage(makeOwnedBytes(file), texture.image, error)) << error;
+        scene.textures.push_back(texture);
+        const Image& image = texture.image;
+        // ge8320 samples ETC1, ETC2 and ASTC as stored; strict-es2 samples no compressed format.
+        const CostReport sampled = analyzeCost(scene, *findDevice("ge8320"));
+        ASSERT_EQ(sampled.textures.size(), 1u);
+        EXPECT_EQ(sampled.textures[0].container, image.container);
+        EXPECT_EQ(sampled.textures[0].storedBytes, c.stored);
+        EXPECT_EQ(sampled.textures[0].gpuBytes, c.stored);
+        EXPECT_EQ(sampled.textures[0].mipLevels, image.levels);
+        EXPECT_EQ(sampled.textures[0].faces, image.faces);
+        if (image.format == PixelFormat::Astc) continue;  // 37x23: resized to powers of two on ES 2.0
+        const CostReport decoded = analyzeCost(scene, *findDevice("strict-es2"));
+        ASSERT_EQ(decoded.textures.size(), 1u);
+        EXPECT_FALSE(decoded.textures[0].usableAsIs);
+        // The decoded RGBA8 with its generated chain: every level down to 1x1, per face.
+        uint64_t rgba = 0;
+        for (uint32_t l = 0; l < fullMipChain(image.width, image.height); ++l)
+            rgba += uint64_t(image.levelWidth(l)) * image.levelHeight(l) * 4 * image.faces;
+        EXPECT_EQ(decoded.textures[0].gpuBytes, rgba);
+    }
+}
+
 // An RGBA8 1024x1024 texture: 4 MiB, 5.33 MiB with its generated chain; on an SGX it is suggested
 // as PVRTC 4bpp (682.8 KiB with mips), on a GE8320 as ASTC 6x6.
 TEST(CostTexture, UncompressedTexturesGetASuggestionWithItsSize) {
