@@ -75,7 +75,7 @@ overdraw-alpha-tested-opaque | renderer/draw_builder.cpp | const bool layered = 
 texel-density-sign | shaders/mesh.frag | mix(vec3(1.0), vec3(1.0, 0.1, 0.1), t) | mix(vec3(1.0), vec3(0.1, 0.2, 1.0), t) | test_render | TextureViews.*
 cost-skin-joints | cost/cost_report.cpp | sizes.push_back(weighted > 0 ? weighted : uint32_t(joints)); | sizes.push_back(uint32_t(joints)); | test_cost | CostMesh.*
 ktx1-sample-swap | loaders/textures/ktx_reader.cpp | if (swapped && f.typeSize > 1) | if (false && swapped && f.typeSize > 1) | test_texture_ktx | Ktx1.*
-ktx1-row-padding | loaders/textures/ktx_reader.cpp | const uint64_t stride = rowPadding ? (rowBytes + 3) / 4 * 4 : rowBytes; | const uint64_t stride = rowBytes; | test_texture_ktx | Ktx1.*
+ktx1-row-padding | loaders/textures/ktx_reader.cpp | const uint64_t stride = rowPadding ? (rowBytes + 3) / 4 * 4 : rowBytes; | const uint64_t stride = rowPadding ? rowBytes : rowBytes; | test_texture_ktx | Ktx1.*
 ktx1-cube-image-size | loaders/textures/ktx_reader.cpp | const uint64_t expected = nonArrayCube ? face : layers * h.faces * face; | const uint64_t expected = layers * h.faces * face; | test_texture_ktx | Ktx1.*
 ktx2-face-offset | loaders/textures/ktx_reader.cpp | spans.push_back({levelBytes, fc * face}); | spans.push_back({levelBytes, 0}); | test_texture_ktx | Ktx2.*
 ktx-orientation-ignored | loaders/textures/ktx_reader.cpp | o.rowsBottomUp = true; | (void)0; | test_texture_ktx | Ktx1.*:Ktx2.*

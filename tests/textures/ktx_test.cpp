@@ -66,6 +66,10 @@ Image readFixture(const std::string& name, std::string* errorOut = nullptr) {
 }
 
 Bytes surfaceBytes(const Image& image, uint32_t level, uint32_t face = 0) {
+    if (size_t(level) * image.faces + face >= image.surfaces.size()) {
+        ADD_FAILURE() << "no surface for level " << level << " face " << face;
+        return {};
+    }
     const ByteView& s = image.surface(level, face);
     return Bytes(s.begin(), s.end());
 }
@@ -92,6 +96,10 @@ void expectConsistent(const Image& image) {
 Bytes decoded(const Image& image, uint32_t level, uint32_t face = 0) {
     Bytes rgba;
     std::string error;
+    if (size_t(level) * image.faces + face >= image.surfaces.size()) {
+        ADD_FAILURE() << "no surface for level " << level << " face " << face;
+        return rgba;
+    }
     EXPECT_TRUE(decodeSurface(image, level, face, rgba, error)) << error;
     return rgba;
 }
