@@ -129,10 +129,11 @@ cross_build() {
 
 # The browser viewer: Debian's Emscripten (offline; its JS optimiser finds Debian's acorn only with
 # NODE_PATH), Chromium for the test, and the Debian source packages of the libraries that have no wasm
-# build (Dear ImGui, xz-utils for liblzma, zlib), fetched with `apt-get source` through a private
-# sources list and lists folder under build-web/ (the machine's apt configuration is left alone).
+# build (Dear ImGui, xz-utils for liblzma, zlib, libzstd's decompressor), fetched with `apt-get
+# source` through a private sources list and lists folder under build-web/ (the machine's apt
+# configuration is left alone).
 # Header-only libraries (GLM, stb, fast_float, CLI11, nlohmann-json) come from their -dev packages.
-WEB_SOURCES=(imgui xz-utils zlib)
+WEB_SOURCES=(imgui xz-utils zlib libzstd)
 web_sources() {
   local dir=build-web/sources apt_dir=build-web/apt
   mkdir -p "$dir" "$apt_dir/lists/partial"
@@ -160,6 +161,12 @@ web_sources() {
   apt-get "${opts[@]}" update -qq
   for p in "${WEB_SOURCES[@]}"; do
     compgen -G "$dir/${p}-[0-9]*/" >/dev/null && continue
+    # libzstd (KTX2 Zstandard) is optional: without it the page refuses such textures.
+    if [ "$p" = libzstd ]; then
+      (cd "$dir" && apt-get "${opts[@]}" source -qq "$p" >/dev/null) ||
+        echo "setup: could not fetch the libzstd sources; the web build refuses KTX2 Zstandard textures" >&2
+      continue
+    fi
     (cd "$dir" && apt-get "${opts[@]}" source -qq "$p" >/dev/null)
   done
 }

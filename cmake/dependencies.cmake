@@ -23,6 +23,10 @@ else()
   pkg_check_modules(SDL2 REQUIRED IMPORTED_TARGET sdl2)
   # Zstandard (libzstd-dev) decompresses KTX2 levels; without it such files are refused with one line.
   pkg_check_modules(ZSTD IMPORTED_TARGET libzstd)
+  if(TARGET PkgConfig::ZSTD)
+    add_library(esview_zstd INTERFACE)
+    target_link_libraries(esview_zstd INTERFACE PkgConfig::ZSTD)
+  endif()
 endif()
 
 # glad 2: one GLES 2.0..3.2 loader plus EGL 1.5, generated offline from the bundled XML, with its

@@ -9,6 +9,9 @@
 #   PkgConfig::IMGUI, imgui_backends  Dear ImGui 1.86 (`apt-get source imgui`)  ESVIEW_WEB_SOURCES
 #   ZLIB::ZLIB                     zlib 1.2.13 (`apt-get source zlib`)         ESVIEW_WEB_SOURCES
 #   LibLZMA::LibLZMA               xz-utils 5.4.1 (`apt-get source xz-utils`)  ESVIEW_WEB_SOURCES
+#   esview_zstd (optional)         libzstd 1.5.4, decompressor only            ESVIEW_WEB_SOURCES
+#                                  (`apt-get source libzstd`; without it KTX2 Zstandard files are
+#                                  refused with one line)
 #   glm, stb, fast_float, CLI11, nlohmann-json   headers of libglm-dev, libstb-dev, libfast-float-dev,
 #                                  libcli11-dev, nlohmann-json3-dev       /usr/include (ESVIEW_WEB_HEADERS)
 #
@@ -109,3 +112,24 @@ target_link_libraries(imgui_backends PUBLIC PkgConfig::IMGUI glfw)
 # C++ exceptions are caught as on the desktop (parsers report bad input by throwing).
 add_compile_options(-fexceptions)
 add_link_options(-fexceptions)
+
+# Zstandard's decompressor for KTX2 supercompression (loaders/textures/ktx_reader.cpp), from the
+# libzstd source package when setup.sh could fetch it: lib/common and lib/decompress in C, without
+# the x86-64 assembly Huffman decoder.
+file(GLOB ESVIEW_ZSTD_TREES LIST_DIRECTORIES true "${ESVIEW_WEB_SOURCES}/libzstd-1.5*")
+set(ZSTD_SRC "")
+foreach(dir IN LISTS ESVIEW_ZSTD_TREES)
+  if(ZSTD_SRC STREQUAL "" AND EXISTS "${dir}/lib/zstd.h")
+    set(ZSTD_SRC "${dir}")
+  endif()
+endforeach()
+if(ZSTD_SRC)
+  file(GLOB ZSTD_FILES ${ZSTD_SRC}/lib/common/*.c ${ZSTD_SRC}/lib/decompress/*.c)
+  add_library(esview_zstd_decompress STATIC ${ZSTD_FILES})
+  target_include_directories(esview_zstd_decompress SYSTEM PUBLIC ${ZSTD_SRC}/lib)
+  target_compile_definitions(esview_zstd_decompress PRIVATE ZSTD_DISABLE_ASM=1)
+  add_library(esview_zstd INTERFACE)
+  target_link_libraries(esview_zstd INTERFACE esview_zstd_decompress)
+else()
+  message(STATUS "no libzstd source tree in ${ESVIEW_WEB_SOURCES}: KTX2 Zstandard textures are refused in this build")
+endif()
