@@ -649,6 +649,14 @@ bool inflateLevel(uint32_t scheme, const uint8_t* src, uint64_t length, uint64_t
                                  std::to_string(kMaxDecompressedLevel));
         return false;
     }
+    // Neither codec can expand data without bound (zlib at most about 1032:1; Zstandard's densest
+    // block, a 4-byte run of 128 KiB, 32768:1): a level claiming more is refused before allocating.
+    const uint64_t ratio = scheme == 2 ? 32768 : 1032;
+    if (expected / ratio > length + 1) {
+        error = atOffset(at, where + ": " + std::to_string(length) + " compressed bytes cannot hold " +
+                                 std::to_string(expected));
+        return false;
+    }
     if (scheme == 2) {
 #if ESVIEW_HAS_ZSTD
         const unsigned long long content = ZSTD_getFrameContentSize(src, size_t(length));

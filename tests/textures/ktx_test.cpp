@@ -391,6 +391,21 @@ TEST(KtxErrors, corrupt_zstandard_level_is_one_line) {
     EXPECT_EQ(error, "offset 0x50: KTX2 level 0: Zstandard frame is not valid");
 }
 
+// A level that claims more than its codec can expand is refused before anything is allocated:
+// the zlib cube said to be 4096x4096 (6 x 16 MiB of ETC2 RGBA in level 0) from ~100 bytes.
+TEST(KtxErrors, supercompressed_level_claiming_too_much_is_refused_before_allocating) {
+    REQUIRE_KTX2();
+    Bytes bytes = fileBytes(fixtureDir() / "etc2_cube_zlib.ktx2");
+    putU32(bytes, 0x14, 4096);
+    putU32(bytes, 0x18, 4096);
+    putU32(bytes, 0x60, 6u * 4096 * 4096);
+    Image image;
+    std::string error;
+    EXPECT_FALSE(readImage(makeOwnedBytes(bytes), image, error));
+    EXPECT_EQ(error.rfind("offset 0x50: KTX2 level 0: ", 0), 0u) << error;
+    EXPECT_NE(error.find("compressed bytes cannot hold 100663296"), std::string::npos) << error;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Truncation and corruption sweeps
 
