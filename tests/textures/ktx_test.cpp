@@ -18,7 +18,9 @@
 #include "common/test_paths.h"
 #include "loaders/textures/decode.h"
 #include "loaders/textures/image_reader.h"
+#include "loaders/textures/scene_textures.h"
 #include "loaders/textures/texture_lookup.h"
+#include "scene/scene.h"
 
 namespace esv {
 namespace {
@@ -490,6 +492,48 @@ TEST(KtxLookup, names_with_other_extensions_find_ktx_files) {
     EXPECT_EQ(resolveTexturePath(model, "floor.tga"), (root / "textures" / "Floor.KTX2").string());
     const auto& extensions = textureExtensions();
     EXPECT_NE(std::find(extensions.begin(), extensions.end(), ".ktx2"), extensions.end());
+    fs::remove_all(root);
+}
+
+// A model's textures named with other extensions come from KTX files: read, kept as stored where
+// the GPU samples the format, decoded in software where it does not (with the usual info line).
+TEST(KtxSceneTextures, model_textures_resolve_to_ktx_files_and_decode_when_needed) {
+    REQUIRE_KTX2();
+    const fs::path root = test::outputDir() / "ktx_scene";
+    fs::remove_all(root);
+    fs::create_directories(root / "textures");
+    fs::copy_file(fixtureDir() / "astc6x6_zstd.ktx2", root / "textures" / "wall.ktx2");
+    fs::copy_file(fixtureDir() / "etc2_cube.ktx", root / "sky.ktx");
+    auto makeScene = [&] {
+        Scene scene;
+        scene.sourcePath = (root / "model.pod").string();
+        for (const char* name : {"wall.png", "sky.pvr"}) {
+            Texture t;
+            t.name = t.path = name;
+            scene.textures.push_back(t);
+        }
+        return scene;
+    };
+    auto infoLines = [](const Scene& scene, const std::string& part) {
+        return std::count_if(scene.report.begin(), scene.report.end(), [&](const ReportLine& l) {
+            return l.severity == Severity::Info && l.text.find(part) != std::string::npos;
+        });
+    };
+    Scene native = makeScene();
+    EXPECT_EQ(prepareSceneTextures(native, [](PixelFormat) { return true; }), 0);
+    EXPECT_EQ(native.textures[0].image.container, "ktx2");
+    EXPECT_EQ(native.textures[0].image.format, PixelFormat::Astc);
+    EXPECT_EQ(native.textures[1].image.container, "ktx");
+    EXPECT_EQ(native.textures[1].image.faces, 6u);
+    EXPECT_EQ(native.textures[1].resolvedPath, (root / "sky.ktx").string());
+    Scene software = makeScene();
+    EXPECT_EQ(prepareSceneTextures(software, [](PixelFormat f) { return f == PixelFormat::Rgba8; }), 0);
+    EXPECT_EQ(software.textures[0].image.format, PixelFormat::Rgba8);
+    EXPECT_EQ(software.textures[0].image.levels, 3u);
+    EXPECT_EQ(infoLines(software, "texture 0 'wall.png': ASTC 6x6 decoded to RGBA8 in software (no GPU support)"), 1);
+    EXPECT_EQ(infoLines(software, "ETC2 RGBA decoded to RGBA8 in software"), 1);
+    const Image theirs = readFixture("astc6x6_l0.astcenc.png");
+    EXPECT_EQ(surfaceBytes(software.textures[0].image, 0), surfaceBytes(theirs, 0));
     fs::remove_all(root);
 }
 
