@@ -9,8 +9,8 @@ namespace esv {
 // Resolves `name` (as written in the model file at `modelPath`: any case, maybe a Windows path,
 // maybe another extension or none) to an existing file. Tries, in order: next to the model, then
 // in the common subfolders (textures/, maps/, ...), each case-insensitively, first with the name's
-// own extension then with the other known image extensions (.pvr, .png, .dds, .tga, .jpg, .jpeg,
-// .bmp, ..., .pcx). FreeSpace layouts come next: data/maps beside data/models, then the data/maps
+// own extension then with the other known image extensions (.pvr, .ktx, .ktx2, .png, .dds, .tga,
+// .jpg, .jpeg, .bmp, ..., .pcx). FreeSpace layouts come next: data/maps beside data/models, then the data/maps
 // folder of the VP archives in the game folder, data/ and the model's folder. A model inside an
 // archive (`archive.vp:data/models/x.pof`) looks in that archive first (data/maps, its own folder),
 // then loose files beside the archive, then the other archives there (README.md has the order and
