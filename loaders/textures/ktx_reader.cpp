@@ -52,6 +52,13 @@ struct KtxFormat {
     uint32_t typeSize = 1;  // uncompressed: bytes of one swappable unit (1, 2 or 4)
 };
 
+// One row of a GL or Vulkan compressed-format table.
+struct CompressedEnum {
+    uint32_t value;
+    PixelFormat format;
+    bool srgb;
+};
+
 bool compressed(KtxFormat& f, PixelFormat format, bool srgb = false) {
     f.format = format;
     f.srgb = srgb;
@@ -97,36 +104,39 @@ bool glCompressedFormat(uint32_t internal, KtxFormat& f, std::string& why) {
         f.blockHeight = kAstcBlocks[internal - 0x93D0][1];
         return compressed(f, PixelFormat::Astc, true);
     }
-    switch (internal) {
-        case 0x8D64: return compressed(f, PixelFormat::Etc1_Rgb);  // ETC1_RGB8_OES
-        case 0x9270: return compressed(f, PixelFormat::Eac_R11);
-        case 0x9271: return compressed(f, PixelFormat::Eac_R11_Signed);
-        case 0x9272: return compressed(f, PixelFormat::Eac_Rg11);
-        case 0x9273: return compressed(f, PixelFormat::Eac_Rg11_Signed);
-        case 0x9274: return compressed(f, PixelFormat::Etc2_Rgb);
-        case 0x9275: return compressed(f, PixelFormat::Etc2_Rgb, true);
-        case 0x9276: return compressed(f, PixelFormat::Etc2_Rgb_A1);
-        case 0x9277: return compressed(f, PixelFormat::Etc2_Rgb_A1, true);
-        case 0x9278: return compressed(f, PixelFormat::Etc2_Rgba);
-        case 0x9279: return compressed(f, PixelFormat::Etc2_Rgba, true);
-        case 0x8C00: return compressed(f, PixelFormat::Pvrtc1_4bpp_Rgb);  // IMG_texture_compression_pvrtc
-        case 0x8C01: return compressed(f, PixelFormat::Pvrtc1_2bpp_Rgb);
-        case 0x8C02: return compressed(f, PixelFormat::Pvrtc1_4bpp_Rgba);
-        case 0x8C03: return compressed(f, PixelFormat::Pvrtc1_2bpp_Rgba);
-        case 0x8A54: return compressed(f, PixelFormat::Pvrtc1_2bpp_Rgb, true);  // EXT_pvrtc_sRGB
-        case 0x8A55: return compressed(f, PixelFormat::Pvrtc1_4bpp_Rgb, true);
-        case 0x8A56: return compressed(f, PixelFormat::Pvrtc1_2bpp_Rgba, true);
-        case 0x8A57: return compressed(f, PixelFormat::Pvrtc1_4bpp_Rgba, true);
-        case 0x83F0: return compressed(f, PixelFormat::Bc1_Rgb);  // EXT_texture_compression_s3tc
-        case 0x83F1: return compressed(f, PixelFormat::Bc1_Rgba);
-        case 0x83F2: return compressed(f, PixelFormat::Bc2);
-        case 0x83F3: return compressed(f, PixelFormat::Bc3);
-        case 0x8C4C: return compressed(f, PixelFormat::Bc1_Rgb, true);  // EXT_texture_sRGB
-        case 0x8C4D: return compressed(f, PixelFormat::Bc1_Rgba, true);
-        case 0x8C4E: return compressed(f, PixelFormat::Bc2, true);
-        case 0x8C4F: return compressed(f, PixelFormat::Bc3, true);
-        default: break;
-    }
+    // Enum, format, sRGB: ETC1_RGB8_OES; ETC2/EAC (ES 3.0); IMG_texture_compression_pvrtc and
+    // EXT_pvrtc_sRGB; EXT_texture_compression_s3tc and EXT_texture_sRGB's S3TC forms.
+    static const CompressedEnum kGl[] = {
+        {0x8D64, PixelFormat::Etc1_Rgb, false},
+        {0x9270, PixelFormat::Eac_R11, false},
+        {0x9271, PixelFormat::Eac_R11_Signed, false},
+        {0x9272, PixelFormat::Eac_Rg11, false},
+        {0x9273, PixelFormat::Eac_Rg11_Signed, false},
+        {0x9274, PixelFormat::Etc2_Rgb, false},
+        {0x9275, PixelFormat::Etc2_Rgb, true},
+        {0x9276, PixelFormat::Etc2_Rgb_A1, false},
+        {0x9277, PixelFormat::Etc2_Rgb_A1, true},
+        {0x9278, PixelFormat::Etc2_Rgba, false},
+        {0x9279, PixelFormat::Etc2_Rgba, true},
+        {0x8C00, PixelFormat::Pvrtc1_4bpp_Rgb, false},
+        {0x8C01, PixelFormat::Pvrtc1_2bpp_Rgb, false},
+        {0x8C02, PixelFormat::Pvrtc1_4bpp_Rgba, false},
+        {0x8C03, PixelFormat::Pvrtc1_2bpp_Rgba, false},
+        {0x8A54, PixelFormat::Pvrtc1_2bpp_Rgb, true},
+        {0x8A55, PixelFormat::Pvrtc1_4bpp_Rgb, true},
+        {0x8A56, PixelFormat::Pvrtc1_2bpp_Rgba, true},
+        {0x8A57, PixelFormat::Pvrtc1_4bpp_Rgba, true},
+        {0x83F0, PixelFormat::Bc1_Rgb, false},
+        {0x83F1, PixelFormat::Bc1_Rgba, false},
+        {0x83F2, PixelFormat::Bc2, false},
+        {0x83F3, PixelFormat::Bc3, false},
+        {0x8C4C, PixelFormat::Bc1_Rgb, true},
+        {0x8C4D, PixelFormat::Bc1_Rgba, true},
+        {0x8C4E, PixelFormat::Bc2, true},
+        {0x8C4F, PixelFormat::Bc3, true},
+    };
+    for (const CompressedEnum& c : kGl)
+        if (c.value == internal) return compressed(f, c.format, c.srgb);
     const char* family = nullptr;
     if (internal >= 0x93C0 && internal <= 0x93C9) family = "3D ASTC";
     if (internal >= 0x93E0 && internal <= 0x93E9) family = "3D ASTC sRGB";
@@ -143,16 +153,26 @@ bool glCompressedFormat(uint32_t internal, KtxFormat& f, std::string& why) {
 // Roles of an unsized glFormat for one byte or one wide channel per component; nullptr when unknown.
 const char* glFormatRoles(uint32_t format) {
     switch (format) {
-        case 0x1908: return "rgba";  // RGBA
-        case 0x1907: return "rgb";   // RGB
-        case 0x80E1: return "bgra";  // BGRA
-        case 0x80E0: return "bgr";   // BGR
-        case 0x190A: return "la";    // LUMINANCE_ALPHA
-        case 0x1909: return "l";     // LUMINANCE
-        case 0x1906: return "a";     // ALPHA
-        case 0x1903: return "r";     // RED
-        case 0x8227: return "rg";    // RG
-        default: return nullptr;
+        case 0x1908:
+            return "rgba";  // RGBA
+        case 0x1907:
+            return "rgb";  // RGB
+        case 0x80E1:
+            return "bgra";  // BGRA
+        case 0x80E0:
+            return "bgr";  // BGR
+        case 0x190A:
+            return "la";  // LUMINANCE_ALPHA
+        case 0x1909:
+            return "l";  // LUMINANCE
+        case 0x1906:
+            return "a";  // ALPHA
+        case 0x1903:
+            return "r";  // RED
+        case 0x8227:
+            return "rg";  // RG
+        default:
+            return nullptr;
     }
 }
 
@@ -228,30 +248,34 @@ bool vkFormat(uint32_t vk, KtxFormat& f, std::string& why) {
         f.blockHeight = kAstcBlocks[(vk - 157) / 2][1];
         return compressed(f, PixelFormat::Astc, (vk - 157) % 2 == 1);
     }
+    // Enum, format, sRGB: BC1-3, ETC2/EAC, VK_IMG_format_pvrtc (PVRTC1 in Vulkan always has alpha).
+    static const CompressedEnum kVk[] = {
+        {131, PixelFormat::Bc1_Rgb, false},
+        {132, PixelFormat::Bc1_Rgb, true},
+        {133, PixelFormat::Bc1_Rgba, false},
+        {134, PixelFormat::Bc1_Rgba, true},
+        {135, PixelFormat::Bc2, false},
+        {136, PixelFormat::Bc2, true},
+        {137, PixelFormat::Bc3, false},
+        {138, PixelFormat::Bc3, true},
+        {147, PixelFormat::Etc2_Rgb, false},
+        {148, PixelFormat::Etc2_Rgb, true},
+        {149, PixelFormat::Etc2_Rgb_A1, false},
+        {150, PixelFormat::Etc2_Rgb_A1, true},
+        {151, PixelFormat::Etc2_Rgba, false},
+        {152, PixelFormat::Etc2_Rgba, true},
+        {153, PixelFormat::Eac_R11, false},
+        {154, PixelFormat::Eac_R11_Signed, false},
+        {155, PixelFormat::Eac_Rg11, false},
+        {156, PixelFormat::Eac_Rg11_Signed, false},
+        {1000054000, PixelFormat::Pvrtc1_2bpp_Rgba, false},
+        {1000054001, PixelFormat::Pvrtc1_4bpp_Rgba, false},
+        {1000054004, PixelFormat::Pvrtc1_2bpp_Rgba, true},
+        {1000054005, PixelFormat::Pvrtc1_4bpp_Rgba, true},
+    };
+    for (const CompressedEnum& c : kVk)
+        if (c.value == vk) return compressed(f, c.format, c.srgb);
     switch (vk) {
-        case 131: return compressed(f, PixelFormat::Bc1_Rgb);
-        case 132: return compressed(f, PixelFormat::Bc1_Rgb, true);
-        case 133: return compressed(f, PixelFormat::Bc1_Rgba);
-        case 134: return compressed(f, PixelFormat::Bc1_Rgba, true);
-        case 135: return compressed(f, PixelFormat::Bc2);
-        case 136: return compressed(f, PixelFormat::Bc2, true);
-        case 137: return compressed(f, PixelFormat::Bc3);
-        case 138: return compressed(f, PixelFormat::Bc3, true);
-        case 147: return compressed(f, PixelFormat::Etc2_Rgb);
-        case 148: return compressed(f, PixelFormat::Etc2_Rgb, true);
-        case 149: return compressed(f, PixelFormat::Etc2_Rgb_A1);
-        case 150: return compressed(f, PixelFormat::Etc2_Rgb_A1, true);
-        case 151: return compressed(f, PixelFormat::Etc2_Rgba);
-        case 152: return compressed(f, PixelFormat::Etc2_Rgba, true);
-        case 153: return compressed(f, PixelFormat::Eac_R11);
-        case 154: return compressed(f, PixelFormat::Eac_R11_Signed);
-        case 155: return compressed(f, PixelFormat::Eac_Rg11);
-        case 156: return compressed(f, PixelFormat::Eac_Rg11_Signed);
-        // VK_IMG_format_pvrtc: PVRTC1 in Vulkan always carries alpha.
-        case 1000054000: return compressed(f, PixelFormat::Pvrtc1_2bpp_Rgba);
-        case 1000054001: return compressed(f, PixelFormat::Pvrtc1_4bpp_Rgba);
-        case 1000054004: return compressed(f, PixelFormat::Pvrtc1_2bpp_Rgba, true);
-        case 1000054005: return compressed(f, PixelFormat::Pvrtc1_4bpp_Rgba, true);
         case 9:
         case 15:
             f.srgb = vk == 15;
@@ -280,26 +304,46 @@ bool vkFormat(uint32_t vk, KtxFormat& f, std::string& why) {
         case 57:
             f.srgb = vk == 57;
             return masks(f, "A8B8G8R8", 4, 4, 'r', 0xFF, 'g', 0xFF00, 'b', 0xFF0000, 'a', 0xFF000000u);
-        case 2: return masks(f, "R4G4B4A4", 2, 2, 'r', 0xF000, 'g', 0x0F00, 'b', 0x00F0, 'a', 0x000F);
-        case 3: return masks(f, "B4G4R4A4", 2, 2, 'b', 0xF000, 'g', 0x0F00, 'r', 0x00F0, 'a', 0x000F);
-        case 4: return masks(f, "R5G6B5", 2, 2, 'r', 0xF800, 'g', 0x07E0, 'b', 0x001F);
-        case 5: return masks(f, "B5G6R5", 2, 2, 'b', 0xF800, 'g', 0x07E0, 'r', 0x001F);
-        case 6: return masks(f, "R5G5B5A1", 2, 2, 'r', 0xF800, 'g', 0x07C0, 'b', 0x003E, 'a', 0x0001);
-        case 7: return masks(f, "B5G5R5A1", 2, 2, 'b', 0xF800, 'g', 0x07C0, 'r', 0x003E, 'a', 0x0001);
-        case 8: return masks(f, "A1R5G5B5", 2, 2, 'a', 0x8000, 'r', 0x7C00, 'g', 0x03E0, 'b', 0x001F);
-        case 70: return wide(f, "R16", "r", 2, false);
-        case 77: return wide(f, "R16G16", "rg", 2, false);
-        case 84: return wide(f, "R16G16B16", "rgb", 2, false);
-        case 91: return wide(f, "R16G16B16A16", "rgba", 2, false);
-        case 76: return wide(f, "R16 float", "r", 2, true);
-        case 83: return wide(f, "R16G16 float", "rg", 2, true);
-        case 90: return wide(f, "R16G16B16 float", "rgb", 2, true);
-        case 97: return wide(f, "R16G16B16A16 float", "rgba", 2, true);
-        case 100: return wide(f, "R32 float", "r", 4, true);
-        case 103: return wide(f, "R32G32 float", "rg", 4, true);
-        case 106: return wide(f, "R32G32B32 float", "rgb", 4, true);
-        case 109: return wide(f, "R32G32B32A32 float", "rgba", 4, true);
-        default: break;
+        case 2:
+            return masks(f, "R4G4B4A4", 2, 2, 'r', 0xF000, 'g', 0x0F00, 'b', 0x00F0, 'a', 0x000F);
+        case 3:
+            return masks(f, "B4G4R4A4", 2, 2, 'b', 0xF000, 'g', 0x0F00, 'r', 0x00F0, 'a', 0x000F);
+        case 4:
+            return masks(f, "R5G6B5", 2, 2, 'r', 0xF800, 'g', 0x07E0, 'b', 0x001F);
+        case 5:
+            return masks(f, "B5G6R5", 2, 2, 'b', 0xF800, 'g', 0x07E0, 'r', 0x001F);
+        case 6:
+            return masks(f, "R5G5B5A1", 2, 2, 'r', 0xF800, 'g', 0x07C0, 'b', 0x003E, 'a', 0x0001);
+        case 7:
+            return masks(f, "B5G5R5A1", 2, 2, 'b', 0xF800, 'g', 0x07C0, 'r', 0x003E, 'a', 0x0001);
+        case 8:
+            return masks(f, "A1R5G5B5", 2, 2, 'a', 0x8000, 'r', 0x7C00, 'g', 0x03E0, 'b', 0x001F);
+        case 70:
+            return wide(f, "R16", "r", 2, false);
+        case 77:
+            return wide(f, "R16G16", "rg", 2, false);
+        case 84:
+            return wide(f, "R16G16B16", "rgb", 2, false);
+        case 91:
+            return wide(f, "R16G16B16A16", "rgba", 2, false);
+        case 76:
+            return wide(f, "R16 float", "r", 2, true);
+        case 83:
+            return wide(f, "R16G16 float", "rg", 2, true);
+        case 90:
+            return wide(f, "R16G16B16 float", "rgb", 2, true);
+        case 97:
+            return wide(f, "R16G16B16A16 float", "rgba", 2, true);
+        case 100:
+            return wide(f, "R32 float", "r", 4, true);
+        case 103:
+            return wide(f, "R32G32 float", "rg", 4, true);
+        case 106:
+            return wide(f, "R32G32B32 float", "rgb", 4, true);
+        case 109:
+            return wide(f, "R32G32B32A32 float", "rgba", 4, true);
+        default:
+            break;
     }
     const char* family = nullptr;
     if (vk >= 139 && vk <= 146) family = "BC4-BC7";
@@ -325,19 +369,21 @@ struct Orientation {
 // Key/value pairs: a 32-bit byte length (in the file's byte order), the NUL-terminated key and its
 // value, padding to 4 bytes. Every entry is checked against the block; only KTXorientation is read
 // (KTX 1: "S=r,T=u"; KTX 2: "ru"; u means rows stored bottom-up, l columns right to left).
-bool readKeyValues(ByteReader block, bool swapped, const char* container, Orientation& o, std::string& error) {
+bool readKeyValues(ByteReader block, bool swapped, const char* container, Orientation& o,
+                   std::string& error) {
     while (!block.atEnd()) {
         const uint64_t entryOffset = block.offset();
         uint32_t size = block.u32();
         if (swapped) size = swap32(size);
         if (!block.ok()) {
-            error = atOffset(entryOffset, std::string(container) + " key/value entry needs a 4-byte length, " +
-                                              std::to_string(block.remaining()) + " bytes are left");
+            error =
+                atOffset(entryOffset, std::string(container) + " key/value entry needs a 4-byte length, " +
+                                          std::to_string(block.remaining()) + " bytes are left");
             return false;
         }
         if (!block.canRead(size)) {
-            error = atOffset(entryOffset, std::string(container) + " key/value entry of " + std::to_string(size) +
-                                              " bytes runs past the key/value data (" +
+            error = atOffset(entryOffset, std::string(container) + " key/value entry of " +
+                                              std::to_string(size) + " bytes runs past the key/value data (" +
                                               std::to_string(block.remaining()) + " bytes left)");
             return false;
         }
@@ -348,7 +394,8 @@ bool readKeyValues(ByteReader block, bool swapped, const char* container, Orient
         if (nul == std::string::npos || entry.compare(0, nul, "KTXorientation") != 0) continue;
         std::string value = entry.substr(nul + 1);
         value = value.substr(0, value.find('\0'));
-        if (value.find("T=u") != std::string::npos || (value.size() >= 2 && value[0] != 'S' && value[1] == 'u'))
+        if (value.find("T=u") != std::string::npos ||
+            (value.size() >= 2 && value[0] != 'S' && value[1] == 'u'))
             o.rowsBottomUp = true;
         if (value.find("S=l") != std::string::npos || (!value.empty() && value[0] == 'l'))
             o.columnsRightToLeft = true;
@@ -393,14 +440,18 @@ void fillKtxSurfaces(const std::vector<FaceSpan>& spans, const KtxFormat& f, boo
         const uint64_t rowBytes = uint64_t(w) * f.layout.bytesPerPixel;
         const uint64_t stride = rowPadding ? (rowBytes + 3) / 4 * 4 : rowBytes;
         const std::vector<uint8_t> rows = tightRows(s.source.data + s.offset, w, h, stride, f, swapped);
-        image.surfaces.push_back(makeOwnedBytes(convertToRgba8(rows.data(), f.layout, w, h, false, o.rowsBottomUp)));
+        image.surfaces.push_back(
+            makeOwnedBytes(convertToRgba8(rows.data(), f.layout, w, h, false, o.rowsBottomUp)));
     }
-    if (o.columnsRightToLeft) image.notes.push_back("KTXorientation: columns stored right to left (kept as stored)");
+    if (o.columnsRightToLeft)
+        image.notes.push_back("KTXorientation: columns stored right to left (kept as stored)");
     if (f.uncompressed) {
         image.notes.push_back(f.layout.name + " (" + container + ") converted to RGBA8");
-        if (o.rowsBottomUp) image.notes.push_back("KTXorientation: rows stored bottom-up, flipped so row 0 is the top");
+        if (o.rowsBottomUp)
+            image.notes.push_back("KTXorientation: rows stored bottom-up, flipped so row 0 is the top");
     } else {
-        if (o.rowsBottomUp) image.notes.push_back("KTXorientation: rows stored bottom-up (compressed data kept as stored)");
+        if (o.rowsBottomUp)
+            image.notes.push_back("KTXorientation: rows stored bottom-up (compressed data kept as stored)");
         image.bottomUp = o.rowsBottomUp;
     }
 }
@@ -415,7 +466,7 @@ uint64_t faceBytes(const KtxFormat& f, uint32_t w, uint32_t h, bool rowPadding) 
 // Shared shape checks: size (a 1D texture's height 0 reads as 1), depth, faces, layers, levels.
 bool checkKtxShape(const char* container, uint32_t width, uint32_t& height, uint32_t depth, uint32_t faces,
                    uint32_t layers, uint32_t& levels, uint64_t at, Image& image, std::string& error) {
-    const bool two = container[3] == '2';
+    const bool two = std::strcmp(container, "KTX2") == 0;
     // Field offsets: KTX 1 width 0x24, height 0x28, depth 0x2C, elements 0x30, faces 0x34, levels 0x38;
     // KTX 2 width 0x14 ... levels 0x28.
     const uint64_t base = at;
@@ -445,8 +496,8 @@ bool checkKtxShape(const char* container, uint32_t width, uint32_t& height, uint
         return false;
     }
     if (layers > 1)
-        image.notes.push_back("texture array of " + std::to_string(layers) + (faces == 6 ? " cubes" : " layers") +
-                              ": only layer 0 is used");
+        image.notes.push_back("texture array of " + std::to_string(layers) +
+                              (faces == 6 ? " cubes" : " layers") + ": only layer 0 is used");
     if (levels == 0) {
         image.notes.push_back("mip level count 0 (generate mipmaps) read as 1");
         levels = 1;
@@ -464,8 +515,9 @@ bool checkKtxShape(const char* container, uint32_t width, uint32_t& height, uint
 void keepLevels(uint32_t kept, uint32_t declared, uint64_t fileSize, Image& image) {
     image.levels = kept;
     if (kept < declared)
-        image.notes.push_back("file ends at byte " + std::to_string(fileSize) + ": kept the " + std::to_string(kept) +
-                              " complete of " + std::to_string(declared) + " mip levels");
+        image.notes.push_back("file ends at byte " + std::to_string(fileSize) + ": kept the " +
+                              std::to_string(kept) + " complete of " + std::to_string(declared) +
+                              " mip levels");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -541,10 +593,10 @@ bool sliceKtx1(const ByteView& bytes, const Ktx1Header& h, const KtxFormat& f, u
         const uint64_t expected = nonArrayCube ? face : layers * h.faces * face;
         const uint64_t stored = nonArrayCube ? 6 * ((face + 3) / 4 * 4) : expected;
         if (r.ok() && imageSize != expected) {
-            error = atOffset(sizeOffset, "KTX level " + std::to_string(level) + " imageSize " +
-                                             std::to_string(imageSize) + " is not the " + std::to_string(expected) +
-                                             " bytes of " + std::to_string(w) + "x" + std::to_string(ht) +
-                                             (nonArrayCube ? " (one cube face)" : ""));
+            error = atOffset(
+                sizeOffset, "KTX level " + std::to_string(level) + " imageSize " + std::to_string(imageSize) +
+                                " is not the " + std::to_string(expected) + " bytes of " + std::to_string(w) +
+                                "x" + std::to_string(ht) + (nonArrayCube ? " (one cube face)" : ""));
             return false;
         }
         if (!r.ok() || !r.canRead(stored)) {
@@ -580,8 +632,9 @@ struct Ktx2Header {
 bool readKtx2Header(ByteReader& r, size_t fileSize, Ktx2Header& h, std::string& error) {
     uint8_t identifier[12] = {};
     r.bytes(identifier, 12);
-    uint32_t* fields[] = {&h.vkFormat, &h.typeSize, &h.width,     &h.height,    &h.depth,     &h.layers, &h.faces,
-                          &h.levels,   &h.scheme,   &h.dfdOffset, &h.dfdLength, &h.kvdOffset, &h.kvdLength};
+    uint32_t* fields[] = {&h.vkFormat,  &h.typeSize,  &h.width,    &h.height, &h.depth,
+                          &h.layers,    &h.faces,     &h.levels,   &h.scheme, &h.dfdOffset,
+                          &h.dfdLength, &h.kvdOffset, &h.kvdLength};
     for (uint32_t* field : fields) *field = r.u32();
     h.sgdOffset = r.u64();
     h.sgdLength = r.u64();
@@ -602,9 +655,10 @@ bool checkRange(uint64_t offset, uint64_t length, uint64_t fieldOffset, const ch
                 std::string& error) {
     if (length == 0) return true;
     if (offset > fileSize || length > fileSize - offset) {
-        error = atOffset(fieldOffset, std::string("KTX2 ") + what + " (offset " + std::to_string(offset) + ", " +
-                                          std::to_string(length) + " bytes) runs past the end of the file (" +
-                                          std::to_string(fileSize) + " bytes)");
+        error =
+            atOffset(fieldOffset, std::string("KTX2 ") + what + " (offset " + std::to_string(offset) + ", " +
+                                      std::to_string(length) + " bytes) runs past the end of the file (" +
+                                      std::to_string(fileSize) + " bytes)");
         return false;
     }
     return true;
@@ -662,11 +716,11 @@ bool inflateLevel(uint32_t scheme, const uint8_t* src, uint64_t length, uint64_t
         const unsigned long long content = ZSTD_getFrameContentSize(src, size_t(length));
         if (content == ZSTD_CONTENTSIZE_ERROR || content == ZSTD_CONTENTSIZE_UNKNOWN || content != expected) {
             error = atOffset(at, where + ": Zstandard frame " +
-                                     (content == ZSTD_CONTENTSIZE_ERROR     ? std::string("is not valid")
-                                      : content == ZSTD_CONTENTSIZE_UNKNOWN ? std::string("does not give its size")
-                                                                            : "holds " + std::to_string(content) +
-                                                                                  " bytes, not " +
-                                                                                  std::to_string(expected)));
+                                     (content == ZSTD_CONTENTSIZE_ERROR ? std::string("is not valid")
+                                      : content == ZSTD_CONTENTSIZE_UNKNOWN
+                                          ? std::string("does not give its size")
+                                          : "holds " + std::to_string(content) + " bytes, not " +
+                                                std::to_string(expected)));
             return false;
         }
         std::vector<uint8_t> buffer(static_cast<size_t>(expected));
@@ -689,7 +743,8 @@ bool inflateLevel(uint32_t scheme, const uint8_t* src, uint64_t length, uint64_t
     }
     std::vector<uint8_t> buffer(static_cast<size_t>(expected));
     uLongf got = uLongf(expected);
-    if (length > uLong(-1) || uncompress(buffer.data(), &got, src, uLong(length)) != Z_OK || got != expected) {
+    if (length > uLong(-1) || uncompress(buffer.data(), &got, src, uLong(length)) != Z_OK ||
+        got != expected) {
         error = atOffset(at, where + ": zlib data is corrupt or not " + std::to_string(expected) + " bytes");
         return false;
     }
@@ -719,15 +774,15 @@ bool sliceKtx2(const ByteView& bytes, const Ktx2Header& h, const KtxFormat& f, u
         }
         if (h.scheme == 0 && length != expected) {
             error = atOffset(entry + 8, what + " byteLength " + std::to_string(length) + " is not the " +
-                                            std::to_string(expected) + " bytes of " + std::to_string(w) + "x" +
-                                            std::to_string(ht));
+                                            std::to_string(expected) + " bytes of " + std::to_string(w) +
+                                            "x" + std::to_string(ht));
             return false;
         }
         if (offset > bytes.size || length > bytes.size - offset) {
             if (level > 0) break;
-            error = atOffset(entry, what + " (offset " + std::to_string(offset) + ", " + std::to_string(length) +
-                                        " bytes) runs past the end of the file (" + std::to_string(bytes.size) +
-                                        " bytes)");
+            error = atOffset(entry, what + " (offset " + std::to_string(offset) + ", " +
+                                        std::to_string(length) + " bytes) runs past the end of the file (" +
+                                        std::to_string(bytes.size) + " bytes)");
             return false;
         }
         ByteView levelBytes = bytes.sub(size_t(offset), size_t(length));
@@ -743,7 +798,8 @@ bool sliceKtx2(const ByteView& bytes, const Ktx2Header& h, const KtxFormat& f, u
 
 bool readKtx2Blocks(const ByteView& bytes, const Ktx2Header& h, Orientation& o, std::string& error) {
     if (h.scheme > 3) {
-        error = atOffset(0x2C, "KTX2 supercompression scheme " + std::to_string(h.scheme) + " is not supported");
+        error =
+            atOffset(0x2C, "KTX2 supercompression scheme " + std::to_string(h.scheme) + " is not supported");
         return false;
     }
     if (!checkRange(h.dfdOffset, h.dfdLength, 0x30, "data format descriptor", bytes.size, error) ||
@@ -766,8 +822,8 @@ bool readKtx(const ByteView& bytes, Image& image, std::string& error) {
     if (h.swapped) image.notes.push_back("KTX file written big-endian: header and samples byte-swapped");
     KtxFormat f;
     uint32_t levels = h.levels;
-    if (!ktx1Format(h, f, error) ||
-        !checkKtxShape("KTX", h.width, h.height, h.depth, h.faces, h.arrayElements, levels, 0x24, image, error))
+    if (!ktx1Format(h, f, error) || !checkKtxShape("KTX", h.width, h.height, h.depth, h.faces,
+                                                   h.arrayElements, levels, 0x24, image, error))
         return false;
     if (h.kvBytes > r.remaining()) {
         error = atOffset(0x3C, "KTX key/value data of " + std::to_string(h.kvBytes) +
@@ -805,8 +861,10 @@ bool readKtx2(const ByteView& bytes, Image& image, std::string& error) {
         return false;
     // The level index holds max(levelCount, 1) entries after the header.
     if (!r.canReadArray(levels, kKtx2LevelEntrySize)) {
-        error = atOffset(0x28, "KTX2 level index of " + std::to_string(levels) + " entries runs past the end of "
-                                   "the file (" + std::to_string(r.remaining()) + " bytes follow the header)");
+        error = atOffset(0x28, "KTX2 level index of " + std::to_string(levels) +
+                                   " entries runs past the end of "
+                                   "the file (" +
+                                   std::to_string(r.remaining()) + " bytes follow the header)");
         return false;
     }
     image.width = h.width;

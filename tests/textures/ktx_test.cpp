@@ -28,7 +28,9 @@ namespace {
 namespace fs = std::filesystem;
 using Bytes = std::vector<uint8_t>;
 
-fs::path fixtureDir() { return test::outputDir() / "ktx"; }
+fs::path fixtureDir() {
+    return test::outputDir() / "ktx";
+}
 
 // The build writes the fixtures (tests/textures/CMakeLists.txt, target ktx_fixtures); what is
 // missing says why in OUT/ktx1.missing or OUT/ktx2.missing.
@@ -46,9 +48,9 @@ const Generated& generated() {
     return g;
 }
 
-#define REQUIRE_KTX1()                                                                                       \
+#define REQUIRE_KTX1() \
     if (!generated().ktx1Missing.empty()) ESVIEW_SKIP_UNLESS_REQUIRED() << generated().ktx1Missing
-#define REQUIRE_KTX2()                                                                                       \
+#define REQUIRE_KTX2() \
     if (!generated().ktx2Missing.empty()) ESVIEW_SKIP_UNLESS_REQUIRED() << generated().ktx2Missing
 
 Bytes fileBytes(const fs::path& path) {
@@ -125,7 +127,8 @@ TEST(Ktx1, etc1_mip_chain_reads_the_same_in_both_byte_orders) {
         size_t at = 0;
         for (uint32_t level = 0; level < image->levels; ++level) {
             const Bytes s = surfaceBytes(*image, level);
-            EXPECT_EQ(s, Bytes(raw.begin() + long(at), raw.begin() + long(at + s.size()))) << "level " << level;
+            EXPECT_EQ(s, Bytes(raw.begin() + long(at), raw.begin() + long(at + s.size())))
+                << "level " << level;
             at += s.size();
         }
         EXPECT_EQ(at, raw.size());
@@ -206,7 +209,8 @@ TEST(Ktx1, uncompressed_layouts_convert_to_rgba8) {
         Bytes expected;
         for (uint32_t y = 0; y < rgb.levelHeight(level); ++y)
             for (uint32_t x = 0; x < rgb.levelWidth(level); ++x)
-                expected.insert(expected.end(), {uint8_t(x * 50), uint8_t(y * 80), uint8_t(200 - x * 10), 255});
+                expected.insert(expected.end(),
+                                {uint8_t(x * 50), uint8_t(y * 80), uint8_t(200 - x * 10), 255});
         EXPECT_EQ(surfaceBytes(rgb, level), expected) << "level " << level;
     }
     // RGB565 big-endian: r = x*10, g = y*20 + x, b = 31 - x, scaled round(v * 255 / max).
@@ -215,12 +219,14 @@ TEST(Ktx1, uncompressed_layouts_convert_to_rgba8) {
     auto scale = [](uint32_t v, uint32_t max) { return uint8_t((v * 255 + max / 2) / max); };
     for (uint32_t y = 0; y < 2; ++y)
         for (uint32_t x = 0; x < 3; ++x)
-            expected.insert(expected.end(), {scale(x * 10, 31), scale(y * 20 + x, 63), scale(31 - x, 31), 255});
+            expected.insert(expected.end(),
+                            {scale(x * 10, 31), scale(y * 20 + x, 63), scale(31 - x, 31), 255});
     EXPECT_EQ(surfaceBytes(c565, 0), expected);
     EXPECT_TRUE(hasNote(c565, "big-endian"));
     // RGBA4444: r = x*15, g = y*15, b = 5, a = 10 (4-bit values * 17).
     const Image c4444 = readFixture("rgba4444.ktx");
-    EXPECT_EQ(surfaceBytes(c4444, 0), (Bytes{0, 0, 85, 170, 255, 0, 85, 170, 0, 255, 85, 170, 255, 255, 85, 170}));
+    EXPECT_EQ(surfaceBytes(c4444, 0),
+              (Bytes{0, 0, 85, 170, 255, 0, 85, 170, 0, 255, 85, 170, 255, 255, 85, 170}));
     // LA8 3x1: l = 10 + 100x, a = 250 - x.
     EXPECT_EQ(surfaceBytes(readFixture("la8.ktx"), 0),
               (Bytes{10, 10, 10, 250, 110, 110, 110, 249, 210, 210, 210, 248}));
@@ -294,7 +300,8 @@ TEST(Ktx2, uncompressed_formats_srgb_and_orientation) {
         Bytes expected;
         for (uint32_t y = 0; y < n; ++y)
             for (uint32_t x = 0; x < n; ++x)
-                expected.insert(expected.end(), {uint8_t(x * 60), uint8_t((n - 1 - y) * 60), 9, uint8_t(200 + x)});
+                expected.insert(expected.end(),
+                                {uint8_t(x * 60), uint8_t((n - 1 - y) * 60), 9, uint8_t(200 + x)});
         EXPECT_EQ(surfaceBytes(rgba, level), expected);
     }
     const Image c565 = readFixture("r5g6b5.ktx2");
@@ -335,7 +342,8 @@ TEST(KtxErrors, every_header_field_has_its_offset) {
         {"rgb8.ktx", 0x10, 0x9999, "offset 0x10: KTX glType 0x9999 is not supported"},
         {"rgb8.ktx", 0x14, 3, "offset 0x14: KTX glTypeSize 3 does not match"},
         {"rgb8.ktx", 0x18, 0x1234, "offset 0x18: KTX glFormat 0x1234"},
-        {"etc1_le.ktx", 0x1C, 0x8E8C, "offset 0x1C: KTX glInternalFormat 0x8E8C (BPTC (BC6H/BC7)) is not supported"},
+        {"etc1_le.ktx", 0x1C, 0x8E8C,
+         "offset 0x1C: KTX glInternalFormat 0x8E8C (BPTC (BC6H/BC7)) is not supported"},
         {"etc1_le.ktx", 0x1C, 0x1234, "offset 0x1C: KTX glInternalFormat 0x1234 is not a known"},
         {"etc1_le.ktx", 0x24, 0, "offset 0x24: KTX width 0"},
         {"etc1_le.ktx", 0x28, 20000, "offset 0x28: KTX height 20000"},
@@ -446,8 +454,8 @@ TEST(KtxSweeps, every_prefix_is_an_error_or_keeps_complete_levels) {
     for (const std::string& name : names) {
         SCOPED_TRACE(name);
         const Bytes file = fileBytes(fixtureDir() / name);
-        for (size_t n = 0; n < file.size(); ++n) expectErrorOrConsistent(Bytes(file.begin(), file.begin() + long(n)),
-                                                                           accepted, refused);
+        for (size_t n = 0; n < file.size(); ++n)
+            expectErrorOrConsistent(Bytes(file.begin(), file.begin() + long(n)), accepted, refused);
     }
     EXPECT_GT(accepted, 0u);  // KTX 1 files cut inside a later level keep the levels before it
     EXPECT_GT(refused, 0u);
@@ -468,7 +476,8 @@ TEST(KtxSweeps, corrupted_header_and_index_bytes_never_crash) {
         const Bytes file = fileBytes(fixtureDir() / name);
         const size_t span = std::min<size_t>(file.size(), 200);
         for (size_t i = 0; i < span; ++i)
-            for (const uint8_t value : {uint8_t(0x00), uint8_t(0xFF), uint8_t(file[i] ^ 0x80), uint8_t(file[i] + 1)}) {
+            for (const uint8_t value :
+                 {uint8_t(0x00), uint8_t(0xFF), uint8_t(file[i] ^ 0x80), uint8_t(file[i] + 1)}) {
                 Bytes bytes = file;
                 bytes[i] = value;
                 expectErrorOrConsistent(bytes, accepted, refused);
@@ -530,7 +539,9 @@ TEST(KtxSceneTextures, model_textures_resolve_to_ktx_files_and_decode_when_neede
     EXPECT_EQ(prepareSceneTextures(software, [](PixelFormat f) { return f == PixelFormat::Rgba8; }), 0);
     EXPECT_EQ(software.textures[0].image.format, PixelFormat::Rgba8);
     EXPECT_EQ(software.textures[0].image.levels, 3u);
-    EXPECT_EQ(infoLines(software, "texture 0 'wall.png': ASTC 6x6 decoded to RGBA8 in software (no GPU support)"), 1);
+    EXPECT_EQ(
+        infoLines(software, "texture 0 'wall.png': ASTC 6x6 decoded to RGBA8 in software (no GPU support)"),
+        1);
     EXPECT_EQ(infoLines(software, "ETC2 RGBA decoded to RGBA8 in software"), 1);
     const Image theirs = readFixture("astc6x6_l0.astcenc.png");
     EXPECT_EQ(surfaceBytes(software.textures[0].image, 0), surfaceBytes(theirs, 0));
