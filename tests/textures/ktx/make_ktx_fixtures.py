@@ -11,7 +11,9 @@ decode of each level (`astcenc -dl`) beside them as the reference; ETC, PVRTC an
 seeded pseudo-random blocks (every 8-byte block is a valid ETC1/ETC2 block), kept as .raw files
 so the test can compare the surfaces and their decode with the payload as written.
 
-Usage: make_ktx_fixtures.py OUT [--node NODE --modules NODE_MODULES]
+Usage: make_ktx_fixtures.py OUT [--node NODE --modules NODE_MODULES] [--models SHARED_MODELS]
+With --models, the shared sample pod/nsdk/gnome_texture.pvr (PVRTC1 4bpp, stored bottom-up) is also
+rewrapped as KTX 1.1 (gnome_texture_from_pvr.ktx), so the test can read one payload both ways.
 Writes OUT/ktx1.done when the KTX 1 files are there and OUT/ktx2.done when ktx-parse wrote the
 KTX 2 files, else OUT/ktx1.missing or OUT/ktx2.missing saying why (the test shows it when it
 skips); then OUT/fixtures.stamp. Exit status 0 unless a tool fails outright.
@@ -161,6 +163,35 @@ def write_ktx1(out, rng, astc):
     open(os.path.join(out, "ktx1.done"), "w").write("ok\n")
 
 
+def ktx1_from_pvr(pvr_path, out_path):
+    """Rewraps a PVR v3 file of PVRTC1 4bpp RGBA (pixel format 3) as KTX 1.1: the same levels,
+    glInternalFormat COMPRESSED_RGBA_PVRTC_4BPPV1_IMG, the PVR orientation metadata (key 3) as
+    KTXorientation. Returns False when the file is not such a PVR."""
+    b = open(pvr_path, "rb").read()
+    if len(b) < 52 or struct.unpack_from("<I", b, 0)[0] != 0x03525650:
+        return False
+    _, pf, _, _, h, w, _, _, faces, mips, meta = struct.unpack_from("<IQIIIIIIIII", b, 4)
+    if pf != 3 or faces != 1:
+        return False
+    kv, at, m = b"", 0, b[52:52 + meta]
+    while at + 12 <= len(m):
+        fourcc, key, size = struct.unpack_from("<III", m, at)
+        data = m[at + 12:at + 12 + size]
+        at += 12 + size
+        if fourcc == 0x03525650 and key == 3 and size >= 2:
+            entry = b"KTXorientation\0" + ("S=%s,T=%s" % ("l" if data[0] else "r", "u" if data[1] else "d")).encode() + b"\0"
+            kv = struct.pack("<I", len(entry)) + pad4(entry)
+    out = bytearray(b"\xabKTX 11\xbb\r\n\x1a\n")
+    out += struct.pack("<13I", 0x04030201, 0, 1, 0, 0x8C02, 0x1908, w, h, 0, 0, 1, mips, len(kv)) + kv
+    data, at = b[52 + meta:], 0
+    for level in range(mips):
+        size = max(w >> level, 8) * max(h >> level, 8) * 4 // 8
+        out += struct.pack("<I", size) + data[at:at + size]
+        at += size
+    open(out_path, "wb").write(out)
+    return True
+
+
 def zstd(src):
     """Compresses a level file with the zstd command (which records the content size)."""
     subprocess.run(["zstd", "-q", "-f", "-19", src, "-o", src + ".zst"], check=True)
@@ -232,6 +263,7 @@ def main():
         return 2
     out = args[0]
     node = args[args.index("--node") + 1] if "--node" in args else shutil.which("node")
+    models = args[args.index("--models") + 1] if "--models" in args else ""
     modules = args[args.index("--modules") + 1] if "--modules" in args else os.path.expanduser(
         "~/.cache/esview/npm/node_modules")
     os.makedirs(out, exist_ok=True)
@@ -249,6 +281,10 @@ def main():
         if why:
             print("make_ktx_fixtures: no KTX 2 files: " + why)
             open(os.path.join(out, "ktx2.missing"), "w").write(why)
+    # A shared sample rewrapped (when the models are there): the same blocks read from PVR and KTX.
+    gnome = os.path.join(models, "pod", "nsdk", "gnome_texture.pvr")
+    if models and os.path.exists(gnome):
+        ktx1_from_pvr(gnome, os.path.join(out, "gnome_texture_from_pvr.ktx"))
     open(os.path.join(out, "fixtures.stamp"), "w").write("ok\n")
     return 0
 
