@@ -161,9 +161,13 @@ web_sources() {
   apt-get "${opts[@]}" update -qq
   for p in "${WEB_SOURCES[@]}"; do
     compgen -G "$dir/${p}-[0-9]*/" >/dev/null && continue
-    # libzstd (KTX2 Zstandard) is optional: without it the page refuses such textures.
+    # libzstd (KTX2 Zstandard) is optional: without it the page refuses such textures. A security
+    # update whose source files a mirror does not serve yet falls back to the release's version.
     if [ "$p" = libzstd ]; then
-      (cd "$dir" && apt-get "${opts[@]}" source -qq "$p" >/dev/null) ||
+      local release
+      release=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+      (cd "$dir" && { apt-get "${opts[@]}" source -qq "$p" >/dev/null 2>&1 ||
+        { [ -n "$release" ] && apt-get "${opts[@]}" source -qq "$p/$release" >/dev/null; }; }) ||
         echo "setup: could not fetch the libzstd sources; the web build refuses KTX2 Zstandard textures" >&2
       continue
     fi
