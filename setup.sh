@@ -26,7 +26,7 @@ PACKAGES=(
   xvfb xauth weston
   libgtest-dev libbenchmark-dev libassimp-dev libmeshoptimizer-dev libfast-float-dev libcli11-dev nlohmann-json3-dev
   glslang-tools
-  astcenc ccache
+  astcenc ccache libdraco-dev draco gltfpack
   fonts-dejavu-core
   desktop-file-utils libxml2-utils shared-mime-info libglib2.0-bin
 )

@@ -21,6 +21,7 @@ else()
   pkg_check_modules(GLESV2 REQUIRED IMPORTED_TARGET glesv2)
   pkg_check_modules(EGL REQUIRED IMPORTED_TARGET egl)
   pkg_check_modules(SDL2 REQUIRED IMPORTED_TARGET sdl2)
+  pkg_check_modules(DRACO QUIET IMPORTED_TARGET draco)  # optional: glTF KHR_draco_mesh_compression
 endif()
 
 # glad 2: one GLES 2.0..3.2 loader plus EGL 1.5, generated offline from the bundled XML, with its
