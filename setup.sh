@@ -118,10 +118,10 @@ cross_build() {
 
 # The browser viewer: Debian's Emscripten (offline; its JS optimiser finds Debian's acorn only with
 # NODE_PATH), Chromium for the test, and the Debian source packages of the libraries that have no wasm
-# build (Dear ImGui, xz-utils for liblzma, zlib), fetched with `apt-get source` through a private
+# build (Dear ImGui, xz-utils for liblzma, zlib, meshoptimizer), fetched with `apt-get source` through a private
 # sources list and lists folder under build-web/ (the machine's apt configuration is left alone).
 # Header-only libraries (GLM, stb, fast_float, CLI11, nlohmann-json) come from their -dev packages.
-WEB_SOURCES=(imgui xz-utils zlib)
+WEB_SOURCES=(imgui xz-utils zlib meshoptimizer)
 web_sources() {
   local dir=build-web/sources apt_dir=build-web/apt
   mkdir -p "$dir" "$apt_dir/lists/partial"
