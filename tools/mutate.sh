@@ -74,6 +74,9 @@ budget-exit-code | app/cli/check_command.cpp | return failed == 0 && overBudget 
 overdraw-alpha-tested-opaque | renderer/draw_builder.cpp | const bool layered = material.blend.enabled || material.opacity < 1.0f || material.alphaCutoff > 0.0f; | const bool layered = material.blend.enabled || material.opacity < 1.0f; | test_render | OverdrawViews.*
 texel-density-sign | shaders/mesh.frag | mix(vec3(1.0), vec3(1.0, 0.1, 0.1), t) | mix(vec3(1.0), vec3(0.1, 0.2, 1.0), t) | test_render | TextureViews.*
 cost-skin-joints | cost/cost_report.cpp | sizes.push_back(weighted > 0 ? weighted : uint32_t(joints)); | sizes.push_back(uint32_t(joints)); | test_cost | CostMesh.*
+meshopt-filter-skipped | loaders/gltf/decode_meshopt.cpp | applyFilter(view, out);\n    return true; | return true; | test_gltf_codecs | MeshoptDecode.*
+meshopt-bound-loose | loaders/gltf/decode_meshopt.cpp | if (bytes > largestDecodedSize(view, size)) { | if (bytes > largestDecodedSize(view, size) * 1024) { | test_gltf_codecs | MeshoptDecode.*
+draco-face-order | loaders/gltf/decode_draco.cpp | out.indices[size_t(f) * 3 + k] = face[k].value(); | out.indices[size_t(f) * 3 + (2 - k)] = face[k].value(); | test_gltf_codecs | DracoDecode.*
 EOF
 
 if [ "$list" = 1 ]; then
