@@ -1,0 +1,448 @@
+// glTF files written by tools that are not esview (tests/gltf_writers/fixtures/README.md), read through
+// the command line: `esview info --json` against the writers' own facts (Blender's data, what gltfpack
+// and assimp wrote or printed), and `esview render` through the file's camera against Blender's
+// Workbench silhouettes. Then every shared sample converted to .glb by esview and read back.
+//
+// Every test skips while esview cannot open glTF (`info` exits 1 with "unknown file format"), and fails
+// once it opens a file but gets a fact wrong.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <ostream>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "common/image_compare.h"
+#include "common/run_esview.h"
+#include "common/shared_samples.h"
+#include "common/test_paths.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using esv::test::RunResult;
+using nlohmann::json;
+
+const fs::path kFixtures = GLTF_FIXTURES_DIR;
+
+// Blender's scenes run at 24 frames a second; a clip's duration may differ by one frame (gltfpack
+// resamples at 30 fps and ends a clip on its own frame).
+constexpr double kFrame = 1.0 / 24.0;
+
+RunResult run(const std::string& args) { return esv::test::runEsview(ESVIEW_BINARY, args, "gltf_writers"); }
+
+std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
+
+std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+// esview without a glTF reader: the file is not a format it knows.
+bool readerAbsent(const RunResult& r) {
+    return r.exitCode == 1 && r.err.find("unknown file format") != std::string::npos;
+}
+
+#define SKIP_WITHOUT_GLTF_READER(result)                                                    \
+    do {                                                                                    \
+        if (readerAbsent(result))                                                           \
+            GTEST_SKIP() << "esview cannot open glTF yet: " << firstLine((result).err);     \
+    } while (0)
+
+json readJson(const fs::path& p) { return json::parse(esv::test::readText(p)); }
+
+struct Box {
+    double min[3], max[3];
+};
+
+Box box(const json& j) {
+    Box b{};
+    for (int i = 0; i < 3; ++i) {
+        b.min[i] = j.at("min").at(i).get<double>();
+        b.max[i] = j.at("max").at(i).get<double>();
+    }
+    return b;
+}
+
+double diagonal(const Box& b) {
+    double d = 0.0;
+    for (int i = 0; i < 3; ++i) d += (b.max[i] - b.min[i]) * (b.max[i] - b.min[i]);
+    return std::sqrt(d);
+}
+
+// The largest distance between the corners of two boxes, per coordinate ("" when within `tolerance`).
+std::string boxDifference(const Box& actual, const Box& expected, double tolerance) {
+    double worst = 0.0;
+    for (int i = 0; i < 3; ++i)
+        worst = std::max({worst, std::fabs(actual.min[i] - expected.min[i]), std::fabs(actual.max[i] - expected.max[i])});
+    if (worst <= tolerance) return "";
+    char text[400];
+    std::snprintf(text, sizeof text, "box (%.5g %.5g %.5g)-(%.5g %.5g %.5g), expected (%.5g %.5g %.5g)-(%.5g %.5g %.5g): "
+                  "off by %.3g, allowed %.3g",
+                  actual.min[0], actual.min[1], actual.min[2], actual.max[0], actual.max[1], actual.max[2], expected.min[0],
+                  expected.min[1], expected.min[2], expected.max[0], expected.max[1], expected.max[2], worst, tolerance);
+    return text;
+}
+
+// ----------------------------------------------------------------------------- Blender's scenes
+
+// One scene as one writer's file: Blender's .glb and .gltf, gltfpack's quantised and compressed .glb.
+struct Variant {
+    const char* scene;
+    const char* kind;  // glb, gltf, q (gltfpack), qc (gltfpack -cc)
+};
+
+struct Expected {
+    fs::path file;
+    json facts;    // Blender's facts about the scene
+    json written;  // what this file's writer wrote (counts from its JSON)
+    bool quantized = false;
+    // Box tolerances, fractions of the box's diagonal. Blender's files hold Blender's float positions
+    // and its animation sampled at every frame: 1e-3. gltfpack stores positions in 14 bits over the
+    // mesh's box (1/16383 of it), morph deltas likewise, skin weights in 8 bits (a vertex weighted to two
+    // bones moves by at most 1/255 of the distance between its two placements), rotations in 12 bits
+    // per component (about 2.4e-4 radians, times three chained bones over a 2-unit tube), and resamples
+    // the clips at 30 fps (exact here: every key is linear): 2e-3 at rest and 5e-3 inside a clip bound
+    // these with margin.
+    double restTolerance = 1e-3, clipTolerance = 1e-3;
+};
+
+Expected expected(const Variant& v) {
+    Expected e;
+    const std::string scene = v.scene, kind = v.kind;
+    e.facts = readJson(kFixtures / "blender" / (scene + ".facts.json"));
+    if (kind == "glb" || kind == "gltf") {
+        e.file = kFixtures / "blender" / (kind == "glb" ? scene + ".glb" : scene + "_gltf/" + scene + ".gltf");
+        e.written = e.facts["written"];
+    } else {
+        const std::string stem = scene + (kind == "q" ? "_q" : "_qc");
+        e.file = kFixtures / "gltfpack" / (stem + ".glb");
+        e.written = readJson(kFixtures / "gltfpack" / (stem + ".facts.json"))["written"];
+        e.quantized = true;
+        e.restTolerance = 2e-3;
+        e.clipTolerance = 5e-3;
+    }
+    return e;
+}
+
+void PrintTo(const Variant& v, std::ostream* os) { *os << v.scene << " (" << v.kind << ")"; }
+
+class BlenderScene : public ::testing::TestWithParam<Variant> {};
+
+std::string variantName(const ::testing::TestParamInfo<Variant>& p) {
+    return std::string(p.param.scene) + "_" + p.param.kind;
+}
+
+std::vector<Variant> variants() {
+    std::vector<Variant> out;
+    for (const char* scene : {"skinned", "shapekeys", "textured", "lights"})
+        for (const char* kind : {"glb", "gltf", "q", "qc"}) out.push_back({scene, kind});
+    return out;
+}
+
+// Counts: meshes and their triangles (Blender's loop triangles), vertices (as the writer wrote them),
+// instances, nodes, skins, morph targets, cameras, light types, clips, textured materials.
+TEST_P(BlenderScene, InfoHasTheWritersCounts) {
+    const Expected e = expected(GetParam());
+    const RunResult r = run("info " + quoted(e.file) + " --json");
+    SKIP_WITHOUT_GLTF_READER(r);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const json info = json::parse(r.out);
+    const json& facts = e.facts;
+
+    ASSERT_EQ(info["meshes"].size(), e.written["meshes"].size()) << info["meshes"].dump();
+    EXPECT_EQ(info["meshes"].size(), facts["meshes"].size());
+    std::multiset<int> triangles, expectedTriangles;
+    std::multiset<std::pair<int, int>> sizes, writtenSizes;  // (vertices, triangles)
+    int skinned = 0, morphTargets = 0, totalTriangles = 0;
+    std::set<std::string> names;
+    for (const auto& m : info["meshes"]) {
+        triangles.insert(m["triangles"].get<int>());
+        sizes.insert({m["vertices"].get<int>(), m["triangles"].get<int>()});
+        skinned += m["skinned"].get<bool>();
+        morphTargets += m["morph_targets"].get<int>();
+        totalTriangles += m["triangles"].get<int>();
+        names.insert(m["name"].get<std::string>());
+    }
+    int expectedSkinned = 0, expectedMorphTargets = 0;
+    std::set<std::string> expectedNames;
+    for (const auto& m : facts["meshes"]) {
+        expectedTriangles.insert(m["triangles"].get<int>());
+        expectedSkinned += m["skinned"].get<bool>();
+        expectedMorphTargets += m["morph_targets"].get<int>();
+        expectedNames.insert(m["name"].get<std::string>());
+    }
+    for (const auto& m : e.written["meshes"]) {
+        // Blender's read-back counts indices; gltfpack's facts count triangles.
+        const int t = m.contains("triangles") ? m["triangles"].get<int>() : m["indices"].get<int>() / 3;
+        writtenSizes.insert({m["vertices"].get<int>(), t});
+    }
+    EXPECT_EQ(totalTriangles, facts["triangles"].get<int>());
+    EXPECT_EQ(triangles, expectedTriangles) << "triangles per mesh (Blender's loop triangles)";
+    EXPECT_EQ(sizes, writtenSizes) << "(vertices, triangles) per mesh as the writer wrote them";
+    if (!e.quantized) {
+        EXPECT_EQ(names, expectedNames) << "mesh names (Blender's mesh data names)";
+    }
+    EXPECT_EQ(skinned, expectedSkinned);
+    EXPECT_EQ(morphTargets, expectedMorphTargets);
+    EXPECT_EQ(info["mesh_instances"].get<int>(), facts["mesh_instances"].get<int>());
+    EXPECT_EQ(info["nodes"].get<int>(), e.written["nodes"].get<int>()) << "the file's nodes";
+
+    EXPECT_EQ(info["cameras"].get<int>(), facts["cameras"].get<int>());
+    std::vector<std::string> lights;
+    for (const auto& l : info["lights"]) lights.push_back(l["type"].get<std::string>());
+    std::sort(lights.begin(), lights.end());
+    EXPECT_EQ(lights, facts["lights"].get<std::vector<std::string>>());
+
+    std::map<std::string, double> clips;
+    for (const auto& c : info["animation"]["clips"]) clips[c["name"].get<std::string>()] = c["duration_s"].get<double>();
+    ASSERT_EQ(clips.size(), facts["clips"].size()) << info["animation"].dump();
+    for (const auto& c : facts["clips"]) {
+        const std::string name = c["name"].get<std::string>();
+        ASSERT_TRUE(clips.count(name)) << "no clip '" << name << "': " << info["animation"].dump();
+        EXPECT_NEAR(clips[name], c["duration_s"].get<double>(), kFrame + 1e-4) << name;
+    }
+
+    // A material Blender gave an image has a texture (by name where the writer kept material names).
+    for (const auto& m : facts["materials"]) {
+        if (m["images"].empty()) continue;
+        EXPECT_GE(info["textures"].size(), m["images"].size()) << info["textures"].dump();
+        bool textured = false;
+        for (const auto& im : info["materials"])
+            if ((e.quantized || im["name"] == m["name"]) && !im["textures"].empty()) textured = true;
+        EXPECT_TRUE(textured) << "material " << m["name"] << ": " << info["materials"].dump();
+    }
+}
+
+// World-space bounds at rest and inside each clip, against Blender's evaluated meshes.
+TEST_P(BlenderScene, BoundsAtRestAndInsideClipsAreBlenders) {
+    const Expected e = expected(GetParam());
+    const RunResult rest = run("info " + quoted(e.file) + " --json");
+    SKIP_WITHOUT_GLTF_READER(rest);
+    ASSERT_EQ(rest.exitCode, 0) << rest.err;
+    const Box restBox = box(e.facts["bounds_rest"]);
+    const double diag = diagonal(restBox);
+    EXPECT_EQ(boxDifference(box(json::parse(rest.out)["bounds"]), restBox, e.restTolerance * diag), "") << "at rest";
+    for (const auto& sample : e.facts["bounds_at"]) {
+        const std::string clip = sample["clip"].get<std::string>();
+        char time[32];
+        std::snprintf(time, sizeof time, "%.6f", sample["time_s"].get<double>());
+        const RunResult r = run("info " + quoted(e.file) + " --json --time " + time + " --clip '" + clip + "'");
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        const Box expectedBox = box(sample["bounds"]);
+        EXPECT_EQ(boxDifference(box(json::parse(r.out)["bounds"]), expectedBox,
+                                e.clipTolerance * std::max(diag, diagonal(expectedBox))),
+                  "")
+            << clip << " at " << time << " s";
+    }
+}
+
+// A silhouette: Blender's pictures are white on black (no anti-aliasing); esview's are the model drawn
+// unlit over its clear colour, and a pixel belongs to the model when a channel differs from the corners'
+// background by more than 100 levels: about half coverage for these materials (white, and a checker of
+// (255, 217, 51) and (51, 153, 255), 199 levels or more from the background), which is what Blender's
+// pixel-centre sampling draws.
+std::vector<bool> esviewMask(const esv::test::Image& image) {
+    const esv::test::Rgb bg = esv::test::cornerBackground(image);
+    std::vector<bool> mask(size_t(image.width) * image.height);
+    for (size_t p = 0; p < mask.size(); ++p) {
+        int worst = 0;
+        for (int c = 0; c < 3; ++c) worst = std::max(worst, std::abs(int(image.rgba[p * 4 + c]) - int(bg[c])));
+        mask[p] = worst > 100;
+    }
+    return mask;
+}
+
+std::vector<bool> blenderMask(const esv::test::Image& image) {
+    std::vector<bool> mask(size_t(image.width) * image.height);
+    for (size_t p = 0; p < mask.size(); ++p) mask[p] = image.rgba[p * 4] > 127;
+    return mask;
+}
+
+double intersectionOverUnion(const std::vector<bool>& a, const std::vector<bool>& b) {
+    size_t both = 0, either = 0;
+    for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
+        both += a[i] && b[i];
+        either += a[i] || b[i];
+    }
+    return either ? double(both) / double(either) : 1.0;
+}
+
+// Writes a picture of where the two silhouettes differ: both white, only esview's red, only Blender's blue.
+void writeMaskDiff(const fs::path& path, const std::vector<bool>& mine, const std::vector<bool>& blender, int w, int h) {
+    esv::test::Image out;
+    out.width = w;
+    out.height = h;
+    out.rgba.resize(size_t(w) * h * 4);
+    for (size_t p = 0; p < mine.size(); ++p) {
+        const uint8_t r = mine[p] ? 255 : 0, b = blender[p] ? 255 : 0, g = mine[p] && blender[p] ? 255 : 0;
+        out.rgba[p * 4] = r, out.rgba[p * 4 + 1] = g, out.rgba[p * 4 + 2] = b, out.rgba[p * 4 + 3] = 255;
+    }
+    esv::test::savePng(path.string(), out);
+}
+
+TEST_P(BlenderScene, SilhouetteThroughTheFilesCameraIsBlenders) {
+    const Expected e = expected(GetParam());
+    const RunResult probe = run("info " + quoted(e.file) + " --json");
+    SKIP_WITHOUT_GLTF_READER(probe);
+    ASSERT_EQ(probe.exitCode, 0) << probe.err;
+    ASSERT_TRUE(e.facts.contains("pictures")) << "the fixtures were made without pictures";
+    for (const auto& picture : e.facts["pictures"]) {
+        const std::string file = picture["file"].get<std::string>();
+        const fs::path out = esv::test::outputDir() / (std::string("gltf_writers_") + GetParam().kind + "_" + file);
+        std::string args = "render " + quoted(e.file) + " --camera 0 --size 320x240 --mode unlit -o " + quoted(out);
+        if (!picture["clip"].is_null()) {
+            char time[32];
+            std::snprintf(time, sizeof time, "%.6f", picture["time_s"].get<double>());
+            args += " --clip '" + picture["clip"].get<std::string>() + "' --time " + time;
+        }
+        const RunResult r = run(args);
+        ASSERT_EQ(r.exitCode, 0) << args << "\n" << r.err;
+        esv::test::Image mine, theirs;
+        ASSERT_TRUE(esv::test::loadPng(out.string(), mine)) << out;
+        ASSERT_TRUE(esv::test::loadPng((kFixtures / "blender" / file).string(), theirs)) << file;
+        ASSERT_EQ(mine.width, theirs.width);
+        ASSERT_EQ(mine.height, theirs.height);
+        const std::vector<bool> a = esviewMask(mine), b = blenderMask(theirs);
+        const double iou = intersectionOverUnion(a, b);
+        if (iou < 0.97) {
+            const fs::path diff = fs::path(out).replace_extension(".silhouettes.png");
+            writeMaskDiff(diff, a, b, mine.width, mine.height);
+            ADD_FAILURE() << file << ": silhouette intersection over union " << iou << " (want >= 0.97); esview's "
+                          << out << ", the two compared (esview red, Blender blue, both white) " << diff;
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, BlenderScene, ::testing::ValuesIn(variants()), variantName);
+
+// ------------------------------------------------------------------------- assimp's exports
+
+class AssimpExport : public ::testing::TestWithParam<std::string> {};
+
+std::vector<std::string> assimpExports() {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(kFixtures / "assimp"))
+        if (entry.path().extension() == ".glb") names.push_back(entry.path().stem().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+// Meshes, vertices and faces as `assimp info` printed them for its own export, and the box as esview
+// reads the OpenGEX source (assimp keeps the source's axes: fixtures/README.md).
+TEST_P(AssimpExport, InfoHasAssimpsCountsAndTheSourcesBounds) {
+    const json facts = readJson(kFixtures / "assimp" / (GetParam() + ".facts.json"));
+    const fs::path file = kFixtures / "assimp" / (GetParam() + ".glb");
+    const RunResult r = run("info " + quoted(file) + " --json");
+    SKIP_WITHOUT_GLTF_READER(r);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const json info = json::parse(r.out);
+    const json& printed = facts["assimp_info_export"];
+    ASSERT_TRUE(printed.is_object()) << "assimp could not read its own export when the fixture was made";
+    EXPECT_EQ(info["meshes"].size(), size_t(printed["meshes"].get<int>()));
+    int vertices = 0, triangles = 0;
+    for (const auto& m : info["meshes"]) {
+        vertices += m["vertices"].get<int>();
+        triangles += m["triangles"].get<int>();
+    }
+    EXPECT_EQ(vertices, printed["vertices"].get<int>());
+    EXPECT_EQ(triangles, printed["faces"].get<int>()) << "assimp's faces are triangles here";
+    EXPECT_EQ(info["cameras"].get<int>(), printed["cameras"].get<int>());
+    EXPECT_EQ(info["lights"].size(), size_t(printed["lights"].get<int>()));
+    if (printed["meshes"].get<int>() == 0) return;
+
+    ASSERT_TRUE(printed.contains("bounds"));
+    const Box assimpBox = box(printed["bounds"]);
+    const double diag = diagonal(assimpBox);
+    EXPECT_EQ(boxDifference(box(info["bounds"]), assimpBox, 1e-3 * diag), "") << "against assimp's printed box";
+
+    ESVIEW_REQUIRE_MODELS("ogex");
+    const fs::path source = esv::test::modelsDir() / facts["source"].get<std::string>();
+    const RunResult s = run("info " + quoted(source) + " --json");
+    ASSERT_EQ(s.exitCode, 0) << s.err;
+    const json sourceInfo = json::parse(s.out);
+    int sourceTriangles = 0;
+    for (const auto& m : sourceInfo["meshes"]) sourceTriangles += m["triangles"].get<int>();
+    EXPECT_EQ(triangles, sourceTriangles) << "the source's triangles as esview reads them";
+    EXPECT_EQ(boxDifference(box(info["bounds"]), box(sourceInfo["bounds"]), 1e-3 * diag), "")
+        << "against the source's box as esview reads it";
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, AssimpExport, ::testing::ValuesIn(assimpExports()));
+
+// ---------------------------------------------------------------- esview's own .glb, read back
+
+// A box in the source's axes as the converter writes it: a Z-up scene is turned to Y up,
+// (x, y, z) -> (x, z, -y).
+Box turnedToYUp(const Box& b) {
+    return Box{{b.min[0], b.min[2], -b.max[1]}, {b.max[0], b.max[2], -b.min[1]}};
+}
+
+int triangleCount(const json& info) {
+    int n = 0;
+    for (const auto& m : info["meshes"]) n += m["triangles"].get<int>();
+    return n;
+}
+
+// Every shared sample through `esview convert X out.glb` and `esview info out.glb`: the source's
+// triangles, clip count and box at rest and in the middle of its first three clips, within 1e-3 of the
+// box's diagonal. Samples the converter refuses are other tests' business (tests/convert_gltf).
+TEST(GltfRoundTrip, EverySharedSampleKeepsTrianglesClipsAndBounds) {
+    ESVIEW_REQUIRE_MODELS("");
+    const auto files = esv::test::sharedModelFiles();
+    ASSERT_FALSE(files.empty());
+    const fs::path dir = esv::test::outputDir() / "gltf_round_trip";
+    fs::create_directories(dir);
+    size_t checked = 0, refused = 0;
+    for (const fs::path& source : files) {
+        const fs::path out = dir / (source.stem().string() + "_" + source.extension().string().substr(1) + ".glb");
+        const RunResult c = run("convert " + quoted(source) + " " + quoted(out));
+        if (c.exitCode != 0) {
+            ++refused;
+            continue;
+        }
+        const bool turned = c.err.find("turned to glTF's Y up") != std::string::npos;
+        const RunResult a = run("info " + quoted(source) + " --json"), b = run("info " + quoted(out) + " --json");
+        SKIP_WITHOUT_GLTF_READER(b);
+        ASSERT_EQ(a.exitCode, 0) << a.err;
+        ASSERT_EQ(b.exitCode, 0) << out << ": " << b.err;
+        const json src = json::parse(a.out), glb = json::parse(b.out);
+        const std::string what = source.filename().string();
+        EXPECT_EQ(triangleCount(glb), triangleCount(src)) << what;
+        const auto& clips = src["animation"]["clips"];
+        EXPECT_EQ(glb["animation"]["clips"].size(), clips.size()) << what;
+        if (!src["bounds"].is_object() || !glb["bounds"].is_object()) {
+            EXPECT_EQ(src["bounds"].is_object(), glb["bounds"].is_object()) << what;
+            continue;
+        }
+        auto expectedBox = [&](const json& info) {
+            const Box written = box(info["bounds"]);
+            return turned ? turnedToYUp(written) : written;
+        };
+        const Box rest = expectedBox(src);
+        const double diag = diagonal(rest);
+        EXPECT_EQ(boxDifference(box(glb["bounds"]), rest, 1e-3 * diag), "") << what << " at rest";
+        for (size_t k = 0; k < clips.size() && k < 3 && k < glb["animation"]["clips"].size(); ++k) {
+            char time[32];
+            std::snprintf(time, sizeof time, "%.6f", clips[k]["duration_s"].get<double>() / 2);
+            const std::string at = " --json --clip " + std::to_string(k) + " --time " + time;
+            const RunResult sa = run("info " + quoted(source) + at), sb = run("info " + quoted(out) + at);
+            ASSERT_EQ(sa.exitCode, 0) << sa.err;
+            ASSERT_EQ(sb.exitCode, 0) << sb.err;
+            const json sj = json::parse(sa.out), gj = json::parse(sb.out);
+            if (!sj["bounds"].is_object()) continue;
+            const Box expectedAt = expectedBox(sj);
+            EXPECT_EQ(boxDifference(box(gj["bounds"]), expectedAt, 1e-3 * std::max(diag, diagonal(expectedAt))), "")
+                << what << " clip " << k << " at " << time << " s";
+        }
+        ++checked;
+    }
+    std::printf("round trip: %zu samples checked, %zu the converter refused\n", checked, refused);
+    EXPECT_GT(checked, 0u);
+}
+
+}  // namespace
