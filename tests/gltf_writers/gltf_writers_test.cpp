@@ -81,11 +81,16 @@ double diagonal(const Box& b) {
     return std::sqrt(d);
 }
 
-// The largest distance between the corners of two boxes, per coordinate ("" when within `tolerance`).
-std::string boxDifference(const Box& actual, const Box& expected, double tolerance) {
+double worstCorner(const Box& actual, const Box& expected) {
     double worst = 0.0;
     for (int i = 0; i < 3; ++i)
         worst = std::max({worst, std::fabs(actual.min[i] - expected.min[i]), std::fabs(actual.max[i] - expected.max[i])});
+    return worst;
+}
+
+// The largest distance between the corners of two boxes, per coordinate ("" when within `tolerance`).
+std::string boxDifference(const Box& actual, const Box& expected, double tolerance) {
+    const double worst = worstCorner(actual, expected);
     if (worst <= tolerance) return "";
     char text[400];
     std::snprintf(text, sizeof text, "box (%.5g %.5g %.5g)-(%.5g %.5g %.5g), expected (%.5g %.5g %.5g)-(%.5g %.5g %.5g): "
@@ -108,13 +113,12 @@ struct Expected {
     json facts;    // Blender's facts about the scene
     json written;  // what this file's writer wrote (counts from its JSON)
     bool quantized = false;
-    // Box tolerances, fractions of the box's diagonal. Blender's files hold Blender's float positions
-    // and its animation sampled at every frame: 1e-3. gltfpack stores positions in 14 bits over the
-    // mesh's box (1/16383 of it), morph deltas likewise, skin weights in 8 bits (a vertex weighted to two
-    // bones moves by at most 1/255 of the distance between its two placements), rotations in 12 bits
-    // per component (about 2.4e-4 radians, times three chained bones over a 2-unit tube), and resamples
-    // the clips at 30 fps (exact here: every key is linear): 2e-3 at rest and 5e-3 inside a clip bound
-    // these with margin.
+    // Box tolerances, fractions of the box's diagonal: 1e-3 (Blender's files hold its float positions and
+    // its animation sampled at every frame; measured: at most 3.1e-7), plus for gltfpack's files its
+    // quantisation: positions in 14 bits over each mesh's box (at most 1/16383 of it, 6.1e-5) and rotations
+    // in 12 bits per component (an angle error of about 1/4096, 2.4e-4, over a lever no longer than the
+    // diagonal); measured: at most 4.1e-5. gltfpack also resamples clips at 30 fps, exact here because
+    // every key and sampled time is on a multiple of 1/6 s (fixtures/README.md).
     double restTolerance = 1e-3, clipTolerance = 1e-3;
 };
 
@@ -130,8 +134,7 @@ Expected expected(const Variant& v) {
         e.file = kFixtures / "gltfpack" / (stem + ".glb");
         e.written = readJson(kFixtures / "gltfpack" / (stem + ".facts.json"))["written"];
         e.quantized = true;
-        e.restTolerance = 2e-3;
-        e.clipTolerance = 5e-3;
+        e.restTolerance = e.clipTolerance = 1e-3 + 1.0 / 16383 + 1.0 / 4096;
     }
     return e;
 }
@@ -233,15 +236,20 @@ TEST_P(BlenderScene, BoundsAtRestAndInsideClipsAreBlenders) {
     ASSERT_EQ(rest.exitCode, 0) << rest.err;
     const Box restBox = box(e.facts["bounds_rest"]);
     const double diag = diagonal(restBox);
-    EXPECT_EQ(boxDifference(box(json::parse(rest.out)["bounds"]), restBox, e.restTolerance * diag), "") << "at rest";
+    const Box restActual = box(json::parse(rest.out)["bounds"]);
+    std::printf("%s (%s) at rest: box off by %.2e of the diagonal\n", GetParam().scene, GetParam().kind,
+                worstCorner(restActual, restBox) / diag);
+    EXPECT_EQ(boxDifference(restActual, restBox, e.restTolerance * diag), "") << "at rest";
     for (const auto& sample : e.facts["bounds_at"]) {
         const std::string clip = sample["clip"].get<std::string>();
         char time[32];
         std::snprintf(time, sizeof time, "%.6f", sample["time_s"].get<double>());
         const RunResult r = run("info " + quoted(e.file) + " --json --time " + time + " --clip '" + clip + "'");
         ASSERT_EQ(r.exitCode, 0) << r.err;
-        const Box expectedBox = box(sample["bounds"]);
-        EXPECT_EQ(boxDifference(box(json::parse(r.out)["bounds"]), expectedBox,
+        const Box expectedBox = box(sample["bounds"]), actualBox = box(json::parse(r.out)["bounds"]);
+        std::printf("%s (%s) %s at %s s: box off by %.2e of the diagonal\n", GetParam().scene, GetParam().kind,
+                    clip.c_str(), time, worstCorner(actualBox, expectedBox) / std::max(diag, diagonal(expectedBox)));
+        EXPECT_EQ(boxDifference(actualBox, expectedBox,
                                 e.clipTolerance * std::max(diag, diagonal(expectedBox))),
                   "")
             << clip << " at " << time << " s";
@@ -421,12 +429,12 @@ long drawnTriangles(const fs::path& file, const fs::path& png, std::string& erro
 // triangles as drawn, clip count and box at rest and in the middle of its first two clips, within 1e-3
 // of the box's diagonal. One test per sample, so ctest spreads them over its jobs. A sample the converter
 // refuses is other tests' business (tests/convert_gltf).
-class GltfRoundTrip : public ::testing::TestWithParam<fs::path> {};
+class GltfRoundTrip : public ::testing::TestWithParam<std::string> {};  // under the models folder
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GltfRoundTrip);
 
 TEST_P(GltfRoundTrip, ConvertedGlbKeepsTrianglesClipsAndBounds) {
-    const fs::path source = GetParam();
-    const std::string what = fs::relative(source, esv::test::modelsDir()).string();
+    const fs::path source = esv::test::modelsDir() / GetParam();
+    const std::string what = GetParam();
     const fs::path dir = esv::test::outputDir() / "gltf_round_trip";
     fs::create_directories(dir);
     std::string stem = what;
@@ -474,14 +482,21 @@ TEST_P(GltfRoundTrip, ConvertedGlbKeepsTrianglesClipsAndBounds) {
     }
 }
 
-std::string sampleName(const ::testing::TestParamInfo<fs::path>& p) {
-    std::string name = fs::relative(p.param, esv::test::modelsDir()).string();
+std::vector<std::string> sharedSamples() {
+    std::vector<std::string> names;
+    for (const fs::path& p : esv::test::sharedModelFiles())
+        names.push_back(fs::relative(p, esv::test::modelsDir()).string());
+    return names;
+}
+
+std::string sampleName(const ::testing::TestParamInfo<std::string>& p) {
+    std::string name = p.param;
     for (char& ch : name)
         if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
     return name;
 }
 
-INSTANTIATE_TEST_SUITE_P(SharedSamples, GltfRoundTrip, ::testing::ValuesIn(esv::test::sharedModelFiles()), sampleName);
+INSTANTIATE_TEST_SUITE_P(SharedSamples, GltfRoundTrip, ::testing::ValuesIn(sharedSamples()), sampleName);
 
 // The round trip above has one test per shared sample, and none without them: say so here.
 TEST(GltfRoundTripSamples, ArePresent) {
