@@ -413,6 +413,12 @@ Box turnedToYUp(const Box& b) {
 // glTF holds: (x, y, z) -> (x, y, -z).
 Box mirroredZ(const Box& b) { return Box{{b.min[0], b.min[1], -b.max[2]}, {b.max[0], b.max[1], -b.min[2]}}; }
 
+long meshTriangles(const json& info) {
+    long n = 0;
+    for (const auto& m : info["meshes"]) n += m["triangles"].get<long>();
+    return n;
+}
+
 // The triangles `render` draws at rest (instances counted, hidden detail levels not): the file's mesh
 // list may differ (a converted AWD primitive used by many instances is written once per instance).
 long drawnTriangles(const fs::path& file, const fs::path& png, std::string& error) {
@@ -426,7 +432,7 @@ long drawnTriangles(const fs::path& file, const fs::path& png, std::string& erro
 }
 
 // Every shared sample through `esview convert X out.glb` and `esview info out.glb`: the source's
-// triangles as drawn, clip count and box at rest and in the middle of its first two clips, within 1e-3
+// triangles as drawn, clip count and box at rest and in the middle of its first clip, within 1e-3
 // of the box's diagonal. One test per sample, so ctest spreads them over its jobs. A sample the converter
 // refuses is other tests' business (tests/convert_gltf).
 class GltfRoundTrip : public ::testing::TestWithParam<std::string> {};  // under the models folder
@@ -450,10 +456,16 @@ TEST_P(GltfRoundTrip, ConvertedGlbKeepsTrianglesClipsAndBounds) {
     ASSERT_EQ(a.exitCode, 0) << a.err;
     ASSERT_EQ(b.exitCode, 0) << out << ": " << b.err;
     const json src = json::parse(a.out), glb = json::parse(b.out);
-    std::string error;
-    const long sourceTriangles = drawnTriangles(source, dir / (stem + ".source.png"), error);
-    ASSERT_GE(sourceTriangles, 0) << error;
-    EXPECT_EQ(drawnTriangles(out, dir / (stem + ".glb.png"), error), sourceTriangles) << "drawn triangles " << error;
+    // The files' mesh lists usually hold the same triangles; where not, the drawn ones must agree (a render
+    // each: the slow part, so only then).
+    if (meshTriangles(glb) != meshTriangles(src)) {
+        std::string error;
+        const long sourceTriangles = drawnTriangles(source, dir / (stem + ".source.png"), error);
+        ASSERT_GE(sourceTriangles, 0) << error;
+        EXPECT_EQ(drawnTriangles(out, dir / (stem + ".glb.png"), error), sourceTriangles)
+            << "drawn triangles (the meshes hold " << meshTriangles(glb) << ", the source's " << meshTriangles(src) << ") "
+            << error;
+    }
     const auto& clips = src["animation"]["clips"];
     EXPECT_EQ(glb["animation"]["clips"].size(), clips.size());
     if (!src["bounds"].is_object() || !glb["bounds"].is_object()) {
@@ -467,7 +479,7 @@ TEST_P(GltfRoundTrip, ConvertedGlbKeepsTrianglesClipsAndBounds) {
     const Box rest = expectedBox(src);
     const double diag = diagonal(rest);
     EXPECT_EQ(boxDifference(box(glb["bounds"]), rest, 1e-3 * diag), "") << "at rest";
-    for (size_t k = 0; k < clips.size() && k < 2 && k < glb["animation"]["clips"].size(); ++k) {
+    for (size_t k = 0; k < clips.size() && k < 1 && k < glb["animation"]["clips"].size(); ++k) {
         char time[32];
         std::snprintf(time, sizeof time, "%.6f", clips[k]["duration_s"].get<double>() / 2);
         const std::string at = " --json --clip " + std::to_string(k) + " --time " + time;
