@@ -217,6 +217,19 @@ TEST_P(BlenderScene, InfoHasTheWritersCounts) {
         EXPECT_NEAR(clips[name], c["duration_s"].get<double>(), kFrame + 1e-4) << name;
     }
 
+    // Each material's metallic and roughness factors are Blender's (by name; gltfpack keeps the one
+    // material of each scene, as the counts show).
+    for (const auto& m : facts["materials"]) {
+        const json* found = nullptr;
+        for (const auto& im : info["materials"])
+            if (im["name"] == m["name"] || (e.quantized && info["materials"].size() == 1 && facts["materials"].size() == 1))
+                found = &im;
+        ASSERT_NE(found, nullptr) << "no material " << m["name"] << ": " << info["materials"].dump();
+        ASSERT_TRUE(found->contains("metallic") && found->contains("roughness")) << found->dump();
+        EXPECT_NEAR((*found)["metallic"].get<double>(), m["metallic"].get<double>(), 1e-3) << m["name"];
+        EXPECT_NEAR((*found)["roughness"].get<double>(), m["roughness"].get<double>(), 1e-3) << m["name"];
+    }
+
     // A material Blender gave an image has a texture (by name where the writer kept material names).
     for (const auto& m : facts["materials"]) {
         if (m["images"].empty()) continue;
