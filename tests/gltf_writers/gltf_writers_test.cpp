@@ -37,11 +37,17 @@ const fs::path kFixtures = GLTF_FIXTURES_DIR;
 // resamples at 30 fps and ends a clip on its own frame).
 constexpr double kFrame = 1.0 / 24.0;
 
-RunResult run(const std::string& args) { return esv::test::runEsview(ESVIEW_BINARY, args, "gltf_writers"); }
+RunResult run(const std::string& args) {
+    return esv::test::runEsview(ESVIEW_BINARY, args, "gltf_writers");
+}
 
-std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
+std::string quoted(const fs::path& p) {
+    return "'" + p.string() + "'";
+}
 
-std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
+std::string firstLine(const std::string& s) {
+    return s.substr(0, s.find('\n'));
+}
 
 // esview without a glTF reader: the file is not a format it knows.
 bool readerAbsent(const RunResult& r) {
@@ -50,17 +56,21 @@ bool readerAbsent(const RunResult& r) {
 
 // A reader that does not decode EXT_meshopt_compression (gltfpack -cc) refuses the file by name.
 bool meshoptAbsent(const RunResult& r) {
-    return r.exitCode == 1 && r.err.find("EXT_meshopt_compression is required and not supported") != std::string::npos;
+    return r.exitCode == 1 &&
+           r.err.find("EXT_meshopt_compression is required and not supported") != std::string::npos;
 }
 
-#define SKIP_WITHOUT_GLTF_READER(result)                                                                    \
-    do {                                                                                                    \
-        if (readerAbsent(result)) GTEST_SKIP() << "esview cannot open glTF yet: " << firstLine((result).err); \
-        if (meshoptAbsent(result))                                                                          \
-            GTEST_SKIP() << "esview does not read EXT_meshopt_compression yet: " << firstLine((result).err);  \
+#define SKIP_WITHOUT_GLTF_READER(result)                                                                     \
+    do {                                                                                                     \
+        if (readerAbsent(result))                                                                            \
+            GTEST_SKIP() << "esview cannot open glTF yet: " << firstLine((result).err);                      \
+        if (meshoptAbsent(result))                                                                           \
+            GTEST_SKIP() << "esview does not read EXT_meshopt_compression yet: " << firstLine((result).err); \
     } while (0)
 
-json readJson(const fs::path& p) { return json::parse(esv::test::readText(p)); }
+json readJson(const fs::path& p) {
+    return json::parse(esv::test::readText(p));
+}
 
 struct Box {
     double min[3], max[3];
@@ -84,7 +94,8 @@ double diagonal(const Box& b) {
 double worstCorner(const Box& actual, const Box& expected) {
     double worst = 0.0;
     for (int i = 0; i < 3; ++i)
-        worst = std::max({worst, std::fabs(actual.min[i] - expected.min[i]), std::fabs(actual.max[i] - expected.max[i])});
+        worst = std::max(
+            {worst, std::fabs(actual.min[i] - expected.min[i]), std::fabs(actual.max[i] - expected.max[i])});
     return worst;
 }
 
@@ -93,10 +104,12 @@ std::string boxDifference(const Box& actual, const Box& expected, double toleran
     const double worst = worstCorner(actual, expected);
     if (worst <= tolerance) return "";
     char text[400];
-    std::snprintf(text, sizeof text, "box (%.5g %.5g %.5g)-(%.5g %.5g %.5g), expected (%.5g %.5g %.5g)-(%.5g %.5g %.5g): "
+    std::snprintf(text, sizeof text,
+                  "box (%.5g %.5g %.5g)-(%.5g %.5g %.5g), expected (%.5g %.5g %.5g)-(%.5g %.5g %.5g): "
                   "off by %.3g, allowed %.3g",
-                  actual.min[0], actual.min[1], actual.min[2], actual.max[0], actual.max[1], actual.max[2], expected.min[0],
-                  expected.min[1], expected.min[2], expected.max[0], expected.max[1], expected.max[2], worst, tolerance);
+                  actual.min[0], actual.min[1], actual.min[2], actual.max[0], actual.max[1], actual.max[2],
+                  expected.min[0], expected.min[1], expected.min[2], expected.max[0], expected.max[1],
+                  expected.max[2], worst, tolerance);
     return text;
 }
 
@@ -127,7 +140,8 @@ Expected expected(const Variant& v) {
     const std::string scene = v.scene, kind = v.kind;
     e.facts = readJson(kFixtures / "blender" / (scene + ".facts.json"));
     if (kind == "glb" || kind == "gltf") {
-        e.file = kFixtures / "blender" / (kind == "glb" ? scene + ".glb" : scene + "_gltf/" + scene + ".gltf");
+        e.file =
+            kFixtures / "blender" / (kind == "glb" ? scene + ".glb" : scene + "_gltf/" + scene + ".gltf");
         e.written = e.facts["written"];
     } else {
         const std::string stem = scene + (kind == "q" ? "_q" : "_qc");
@@ -139,7 +153,9 @@ Expected expected(const Variant& v) {
     return e;
 }
 
-void PrintTo(const Variant& v, std::ostream* os) { *os << v.scene << " (" << v.kind << ")"; }
+void PrintTo(const Variant& v, std::ostream* os) {
+    *os << v.scene << " (" << v.kind << ")";
+}
 
 class BlenderScene : public ::testing::TestWithParam<Variant> {};
 
@@ -209,7 +225,8 @@ TEST_P(BlenderScene, InfoHasTheWritersCounts) {
     EXPECT_EQ(lights, facts["lights"].get<std::vector<std::string>>());
 
     std::map<std::string, double> clips;
-    for (const auto& c : info["animation"]["clips"]) clips[c["name"].get<std::string>()] = c["duration_s"].get<double>();
+    for (const auto& c : info["animation"]["clips"])
+        clips[c["name"].get<std::string>()] = c["duration_s"].get<double>();
     ASSERT_EQ(clips.size(), facts["clips"].size()) << info["animation"].dump();
     for (const auto& c : facts["clips"]) {
         const std::string name = c["name"].get<std::string>();
@@ -222,7 +239,8 @@ TEST_P(BlenderScene, InfoHasTheWritersCounts) {
     for (const auto& m : facts["materials"]) {
         const json* found = nullptr;
         for (const auto& im : info["materials"])
-            if (im["name"] == m["name"] || (e.quantized && info["materials"].size() == 1 && facts["materials"].size() == 1))
+            if (im["name"] == m["name"] ||
+                (e.quantized && info["materials"].size() == 1 && facts["materials"].size() == 1))
                 found = &im;
         ASSERT_NE(found, nullptr) << "no material " << m["name"] << ": " << info["materials"].dump();
         ASSERT_TRUE(found->contains("metallic") && found->contains("roughness")) << found->dump();
@@ -257,14 +275,16 @@ TEST_P(BlenderScene, BoundsAtRestAndInsideClipsAreBlenders) {
         const std::string clip = sample["clip"].get<std::string>();
         char time[32];
         std::snprintf(time, sizeof time, "%.6f", sample["time_s"].get<double>());
-        const RunResult r = run("info " + quoted(e.file) + " --json --time " + time + " --clip '" + clip + "'");
+        const RunResult r =
+            run("info " + quoted(e.file) + " --json --time " + time + " --clip '" + clip + "'");
         ASSERT_EQ(r.exitCode, 0) << r.err;
         const Box expectedBox = box(sample["bounds"]), actualBox = box(json::parse(r.out)["bounds"]);
-        std::printf("%s (%s) %s at %s s: box off by %.2e of the diagonal\n", GetParam().scene, GetParam().kind,
-                    clip.c_str(), time, worstCorner(actualBox, expectedBox) / std::max(diag, diagonal(expectedBox)));
-        EXPECT_EQ(boxDifference(actualBox, expectedBox,
-                                e.clipTolerance * std::max(diag, diagonal(expectedBox))),
-                  "")
+        std::printf("%s (%s) %s at %s s: box off by %.2e of the diagonal\n", GetParam().scene,
+                    GetParam().kind, clip.c_str(), time,
+                    worstCorner(actualBox, expectedBox) / std::max(diag, diagonal(expectedBox)));
+        EXPECT_EQ(
+            boxDifference(actualBox, expectedBox, e.clipTolerance * std::max(diag, diagonal(expectedBox))),
+            "")
             << clip << " at " << time << " s";
     }
 }
@@ -279,7 +299,8 @@ std::vector<bool> esviewMask(const esv::test::Image& image) {
     std::vector<bool> mask(size_t(image.width) * image.height);
     for (size_t p = 0; p < mask.size(); ++p) {
         int worst = 0;
-        for (int c = 0; c < 3; ++c) worst = std::max(worst, std::abs(int(image.rgba[p * 4 + c]) - int(bg[c])));
+        for (int c = 0; c < 3; ++c)
+            worst = std::max(worst, std::abs(int(image.rgba[p * 4 + c]) - int(bg[c])));
         mask[p] = worst > 100;
     }
     return mask;
@@ -301,7 +322,8 @@ double intersectionOverUnion(const std::vector<bool>& a, const std::vector<bool>
 }
 
 // Writes a picture of where the two silhouettes differ: both white, only esview's red, only Blender's blue.
-void writeMaskDiff(const fs::path& path, const std::vector<bool>& mine, const std::vector<bool>& blender, int w, int h) {
+void writeMaskDiff(const fs::path& path, const std::vector<bool>& mine, const std::vector<bool>& blender,
+                   int w, int h) {
     esv::test::Image out;
     out.width = w;
     out.height = h;
@@ -321,8 +343,10 @@ TEST_P(BlenderScene, SilhouetteThroughTheFilesCameraIsBlenders) {
     ASSERT_TRUE(e.facts.contains("pictures")) << "the fixtures were made without pictures";
     for (const auto& picture : e.facts["pictures"]) {
         const std::string file = picture["file"].get<std::string>();
-        const fs::path out = esv::test::outputDir() / (std::string("gltf_writers_") + GetParam().kind + "_" + file);
-        std::string args = "render " + quoted(e.file) + " --camera 0 --size 320x240 --mode unlit -o " + quoted(out);
+        const fs::path out =
+            esv::test::outputDir() / (std::string("gltf_writers_") + GetParam().kind + "_" + file);
+        std::string args =
+            "render " + quoted(e.file) + " --camera 0 --size 320x240 --mode unlit -o " + quoted(out);
         if (!picture["clip"].is_null()) {
             char time[32];
             std::snprintf(time, sizeof time, "%.6f", picture["time_s"].get<double>());
@@ -341,8 +365,9 @@ TEST_P(BlenderScene, SilhouetteThroughTheFilesCameraIsBlenders) {
         if (iou < 0.97) {
             const fs::path diff = fs::path(out).replace_extension(".silhouettes.png");
             writeMaskDiff(diff, a, b, mine.width, mine.height);
-            ADD_FAILURE() << file << ": silhouette intersection over union " << iou << " (want >= 0.97); esview's "
-                          << out << ", the two compared (esview red, Blender blue, both white) " << diff;
+            ADD_FAILURE() << file << ": silhouette intersection over union " << iou
+                          << " (want >= 0.97); esview's " << out
+                          << ", the two compared (esview red, Blender blue, both white) " << diff;
         }
     }
 }
@@ -398,7 +423,8 @@ TEST_P(AssimpExport, InfoHasAssimpsCountsAndTheSourcesBounds) {
     ASSERT_TRUE(printed.contains("bounds"));
     const Box assimpBox = box(printed["bounds"]);
     const double diag = diagonal(assimpBox);
-    EXPECT_EQ(boxDifference(box(info["bounds"]), assimpBox, 1e-3 * diag), "") << "against assimp's printed box";
+    EXPECT_EQ(boxDifference(box(info["bounds"]), assimpBox, 1e-3 * diag), "")
+        << "against assimp's printed box";
 
     ESVIEW_REQUIRE_MODELS("ogex");
     const fs::path source = esv::test::modelsDir() / facts["source"].get<std::string>();
@@ -424,7 +450,9 @@ Box turnedToYUp(const Box& b) {
 
 // A POF box as `info` gives it (the file's left-handed axes) in the scene's right-handed ones, which the
 // glTF holds: (x, y, z) -> (x, y, -z).
-Box mirroredZ(const Box& b) { return Box{{b.min[0], b.min[1], -b.max[2]}, {b.max[0], b.max[1], -b.min[2]}}; }
+Box mirroredZ(const Box& b) {
+    return Box{{b.min[0], b.min[1], -b.max[2]}, {b.max[0], b.max[1], -b.min[2]}};
+}
 
 long meshTriangles(const json& info) {
     long n = 0;
@@ -476,13 +504,14 @@ TEST_P(GltfRoundTrip, ConvertedGlbKeepsTrianglesClipsAndBounds) {
         const long sourceTriangles = drawnTriangles(source, dir / (stem + ".source.png"), error);
         ASSERT_GE(sourceTriangles, 0) << error;
         EXPECT_EQ(drawnTriangles(out, dir / (stem + ".glb.png"), error), sourceTriangles)
-            << "drawn triangles (the meshes hold " << meshTriangles(glb) << ", the source's " << meshTriangles(src) << ") "
-            << error;
+            << "drawn triangles (the meshes hold " << meshTriangles(glb) << ", the source's "
+            << meshTriangles(src) << ") " << error;
     }
     const auto& clips = src["animation"]["clips"];
     EXPECT_EQ(glb["animation"]["clips"].size(), clips.size());
     if (!src["bounds"].is_object() || !glb["bounds"].is_object()) {
-        EXPECT_EQ(src["bounds"].is_object(), glb["bounds"].is_object()) << src["bounds"] << " vs " << glb["bounds"];
+        EXPECT_EQ(src["bounds"].is_object(), glb["bounds"].is_object())
+            << src["bounds"] << " vs " << glb["bounds"];
         return;
     }
     auto expectedBox = [&](const json& info) {
@@ -502,7 +531,8 @@ TEST_P(GltfRoundTrip, ConvertedGlbKeepsTrianglesClipsAndBounds) {
         const json sj = json::parse(sa.out), gj = json::parse(sb.out);
         if (!sj["bounds"].is_object()) continue;
         const Box expectedAt = expectedBox(sj);
-        EXPECT_EQ(boxDifference(box(gj["bounds"]), expectedAt, 1e-3 * std::max(diag, diagonal(expectedAt))), "")
+        EXPECT_EQ(boxDifference(box(gj["bounds"]), expectedAt, 1e-3 * std::max(diag, diagonal(expectedAt))),
+                  "")
             << "clip " << k << " at " << time << " s";
     }
 }
