@@ -251,6 +251,9 @@ TEST_P(BlenderScene, InfoHasTheWritersCounts) {
         EXPECT_NEAR((*found)["roughness"].get<double>(), m["roughness"].get<double>(), 1e-3) << m["name"];
     }
 
+    // Every image the writer stored is found: in the .glb, or beside the .gltf.
+    for (const auto& t : info["texture_files"]) EXPECT_FALSE(t["missing"].get<bool>()) << t.dump();
+
     // A material Blender gave an image has a texture (by name where the writer kept material names).
     for (const auto& m : facts["materials"]) {
         if (m["images"].empty()) continue;
