@@ -166,10 +166,12 @@ std::string variantName(const ::testing::TestParamInfo<Variant>& p) {
     return std::string(p.param.scene) + "_" + p.param.kind;
 }
 
-std::vector<Variant> variants() {
+// Every scene's four files, or one scene's.
+std::vector<Variant> variants(const char* only = nullptr) {
     std::vector<Variant> out;
     for (const char* scene : {"skinned", "shapekeys", "textured", "lights"})
-        for (const char* kind : {"glb", "gltf", "q", "qc"}) out.push_back({scene, kind});
+        for (const char* kind : {"glb", "gltf", "q", "qc"})
+            if (!only || std::string(only) == scene) out.push_back({scene, kind});
     return out;
 }
 
@@ -378,7 +380,50 @@ TEST_P(BlenderScene, SilhouetteThroughTheFilesCameraIsBlenders) {
     }
 }
 
+// The textured scene in its texture's colours (Workbench, flat, no anti-aliasing) against esview's unlit
+// render: over the pixels both draw, nearly all within 48 levels on every channel. Only the edges between
+// the checker's squares may differ (both filter the 32x32 image linearly, a pixel apart at most); a
+// flipped V swaps the checker's two colours everywhere.
+class BlenderTexture : public BlenderScene {};
+
+TEST_P(BlenderTexture, ColoursAreBlenders) {
+    const Expected e = expected(GetParam());
+    ASSERT_TRUE(e.facts.contains("texture_pictures")) << "the fixtures were made without the texture picture";
+    const RunResult probe = run("info " + quoted(e.file) + " --json");
+    SKIP_WITHOUT_GLTF_READER(probe);
+    ASSERT_EQ(probe.exitCode, 0) << probe.err;
+    for (const auto& picture : e.facts["texture_pictures"]) {
+        const std::string file = picture["file"].get<std::string>();
+        const fs::path out =
+            esv::test::outputDir() / (std::string("gltf_writers_") + GetParam().kind + "_" + file);
+        const RunResult r =
+            run("render " + quoted(e.file) + " --camera 0 --size 320x240 --mode unlit -o " + quoted(out));
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        esv::test::Image mine, theirs;
+        ASSERT_TRUE(esv::test::loadPng(out.string(), mine)) << out;
+        ASSERT_TRUE(esv::test::loadPng((kFixtures / "blender" / file).string(), theirs)) << file;
+        ASSERT_EQ(mine.rgba.size(), theirs.rgba.size());
+        const std::vector<bool> a = esviewMask(mine);
+        size_t both = 0, alike = 0;
+        for (size_t p = 0; p < a.size(); ++p) {
+            const uint8_t* t = &theirs.rgba[p * 4];
+            if (!a[p] || std::max({t[0], t[1], t[2]}) <= 24) continue;  // Blender's world is black
+            ++both;
+            int worst = 0;
+            for (int c = 0; c < 3; ++c)
+                worst = std::max(worst, std::abs(int(mine.rgba[p * 4 + c]) - int(t[c])));
+            alike += worst <= 48;
+        }
+        ASSERT_GT(both, 1000u) << "the textured box is hardly drawn";
+        const double fraction = double(alike) / double(both);
+        std::printf("%s (%s): %.4f of %zu pixels within 48 levels of Blender's colours\n", file.c_str(),
+                    GetParam().kind, fraction, both);
+        EXPECT_GE(fraction, 0.95) << file << ": esview's " << out;
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Fixtures, BlenderScene, ::testing::ValuesIn(variants()), variantName);
+INSTANTIATE_TEST_SUITE_P(Fixtures, BlenderTexture, ::testing::ValuesIn(variants("textured")), variantName);
 
 // ------------------------------------------------------------------------- assimp's exports
 
