@@ -26,20 +26,49 @@ bool sameBounds(const Bounds& a, const Bounds& b) {
     return true;
 }
 
-// The camera both pictures are drawn with: none (A's own first view, as `render A` draws it) when
-// both frame the same box, else A's first view direction fitted on both framings together.
-std::optional<OrbitCamera> sharedCamera(const RenderRequest& ra, const RenderScene& a, const RenderRequest& rb,
-                                        const RenderScene& b) {
+// Point `p` of scene `from` in the axes of scene `to`, through the Y-up display axes both are seen
+// in: a Z-up scene's (x, y, z) is (x, z, -y) there, as `convert` turns it (scene/up_axis.h). So a
+// Z-up source and its Y-up conversion share one camera.
+glm::vec3 intoAxesOf(const Scene& to, const Scene& from, const glm::vec3& p) {
+    const glm::vec3 display = from.up == UpAxis::Z ? glm::vec3(p.x, p.z, -p.y) : p;
+    return to.up == UpAxis::Z ? glm::vec3(display.x, -display.z, display.y) : display;
+}
+
+Bounds boundsIntoAxesOf(const Scene& to, const Scene& from, const Bounds& b) {
+    if (!b.valid()) return b;
+    Bounds out;
+    for (int corner = 0; corner < 8; ++corner)
+        out.add(intoAxesOf(to, from,
+                           glm::vec3(corner & 1 ? b.max.x : b.min.x, corner & 2 ? b.max.y : b.min.y,
+                                     corner & 4 ? b.max.z : b.min.z)));
+    return out;
+}
+
+// The camera A is drawn with: none (A's own first view, as `render A` draws it) when both frame the
+// same box, else A's first view direction fitted on both framings together, B's in A's axes.
+std::optional<OrbitCamera> cameraOfA(const RenderRequest& ra, const RenderScene& a, const RenderRequest& rb,
+                                     const RenderScene& b) {
+    const Scene &sceneA = *a.loaded.scene, &sceneB = *b.loaded.scene;
     Bounds boundsA, boundsB;
     std::vector<glm::vec3> pointsA, pointsB;
-    renderFraming(ra, *a.loaded.scene, a.time, boundsA, pointsA);
-    renderFraming(rb, *b.loaded.scene, b.time, boundsB, pointsB);
+    renderFraming(ra, sceneA, a.time, boundsA, pointsA);
+    renderFraming(rb, sceneB, b.time, boundsB, pointsB);
+    boundsB = boundsIntoAxesOf(sceneA, sceneB, boundsB);
     if (sameBounds(boundsA, boundsB)) return std::nullopt;
     Bounds both = boundsA;
-    if (boundsB.valid()) both.add(boundsB);
-    pointsA.insert(pointsA.end(), pointsB.begin(), pointsB.end());
+    both.add(boundsB);
+    for (const glm::vec3& p : pointsB) pointsA.push_back(intoAxesOf(sceneA, sceneB, p));
     OrbitCamera orbit;
-    frameFirstView(orbit, *a.loaded.scene, both, pointsA, float(ra.width) / float(ra.height));
+    frameFirstView(orbit, sceneA, both, pointsA, float(ra.width) / float(ra.height));
+    return orbit;
+}
+
+// A's camera in B's axes: the same view of the display axes.
+OrbitCamera cameraOfB(const OrbitCamera& ofA, const Scene& a, const Scene& b) {
+    OrbitCamera orbit = ofA;
+    orbit.zUp = b.up == UpAxis::Z;
+    orbit.target = intoAxesOf(b, a, ofA.target);
+    orbit.sceneCenter = intoAxesOf(b, a, ofA.sceneCenter);
     return orbit;
 }
 
@@ -109,10 +138,10 @@ int runCompare(const CompareRequest& request) {
     RenderScene a, b;
     const int statusA = openRenderScene(ra, a), statusB = openRenderScene(rb, b);
     if (statusA != kExitOk || statusB != kExitOk) return kExitBadInput;
-    ra.orbit = sharedCamera(ra, a, rb, b);
+    ra.orbit = cameraOfA(ra, a, rb, b);
     RenderedFrames framesA, framesB;
     if (const int status = renderOpened(ra, a, framesA); status != kExitOk) return status;
-    rb.orbit = framesA.orbit;
+    rb.orbit = cameraOfB(framesA.orbit, *a.loaded.scene, *b.loaded.scene);
     if (const int status = renderOpened(rb, b, framesB); status != kExitOk) return status;
 
     const golden::GoldenRule rule;

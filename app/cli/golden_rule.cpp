@@ -7,6 +7,16 @@
 
 namespace esv::golden {
 
+Image crop(const Image& image, int x0, int y0, int x1, int y1) {
+    Image out;
+    out.width = x1 - x0;
+    out.height = y1 - y0;
+    for (int y = y0; y < y1; ++y)
+        out.rgba.insert(out.rgba.end(), image.rgba.begin() + (size_t(y) * image.width + x0) * 4,
+                        image.rgba.begin() + (size_t(y) * image.width + x1) * 4);
+    return out;
+}
+
 Rgb cornerBackground(const Image& image) {
     if (image.width <= 0 || image.height <= 0) return {};
     const size_t w = size_t(image.width), h = size_t(image.height);

@@ -16,6 +16,9 @@ struct Image {
     std::vector<uint8_t> rgba;  // top row first
 };
 
+// The part of `image` in [x0, x1) x [y0, y1) (inside the image).
+Image crop(const Image& image, int x0, int y0, int x1, int y1);
+
 using Rgb = std::array<uint8_t, 3>;
 
 // The background colour of a render: the colour most of the four corners share (the first corner

@@ -23,16 +23,6 @@ bool loadPng(const std::string& path, Image& image) {
     return true;
 }
 
-Image crop(const Image& image, int x0, int y0, int x1, int y1) {
-    Image out;
-    out.width = x1 - x0;
-    out.height = y1 - y0;
-    for (int y = y0; y < y1; ++y)
-        out.rgba.insert(out.rgba.end(), image.rgba.begin() + (size_t(y) * image.width + x0) * 4,
-                        image.rgba.begin() + (size_t(y) * image.width + x1) * 4);
-    return out;
-}
-
 bool savePng(const std::string& path, const Image& image) {
     return stbi_write_png(path.c_str(), image.width, image.height, 4, image.rgba.data(), image.width * 4) != 0;
 }

@@ -18,13 +18,11 @@ using golden::Image;
 
 bool loadPng(const std::string& path, Image& image);
 bool savePng(const std::string& path, const Image& image);
-// The part of `image` in [x0, x1) x [y0, y1) (inside the image).
-Image crop(const Image& image, int x0, int y0, int x1, int y1);
-
 using golden::brokenRules;
 using golden::compareImages;
 using golden::CompareResult;
 using golden::cornerBackground;
+using golden::crop;
 using golden::diffImage;
 using golden::GoldenRule;
 using golden::isModelPixel;
