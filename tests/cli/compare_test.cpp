@@ -68,6 +68,23 @@ TEST(CompareCli, EveryPodSampleIsAlikeItsConversion) {
     EXPECT_GE(compared, 17u);
 }
 
+// A Z-up OpenGEX scene and its POD conversion, turned to Y up: seen through the same display axes
+// they are alike (the converter turns (x, y, z) to (x, z, -y)).
+TEST(CompareCli, ZUpSourceIsAlikeItsTurnedConversion) {
+    ESVIEW_REQUIRE_MODELS("ogex");
+    const fs::path source = esv::test::modelsDir() / "ogex" / "lengyel_Example.ogex";
+    const fs::path converted = freshDir("zup") / "lengyel_Example.pod";
+    const RunResult convert = esview("convert " + quoted(source) + " " + quoted(converted) + " --lossy");
+    ASSERT_EQ(convert.exitCode, 0) << convert.err;
+    ASSERT_NE(convert.out.find("Z-up scene turned"), std::string::npos) << convert.out;
+    const RunResult r = esview("compare " + quoted(source) + " " + quoted(converted) + kSize + " --texture-path " +
+                               quoted(source.parent_path()) + " --json");
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_GT(j["model_pixels"].get<int>(), 10000);
+    EXPECT_TRUE(j["camera"]["z_up"].get<bool>());
+}
+
 TEST(CompareCli, DifferentModelsAreDifferent) {
     ESVIEW_REQUIRE_MODELS("pod");
     const RunResult r = esview("compare " + quoted(esv::test::modelsDir() / kSphere) + " " +
