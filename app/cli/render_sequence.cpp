@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <regex>
@@ -82,8 +83,11 @@ int encodeVideo(const std::string& path, const RenderRequest& request, const Ren
         " -i - -vf 'pad=ceil(iw/2)*2:ceil(ih/2)*2' -c:v libx264 -preset medium -crf 18 -pix_fmt yuv420p"
         " -threads 1 -x264-params threads=1:lookahead-threads=1 -fflags +bitexact -flags:v +bitexact"
         " -map_metadata -1 " + shellQuote(path);
+    // An ffmpeg that stops early (it cannot write the file) must fail the write, not end esview.
+    void (*const previous)(int) = std::signal(SIGPIPE, SIG_IGN);
     FILE* pipe = popen(command.c_str(), "w");
     if (!pipe) {
+        std::signal(SIGPIPE, previous);
         std::fprintf(stderr, "esview: cannot start ffmpeg for %s\n", path.c_str());
         return kExitBadInput;
     }
@@ -91,6 +95,7 @@ int encodeVideo(const std::string& path, const RenderRequest& request, const Ren
     for (const std::vector<uint8_t>& picture : frames.rgba)
         written = written && std::fwrite(picture.data(), 1, picture.size(), pipe) == picture.size();
     const int status = pclose(pipe);
+    std::signal(SIGPIPE, previous);
     if (!written || status != 0) {
         std::fprintf(stderr, "esview: ffmpeg could not encode %s (exit status %d)\n", path.c_str(), status);
         return kExitBadInput;

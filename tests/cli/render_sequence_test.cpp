@@ -131,6 +131,12 @@ TEST(RenderSequence, VideoIsTheSameOnEveryRun) {
     EXPECT_EQ(a.substr(4, 4), "ftyp");
     EXPECT_EQ(a, bytes(dir / "b.mp4"));
     EXPECT_EQ(fileNames(dir).size(), 2u + 6u);  // the six pictures are written too
+
+    // ffmpeg failing (a folder that does not exist) is exit status 1 with esview's line, not a crash.
+    const RunResult r = esview("render demo --size 64x48 --turntable 3 -o " + quoted(dir / "t_%d.png") + " --video " +
+                               quoted(dir / "missing" / "t.mp4"));
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_NE(r.err.find("ffmpeg could not encode"), std::string::npos) << r.err;
 }
 
 }  // namespace
