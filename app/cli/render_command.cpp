@@ -114,9 +114,31 @@ int startHeadless(const RenderRequest& request, const Scene& loadedScene, const 
     return kExitOk;
 }
 
+// The orbit camera turned by `yaw` about the up axis through the centre of the box it framed
+// (OrbitCamera::sceneCenter): camera and target turn together, keeping the distance, the pitch and
+// where the target sits against the view, so a turntable circles the model's centre.
+OrbitCamera turnedAboutCentre(const OrbitCamera& orbit, float yaw) {
+    OrbitCamera turned = orbit;
+    turned.yaw += yaw;
+    if (yaw == 0.0f || orbit.sceneRadius <= 0.0f) return turned;
+    const glm::vec3 up = orbitUp(orbit);
+    auto ahead = [&up](const OrbitCamera& o) {
+        const glm::vec3 d = orbitDirection(o);
+        return d - up * glm::dot(d, up);
+    };
+    glm::vec3 f0 = ahead(orbit), f1 = ahead(turned);
+    if (glm::length(f0) < 1e-6f || glm::length(f1) < 1e-6f) return turned;
+    f0 = glm::normalize(f0);
+    f1 = glm::normalize(f1);
+    const glm::vec3 r0 = glm::cross(up, f0), r1 = glm::cross(up, f1);
+    const glm::vec3 v = orbit.target - orbit.sceneCenter;
+    turned.target = orbit.sceneCenter + glm::dot(v, f0) * f1 + glm::dot(v, r0) * r1 + glm::dot(v, up) * up;
+    return turned;
+}
+
 // Draws each shot of `request` (one at `opened.time` without shots) on each background into `out`,
-// the view's orbit turned by the shot's yaw offset. `gizmoScale` sizes the gizmos of a scene that
-// draws no mesh (meshDrawn false). Returns the last frame's statistics, with the GL errors of all.
+// the view's orbit turned by the shot's yaw offset about the framed centre. `gizmoScale` sizes the
+// gizmos of a scene that draws no mesh (meshDrawn false). Returns the last frame's statistics, with the GL errors of all.
 FrameStats drawShots(const RenderRequest& request, const RenderScene& opened, HeadlessGl& gl, ViewSettings view,
                      bool meshDrawn, float gizmoScale, RenderedFrames& out) {
     const Scene& scene = *gl.prepared;
@@ -140,8 +162,7 @@ FrameStats drawShots(const RenderRequest& request, const RenderScene& opened, He
         Pose pose;
         evaluatePose(scene, time.clip, time.seconds, pose);
         applyPofView(scene, PofViewState{}, pose);
-        view.orbit = orbit;
-        view.orbit.yaw += shot.yawOffset;
+        view.orbit = turnedAboutCentre(orbit, shot.yawOffset);
         // No mesh: the gizmos of the lights, cameras and empty nodes in the pose drawn.
         Annotations gizmos;
         view.annotations = nullptr;

@@ -3,6 +3,7 @@
 // patterns checked, ffmpeg used when it is on PATH and said to be missing when it is not.
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,56 @@ TEST(RenderSequence, TurntableIsTheSameOnEveryRunAndStartsAtTheFirstView) {
         ASSERT_TRUE(esv::test::loadPng((one / expected[k + 1]).string(), b));
         EXPECT_NE(esv::test::brokenRules(esv::test::compareImages(b, a, 10), {}), "") << expected[k];
     }
+}
+
+// A cube centred on the origin (OpenGEX, Z up), the same seen from every quarter turn about Z.
+void writeCube(const fs::path& path) {
+    std::string positions, normals, indices;
+    const int axes[3][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}};
+    int vertex = 0;
+    for (const auto& axis : axes)
+        for (int sign : {-1, 1}) {
+            const int n = axis[0], u = axis[1], v = axis[2];
+            const int corners[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+            for (const auto& c : corners) {
+                int p[3], q[3] = {0, 0, 0};
+                p[n] = sign, p[u] = c[0], p[v] = c[1] * sign;  // counter-clockwise seen from outside
+                q[n] = sign;
+                positions += std::string(vertex ? ", " : "") + "{" + std::to_string(p[0]) + ", " + std::to_string(p[1]) +
+                             ", " + std::to_string(p[2]) + "}";
+                normals += std::string(vertex ? ", " : "") + "{" + std::to_string(q[0]) + ", " + std::to_string(q[1]) +
+                           ", " + std::to_string(q[2]) + "}";
+                ++vertex;
+            }
+            const int b = vertex - 4;
+            indices += std::string(b ? ", " : "") + "{" + std::to_string(b) + ", " + std::to_string(b + 1) + ", " +
+                       std::to_string(b + 2) + "}, {" + std::to_string(b) + ", " + std::to_string(b + 2) + ", " +
+                       std::to_string(b + 3) + "}";
+        }
+    std::ofstream(path) << "GeometryNode {Name {string {\"Cube\"}} ObjectRef {ref {$cube}}}\n"
+                           "GeometryObject $cube\n{\n\tMesh (primitive = \"triangles\")\n\t{\n"
+                           "\t\tVertexArray (attrib = \"position\") {float[3] {" + positions + "}}\n"
+                           "\t\tVertexArray (attrib = \"normal\") {float[3] {" + normals + "}}\n"
+                           "\t\tIndexArray {uint32[3] {" + indices + "}}\n\t}\n}\n";
+}
+
+bool alike(const fs::path& a, const fs::path& b) {
+    esv::test::Image x, y;
+    if (!esv::test::loadPng(a.string(), x) || !esv::test::loadPng(b.string(), y)) return false;
+    return esv::test::brokenRules(esv::test::compareImages(y, x, 10), {}).empty();
+}
+
+// The steps are 360/N degrees: a turntable of 4 sees the cube alike in every picture, one of 8 sees
+// it corner-on in every other.
+TEST(RenderSequence, TurntableStepsAreAnEqualShareOfATurn) {
+    const fs::path dir = freshDir("cube");
+    writeCube(dir / "cube.ogex");
+    const std::string scene = quoted(dir / "cube.ogex") + " --size 160x120";
+    ASSERT_EQ(esview("render " + scene + " --turntable 4 -o " + quoted(dir / "q_%d.png")).exitCode, 0);
+    ASSERT_EQ(esview("render " + scene + " --turntable 8 -o " + quoted(dir / "e_%d.png")).exitCode, 0);
+    for (int k = 1; k < 4; ++k) EXPECT_TRUE(alike(dir / "q_0.png", dir / ("q_" + std::to_string(k) + ".png"))) << k;
+    EXPECT_TRUE(alike(dir / "e_0.png", dir / "e_2.png"));
+    EXPECT_FALSE(alike(dir / "e_0.png", dir / "e_1.png"));
 }
 
 TEST(RenderSequence, FramesAreNamedByFrameAndDrawnAsRenderFrame) {
