@@ -110,11 +110,12 @@ nlohmann::ordered_json resultJson(const CompareRequest& request, const golden::C
 // the rule allows.
 void printVerdict(const CompareRequest& request, const golden::CompareResult& r, bool alike) {
     const golden::GoldenRule rule;
-    std::printf("%s vs %s: %s: %.2f%% of %zu model pixels off by more than %d levels (allowed %g%%), mean "
-                "difference %.2f levels (allowed %g)",
-                request.a.c_str(), request.b.c_str(), alike ? "alike" : "different", 100.0 * r.modelFraction,
-                r.modelPixels, rule.tolerance, 100.0 * rule.maxModelFraction, r.meanDifference,
-                rule.maxMeanDifference);
+    std::printf(
+        "%s vs %s: %s: %.2f%% of %zu model pixels off by more than %d levels (allowed %g%%), mean "
+        "difference %.2f levels (allowed %g)",
+        request.a.c_str(), request.b.c_str(), alike ? "alike" : "different", 100.0 * r.modelFraction,
+        r.modelPixels, rule.tolerance, 100.0 * rule.maxModelFraction, r.meanDifference,
+        rule.maxMeanDifference);
     if (r.differingFraction > rule.maxPictureFraction)
         std::printf(", %.2f%% of the picture off (allowed %g%%)", 100.0 * r.differingFraction,
                     100.0 * rule.maxPictureFraction);
@@ -169,17 +170,22 @@ Subcommand addCompareCommand(CLI::App& app) {
     auto request = std::make_shared<CompareRequest>();
     auto size = std::make_shared<std::string>("800x600");
     CLI::App* cmd = app.add_subcommand(
-        "compare", "Render two models with one camera and time and compare the pictures (exit 0 alike, 1 different)");
-    cmd->add_option("A", request->a, "The reference model (its first view is the camera), or 'demo'")->required();
+        "compare",
+        "Render two models with one camera and time and compare the pictures (exit 0 alike, 1 different)");
+    cmd->add_option("A", request->a, "The reference model (its first view is the camera), or 'demo'")
+        ->required();
     cmd->add_option("B", request->b, "The model compared with it (e.g. A converted)")->required();
-    cmd->add_option("-o,--output", request->output,
-                    "Write a difference image: A in grey, pixels beyond the tolerance in red (brighter: larger)");
+    cmd->add_option(
+        "-o,--output", request->output,
+        "Write a difference image: A in grey, pixels beyond the tolerance in red (brighter: larger)");
     cmd->add_flag("--json", request->json, "Print the figures as one JSON object");
     cmd->add_option("--size", *size, "Picture size WxH (default 800x600)")->check(checkSize);
-    cmd->add_option("--mode", request->mode, "The view mode both are drawn in (as render's --mode; default shaded)")
+    cmd->add_option("--mode", request->mode,
+                    "The view mode both are drawn in (as render's --mode; default shaded)")
         ->check(checkViewModeName);
-    cmd->add_option("--device", request->device,
-                    "Render both with a device profile's ES version, extensions and limits (" + deviceNameList() + ")")
+    cmd->add_option(
+           "--device", request->device,
+           "Render both with a device profile's ES version, extensions and limits (" + deviceNameList() + ")")
         ->check(checkDeviceName);
     cmd->add_option("--texture-path", request->texturePaths,
                     "Also look for textures in this folder, after each model's own (repeatable)")

@@ -128,7 +128,8 @@ Image differenceImage(const Image& a, const Image& b, int tolerance) {
     Image out = a;
     for (size_t i = 0; i + 3 < out.rgba.size() && i + 3 < b.rgba.size(); i += 4) {
         int worst = 0;
-        for (int c = 0; c < 3; ++c) worst = std::max(worst, std::abs(int(a.rgba[i + c]) - int(b.rgba[i + c])));
+        for (int c = 0; c < 3; ++c)
+            worst = std::max(worst, std::abs(int(a.rgba[i + c]) - int(b.rgba[i + c])));
         if (worst > tolerance) {
             const int over = std::min(worst - tolerance, kDifferenceFullRed);
             out.rgba[i] = static_cast<uint8_t>(128 + 127 * over / kDifferenceFullRed);

@@ -42,7 +42,8 @@ std::string findConversion(const std::string& pattern, Conversion& out) {
             c.space |= pattern[i] == ' ';
         }
         for (; i < pattern.size() && pattern[i] >= '0' && pattern[i] <= '9'; ++i)
-            if ((c.width = c.width * 10 + (pattern[i] - '0')) > 64) return "a conversion wider than 64 characters";
+            if ((c.width = c.width * 10 + (pattern[i] - '0')) > 64)
+                return "a conversion wider than 64 characters";
         if (i >= pattern.size() || (pattern[i] != 'd' && pattern[i] != 'i' && pattern[i] != 'u'))
             return "'" + pattern.substr(c.begin, i + 1 - c.begin) +
                    "' is not an integer conversion (%d, %02d; a literal % is written %%)";
@@ -74,7 +75,8 @@ std::string shellQuote(const std::string& text) {
 
 // Feeds the pictures to ffmpeg as raw RGBA frames at `fps` and has it write `path` as H.264 in MP4,
 // the same bytes on every run: one thread, bit-exact flags, no metadata. Returns an ExitCode.
-int encodeVideo(const std::string& path, const RenderRequest& request, const RenderedFrames& frames, double fps) {
+int encodeVideo(const std::string& path, const RenderRequest& request, const RenderedFrames& frames,
+                double fps) {
     char rate[32];
     std::snprintf(rate, sizeof rate, "%.6g", fps > 0.0 ? fps : 30.0);
     const std::string command =
@@ -82,7 +84,8 @@ int encodeVideo(const std::string& path, const RenderRequest& request, const Ren
         std::to_string(request.width) + "x" + std::to_string(request.height) + " -framerate " + rate +
         " -i - -vf 'pad=ceil(iw/2)*2:ceil(ih/2)*2' -c:v libx264 -preset medium -crf 18 -pix_fmt yuv420p"
         " -threads 1 -x264-params threads=1:lookahead-threads=1 -fflags +bitexact -flags:v +bitexact"
-        " -map_metadata -1 " + shellQuote(path);
+        " -map_metadata -1 " +
+        shellQuote(path);
     // An ffmpeg that stops early (it cannot write the file) must fail the write, not end esview.
     void (*const previous)(int) = std::signal(SIGPIPE, SIG_IGN);
     FILE* pipe = popen(command.c_str(), "w");
@@ -108,8 +111,9 @@ int encodeVideo(const std::string& path, const RenderRequest& request, const Ren
 
 std::string checkFrameRange(const std::string& text) {
     FrameRange range;
-    return parseFrameRange(text, range) ? std::string()
-                                        : "expected A:B or A:B:STEP, frames 0 <= A <= B and STEP >= 1 (e.g. 0:30:2)";
+    return parseFrameRange(text, range)
+               ? std::string()
+               : "expected A:B or A:B:STEP, frames 0 <= A <= B and STEP >= 1 (e.g. 0:30:2)";
 }
 
 bool parseFrameRange(const std::string& text, FrameRange& range) {
@@ -182,7 +186,8 @@ std::vector<RenderShot> sequenceShots(const SequenceRequest& sequence, std::vect
 
 int runRenderSequence(RenderRequest request, const SequenceRequest& sequence) {
     if (!sequence.video.empty() && !onPath("ffmpeg")) {
-        std::fprintf(stderr, "esview: --video needs ffmpeg on PATH (Debian package ffmpeg); nothing was written\n");
+        std::fprintf(stderr,
+                     "esview: --video needs ffmpeg on PATH (Debian package ffmpeg); nothing was written\n");
         return kExitBadInput;
     }
     // A frame range resolves its clip as --frame does (the framing follows that clip).
@@ -201,8 +206,9 @@ int runRenderSequence(RenderRequest request, const SequenceRequest& sequence) {
             return kExitBadInput;
         }
     }
-    std::printf("%s: wrote %zu pictures %dx%d (%u draw calls, %u triangles in the last)\n", request.output.c_str(),
-                frames.rgba.size(), request.width, request.height, frames.drawCalls, frames.triangles);
+    std::printf("%s: wrote %zu pictures %dx%d (%u draw calls, %u triangles in the last)\n",
+                request.output.c_str(), frames.rgba.size(), request.width, request.height, frames.drawCalls,
+                frames.triangles);
     if (sequence.video.empty()) return kExitOk;
     const float fps = opened.loaded.scene->animation.fps > 0 ? opened.loaded.scene->animation.fps : 30.0f;
     return encodeVideo(sequence.video, request, frames, sequence.frames ? fps / sequence.frames->step : 30.0);
@@ -210,23 +216,26 @@ int runRenderSequence(RenderRequest request, const SequenceRequest& sequence) {
 
 void addSequenceOptions(CLI::App* render, SequenceRequest& sequence) {
     CLI::Option* turntable =
-        render->add_option("--turntable", sequence.turntable,
-                           "Write N pictures turned 360/N degrees apart about the first view's centre (-o a pattern: "
-                           "OUT_%02d.png)")
-            ->check(CLI::Range(1, 3600));
-    CLI::Option* frames =
         render
-            ->add_option_function<std::string>(
-                "--frames",
-                [&sequence](const std::string& text) {
-                    FrameRange range;
-                    if (parseFrameRange(text, range)) sequence.frames = range;
-                },
-                "Write animation frames A to B, every STEP (A:B[:STEP]; -o a pattern: OUT_%04d.png, numbered by "
-                "frame)")
-            ->check(checkFrameRange);
-    render->add_option("--video", sequence.video,
-                       "With --turntable or --frames: also encode the pictures as an MP4 (H.264) with ffmpeg");
+            ->add_option(
+                "--turntable", sequence.turntable,
+                "Write N pictures turned 360/N degrees apart about the first view's centre (-o a pattern: "
+                "OUT_%02d.png)")
+            ->check(CLI::Range(1, 3600));
+    CLI::Option* frames = render
+                              ->add_option_function<std::string>(
+                                  "--frames",
+                                  [&sequence](const std::string& text) {
+                                      FrameRange range;
+                                      if (parseFrameRange(text, range)) sequence.frames = range;
+                                  },
+                                  "Write animation frames A to B, every STEP (A:B[:STEP]; -o a pattern: "
+                                  "OUT_%04d.png, numbered by "
+                                  "frame)")
+                              ->check(checkFrameRange);
+    render->add_option(
+        "--video", sequence.video,
+        "With --turntable or --frames: also encode the pictures as an MP4 (H.264) with ffmpeg");
     turntable->excludes(frames);
     for (const char* name : {"--frame", "--time"})
         if (CLI::Option* time = render->get_option_no_throw(name)) frames->excludes(time);

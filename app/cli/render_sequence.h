@@ -31,7 +31,7 @@ std::string checkOutputPattern(const std::string& pattern);
 std::string patternName(const std::string& pattern, int number);
 
 struct SequenceRequest {
-    int turntable = 0;                // N pictures, the camera turned 360/N degrees each; 0: none
+    int turntable = 0;                 // N pictures, the camera turned 360/N degrees each; 0: none
     std::optional<FrameRange> frames;  // or an animation sequence
     std::string video;                 // an MP4 file ffmpeg encodes the pictures into; empty: none
 };

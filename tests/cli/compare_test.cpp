@@ -23,9 +23,13 @@ using esv::test::RunResult;
 // Small pictures keep the sweep quick; the rule is measured over the model's pixels.
 const std::string kSize = " --size 256x256";
 
-RunResult esview(const std::string& args) { return esv::test::runEsview(ESVIEW_BINARY, args, "compare"); }
+RunResult esview(const std::string& args) {
+    return esv::test::runEsview(ESVIEW_BINARY, args, "compare");
+}
 
-std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
+std::string quoted(const fs::path& path) {
+    return "'" + path.string() + "'";
+}
 
 // An empty folder of this test's own under the test output folder.
 fs::path freshDir(const std::string& name) {
@@ -35,11 +39,14 @@ fs::path freshDir(const std::string& name) {
     return dir;
 }
 
-size_t lineCount(const std::string& text) { return size_t(std::count(text.begin(), text.end(), '\n')); }
+size_t lineCount(const std::string& text) {
+    return size_t(std::count(text.begin(), text.end(), '\n'));
+}
 
 bool isPod(const fs::path& path) {
     std::string ext = path.extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
     return ext == ".pod";
 }
 
@@ -58,8 +65,8 @@ TEST(CompareCli, EveryPodSampleIsAlikeItsConversion) {
         const fs::path converted = dir / source.filename();
         const RunResult convert = esview("convert " + quoted(source) + " " + quoted(converted));
         ASSERT_EQ(convert.exitCode, 0) << convert.err;
-        const RunResult r = esview("compare " + quoted(source) + " " + quoted(converted) + kSize + " --texture-path " +
-                                   quoted(source.parent_path()));
+        const RunResult r = esview("compare " + quoted(source) + " " + quoted(converted) + kSize +
+                                   " --texture-path " + quoted(source.parent_path()));
         EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
         EXPECT_EQ(lineCount(r.out), 1u) << r.out;
         EXPECT_NE(r.out.find(": alike: "), std::string::npos) << r.out;
@@ -77,8 +84,8 @@ TEST(CompareCli, ZUpSourceIsAlikeItsTurnedConversion) {
     const RunResult convert = esview("convert " + quoted(source) + " " + quoted(converted) + " --lossy");
     ASSERT_EQ(convert.exitCode, 0) << convert.err;
     ASSERT_NE(convert.out.find("Z-up scene turned"), std::string::npos) << convert.out;
-    const RunResult r = esview("compare " + quoted(source) + " " + quoted(converted) + kSize + " --texture-path " +
-                               quoted(source.parent_path()) + " --json");
+    const RunResult r = esview("compare " + quoted(source) + " " + quoted(converted) + kSize +
+                               " --texture-path " + quoted(source.parent_path()) + " --json");
     EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
     const nlohmann::json j = nlohmann::json::parse(r.out);
     EXPECT_GT(j["model_pixels"].get<int>(), 10000);
@@ -113,9 +120,11 @@ TEST(CompareCli, TextureDarkenedByTenPercentIsDifferent) {
         if (i % 4 != 3) texture.rgba[i] = static_cast<uint8_t>(texture.rgba[i] * 9 / 10);
     ASSERT_TRUE(esv::test::savePng((dark / "mallet.png").string(), texture));
 
-    const RunResult alike = esview("compare " + quoted(source) + " " + quoted(same / source.filename()) + kSize);
+    const RunResult alike =
+        esview("compare " + quoted(source) + " " + quoted(same / source.filename()) + kSize);
     EXPECT_EQ(alike.exitCode, 0) << alike.out << alike.err;
-    const RunResult r = esview("compare " + quoted(source) + " " + quoted(dark / source.filename()) + kSize + " --json");
+    const RunResult r =
+        esview("compare " + quoted(source) + " " + quoted(dark / source.filename()) + kSize + " --json");
     ASSERT_EQ(r.exitCode, 1) << r.out << r.err;
     const nlohmann::json j = nlohmann::json::parse(r.out);
     EXPECT_FALSE(j["alike"].get<bool>());
@@ -126,12 +135,13 @@ TEST(CompareCli, TextureDarkenedByTenPercentIsDifferent) {
 TEST(CompareCli, JsonFigures) {
     ESVIEW_REQUIRE_MODELS("pod");
     const fs::path man = esv::test::modelsDir() / kMan;
-    const RunResult r = esview("compare " + quoted(man) + " " + quoted(man) + " --size 200x150 --frame 5 --json");
+    const RunResult r =
+        esview("compare " + quoted(man) + " " + quoted(man) + " --size 200x150 --frame 5 --json");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(lineCount(r.out), 1u);
     const nlohmann::json j = nlohmann::json::parse(r.out);
-    for (const char* key : {"alike", "model_pixels", "pixels_off", "share_off", "mean_difference", "max_difference",
-                            "size", "time", "camera"})
+    for (const char* key : {"alike", "model_pixels", "pixels_off", "share_off", "mean_difference",
+                            "max_difference", "size", "time", "camera"})
         EXPECT_TRUE(j.contains(key)) << key;
     EXPECT_TRUE(j["alike"].get<bool>());
     EXPECT_GT(j["model_pixels"].get<int>(), 1000);
@@ -151,7 +161,8 @@ TEST(CompareCli, JsonFigures) {
     const nlohmann::json k = nlohmann::json::parse(other.out);
     EXPECT_FALSE(k["alike"].get<bool>());
     EXPECT_GT(k["pixels_off"].get<int>(), 0);
-    EXPECT_NEAR(k["share_off"].get<double>(), k["pixels_off"].get<double>() / k["model_pixels"].get<double>(), 1e-9);
+    EXPECT_NEAR(k["share_off"].get<double>(), k["pixels_off"].get<double>() / k["model_pixels"].get<double>(),
+                1e-9);
     EXPECT_GT(k["max_difference"].get<int>(), 10);
     EXPECT_TRUE(k["time"]["clip"].is_null());  // no --frame or --time: the rest pose
 }
@@ -186,12 +197,14 @@ TEST(CompareCli, CameraWidensToFrameBoth) {
     ASSERT_EQ(own.exitCode, 0) << own.err;
     ASSERT_EQ(both.exitCode, 1) << both.err;
     ASSERT_EQ(other.exitCode, 0) << other.err;
-    const nlohmann::json a = nlohmann::json::parse(own.out)["camera"], ab = nlohmann::json::parse(both.out)["camera"],
+    const nlohmann::json a = nlohmann::json::parse(own.out)["camera"],
+                         ab = nlohmann::json::parse(both.out)["camera"],
                          b = nlohmann::json::parse(other.out)["camera"];
     EXPECT_FLOAT_EQ(ab["yaw"].get<float>(), a["yaw"].get<float>());
     EXPECT_FLOAT_EQ(ab["pitch"].get<float>(), a["pitch"].get<float>());
     EXPECT_GE(ab["distance"].get<double>(), a["distance"].get<double>() * 0.999);
-    EXPECT_GE(ab["distance"].get<double>() * 1.001, std::min(a["distance"].get<double>(), b["distance"].get<double>()));
+    EXPECT_GE(ab["distance"].get<double>() * 1.001,
+              std::min(a["distance"].get<double>(), b["distance"].get<double>()));
     EXPECT_NE(ab["distance"].get<double>(), a["distance"].get<double>());
 }
 
@@ -199,8 +212,9 @@ TEST(CompareCli, CameraWidensToFrameBoth) {
 TEST(CompareCli, DifferenceImage) {
     ESVIEW_REQUIRE_MODELS("pod");
     const fs::path dir = freshDir("difference");
-    const RunResult r = esview("compare " + quoted(esv::test::modelsDir() / kSphere) + " " +
-                               quoted(esv::test::modelsDir() / kMallet) + " --size 300x200 -o " + quoted(dir / "d.png"));
+    const RunResult r =
+        esview("compare " + quoted(esv::test::modelsDir() / kSphere) + " " +
+               quoted(esv::test::modelsDir() / kMallet) + " --size 300x200 -o " + quoted(dir / "d.png"));
     ASSERT_EQ(r.exitCode, 1) << r.err;
     esv::test::Image diff;
     ASSERT_TRUE(esv::test::loadPng((dir / "d.png").string(), diff));
@@ -215,9 +229,10 @@ TEST(CompareCli, DifferenceImage) {
 TEST(CompareCli, ExitCodes) {
     const fs::path dir = freshDir("exit_codes");
     EXPECT_EQ(esview("compare demo demo --size 64x64").exitCode, 0);
-    for (const char* args : {"compare demo", "compare", "compare demo demo --mode nonsense",
-                             "compare demo demo --size 0x5", "compare demo demo --frame 1 --time 2",
-                             "compare demo demo --device no-such-device", "compare demo demo --no-such-option"}) {
+    for (const char* args :
+         {"compare demo", "compare", "compare demo demo --mode nonsense", "compare demo demo --size 0x5",
+          "compare demo demo --frame 1 --time 2", "compare demo demo --device no-such-device",
+          "compare demo demo --no-such-option"}) {
         const RunResult r = esview(args);
         EXPECT_EQ(r.exitCode, 2) << args << ": " << r.err;
         EXPECT_NE(r.err, "") << args;

@@ -22,7 +22,9 @@ RunResult esview(const std::string& args, const std::string& prefix = "") {
     return esv::test::runEsview(ESVIEW_BINARY, args, "render_sequence", prefix);
 }
 
-std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
+std::string quoted(const fs::path& path) {
+    return "'" + path.string() + "'";
+}
 
 fs::path freshDir(const std::string& name) {
     const fs::path dir = esv::test::outputDir() / "render_sequence" / name;
@@ -31,7 +33,9 @@ fs::path freshDir(const std::string& name) {
     return dir;
 }
 
-std::string bytes(const fs::path& path) { return esv::test::readText(path); }
+std::string bytes(const fs::path& path) {
+    return esv::test::readText(path);
+}
 
 std::vector<std::string> fileNames(const fs::path& dir) {
     std::vector<std::string> names;
@@ -78,22 +82,27 @@ void writeCube(const fs::path& path) {
                 int p[3], q[3] = {0, 0, 0};
                 p[n] = sign, p[u] = c[0], p[v] = c[1] * sign;  // counter-clockwise seen from outside
                 q[n] = sign;
-                positions += std::string(vertex ? ", " : "") + "{" + std::to_string(p[0]) + ", " + std::to_string(p[1]) +
-                             ", " + std::to_string(p[2]) + "}";
-                normals += std::string(vertex ? ", " : "") + "{" + std::to_string(q[0]) + ", " + std::to_string(q[1]) +
-                           ", " + std::to_string(q[2]) + "}";
+                positions += std::string(vertex ? ", " : "") + "{" + std::to_string(p[0]) + ", " +
+                             std::to_string(p[1]) + ", " + std::to_string(p[2]) + "}";
+                normals += std::string(vertex ? ", " : "") + "{" + std::to_string(q[0]) + ", " +
+                           std::to_string(q[1]) + ", " + std::to_string(q[2]) + "}";
                 ++vertex;
             }
             const int b = vertex - 4;
-            indices += std::string(b ? ", " : "") + "{" + std::to_string(b) + ", " + std::to_string(b + 1) + ", " +
-                       std::to_string(b + 2) + "}, {" + std::to_string(b) + ", " + std::to_string(b + 2) + ", " +
-                       std::to_string(b + 3) + "}";
+            indices += std::string(b ? ", " : "") + "{" + std::to_string(b) + ", " + std::to_string(b + 1) +
+                       ", " + std::to_string(b + 2) + "}, {" + std::to_string(b) + ", " +
+                       std::to_string(b + 2) + ", " + std::to_string(b + 3) + "}";
         }
     std::ofstream(path) << "GeometryNode {Name {string {\"Cube\"}} ObjectRef {ref {$cube}}}\n"
                            "GeometryObject $cube\n{\n\tMesh (primitive = \"triangles\")\n\t{\n"
-                           "\t\tVertexArray (attrib = \"position\") {float[3] {" + positions + "}}\n"
-                           "\t\tVertexArray (attrib = \"normal\") {float[3] {" + normals + "}}\n"
-                           "\t\tIndexArray {uint32[3] {" + indices + "}}\n\t}\n}\n";
+                           "\t\tVertexArray (attrib = \"position\") {float[3] {" +
+                               positions +
+                               "}}\n"
+                               "\t\tVertexArray (attrib = \"normal\") {float[3] {" +
+                               normals +
+                               "}}\n"
+                               "\t\tIndexArray {uint32[3] {" +
+                               indices + "}}\n\t}\n}\n";
 }
 
 bool alike(const fs::path& a, const fs::path& b) {
@@ -110,7 +119,8 @@ TEST(RenderSequence, TurntableStepsAreAnEqualShareOfATurn) {
     const std::string scene = quoted(dir / "cube.ogex") + " --size 160x120";
     ASSERT_EQ(esview("render " + scene + " --turntable 4 -o " + quoted(dir / "q_%d.png")).exitCode, 0);
     ASSERT_EQ(esview("render " + scene + " --turntable 8 -o " + quoted(dir / "e_%d.png")).exitCode, 0);
-    for (int k = 1; k < 4; ++k) EXPECT_TRUE(alike(dir / "q_0.png", dir / ("q_" + std::to_string(k) + ".png"))) << k;
+    for (int k = 1; k < 4; ++k)
+        EXPECT_TRUE(alike(dir / "q_0.png", dir / ("q_" + std::to_string(k) + ".png"))) << k;
     EXPECT_TRUE(alike(dir / "e_0.png", dir / "e_2.png"));
     EXPECT_FALSE(alike(dir / "e_0.png", dir / "e_1.png"));
 }
@@ -123,7 +133,8 @@ TEST(RenderSequence, FramesAreNamedByFrameAndDrawnAsRenderFrame) {
     ASSERT_EQ(fileNames(dir), expected);
     for (int frame : {3, 8, 13}) {
         const fs::path single = dir.parent_path() / ("frame_" + std::to_string(frame) + ".png");
-        const RunResult one = esview("render " + kScene + " --frame " + std::to_string(frame) + " -o " + quoted(single));
+        const RunResult one =
+            esview("render " + kScene + " --frame " + std::to_string(frame) + " -o " + quoted(single));
         ASSERT_EQ(one.exitCode, 0) << one.err;
         char name[32];
         std::snprintf(name, sizeof name, "f_%04d.png", frame);
@@ -140,15 +151,15 @@ TEST(RenderSequence, FramesAreNamedByFrameAndDrawnAsRenderFrame) {
 
 TEST(RenderSequence, BadPatternsAndRangesAreUsageErrors) {
     const fs::path dir = freshDir("bad");
-    for (const char* pattern : {"out.png", "o_%d_%d.png", "o_%s.png", "o_%5.2f.png", "o_%.png", "o_%", "o_%%.png",
-                                "o_%ld.png"}) {
+    for (const char* pattern :
+         {"out.png", "o_%d_%d.png", "o_%s.png", "o_%5.2f.png", "o_%.png", "o_%", "o_%%.png", "o_%ld.png"}) {
         const RunResult r = esview("render " + kScene + " --turntable 2 -o " + quoted(dir / pattern));
         EXPECT_EQ(r.exitCode, 2) << pattern << ": " << r.err;
         EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     }
     for (const char* args : {"--frames 5:2", "--frames 1:2:0", "--frames a:b", "--frames 1", "--turntable 0",
-                             "--turntable 2 --frames 0:1", "--frames 0:1 --frame 3", "--turntable 2 --camera 0",
-                             "--video v.mp4"}) {
+                             "--turntable 2 --frames 0:1", "--frames 0:1 --frame 3",
+                             "--turntable 2 --camera 0", "--video v.mp4"}) {
         const RunResult r = esview("render " + kScene + " " + args + " -o " + quoted(dir / "o_%02d.png"));
         EXPECT_EQ(r.exitCode, 2) << args << ": " << r.err;
     }
@@ -158,8 +169,8 @@ TEST(RenderSequence, BadPatternsAndRangesAreUsageErrors) {
 TEST(RenderSequence, VideoWithoutFfmpegSaysSo) {
     const fs::path dir = freshDir("no_ffmpeg");
     // A PATH with no ffmpeg on it (the binary is started by its full path).
-    const RunResult r = esview("render " + kScene + " --turntable 2 -o " + quoted(dir / "t_%d.png") + " --video " +
-                                   quoted(dir / "t.mp4"),
+    const RunResult r = esview("render " + kScene + " --turntable 2 -o " + quoted(dir / "t_%d.png") +
+                                   " --video " + quoted(dir / "t.mp4"),
                                "PATH=" + dir.string());
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
@@ -173,8 +184,8 @@ TEST(RenderSequence, VideoIsTheSameOnEveryRun) {
     const fs::path dir = freshDir("video");
     for (const char* name : {"a.mp4", "b.mp4"}) {
         // An odd width: ffmpeg's 4:2:0 needs even sizes, which the encoding pads to.
-        const RunResult r = esview("render demo --size 121x90 --frames 0:20:4 -o " + quoted(dir / "f_%02d.png") +
-                                   " --video " + quoted(dir / name));
+        const RunResult r = esview("render demo --size 121x90 --frames 0:20:4 -o " +
+                                   quoted(dir / "f_%02d.png") + " --video " + quoted(dir / name));
         ASSERT_EQ(r.exitCode, 0) << r.err;
     }
     const std::string a = bytes(dir / "a.mp4");
@@ -184,8 +195,8 @@ TEST(RenderSequence, VideoIsTheSameOnEveryRun) {
     EXPECT_EQ(fileNames(dir).size(), 2u + 6u);  // the six pictures are written too
 
     // ffmpeg failing (a folder that does not exist) is exit status 1 with esview's line, not a crash.
-    const RunResult r = esview("render demo --size 64x48 --turntable 3 -o " + quoted(dir / "t_%d.png") + " --video " +
-                               quoted(dir / "missing" / "t.mp4"));
+    const RunResult r = esview("render demo --size 64x48 --turntable 3 -o " + quoted(dir / "t_%d.png") +
+                               " --video " + quoted(dir / "missing" / "t.mp4"));
     EXPECT_EQ(r.exitCode, 1) << r.err;
     EXPECT_NE(r.err.find("ffmpeg could not encode"), std::string::npos) << r.err;
 }
