@@ -33,6 +33,9 @@ PACKAGES=(
 # node and npm run the Khronos glTF validator in the convert tests; a node that is already there
 # (with its own npm) is kept.
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then PACKAGES+=(nodejs npm); fi
+# What only the test modes need: ffmpeg encodes `render --video` in the command-line tests (about
+# 2.5 MB on top of the list above, whose weston already pulls in its libav* libraries).
+TEST_PACKAGES=(ffmpeg)
 # Test tools fetched once and kept outside the checkout, so clean clones reuse them (the glTF validator).
 TOOL_CACHE=${ESVIEW_TOOL_CACHE:-$HOME/.cache/esview}
 
@@ -183,6 +186,7 @@ case "$mode" in
     echo "setup: wrote $(pwd)/build/esview-demo.png"
     ;;
   test)
+    PACKAGES+=("${TEST_PACKAGES[@]}")
     install_missing
     install_gltf_validator
     build build -DESVIEW_WERROR=ON -DESVIEW_REQUIRE_SHARED="$(require_shared)"
@@ -217,6 +221,7 @@ case "$mode" in
     ;;
   test-arm64 | test-armhf)
     # Further arguments go to ctest (.ci/run leaves out the longest sessions and sweeps with -E).
+    PACKAGES+=("${TEST_PACKAGES[@]}")
     cross_build "${mode#test-}"
     run_tests "build-${mode#test-}" "$@"
     ;;
