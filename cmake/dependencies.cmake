@@ -27,6 +27,7 @@ else()
     add_library(esview_zstd INTERFACE)
     target_link_libraries(esview_zstd INTERFACE PkgConfig::ZSTD)
   endif()
+  pkg_check_modules(DRACO QUIET IMPORTED_TARGET draco)  # optional: glTF KHR_draco_mesh_compression
 endif()
 
 # glad 2: one GLES 2.0..3.2 loader plus EGL 1.5, generated offline from the bundled XML, with its
