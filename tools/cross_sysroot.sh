@@ -23,7 +23,7 @@ packages=(
   libc6-dev libstdc++-12-dev
   libglfw3-dev libsdl2-dev libglm-dev libimgui-dev libstb-dev zlib1g-dev liblzma-dev libzstd-dev
   libgles-dev libegl-dev libgl1-mesa-dri libegl-mesa0
-  libgtest-dev libmeshoptimizer-dev libfast-float-dev libcli11-dev nlohmann-json3-dev
+  libgtest-dev libmeshoptimizer-dev libfast-float-dev libcli11-dev nlohmann-json3-dev libdraco-dev
 )
 
 mkdir -p "$dir"
