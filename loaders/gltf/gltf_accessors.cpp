@@ -129,10 +129,7 @@ const BufferView* Reader::bufferView(int32_t index, const std::string& where) {
         fail(at + "/byteStride", std::to_string(stride) + " is not a multiple of 4 between 4 and 252");
         return nullptr;
     }
-    if (!m_bufferOk[size_t(buffer)]) {
-        fail(at, "buffer " + std::to_string(buffer) + " could not be read");
-        return nullptr;
-    }
+    if (!m_bufferOk[size_t(buffer)]) return nullptr;  // the buffer's own problem was reported
     const ByteView& b = m_buffers[size_t(buffer)];
     if (offset > b.size || length > b.size - offset) {
         fail(at, "byteOffset " + std::to_string(offset) + " + byteLength " + std::to_string(length) +

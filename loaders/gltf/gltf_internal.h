@@ -119,7 +119,6 @@ public:
     // --- gltf_materials.cpp
     void readImagesAndTextures();
     void readMaterials();
-    int32_t defaultMaterial();
 
     // --- gltf_animation.cpp
     void readAnimations();
@@ -144,7 +143,6 @@ public:
     std::vector<std::vector<int32_t>> m_meshMaterials;  // per scene mesh: material per submesh slot
     std::vector<int32_t> m_textureMap;  // glTF texture -> scene texture (-1: none)
     std::vector<int32_t> m_lightMap;    // KHR_lights_punctual light -> scene light
-    int32_t m_defaultMaterial = -1;
     std::vector<int32_t> m_nodeSkin;  // glTF node -> its skin (-1)
     bool m_quantization = false;      // KHR_mesh_quantization used
 };

@@ -62,21 +62,6 @@ void Reader::readImagesAndTextures() {
     }
 }
 
-int32_t Reader::defaultMaterial() {
-    if (m_defaultMaterial < 0) {
-        // glTF's default material: white, metallic 1, roughness 1 (glTF 2.0, 3.9.6).
-        Material m;
-        m.name = "default";
-        m.model = ShadingModel::MetalRough;
-        m.diffuse = glm::vec3(1.0f);
-        m.metallic = 1.0f;
-        m.roughness = 1.0f;
-        m_defaultMaterial = int32_t(m_scene.materials.size());
-        m_scene.materials.push_back(m);
-    }
-    return m_defaultMaterial;
-}
-
 // A textureInfo object: texture, texCoord set, sampler wrap, KHR_texture_transform.
 static void readTextureInfo(Reader& r, const Json& info, const std::string& where, const std::string& name,
                             TextureRef& ref) {

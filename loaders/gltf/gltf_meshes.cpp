@@ -405,7 +405,7 @@ void Reader::readMesh(size_t index, const Json& mesh) {
             const std::string w = where + "/primitives/" + std::to_string(p);
             if (!objectAt((*prims)[p], w) || !readPrimitive(*this, (*prims)[p], w, m.vertexCount, data[p - firstPrim])) return;
             const int32_t material = data[p - firstPrim].material;
-            materials.push_back(material >= 0 ? material : defaultMaterial());
+            materials.push_back(material);  // -1: the viewer's default material
         }
         setIndices(*this, m, data);
         for (size_t t = 0; t < m.morphTargets.size(); ++t)

@@ -266,7 +266,7 @@ bool Reader::parseJson(const uint8_t* data, size_t size, uint64_t fileOffset) {
         m_diag.fatal(place(at), "JSON", colon != std::string::npos ? what.substr(colon + 2) : what);
         return false;
     } catch (const TooDeep&) {
-        m_diag.fatal(place(0), "JSON", "objects nest deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+        m_diag.fatal(FilePlace{}, "JSON", "objects nest deeper than " + std::to_string(kMaxJsonDepth) + " levels");
         return false;
     } catch (const Json::exception& e) {
         m_diag.fatal(place(0), "JSON", e.what());

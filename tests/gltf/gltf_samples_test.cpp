@@ -1,0 +1,132 @@
+// Every shared sample (POD, AWD, OpenGEX, POF) written by esview's glTF writer as .glb and as .gltf
+// (with its .bin beside it), then read back by the glTF reader: the drawn triangles, the bounds at
+// rest and at times of each clip (against the source scene's CPU reference, within 1e-3 of the
+// diagonal), the clips and their durations.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "common/test_paths.h"
+#include "convert/gltf/gltf_writer.h"
+#include "loaders/format_table.h"
+#include "loaders/load.h"
+#include "scene/cpu_reference.h"
+#include "scene/sampler.h"
+#include "scene/up_axis.h"
+
+namespace esv {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<fs::path> sourceSamples() {
+    std::vector<fs::path> out;
+    for (const FormatInfo& f : formats()) {
+        const fs::path dir = test::modelsDir() / f.key;
+        if (f.id == FileFormat::Gltf || !fs::is_directory(dir)) continue;
+        for (const auto& e : fs::directory_iterator(dir))
+            if (e.is_regular_file() && formatForExtension(e.path().string()) == &f) out.push_back(e.path());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+uint64_t drawnTriangles(const Scene& scene, const Pose& pose) {
+    uint64_t total = 0;
+    for (size_t i = 0; i < scene.nodes.size(); ++i) {
+        const Node& n = scene.nodes[i];
+        if (n.kind != NodeKind::Mesh || n.object < 0 || (i < pose.visible.size() && !pose.visible[i])) continue;
+        total += triangleCount(scene.meshes[size_t(n.object)]);
+    }
+    return total;
+}
+
+Bounds boundsAt(const Scene& scene, int clip, float seconds) {
+    Pose pose;
+    evaluatePose(scene, clip, seconds, pose);
+    return sceneBounds(scene, pose);
+}
+
+void expectNear(const Bounds& a, const Bounds& b, float tolerance, const std::string& what) {
+    ASSERT_EQ(a.valid(), b.valid()) << what;
+    if (!a.valid()) return;
+    for (int k = 0; k < 3; ++k) {
+        EXPECT_NEAR(a.min[k], b.min[k], tolerance) << what << " min " << k;
+        EXPECT_NEAR(a.max[k], b.max[k], tolerance) << what << " max " << k;
+    }
+}
+
+// The written file read back agrees with the scene written.
+void compare(const Scene& source, const Scene& back, const std::string& what) {
+    Pose restSource, restBack;
+    evaluatePose(source, -1, 0.0f, restSource);
+    evaluatePose(back, -1, 0.0f, restBack);
+    EXPECT_EQ(drawnTriangles(back, restBack), drawnTriangles(source, restSource)) << what;
+    const Bounds rest = sceneBounds(source, restSource);
+    const float diagonal = rest.valid() ? glm::length(rest.max - rest.min) : 1.0f;
+    const float tolerance = 1e-3f * std::max(diagonal, 1e-6f);
+    expectNear(sceneBounds(source, restSource), sceneBounds(back, restBack), tolerance, what + " at rest");
+    // Clips the writer kept, matched by name; times on the writer's resampling grid (30 per second).
+    for (size_t c = 0; c < back.animation.clips.size() && c < 6; ++c) {
+        const Clip& got = back.animation.clips[c];
+        int sourceClip = -1;
+        for (size_t s = 0; s < source.animation.clips.size(); ++s)
+            if (source.animation.clips[s].name == got.name && sourceClip < 0) sourceClip = int(s);
+        if (sourceClip < 0) continue;
+        const Clip& want = source.animation.clips[size_t(sourceClip)];
+        EXPECT_LE(got.duration(), want.duration() + 1e-4f) << what << " clip " << got.name;
+        const int frames = int(std::floor(got.duration() * 30.0f + 1e-3f));
+        for (int k : {0, frames / 3, frames / 2, frames}) {
+            const float t = float(k) / 30.0f;
+            expectNear(boundsAt(source, sourceClip, want.start + t), boundsAt(back, int(c), t), tolerance,
+                       what + " clip '" + got.name + "' at " + std::to_string(t) + " s");
+        }
+    }
+}
+
+TEST(GltfSamples, EverySampleWrittenReadsBackAlike) {
+    ESVIEW_REQUIRE_MODELS("");
+    const fs::path dir = test::outputDir() / "gltf_samples";
+    fs::create_directories(dir);
+    size_t compared = 0;
+    for (const fs::path& path : sourceSamples()) {
+        LoadResult source = loadSceneFile(path.string());
+        if (!source.scene) continue;
+        turnSceneToYUp(*source.scene);  // as `esview convert` writes glTF
+        for (bool binary : {true, false}) {
+            const std::string what = path.filename().string() + (binary ? " .glb" : " .gltf");
+            SCOPED_TRACE(what);
+            const fs::path out = dir / (path.filename().string() + (binary ? ".glb" : ".gltf"));
+            GltfWriteOptions options;
+            options.binary = binary;
+            GltfWriteReport report;
+            std::string error;
+            if (!writeGltf(*source.scene, out.string(), options, report, error)) continue;  // refused: nothing to read
+            LoadOptions check;
+            check.collectAll = true;
+            const LoadResult back = loadSceneFile(out.string(), check);
+            ASSERT_TRUE(back.problems.empty()) << back.problems[0].format();
+            ASSERT_NE(back.scene, nullptr);
+            EXPECT_EQ(back.scene->format, "gltf");
+            EXPECT_EQ(back.scene->animation.clips.size(), report.animations);
+            size_t fileNodes = 0, fileMeshes = 0;
+            for (const Node& n : back.scene->nodes) fileNodes += n.viewerAdded ? 0 : 1;
+            for (const Mesh& m : back.scene->meshes) fileMeshes += m.partOf < 0 ? 1 : 0;
+            EXPECT_EQ(fileNodes, report.nodes);
+            EXPECT_EQ(fileMeshes, report.meshes);
+            compare(*source.scene, *back.scene, what);
+            ++compared;
+        }
+    }
+    EXPECT_GE(compared, 40u);
+    RecordProperty("compared", int(compared));
+    std::printf("%zu written files read back and compared\n", compared);
+}
+
+}  // namespace
+}  // namespace esv
