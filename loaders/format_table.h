@@ -136,7 +136,7 @@ const char* formatName(FileFormat format);
 FileFormat detectFormat(const uint8_t* data, size_t size, const std::string& path);
 
 // The formats' names in table order for a sentence, `last` before the final one:
-// formatNameList(" or ") is "POD, OpenGEX, AWD or POF".
+// formatNameList(" or ") is "POD, OpenGEX, AWD, POF or glTF".
 std::string formatNameList(const std::string& last);
 
 }  // namespace esv
