@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -126,6 +127,52 @@ TEST(GltfSamples, EverySampleWrittenReadsBackAlike) {
     EXPECT_GE(compared, 40u);
     RecordProperty("compared", int(compared));
     std::printf("%zu written files read back and compared\n", compared);
+}
+
+// gltfpack (meshoptimizer's packer, not esview) quantises the written .glb (KHR_mesh_quantization:
+// 14-bit positions, 8-bit normals, 12-bit texture coordinates) and may merge meshes and resample
+// animation: read back, the drawn triangles are the same and the rest bounds agree within the
+// quantisation error (1e-3 of the diagonal).
+TEST(GltfSamples, GltfpackQuantisedOutputsReadBackAlike) {
+    ESVIEW_REQUIRE_MODELS("");
+    if (std::string(ESVIEW_GLTFPACK).empty()) GTEST_SKIP() << "gltfpack is not installed";
+    const fs::path dir = test::outputDir() / "gltf_gltfpack";
+    fs::create_directories(dir);
+    size_t compared = 0;
+    for (const fs::path& path : sourceSamples()) {
+        LoadResult source = loadSceneFile(path.string());
+        if (!source.scene) continue;
+        turnSceneToYUp(*source.scene);
+        const std::string what = path.filename().string();
+        SCOPED_TRACE(what);
+        const fs::path written = dir / (what + ".glb"), packed = dir / (what + ".packed.glb");
+        GltfWriteOptions options;
+        options.binary = true;
+        GltfWriteReport report;
+        std::string error;
+        if (!writeGltf(*source.scene, written.string(), options, report, error)) continue;
+        // gltfpack merges the meshes of every scene into the default one (POF detail levels and
+        // debris are scenes of their own): those files no longer draw what the source draws.
+        if (report.scenes > 1) continue;
+        fs::remove(packed);
+        const std::string command = std::string(ESVIEW_GLTFPACK) + " -i '" + written.string() + "' -o '" +
+                                    packed.string() + "' >/dev/null 2>&1";
+        if (std::system(command.c_str()) != 0 || !fs::exists(packed)) continue;  // gltfpack declined it
+        LoadOptions check;
+        check.collectAll = true;
+        const LoadResult back = loadSceneFile(packed.string(), check);
+        ASSERT_TRUE(back.problems.empty()) << back.problems[0].format();
+        Pose restSource, restBack;
+        evaluatePose(*source.scene, -1, 0.0f, restSource);
+        evaluatePose(*back.scene, -1, 0.0f, restBack);
+        EXPECT_EQ(drawnTriangles(*back.scene, restBack), drawnTriangles(*source.scene, restSource));
+        const Bounds rest = sceneBounds(*source.scene, restSource);
+        const float diagonal = rest.valid() ? glm::length(rest.max - rest.min) : 1.0f;
+        expectNear(rest, sceneBounds(*back.scene, restBack), 1e-3f * std::max(diagonal, 1e-6f), what + " packed");
+        ++compared;
+    }
+    std::printf("%zu gltfpack outputs read back and compared\n", compared);
+    EXPECT_GE(compared, 15u);
 }
 
 }  // namespace
