@@ -49,6 +49,21 @@ void Reader::readImagesAndTextures() {
         }
         m_scene.textures.push_back(std::move(tex));
     }
+    // Samplers are checked whether used or not (their filters are the renderer's own). An unknown
+    // code is a warning, as the glTF-Validator has it; the wrap falls back to repeat.
+    const Json& samplers = array("samplers");
+    for (size_t s = 0; s < samplers.size(); ++s) {
+        const std::string where = pointer("samplers", s);
+        uint64_t code = 0;
+        Wrap wrap;
+        for (const char* key : {"wrapS", "wrapT"})
+            if (getUint(samplers[s], key, where, code, false) && !wrapOf(code, wrap))
+                m_diag.warn(FilePlace{}, where + "/" + key, std::to_string(code) + " is not a wrap mode: repeat");
+        if (getUint(samplers[s], "magFilter", where, code, false) && code != 9728 && code != 9729)
+            m_diag.warn(FilePlace{}, where + "/magFilter", std::to_string(code) + " is not NEAREST or LINEAR");
+        if (getUint(samplers[s], "minFilter", where, code, false) && (code < 9728 || code > 9987 || (code > 9729 && code < 9984)))
+            m_diag.warn(FilePlace{}, where + "/minFilter", std::to_string(code) + " is not a minification filter");
+    }
     const Json& textures = array("textures");
     for (size_t t = 0; t < textures.size(); ++t) {
         const std::string where = pointer("textures", t);
@@ -79,8 +94,8 @@ static void readTextureInfo(Reader& r, const Json& info, const std::string& wher
         const Json& s = r.array("samplers")[size_t(sampler)];
         const std::string sw = pointer("samplers", size_t(sampler));
         uint64_t code = 0;
-        if (r.getUint(s, "wrapS", sw, code, false) && !wrapOf(code, ref.wrapS)) r.fail(sw + "/wrapS", std::to_string(code) + " is not a wrap mode");
-        if (r.getUint(s, "wrapT", sw, code, false) && !wrapOf(code, ref.wrapT)) r.fail(sw + "/wrapT", std::to_string(code) + " is not a wrap mode");
+        if (r.getUint(s, "wrapS", sw, code, false)) wrapOf(code, ref.wrapS);  // checked with the samplers
+        if (r.getUint(s, "wrapT", sw, code, false)) wrapOf(code, ref.wrapT);
     }
     const Json* ext = r.member(info, "extensions");
     const Json* tt = ext ? r.member(*ext, "KHR_texture_transform") : nullptr;
