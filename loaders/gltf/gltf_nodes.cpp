@@ -39,10 +39,16 @@ void Reader::run(std::shared_ptr<const std::vector<uint8_t>> bytes) {
     if (m_diag.stopped()) return;
     readScenes();
     readAnimations();
-    // The scene's up axis and units are glTF's: +Y up, metres, models facing +Z.
+    // The scene's up axis and units are glTF's: +Y up, metres, models facing +Z. esview's writer
+    // keeps the source's units and ambient light in the root's extras (convert/README.md).
     m_scene.up = UpAxis::Y;
     m_scene.metersPerUnit = 1.0f;
     m_scene.front = glm::vec3(0.0f, 0.0f, 1.0f);
+    if (const Json* extras = member(m_doc, "extras"); extras && extras->is_object()) {
+        float units = 1.0f, ambient[3];
+        if (getFloat(*extras, "meters_per_unit", "/extras", units) && units > 0.0f) m_scene.metersPerUnit = units;
+        if (getFloats(*extras, "ambient", "/extras", ambient, 3)) m_scene.ambient = glm::vec3(ambient[0], ambient[1], ambient[2]);
+    }
     m_diag.finish();
 }
 
