@@ -10,13 +10,26 @@ namespace {
 
 bool componentTypeOf(uint64_t code, ComponentType& out) {
     switch (code) {
-        case 5120: out = ComponentType::Int8; return true;
-        case 5121: out = ComponentType::UInt8; return true;
-        case 5122: out = ComponentType::Int16; return true;
-        case 5123: out = ComponentType::UInt16; return true;
-        case 5125: out = ComponentType::UInt32; return true;
-        case 5126: out = ComponentType::Float32; return true;
-        default: return false;
+        case 5120:
+            out = ComponentType::Int8;
+            return true;
+        case 5121:
+            out = ComponentType::UInt8;
+            return true;
+        case 5122:
+            out = ComponentType::Int16;
+            return true;
+        case 5123:
+            out = ComponentType::UInt16;
+            return true;
+        case 5125:
+            out = ComponentType::UInt32;
+            return true;
+        case 5126:
+            out = ComponentType::Float32;
+            return true;
+        default:
+            return false;
     }
 }
 
@@ -42,8 +55,10 @@ uint32_t elementSizeOf(const std::string& type, uint32_t components, uint32_t co
 
 float normalizedValue(ComponentType type, const uint8_t* p) {
     switch (type) {
-        case ComponentType::Int8: return std::max(float(int8_t(*p)) / 127.0f, -1.0f);
-        case ComponentType::UInt8: return float(*p) / 255.0f;
+        case ComponentType::Int8:
+            return std::max(float(int8_t(*p)) / 127.0f, -1.0f);
+        case ComponentType::UInt8:
+            return float(*p) / 255.0f;
         case ComponentType::Int16: {
             int16_t v;
             std::memcpy(&v, p, 2);
@@ -69,8 +84,10 @@ float normalizedValue(ComponentType type, const uint8_t* p) {
 
 float plainValue(ComponentType type, const uint8_t* p) {
     switch (type) {
-        case ComponentType::Int8: return float(int8_t(*p));
-        case ComponentType::UInt8: return float(*p);
+        case ComponentType::Int8:
+            return float(int8_t(*p));
+        case ComponentType::UInt8:
+            return float(*p);
         case ComponentType::Int16: {
             int16_t v;
             std::memcpy(&v, p, 2);
@@ -129,7 +146,22 @@ const BufferView* Reader::bufferView(int32_t index, const std::string& where) {
         fail(at + "/byteStride", std::to_string(stride) + " is not a multiple of 4 between 4 and 252");
         return nullptr;
     }
-    if (!m_bufferOk[size_t(buffer)]) return nullptr;  // the buffer's own problem was reported
+    const Json* ext = member(j, "extensions");
+    const Json* meshopt = ext ? member(*ext, "EXT_meshopt_compression") : nullptr;
+    if (meshopt && meshoptSupported()) {
+        // The view's bytes are decoded from the extension's buffer; its own is a fallback.
+        v.bytes = ByteView{nullptr, nullptr, size_t(std::min<uint64_t>(length, uint64_t(1) << 40))};
+        v.stride = uint32_t(stride);
+        if (!decodeMeshopt(*meshopt, at, v)) return nullptr;
+        v.ok = true;
+        return &v;
+    }
+    if (!m_bufferOk[size_t(buffer)]) {
+        if (m_bufferFallback[size_t(buffer)])
+            fail(at,
+                 "buffer " + std::to_string(buffer) + " is an EXT_meshopt_compression fallback without data");
+        return nullptr;  // else the buffer's own problem was reported
+    }
     const ByteView& b = m_buffers[size_t(buffer)];
     if (offset > b.size || length > b.size - offset) {
         fail(at, "byteOffset " + std::to_string(offset) + " + byteLength " + std::to_string(length) +
@@ -205,21 +237,22 @@ bool Reader::resolveAccessor(size_t index, Accessor& a) {
         a.offsetInView = offset;
         a.stride = v->stride ? v->stride : a.elementSize;
         if (v->stride && v->stride < a.elementSize) {
-            fail(at, "elements of " + std::to_string(a.elementSize) + " bytes in bufferView " + std::to_string(view) +
-                         " of stride " + std::to_string(v->stride));
+            fail(at, "elements of " + std::to_string(a.elementSize) + " bytes in bufferView " +
+                         std::to_string(view) + " of stride " + std::to_string(v->stride));
             return false;
         }
         const uint64_t need = (count - 1) * a.stride + a.elementSize;
         if (offset > v->bytes.size || need > v->bytes.size - offset) {
             fail(at, "count " + std::to_string(count) + " at stride " + std::to_string(a.stride) + " needs " +
-                         std::to_string(offset + need) + " bytes; bufferView " + std::to_string(view) + " holds " +
-                         std::to_string(v->bytes.size));
+                         std::to_string(offset + need) + " bytes; bufferView " + std::to_string(view) +
+                         " holds " + std::to_string(v->bytes.size));
             return false;
         }
         if ((v->offsetInBuffer + offset) % size != 0)
-            m_diag.violation(FilePlace{}, at, "starts at byte " + std::to_string(v->offsetInBuffer + offset) +
-                                                  " of its buffer, not a multiple of the " + std::to_string(size) +
-                                                  "-byte component size");
+            m_diag.violation(FilePlace{}, at,
+                             "starts at byte " + std::to_string(v->offsetInBuffer + offset) +
+                                 " of its buffer, not a multiple of the " + std::to_string(size) +
+                                 "-byte component size");
         a.bytes = v->bytes.sub(size_t(offset), size_t(need));
     }
     if (const Json* sparse = member(j, "sparse")) return applySparse(index, *sparse, a);
@@ -232,7 +265,8 @@ bool Reader::applySparse(size_t index, const Json& sparse, Accessor& a) {
     uint64_t count = 0;
     if (!objectAt(sparse, at) || !getUint(sparse, "count", at, count, true)) return false;
     if (count == 0 || count > a.count) {
-        fail(at + "/count", std::to_string(count) + " is not between 1 and the accessor's count " + std::to_string(a.count));
+        fail(at + "/count",
+             std::to_string(count) + " is not between 1 and the accessor's count " + std::to_string(a.count));
         return false;
     }
     const Json* indices = member(sparse, "indices");
@@ -260,21 +294,22 @@ bool Reader::applySparse(size_t index, const Json& sparse, Accessor& a) {
     if (!ib || !vb) return false;
     const uint64_t isize = componentSize(itype);
     if (ioff > ib->bytes.size || count > (ib->bytes.size - ioff) / isize) {
-        fail(at + "/indices", std::to_string(count) + " indices of " + std::to_string(isize) + " bytes at offset " +
-                                  std::to_string(ioff) + " exceed bufferView " + std::to_string(iv) + "'s " +
-                                  std::to_string(ib->bytes.size) + " bytes");
+        fail(at + "/indices", std::to_string(count) + " indices of " + std::to_string(isize) +
+                                  " bytes at offset " + std::to_string(ioff) + " exceed bufferView " +
+                                  std::to_string(iv) + "'s " + std::to_string(ib->bytes.size) + " bytes");
         return false;
     }
     if (voff > vb->bytes.size || count > (vb->bytes.size - voff) / a.elementSize) {
-        fail(at + "/values", std::to_string(count) + " values of " + std::to_string(a.elementSize) + " bytes at offset " +
-                                 std::to_string(voff) + " exceed bufferView " + std::to_string(vv) + "'s " +
-                                 std::to_string(vb->bytes.size) + " bytes");
+        fail(at + "/values", std::to_string(count) + " values of " + std::to_string(a.elementSize) +
+                                 " bytes at offset " + std::to_string(voff) + " exceed bufferView " +
+                                 std::to_string(vv) + "'s " + std::to_string(vb->bytes.size) + " bytes");
         return false;
     }
     // The copy is tightly packed; a.bytes was checked to hold count elements at a.stride.
     std::vector<uint8_t> copy(size_t(a.count) * a.elementSize);
     for (uint32_t e = 0; e < a.count; ++e)
-        std::memcpy(copy.data() + size_t(e) * a.elementSize, a.bytes.data + size_t(e) * a.stride, a.elementSize);
+        std::memcpy(copy.data() + size_t(e) * a.elementSize, a.bytes.data + size_t(e) * a.stride,
+                    a.elementSize);
     uint32_t previous = 0;
     for (uint64_t k = 0; k < count; ++k) {
         const uint32_t i = indexValue(itype, ib->bytes.data + ioff + k * isize);
@@ -285,7 +320,8 @@ bool Reader::applySparse(size_t index, const Json& sparse, Accessor& a) {
             return false;
         }
         previous = i;
-        std::memcpy(copy.data() + size_t(i) * a.elementSize, vb->bytes.data + voff + k * a.elementSize, a.elementSize);
+        std::memcpy(copy.data() + size_t(i) * a.elementSize, vb->bytes.data + voff + k * a.elementSize,
+                    a.elementSize);
     }
     a.bytes = makeOwnedBytes(std::move(copy));
     a.stride = a.elementSize;
@@ -299,7 +335,10 @@ bool Reader::applySparse(size_t index, const Json& sparse, Accessor& a) {
 // columns' padding skipped.
 bool Reader::readFloats(const Accessor& a, std::vector<float>& out) const {
     const size_t size = componentSize(a.type);
-    const uint32_t rows = a.typeName == "MAT2" ? 2 : a.typeName == "MAT3" ? 3 : a.typeName == "MAT4" ? 4 : a.components;
+    const uint32_t rows = a.typeName == "MAT2"   ? 2
+                          : a.typeName == "MAT3" ? 3
+                          : a.typeName == "MAT4" ? 4
+                                                 : a.components;
     const uint32_t columns = a.components / rows;
     const uint32_t columnBytes = columns > 1 ? uint32_t((rows * size + 3) / 4 * 4) : uint32_t(rows * size);
     out.resize(size_t(a.count) * a.components);

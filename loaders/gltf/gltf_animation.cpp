@@ -47,13 +47,18 @@ static bool readSampler(Reader& r, const Json& sampler, const std::string& where
     if (!r.objectAt(sampler, where) || !r.getIndex(sampler, "input", where, "accessors", input, true) ||
         !r.getIndex(sampler, "output", where, "accessors", output, true))
         return false;
-    const std::string interpolation = r.member(sampler, "interpolation") ? r.getString(sampler, "interpolation") : "LINEAR";
+    const std::string interpolation =
+        r.member(sampler, "interpolation") ? r.getString(sampler, "interpolation") : "LINEAR";
     const bool cubic = interpolation == "CUBICSPLINE";
-    if (interpolation == "STEP") track.interpolation = Interpolation::Step;
-    else if (interpolation == "LINEAR") track.interpolation = Interpolation::Linear;
-    else if (cubic) track.interpolation = Interpolation::Bezier;
+    if (interpolation == "STEP")
+        track.interpolation = Interpolation::Step;
+    else if (interpolation == "LINEAR")
+        track.interpolation = Interpolation::Linear;
+    else if (cubic)
+        track.interpolation = Interpolation::Bezier;
     else {
-        r.fail(where + "/interpolation", "'" + interpolation.substr(0, 20) + "' is not STEP, LINEAR or CUBICSPLINE");
+        r.fail(where + "/interpolation",
+               "'" + interpolation.substr(0, 20) + "' is not STEP, LINEAR or CUBICSPLINE");
         return false;
     }
     const Accessor* in = r.accessor(input, where + "/input");
@@ -70,15 +75,17 @@ static bool readSampler(Reader& r, const Json& sampler, const std::string& where
     const bool rotation = track.channel == Channel::Rotation;
     const uint32_t outComponents = track.channel == Channel::MorphWeights ? 1 : track.components;
     if (out->components != outComponents || out->typeName.compare(0, 3, "MAT") == 0 ||
-        (out->type != ComponentType::Float32 && !(out->normalized && (rotation || track.channel == Channel::MorphWeights)))) {
-        r.fail(where + "/output", "accessor " + std::to_string(output) + " (" + componentTypeName(out->type) + " " +
-                                      out->typeName + ") does not fit a " + channelName(track.channel) + " channel");
+        (out->type != ComponentType::Float32 &&
+         !(out->normalized && (rotation || track.channel == Channel::MorphWeights)))) {
+        r.fail(where + "/output", "accessor " + std::to_string(output) + " (" + componentTypeName(out->type) +
+                                      " " + out->typeName + ") does not fit a " + channelName(track.channel) +
+                                      " channel");
         return false;
     }
     const uint64_t expected = uint64_t(in->count) * (cubic ? 3 : 1) * track.components / outComponents;
     if (out->count != expected) {
-        r.fail(where + "/output", std::to_string(out->count) + " elements for " + std::to_string(in->count) + " keys (" +
-                                      std::to_string(expected) + " expected)");
+        r.fail(where + "/output", std::to_string(out->count) + " elements for " + std::to_string(in->count) +
+                                      " keys (" + std::to_string(expected) + " expected)");
         return false;
     }
     r.readFloats(*in, track.times);
@@ -90,8 +97,10 @@ static bool readSampler(Reader& r, const Json& sampler, const std::string& where
         }
     std::vector<float> values;
     r.readFloats(*out, values);
-    if (cubic) cubicSplineToBezier(track.times, values, track.components, track);
-    else track.values = std::move(values);
+    if (cubic)
+        cubicSplineToBezier(track.times, values, track.components, track);
+    else
+        track.values = std::move(values);
     return true;
 }
 
@@ -114,7 +123,8 @@ void Reader::readAnimation(size_t index, const Json& animation) {
         const Json* target = member(ch, "target");
         if (!objectAt(ch, cw) || !getUint(ch, "sampler", cw, sampler, true)) continue;
         if (sampler >= samplers->size()) {
-            fail(cw + "/sampler", "sampler " + std::to_string(sampler) + " does not exist (the animation has " +
+            fail(cw + "/sampler", "sampler " + std::to_string(sampler) +
+                                      " does not exist (the animation has " +
                                       std::to_string(samplers->size()) + ")");
             continue;
         }
@@ -145,11 +155,13 @@ void Reader::readAnimation(size_t index, const Json& animation) {
             }
             track.components = uint32_t(m_scene.meshes[size_t(n.object)].morphTargets.size());
             if (track.components == 0) {
-                fail(cw + "/target", "weights of node " + std::to_string(node) + ", whose mesh has no morph targets");
+                fail(cw + "/target",
+                     "weights of node " + std::to_string(node) + ", whose mesh has no morph targets");
                 continue;
             }
         }
-        if (!readSampler(*this, (*samplers)[sampler], where + "/samplers/" + std::to_string(sampler), track)) continue;
+        if (!readSampler(*this, (*samplers)[sampler], where + "/samplers/" + std::to_string(sampler), track))
+            continue;
         end = std::max(end, track.times.empty() ? 0.0f : track.times.back());
         clip.tracks.push_back(track);
         // A mesh split into parts: its further parts' nodes follow the same weights.

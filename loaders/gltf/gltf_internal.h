@@ -27,10 +27,13 @@ using Json = nlohmann::json;
 
 // Caps against absurd files (beyond what any real asset holds).
 constexpr size_t kMaxJsonDepth = 64;
-constexpr uint64_t kMaxObjects = 1u << 20;     // entries of any top-level array
-constexpr uint64_t kMaxKeys = 1u << 26;        // animation keys per sampler
+constexpr uint64_t kMaxObjects = 1u << 20;  // entries of any top-level array
+constexpr uint64_t kMaxKeys = 1u << 26;     // animation keys per sampler
 constexpr uint32_t kMaxMorphTargets = 64;
 constexpr uint32_t kMaxJointsPerSkin = 1u << 16;
+
+// True when this build decodes EXT_meshopt_compression (meshoptimizer linked).
+bool meshoptSupported();
 
 // "/accessors/3"
 std::string pointer(const char* array, size_t index);
@@ -107,6 +110,7 @@ public:
     const BufferView* bufferView(int32_t index, const std::string& where);
     const Accessor* accessor(int32_t index, const std::string& where);
     bool resolveAccessor(size_t index, Accessor& a);
+    bool decodeMeshopt(const Json& ext, const std::string& where, BufferView& view);  // gltf_meshopt.cpp
     bool applySparse(size_t index, const Json& sparse, Accessor& a);
     bool readFloats(const Accessor& a, std::vector<float>& out) const;
     bool readIndices(const Accessor& a, std::vector<uint32_t>& out) const;
@@ -135,16 +139,17 @@ public:
     uint64_t m_binOffset = 0;
     std::vector<ByteView> m_buffers;  // empty view: missing
     std::vector<bool> m_bufferOk;
+    std::vector<bool> m_bufferFallback;  // EXT_meshopt_compression fallback buffer without data
     std::vector<BufferView> m_views;
     std::vector<Accessor> m_accessors;
     // glTF mesh -> first scene mesh and the number of scene meshes (parts) made of it.
     std::vector<int32_t> m_meshFirst;
     std::vector<uint32_t> m_meshParts;
     std::vector<std::vector<int32_t>> m_meshMaterials;  // per scene mesh: material per submesh slot
-    std::vector<int32_t> m_textureMap;  // glTF texture -> scene texture (-1: none)
-    std::vector<int32_t> m_lightMap;    // KHR_lights_punctual light -> scene light
-    std::vector<int32_t> m_nodeSkin;  // glTF node -> its skin (-1)
-    bool m_quantization = false;      // KHR_mesh_quantization used
+    std::vector<int32_t> m_textureMap;                  // glTF texture -> scene texture (-1: none)
+    std::vector<int32_t> m_lightMap;                    // KHR_lights_punctual light -> scene light
+    std::vector<int32_t> m_nodeSkin;                    // glTF node -> its skin (-1)
+    bool m_quantization = false;                        // KHR_mesh_quantization used
 };
 
 }  // namespace esv::gltf

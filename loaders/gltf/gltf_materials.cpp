@@ -8,10 +8,17 @@ namespace {
 
 bool wrapOf(uint64_t code, Wrap& out) {
     switch (code) {
-        case 10497: out = Wrap::Repeat; return true;
-        case 33071: out = Wrap::Clamp; return true;
-        case 33648: out = Wrap::Mirror; return true;
-        default: return false;
+        case 10497:
+            out = Wrap::Repeat;
+            return true;
+        case 33071:
+            out = Wrap::Clamp;
+            return true;
+        case 33648:
+            out = Wrap::Mirror;
+            return true;
+        default:
+            return false;
     }
 }
 
@@ -33,7 +40,8 @@ void Reader::readImagesAndTextures() {
                 if (u.compare(0, 5, "data:") == 0) {
                     std::vector<uint8_t> bytes;
                     bool isData = false;
-                    if (decodeUri(u, where + "/uri", bytes, nullptr, &isData)) tex.embedded = makeOwnedBytes(std::move(bytes));
+                    if (decodeUri(u, where + "/uri", bytes, nullptr, &isData))
+                        tex.embedded = makeOwnedBytes(std::move(bytes));
                     if (tex.name.empty()) tex.name = "image " + std::to_string(i);
                 } else {
                     // Found, read and decoded by loaders/textures, relative to the model's folder.
@@ -58,11 +66,15 @@ void Reader::readImagesAndTextures() {
         Wrap wrap;
         for (const char* key : {"wrapS", "wrapT"})
             if (getUint(samplers[s], key, where, code, false) && !wrapOf(code, wrap))
-                m_diag.warn(FilePlace{}, where + "/" + key, std::to_string(code) + " is not a wrap mode: repeat");
+                m_diag.warn(FilePlace{}, where + "/" + key,
+                            std::to_string(code) + " is not a wrap mode: repeat");
         if (getUint(samplers[s], "magFilter", where, code, false) && code != 9728 && code != 9729)
-            m_diag.warn(FilePlace{}, where + "/magFilter", std::to_string(code) + " is not NEAREST or LINEAR");
-        if (getUint(samplers[s], "minFilter", where, code, false) && (code < 9728 || code > 9987 || (code > 9729 && code < 9984)))
-            m_diag.warn(FilePlace{}, where + "/minFilter", std::to_string(code) + " is not a minification filter");
+            m_diag.warn(FilePlace{}, where + "/magFilter",
+                        std::to_string(code) + " is not NEAREST or LINEAR");
+        if (getUint(samplers[s], "minFilter", where, code, false) &&
+            (code < 9728 || code > 9987 || (code > 9729 && code < 9984)))
+            m_diag.warn(FilePlace{}, where + "/minFilter",
+                        std::to_string(code) + " is not a minification filter");
     }
     const Json& textures = array("textures");
     for (size_t t = 0; t < textures.size(); ++t) {
@@ -134,7 +146,8 @@ static void readPbr(Reader& r, const Json& pbr, const std::string& where, Materi
     r.getFloat(pbr, "roughnessFactor", where, m.roughness);
     const std::string name = "material '" + m.name + "'";
     if (const Json* t = r.member(pbr, "baseColorTexture"))
-        readTextureInfo(r, *t, where + "/baseColorTexture", name + " / diffuse", m.texture(TextureSlot::Diffuse));
+        readTextureInfo(r, *t, where + "/baseColorTexture", name + " / diffuse",
+                        m.texture(TextureSlot::Diffuse));
     if (const Json* t = r.member(pbr, "metallicRoughnessTexture")) {
         // The renderer reads metallic from blue and roughness from green, as glTF packs them.
         readTextureInfo(r, *t, where + "/metallicRoughnessTexture", name + " / metallic roughness",
@@ -155,7 +168,8 @@ static void readMaterialExtensions(Reader& r, const Json& ext, const std::string
         float colour[3] = {1, 1, 1};
         r.getFloats(*sp, "specularColorFactor", where + "/KHR_materials_specular", colour, 3);
         m.specular = glm::vec3(colour[0], colour[1], colour[2]);
-        r.m_diag.info(where + "/KHR_materials_specular: kept, not drawn (metal/rough shading has no specular term)");
+        r.m_diag.info(where +
+                      "/KHR_materials_specular: kept, not drawn (metal/rough shading has no specular term)");
     }
 }
 
@@ -176,17 +190,21 @@ void Reader::readMaterials() {
         }
         m.name = getString(j, "name");
         const std::string name = "material '" + m.name + "'";
-        if (const Json* pbr = member(j, "pbrMetallicRoughness")) readPbr(*this, *pbr, where + "/pbrMetallicRoughness", m);
+        if (const Json* pbr = member(j, "pbrMetallicRoughness"))
+            readPbr(*this, *pbr, where + "/pbrMetallicRoughness", m);
         if (const Json* t = member(j, "normalTexture")) {
-            readTextureInfo(*this, *t, where + "/normalTexture", name + " / normal", m.texture(TextureSlot::Normal));
+            readTextureInfo(*this, *t, where + "/normalTexture", name + " / normal",
+                            m.texture(TextureSlot::Normal));
             float scale = 1.0f;
             if (getFloat(*t, "scale", where + "/normalTexture", scale) && scale != 1.0f)
                 m_diag.info(where + "/normalTexture: scale " + std::to_string(scale) + " not applied");
         }
         if (const Json* t = member(j, "occlusionTexture"))
-            readTextureInfo(*this, *t, where + "/occlusionTexture", name + " / occlusion", m.texture(TextureSlot::Occlusion));
+            readTextureInfo(*this, *t, where + "/occlusionTexture", name + " / occlusion",
+                            m.texture(TextureSlot::Occlusion));
         if (const Json* t = member(j, "emissiveTexture"))
-            readTextureInfo(*this, *t, where + "/emissiveTexture", name + " / emissive", m.texture(TextureSlot::Emissive));
+            readTextureInfo(*this, *t, where + "/emissiveTexture", name + " / emissive",
+                            m.texture(TextureSlot::Emissive));
         float emissive[3] = {0, 0, 0};
         getFloats(j, "emissiveFactor", where, emissive, 3);
         m.emissive = glm::vec3(emissive[0], emissive[1], emissive[2]);
@@ -207,7 +225,8 @@ void Reader::readMaterials() {
         }
         const Json* ds = member(j, "doubleSided");
         m.twoSided = ds && ds->is_boolean() && ds->get<bool>();
-        if (const Json* ext = member(j, "extensions")) readMaterialExtensions(*this, *ext, where + "/extensions", m);
+        if (const Json* ext = member(j, "extensions"))
+            readMaterialExtensions(*this, *ext, where + "/extensions", m);
         m_scene.materials.push_back(std::move(m));
     }
 }

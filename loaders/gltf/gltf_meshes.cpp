@@ -54,7 +54,8 @@ std::string attributeTypeProblem(Semantic semantic, const Accessor& a, bool quan
             ok = a.components == 3 && (f || (quantization && (snorm || (target && isInt8or16(a.type)))));
             break;
         case Semantic::Tangent:
-            ok = a.components == (target ? 3u : 4u) && (f || (quantization && (snorm || (target && isInt8or16(a.type)))));
+            ok = a.components == (target ? 3u : 4u) &&
+                 (f || (quantization && (snorm || (target && isInt8or16(a.type)))));
             break;
         case Semantic::TexCoord:
             ok = a.components == 2 && (f || unorm || (quantization && isInt8or16(a.type)));
@@ -63,16 +64,19 @@ std::string attributeTypeProblem(Semantic semantic, const Accessor& a, bool quan
             ok = (a.components == 3 || a.components == 4) && (f || unorm);
             break;
         case Semantic::BoneIndices:
-            ok = a.components == 4 && !a.normalized && (a.type == ComponentType::UInt8 || a.type == ComponentType::UInt16);
+            ok = a.components == 4 && !a.normalized &&
+                 (a.type == ComponentType::UInt8 || a.type == ComponentType::UInt16);
             break;
         case Semantic::BoneWeights:
             ok = a.components == 4 && (f || unorm);
             break;
-        default: break;
+        default:
+            break;
     }
     if (ok && a.typeName.compare(0, 3, "MAT") == 0) ok = false;
     if (ok) return {};
-    return std::string(a.normalized ? "normalized " : "") + componentTypeName(a.type) + " " + types + " is not allowed" +
+    return std::string(a.normalized ? "normalized " : "") + componentTypeName(a.type) + " " + types +
+           " is not allowed" +
            (quantization || a.type == ComponentType::Float32 ? "" : " (without KHR_mesh_quantization)");
 }
 
@@ -134,8 +138,8 @@ static bool buildStreams(Reader& r, const Json& attributes, const std::string& w
         const std::string name = it.key();
         const std::string w = where + "/" + name;
         const AttributeRule rule = ruleFor(name);
-        if (!rule.known || (target && rule.semantic != Semantic::Position && rule.semantic != Semantic::Normal &&
-                            rule.semantic != Semantic::Tangent)) {
+        if (!rule.known || (target && rule.semantic != Semantic::Position &&
+                            rule.semantic != Semantic::Normal && rule.semantic != Semantic::Tangent)) {
             r.m_diag.info(w + ": attribute not drawn");
             continue;
         }
@@ -155,12 +159,14 @@ static bool buildStreams(Reader& r, const Json& attributes, const std::string& w
             ok = false;
             continue;
         }
-        if ((rule.semantic == Semantic::BoneIndices || rule.semantic == Semantic::BoneWeights) && rule.set > 0) {
+        if ((rule.semantic == Semantic::BoneIndices || rule.semantic == Semantic::BoneWeights) &&
+            rule.set > 0) {
             r.m_diag.warn(FilePlace{}, w, "more than 4 joint influences per vertex: this set is not drawn");
             continue;
         }
         if (vertexCount != 0 && a->count != vertexCount) {
-            r.fail(w, "count " + std::to_string(a->count) + " differs from the other attributes' " + std::to_string(vertexCount));
+            r.fail(w, "count " + std::to_string(a->count) + " differs from the other attributes' " +
+                          std::to_string(vertexCount));
             ok = false;
             continue;
         }
@@ -217,8 +223,8 @@ static bool buildStreams(Reader& r, const Json& attributes, const std::string& w
 // Draw mode, indices and material of primitive `p`.
 static bool readPrimitive(Reader& r, const Json& prim, const std::string& where, uint32_t vertexCount,
                           PrimitiveData& out) {
-    static const Primitive kModes[] = {Primitive::Points,    Primitive::Lines,         Primitive::Lines,
-                                       Primitive::LineStrip, Primitive::Triangles,     Primitive::TriangleStrip,
+    static const Primitive kModes[] = {Primitive::Points,     Primitive::Lines,     Primitive::Lines,
+                                       Primitive::LineStrip,  Primitive::Triangles, Primitive::TriangleStrip,
                                        Primitive::TriangleFan};
     uint64_t mode = 4;
     r.getUint(prim, "mode", where, mode, false);
@@ -235,9 +241,11 @@ static bool readPrimitive(Reader& r, const Json& prim, const std::string& where,
         const Accessor* a = r.accessor(index, where + "/indices");
         if (!a) return false;
         if (a->components != 1 || a->normalized ||
-            (a->type != ComponentType::UInt8 && a->type != ComponentType::UInt16 && a->type != ComponentType::UInt32)) {
-            r.fail(where + "/indices", "accessor " + std::to_string(index) + " (" + componentTypeName(a->type) + " " +
-                                           a->typeName + ") is not unsigned byte, short or int SCALAR");
+            (a->type != ComponentType::UInt8 && a->type != ComponentType::UInt16 &&
+             a->type != ComponentType::UInt32)) {
+            r.fail(where + "/indices", "accessor " + std::to_string(index) + " (" +
+                                           componentTypeName(a->type) + " " + a->typeName +
+                                           ") is not unsigned byte, short or int SCALAR");
             return false;
         }
         if (a->bufferView >= 0 && a->viewStride > 0)
@@ -288,25 +296,31 @@ static void setIndices(Reader& r, Mesh& mesh, std::vector<PrimitiveData>& prims)
         }
         return;
     }
-    if (prims.size() == 1 && prims[0].indices && !prims[0].hasMade && prims[0].indices->stride == componentSize(prims[0].indices->type)) {
+    if (prims.size() == 1 && prims[0].indices && !prims[0].hasMade &&
+        prims[0].indices->stride == componentSize(prims[0].indices->type)) {
         mesh.indices = {prims[0].indices->type, prims[0].indices->bytes, prims[0].indices->count};
     } else {
         ComponentType widest = ComponentType::UInt8;
         for (const PrimitiveData& p : prims) {
-            if (p.hasMade) widest = ComponentType::UInt32;
-            else if (p.indices && componentSize(p.indices->type) > componentSize(widest)) widest = p.indices->type;
+            if (p.hasMade)
+                widest = ComponentType::UInt32;
+            else if (p.indices && componentSize(p.indices->type) > componentSize(widest))
+                widest = p.indices->type;
         }
         std::vector<uint32_t> all;
         for (const PrimitiveData& p : prims) {
             std::vector<uint32_t> values;
-            if (p.hasMade) values = p.made;
-            else r.readIndices(*p.indices, values);
+            if (p.hasMade)
+                values = p.made;
+            else
+                r.readIndices(*p.indices, values);
             all.insert(all.end(), values.begin(), values.end());
         }
         const size_t size = componentSize(widest);
         std::vector<uint8_t> bytes(all.size() * size);
         for (size_t k = 0; k < all.size(); ++k) {
-            if (size == 1) bytes[k] = uint8_t(all[k]);
+            if (size == 1)
+                bytes[k] = uint8_t(all[k]);
             else if (size == 2) {
                 const uint16_t v = uint16_t(all[k]);
                 std::memcpy(&bytes[k * 2], &v, 2);
@@ -332,7 +346,8 @@ static bool readTargets(Reader& r, const Json& prim, const std::string& where, M
     const Json* targets = r.member(prim, "targets");
     if (!targets) return true;
     if (!targets->is_array() || targets->size() > kMaxMorphTargets) {
-        r.fail(where + "/targets", "expected an array of at most " + std::to_string(kMaxMorphTargets) + " targets");
+        r.fail(where + "/targets",
+               "expected an array of at most " + std::to_string(kMaxMorphTargets) + " targets");
         return false;
     }
     for (size_t t = 0; t < targets->size(); ++t) {
@@ -341,15 +356,18 @@ static bool readTargets(Reader& r, const Json& prim, const std::string& where, M
         uint32_t count = 0;
         if (!buildStreams(r, (*targets)[t], w, true, streams, count)) return false;
         if (count != 0 && count != mesh.vertexCount) {
-            r.fail(w, "count " + std::to_string(count) + " differs from the primitive's " + std::to_string(mesh.vertexCount) +
-                          " vertices");
+            r.fail(w, "count " + std::to_string(count) + " differs from the primitive's " +
+                          std::to_string(mesh.vertexCount) + " vertices");
             return false;
         }
         MorphTarget target;
         target.relative = true;
-        if (streams.size() == 1) target.stream = std::move(streams[0]);
-        else if (!streams.empty()) target.stream = interleave(streams, mesh.vertexCount);
-        else target.stream.count = mesh.vertexCount;
+        if (streams.size() == 1)
+            target.stream = std::move(streams[0]);
+        else if (!streams.empty())
+            target.stream = interleave(streams, mesh.vertexCount);
+        else
+            target.stream.count = mesh.vertexCount;
         mesh.morphTargets.push_back(std::move(target));
     }
     return true;
@@ -376,7 +394,8 @@ void Reader::readMesh(size_t index, const Json& mesh) {
     std::vector<std::string> targetNames;
     if (const Json* extras = member(mesh, "extras"))
         if (const Json* names = member(*extras, "targetNames"); names && names->is_array())
-            for (const Json& n : *names) targetNames.push_back(n.is_string() ? n.get<std::string>() : std::string());
+            for (const Json& n : *names)
+                targetNames.push_back(n.is_string() ? n.get<std::string>() : std::string());
     std::vector<float> weights;
     if (const Json* w = member(mesh, "weights"); w && w->is_array())
         for (const Json& v : *w) weights.push_back(v.is_number() ? float(v.get<double>()) : 0.0f);
@@ -403,7 +422,9 @@ void Reader::readMesh(size_t index, const Json& mesh) {
         std::vector<int32_t> materials;
         for (size_t p = firstPrim; p < lastPrim; ++p) {
             const std::string w = where + "/primitives/" + std::to_string(p);
-            if (!objectAt((*prims)[p], w) || !readPrimitive(*this, (*prims)[p], w, m.vertexCount, data[p - firstPrim])) return;
+            if (!objectAt((*prims)[p], w) ||
+                !readPrimitive(*this, (*prims)[p], w, m.vertexCount, data[p - firstPrim]))
+                return;
             const int32_t material = data[p - firstPrim].material;
             materials.push_back(material);  // -1: the viewer's default material
         }
@@ -423,7 +444,8 @@ void Reader::readMesh(size_t index, const Json& mesh) {
         ++m_meshParts[index];
     }
     // A split mesh's parts after the first say which file mesh they belong to (`info` counts it once).
-    for (uint32_t p = 1; p < m_meshParts[index]; ++p) m_scene.meshes[size_t(m_meshFirst[index]) + p].partOf = m_meshFirst[index];
+    for (uint32_t p = 1; p < m_meshParts[index]; ++p)
+        m_scene.meshes[size_t(m_meshFirst[index]) + p].partOf = m_meshFirst[index];
 }
 
 void Reader::readMeshes() {
@@ -448,7 +470,8 @@ void Reader::readSkins() {
             skin.name = getString(s, "name");
             const Json* joints = member(s, "joints");
             if (!joints || !joints->is_array() || joints->empty() || joints->size() > kMaxJointsPerSkin) {
-                fail(where + "/joints", "expected an array of 1 to " + std::to_string(kMaxJointsPerSkin) + " node indices");
+                fail(where + "/joints",
+                     "expected an array of 1 to " + std::to_string(kMaxJointsPerSkin) + " node indices");
             } else {
                 for (size_t j = 0; j < joints->size(); ++j) {
                     const Json& v = (*joints)[j];
@@ -467,7 +490,8 @@ void Reader::readSkins() {
             if (getIndex(s, "inverseBindMatrices", where, "accessors", ibm, false)) {
                 const Accessor* a = accessor(ibm, where + "/inverseBindMatrices");
                 if (a && (a->typeName != "MAT4" || a->type != ComponentType::Float32)) {
-                    fail(where + "/inverseBindMatrices", "accessor " + std::to_string(ibm) + " is not float MAT4");
+                    fail(where + "/inverseBindMatrices",
+                         "accessor " + std::to_string(ibm) + " is not float MAT4");
                 } else if (a && a->count < skin.joints.size()) {
                     fail(where + "/inverseBindMatrices", std::to_string(a->count) + " matrices for " +
                                                              std::to_string(skin.joints.size()) + " joints");

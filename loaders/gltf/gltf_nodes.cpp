@@ -11,8 +11,8 @@ void Reader::run(std::shared_ptr<const std::vector<uint8_t>> bytes) {
     m_file = bytes;
     m_scene.format = "gltf";
     if (!parseContainer(bytes)) return;
-    for (const char* name : {"accessors", "bufferViews", "buffers", "nodes", "meshes", "materials", "textures",
-                             "images", "samplers", "skins", "animations", "cameras", "scenes"}) {
+    for (const char* name : {"accessors", "bufferViews", "buffers", "nodes", "meshes", "materials",
+                             "textures", "images", "samplers", "skins", "animations", "cameras", "scenes"}) {
         const Json* a = member(m_doc, name);
         if (!a) continue;
         if (!a->is_array()) {
@@ -46,8 +46,10 @@ void Reader::run(std::shared_ptr<const std::vector<uint8_t>> bytes) {
     m_scene.front = glm::vec3(0.0f, 0.0f, 1.0f);
     if (const Json* extras = member(m_doc, "extras"); extras && extras->is_object()) {
         float units = 1.0f, ambient[3];
-        if (getFloat(*extras, "meters_per_unit", "/extras", units) && units > 0.0f) m_scene.metersPerUnit = units;
-        if (getFloats(*extras, "ambient", "/extras", ambient, 3)) m_scene.ambient = glm::vec3(ambient[0], ambient[1], ambient[2]);
+        if (getFloat(*extras, "meters_per_unit", "/extras", units) && units > 0.0f)
+            m_scene.metersPerUnit = units;
+        if (getFloats(*extras, "ambient", "/extras", ambient, 3))
+            m_scene.ambient = glm::vec3(ambient[0], ambient[1], ambient[2]);
     }
     m_diag.finish();
 }
@@ -80,7 +82,8 @@ void Reader::readNode(size_t i) {
         const std::string w = where + "/children/" + std::to_string(c);
         const Json& v = (*children)[c];
         if (!v.is_number_unsigned() || v.get<uint64_t>() >= count) {
-            fail(w, "node " + v.dump().substr(0, 20) + " does not exist (the file has " + std::to_string(count) + ")");
+            fail(w, "node " + v.dump().substr(0, 20) + " does not exist (the file has " +
+                        std::to_string(count) + ")");
             continue;
         }
         const size_t child = v.get<size_t>();
@@ -121,8 +124,9 @@ void Reader::addNodeObjects(size_t i, const Json& n) {
             for (const Json& v : *w) weights.push_back(v.is_number() ? float(v.get<double>()) : 0.0f);
             const size_t targets = m_scene.meshes[size_t(m_meshFirst[size_t(mesh)])].morphTargets.size();
             if (weights.size() != targets)
-                fail(where + "/weights", std::to_string(weights.size()) + " weights for mesh " + std::to_string(mesh) +
-                                             "'s " + std::to_string(targets) + " morph targets");
+                fail(where + "/weights", std::to_string(weights.size()) + " weights for mesh " +
+                                             std::to_string(mesh) + "'s " + std::to_string(targets) +
+                                             " morph targets");
         }
         for (uint32_t p = 0; p < m_meshParts[size_t(mesh)]; ++p) {
             const int32_t sceneMesh = m_meshFirst[size_t(mesh)] + int32_t(p);
@@ -142,7 +146,8 @@ void Reader::addNodeObjects(size_t i, const Json& n) {
         if (getUint(*light, "light", where + "/extensions/KHR_lights_punctual", l, true)) {
             if (l >= m_lightMap.size())
                 fail(where + "/extensions/KHR_lights_punctual/light",
-                     "light " + std::to_string(l) + " does not exist (the file has " + std::to_string(m_lightMap.size()) + ")");
+                     "light " + std::to_string(l) + " does not exist (the file has " +
+                         std::to_string(m_lightMap.size()) + ")");
             else
                 attach(NodeKind::Light, m_lightMap[size_t(l)]);
         }
@@ -193,13 +198,15 @@ void Reader::readScenes() {
         for (size_t r = 0; roots && r < roots->size(); ++r) {
             const Json& v = (*roots)[r];
             if (!v.is_number_unsigned() || v.get<uint64_t>() >= fileNodes) {
-                fail(where + "/nodes/" + std::to_string(r),
-                     "node " + v.dump().substr(0, 20) + " does not exist (the file has " + std::to_string(fileNodes) + ")");
+                fail(where + "/nodes/" + std::to_string(r), "node " + v.dump().substr(0, 20) +
+                                                                " does not exist (the file has " +
+                                                                std::to_string(fileNodes) + ")");
                 continue;
             }
             const size_t root = v.get<size_t>();
             if (m_scene.nodes[root].parent >= 0)
-                fail(where + "/nodes/" + std::to_string(r), "node " + std::to_string(root) + " is not a root");
+                fail(where + "/nodes/" + std::to_string(r),
+                     "node " + std::to_string(root) + " is not a root");
             else if (int32_t(s) == chosen)
                 shown[root] = true;
             ++count;
@@ -207,14 +214,16 @@ void Reader::readScenes() {
         if (int32_t(s) != chosen) {
             const std::string name = getString(scenes[s], "name");
             m_diag.info("scene " + std::to_string(s) + (name.empty() ? "" : " '" + name + "'") + " (" +
-                        std::to_string(count) + " root nodes) is not the default scene: its nodes are hidden");
+                        std::to_string(count) +
+                        " root nodes) is not the default scene: its nodes are hidden");
         }
     }
     // A node is shown when its root is; nodes the reader added follow their file node.
     for (size_t i = 0; i < m_scene.nodes.size(); ++i) {
         int32_t n = int32_t(i);
         size_t steps = 0;
-        while (m_scene.nodes[size_t(n)].parent >= 0 && steps++ <= m_scene.nodes.size()) n = m_scene.nodes[size_t(n)].parent;
+        while (m_scene.nodes[size_t(n)].parent >= 0 && steps++ <= m_scene.nodes.size())
+            n = m_scene.nodes[size_t(n)].parent;
         if (size_t(n) < fileNodes && !shown[size_t(n)]) m_scene.nodes[i].visible = false;
     }
 }

@@ -28,8 +28,9 @@ struct TooDeep {
 
 // Extensions whose meaning this reader knows (anything else required refuses the file).
 const char* const kKnownExtensions[] = {
-    "KHR_mesh_quantization",          "KHR_lights_punctual",     "KHR_materials_unlit",
-    "KHR_materials_emissive_strength", "KHR_texture_transform",  "KHR_materials_specular",
+    "KHR_mesh_quantization", "KHR_lights_punctual",
+    "KHR_materials_unlit",   "KHR_materials_emissive_strength",
+    "KHR_texture_transform", "KHR_materials_specular",
     "KHR_texture_basisu",
 };
 
@@ -78,7 +79,8 @@ int hexValue(char c) {
 
 }  // namespace
 
-Reader::Reader(const std::string& path, const LoadOptions& options, Scene& scene, std::vector<Problem>& problems)
+Reader::Reader(const std::string& path, const LoadOptions& options, Scene& scene,
+               std::vector<Problem>& problems)
     : m_path(path), m_options(options), m_scene(scene), m_diag(path, options, scene, problems) {}
 
 void Reader::fail(const std::string& where, const std::string& message) {
@@ -107,7 +109,8 @@ bool Reader::objectAt(const Json& value, const std::string& where) {
     return false;
 }
 
-bool Reader::getUint(const Json& object, const char* key, const std::string& where, uint64_t& out, bool required) {
+bool Reader::getUint(const Json& object, const char* key, const std::string& where, uint64_t& out,
+                     bool required) {
     const Json* v = member(object, key);
     if (!v) {
         if (required) fail(where, std::string("has no ") + key);
@@ -134,8 +137,8 @@ bool Reader::getIndex(const Json& object, const char* key, const std::string& wh
     if (!getUint(object, key, where, v, required)) return false;
     const size_t count = array(target).size();
     if (v >= count) {
-        fail(where + "/" + key, std::string(target) + " " + std::to_string(v) + " does not exist (the file has " +
-                                    std::to_string(count) + ")");
+        fail(where + "/" + key, std::string(target) + " " + std::to_string(v) +
+                                    " does not exist (the file has " + std::to_string(count) + ")");
         return false;
     }
     out = int32_t(v);
@@ -186,7 +189,8 @@ bool Reader::parseContainer(const std::shared_ptr<const std::vector<uint8_t>>& b
     const uint32_t version = r.u32();
     const uint32_t length = r.u32();
     if (!r.ok()) {
-        failAt(0, "header", "the file ends inside the 12-byte GLB header (" + std::to_string(size) + " bytes)");
+        failAt(0, "header",
+               "the file ends inside the 12-byte GLB header (" + std::to_string(size) + " bytes)");
         return false;
     }
     if (version != 2) {
@@ -194,11 +198,13 @@ bool Reader::parseContainer(const std::shared_ptr<const std::vector<uint8_t>>& b
         return false;
     }
     if (length > size) {
-        failAt(8, "header", "length " + std::to_string(length) + " exceeds the file's " + std::to_string(size) + " bytes");
+        failAt(8, "header",
+               "length " + std::to_string(length) + " exceeds the file's " + std::to_string(size) + " bytes");
         return false;
     }
     if (length < size)
-        m_diag.warn(length, "header", std::to_string(size - length) + " bytes after the GLB's length are ignored");
+        m_diag.warn(length, "header",
+                    std::to_string(size - length) + " bytes after the GLB's length are ignored");
     r = ByteReader(data, length);
     r.skip(12);
     bool haveJson = false;
@@ -212,8 +218,9 @@ bool Reader::parseContainer(const std::shared_ptr<const std::vector<uint8_t>>& b
             return false;
         }
         if (!r.canRead(chunkLength)) {
-            failAt(at, where, "length " + std::to_string(chunkLength) + " exceeds the " + std::to_string(r.remaining()) +
-                                  " bytes left");
+            failAt(at, where,
+                   "length " + std::to_string(chunkLength) + " exceeds the " + std::to_string(r.remaining()) +
+                       " bytes left");
             return false;
         }
         if (chunkLength % 4 != 0)
@@ -266,7 +273,8 @@ bool Reader::parseJson(const uint8_t* data, size_t size, uint64_t fileOffset) {
         m_diag.fatal(place(at), "JSON", colon != std::string::npos ? what.substr(colon + 2) : what);
         return false;
     } catch (const TooDeep&) {
-        m_diag.fatal(FilePlace{}, "JSON", "objects nest deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+        m_diag.fatal(FilePlace{}, "JSON",
+                     "objects nest deeper than " + std::to_string(kMaxJsonDepth) + " levels");
         return false;
     } catch (const Json::exception& e) {
         m_diag.fatal(place(0), "JSON", e.what());
@@ -323,7 +331,8 @@ bool Reader::decodeUri(const std::string& uri, const std::string& where, std::ve
         return true;
     }
     if (uri.find("://") != std::string::npos) {
-        fail(where, "URI '" + uri.substr(0, 80) + "' is not a relative path (only files beside the model are read)");
+        fail(where,
+             "URI '" + uri.substr(0, 80) + "' is not a relative path (only files beside the model are read)");
         return false;
     }
     const std::string file = resolveRelative(uri);
@@ -341,6 +350,7 @@ void Reader::readBuffers() {
     const Json& buffers = array("buffers");
     m_buffers.assign(buffers.size(), ByteView{});
     m_bufferOk.assign(buffers.size(), false);
+    m_bufferFallback.assign(buffers.size(), false);
     for (size_t i = 0; i < buffers.size() && !m_diag.stopped(); ++i) {
         const std::string where = pointer("buffers", i);
         const Json& b = buffers[i];
@@ -348,9 +358,15 @@ void Reader::readBuffers() {
         uint64_t length = 0;
         if (!getUint(b, "byteLength", where, length, true)) continue;
         const Json* uri = member(b, "uri");
+        const Json* ext = member(b, "extensions");
+        if (!uri && ext && member(*ext, "EXT_meshopt_compression")) {
+            m_bufferFallback[i] = true;  // only views decoded from another buffer may use it
+            continue;
+        }
         if (!uri) {
             if (!m_glb || i != 0) {
-                fail(where, "has no uri" + std::string(m_glb ? " (only buffer 0 is the GLB's BIN chunk)" : ""));
+                fail(where,
+                     "has no uri" + std::string(m_glb ? " (only buffer 0 is the GLB's BIN chunk)" : ""));
                 continue;
             }
             if (m_binChunk.data == nullptr) {
@@ -358,13 +374,15 @@ void Reader::readBuffers() {
                 continue;
             }
             if (length > m_binChunk.size) {
-                failAt(m_binOffset, where, "byteLength " + std::to_string(length) + " exceeds the BIN chunk's " +
-                                               std::to_string(m_binChunk.size) + " bytes");
+                failAt(m_binOffset, where,
+                       "byteLength " + std::to_string(length) + " exceeds the BIN chunk's " +
+                           std::to_string(m_binChunk.size) + " bytes");
                 continue;
             }
             if (m_binChunk.size - length > 3)
-                m_diag.violation(m_binOffset, where, "the BIN chunk holds " + std::to_string(m_binChunk.size - length) +
-                                                         " bytes more than byteLength " + std::to_string(length));
+                m_diag.violation(m_binOffset, where,
+                                 "the BIN chunk holds " + std::to_string(m_binChunk.size - length) +
+                                     " bytes more than byteLength " + std::to_string(length));
             m_buffers[i] = m_binChunk.sub(0, size_t(length));
             m_bufferOk[i] = true;
             continue;
@@ -377,8 +395,9 @@ void Reader::readBuffers() {
         bool isData = false;
         if (!decodeUri(uri->get<std::string>(), where + "/uri", data, nullptr, &isData)) continue;
         if (data.size() < length) {
-            fail(where, "byteLength " + std::to_string(length) + " but the " + (isData ? "data URI" : "file") +
-                            " holds " + std::to_string(data.size()) + " bytes");
+            fail(where, "byteLength " + std::to_string(length) + " but the " +
+                            (isData ? "data URI" : "file") + " holds " + std::to_string(data.size()) +
+                            " bytes");
             continue;
         }
         data.resize(size_t(length));
@@ -389,6 +408,7 @@ void Reader::readBuffers() {
 
 void Reader::checkExtensions() {
     auto known = [](const std::string& name) {
+        if (name == "EXT_meshopt_compression") return meshoptSupported();
         for (const char* k : kKnownExtensions)
             if (name == k) return true;
         return false;
@@ -400,7 +420,8 @@ void Reader::checkExtensions() {
             const std::string name = e.get<std::string>();
             if (name == "KHR_mesh_quantization") m_quantization = true;
             if (!known(name))
-                fail("/extensionsRequired/" + std::to_string(i), "extension " + name + " is required and not supported");
+                fail("/extensionsRequired/" + std::to_string(i),
+                     "extension " + name + " is required and not supported");
         }
     }
     if (const Json* used = member(m_doc, "extensionsUsed"); used && used->is_array()) {
@@ -489,7 +510,8 @@ void Reader::readLights() {
                 getFloat(*spot, "outerConeAngle", where + "/spot", light.outerCone);
             }
             if (!(light.innerCone >= 0.0f && light.innerCone < light.outerCone && light.outerCone <= 1.5708f))
-                m_diag.violation(FilePlace{}, where + "/spot", "cones must satisfy 0 <= inner < outer <= pi/2");
+                m_diag.violation(FilePlace{}, where + "/spot",
+                                 "cones must satisfy 0 <= inner < outer <= pi/2");
         } else if (type == "point") {
             light.type = LightType::Point;
         } else {

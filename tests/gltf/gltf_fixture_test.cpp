@@ -64,9 +64,11 @@ TEST(GltfFixtures, TriangleMapsToOneNodeMeshAndTriangle) {
 }
 
 TEST(GltfFixtures, AccessorPastItsViewNamesCountStrideAndBytes) {
-    const std::string json = replaced(kTriangle, R"("componentType":5126,"count":3)", R"("componentType":5126,"count":4)");
+    const std::string json =
+        replaced(kTriangle, R"("componentType":5126,"count":3)", R"("componentType":5126,"count":4)");
     const LoadResult r = loadText(withBuffer(json, triangleBin()));
-    EXPECT_EQ(problemText(r), "fixture.gltf: /accessors/0: count 4 at stride 12 needs 48 bytes; bufferView 0 holds 36");
+    EXPECT_EQ(problemText(r),
+              "fixture.gltf: /accessors/0: count 4 at stride 12 needs 48 bytes; bufferView 0 holds 36");
 }
 
 TEST(GltfFixtures, IndexPastTheVerticesIsNamed) {
@@ -74,20 +76,24 @@ TEST(GltfFixtures, IndexPastTheVerticesIsNamed) {
     b.put<float>({0, 0, 0, 1, 0, 0, 0, 2, 0});
     b.put<uint16_t>({0, 5, 2});
     const LoadResult r = loadText(withBuffer(kTriangle, b));
-    EXPECT_EQ(problemText(r), "fixture.gltf: /meshes/0/primitives/0/indices: index 1 is 5, past the 3 vertices");
+    EXPECT_EQ(problemText(r),
+              "fixture.gltf: /meshes/0/primitives/0/indices: index 1 is 5, past the 3 vertices");
 }
 
 TEST(GltfFixtures, MissingAccessorIsNamed) {
     const std::string json = replaced(kTriangle, R"({"POSITION":0})", R"({"POSITION":7})");
     const LoadResult r = loadText(withBuffer(json, triangleBin()));
     EXPECT_EQ(problemText(r),
-              "fixture.gltf: /meshes/0/primitives/0/attributes/POSITION: accessor 7 does not exist (the file has 2)");
+              "fixture.gltf: /meshes/0/primitives/0/attributes/POSITION: accessor 7 does not exist (the file "
+              "has 2)");
 }
 
 TEST(GltfFixtures, BufferViewPastItsBufferIsNamed) {
-    const std::string json = replaced(kTriangle, R"("byteOffset":36,"byteLength":6)", R"("byteOffset":36,"byteLength":60)");
+    const std::string json =
+        replaced(kTriangle, R"("byteOffset":36,"byteLength":6)", R"("byteOffset":36,"byteLength":60)");
     const LoadResult r = loadText(withBuffer(json, triangleBin()));
-    EXPECT_EQ(problemText(r), "fixture.gltf: /bufferViews/1: byteOffset 36 + byteLength 60 exceeds buffer 0's 42 bytes");
+    EXPECT_EQ(problemText(r),
+              "fixture.gltf: /bufferViews/1: byteOffset 36 + byteLength 60 exceeds buffer 0's 42 bytes");
 }
 
 TEST(GltfFixtures, BadComponentTypeAndTypeAreNamed) {
@@ -103,17 +109,20 @@ TEST(GltfFixtures, BadComponentTypeAndTypeAreNamed) {
 }
 
 TEST(GltfFixtures, UnknownRequiredExtensionRefusesTheFile) {
-    const std::string json = replaced(kTriangle, R"("asset":{"version":"2.0"})",
-                                      R"("asset":{"version":"2.0"},"extensionsUsed":["EXT_x","EXT_y"],"extensionsRequired":["EXT_x"])");
+    const std::string json = replaced(
+        kTriangle, R"("asset":{"version":"2.0"})",
+        R"("asset":{"version":"2.0"},"extensionsUsed":["EXT_x","EXT_y"],"extensionsRequired":["EXT_x"])");
     const LoadResult r = loadText(withBuffer(json, triangleBin()));
-    EXPECT_EQ(problemText(r), "fixture.gltf: /extensionsRequired/0: extension EXT_x is required and not supported");
+    EXPECT_EQ(problemText(r),
+              "fixture.gltf: /extensionsRequired/0: extension EXT_x is required and not supported");
     // Used but not required: read, with a line in the report.
     const std::string used = replaced(kTriangle, R"("asset":{"version":"2.0"})",
                                       R"("asset":{"version":"2.0"},"extensionsUsed":["EXT_y"])");
     const LoadResult ok = loadText(withBuffer(used, triangleBin()));
     ASSERT_TRUE(ok.ok()) << problemText(ok);
     bool said = false;
-    for (const ReportLine& l : ok.scene->report) said |= l.text == "extension EXT_y is used and not supported: ignored";
+    for (const ReportLine& l : ok.scene->report)
+        said |= l.text == "extension EXT_y is used and not supported: ignored";
     EXPECT_TRUE(said);
 }
 
@@ -129,10 +138,14 @@ TEST(GltfFixtures, JsonSyntaxErrorNamesItsLine) {
 TEST(GltfFixtures, BadDataUriIsNamed) {
     std::string json = withBuffer(kTriangle, triangleBin());
     json = replaced(json, "base64,", "base64,#");
-    EXPECT_EQ(problemText(loadText(json)), "fixture.gltf: /buffers/0/uri: data URI: character 37 is not base64");
-    const std::string shortBuffer = replaced(withBuffer(kTriangle, triangleBin()), "\"byteLength\":42", "\"byteLength\":50");
-    EXPECT_EQ(problemText(loadText(shortBuffer)), "fixture.gltf: /buffers/0: byteLength 50 but the data URI holds 42 bytes");
-    const std::string missing = replaced(withBuffer(kTriangle, triangleBin()), "\"uri\":\"data:", "\"uri\":\"nothere.bin\",\"x\":\"");
+    EXPECT_EQ(problemText(loadText(json)),
+              "fixture.gltf: /buffers/0/uri: data URI: character 37 is not base64");
+    const std::string shortBuffer =
+        replaced(withBuffer(kTriangle, triangleBin()), "\"byteLength\":42", "\"byteLength\":50");
+    EXPECT_EQ(problemText(loadText(shortBuffer)),
+              "fixture.gltf: /buffers/0: byteLength 50 but the data URI holds 42 bytes");
+    const std::string missing =
+        replaced(withBuffer(kTriangle, triangleBin()), "\"uri\":\"data:", "\"uri\":\"nothere.bin\",\"x\":\"");
     const LoadResult r = loadText(missing);
     ASSERT_EQ(r.problems.size(), 1u);
     EXPECT_EQ(r.problems[0].where, "/buffers/0/uri");
@@ -144,7 +157,8 @@ TEST(GltfFixtures, NodeHierarchyErrorsAreNamed) {
                                 R"("nodes":[{"children":[1]},{"children":[0]}])");
     EXPECT_EQ(problemText(loadText(withBuffer(json, triangleBin()))),
               "fixture.gltf: /nodes/0: its parent chain loops");
-    json = replaced(kTriangle, R"("nodes":[{"name":"n","mesh":0,"translation":[1,2,3]}])", R"("nodes":[{"children":[3]}])");
+    json = replaced(kTriangle, R"("nodes":[{"name":"n","mesh":0,"translation":[1,2,3]}])",
+                    R"("nodes":[{"children":[3]}])");
     EXPECT_EQ(problemText(loadText(withBuffer(json, triangleBin()))),
               "fixture.gltf: /nodes/0/children/0: node 3 does not exist (the file has 1)");
 }
@@ -199,8 +213,8 @@ TEST(GltfFixtures, SparseAccessorValuesAreApplied) {
 TEST(GltfFixtures, EveryPrimitiveMode) {
     Bin b;
     b.put<float>({0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0});
-    const Primitive expected[] = {Primitive::Points,    Primitive::Lines,     Primitive::Lines,
-                                  Primitive::LineStrip, Primitive::Triangles, Primitive::TriangleStrip,
+    const Primitive expected[] = {Primitive::Points,     Primitive::Lines,     Primitive::Lines,
+                                  Primitive::LineStrip,  Primitive::Triangles, Primitive::TriangleStrip,
                                   Primitive::TriangleFan};
     const uint32_t triangles[] = {0, 0, 0, 0, 1, 2, 2};
     for (int mode = 0; mode <= 6; ++mode) {
@@ -208,8 +222,10 @@ TEST(GltfFixtures, EveryPrimitiveMode) {
         const uint32_t count = mode == 4 ? 3 : 4;
         const std::string json = R"({"asset":{"version":"2.0"},"buffers":[@BUFFER@],
          "bufferViews":[{"buffer":0,"byteLength":48}],
-         "accessors":[{"bufferView":0,"componentType":5126,"count":)" + std::to_string(count) + R"(,"type":"VEC3"}],
-         "meshes":[{"primitives":[{"attributes":{"POSITION":0},"mode":)" + std::to_string(mode) + R"(}]}],
+         "accessors":[{"bufferView":0,"componentType":5126,"count":)" +
+                                 std::to_string(count) + R"(,"type":"VEC3"}],
+         "meshes":[{"primitives":[{"attributes":{"POSITION":0},"mode":)" +
+                                 std::to_string(mode) + R"(}]}],
          "nodes":[{"mesh":0}],"scenes":[{"nodes":[0]}]})";
         const LoadResult r = loadText(withBuffer(json, b));
         ASSERT_TRUE(r.ok()) << problemText(r);
@@ -294,7 +310,8 @@ TEST(GltfFixtures, CubicSplineMatchesHandComputation) {
 }
 
 TEST(GltfFixtures, MaterialMapsToMetalRough) {
-    const std::string json = replaced(kTriangle, R"("meshes":[{"name":"tri","primitives":[{"attributes":{"POSITION":0},"indices":1}]}])",
+    const std::string json = replaced(
+        kTriangle, R"("meshes":[{"name":"tri","primitives":[{"attributes":{"POSITION":0},"indices":1}]}])",
         R"("materials":[{"name":"m","pbrMetallicRoughness":{"baseColorFactor":[0.5,0.25,1,0.5],"metallicFactor":0.2,
             "roughnessFactor":0.7,"metallicRoughnessTexture":{"index":0,"texCoord":1}},"alphaMode":"BLEND","doubleSided":true,
             "emissiveFactor":[1,0.5,0],"extensions":{"KHR_materials_emissive_strength":{"emissiveStrength":4}},
@@ -332,14 +349,16 @@ TEST(GltfFixtures, MaterialMapsToMetalRough) {
 }
 
 TEST(GltfFixtures, CamerasAndLights) {
-    const std::string json = replaced(kTriangle, R"("nodes":[{"name":"n","mesh":0,"translation":[1,2,3]}])",
+    const std::string json = replaced(
+        kTriangle, R"("nodes":[{"name":"n","mesh":0,"translation":[1,2,3]}])",
         R"("cameras":[{"type":"perspective","perspective":{"yfov":0.5,"znear":0.1,"zfar":50,"aspectRatio":1.5}},
                       {"type":"orthographic","orthographic":{"xmag":2,"ymag":1,"znear":0,"zfar":10}}],
          "extensions":{"KHR_lights_punctual":{"lights":[{"type":"spot","range":5,"spot":{"innerConeAngle":0.1,"outerConeAngle":0.4}},
                                                         {"type":"directional","color":[1,0,0]}]}},
          "nodes":[{"mesh":0,"camera":0,"extensions":{"KHR_lights_punctual":{"light":1}}},{"camera":1},
                   {"extensions":{"KHR_lights_punctual":{"light":0}}}])");
-    const std::string scenes = replaced(json, R"("scenes":[{"nodes":[0]}])", R"("scenes":[{"nodes":[0,1,2]}])");
+    const std::string scenes =
+        replaced(json, R"("scenes":[{"nodes":[0]}])", R"("scenes":[{"nodes":[0,1,2]}])");
     const LoadResult r = loadText(withBuffer(scenes, triangleBin()));
     ASSERT_TRUE(r.ok()) << problemText(r);
     const Scene& s = *r.scene;
@@ -361,7 +380,9 @@ TEST(GltfFixtures, CamerasAndLights) {
 }
 
 TEST(GltfFixtures, OtherScenesAreHiddenAndNamed) {
-    const std::string json = replaced(kTriangle, R"("nodes":[{"name":"n","mesh":0,"translation":[1,2,3]}],"scenes":[{"nodes":[0]}],"scene":0)",
+    const std::string json = replaced(
+        kTriangle,
+        R"("nodes":[{"name":"n","mesh":0,"translation":[1,2,3]}],"scenes":[{"nodes":[0]}],"scene":0)",
         R"("nodes":[{"mesh":0},{"mesh":0,"translation":[10,0,0]}],"scenes":[{"nodes":[0]},{"name":"far","nodes":[1]}],"scene":0)");
     const LoadResult r = loadText(withBuffer(json, triangleBin()));
     ASSERT_TRUE(r.ok()) << problemText(r);
@@ -385,8 +406,8 @@ TEST(GltfFixtures, GlbChunksAreChecked) {
     std::vector<uint8_t> longer = file;
     longer[8] += 4;
     EXPECT_EQ(problemText(test::loadBytes(longer, "fixture.glb")),
-              "fixture.glb: offset 0x8: header: length " + std::to_string(file.size() + 4) + " exceeds the file's " +
-                  std::to_string(file.size()) + " bytes");
+              "fixture.glb: offset 0x8: header: length " + std::to_string(file.size() + 4) +
+                  " exceeds the file's " + std::to_string(file.size()) + " bytes");
     std::vector<uint8_t> chunk = file;
     chunk[13] += 1;  // the JSON chunk 256 bytes longer
     const LoadResult c = test::loadBytes(chunk, "fixture.glb");
@@ -395,7 +416,8 @@ TEST(GltfFixtures, GlbChunksAreChecked) {
     EXPECT_NE(c.problems[0].message.find("exceeds the"), std::string::npos) << c.problems[0].message;
     std::vector<uint8_t> version = file;
     version[4] = 1;
-    EXPECT_EQ(problemText(test::loadBytes(version, "fixture.glb")), "fixture.glb: offset 0x4: header: GLB version 1 (only 2 is read)");
+    EXPECT_EQ(problemText(test::loadBytes(version, "fixture.glb")),
+              "fixture.glb: offset 0x4: header: GLB version 1 (only 2 is read)");
     const std::string tooLong = replaced(kTriangle, "@BUFFER@", "{\"byteLength\":48}");
     const std::vector<uint8_t> over = test::glb(tooLong, bin.bytes);
     const LoadResult o = test::loadBytes(over, "fixture.glb");
@@ -409,7 +431,8 @@ TEST(GltfFixtures, TruncationAndCorruptionSweep) {
     const std::string json = replaced(kTriangle, "@BUFFER@", "{\"byteLength\":42}");
     const std::vector<uint8_t> file = test::glb(json, triangleBin().bytes);
     for (size_t n = 0; n < file.size(); ++n) {
-        const LoadResult r = test::loadBytes(std::vector<uint8_t>(file.begin(), file.begin() + long(n)), "cut.glb");
+        const LoadResult r =
+            test::loadBytes(std::vector<uint8_t>(file.begin(), file.begin() + long(n)), "cut.glb");
         EXPECT_FALSE(r.ok()) << n;
         EXPECT_FALSE(r.problems.empty()) << n;
     }

@@ -16,7 +16,8 @@ inline std::string base64(const std::vector<uint8_t>& bytes) {
     static const char kChars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     std::string out;
     for (size_t i = 0; i < bytes.size(); i += 3) {
-        const uint32_t n = uint32_t(bytes[i]) << 16 | (i + 1 < bytes.size() ? uint32_t(bytes[i + 1]) << 8 : 0) |
+        const uint32_t n = uint32_t(bytes[i]) << 16 |
+                           (i + 1 < bytes.size() ? uint32_t(bytes[i + 1]) << 8 : 0) |
                            (i + 2 < bytes.size() ? bytes[i + 2] : 0);
         out += kChars[(n >> 18) & 63];
         out += kChars[(n >> 12) & 63];

@@ -41,7 +41,8 @@ uint64_t drawnTriangles(const Scene& scene, const Pose& pose) {
     uint64_t total = 0;
     for (size_t i = 0; i < scene.nodes.size(); ++i) {
         const Node& n = scene.nodes[i];
-        if (n.kind != NodeKind::Mesh || n.object < 0 || (i < pose.visible.size() && !pose.visible[i])) continue;
+        if (n.kind != NodeKind::Mesh || n.object < 0 || (i < pose.visible.size() && !pose.visible[i]))
+            continue;
         total += triangleCount(scene.meshes[size_t(n.object)]);
     }
     return total;
@@ -107,7 +108,8 @@ TEST(GltfSamples, EverySampleWrittenReadsBackAlike) {
             options.binary = binary;
             GltfWriteReport report;
             std::string error;
-            if (!writeGltf(*source.scene, out.string(), options, report, error)) continue;  // refused: nothing to read
+            if (!writeGltf(*source.scene, out.string(), options, report, error))
+                continue;  // refused: nothing to read
             LoadOptions check;
             check.collectAll = true;
             const LoadResult back = loadSceneFile(out.string(), check);
@@ -130,9 +132,10 @@ TEST(GltfSamples, EverySampleWrittenReadsBackAlike) {
 }
 
 // gltfpack (meshoptimizer's packer, not esview) quantises the written .glb (KHR_mesh_quantization:
-// 14-bit positions, 8-bit normals, 12-bit texture coordinates) and may merge meshes and resample
-// animation: read back, the drawn triangles are the same and the rest bounds agree within the
-// quantisation error (1e-3 of the diagonal).
+// 14-bit positions, 8-bit normals, 12-bit texture coordinates), with -cc also compresses it
+// (EXT_meshopt_compression, filters included), and may merge meshes and resample animation: read back, the
+// drawn triangles are the same and the rest bounds agree within the quantisation error (1e-3 of the
+// diagonal).
 TEST(GltfSamples, GltfpackQuantisedOutputsReadBackAlike) {
     ESVIEW_REQUIRE_MODELS("");
     if (std::string(ESVIEW_GLTFPACK).empty()) GTEST_SKIP() << "gltfpack is not installed";
@@ -154,25 +157,31 @@ TEST(GltfSamples, GltfpackQuantisedOutputsReadBackAlike) {
         // gltfpack merges the meshes of every scene into the default one (POF detail levels and
         // debris are scenes of their own): those files no longer draw what the source draws.
         if (report.scenes > 1) continue;
-        fs::remove(packed);
-        const std::string command = std::string(ESVIEW_GLTFPACK) + " -i '" + written.string() + "' -o '" +
-                                    packed.string() + "' >/dev/null 2>&1";
-        if (std::system(command.c_str()) != 0 || !fs::exists(packed)) continue;  // gltfpack declined it
-        LoadOptions check;
-        check.collectAll = true;
-        const LoadResult back = loadSceneFile(packed.string(), check);
-        ASSERT_TRUE(back.problems.empty()) << back.problems[0].format();
-        Pose restSource, restBack;
-        evaluatePose(*source.scene, -1, 0.0f, restSource);
-        evaluatePose(*back.scene, -1, 0.0f, restBack);
-        EXPECT_EQ(drawnTriangles(*back.scene, restBack), drawnTriangles(*source.scene, restSource));
-        const Bounds rest = sceneBounds(*source.scene, restSource);
-        const float diagonal = rest.valid() ? glm::length(rest.max - rest.min) : 1.0f;
-        expectNear(rest, sceneBounds(*back.scene, restBack), 1e-3f * std::max(diagonal, 1e-6f), what + " packed");
-        ++compared;
+        // Quantised, then also compressed (EXT_meshopt_compression, decoded where the build links
+        // meshoptimizer: always on Linux).
+        for (const char* flags : {"", " -cc"}) {
+            fs::remove(packed);
+            const std::string command = std::string(ESVIEW_GLTFPACK) + flags + " -i '" + written.string() +
+                                        "' -o '" + packed.string() + "' >/dev/null 2>&1";
+            if (std::system(command.c_str()) != 0 || !fs::exists(packed)) continue;  // gltfpack declined it
+            SCOPED_TRACE(std::string("gltfpack") + flags);
+            LoadOptions check;
+            check.collectAll = true;
+            const LoadResult back = loadSceneFile(packed.string(), check);
+            ASSERT_TRUE(back.problems.empty()) << back.problems[0].format();
+            Pose restSource, restBack;
+            evaluatePose(*source.scene, -1, 0.0f, restSource);
+            evaluatePose(*back.scene, -1, 0.0f, restBack);
+            EXPECT_EQ(drawnTriangles(*back.scene, restBack), drawnTriangles(*source.scene, restSource));
+            const Bounds rest = sceneBounds(*source.scene, restSource);
+            const float diagonal = rest.valid() ? glm::length(rest.max - rest.min) : 1.0f;
+            expectNear(rest, sceneBounds(*back.scene, restBack), 1e-3f * std::max(diagonal, 1e-6f),
+                       what + " packed");
+            ++compared;
+        }
     }
     std::printf("%zu gltfpack outputs read back and compared\n", compared);
-    EXPECT_GE(compared, 15u);
+    EXPECT_GE(compared, 30u);
 }
 
 }  // namespace

@@ -54,13 +54,15 @@ std::map<std::string, std::string> documents() {
     d["accessor_past_view"] = replaced(valid, R"("count":3,"type":"VEC3")", R"("count":4,"type":"VEC3")");
     d["index_past_vertices"] = withBuffer(kValid, triangle(5));
     d["missing_accessor"] = replaced(valid, R"({"POSITION":0})", R"({"POSITION":7})");
-    d["view_past_buffer"] = replaced(valid, R"("byteOffset":36,"byteLength":6)", R"("byteOffset":36,"byteLength":60)");
+    d["view_past_buffer"] =
+        replaced(valid, R"("byteOffset":36,"byteLength":6)", R"("byteOffset":36,"byteLength":60)");
     d["bad_component_type"] = replaced(valid, R"("componentType":5123)", R"("componentType":5124)");
     d["node_loop"] = replaced(valid, R"("nodes":[{"mesh":0,"children":[1]},{}])",
                               R"("nodes":[{"mesh":0,"children":[1]},{"children":[0]}])");
     d["bad_base64"] = replaced(valid, "base64,", "base64,#");
-    d["sparse_past_count"] = replaced(valid, R"("count":3,"type":"SCALAR"})",
-                                      R"("count":3,"type":"SCALAR","sparse":{"count":4,"indices":{"bufferView":1,"componentType":5123},"values":{"bufferView":1}}})");
+    d["sparse_past_count"] = replaced(
+        valid, R"("count":3,"type":"SCALAR"})",
+        R"("count":3,"type":"SCALAR","sparse":{"count":4,"indices":{"bufferView":1,"componentType":5123},"values":{"bufferView":1}}})");
     d["bad_mode"] = replaced(valid, R"("mode":4)", R"("mode":9)");
     d["unknown_wrap"] = replaced(valid, R"("wrapS":10497)", R"("wrapS":10498)");
     return d;
@@ -71,10 +73,12 @@ TEST(GltfValidator, CheckAgreesOnWhichDocumentsHoldErrors) {
     if (node.empty() || node.find("NOTFOUND") != std::string::npos || !fs::exists(node))
         GTEST_SKIP() << "node is not installed";
     if (!fs::exists(fs::path(ESVIEW_GLTF_VALIDATOR_MODULES) / "gltf-validator" / "package.json"))
-        ESVIEW_SKIP_UNLESS_REQUIRED() << "gltf-validator is not installed at " << ESVIEW_GLTF_VALIDATOR_MODULES;
+        ESVIEW_SKIP_UNLESS_REQUIRED()
+            << "gltf-validator is not installed at " << ESVIEW_GLTF_VALIDATOR_MODULES;
     const fs::path dir = test::outputDir() / "gltf_validator";
     fs::create_directories(dir);
-    std::string command = "'" + node + "' '" + ESVIEW_GLTF_VALIDATE_SCRIPT + "' '" + ESVIEW_GLTF_VALIDATOR_MODULES + "'";
+    std::string command =
+        "'" + node + "' '" + ESVIEW_GLTF_VALIDATE_SCRIPT + "' '" + ESVIEW_GLTF_VALIDATOR_MODULES + "'";
     std::map<std::string, bool> ours;
     for (const auto& [name, json] : documents()) {
         const fs::path file = dir / (name + ".gltf");
