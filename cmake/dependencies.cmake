@@ -13,6 +13,9 @@ else()
   find_package(LibLZMA REQUIRED)
   find_package(FastFloat REQUIRED)
   find_package(meshoptimizer REQUIRED)
+  # Optional: glTF files with KHR_draco_mesh_compression are read where Debian's libdraco-dev is
+  # installed (loaders/gltf), refused with one line elsewhere.
+  find_package(draco QUIET)
   find_package(CLI11 REQUIRED)
   find_package(nlohmann_json 3 REQUIRED)
   find_package(glfw3 3.3 REQUIRED)

@@ -8,31 +8,6 @@
 namespace esv::gltf {
 namespace {
 
-bool componentTypeOf(uint64_t code, ComponentType& out) {
-    switch (code) {
-        case 5120:
-            out = ComponentType::Int8;
-            return true;
-        case 5121:
-            out = ComponentType::UInt8;
-            return true;
-        case 5122:
-            out = ComponentType::Int16;
-            return true;
-        case 5123:
-            out = ComponentType::UInt16;
-            return true;
-        case 5125:
-            out = ComponentType::UInt32;
-            return true;
-        case 5126:
-            out = ComponentType::Float32;
-            return true;
-        default:
-            return false;
-    }
-}
-
 // Components of an accessor type ("VEC3": 3); 0 for an unknown type.
 uint32_t componentsOf(const std::string& type) {
     if (type == "SCALAR") return 1;
@@ -124,6 +99,31 @@ uint32_t indexValue(ComponentType type, const uint8_t* p) {
 }
 
 }  // namespace
+
+bool componentTypeOf(uint64_t code, ComponentType& out) {
+    switch (code) {
+        case 5120:
+            out = ComponentType::Int8;
+            return true;
+        case 5121:
+            out = ComponentType::UInt8;
+            return true;
+        case 5122:
+            out = ComponentType::Int16;
+            return true;
+        case 5123:
+            out = ComponentType::UInt16;
+            return true;
+        case 5125:
+            out = ComponentType::UInt32;
+            return true;
+        case 5126:
+            out = ComponentType::Float32;
+            return true;
+        default:
+            return false;
+    }
+}
 
 const BufferView* Reader::bufferView(int32_t index, const std::string& where) {
     if (index < 0 || size_t(index) >= m_views.size()) {

@@ -34,6 +34,10 @@ constexpr uint32_t kMaxJointsPerSkin = 1u << 16;
 
 // True when this build decodes EXT_meshopt_compression (meshoptimizer linked).
 bool meshoptSupported();
+// True when this build decodes KHR_draco_mesh_compression (the Draco library linked).
+bool dracoSupported();
+// The scene's component type for a glTF componentType code; false for an unknown code.
+bool componentTypeOf(uint64_t code, ComponentType& out);
 
 // "/accessors/3"
 std::string pointer(const char* array, size_t index);
@@ -111,6 +115,12 @@ public:
     const Accessor* accessor(int32_t index, const std::string& where);
     bool resolveAccessor(size_t index, Accessor& a);
     bool decodeMeshopt(const Json& ext, const std::string& where, BufferView& view);  // gltf_meshopt.cpp
+    // gltf_draco.cpp: a Draco primitive's streams (into `mesh`) and faces (into `indices`).
+    bool decodeDraco(const Json& prim, const std::string& where, Mesh& mesh, std::vector<uint32_t>& indices);
+    // gltf_meshes.cpp: the vertex attribute a decoded (Draco) attribute `name` of accessor `acc` is:
+    // 1, or 0 when it is not drawn, or -1 after a problem.
+    int decodedAttribute(const std::string& name, uint64_t code, uint32_t components, const Json& acc,
+                         const std::string& where, VertexAttribute& out);
     bool applySparse(size_t index, const Json& sparse, Accessor& a);
     bool readFloats(const Accessor& a, std::vector<float>& out) const;
     bool readIndices(const Accessor& a, std::vector<uint32_t>& out) const;
@@ -118,6 +128,9 @@ public:
     // --- gltf_meshes.cpp
     void readMeshes();
     void readMesh(size_t index, const Json& mesh);
+    void finishPart(size_t index, Mesh m, std::vector<int32_t> materials,
+                    const std::vector<std::string>& targetNames, const std::vector<float>& weights,
+                    const std::string& where);
     void readSkins();
 
     // --- gltf_materials.cpp

@@ -373,6 +373,64 @@ static bool readTargets(Reader& r, const Json& prim, const std::string& where, M
     return true;
 }
 
+int Reader::decodedAttribute(const std::string& name, uint64_t code, uint32_t components, const Json& acc,
+                             const std::string& where, VertexAttribute& out) {
+    const AttributeRule rule = ruleFor(name);
+    if (!rule.known || ((rule.semantic == Semantic::BoneIndices || rule.semantic == Semantic::BoneWeights) &&
+                        rule.set > 0)) {
+        m_diag.info(where + ": attribute not drawn");
+        return 0;
+    }
+    Accessor a;
+    if (!componentTypeOf(code, a.type)) {
+        fail(where, std::to_string(code) + " is not a glTF component type");
+        return -1;
+    }
+    a.components = components;
+    a.typeName = getString(acc, "type");
+    const Json* norm = member(acc, "normalized");
+    a.normalized = norm && norm->is_boolean() && norm->get<bool>();
+    const std::string problem = attributeTypeProblem(rule.semantic, a, m_quantization, false);
+    if (!problem.empty()) {
+        fail(where, problem);
+        return -1;
+    }
+    out.semantic = rule.semantic;
+    out.set = rule.set;
+    out.type = a.type;
+    out.components = uint8_t(components);
+    out.normalized = a.normalized;
+    out.offset = 0;
+    return 1;
+}
+
+// A Draco-compressed primitive (its own scene mesh): decoded streams and faces, its targets as
+// plain accessors.
+static bool readDracoPart(Reader& r, const Json& prim, const std::string& where, Mesh& m,
+                          std::vector<int32_t>& materials) {
+    std::vector<PrimitiveData> data(1);
+    if (!r.decodeDraco(prim, where, m, data[0].made)) return false;
+    uint64_t mode = 4;
+    r.getUint(prim, "mode", where, mode, false);
+    if (mode != 4) {
+        r.fail(where + "/mode",
+               "a Draco primitive draws triangles (mode 4), not mode " + std::to_string(mode));
+        return false;
+    }
+    data[0].hasMade = true;
+    data[0].vertexCount = m.vertexCount;
+    if (r.member(prim, "material")) r.getIndex(prim, "material", where, "materials", data[0].material, true);
+    if (!readTargets(r, prim, where, m)) return false;
+    setIndices(r, m, data);
+    materials.push_back(data[0].material);
+    return true;
+}
+
+static bool isDraco(const Reader& r, const Json& prim) {
+    const Json* ext = r.member(prim, "extensions");
+    return ext && r.member(*ext, "KHR_draco_mesh_compression") && dracoSupported();
+}
+
 void Reader::readMesh(size_t index, const Json& mesh) {
     const std::string where = pointer("meshes", index);
     m_meshFirst[index] = int32_t(m_scene.meshes.size());
@@ -388,7 +446,8 @@ void Reader::readMesh(size_t index, const Json& mesh) {
         const Json& b = (*prims)[p];
         shared &= a.value("attributes", Json()) == b.value("attributes", Json()) &&
                   a.value("targets", Json()) == b.value("targets", Json()) &&
-                  (member(a, "indices") != nullptr) == (member(b, "indices") != nullptr);
+                  (member(a, "indices") != nullptr) == (member(b, "indices") != nullptr) &&
+                  !isDraco(*this, a) && !isDraco(*this, b);
     }
     const std::string name = getString(mesh, "name");
     std::vector<std::string> targetNames;
@@ -407,7 +466,13 @@ void Reader::readMesh(size_t index, const Json& mesh) {
         if (!objectAt(prim, pw)) return;
         Mesh m;
         m.name = parts > 1 ? name + " (primitive " + std::to_string(part) + ")" : name;
+        std::vector<int32_t> materials;
         const Json* attributes = member(prim, "attributes");
+        if (isDraco(*this, prim)) {
+            if (!readDracoPart(*this, prim, pw, m, materials)) return;
+            finishPart(index, std::move(m), std::move(materials), targetNames, weights, where);
+            continue;
+        }
         if (!attributes) {
             fail(pw, "has no attributes");
             return;
@@ -419,7 +484,6 @@ void Reader::readMesh(size_t index, const Json& mesh) {
         }
         if (!readTargets(*this, prim, pw, m)) return;
         std::vector<PrimitiveData> data(lastPrim - firstPrim);
-        std::vector<int32_t> materials;
         for (size_t p = firstPrim; p < lastPrim; ++p) {
             const std::string w = where + "/primitives/" + std::to_string(p);
             if (!objectAt((*prims)[p], w) ||
@@ -429,23 +493,30 @@ void Reader::readMesh(size_t index, const Json& mesh) {
             materials.push_back(material);  // -1: the viewer's default material
         }
         setIndices(*this, m, data);
-        for (size_t t = 0; t < m.morphTargets.size(); ++t)
-            if (t < targetNames.size()) m.morphTargets[t].name = targetNames[t];
-        if (!m.morphTargets.empty()) {
-            m.defaultMorphWeights.assign(m.morphTargets.size(), 0.0f);
-            if (!weights.empty() && weights.size() != m.morphTargets.size())
-                fail(where + "/weights", std::to_string(weights.size()) + " weights for " +
-                                             std::to_string(m.morphTargets.size()) + " morph targets");
-            else if (!weights.empty())
-                m.defaultMorphWeights = weights;
-        }
-        m_scene.meshes.push_back(std::move(m));
-        m_meshMaterials.push_back(std::move(materials));
-        ++m_meshParts[index];
+        finishPart(index, std::move(m), std::move(materials), targetNames, weights, where);
     }
     // A split mesh's parts after the first say which file mesh they belong to (`info` counts it once).
     for (uint32_t p = 1; p < m_meshParts[index]; ++p)
         m_scene.meshes[size_t(m_meshFirst[index]) + p].partOf = m_meshFirst[index];
+}
+
+// Morph target names and default weights, then the scene mesh added as a part of file mesh `index`.
+void Reader::finishPart(size_t index, Mesh m, std::vector<int32_t> materials,
+                        const std::vector<std::string>& targetNames, const std::vector<float>& weights,
+                        const std::string& where) {
+    for (size_t t = 0; t < m.morphTargets.size(); ++t)
+        if (t < targetNames.size()) m.morphTargets[t].name = targetNames[t];
+    if (!m.morphTargets.empty()) {
+        m.defaultMorphWeights.assign(m.morphTargets.size(), 0.0f);
+        if (!weights.empty() && weights.size() != m.morphTargets.size())
+            fail(where + "/weights", std::to_string(weights.size()) + " weights for " +
+                                         std::to_string(m.morphTargets.size()) + " morph targets");
+        else if (!weights.empty())
+            m.defaultMorphWeights = weights;
+    }
+    m_scene.meshes.push_back(std::move(m));
+    m_meshMaterials.push_back(std::move(materials));
+    ++m_meshParts[index];
 }
 
 void Reader::readMeshes() {

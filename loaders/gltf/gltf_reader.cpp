@@ -409,6 +409,7 @@ void Reader::readBuffers() {
 void Reader::checkExtensions() {
     auto known = [](const std::string& name) {
         if (name == "EXT_meshopt_compression") return meshoptSupported();
+        if (name == "KHR_draco_mesh_compression") return dracoSupported();
         for (const char* k : kKnownExtensions)
             if (name == k) return true;
         return false;
