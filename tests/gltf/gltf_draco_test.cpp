@@ -1,6 +1,7 @@
 // KHR_draco_mesh_compression: a quad encoded here by the Draco library's own encoder, put in a .glb
 // by hand, read back through the reader's Draco path (positions and texture coordinates, faces);
 // and a corrupt Draco blob refused with one line.
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include <draco/mesh/triangle_soup_mesh_builder.h>
 #include <gtest/gtest.h>
 
+#include "common/test_paths.h"
 #include "gltf/gltf_fixtures.h"
 #include "scene/cpu_reference.h"
 #include "scene/sampler.h"
@@ -61,11 +63,16 @@ TEST(GltfDraco, QuadDecodesToItsTrianglesAndBounds) {
     const std::vector<uint8_t> blob = encodedQuad(positionId, uvId);
     ASSERT_FALSE(blob.empty());
     LoadResult r;
+    std::vector<uint8_t> file;
     for (size_t points : {4u, 6u}) {  // the encoder may or may not merge the shared corners
-        r = test::loadBytes(test::glb(quadJson(blob.size(), positionId, uvId, points), blob), "draco.glb");
+        file = test::glb(quadJson(blob.size(), positionId, uvId, points), blob);
+        r = test::loadBytes(file, "draco.glb");
         if (r.ok()) break;
     }
     ASSERT_TRUE(r.ok()) << test::problemText(r);
+    // Kept for the fuzz target's seeds (fuzz/corpus/gltf holds a copy).
+    std::ofstream(test::outputDir() / "gltf_draco_quad.glb", std::ios::binary)
+        .write(reinterpret_cast<const char*>(file.data()), std::streamsize(file.size()));
     const Mesh& m = r.scene->meshes[0];
     EXPECT_EQ(triangleCount(m), 2u);
     ASSERT_EQ(m.streams.size(), 2u);
