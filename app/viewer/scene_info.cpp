@@ -281,7 +281,14 @@ nlohmann::json sceneInfoJson(const Scene& scene, const Pose& pose, const Resolve
     addMeshes(scene, j);
 
     size_t instances = 0;
-    for (const Node& n : scene.nodes) instances += n.kind == NodeKind::Mesh ? 1 : 0;
+    // A node the reader added for a further part of a file mesh (glTF primitives, Mesh::partOf) is
+    // the same instance as its file node.
+    for (const Node& n : scene.nodes)
+        instances += n.kind == NodeKind::Mesh && !(n.viewerAdded && n.object >= 0 &&
+                                                   size_t(n.object) < scene.meshes.size() &&
+                                                   scene.meshes[size_t(n.object)].partOf >= 0)
+                         ? 1
+                         : 0;
     j["mesh_instances"] = instances;
 
     nlohmann::json materials = nlohmann::json::array();

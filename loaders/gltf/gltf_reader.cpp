@@ -70,6 +70,14 @@ bool decodeBase64(const std::string& text, size_t start, std::vector<uint8_t>& o
     return true;
 }
 
+// "meshes" -> "mesh", "accessors" -> "accessor": how a message names one entry of an array.
+std::string singular(const char* array) {
+    std::string name = array;
+    if (name == "meshes") return "mesh";
+    if (!name.empty() && name.back() == 's') name.pop_back();
+    return name;
+}
+
 int hexValue(char c) {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -137,7 +145,7 @@ bool Reader::getIndex(const Json& object, const char* key, const std::string& wh
     if (!getUint(object, key, where, v, required)) return false;
     const size_t count = array(target).size();
     if (v >= count) {
-        fail(where + "/" + key, std::string(target) + " " + std::to_string(v) +
+        fail(where + "/" + key, singular(target) + " " + std::to_string(v) +
                                     " does not exist (the file has " + std::to_string(count) + ")");
         return false;
     }
