@@ -30,7 +30,7 @@ std::vector<fs::path> sourceSamples() {
     for (const FormatInfo& f : formats()) {
         const fs::path dir = test::modelsDir() / f.key;
         if (f.id == FileFormat::Gltf || !fs::is_directory(dir)) continue;
-        for (const auto& e : fs::directory_iterator(dir))
+        for (const auto& e : fs::recursive_directory_iterator(dir))
             if (e.is_regular_file() && formatForExtension(e.path().string()) == &f) out.push_back(e.path());
     }
     std::sort(out.begin(), out.end());
