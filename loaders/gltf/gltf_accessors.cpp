@@ -125,6 +125,17 @@ bool componentTypeOf(uint64_t code, ComponentType& out) {
     }
 }
 
+bool Reader::spend(uint64_t bytes, const std::string& where) {
+    if (bytes > m_budget) {
+        fail(where, "needs " + std::to_string(bytes) + " bytes, more than is left of the " +
+                        std::to_string(m_budgetTotal) +
+                        " bytes the reader makes from a file's counts (64 times its size, at least 64 MiB)");
+        return false;
+    }
+    m_budget -= bytes;
+    return true;
+}
+
 const BufferView* Reader::bufferView(int32_t index, const std::string& where) {
     if (index < 0 || size_t(index) >= m_views.size()) {
         fail(where, "bufferView " + std::to_string(index) + " does not exist (the file has " +
@@ -220,11 +231,12 @@ bool Reader::resolveAccessor(size_t index, Accessor& a) {
     a.elementSize = elementSizeOf(a.typeName, a.components, size);
     getUint(j, "byteOffset", at, offset, false);
     if (!member(j, "bufferView")) {
-        // No buffer view: zeros (then, usually, sparse values). Checked against the cap first.
+        // No buffer view: zeros (then, usually, sparse values). Checked against the caps first.
         if (count > (uint64_t(256) << 20) / a.elementSize) {
             fail(at, "count " + std::to_string(count) + " of zeros exceeds the reader's cap");
             return false;
         }
+        if (!spend(count * a.elementSize, at)) return false;
         a.stride = a.elementSize;
         a.bytes = makeOwnedBytes(std::vector<uint8_t>(size_t(count) * a.elementSize, 0));
     } else {

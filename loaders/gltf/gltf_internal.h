@@ -114,6 +114,9 @@ public:
     const BufferView* bufferView(int32_t index, const std::string& where);
     const Accessor* accessor(int32_t index, const std::string& where);
     bool resolveAccessor(size_t index, Accessor& a);
+    // Takes `bytes` the file's counts make the reader allocate (zeros of accessors without a view,
+    // decompressed views) from the budget, 64 MiB or 64 times the file's size; a problem past it.
+    bool spend(uint64_t bytes, const std::string& where);
     bool decodeMeshopt(const Json& ext, const std::string& where, BufferView& view);  // gltf_meshopt.cpp
     // gltf_draco.cpp: a Draco primitive's streams (into `mesh`) and faces (into `indices`).
     bool decodeDraco(const Json& prim, const std::string& where, Mesh& mesh, std::vector<uint32_t>& indices);
@@ -163,6 +166,7 @@ public:
     std::vector<int32_t> m_lightMap;                    // KHR_lights_punctual light -> scene light
     std::vector<int32_t> m_nodeSkin;                    // glTF node -> its skin (-1)
     bool m_quantization = false;                        // KHR_mesh_quantization used
+    uint64_t m_budget = 0, m_budgetTotal = 0;
 };
 
 }  // namespace esv::gltf

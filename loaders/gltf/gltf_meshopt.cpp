@@ -48,6 +48,7 @@ bool Reader::decodeMeshopt(const Json& ext, const std::string& where, BufferView
                                 " bytes exceed the reader's cap");
         return false;
     }
+    if (!spend(count * stride, at)) return false;
     if (count * stride < view.bytes.size) {
         fail(at, "decodes to " + std::to_string(count * stride) + " bytes; the buffer view holds " +
                      std::to_string(view.bytes.size));

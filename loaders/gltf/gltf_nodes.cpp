@@ -10,6 +10,7 @@ namespace esv::gltf {
 void Reader::run(std::shared_ptr<const std::vector<uint8_t>> bytes) {
     m_file = bytes;
     m_scene.format = "gltf";
+    m_budgetTotal = m_budget = std::max<uint64_t>(uint64_t(64) << 20, uint64_t(bytes->size()) * 64);
     if (!parseContainer(bytes)) return;
     for (const char* name : {"accessors", "bufferViews", "buffers", "nodes", "meshes", "materials",
                              "textures", "images", "samplers", "skins", "animations", "cameras", "scenes"}) {

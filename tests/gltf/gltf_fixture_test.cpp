@@ -209,6 +209,20 @@ TEST(GltfFixtures, SparseAccessorValuesAreApplied) {
               "fixture.gltf: /accessors/0/sparse/count: 4 is not between 1 and the accessor's count 3");
 }
 
+// Zeros of an accessor without a view are allocated from a budget the file's size sets.
+TEST(GltfFixtures, AbsurdCountsOfZerosAreRefused) {
+    const std::string json = R"({"asset":{"version":"2.0"},
+     "accessors":[{"componentType":5126,"count":10000000,"type":"VEC3"}],
+     "meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],"nodes":[{"mesh":0}],"scenes":[{"nodes":[0]}]})";
+    EXPECT_EQ(problemText(loadText(json)),
+              "fixture.gltf: /accessors/0: needs 120000000 bytes, more than is left of the 67108864 bytes "
+              "the reader "
+              "makes from a file's counts (64 times its size, at least 64 MiB)");
+    const std::string huge = replaced(json, "\"count\":10000000", "\"count\":4000000000");
+    EXPECT_EQ(problemText(loadText(huge)),
+              "fixture.gltf: /accessors/0: count 4000000000 of zeros exceeds the reader's cap");
+}
+
 // Every mode on 4 vertices, non-indexed: triangles after expansion, a loop as lines.
 TEST(GltfFixtures, EveryPrimitiveMode) {
     Bin b;
