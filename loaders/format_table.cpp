@@ -138,7 +138,7 @@ FileFormat detectFormat(const uint8_t* data, size_t size, const std::string& pat
     if (byName->textLead == 0 ||
         std::find(byName->textExtensions.begin(), byName->textExtensions.end(), ext) == byName->textExtensions.end())
         return FileFormat::Unknown;
-    size_t i = 0;
+    size_t i = size >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF ? 3 : 0;  // a UTF-8 mark
     while (i < size && i < 4096 && std::isspace(static_cast<unsigned char>(data[i]))) ++i;
     return i < size && data[i] == uint8_t(byName->textLead) ? byName->id : FileFormat::Unknown;
 }

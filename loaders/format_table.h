@@ -68,7 +68,7 @@ struct FormatInfo {
     MimeInfo mime;
     // A text form of a binary format (glTF: .gltf beside .glb), with extensions of its own (also in
     // `extensions`): a file with one of them is this format when no magic matched and its first
-    // byte other than white space is `textLead`. The desktop files list it as `textMime`'s type.
+    // byte other than white space (after a UTF-8 byte order mark) is `textLead`. The desktop files list it as `textMime`'s type.
     std::vector<std::string> textExtensions;
     char textLead = 0;
     MimeInfo textMime;

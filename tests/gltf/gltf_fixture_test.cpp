@@ -131,6 +131,7 @@ TEST(GltfFixtures, JsonSyntaxErrorNamesItsLine) {
     ASSERT_EQ(r.problems.size(), 1u);
     EXPECT_EQ(r.problems[0].line, 2);
     EXPECT_EQ(r.problems[0].where, "JSON");
+    EXPECT_TRUE(loadText("\xEF\xBB\xBF  " + withBuffer(kTriangle, triangleBin())).ok()) << "a UTF-8 byte order mark";
     const LoadResult deep = loadText("{\"a\":" + std::string(200, '[') + std::string(200, ']') + "}");
     EXPECT_EQ(problemText(deep), "fixture.gltf: JSON: objects nest deeper than 64 levels");
 }
