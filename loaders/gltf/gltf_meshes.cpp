@@ -444,7 +444,8 @@ void Reader::readMesh(size_t index, const Json& mesh) {
     for (size_t p = 1; p < prims->size(); ++p) {
         const Json& a = (*prims)[0];
         const Json& b = (*prims)[p];
-        shared &= a.value("attributes", Json()) == b.value("attributes", Json()) &&
+        shared &= a.is_object() && b.is_object() &&
+                  a.value("attributes", Json()) == b.value("attributes", Json()) &&
                   a.value("targets", Json()) == b.value("targets", Json()) &&
                   (member(a, "indices") != nullptr) == (member(b, "indices") != nullptr) &&
                   !isDraco(*this, a) && !isDraco(*this, b);
