@@ -26,13 +26,16 @@ PACKAGES=(
   xvfb xauth weston
   libgtest-dev libbenchmark-dev libassimp-dev libmeshoptimizer-dev libfast-float-dev libcli11-dev nlohmann-json3-dev
   glslang-tools
-  astcenc ccache
+  astcenc ccache libdraco-dev draco gltfpack
   fonts-dejavu-core
   desktop-file-utils libxml2-utils shared-mime-info libglib2.0-bin
 )
 # node and npm run the Khronos glTF validator in the convert tests; a node that is already there
 # (with its own npm) is kept.
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then PACKAGES+=(nodejs npm); fi
+# What only the test modes need: ffmpeg encodes `render --video` in the command-line tests (about
+# 2.5 MB on top of the list above, whose weston already pulls in its libav* libraries).
+TEST_PACKAGES=(ffmpeg)
 # Test tools fetched once and kept outside the checkout, so clean clones reuse them (the glTF validator).
 TOOL_CACHE=${ESVIEW_TOOL_CACHE:-$HOME/.cache/esview}
 
@@ -118,10 +121,10 @@ cross_build() {
 
 # The browser viewer: Debian's Emscripten (offline; its JS optimiser finds Debian's acorn only with
 # NODE_PATH), Chromium for the test, and the Debian source packages of the libraries that have no wasm
-# build (Dear ImGui, xz-utils for liblzma, zlib), fetched with `apt-get source` through a private
+# build (Dear ImGui, xz-utils for liblzma, zlib, meshoptimizer), fetched with `apt-get source` through a private
 # sources list and lists folder under build-web/ (the machine's apt configuration is left alone).
 # Header-only libraries (GLM, stb, fast_float, CLI11, nlohmann-json) come from their -dev packages.
-WEB_SOURCES=(imgui xz-utils zlib)
+WEB_SOURCES=(imgui xz-utils zlib meshoptimizer)
 web_sources() {
   local dir=build-web/sources apt_dir=build-web/apt
   mkdir -p "$dir" "$apt_dir/lists/partial"
@@ -183,6 +186,7 @@ case "$mode" in
     echo "setup: wrote $(pwd)/build/esview-demo.png"
     ;;
   test)
+    PACKAGES+=("${TEST_PACKAGES[@]}")
     install_missing
     install_gltf_validator
     build build -DESVIEW_WERROR=ON -DESVIEW_REQUIRE_SHARED="$(require_shared)"
@@ -217,6 +221,7 @@ case "$mode" in
     ;;
   test-arm64 | test-armhf)
     # Further arguments go to ctest (.ci/run leaves out the longest sessions and sweeps with -E).
+    PACKAGES+=("${TEST_PACKAGES[@]}")
     cross_build "${mode#test-}"
     run_tests "build-${mode#test-}" "$@"
     ;;

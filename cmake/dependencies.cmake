@@ -13,9 +13,6 @@ else()
   find_package(LibLZMA REQUIRED)
   find_package(FastFloat REQUIRED)
   find_package(meshoptimizer REQUIRED)
-  # Optional: glTF files with KHR_draco_mesh_compression are read where Debian's libdraco-dev is
-  # installed (loaders/gltf), refused with one line elsewhere.
-  find_package(draco QUIET)
   find_package(CLI11 REQUIRED)
   find_package(nlohmann_json 3 REQUIRED)
   find_package(glfw3 3.3 REQUIRED)
@@ -24,6 +21,7 @@ else()
   pkg_check_modules(GLESV2 REQUIRED IMPORTED_TARGET glesv2)
   pkg_check_modules(EGL REQUIRED IMPORTED_TARGET egl)
   pkg_check_modules(SDL2 REQUIRED IMPORTED_TARGET sdl2)
+  pkg_check_modules(DRACO QUIET IMPORTED_TARGET draco)  # optional: glTF KHR_draco_mesh_compression
 endif()
 
 # glad 2: one GLES 2.0..3.2 loader plus EGL 1.5, generated offline from the bundled XML, with its

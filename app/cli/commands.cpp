@@ -13,7 +13,9 @@
 #include "app/cli/check_command.h"
 #include "app/cli/convert_command.h"
 #include "app/cli/cost_command.h"
+#include "app/cli/compare_command.h"
 #include "app/cli/render_command.h"
+#include "app/cli/render_sequence.h"
 #include "app/viewer/scene_info.h"
 #include "app/viewer/scene_source.h"
 #include "app/hosts/sdl_host.h"
@@ -38,6 +40,20 @@ void addTimeOptions(CLI::App* cmd, TimeSelection& time) {
         "--time", [&time](double s) { time.seconds = s; }, "Evaluate at this time in seconds");
     frame->excludes(seconds);
     cmd->add_option("--clip", time.clip, "Animation clip by name or index (default: the first)");
+}
+
+// A WxH size option (`render --size`, `compare --size`, the viewer's `--size`): CLI11's check.
+std::string checkSize(const std::string& s) {
+    static const std::regex kSize("([1-9][0-9]{0,4})x([1-9][0-9]{0,4})");
+    return std::regex_match(s, kSize) ? std::string() : std::string("expected WxH, e.g. 1280x720");
+}
+
+std::string checkViewModeName(const std::string& s) {
+    ViewMode m;
+    if (parseViewMode(s.c_str(), m)) return std::string();
+    std::string names;
+    for (int i = 0; i < int(ViewMode::Count); ++i) names += std::string(i ? ", " : "") + viewModeName(ViewMode(i));
+    return std::string("unknown mode '" + s + "' (the modes: " + names + ")");
 }
 
 namespace {
@@ -92,12 +108,6 @@ std::string formatHelp() {
         help += line + "\n";
     }
     return help + "  a model inside a FreeSpace VP archive is named archive.vp:path/inside/model.pof\n";
-}
-
-// A WxH size option (`render --size`, the viewer's `--size`): CLI11's check.
-std::string checkSize(const std::string& s) {
-    static const std::regex kSize("([1-9][0-9]{0,4})x([1-9][0-9]{0,4})");
-    return std::regex_match(s, kSize) ? std::string() : std::string("expected WxH, e.g. 1280x720");
 }
 
 }  // namespace
@@ -161,13 +171,7 @@ int runCommandLine(int argc, char** argv) {
     addTimeOptions(renderCmd, time);
     renderCmd->add_option("--camera", render.camera, "File camera index (default: an orbit camera framing the scene)");
     std::string mode = "shaded";
-    renderCmd->add_option("--mode", mode, "shaded|wireframe|normals|weights|batches|uv|unlit|colors|skindiff|shaded-wire|mip|texel-density|overdraw|overdraw-all")->check([](const std::string& s) {
-        ViewMode m;
-        if (parseViewMode(s.c_str(), m)) return std::string();
-        std::string names;
-        for (int i = 0; i < int(ViewMode::Count); ++i) names += std::string(i ? ", " : "") + viewModeName(ViewMode(i));
-        return std::string("unknown mode '" + s + "' (the modes: " + names + ")");
-    });
+    renderCmd->add_option("--mode", mode, "shaded|wireframe|normals|weights|batches|uv|unlit|colors|skindiff|shaded-wire|mip|texel-density|overdraw|overdraw-all")->check(checkViewModeName);
     renderCmd->add_flag("--gles2", render.gles2, "Render with OpenGL ES 2.0 limits and features enforced");
     renderCmd->add_flag("--gles2-strict", render.gles2Strict,
                         "Render as a strict ES 2.0 device (implies --gles2): no extensions, limits at the ES 2.0 "
@@ -196,7 +200,11 @@ int runCommandLine(int argc, char** argv) {
             return parseMissingTexture(s.c_str(), m) ? std::string() : std::string("expected grey or checker");
         });
 
+    SequenceRequest sequence;
+    addSequenceOptions(renderCmd, sequence);
+
     Subcommand check = addCheckCommand(app);
+    Subcommand compare = addCompareCommand(app);
     Subcommand cost = addCostCommand(app);
     Subcommand convert = addConvertCommand(app);
     Subcommand thumbnail = addThumbnailCommand(app);
@@ -214,6 +222,7 @@ int runCommandLine(int argc, char** argv) {
     if (check.cli->parsed()) return check.run();
     if (convert.cli->parsed()) return convert.run();
     if (cost.cli->parsed()) return cost.run();
+    if (compare.cli->parsed()) return compare.run();
     if (thumbnail.cli->parsed()) return thumbnail.run();
     if (renderCmd->parsed()) {
         std::sscanf(size.c_str(), "%dx%d", &render.width, &render.height);
@@ -221,7 +230,7 @@ int runCommandLine(int argc, char** argv) {
         parseLighting(lighting.c_str(), render.lighting);
         parseMissingTexture(missingTexture.c_str(), render.missingTexture);
         render.time = time;
-        return runRender(render);
+        return runRenderCommand(render, sequence);
     }
     std::sscanf(windowSize.c_str(), "%dx%d", &viewer.width, &viewer.height);
     if (hostName == "sdl") {

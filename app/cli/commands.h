@@ -27,6 +27,11 @@ void addTimeOptions(CLI::App* cmd, TimeSelection& time);
 // A CLI11 check: empty for a device profile's name, else the message naming the devices.
 std::string checkDeviceName(const std::string& name);
 
+// A CLI11 check: empty for a view mode's name (parseViewMode), else the message naming the modes.
+std::string checkViewModeName(const std::string& name);
+// A CLI11 check: empty for a WxH size (1 to 99999 each), else the message.
+std::string checkSize(const std::string& size);
+
 // Runs esview with `argv` as main() gets it (argv[0] the program name).
 int runCommandLine(int argc, char** argv);
 

@@ -9,6 +9,7 @@
 #   PkgConfig::IMGUI, imgui_backends  Dear ImGui 1.86 (`apt-get source imgui`)  ESVIEW_WEB_SOURCES
 #   ZLIB::ZLIB                     zlib 1.2.13 (`apt-get source zlib`)         ESVIEW_WEB_SOURCES
 #   LibLZMA::LibLZMA               xz-utils 5.4.1 (`apt-get source xz-utils`)  ESVIEW_WEB_SOURCES
+#   meshoptimizer::meshoptimizer   meshoptimizer 0.18 (`apt-get source meshoptimizer`)  ESVIEW_WEB_SOURCES
 #   glm, stb, fast_float, CLI11, nlohmann-json   headers of libglm-dev, libstb-dev, libfast-float-dev,
 #                                  libcli11-dev, nlohmann-json3-dev       /usr/include (ESVIEW_WEB_HEADERS)
 #
@@ -33,6 +34,7 @@ endfunction()
 esview_web_source(IMGUI_SRC imgui.h "imgui-1.86*")
 esview_web_source(ZLIB_SRC zlib.h "zlib-1.2*")
 esview_web_source(XZ_SRC src/liblzma/api/lzma.h "xz-utils-5.4*")
+esview_web_source(MESHOPT_SRC src/meshoptimizer.h "meshoptimizer-0.18*")
 
 find_package(Threads REQUIRED)
 
@@ -86,6 +88,12 @@ add_library(LibLZMA::LibLZMA INTERFACE IMPORTED)
 set_target_properties(LibLZMA::LibLZMA PROPERTIES INTERFACE_LINK_LIBRARIES liblzma
                       INTERFACE_INCLUDE_DIRECTORIES ${XZ_SRC}/src/liblzma/api)
 
+# meshoptimizer: its library sources, compiled as they are (glTF's EXT_meshopt_compression, the cost report).
+file(GLOB MESHOPT_FILES ${MESHOPT_SRC}/src/*.cpp)
+add_library(esview_meshopt STATIC ${MESHOPT_FILES})
+target_include_directories(esview_meshopt SYSTEM PUBLIC ${MESHOPT_SRC}/src)
+add_library(meshoptimizer::meshoptimizer INTERFACE IMPORTED)
+set_target_properties(meshoptimizer::meshoptimizer PROPERTIES INTERFACE_LINK_LIBRARIES esview_meshopt)
 # WebGL through Emscripten's GLES and GLFW emulation: link flags only.
 add_library(PkgConfig::GLESV2 INTERFACE IMPORTED)
 add_library(PkgConfig::EGL INTERFACE IMPORTED)
