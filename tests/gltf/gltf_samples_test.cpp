@@ -131,6 +131,59 @@ TEST(GltfSamples, EverySampleWrittenReadsBackAlike) {
     std::printf("%zu written files read back and compared\n", compared);
 }
 
+// Written samples cut at every length (spread over the file, all of the first 512 bytes) and with
+// bytes flipped or overwritten by absurd counts: each load gives a scene or problems, in load and
+// check mode, under the sanitizers without a report. Small samples keep it within seconds.
+TEST(GltfSamples, CutAndCorruptedWrittenFilesLoadOrFail) {
+    ESVIEW_REQUIRE_MODELS("");
+    const fs::path dir = test::outputDir() / "gltf_sweep";
+    fs::create_directories(dir);
+    size_t files = 0;
+    for (const char* name : {"ogex/assimp_animation_example.ogex", "awd/PolarBear_Vertex_ABexport.awd",
+                             "ogex/squareys_Geometry.ogex"}) {
+        LoadResult source = loadSceneFile((test::modelsDir() / name).string());
+        if (!source.scene) continue;
+        const fs::path out = dir / (fs::path(name).filename().string() + ".glb");
+        GltfWriteOptions options;
+        options.binary = true;
+        GltfWriteReport report;
+        std::string error;
+        ASSERT_TRUE(writeGltf(*source.scene, out.string(), options, report, error)) << error;
+        std::string readError;
+        const auto bytes = readWholeFile(out.string(), readError);
+        ASSERT_NE(bytes, nullptr);
+        const std::vector<uint8_t>& file = *bytes;
+        auto load = [&](std::vector<uint8_t> b, const std::string& what) {
+            for (bool check : {false, true}) {
+                LoadOptions o;
+                o.collectAll = check;
+                const LoadResult r =
+                    loadSceneMemory(std::make_shared<const std::vector<uint8_t>>(b), "sweep.glb", o);
+                EXPECT_TRUE(r.scene != nullptr || !r.problems.empty()) << what;
+            }
+        };
+        const size_t step = std::max<size_t>(1, file.size() / 600);
+        for (size_t n = 0; n < file.size(); n += n < 512 ? 1 : step)
+            load(std::vector<uint8_t>(file.begin(), file.begin() + long(n)), "cut at " + std::to_string(n));
+        uint32_t seed = 12345;
+        for (int k = 0; k < 600; ++k) {
+            seed = seed * 1664525u + 1013904223u;
+            std::vector<uint8_t> b = file;
+            const size_t at = seed % b.size();
+            const uint32_t values[] = {0xFFFFFFFFu, 0x7FFFFFFFu, 0, 0x10000u};
+            if (k % 2 == 0 || at + 4 > b.size()) {
+                b[at] ^= uint8_t(1u << (seed >> 29));
+            } else {
+                const uint32_t v = values[(seed >> 8) % 4];
+                for (int i = 0; i < 4; ++i) b[at + size_t(i)] = uint8_t(v >> (8 * i));
+            }
+            load(std::move(b), "corrupted at " + std::to_string(at));
+        }
+        ++files;
+    }
+    EXPECT_EQ(files, 3u);
+}
+
 // gltfpack (meshoptimizer's packer, not esview) quantises the written .glb (KHR_mesh_quantization:
 // 14-bit positions, 8-bit normals, 12-bit texture coordinates), with -cc also compresses it
 // (EXT_meshopt_compression, filters included), and may merge meshes and resample animation: read back, the
