@@ -35,6 +35,7 @@ settings=(
   "opengex|65536|$shared/ogex"
   "awd|65536|$shared/awd"
   "pof|1100000|$shared/pof"
+  "gltf|262144|"
   "textures|1500000|$root/tests/textures/pcx $shared/pof"
   "convert|1100000|$shared/ogex $shared/awd $shared/pof $shared/pod/oolong"
 )

@@ -40,19 +40,26 @@ const std::vector<FormatInfo>& formats() {
         // type's glob.
         {FileFormat::Pod, "pod", "POD", "PowerVR POD", "pod", {"pod"},
          {"\xE8\x03\0\0"s, "\0\0\x03\xE8"s}, loadPod, nullptr, writePodDefault,
-         {"model/x-pvr-pod", "PowerVR POD model", "", "", "", "model-x-generic", 60}},
+         {"model/x-pvr-pod", "PowerVR POD model", "", "", "", "model-x-generic", 60}, {}, 0, {}},
         // OpenGEX is OpenDDL text, which has no magic: known by its extension.
         {FileFormat::OpenGex, "ogex", "OpenGEX", "OpenGEX", "opengex", {"ogex", "oddl"},
          {}, loadOpenGex, loadOpenGex, nullptr,
          {"model/x-opengex", "OpenGEX model", "OpenGEX", "Open Game Engine Exchange", "text/plain",
-          "model-x-generic", 50}},
+          "model-x-generic", 50}, {}, 0, {}},
         {FileFormat::Awd, "awd", "AWD", "AWD", "awd", {"awd"},
          {"AWD"s}, loadAwd, nullptr, nullptr,
-         {"model/x-awd", "Away3D AWD model", "AWD", "Away3D Data", "", "model-x-generic", 50}},
+         {"model/x-awd", "Away3D AWD model", "AWD", "Away3D Data", "", "model-x-generic", 50}, {}, 0, {}},
         {FileFormat::Pof, "pof", "POF", "POF", "pof", {"pof"},
          {"PSPO"s}, loadPof, nullptr, nullptr,
          {"model/x-freespace-pof", "FreeSpace POF model", "POF", "Parallax Object Format", "",
-          "model-x-generic", 60}},
+          "model-x-generic", 60}, {}, 0, {}},
+        // glTF 2.0: a .glb starts with its magic; a .gltf is JSON, known by its extension and a '{'.
+        // esview writes both through convert/ (app/cli/convert_command.cpp), not through this table.
+        {FileFormat::Gltf, "gltf", "glTF", "glTF 2.0", "gltf", {"glb", "gltf"},
+         {"glTF"s}, loadGltf, nullptr, nullptr,
+         {"model/gltf-binary", "glTF binary model", "glTF", "GL Transmission Format", "", "model-x-generic", 60},
+         {"gltf"}, '{',
+         {"model/gltf+json", "glTF model", "glTF", "GL Transmission Format", "application/json", "model-x-generic", 50}},
     };
     // clang-format on
     return kFormats;
@@ -125,7 +132,15 @@ FileFormat detectFormat(const uint8_t* data, size_t size, const std::string& pat
         for (const std::string& m : f.magic)
             if (size >= m.size() && std::memcmp(data, m.data(), m.size()) == 0) return f.id;
     const FormatInfo* byName = formatForExtension(path);
-    return byName && byName->magic.empty() ? byName->id : FileFormat::Unknown;
+    if (!byName) return FileFormat::Unknown;
+    if (byName->magic.empty()) return byName->id;
+    const std::string ext = lowerExtension(path);
+    if (byName->textLead == 0 ||
+        std::find(byName->textExtensions.begin(), byName->textExtensions.end(), ext) == byName->textExtensions.end())
+        return FileFormat::Unknown;
+    size_t i = size >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF ? 3 : 0;  // a UTF-8 mark
+    while (i < size && i < 4096 && std::isspace(static_cast<unsigned char>(data[i]))) ++i;
+    return i < size && data[i] == uint8_t(byName->textLead) ? byName->id : FileFormat::Unknown;
 }
 
 std::string formatNameList(const std::string& last) {

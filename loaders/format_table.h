@@ -19,7 +19,7 @@ struct LoadResult;
 struct Scene;
 
 // Unknown is no format; every other value has exactly one row in formats().
-enum class FileFormat : uint8_t { Unknown, Pod, OpenGex, Awd, Pof, Count };
+enum class FileFormat : uint8_t { Unknown, Pod, OpenGex, Awd, Pof, Gltf, Count };
 
 // A reader's entry point: the whole file as one shared buffer (the scene may keep views into it).
 // Returns a scene or problems, never throws; the caller validates the scene.
@@ -66,6 +66,12 @@ struct FormatInfo {
     LoadViewFn loadView = nullptr;  // null: loadSceneFile copies the file into a buffer for `load`
     WriteFn write = nullptr;        // null: no writer
     MimeInfo mime;
+    // A text form of a binary format (glTF: .gltf beside .glb), with extensions of its own (also in
+    // `extensions`): a file with one of them is this format when no magic matched and its first
+    // byte other than white space (after a UTF-8 byte order mark) is `textLead`. The desktop files list it as `textMime`'s type.
+    std::vector<std::string> textExtensions;
+    char textLead = 0;
+    MimeInfo textMime;
 };
 
 struct ContainerRead;  // load.h
@@ -125,11 +131,12 @@ inline bool hasModelExtension(const std::string& path) {
 const char* formatName(FileFormat format);
 
 // The format whose magic the first bytes are, else a text format by the extension of `path`, else
-// Unknown. Reads at most the longest magic's length of `data`.
+// Unknown. Reads at most the longest magic's length of `data` (and, for a row's text form, its
+// leading white space up to 4 KiB and the byte after it).
 FileFormat detectFormat(const uint8_t* data, size_t size, const std::string& path);
 
 // The formats' names in table order for a sentence, `last` before the final one:
-// formatNameList(" or ") is "POD, OpenGEX, AWD or POF".
+// formatNameList(" or ") is "POD, OpenGEX, AWD, POF or glTF".
 std::string formatNameList(const std::string& last);
 
 }  // namespace esv

@@ -21,6 +21,10 @@ LoadResult loadOpenGex(std::shared_ptr<const void> owner, const uint8_t* data, s
 LoadResult loadAwd(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path,
                    const LoadOptions& options);
 
+// glTF 2.0: a .glb (binary container) or .gltf (JSON, buffers and images beside it or in data URIs).
+LoadResult loadGltf(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path,
+                    const LoadOptions& options);
+
 LoadResult loadPof(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path,
                    const LoadOptions& options);
 

@@ -198,6 +198,10 @@ struct Mesh {
     // the preparation stage for a mesh that a material normal-maps; null in a scene as loaded.
     std::shared_ptr<const std::vector<glm::vec4>> tangentFrames;
     std::vector<UserAttribute> attributes;  // the file's user attributes (AWD), for the inspector
+    // A part of another file mesh (index into Scene::meshes of its first part; -1: a file mesh of
+    // its own). glTF primitives that do not share their vertex attributes become one scene mesh
+    // each; `info` counts the file's mesh once, its parts' vertices and triangles summed.
+    int32_t partOf = -1;
 };
 
 // ---------------------------------------------------------------------------------------------

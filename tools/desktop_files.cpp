@@ -1,5 +1,6 @@
 #include "tools/desktop_files.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -122,7 +123,15 @@ std::string formatKeywords(const std::vector<DesktopType>& types) {
 
 std::vector<DesktopType> desktopTypes() {
     std::vector<DesktopType> types;
-    for (const FormatInfo& f : formats()) types.push_back({f.name, f.mime, f.extensions, f.magic, false});
+    for (const FormatInfo& f : formats()) {
+        // A text form (glTF's .gltf) is a type of its own: its extensions leave the binary type's globs.
+        std::vector<std::string> binary;
+        for (const std::string& e : f.extensions)
+            if (std::find(f.textExtensions.begin(), f.textExtensions.end(), e) == f.textExtensions.end())
+                binary.push_back(e);
+        types.push_back({f.name, f.mime, binary, f.magic, false});
+        if (!f.textExtensions.empty()) types.push_back({f.name, f.textMime, f.textExtensions, {}, false});
+    }
     for (const ContainerInfo& c : containers()) types.push_back({"", c.mime, c.extensions, c.magic, true});
     return types;
 }

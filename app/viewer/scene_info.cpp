@@ -91,11 +91,21 @@ std::string textureSource(const Texture& t) {
 void addMeshes(const Scene& scene, nlohmann::json& j) {
     nlohmann::json meshes = nlohmann::json::array();
     uint64_t totalVertices = 0, totalTriangles = 0;
+    std::vector<size_t> entryOf(scene.meshes.size(), 0);
     for (size_t i = 0; i < scene.meshes.size(); ++i) {
         const Mesh& m = scene.meshes[i];
         const uint32_t triangles = triangleCount(m);
         totalVertices += m.vertexCount;
         totalTriangles += triangles;
+        // A part of a file mesh (glTF primitives with attributes of their own) adds to its entry.
+        if (m.partOf >= 0 && size_t(m.partOf) < i) {
+            nlohmann::json& entry = meshes[entryOf[size_t(m.partOf)]];
+            entry["vertices"] = entry["vertices"].get<uint64_t>() + m.vertexCount;
+            entry["triangles"] = entry["triangles"].get<uint64_t>() + triangles;
+            entryOf[i] = entryOf[size_t(m.partOf)];
+            continue;
+        }
+        entryOf[i] = meshes.size();
         size_t maxBones = m.maxBonesPerBatch;
         for (const BoneBatch& b : m.boneBatches) maxBones = std::max(maxBones, b.bones.size());
         meshes.push_back({{"name", m.name},
@@ -246,9 +256,15 @@ size_t fileNodeCount(const Scene& scene) {
     return fileNodes;
 }
 
+size_t fileMeshCount(const Scene& scene) {
+    size_t fileMeshes = 0;
+    for (const Mesh& m : scene.meshes) fileMeshes += m.partOf >= 0 ? 0 : 1;
+    return fileMeshes;
+}
+
 std::string sceneCountsText(const Scene& scene, bool materials) {
     std::string text = counted(fileNodeCount(scene), "node", "nodes") + ", " +
-                       counted(scene.meshes.size(), "mesh", "meshes");
+                       counted(fileMeshCount(scene), "mesh", "meshes");
     if (materials) text += ", " + counted(scene.materials.size(), "material", "materials");
     return text;
 }
@@ -265,7 +281,14 @@ nlohmann::json sceneInfoJson(const Scene& scene, const Pose& pose, const Resolve
     addMeshes(scene, j);
 
     size_t instances = 0;
-    for (const Node& n : scene.nodes) instances += n.kind == NodeKind::Mesh ? 1 : 0;
+    // A node the reader added for a further part of a file mesh (glTF primitives, Mesh::partOf) is
+    // the same instance as its file node.
+    for (const Node& n : scene.nodes)
+        instances += n.kind == NodeKind::Mesh && !(n.viewerAdded && n.object >= 0 &&
+                                                   size_t(n.object) < scene.meshes.size() &&
+                                                   scene.meshes[size_t(n.object)].partOf >= 0)
+                         ? 1
+                         : 0;
     j["mesh_instances"] = instances;
 
     nlohmann::json materials = nlohmann::json::array();

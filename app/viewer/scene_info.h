@@ -13,6 +13,8 @@ namespace esv {
 // The nodes the file holds, as `info`, `check` and the viewer count them: the nodes esview added
 // itself (AWD skeleton joints, Node::viewerAdded) left out.
 size_t fileNodeCount(const Scene& scene);
+// The file's meshes: scene meshes that are not parts of another (Mesh::partOf, glTF primitives).
+size_t fileMeshCount(const Scene& scene);
 
 // "1 clip", "2 clips", "3 vertices": `n` and its noun, `singular` when n is 1, else `plural`
 // (`singular` with an "s" when null).

@@ -118,11 +118,11 @@ TEST(ViewerHost, DroppedFoldersBrowseAndDroppedModelsOpen) {
     ASSERT_TRUE(send(host, viewer, esv::Event::drop({dir.string()})));
     EXPECT_TRUE(s.panel(esv::PanelId::Browser));
     ASSERT_TRUE(send(host, viewer, esv::Event::drop({(dir / "notes.txt").string()})));
-    EXPECT_EQ(s.status, "notes.txt: not a model file esview opens (.pod, .ogex, .oddl, .awd, .pof, .vp)");
+    EXPECT_EQ(s.status, "notes.txt: not a model file esview opens (.pod, .ogex, .oddl, .awd, .pof, .glb, .gltf, .vp)");
     ASSERT_TRUE(
         send(host, viewer, esv::Event::drop({(dir / "notes.txt").string(), (dir / "skin.png").string()})));
     EXPECT_EQ(s.status,
-              "notes.txt (and 1 more): not a model file esview opens (.pod, .ogex, .oddl, .awd, .pof, .vp)");
+              "notes.txt (and 1 more): not a model file esview opens (.pod, .ogex, .oddl, .awd, .pof, .glb, .gltf, .vp)");
     // A model dropped with its textures (a browser drop of a model's files): the model opens,
     // wherever it is in the list.
     ASSERT_TRUE(send(host, viewer, esv::Event::drop({(dir / "skin.png").string(), model.string()})));
@@ -165,7 +165,7 @@ TEST(ViewerHost, DropsThatOpenNothingSayWhyInOneLine) {
     ASSERT_EQ(viewer.start(host, esv::ViewerOptions{}), esv::kExitOk);
     ASSERT_TRUE(frameUntilLoaded(viewer));
     esv::ViewerState& s = viewer.state();
-    const std::string extensions = " (.pod, .ogex, .oddl, .awd, .pof, .vp)";
+    const std::string extensions = " (.pod, .ogex, .oddl, .awd, .pof, .glb, .gltf, .vp)";
     const std::pair<fs::path, std::string> drops[] = {
         {dir / "photo.jpg", "photo.jpg: not a model file esview opens" + extensions},
         {dir / "notes.txt", "notes.txt: not a model file esview opens" + extensions},

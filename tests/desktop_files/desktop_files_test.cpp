@@ -239,18 +239,30 @@ TEST(DesktopFiles, MarkersMissing) {
 
 TEST(DesktopFiles, TypesAreTheTablesRows) {
     const std::vector<DesktopType> types = esv::desktopTypes();
-    ASSERT_EQ(types.size(), esv::formats().size() + esv::containers().size());
+    // One type per row, and one more for a row's text form (glTF's .gltf) with its own extensions.
+    std::vector<std::vector<std::string>> extensions;
+    for (const esv::FormatInfo& f : esv::formats()) {
+        std::vector<std::string> binary;
+        for (const std::string& e : f.extensions)
+            if (std::find(f.textExtensions.begin(), f.textExtensions.end(), e) == f.textExtensions.end())
+                binary.push_back(e);
+        extensions.push_back(binary);
+        if (!f.textExtensions.empty()) extensions.push_back(f.textExtensions);
+    }
+    const size_t formatTypes = extensions.size();
+    for (const esv::ContainerInfo& c : esv::containers()) extensions.push_back(c.extensions);
+    ASSERT_EQ(types.size(), extensions.size());
     std::set<std::string> mimeTypes;
     for (size_t i = 0; i < types.size(); ++i) {
-        const bool container = i >= esv::formats().size();
+        const bool container = i >= formatTypes;
         EXPECT_EQ(types[i].container, container);
-        EXPECT_EQ(types[i].extensions, container ? esv::containers()[i - esv::formats().size()].extensions
-                                                 : esv::formats()[i].extensions);
+        EXPECT_EQ(types[i].extensions, extensions[i]);
         EXPECT_TRUE(mimeTypes.insert(types[i].mime.type).second) << types[i].mime.type << " twice";
         EXPECT_NE(types[i].mime.comment, "") << types[i].mime.type;
-        // A format known by its extension alone is text.
+        // A format known by its extension alone is text (JSON for glTF).
         if (types[i].magic.empty()) {
-            EXPECT_EQ(types[i].mime.subClassOf, "text/plain") << types[i].mime.type;
+            EXPECT_TRUE(types[i].mime.subClassOf == "text/plain" || types[i].mime.subClassOf == "application/json")
+                << types[i].mime.type;
         }
     }
     const esv::ContainerInfo& vp = esv::containers().at(0);

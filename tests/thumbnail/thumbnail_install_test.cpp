@@ -137,6 +137,8 @@ TEST(ThumbnailInstall, ThumbnailerNamesTheInstalledBinary) {
     std::sort(types.begin(), types.end());
     std::vector<std::string> expected{kVpType};
     for (const auto& [format, type] : kTypeOfFormat) expected.push_back(type);
+    for (const esv::FormatInfo& format : esv::formats())
+        if (!format.textExtensions.empty()) expected.push_back(format.textMime.type);
     std::sort(expected.begin(), expected.end());
     EXPECT_EQ(types, expected);
 
@@ -198,7 +200,11 @@ TEST(ThumbnailInstall, MimeTypesAreTheFormatTables) {
             }
             const esv::FormatInfo* format = esv::formatForExtension(name);
             ASSERT_NE(format, nullptr) << f[2] << " is not an extension of the format table";
-            EXPECT_EQ(kTypeOfFormat.at(format->key), f[1]) << f[2];
+            // A row's text form (glTF's .gltf) has its own type.
+            const std::string ext = f[2].substr(2);
+            const bool text = std::find(format->textExtensions.begin(), format->textExtensions.end(), ext) !=
+                              format->textExtensions.end();
+            EXPECT_EQ(text ? format->textMime.type : kTypeOfFormat.at(format->key), f[1]) << f[2];
         }
         if (f[0] == "magic") {
             ASSERT_EQ(f.size(), 4u);
@@ -208,6 +214,9 @@ TEST(ThumbnailInstall, MimeTypesAreTheFormatTables) {
     }
     std::set<std::string> expectedTypes{kVpType};
     for (const auto& [format, type] : kTypeOfFormat) expectedTypes.insert(type);
+    // A row's text form (glTF's .gltf) is a type of its own, with globs and no magic.
+    for (const esv::FormatInfo& format : esv::formats())
+        if (!format.textExtensions.empty()) expectedTypes.insert(format.textMime.type);
     EXPECT_EQ(types, expectedTypes);
     EXPECT_EQ(typesWithGlob, expectedTypes);
     // The magic of each type is exactly the table's (a text format has none).

@@ -6,7 +6,7 @@ package org.esview.viewer;
 /** The model files the viewer opens, as the format table lists them. */
 final class ModelFormats {
     /** Every format's extensions, lower case with the dot. */
-    static final String[] EXTENSIONS = {".pod", ".ogex", ".oddl", ".awd", ".pof"};
+    static final String[] EXTENSIONS = {".pod", ".ogex", ".oddl", ".awd", ".pof", ".glb", ".gltf"};
 
     private ModelFormats() {}
 }
