@@ -1,12 +1,20 @@
 // glTF reader: buffer views and accessors, checked against the bytes present; sparse accessors
 // materialized; values read as floats or indices (gltf_internal.h).
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 
 #include "loaders/gltf/gltf_internal.h"
 
 namespace esv::gltf {
 namespace {
+
+// The shortest text that reads back as `value`.
+std::string shortestText(float value) {
+    char digits[32];
+    const auto end = std::to_chars(digits, digits + sizeof(digits), value).ptr;
+    return std::string(digits, end);
+}
 
 // Components of an accessor type ("VEC3": 3); 0 for an unknown type.
 uint32_t componentsOf(const std::string& type) {
@@ -267,8 +275,36 @@ bool Reader::resolveAccessor(size_t index, Accessor& a) {
                                  "-byte component size");
         a.bytes = v->bytes.sub(size_t(offset), size_t(need));
     }
-    if (const Json* sparse = member(j, "sparse")) return applySparse(index, *sparse, a);
+    if (const Json* sparse = member(j, "sparse"); sparse && !applySparse(index, *sparse, a)) return false;
+    if (m_options.collectAll) checkDeclaredBounds(j, at, a);
     return true;
+}
+
+// Check mode: an accessor's declared min and max are its elements' own (glTF 2.0, 3.6.2.5: the
+// stored values, normalized or not, after sparse substitution; floats compared in single precision).
+// Matrices are left out (their columns are padded).
+void Reader::checkDeclaredBounds(const Json& j, const std::string& at, const Accessor& a) {
+    if (a.typeName.rfind("MAT", 0) == 0) return;
+    for (const char* name : {"min", "max"}) {
+        const Json* declared = member(j, name);
+        if (!declared || !declared->is_array() || declared->size() != a.components) continue;
+        const bool isMin = name[1] == 'i';
+        const size_t size = componentSize(a.type);
+        for (uint32_t c = 0; c < a.components; ++c) {
+            const Json& d = (*declared)[c];
+            if (!d.is_number()) continue;
+            float actual = plainValue(a.type, a.bytes.data + size_t(c) * size);
+            for (uint32_t e = 1; e < a.count; ++e) {
+                const float v = plainValue(a.type, a.bytes.data + size_t(e) * a.stride + size_t(c) * size);
+                actual = isMin ? std::min(actual, v) : std::max(actual, v);
+            }
+            const float stated = float(d.get<double>());
+            if (stated != actual)
+                m_diag.violation(FilePlace{}, at + "/" + name + "/" + std::to_string(c),
+                                 "declares " + shortestText(stated) + "; the " + (isMin ? "smallest" : "largest") +
+                                     " stored value is " + shortestText(actual));
+        }
+    }
 }
 
 // Sparse values replace elements of a copy of the accessor (glTF 2.0, 3.6.2.3).

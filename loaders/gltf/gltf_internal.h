@@ -125,6 +125,7 @@ public:
     int decodedAttribute(const std::string& name, uint64_t code, uint32_t components, const Json& acc,
                          const std::string& where, VertexAttribute& out);
     bool applySparse(size_t index, const Json& sparse, Accessor& a);
+    void checkDeclaredBounds(const Json& j, const std::string& at, const Accessor& a);
     bool readFloats(const Accessor& a, std::vector<float>& out) const;
     bool readIndices(const Accessor& a, std::vector<uint32_t>& out) const;
 

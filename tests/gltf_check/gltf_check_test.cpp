@@ -1,7 +1,8 @@
 // `esview check` and the Khronos glTF-Validator agree on which glTF files have errors: a valid
 // triangle (as .gltf with a data URI, and as .glb) and copies of it each broken in one way the
 // specification forbids (sizes, offsets, alignment, references, types, loops, versions, animation
-// times, index ranges, bounds that are not the data's, the GLB container). Each file is written here from a JSON patch of the valid
+// times, index ranges, bounds that are not the data's, sparse counts, primitive modes, data URIs,
+// the GLB container), and an unknown sampler wrap, which both take as a warning. Each file is written here from a JSON patch of the valid
 // one; the validator's verdict is printed beside esview's for every file.
 #include <cstdio>
 #include <cstring>
@@ -122,6 +123,10 @@ std::vector<Case> cases() {
                    text(valid.patch(json::parse(R"([{"op": "add", "path": "/accessors/-", "value":
                         {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3"}}])"))),
                    false});
+    // An unknown sampler wrap code is a warning for both (esview samples with repeat).
+    out.push_back({"valid-unknown-wrap.gltf",
+                   text(valid.patch(json::parse(R"([{"op": "add", "path": "/samplers", "value": [{"wrapS": 10498}]}])"))),
+                   false});
     patched("accessor-past-its-view", json::parse(R"([{"op": "replace", "path": "/accessors/0/count", "value": 4}])"));
     patched("view-past-its-buffer", json::parse(R"([{"op": "replace", "path": "/bufferViews/0/byteLength", "value": 80}])"));
     patched("accessor-misaligned", json::parse(R"([{"op": "add", "path": "/accessors/0/byteOffset", "value": 2},
@@ -146,6 +151,17 @@ std::vector<Case> cases() {
     patched("animation-target-missing", json::parse(R"([{"op": "replace", "path": "/animations/0/channels/0/target/node", "value": 7}])"));
     patched("animation-output-short", json::parse(R"([{"op": "replace", "path": "/accessors/3/count", "value": 1}])"));
     patched("position-max-wrong", json::parse(R"([{"op": "replace", "path": "/accessors/0/max/0", "value": 2}])"));
+    patched("component-type-int32", json::parse(R"([{"op": "replace", "path": "/accessors/1/componentType", "value": 5124}])"));
+    patched("primitive-mode-9", json::parse(R"([{"op": "add", "path": "/meshes/0/primitives/0/mode", "value": 9}])"));
+    patched("sparse-past-count", json::parse(R"([{"op": "add", "path": "/accessors/1/sparse", "value":
+        {"count": 4, "indices": {"bufferView": 1, "componentType": 5123}, "values": {"bufferView": 1}}}])"));
+    {
+        json d = valid;
+        std::string uri = d["buffers"][0]["uri"];
+        uri.insert(uri.find(',') + 1, "#");
+        d["buffers"][0]["uri"] = uri;
+        out.push_back({"data-uri-not-base64.gltf", text(d), true});
+    }
     patched("negative-count", json::parse(R"([{"op": "replace", "path": "/accessors/1/count", "value": -3}])"));
     {
         const std::vector<uint8_t> b = validBuffer({0, 1, 5});
