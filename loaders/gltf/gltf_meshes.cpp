@@ -250,16 +250,15 @@ static bool readPrimitive(Reader& r, const Json& prim, const std::string& where,
         }
         if (a->bufferView >= 0 && a->viewStride > 0)
             r.m_diag.violation(FilePlace{}, where + "/indices", "its buffer view has a byteStride");
-        std::vector<uint32_t> values;
-        r.readIndices(*a, values);
-        for (uint32_t k = 0; k < values.size(); ++k)
-            if (values[k] >= vertexCount) {
-                r.fail(where + "/indices", "index " + std::to_string(k) + " is " + std::to_string(values[k]) +
-                                               ", past the " + std::to_string(vertexCount) + " vertices");
-                return false;
-            }
+        uint32_t value = 0;
+        const uint32_t k = r.firstIndexPast(*a, vertexCount, value);
+        if (k < a->count) {
+            r.fail(where + "/indices", "index " + std::to_string(k) + " is " + std::to_string(value) + ", past the " +
+                                           std::to_string(vertexCount) + " vertices");
+            return false;
+        }
         out.indices = a;
-        if (mode == 2) out.made = std::move(values);
+        if (mode == 2) r.readIndices(*a, out.made);
     } else if (mode == 2) {
         out.made.resize(vertexCount);
         for (uint32_t v = 0; v < vertexCount; ++v) out.made[v] = v;
