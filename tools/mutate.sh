@@ -87,6 +87,7 @@ ktx-orientation-ignored | loaders/textures/ktx_reader.cpp | o.rowsBottomUp = tru
 meshopt-filter-skipped | loaders/gltf/decode_meshopt.cpp | applyFilter(view, out);\n    return true; | return true; | test_gltf_codecs | MeshoptDecode.*
 meshopt-bound-loose | loaders/gltf/decode_meshopt.cpp | if (bytes > largestDecodedSize(view, size)) { | if (bytes > largestDecodedSize(view, size) * 1024) { | test_gltf_codecs | MeshoptDecode.*
 draco-face-order | loaders/gltf/decode_draco.cpp | out.indices[size_t(f) * 3 + k] = face[k].value(); | out.indices[size_t(f) * 3 + (2 - k)] = face[k].value(); | test_gltf_codecs | DracoDecode.*
+plain-materials-two-sided | convert/pod/pod_shape.cpp | m.twoSided = false; | (void)0; | test_convert_pod | PodShapeScene.*
 compare-always-alike | app/cli/compare_command.cpp | return alike ? kExitOk : kExitBadInput; | return kExitOk; | test_compare | CompareCli.*
 compare-never-widened | app/cli/compare_command.cpp | if (sameBounds(boundsA, boundsB)) return std::nullopt; | return std::nullopt; | test_compare | CompareCli.CameraWidensToFrameBoth
 compare-zup-camera-kept | app/cli/compare_command.cpp | orbit.zUp = b.up == UpAxis::Z; | orbit.zUp = ofA.zUp; | test_compare | CompareCli.ZUpSourceIsAlikeItsTurnedConversion

@@ -167,10 +167,15 @@ void addPodConvertOptions(CLI::App* convert, PodConvertOptions& options) {
                    "Write orthographic cameras perspective and fixed aspect ratios from the viewport")
         ->group(group);
     convert
+        ->add_flag("--plain-materials", options.plainMaterials,
+                   "Write materials as POD has them: two-sided ones one-sided, alpha cutoffs left out, unlit "
+                   "ones lit, vertex colours on, an emission POD cannot store left out")
+        ->group(group);
+    convert
         ->add_flag("--lossy", options.lossy,
                    "Accept every drop above with its default (the first clip of several, morphs, hidden "
                    "nodes, visibility, UV animation, texture transforms, wrap modes, bind poses, lights, "
-                   "cameras), with a note for each")
+                   "cameras, materials), with a note for each")
         ->group(group);
 }
 
@@ -201,6 +206,7 @@ int convertToPod(Scene& scene, const std::string& input, const std::string& outp
     shape.plainTextures = options.plainTextures || lossy;
     shape.plainLights = options.plainLights || lossy;
     shape.plainCameras = options.plainCameras || lossy;
+    shape.plainMaterials = options.plainMaterials || lossy;
     shape.fps = options.fps;
     if (!options.clip.empty()) {
         std::string error;

@@ -32,6 +32,7 @@ struct PodConvertOptions {
     bool wrapRepeat = false;
     bool plainLights = false;   // light ranges, inner cones, switched-off and ambient lights as POD has them
     bool plainCameras = false;  // orthographic cameras and fixed aspect ratios as POD has them
+    bool plainMaterials = false;  // two-sided, alpha cutoff, unlit, vertex colours off, emission as POD has them
     // Every drop above with its default (the first clip when there are several): what batch users want.
     bool lossy = false;
     float fps = 0.0f;  // > 0: sample animation at this rate

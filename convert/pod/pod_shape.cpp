@@ -1613,12 +1613,42 @@ void shapeLightsAndCameras(Scene& scene, const PodShapeOptions& options, PodShap
                                                    "(--plain-cameras)");
 }
 
+// What of a material POD's material block has no field for (the POD writer refuses each), and what
+// --plain-materials makes of it.
+std::vector<std::string> podlessMaterialParts(const Material& m) {
+    std::vector<std::string> what;
+    if (m.twoSided) what.push_back("two-sided");
+    if (m.alphaCutoff != 0.0f) what.push_back("an alpha cutoff");
+    if (m.model == ShadingModel::Unlit) what.push_back("unlit");
+    if (!m.vertexColors) what.push_back("vertex colours switched off");
+    if (m.emissive != glm::vec3(0.0f)) {
+        // POD stores emission as an amount of the base colour, and only on metal/rough materials.
+        bool multiple = m.model == ShadingModel::MetalRough;
+        int big = 0;
+        for (int c = 1; c < 3; ++c)
+            if (std::fabs(m.diffuse[c]) > std::fabs(m.diffuse[big])) big = c;
+        const float k = m.diffuse[big] != 0.0f ? m.emissive[big] / m.diffuse[big] : 0.0f;
+        for (int c = 0; c < 3 && multiple; ++c)
+            multiple = std::fabs(m.diffuse[c] * k - m.emissive[c]) <= 1e-6f * std::max(1.0f, std::fabs(m.emissive[c]));
+        if (!multiple) what.push_back("an emissive colour POD cannot store (an amount of the base colour, metal/rough only)");
+    }
+    return what;
+}
+
+void plainMaterial(Material& m) {
+    m.twoSided = false;
+    m.alphaCutoff = 0.0f;
+    if (m.model == ShadingModel::Unlit) m.model = ShadingModel::Classic;
+    m.vertexColors = true;
+    if (!podlessMaterialParts(m).empty()) m.emissive = glm::vec3(0.0f);  // only the emission is left
+}
+
 // Materials: what POD has no field for. Metal/rough values a classic material carries are never
 // drawn (POD's PBR blocks would make the material metal/rough): left out with a note. Wrap modes,
 // texture coordinate transforms and swizzles: refused unless the options drop them.
 void shapeMaterials(Scene& scene, const PodShapeOptions& options, PodShapeReport& report) {
     const Material defaults;
-    size_t classicReset = 0, sameAsRepeat = 0, repeated = 0, plain = 0;
+    size_t classicReset = 0, sameAsRepeat = 0, repeated = 0, plain = 0, plainMaterials = 0;
     for (size_t i = 0; i < scene.materials.size(); ++i) {
         Material& m = scene.materials[i];
         if (m.model == ShadingModel::Classic &&
@@ -1629,6 +1659,18 @@ void shapeMaterials(Scene& scene, const PodShapeOptions& options, PodShapeReport
             ++classicReset;
         }
         const std::string where = "material " + num(i) + " '" + m.name + "'";
+        const std::vector<std::string> podless = podlessMaterialParts(m);
+        if (!podless.empty()) {
+            if (!options.plainMaterials) {
+                std::string text;
+                for (const std::string& w : podless) text += (text.empty() ? "" : "; ") + w;
+                report.refusals.push_back(where + ": " + text +
+                                          " (--plain-materials writes it as POD has materials: one-sided, no alpha "
+                                          "cutoff, lit, vertex colours on, no emission POD cannot store)");
+            }
+            plainMaterial(m);
+            ++plainMaterials;
+        }
         bool transformed = false, swizzled = false, wrapped = false;
         for (TextureRef& r : m.textures) {
             if (r.texture < 0) continue;
@@ -1677,6 +1719,10 @@ void shapeMaterials(Scene& scene, const PodShapeOptions& options, PodShapeReport
     if (plain)
         report.notes.push_back(counted(plain, "material", "materials") + ": texture coordinate transforms and swizzles left out "
                                             "(--plain-textures)");
+    if (plainMaterials && options.plainMaterials)
+        report.notes.push_back(counted(plainMaterials, "material", "materials") +
+                               " written as POD has materials: one-sided, no alpha cutoff, lit, vertex colours on "
+                               "(--plain-materials)");
 }
 
 }  // namespace

@@ -118,6 +118,9 @@ struct PodShapeOptions {
     // Cameras as POD has them: orthographic ones written perspective (a 45-degree field of view),
     // fixed aspect ratios left out.
     bool plainCameras = false;
+    // Materials as POD has them: two-sided ones written one-sided, alpha cutoffs left out, unlit
+    // ones written lit, vertex colours always on, an emission POD cannot store left out.
+    bool plainMaterials = false;
     int clip = -1;                 // the clip to keep (index); -1: the only one
     float fps = 0.0f;              // > 0: the frame rate animation is sampled at (else the scene's)
 };

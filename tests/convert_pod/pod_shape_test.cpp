@@ -481,6 +481,14 @@ Scene everythingRefusedScene() {
     moved.texture = 0;
     moved.uvTransform = 0;
     scene.materials[1].textures[size_t(TextureSlot::Diffuse)] = moved;
+    // Material 0 is two-sided with an alpha cutoff; material 1 unlit, without vertex colours, with an
+    // emission that is no amount of its base colour (glTF materials: POD's block has none of these).
+    scene.materials[0].twoSided = true;
+    scene.materials[0].alphaCutoff = 0.5f;
+    scene.materials[1].model = ShadingModel::Unlit;
+    scene.materials[1].vertexColors = false;
+    scene.materials[1].diffuse = glm::vec3(0.2f, 0.4f, 0.6f);
+    scene.materials[1].emissive = glm::vec3(1.0f, 0.0f, 0.0f);
     // A spot light with a range and an inner cone, switched off; an ambient light; an orthographic camera.
     Light spot;
     spot.name = "spot";
@@ -517,20 +525,32 @@ TEST(PodShapeScene, EveryRefusalInOneRunAndEveryOneHasAnOption) {
     std::string error;
     EXPECT_FALSE(shapeSceneForPod(scene, o, report, error));
     const char* options[] = {"(--clip NAME", "(--drop-hidden", "(--drop-morphs", "(--wrap-repeat",
-                             "(--plain-textures", "(--plain-lights", "(--plain-cameras"};
+                             "(--plain-textures", "(--plain-lights", "(--plain-cameras", "(--plain-materials"};
     std::string all;
     for (const std::string& r : report.refusals) all += r + "\n";
     for (const char* option : options) EXPECT_NE(all.find(option), std::string::npos) << option << " in\n" << all;
     // One line per object: the two lights, not one line per light property.
-    EXPECT_EQ(report.refusals.size(), 8u) << all;
+    EXPECT_EQ(report.refusals.size(), 10u) << all;
+    EXPECT_NE(all.find("material 0 'a': two-sided; an alpha cutoff (--plain-materials"), std::string::npos) << all;
+    EXPECT_NE(all.find("material 1 'b': unlit; vertex colours switched off; an emissive colour POD cannot store"),
+              std::string::npos)
+        << all;
     for (const std::string& r : report.refusals) EXPECT_NE(r.find("(--"), std::string::npos) << r;
 
     scene = everythingRefusedScene();
     o.clip = 0;
     o.dropHidden = o.dropMorphs = o.wrapRepeat = o.plainTextures = o.plainLights = o.plainCameras = true;
+    o.plainMaterials = true;
     report = {};
     ASSERT_TRUE(shapeSceneForPod(scene, o, report, error)) << error;
     EXPECT_TRUE(report.refusals.empty());
+    // The materials as POD has them: one-sided, no cutoff, lit, vertex colours on, no emission.
+    EXPECT_FALSE(scene.materials[0].twoSided);
+    EXPECT_EQ(scene.materials[0].alphaCutoff, 0.0f);
+    EXPECT_EQ(scene.materials[1].model, ShadingModel::Classic);
+    EXPECT_TRUE(scene.materials[1].vertexColors);
+    EXPECT_EQ(scene.materials[1].emissive, glm::vec3(0.0f));
+    EXPECT_EQ(scene.materials[1].diffuse, glm::vec3(0.2f, 0.4f, 0.6f));
     // The ambient light went into the scene's ambient colour; the spot light is black, without
     // range or inner cone; the camera is perspective.
     ASSERT_EQ(scene.lights.size(), 1u);
