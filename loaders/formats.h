@@ -24,6 +24,11 @@ LoadResult loadAwd(std::shared_ptr<const std::vector<uint8_t>> bytes, const std:
 // glTF 2.0: a .glb (binary container) or .gltf (JSON, buffers and images beside it or in data URIs).
 LoadResult loadGltf(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path,
                     const LoadOptions& options);
+// The files beside it a glTF names (buffers and images by relative URI, percent escapes decoded, in
+// file order, each once), read from its JSON without loading it: what a host that fetches files
+// one by one (the web page) must fetch before the model loads. Empty for a file that is not glTF
+// or whose JSON does not parse.
+std::vector<std::string> gltfReferencedFiles(const uint8_t* data, size_t size);
 
 LoadResult loadPof(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path,
                    const LoadOptions& options);

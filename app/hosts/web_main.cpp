@@ -19,6 +19,7 @@
 #include "app/hosts/web_host.h"
 #include "loaders/format_table.h"
 #include "loaders/load.h"
+#include "loaders/formats.h"
 #include "loaders/textures/texture_lookup.h"
 #include "scene/scene.h"
 
@@ -105,23 +106,33 @@ extern "C" EMSCRIPTEN_KEEPALIVE int esview_drop(const char* paths) {
 }
 
 // What the page needs to fetch a model's textures by URL, as JSON:
-//   {"error": "...", "textures": [{"name": N, "path": P, "resolved": R}, ...],
+//   {"error": "...", "textures": [{"name": N, "path": P, "resolved": R}, ...], "companions": [F, ...],
 //    "texture_extensions": [".pvr", ...], "model_extensions": ["pod", ...]}
 // For each texture the file refers to (embedded ones left out): its name and path as written, and
 // the file the desktop lookup (texture_lookup.h) picks among the files in the in-memory file system
-// ("" when none), so the page can mirror a served folder's listing there and fetch just those.
+// ("" when none), so the page can mirror a served folder's listing there and fetch just those; and
+// the files beside it the model names that it cannot load without (a .gltf's buffers and images),
+// which the page fetches first, then asks again.
 // `path` empty: only the extensions. The text lives until the next call.
 extern "C" EMSCRIPTEN_KEEPALIVE const char* esview_texture_lookup(const char* path) {
     static std::string text;
     nlohmann::json j;
     j["texture_extensions"] = esv::textureExtensions();
     nlohmann::json models = nlohmann::json::array();
-    for (const esv::FormatInfo& format : esv::formats())
+    for (const esv::FormatInfo& format : esv::formats()) {
         for (const std::string& extension : format.extensions) models.push_back(extension);
+        for (const std::string& extension : format.textExtensions) models.push_back(extension);
+    }
     j["model_extensions"] = models;
     j["textures"] = nlohmann::json::array();
+    j["companions"] = nlohmann::json::array();
     j["error"] = "";
     if (path && *path) {
+        // Files the model needs before it can load (a .gltf's buffers and images beside it).
+        std::string readError;
+        if (const auto bytes = esv::readWholeFile(path, readError))
+            for (const std::string& file : esv::gltfReferencedFiles(bytes->data(), bytes->size()))
+                j["companions"].push_back(file);
         const esv::LoadResult result = esv::loadSceneFile(path);
         if (!result.scene) {
             j["error"] =

@@ -1,7 +1,8 @@
 // glTF reader: buffer views and accessors, checked against the bytes present; sparse accessors
 // materialized; values read as floats or indices (gltf_internal.h).
 #include <algorithm>
-#include <charconv>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "loaders/gltf/gltf_internal.h"
@@ -9,11 +10,14 @@
 namespace esv::gltf {
 namespace {
 
-// The shortest text that reads back as `value`.
+// The shortest text (of 6 to 9 significant digits) that reads back as `value`.
 std::string shortestText(float value) {
     char digits[32];
-    const auto end = std::to_chars(digits, digits + sizeof(digits), value).ptr;
-    return std::string(digits, end);
+    for (int precision = 6; precision <= 9; ++precision) {
+        std::snprintf(digits, sizeof(digits), "%.*g", precision, double(value));
+        if (std::strtof(digits, nullptr) == value) break;
+    }
+    return digits;
 }
 
 // Components of an accessor type ("VEC3": 3); 0 for an unknown type.

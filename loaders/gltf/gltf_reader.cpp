@@ -550,4 +550,34 @@ LoadResult loadGltf(std::shared_ptr<const std::vector<uint8_t>> bytes, const std
     return result;
 }
 
+std::vector<std::string> gltfReferencedFiles(const uint8_t* data, size_t size) {
+    std::vector<std::string> files;
+    const uint8_t* json = data;
+    size_t jsonSize = size;
+    if (size >= 4 && std::memcmp(data, "glTF", 4) == 0) {
+        if (size < 20) return files;
+        uint32_t length = 0;
+        std::memcpy(&length, data + 12, 4);
+        if (length > size - 20) return files;
+        json = data + 20;
+        jsonSize = length;
+    }
+    const nlohmann::json doc = nlohmann::json::parse(json, json + jsonSize, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object()) return files;
+    for (const char* kind : {"buffers", "images"}) {
+        const auto list = doc.find(kind);
+        if (list == doc.end() || !list->is_array()) continue;
+        for (const nlohmann::json& item : *list) {
+            if (!item.is_object()) continue;
+            const auto uri = item.find("uri");
+            if (uri == item.end() || !uri->is_string()) continue;
+            const std::string text = uri->get<std::string>();
+            if (text.compare(0, 5, "data:") == 0 || text.find("://") != std::string::npos) continue;
+            const std::string file = gltf::Reader::uriPath(text);
+            if (!file.empty() && std::find(files.begin(), files.end(), file) == files.end()) files.push_back(file);
+        }
+    }
+    return files;
+}
+
 }  // namespace esv

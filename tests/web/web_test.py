@@ -21,8 +21,9 @@ code 0, prints only import-report warnings ("esview: warning: ...") that the nat
 for the file too (`esview info FILE`, or for the renderer's `esview render FILE --time 0`, with
 --gles2 for WebGL 1), and its picture matches the native one. Besides the shared samples, the test makes what they lack
 (GENERATED): two AWD samples with LZMA bodies, and a cube per compressed format with no shared sample
-(ETC1, ETC2, ETC2 with EAC alpha, ASTC 4x4 and 8x8) and DXT1/DXT5 with full mip chains; and it takes
-the project's OpenGEX skin and morph fixtures (FIXTURES), which no shared OpenGEX sample has. Python's
+(ETC1, ETC2, ETC2 with EAC alpha, ASTC 4x4 and 8x8) and DXT1/DXT5 with full mip chains, the same in
+KTX 1.1 containers for ETC2, ETC2 with EAC alpha and ASTC 8x8; and it takes the project's OpenGEX
+skin and morph fixtures and two of Blender's glTF files (FIXTURES), which no shared sample has. Python's
 standard library only (and astcenc for the ASTC cubes).
 
   web_test.py --web-dir build-web --esview build/esview --compare build/tests/compare_images
@@ -74,7 +75,11 @@ PER_MODEL = ["pause", "start", "wait 3"]
 # The project's own OpenGEX fixtures of what no shared OpenGEX sample has: a skin and morph targets
 # (tests/opengex/fixtures, served as fixtures/opengex/), pictured half-way through their clip, where
 # the skin bends and the morph weights blend.
-FIXTURES = ["opengex/skin.ogex", "opengex/morph.ogex"]
+# And glTF files Blender wrote (tests/gltf_writers/fixtures: the skinned tube as .glb, pictured in
+# its first clip; the textured box as .gltf with its buffer and image beside it, which the page
+# fetches before the model loads), as no shared sample is glTF.
+FIXTURES = ["opengex/skin.ogex", "opengex/morph.ogex", "gltf_writers/blender/skinned.glb",
+            "gltf_writers/blender/textured_gltf/textured.gltf"]
 FIXTURES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 EXTRA = {stem("fixtures/" + f): ["time 0.5"] for f in FIXTURES}
 # Warnings the native viewer gives too but neither `esview info` nor `esview render` prints (the
@@ -286,6 +291,32 @@ def pvr(fmt, size=64):
     return header + b"".join(levels)
 
 
+# KTX 1.1 glInternalFormat and glBaseInternalFormat of the formats the KTX cubes use.
+KTX_FORMATS = {"etc2": (0x9274, 0x1907), "etc2a": (0x9278, 0x1908), "astc8x8": (0x93B7, 0x1908)}
+
+
+def ktx(fmt, size=64):
+    """The same pattern and mip chain as pvr(), in a KTX 1.1 container (the spec's layout, little
+    endian: identifier, 13 header words, no key/value data, each level's size before its data)."""
+    levels, px, s = [], pattern(size), size
+    while True:
+        if fmt.startswith("astc"):
+            with tempfile.TemporaryDirectory() as tmp:
+                open(os.path.join(tmp, "in.png"), "wb").write(png(px, s))
+                subprocess.run(["astcenc", "-cl", os.path.join(tmp, "in.png"), os.path.join(tmp, "out.astc"),
+                                fmt[4:], "-fast", "-silent"], check=True, capture_output=True)
+                levels.append(open(os.path.join(tmp, "out.astc"), "rb").read()[16:])
+        else:
+            levels.append(encode(px, s, fmt))
+        if s == 1:
+            break
+        px, s = downsample(px, s)
+    internal, base = KTX_FORMATS[fmt]
+    header = (b"\xabKTX 11\xbb\r\n\x1a\n" +
+              struct.pack("<13I", 0x04030201, 0, 1, 0, internal, base, size, size, 0, 0, 1, len(levels), 0))
+    return header + b"".join(struct.pack("<I", len(l)) + l + b"\0" * (-len(l) % 4) for l in levels)
+
+
 def cube_ogex(texture):
     """An OpenGEX cube (z up), each face textured 0..1 with `texture`."""
     faces = [((1, 0, 0), (0, 1, 0), (0, 0, 1)), ((-1, 0, 0), (0, -1, 0), (0, 0, 1)),
@@ -311,16 +342,17 @@ def cube_ogex(texture):
             '  Texture (attrib = "diffuse") {string {"%s"}}}\n') % (fmt(pos), fmt(nrm), fmt(uv), fmt(idx), texture)
 
 
-def texture_cube(fmt):
-    """Makes a function writing cube_FMT.ogex and its tex_FMT.pvr; False without astcenc for ASTC."""
+def texture_cube(fmt, container="pvr"):
+    """Makes a function writing a cube (.ogex) and its texture tex_FMT.pvr (or tex_FMT.ktx); False
+    without astcenc for ASTC."""
     def make(models, path):
         if fmt.startswith("astc") and not shutil.which("astcenc"):
             return False
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(os.path.join(os.path.dirname(path), "tex_%s.pvr" % fmt), "wb") as f:
-            f.write(pvr(fmt))
+        with open(os.path.join(os.path.dirname(path), "tex_%s.%s" % (fmt, container)), "wb") as f:
+            f.write(pvr(fmt) if container == "pvr" else ktx(fmt))
         with open(path, "w") as f:
-            f.write(cube_ogex("tex_%s.pvr" % fmt))
+            f.write(cube_ogex("tex_%s.%s" % (fmt, container)))
         return True
     return make
 
@@ -329,7 +361,8 @@ def texture_cube(fmt):
 GENERATED = [
     ("generated/awd/Head_PhongSpec_lzma.awd", lzma_awd("awd/Head_PhongSpec.awd")),
     ("generated/awd/PolarBear_Skeleton_ABexport_lzma.awd", lzma_awd("awd/PolarBear_Skeleton_ABexport.awd")),
-] + [("generated/textures/cube_%s.ogex" % fmt, texture_cube(fmt)) for fmt in PVR_IDS]
+] + [("generated/textures/cube_%s.ogex" % fmt, texture_cube(fmt)) for fmt in PVR_IDS] + [
+    ("generated/ktx/cube_%s.ogex" % fmt, texture_cube(fmt, "ktx")) for fmt in KTX_FORMATS]
 
 
 def discover(models, extensions):
@@ -514,6 +547,9 @@ UPLOADS = {
     "generated/textures/cube_dxt5.ogex": [("WEBGL_compressed_texture_s3tc", [0x83F3])],
     "generated/textures/cube_astc4x4.ogex": [("WEBGL_compressed_texture_astc", [0x93B0])],
     "generated/textures/cube_astc8x8.ogex": [("WEBGL_compressed_texture_astc", [0x93B7])],
+    "generated/ktx/cube_etc2.ogex": [("WEBGL_compressed_texture_etc", [0x9274])],
+    "generated/ktx/cube_etc2a.ogex": [("WEBGL_compressed_texture_etc", [0x9278])],
+    "generated/ktx/cube_astc8x8.ogex": [("WEBGL_compressed_texture_astc", [0x93B7])],
     # Marble.pvr and MarbleNormalMap.pvr: PVRTC 4 bpp RGBA (PVR v3).
     "models/pod/nsdk/nsdk_Bumpmap_scene.pod": [("WEBGL_compressed_texture_pvrtc", [0x8C02, 0x8C02])],
 }
@@ -623,7 +659,7 @@ def main():
     # Paths in the served folder: the shared samples under models/, the generated ones beside them.
     samples = (["models/" + s for s in samples] + [g for g, _ in GENERATED] +
                ["fixtures/" + f for f in FIXTURES if os.path.isfile(os.path.join(FIXTURES_DIR, f.split("/")[0],
-                                                                                "fixtures", f.split("/")[1]))])
+                                                                                "fixtures", f.split("/", 1)[1]))])
     if args.only:
         samples = [s for s in samples if args.only in s]
         if not samples:
