@@ -271,9 +271,9 @@ def png(px, size):
 PVR_IDS = {"etc1": 6, "etc2": 22, "etc2a": 23, "dxt1": 7, "dxt5": 11, "astc4x4": 27, "astc8x8": 34}
 
 
-def pvr(fmt, size=64):
-    """A PVR v3 file of the pattern in `fmt` with its whole mip chain (so that a GPU sampling the
-    format and a software decode with its generated mipmaps filter alike)."""
+def mip_levels(fmt, size):
+    """The pattern's whole mip chain in `fmt`, level 0 first (so that a GPU sampling the format and a
+    software decode with its generated mipmaps filter alike)."""
     levels, px, s = [], pattern(size), size
     while True:
         if fmt.startswith("astc"):
@@ -285,8 +285,13 @@ def pvr(fmt, size=64):
         else:
             levels.append(encode(px, s, fmt))
         if s == 1:
-            break
+            return levels
         px, s = downsample(px, s)
+
+
+def pvr(fmt, size=64):
+    """A PVR v3 file of the pattern in `fmt` with its whole mip chain."""
+    levels = mip_levels(fmt, size)
     header = struct.pack("<4sIQIIIIIIIII", b"PVR\x03", 0, PVR_IDS[fmt], 0, 0, size, size, 1, 1, 1, len(levels), 0)
     return header + b"".join(levels)
 
@@ -298,19 +303,7 @@ KTX_FORMATS = {"etc2": (0x9274, 0x1907), "etc2a": (0x9278, 0x1908), "astc8x8": (
 def ktx(fmt, size=64):
     """The same pattern and mip chain as pvr(), in a KTX 1.1 container (the spec's layout, little
     endian: identifier, 13 header words, no key/value data, each level's size before its data)."""
-    levels, px, s = [], pattern(size), size
-    while True:
-        if fmt.startswith("astc"):
-            with tempfile.TemporaryDirectory() as tmp:
-                open(os.path.join(tmp, "in.png"), "wb").write(png(px, s))
-                subprocess.run(["astcenc", "-cl", os.path.join(tmp, "in.png"), os.path.join(tmp, "out.astc"),
-                                fmt[4:], "-fast", "-silent"], check=True, capture_output=True)
-                levels.append(open(os.path.join(tmp, "out.astc"), "rb").read()[16:])
-        else:
-            levels.append(encode(px, s, fmt))
-        if s == 1:
-            break
-        px, s = downsample(px, s)
+    levels = mip_levels(fmt, size)
     internal, base = KTX_FORMATS[fmt]
     header = (b"\xabKTX 11\xbb\r\n\x1a\n" +
               struct.pack("<13I", 0x04030201, 0, 1, 0, internal, base, size, size, 0, 0, 1, len(levels), 0))
