@@ -246,7 +246,7 @@ def run(page, base, work, models):
     drop(page, [notes])
     page.pump(0.5)
     state = dump(page)
-    want = "notes.txt: not a model file esview opens (.pod, .ogex, .oddl, .awd, .pof, .vp)"
+    want = "notes.txt: not a model file esview opens (.pod, .ogex, .oddl, .awd, .pof, .glb, .gltf, .vp)"
     check(state["status"] == want and state["load_error"] == want, "status: %s" % state["status"])
     check("notes.txt" in page.evaluate("document.getElementById('message').textContent"), "no message in the page")
     check(state["path"] == "%s/%s" % (folder, MODEL), "the scene changed: %s" % state["path"])
