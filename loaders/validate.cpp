@@ -6,33 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "loaders/index_scan.h"
 #include "loaders/load.h"
 
 namespace esv {
 namespace {
-
-// The largest of n indices of type T at p (in host order, as GL reads them), leaving out the
-// all-ones restart index where restarts are allowed. One typed loop per width, each simple enough
-// for the compiler to vectorise (a large glTF's index check costs a fraction of its read).
-template <class T>
-uint32_t largestIndex(const uint8_t* p, uint64_t n, bool restartAllowed) {
-    T most = 0;
-    if (restartAllowed) {
-        const T restart = T(~T(0));
-        for (uint64_t i = 0; i < n; ++i) {
-            T v;
-            std::memcpy(&v, p + i * sizeof(T), sizeof(T));
-            if (v != restart && v > most) most = v;
-        }
-    } else {
-        for (uint64_t i = 0; i < n; ++i) {
-            T v;
-            std::memcpy(&v, p + i * sizeof(T), sizeof(T));
-            most = v > most ? v : most;
-        }
-    }
-    return most;
-}
 
 class Validator {
 public:
@@ -143,9 +121,7 @@ private:
             bool restartAllowed = false;
             for (const Submesh& sub : m.submeshes) restartAllowed |= sub.primitiveRestart;
             const uint8_t* p = m.indices.bytes.data;
-            const uint32_t maxIndex = t == ComponentType::UInt8    ? largestIndex<uint8_t>(p, indexCount, restartAllowed)
-                                      : t == ComponentType::UInt16 ? largestIndex<uint16_t>(p, indexCount, restartAllowed)
-                                                                   : largestIndex<uint32_t>(p, indexCount, restartAllowed);
+            const uint32_t maxIndex = largestIndex(t, p, indexCount, isize, restartAllowed);
             if (maxIndex >= m.vertexCount && indexCount > 0)
                 add(where + " / indices", "index " + std::to_string(maxIndex) + outOf(m.vertexCount, "vertices"));
         }

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "loaders/gltf/gltf_internal.h"
+#include "loaders/index_scan.h"
 
 namespace esv::gltf {
 namespace {
@@ -406,35 +407,8 @@ bool Reader::readFloats(const Accessor& a, std::vector<float>& out) const {
     return true;
 }
 
-namespace {
-
-// The largest of `count` indices of type T stored `stride` bytes apart.
-template <class T>
-uint32_t largestOf(const uint8_t* p, uint32_t count, uint32_t stride) {
-    T most = 0;
-    if (stride == sizeof(T)) {
-        for (uint32_t e = 0; e < count; ++e) {
-            T v;
-            std::memcpy(&v, p + size_t(e) * sizeof(T), sizeof(T));
-            most = v > most ? v : most;
-        }
-    } else {
-        for (uint32_t e = 0; e < count; ++e) {
-            T v;
-            std::memcpy(&v, p + size_t(e) * stride, sizeof(T));
-            most = v > most ? v : most;
-        }
-    }
-    return most;
-}
-
-}  // namespace
-
 uint32_t Reader::firstIndexPast(const Accessor& a, uint32_t limit, uint32_t& value) const {
-    const uint32_t most = a.type == ComponentType::UInt8    ? largestOf<uint8_t>(a.bytes.data, a.count, a.stride)
-                          : a.type == ComponentType::UInt16 ? largestOf<uint16_t>(a.bytes.data, a.count, a.stride)
-                                                            : largestOf<uint32_t>(a.bytes.data, a.count, a.stride);
-    if (most < limit) return a.count;
+    if (largestIndex(a.type, a.bytes.data, a.count, a.stride, false) < limit) return a.count;
     for (uint32_t e = 0; e < a.count; ++e)
         if ((value = indexValue(a.type, a.bytes.data + size_t(e) * a.stride)) >= limit) return e;
     return a.count;
