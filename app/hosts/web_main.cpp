@@ -128,11 +128,14 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* esview_texture_lookup(const char* pa
     j["companions"] = nlohmann::json::array();
     j["error"] = "";
     if (path && *path) {
-        // Files the model needs before it can load (a .gltf's buffers and images beside it).
+        // Files the model needs before it can load (a .gltf's buffers and images beside it); read
+        // for glTF files only, so the other formats' files are read once.
+        const esv::FormatInfo* format = esv::formatForExtension(path);
         std::string readError;
-        if (const auto bytes = esv::readWholeFile(path, readError))
-            for (const std::string& file : esv::gltfReferencedFiles(bytes->data(), bytes->size()))
-                j["companions"].push_back(file);
+        if (format && format->key == "gltf")
+            if (const auto bytes = esv::readWholeFile(path, readError))
+                for (const std::string& file : esv::gltfReferencedFiles(bytes->data(), bytes->size()))
+                    j["companions"].push_back(file);
         const esv::LoadResult result = esv::loadSceneFile(path);
         if (!result.scene) {
             j["error"] =
