@@ -59,7 +59,8 @@ const std::vector<FormatInfo>& formats() {
          {"glTF"s}, loadGltf, nullptr, nullptr,
          {"model/gltf-binary", "glTF binary model", "glTF", "GL Transmission Format", "", "model-x-generic", 60},
          {"gltf"}, '{',
-         {"model/gltf+json", "glTF model", "glTF", "GL Transmission Format", "application/json", "model-x-generic", 50}},
+         {"model/gltf+json", "glTF model", "glTF", "GL Transmission Format", "application/json", "model-x-generic", 50},
+         loadGltfRead},
     };
     // clang-format on
     return kFormats;

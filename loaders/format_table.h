@@ -72,6 +72,11 @@ struct FormatInfo {
     std::vector<std::string> textExtensions;
     char textLead = 0;
     MimeInfo textMime;
+    // For a format whose scene keeps views into the file's bytes (glTF's buffers): loadSceneFile
+    // reads the file into a buffer of its own that is never zero-filled first (not a mapping, which a
+    // file changed on disk would change under the scene) and hands it here, `parsed` null. Null: the
+    // file is read into a vector for `load`.
+    LoadViewFn loadRead = nullptr;
 };
 
 struct ContainerRead;  // load.h

@@ -22,6 +22,9 @@ LoadResult loadAwd(std::shared_ptr<const std::vector<uint8_t>> bytes, const std:
                    const LoadOptions& options);
 
 // glTF 2.0: a .glb (binary container) or .gltf (JSON, buffers and images beside it or in data URIs).
+// The same for bytes owned by anything (format_table.h's loadRead); `parsed` is not used.
+LoadResult loadGltfRead(std::shared_ptr<const void> owner, const uint8_t* data, size_t size, const std::string& path,
+                        const LoadOptions& options, std::shared_ptr<void>* parsed);
 LoadResult loadGltf(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path,
                     const LoadOptions& options);
 // The files beside it a glTF names (buffers and images by relative URI, percent escapes decoded, in

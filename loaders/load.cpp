@@ -102,22 +102,81 @@ void readPages(const MappedFile& mapped, const ReadProgress& progress) {
     }
 }
 
-// A copy of the mapping the scene can own (no zero fill before it), made in steps with progress.
-std::shared_ptr<const std::vector<uint8_t>> copyMapping(const MappedFile& mapped, const ReadProgress& progress) {
-    try {
-        auto bytes = std::make_shared<std::vector<uint8_t>>();
-        bytes->reserve(mapped.size);
-        for (size_t done = 0; done < mapped.size;) {
-            const size_t step = std::min(kReadStep, mapped.size - done);
-            bytes->insert(bytes->end(), mapped.data + done, mapped.data + done + step);
-            done += step;
-            if (progress) progress(float(double(done) / double(mapped.size)));
+// Reads `size` bytes of the regular file open as `fd` into `out`, in steps of kReadStep, each
+// reported. False with `error` set when it cannot.
+bool readInSteps(int fd, uint8_t* out, size_t size, const ReadProgress& progress, std::string& error) {
+    for (size_t done = 0; done < size;) {
+        const size_t end = done + std::min(kReadStep, size - done);
+        while (done < end) {
+            const ssize_t got = ::read(fd, out + done, end - done);
+            if (got < 0 && errno == EINTR) continue;
+            if (got <= 0) {
+                error = got < 0 ? std::strerror(errno) : "short read";
+                return false;
+            }
+            done += size_t(got);
         }
-        return bytes;
-    } catch (const std::bad_alloc&) {
+        if (progress) progress(float(double(done) / double(size)));
+    }
+    if (size == 0 && progress) progress(1.0f);
+    return true;
+}
+
+// The whole of the regular file open as `fd` (`size` bytes), read into a buffer the scene can own.
+// A read straight into the buffer costs less than a mapping copied into it: the mapping's page
+// tables are made and torn down for nothing (bench_gltf). Null and `error` set when it cannot be read.
+std::shared_ptr<const std::vector<uint8_t>> readOpenFile(int fd, size_t size, const ReadProgress& progress,
+                                                        std::string& error) {
+    std::shared_ptr<std::vector<uint8_t>> bytes;
+    try {
+        bytes = std::make_shared<std::vector<uint8_t>>(size);
+    } catch (const std::exception&) {  // bad_alloc, or length_error past the vector's max_size
+        error = "the file is too large to load";
         return nullptr;
     }
+    if (!readInSteps(fd, bytes->data(), size, progress, error)) return nullptr;
+    return bytes;
 }
+
+// The same into a buffer that is not zero-filled before the read (format_table.h's loadRead).
+std::shared_ptr<const uint8_t> readOpenFileRaw(int fd, size_t size, const ReadProgress& progress, std::string& error) {
+    std::shared_ptr<uint8_t> bytes;
+    try {
+        bytes = std::shared_ptr<uint8_t>(new uint8_t[std::max<size_t>(size, 1)], std::default_delete<uint8_t[]>());
+    } catch (const std::exception&) {
+        error = "the file is too large to load";
+        return nullptr;
+    }
+    if (!readInSteps(fd, bytes.get(), size, progress, error)) return nullptr;
+    return bytes;
+}
+
+// An open regular file: its descriptor (closed with it) and size; fd < 0 when `path` could not be
+// opened or is not a regular file, with `error` saying why.
+struct OpenFile {
+    int fd = -1;
+    size_t size = 0;
+    OpenFile(const OpenFile&) = delete;
+    OpenFile& operator=(const OpenFile&) = delete;
+    explicit OpenFile(const std::string& path, std::string& error) {
+        fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            error = std::strerror(errno);
+            return;
+        }
+        struct stat info {};
+        if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+            error = S_ISDIR(info.st_mode) ? "it is a directory" : "not a regular file";
+            ::close(fd);
+            fd = -1;
+            return;
+        }
+        size = static_cast<size_t>(info.st_size);
+    }
+    ~OpenFile() {
+        if (fd >= 0) ::close(fd);
+    }
+};
 
 }  // namespace
 
@@ -133,39 +192,9 @@ std::shared_ptr<const std::vector<uint8_t>> readWholeFile(const std::string& pat
         if (read.bytes && progress) progress(1.0f);
         return read.bytes;
     }
-    if (auto mapped = mapWholeFile(path, !progress)) {
-        auto bytes = copyMapping(*mapped, progress);
-        if (!bytes) error = "the file is too large to load";
-        return bytes;
-    }
-    // Not mappable (empty, not a regular file, or the OS refused): read it, and say why it failed.
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) {
-        error = std::strerror(errno);
-        return nullptr;
-    }
-    struct stat info {};
-    if (fstat(fileno(f), &info) != 0 || !S_ISREG(info.st_mode)) {
-        error = S_ISDIR(info.st_mode) ? "it is a directory" : "not a regular file";
-        std::fclose(f);
-        return nullptr;
-    }
-    auto bytes = std::make_shared<std::vector<uint8_t>>();
-    try {
-        bytes->resize(static_cast<size_t>(info.st_size));
-    } catch (const std::bad_alloc&) {
-        error = "the file is too large to load";
-        std::fclose(f);
-        return nullptr;
-    }
-    size_t got = bytes->empty() ? 0 : std::fread(bytes->data(), 1, bytes->size(), f);
-    std::fclose(f);
-    if (got != bytes->size()) {
-        error = "short read";
-        return nullptr;
-    }
-    if (progress) progress(1.0f);
-    return bytes;
+    OpenFile file(path, error);
+    if (file.fd < 0) return nullptr;
+    return readOpenFile(file.fd, file.size, progress, error);
 }
 
 namespace {
@@ -231,40 +260,49 @@ LoadResult loadSceneFile(const std::string& path, const LoadOptions& options, co
         if (progress) progress(1.0f);
         return result;
     }
-    if (auto mapped = mapWholeFile(path, !progress)) {
-        const FormatInfo* format = findFormat(detectFormat(mapped->data, mapped->size, path));
-        if (format && format->loadView) {
-            if (progress) readPages(*mapped, progress);
-            const uint8_t* data = mapped->data;
-            const size_t size = mapped->size;
-            // The parsed tree and the mapping are freed on a second thread while this one
-            // validates the scene (for a large file, each takes a millisecond or more).
-            std::shared_ptr<void> parsed;
-            LoadResult result = format->loadView(std::shared_ptr<const void>(std::move(mapped)), data, size,
-                                                 path, options, &parsed);
-            std::thread release;
-            try {
-                if (size >= (size_t(1) << 20)) release = std::thread([document = std::move(parsed)]() mutable { document.reset(); });
-            } catch (const std::system_error&) {
-            }
-            parsed.reset();
-            finishLoad(result, path);
-            if (release.joinable()) release.join();
-            return result;
-        }
-        // The other formats keep views into the bytes: copy them into a buffer the scene can own
-        // (a copy, not a zero fill followed by a read).
-        std::shared_ptr<const std::vector<uint8_t>> bytes = copyMapping(*mapped, progress);
-        if (!bytes) {
-            LoadResult result;
-            result.problems.push_back({path, -1, 0, 0, "", "cannot read the file: it is too large to load"});
-            return result;
-        }
-        mapped.reset();
-        return loadSceneMemory(std::move(bytes), path, options);
-    }
     std::string error;
-    auto bytes = readWholeFile(path, error, progress);
+    OpenFile file(path, error);
+    if (file.fd < 0) {
+        LoadResult result;
+        result.problems.push_back({path, -1, 0, 0, "", "cannot read the file: " + error});
+        return result;
+    }
+    // The format from the file's first bytes (what detectFormat looks at: a magic, or the first
+    // character after up to 4 KiB of white space).
+    uint8_t head[8192];
+    const ssize_t headSize = file.size > 0 ? ::pread(file.fd, head, std::min(sizeof head, file.size), 0) : 0;
+    const FormatInfo* format = headSize > 0 ? findFormat(detectFormat(head, size_t(headSize), path)) : nullptr;
+    auto mapped = format && format->loadView ? mapWholeFile(path, !progress) : nullptr;
+    if (mapped) {
+        if (progress) readPages(*mapped, progress);
+        const uint8_t* data = mapped->data;
+        const size_t size = mapped->size;
+        // The parsed tree and the mapping are freed on a second thread while this one
+        // validates the scene (for a large file, each takes a millisecond or more).
+        std::shared_ptr<void> parsed;
+        LoadResult result = format->loadView(std::shared_ptr<const void>(std::move(mapped)), data, size,
+                                             path, options, &parsed);
+        std::thread release;
+        try {
+            if (size >= (size_t(1) << 20)) release = std::thread([document = std::move(parsed)]() mutable { document.reset(); });
+        } catch (const std::system_error&) {
+        }
+        parsed.reset();
+        finishLoad(result, path);
+        if (release.joinable()) release.join();
+        return result;
+    }
+    // The other formats keep views into the bytes: read them into a buffer the scene can own.
+    if (format && format->loadRead && file.size > 0) {
+        std::shared_ptr<const uint8_t> raw = readOpenFileRaw(file.fd, file.size, progress, error);
+        if (raw) {
+            const uint8_t* data = raw.get();
+            LoadResult result = format->loadRead(std::move(raw), data, file.size, path, options, nullptr);
+            finishLoad(result, path);
+            return result;
+        }
+    }
+    auto bytes = error.empty() ? readOpenFile(file.fd, file.size, progress, error) : nullptr;
     if (!bytes) {
         LoadResult result;
         result.problems.push_back({path, -1, 0, 0, "", "cannot read the file: " + error});

@@ -8,10 +8,12 @@
 
 namespace esv {
 
-// A read-only view into a shared buffer. `owner` keeps the memory alive; `data`/`size` select
-// the part that belongs to this view. An empty view has size 0 and may have no owner.
+// A read-only view into a shared buffer. `owner` keeps the memory alive (a vector of the bytes, or
+// any buffer a reader was handed: loadSceneFile reads a glTF file into one it never zero-fills);
+// `data`/`size` select the part that belongs to this view. An empty view has size 0 and may have
+// no owner.
 struct ByteView {
-    std::shared_ptr<const std::vector<uint8_t>> owner;
+    std::shared_ptr<const void> owner;
     const uint8_t* data = nullptr;
     size_t size = 0;
 

@@ -9,7 +9,9 @@ namespace esv {
 
 ByteView makeOwnedBytes(std::vector<uint8_t> bytes) {
     auto owner = std::make_shared<const std::vector<uint8_t>>(std::move(bytes));
-    return ByteView{owner, owner->data(), owner->size()};
+    const uint8_t* data = owner->data();
+    const size_t size = owner->size();
+    return ByteView{std::move(owner), data, size};
 }
 
 size_t componentSize(ComponentType type) {

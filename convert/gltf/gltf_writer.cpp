@@ -64,7 +64,8 @@ Json Writer::build() {
     Json extras = {{"source_format", m_scene.format},
                    {"up_axis", m_scene.up == UpAxis::Z ? "Z" : "Y"},
                    {"meters_per_unit", m_scene.metersPerUnit},
-                   {"ambient", vec3Json(m_scene.ambient)}};
+                   {"ambient", vec3Json(m_scene.ambient)},
+                   {"front", vec3Json(m_scene.front)}};
     root["extras"] = extras;
     m_report.nodes = m_nodes.size();
     m_report.meshes = m_meshes.size();

@@ -79,10 +79,10 @@ struct BufferView {
 class Reader {
 public:
     Reader(const std::string& path, const LoadOptions& options, Scene& scene, std::vector<Problem>& problems);
-    void run(std::shared_ptr<const std::vector<uint8_t>> bytes);
+    void run(const ByteView& file);
 
     // --- gltf_reader.cpp
-    bool parseContainer(const std::shared_ptr<const std::vector<uint8_t>>& bytes);
+    bool parseContainer(const ByteView& file);
     bool parseJson(const uint8_t* data, size_t size, uint64_t fileOffset);
     void readBuffers();
     bool decodeUri(const std::string& uri, const std::string& where, std::vector<uint8_t>& out,
@@ -152,7 +152,6 @@ public:
     LoadOptions m_options;
     Scene& m_scene;
     Diagnostics m_diag;
-    std::shared_ptr<const std::vector<uint8_t>> m_file;
     Json m_doc;
     bool m_glb = false;
     ByteView m_binChunk;  // .glb BIN chunk (empty when none)

@@ -7,11 +7,10 @@
 
 namespace esv::gltf {
 
-void Reader::run(std::shared_ptr<const std::vector<uint8_t>> bytes) {
-    m_file = bytes;
+void Reader::run(const ByteView& file) {
     m_scene.format = "gltf";
-    m_budgetTotal = m_budget = std::max<uint64_t>(uint64_t(64) << 20, uint64_t(bytes->size()) * 64);
-    if (!parseContainer(bytes)) return;
+    m_budgetTotal = m_budget = std::max<uint64_t>(uint64_t(64) << 20, uint64_t(file.size) * 64);
+    if (!parseContainer(file)) return;
     for (const char* name : {"accessors", "bufferViews", "buffers", "nodes", "meshes", "materials",
                              "textures", "images", "samplers", "skins", "animations", "cameras", "scenes"}) {
         const Json* a = member(m_doc, name);
@@ -41,7 +40,8 @@ void Reader::run(std::shared_ptr<const std::vector<uint8_t>> bytes) {
     readScenes();
     readAnimations();
     // The scene's up axis and units are glTF's: +Y up, metres, models facing +Z. esview's writer
-    // keeps the source's units and ambient light in the root's extras (convert/README.md).
+    // keeps the source's units, ambient light and facing (a model from a format that faces -Z is
+    // seen from its front first, not from behind) in the root's extras (convert/README.md).
     m_scene.up = UpAxis::Y;
     m_scene.metersPerUnit = 1.0f;
     m_scene.front = glm::vec3(0.0f, 0.0f, 1.0f);
@@ -51,6 +51,12 @@ void Reader::run(std::shared_ptr<const std::vector<uint8_t>> bytes) {
             m_scene.metersPerUnit = units;
         if (getFloats(*extras, "ambient", "/extras", ambient, 3))
             m_scene.ambient = glm::vec3(ambient[0], ambient[1], ambient[2]);
+        float front[3];
+        if (getFloats(*extras, "front", "/extras", front, 3)) {
+            const glm::vec3 f(front[0], front[1], front[2]);
+            const float length = glm::length(f);
+            if (std::isfinite(length) && std::abs(length - 1.0f) < 1e-3f) m_scene.front = f / length;
+        }
     }
     m_diag.finish();
 }

@@ -187,9 +187,9 @@ std::string Reader::getString(const Json& object, const char* key) const {
 }
 
 // .glb (12-byte header, a JSON chunk, an optional BIN chunk; glTF 2.0 section 4.4) or .gltf text.
-bool Reader::parseContainer(const std::shared_ptr<const std::vector<uint8_t>>& bytes) {
-    const uint8_t* data = bytes->data();
-    const size_t size = bytes->size();
+bool Reader::parseContainer(const ByteView& file) {
+    const uint8_t* data = file.data;
+    const size_t size = file.size;
     m_glb = size >= 4 && std::memcmp(data, "glTF", 4) == 0;
     if (!m_glb) return parseJson(data, size, 0);
     ByteReader r(data, size);
@@ -242,7 +242,7 @@ bool Reader::parseContainer(const std::shared_ptr<const std::vector<uint8_t>>& b
             if (!parseJson(r.current(), chunkLength, start)) return false;
             haveJson = true;
         } else if (type == kChunkBin && chunk == 1) {
-            m_binChunk = ByteView{bytes, r.current(), chunkLength};
+            m_binChunk = ByteView{file.owner, r.current(), chunkLength};
             m_binOffset = start;
         } else if (type == kChunkBin) {
             m_diag.violation(at, where, "a second BIN chunk is ignored");
@@ -533,13 +533,13 @@ void Reader::readLights() {
 
 }  // namespace gltf
 
-LoadResult loadGltf(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path,
-                    const LoadOptions& options) {
+LoadResult loadGltfRead(std::shared_ptr<const void> owner, const uint8_t* data, size_t size, const std::string& path,
+                        const LoadOptions& options, std::shared_ptr<void>*) {
     LoadResult result;
     auto scene = std::make_unique<Scene>();
     try {
         gltf::Reader reader(path, options, *scene, result.problems);
-        reader.run(bytes);
+        reader.run(ByteView{std::move(owner), data, size});
     } catch (const std::bad_alloc&) {
         result.problems.push_back({path, -1, 0, 0, "", "out of memory while reading the file"});
     } catch (const nlohmann::json::exception& e) {
@@ -548,6 +548,13 @@ LoadResult loadGltf(std::shared_ptr<const std::vector<uint8_t>> bytes, const std
     }
     if (result.problems.empty()) result.scene = std::move(scene);
     return result;
+}
+
+LoadResult loadGltf(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& path,
+                    const LoadOptions& options) {
+    const uint8_t* data = bytes->data();
+    const size_t size = bytes->size();
+    return loadGltfRead(std::move(bytes), data, size, path, options, nullptr);
 }
 
 std::vector<std::string> gltfReferencedFiles(const uint8_t* data, size_t size) {

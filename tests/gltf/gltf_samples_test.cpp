@@ -1,7 +1,7 @@
 // Every shared sample (POD, AWD, OpenGEX, POF) written by esview's glTF writer as .glb and as .gltf
 // (with its .bin beside it), then read back by the glTF reader: the drawn triangles, the bounds at
 // rest and at times of each clip (against the source scene's CPU reference, within 1e-3 of the
-// diagonal), the clips and their durations.
+// diagonal), the clips and their durations, and the side the model faces.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -69,6 +69,8 @@ void compare(const Scene& source, const Scene& back, const std::string& what) {
     evaluatePose(source, -1, 0.0f, restSource);
     evaluatePose(back, -1, 0.0f, restBack);
     EXPECT_EQ(drawnTriangles(back, restBack), drawnTriangles(source, restSource)) << what;
+    // The side the model faces, which its first view looks at (AWD's -Z, OpenGEX's metric).
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(back.front[k], source.front[k], 1e-6f) << what << " front " << k;
     const Bounds rest = sceneBounds(source, restSource);
     const float diagonal = rest.valid() ? glm::length(rest.max - rest.min) : 1.0f;
     const float tolerance = 1e-3f * std::max(diagonal, 1e-6f);

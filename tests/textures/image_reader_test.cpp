@@ -23,6 +23,11 @@
 namespace esv {
 namespace {
 
+// The first byte of the file buffer a surface views (the readers hand views of the vector they read).
+const uint8_t* fileStart(const ByteView& view) {
+    return static_cast<const std::vector<uint8_t>*>(view.owner.get())->data();
+}
+
 namespace fs = std::filesystem;
 using Bytes = std::vector<uint8_t>;
 
@@ -599,7 +604,7 @@ TEST(Pvr3Compressed, format_ids_map_to_the_specification) {
             EXPECT_EQ(image.blockHeight, c.bh);
         }
         // Compressed surfaces are views into the file, right after the header.
-        EXPECT_EQ(image.surface(0).data, image.surfaces[0].owner->data() + 52);
+        EXPECT_EQ(image.surface(0).data, fileStart(image.surfaces[0]) + 52);
         expectConsistent(image);
     }
 
@@ -638,7 +643,7 @@ TEST(Pvr3Compressed, cube_map_with_mips_is_level_major) {
     EXPECT_TRUE(image.isCube());
     EXPECT_EQ(image.levels, 4u);
     expectConsistent(image);
-    const uint8_t* base = image.surfaces[0].owner->data();
+    const uint8_t* base = fileStart(image.surfaces[0]);
     const size_t levelStart[4] = {52, 52 + 6 * 32, 52 + 6 * 32 + 6 * 8, 52 + 6 * 32 + 12 * 8};
     const size_t levelSize[4] = {32, 8, 8, 8};
     for (uint32_t level = 0; level < 4; ++level)
@@ -663,7 +668,7 @@ TEST(Pvr3Compressed, array_textures_keep_surface_zero) {
     std::string error;
     ASSERT_TRUE(readImage(own(w.b), image, error)) << error;
     EXPECT_EQ(image.levels, 2u);
-    const uint8_t* base = image.surfaces[0].owner->data();
+    const uint8_t* base = fileStart(image.surfaces[0]);
     EXPECT_EQ(image.surface(0).data - base, 52);
     EXPECT_EQ(image.surface(1).data - base, 52 + 96);
     EXPECT_TRUE(hasNote(image, "texture array of 3 surfaces: only surface 0 is used"));
@@ -698,7 +703,7 @@ TEST(Pvr3Metadata, orientation_and_cube_order) {
     Writer wc;
     wc.raw(c.header()).pattern(8);
     ASSERT_TRUE(readImage(own(wc.b), image, error)) << error;
-    EXPECT_EQ(image.surface(0).data - image.surfaces[0].owner->data(), ptrdiff_t(52 + c.meta.size()));
+    EXPECT_EQ(image.surface(0).data - fileStart(image.surfaces[0]), ptrdiff_t(52 + c.meta.size()));
     EXPECT_TRUE(hasNote(image, "compressed data kept as stored"));
 
     // Cube faces stored in another order are put in GL order.
@@ -780,7 +785,7 @@ TEST(Pvr2Compressed, pvrtc_mip_chain_and_cube) {
     EXPECT_EQ(image.format, PixelFormat::Pvrtc1_4bpp_Rgb);
     EXPECT_EQ(image.levels, 6u);
     expectConsistent(image);
-    const uint8_t* base = image.surfaces[0].owner->data();
+    const uint8_t* base = fileStart(image.surfaces[0]);
     const size_t offsets[6] = {52, 52 + 512, 52 + 640, 52 + 672, 52 + 704, 52 + 736};
     for (uint32_t level = 0; level < 6; ++level)
         EXPECT_EQ(size_t(image.surface(level).data - base), offsets[level]);
@@ -807,7 +812,7 @@ TEST(Pvr2Compressed, pvrtc_mip_chain_and_cube) {
     EXPECT_EQ(image.format, PixelFormat::Bc1_Rgb);
     EXPECT_EQ(image.faces, 6u);
     EXPECT_EQ(image.levels, 2u);
-    base = image.surfaces[0].owner->data();
+    base = fileStart(image.surfaces[0]);
     for (uint32_t face = 0; face < 6; ++face) {
         EXPECT_EQ(size_t(image.surface(0, face).data - base), 52 + face * 40);
         EXPECT_EQ(size_t(image.surface(1, face).data - base), 52 + face * 40 + 32);
@@ -867,7 +872,7 @@ TEST(DdsCompressed, fourcc_and_dx10_formats) {
         ASSERT_TRUE(readImage(own(w.b), image, error)) << error;
         EXPECT_EQ(image.format, c.format);
         EXPECT_EQ(image.premultiplied, c.premultiplied);
-        EXPECT_EQ(image.surface(0).data - image.surfaces[0].owner->data(), 128);
+        EXPECT_EQ(image.surface(0).data - fileStart(image.surfaces[0]), 128);
     }
     const std::vector<std::tuple<uint32_t, PixelFormat, bool>> dx10 = {
         {71, PixelFormat::Bc1_Rgba, false}, {72, PixelFormat::Bc1_Rgba, true}, {74, PixelFormat::Bc2, false},
@@ -888,7 +893,7 @@ TEST(DdsCompressed, fourcc_and_dx10_formats) {
         ASSERT_TRUE(readImage(own(w.b), image, error)) << error;
         EXPECT_EQ(image.format, format);
         EXPECT_EQ(image.srgb, srgb);
-        EXPECT_EQ(image.surface(0).data - image.surfaces[0].owner->data(), 148);
+        EXPECT_EQ(image.surface(0).data - fileStart(image.surfaces[0]), 148);
     }
     Dds h;
     h.pfFlags = 0x4;
@@ -927,7 +932,7 @@ TEST(DdsCompressed, cube_map_with_mips_is_face_major) {
     EXPECT_EQ(image.faces, 6u);
     EXPECT_EQ(image.levels, 4u);
     expectConsistent(image);
-    const uint8_t* base = image.surfaces[0].owner->data();
+    const uint8_t* base = fileStart(image.surfaces[0]);
     const size_t within[4] = {0, 64, 80, 96};
     for (uint32_t face = 0; face < 6; ++face)
         for (uint32_t level = 0; level < 4; ++level)
@@ -962,7 +967,7 @@ TEST(DdsCompressed, cube_map_with_mips_is_face_major) {
     wd.raw(dx.header()).pattern(chain * 6);
     ASSERT_TRUE(readImage(own(wd.b), image, error)) << error;
     EXPECT_EQ(image.faces, 6u);
-    EXPECT_EQ(image.surface(1, 2).data - image.surfaces[0].owner->data(), ptrdiff_t(148 + 2 * chain + 64));
+    EXPECT_EQ(image.surface(1, 2).data - fileStart(image.surfaces[0]), ptrdiff_t(148 + 2 * chain + 64));
 }
 
 TEST(DdsCompressed, mip_count_rules) {
