@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "loaders/index_scan.h"
@@ -12,6 +14,52 @@
 namespace esv {
 namespace {
 
+// Index bytes from which a scene's index scan is shared with a second thread (bench_gltf's 100 MB
+// file holds 36 MB of indices; a small scene is not worth a thread).
+constexpr uint64_t kSharedScanBytes = uint64_t(8) << 20;
+
+// Whether mesh `m`'s indices can be scanned (mesh() words why not), and their bytes.
+uint64_t scannableIndexBytes(const Mesh& m) {
+    const ComponentType t = m.indices.type;
+    if (m.indices.count == 0 || (t != ComponentType::UInt8 && t != ComponentType::UInt16 && t != ComponentType::UInt32))
+        return 0;
+    const size_t isize = componentSize(t);
+    return m.indices.count > m.indices.bytes.size / isize ? 0 : m.indices.count * isize;
+}
+
+// The largest index of each mesh (0 where there is none to scan), all-ones restarts left out where
+// a submesh allows them (OpenGEX strips). With many indices, the meshes after the byte halfway point
+// are scanned on a second thread meanwhile; where no thread can be made, all on this one.
+std::vector<uint32_t> largestIndices(const Scene& scene) {
+    const size_t n = scene.meshes.size();
+    std::vector<uint32_t> largest(n, 0);
+    auto scan = [&](size_t from, size_t to) {
+        for (size_t i = from; i < to; ++i) {
+            const Mesh& m = scene.meshes[i];
+            if (scannableIndexBytes(m) == 0) continue;
+            bool restartAllowed = false;
+            for (const Submesh& sub : m.submeshes) restartAllowed |= sub.primitiveRestart;
+            largest[i] = largestIndex(m.indices.type, m.indices.bytes.data, m.indices.count,
+                                      componentSize(m.indices.type), restartAllowed);
+        }
+    };
+    uint64_t total = 0;
+    for (const Mesh& m : scene.meshes) total += scannableIndexBytes(m);
+    size_t split = n;
+    if (total >= kSharedScanBytes) {
+        uint64_t first = 0;
+        for (split = 0; split < n && first < total / 2; ++split) first += scannableIndexBytes(scene.meshes[split]);
+    }
+    std::thread second;
+    try {
+        if (split < n) second = std::thread(scan, split, n);
+    } catch (const std::system_error&) {
+    }
+    scan(0, second.joinable() ? split : n);
+    if (second.joinable()) second.join();
+    return largest;
+}
+
 class Validator {
 public:
     Validator(const Scene& scene, const std::string& file, std::vector<Problem>& problems)
@@ -19,6 +67,7 @@ public:
 
     void run() {
         const int nodeCount = static_cast<int>(m_scene.nodes.size());
+        m_largestIndex = largestIndices(m_scene);
         for (size_t i = 0; i < m_scene.meshes.size(); ++i) mesh(i);
         for (size_t i = 0; i < m_scene.nodes.size(); ++i) node(i, nodeCount);
         parentCycles();
@@ -117,11 +166,7 @@ private:
                                               " bytes, the data holds " + std::to_string(m.indices.bytes.size));
                 return;
             }
-            // All-ones indices are primitive restarts only where a submesh says so (OpenGEX strips).
-            bool restartAllowed = false;
-            for (const Submesh& sub : m.submeshes) restartAllowed |= sub.primitiveRestart;
-            const uint8_t* p = m.indices.bytes.data;
-            const uint32_t maxIndex = largestIndex(t, p, indexCount, isize, restartAllowed);
+            const uint32_t maxIndex = m_largestIndex[index];
             if (maxIndex >= m.vertexCount && indexCount > 0)
                 add(where + " / indices", "index " + std::to_string(maxIndex) + outOf(m.vertexCount, "vertices"));
         }
@@ -252,6 +297,7 @@ private:
     const Scene& m_scene;
     const std::string& m_file;
     std::vector<Problem>& m_problems;
+    std::vector<uint32_t> m_largestIndex;  // per mesh (largestIndices)
 };
 
 }  // namespace

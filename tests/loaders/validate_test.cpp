@@ -1,6 +1,8 @@
 // The validator against small scenes built in code: one problem per violation, naming the object.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "loaders/load.h"
 
 using namespace esv;
@@ -192,4 +194,36 @@ TEST(Validate, LongParentChainIsLinear) {
     auto p = validate(s);
     ASSERT_EQ(p.size(), 1u);
     EXPECT_NE(p[0].message.find("loops"), std::string::npos);
+}
+
+// A scene with many indices is scanned on two threads, split between meshes at the byte halfway
+// point: a bad index is found in each half, and in the mesh on the split, whichever thread has it.
+TEST(Validate, IndicesOfALargeSceneAreAllScanned) {
+    constexpr uint32_t kIndices = 1u << 20;  // 4 MiB of 32-bit indices a mesh: four meshes, 16 MiB
+    Scene s = triangleScene();
+    Mesh big = s.meshes[0];
+    big.indices.type = ComponentType::UInt32;
+    big.indices.count = kIndices;
+    big.submeshes[0].indexCount = kIndices;
+    std::vector<uint32_t> values(kIndices);
+    for (uint32_t i = 0; i < kIndices; ++i) values[i] = i % 3;
+    auto bytesOf = [](const std::vector<uint32_t>& v) {
+        std::vector<uint8_t> out(v.size() * 4);
+        std::memcpy(out.data(), v.data(), out.size());
+        return makeOwnedBytes(std::move(out));
+    };
+    s.meshes.assign(4, big);
+    for (Mesh& m : s.meshes) m.indices.bytes = bytesOf(values);
+    EXPECT_TRUE(validate(s).empty());
+    for (size_t bad = 0; bad < 4; ++bad) {
+        Scene broken = s;
+        std::vector<uint32_t> wrong = values;
+        wrong[kIndices - 1 - bad] = 7 + uint32_t(bad);
+        broken.meshes[bad].indices.bytes = bytesOf(wrong);
+        const auto p = validate(broken);
+        ASSERT_EQ(p.size(), 1u) << "mesh " << bad;
+        EXPECT_EQ(p[0].where, "mesh " + std::to_string(bad) + " / indices");
+        EXPECT_NE(p[0].message.find("index " + std::to_string(7 + bad) + " out of range (3 vertices)"), std::string::npos)
+            << p[0].message;
+    }
 }
