@@ -75,6 +75,12 @@ public:
     bool skinned() const { return m_indices && m_weights; }
     uint32_t vertices() const { return m_vertices; }
     const VertexAttribute& weightAttribute() const { return *m_weights; }
+    const VertexStream& indexStream() const { return *m_indexStream; }
+    const VertexStream& weightStream() const { return *m_weightStream; }
+    const VertexAttribute& indexAttribute() const { return *m_indices; }
+    // The bone batch a batch-local index of vertex `v` is read through; -1 when none (or the
+    // mesh's indices are skin joints).
+    int32_t batchOf(uint32_t v) const { return v < m_batchOf.size() ? m_batchOf[v] : -1; }
     int weightComponents() const { return std::clamp<int>(m_weights->components, 1, 4); }
 
     // Fills the vertex's slots with a non-zero weight; returns how many.
@@ -267,6 +273,78 @@ void jointInfluences(const Scene& scene, int node, int joint, std::vector<Vertex
                 weight += slots[k].weight;
         if (weight > 0.0f) out.push_back({v, weight});
     }
+}
+
+bool storedInfluences(const Scene& scene, int node, uint32_t vertex, StoredInfluences& out) {
+    InfluenceReader reader(scene, node);
+    if (!reader.skinned() || vertex >= reader.vertices()) return false;
+    const Mesh& mesh = *reader.mesh();
+    const std::vector<int32_t>& skinJoints = reader.skin()->joints;
+    StoredInfluences result;
+    result.node = node;
+    result.vertex = vertex;
+    float values[4];
+    const int indexCount = readAttribute(reader.indexStream(), reader.indexAttribute(), vertex, values);
+    result.indices.assign(values, values + std::clamp(indexCount, 0, 4));
+    const int weightCount = readAttribute(reader.weightStream(), reader.weightAttribute(), vertex, values);
+    result.weights.assign(values, values + std::clamp(weightCount, 0, 4));
+    const int32_t batch = mesh.boneIndicesBatchLocal ? reader.batchOf(vertex) : -1;
+    for (float index : result.indices) {
+        int32_t joint = -1;
+        if (index >= 0.0f && index < 65536.0f) {
+            const size_t local = static_cast<size_t>(index);
+            if (!mesh.boneIndicesBatchLocal)
+                joint = static_cast<int32_t>(local);
+            else if (batch >= 0 && local < mesh.boneBatches[size_t(batch)].bones.size())
+                joint = mesh.boneBatches[size_t(batch)].bones[local];
+        }
+        if (joint < 0 || static_cast<size_t>(joint) >= skinJoints.size()) joint = -1;
+        result.joints.push_back(joint);
+        result.jointNodes.push_back(joint >= 0 ? skinJoints[size_t(joint)] : -1);
+    }
+    if (!mesh.boneBatches.empty()) {
+        std::vector<uint32_t> triangles;
+        expandTriangles(mesh, triangles);
+        const size_t triangleTotal = triangles.size() / 3;
+        for (size_t b = 0; b < mesh.boneBatches.size(); ++b) {
+            const BoneBatch& bb = mesh.boneBatches[b];
+            const size_t end = std::min<size_t>(size_t(bb.firstTriangle) + bb.triangleCount, triangleTotal);
+            bool uses = false;
+            for (size_t t = bb.firstTriangle; t < end && !uses; ++t)
+                uses = triangles[t * 3] == vertex || triangles[t * 3 + 1] == vertex || triangles[t * 3 + 2] == vertex;
+            if (uses) result.batches.push_back(static_cast<int32_t>(b));
+        }
+    }
+    out = std::move(result);
+    return true;
+}
+
+std::vector<JointBatch> jointBatches(const Scene& scene, int joint) {
+    std::vector<JointBatch> out;
+    for (size_t n = 0; n < scene.nodes.size(); ++n) {
+        InfluenceReader reader(scene, static_cast<int>(n));
+        if (!reader.mesh()) continue;
+        const std::vector<int32_t>& skinJoints = reader.skin()->joints;
+        auto names = [&](int32_t j) {
+            return j >= 0 && static_cast<size_t>(j) < skinJoints.size() && skinJoints[size_t(j)] == joint;
+        };
+        const std::vector<BoneBatch>& batches = reader.mesh()->boneBatches;
+        if (batches.empty()) {
+            for (size_t j = 0; j < skinJoints.size(); ++j)
+                if (names(static_cast<int32_t>(j))) {
+                    out.push_back({static_cast<int>(n), -1, static_cast<int>(j)});
+                    break;
+                }
+            continue;
+        }
+        for (size_t b = 0; b < batches.size(); ++b)
+            for (size_t p = 0; p < batches[b].bones.size(); ++p)
+                if (names(batches[b].bones[p])) {
+                    out.push_back({static_cast<int>(n), static_cast<int>(b), static_cast<int>(p)});
+                    break;
+                }
+    }
+    return out;
 }
 
 }  // namespace esv

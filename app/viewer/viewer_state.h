@@ -161,6 +161,12 @@ struct ViewerState {
     CostView cost;
     PofViewState pof;  // POF scenes: drawn detail level, debris, markers, shield, spins
     bool showJointNames = false;  // the selected and the hovered joint's names over the viewport
+    bool allJointNames = false;   // with showJointNames: every joint's name at its joint
+    // Selecting a joint (tree, viewport, panel, `select`) shows the Weights view of it.
+    bool weightsOnJointPick = true;
+    // The vertex the skinning debugger shows (ctrl+click in the 3D view, `pick-vertex`): its
+    // influences as the file stores them, read from the scene as loaded. node -1: none.
+    StoredInfluences pickedVertex;
     // What the overlays hand the renderer this frame (POF markers, gizmos; view.annotations points here).
     Annotations annotations;
     LoadStatus load;

@@ -280,6 +280,16 @@ void drawViewControls(ViewerState& s, const std::vector<int>& joints) {
     }
     if (!selectedIsJoint) ImGui::EndDisabled();
 
+    if (s.selection.joint >= 0) {
+        // The selected joint's bone batches (the Batches view's numbers).
+        const std::string batches = jointBatchText(scene, s.selection.joint);
+        ImGui::TextWrapped("%s: %s", nodeLabel(scene, s.selection.joint).c_str(),
+                           batches.empty() ? "in no bone palette" : batches.c_str());
+    }
+    ImGui::Checkbox("weights of the picked joint", &s.weightsOnJointPick);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Selecting a joint (tree, viewport, this panel) shows the Weights view of it");
+
     ImGui::Checkbox("skeleton", &s.view.showSkeleton);
     sameLineIfFits("joint axes");
     ImGui::Checkbox("joint axes", &s.view.showJointAxes);
@@ -287,6 +297,11 @@ void drawViewControls(ViewerState& s, const std::vector<int>& joints) {
     ImGui::Checkbox("bind pose", &s.view.showBindPose);
     sameLineIfFits("joint names");
     ImGui::Checkbox("joint names", &s.showJointNames);
+    sameLineIfFits("all");
+    if (!s.showJointNames) ImGui::BeginDisabled();
+    ImGui::Checkbox("all", &s.allJointNames);
+    if (!s.showJointNames) ImGui::EndDisabled();
+    ImGui::TextDisabled("Ctrl+click a skinned vertex: its stored influences (inspector).");
 }
 
 void drawMorphs(ViewerState& s) {
