@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include "scene/cpu_reference.h"
 
@@ -345,6 +346,118 @@ std::vector<JointBatch> jointBatches(const Scene& scene, int joint) {
                 }
     }
     return out;
+}
+
+namespace {
+
+// One influence set of a mesh: its bone indices and weights with their streams (as influenceSets in
+// cpu_reference.cpp finds them).
+struct MaskSet {
+    const VertexStream* indexStream = nullptr;
+    const VertexStream* weightStream = nullptr;
+    const VertexAttribute* indices = nullptr;
+    const VertexAttribute* weights = nullptr;
+};
+
+// The mesh's weights with `mask` applied, one Float32 array per set (index components per vertex).
+std::vector<std::vector<float>> maskedWeights(const Mesh& mesh, const Skin& skin, const InfluenceReader& reader,
+                                              const std::vector<MaskSet>& sets, const Scene& scene,
+                                              const BoneMask& mask) {
+    auto muted = [&](int32_t jointNode) {
+        if (mask.solo >= 0) return jointNode != mask.solo;
+        return std::find(mask.muted.begin(), mask.muted.end(), jointNode) != mask.muted.end();
+    };
+    std::vector<std::vector<float>> out(sets.size());
+    for (size_t set = 0; set < sets.size(); ++set)
+        out[set].assign(size_t(mesh.vertexCount) * std::clamp<size_t>(sets[set].indices->components, 1, 4), 0.0f);
+    struct Applied {
+        size_t set, at;
+        float weight;
+        bool keep;
+    };
+    std::vector<Applied> applied;
+    float idx[4], wts[4];
+    for (uint32_t v = 0; v < reader.vertices(); ++v) {
+        applied.clear();
+        float total = 0.0f, kept = 0.0f;
+        for (size_t set = 0; set < sets.size(); ++set) {
+            const int influences = readAttribute(*sets[set].indexStream, *sets[set].indices, v, idx);
+            const int weightCount = readAttribute(*sets[set].weightStream, *sets[set].weights, v, wts);
+            const size_t width = std::clamp<size_t>(sets[set].indices->components, 1, 4);
+            for (int k = 0; k < influences && k < 4; ++k) {
+                const float w = k < weightCount ? wts[k] : set == 0 ? 1.0f - total : 0.0f;
+                if (w == 0.0f || !(idx[k] >= 0.0f && idx[k] < 65536.0f)) continue;
+                int32_t joint = static_cast<int32_t>(idx[k]);
+                if (mesh.boneIndicesBatchLocal) {
+                    const int32_t b = reader.batchOf(v);
+                    if (b < 0 || size_t(joint) >= mesh.boneBatches[size_t(b)].bones.size()) continue;
+                    joint = mesh.boneBatches[size_t(b)].bones[size_t(joint)];
+                }
+                if (joint < 0 || size_t(joint) >= skin.joints.size()) continue;
+                const int32_t node = skin.joints[size_t(joint)];
+                const bool keep = !muted(node) && node >= 0 && size_t(node) < scene.nodes.size();
+                applied.push_back({set, size_t(v) * width + size_t(k), w, keep});
+                total += w;
+                if (keep) kept += w;
+            }
+        }
+        // The kept weights scaled back to the vertex's sum; none kept: no weight at all.
+        const float scale = kept != 0.0f ? total / kept : 0.0f;
+        for (const Applied& a : applied)
+            if (a.keep) out[a.set][a.at] = a.weight * scale;
+    }
+    return out;
+}
+
+}  // namespace
+
+size_t maskBoneWeights(Scene& scene, const BoneMask& mask) {
+    if (mask.empty()) return 0;
+    std::vector<uint8_t> done(scene.meshes.size(), 0);
+    size_t rewritten = 0;
+    for (size_t n = 0; n < scene.nodes.size(); ++n) {
+        InfluenceReader reader(scene, static_cast<int>(n));
+        if (!reader.skinned() || reader.vertices() == 0 || done[size_t(scene.nodes[n].object)]) continue;
+        done[size_t(scene.nodes[n].object)] = 1;
+        Mesh& mesh = scene.meshes[size_t(scene.nodes[n].object)];
+        std::vector<MaskSet> sets;
+        for (uint8_t set = 0; set < 8; ++set) {
+            MaskSet m;
+            m.indices = findAttribute(mesh, Semantic::BoneIndices, set, &m.indexStream);
+            m.weights = findAttribute(mesh, Semantic::BoneWeights, set, &m.weightStream);
+            if (!m.indices || !m.weights) break;
+            sets.push_back(m);
+        }
+        const std::vector<std::vector<float>> weights =
+            maskedWeights(mesh, *reader.skin(), reader, sets, scene, mask);
+        // Each set's weight attribute leaves its stream; its masked weights come as a stream of their own.
+        for (size_t set = 0; set < sets.size(); ++set)
+            for (VertexStream& stream : mesh.streams) {
+                std::vector<VertexAttribute>& list = stream.attributes;
+                list.erase(std::remove_if(list.begin(), list.end(),
+                                          [&](const VertexAttribute& a) {
+                                              return a.semantic == Semantic::BoneWeights && a.set == set;
+                                          }),
+                           list.end());
+            }
+        for (size_t set = 0; set < weights.size(); ++set) {
+            VertexStream stream;
+            VertexAttribute attribute;
+            attribute.semantic = Semantic::BoneWeights;
+            attribute.set = static_cast<uint8_t>(set);
+            attribute.type = ComponentType::Float32;
+            attribute.components = static_cast<uint8_t>(weights[set].size() / std::max<size_t>(mesh.vertexCount, 1));
+            stream.stride = uint32_t(attribute.components) * 4u;
+            stream.count = mesh.vertexCount;
+            std::vector<uint8_t> bytes(weights[set].size() * sizeof(float));
+            if (!bytes.empty()) std::memcpy(bytes.data(), weights[set].data(), bytes.size());
+            stream.bytes = makeOwnedBytes(std::move(bytes));
+            stream.attributes.push_back(attribute);
+            mesh.streams.push_back(std::move(stream));
+        }
+        ++rewritten;
+    }
+    return rewritten;
 }
 
 }  // namespace esv

@@ -90,4 +90,23 @@ struct JointBatch {
 // order (a joint named twice in one palette counts once, at its first index).
 std::vector<JointBatch> jointBatches(const Scene& scene, int joint);
 
+// The skinning debugger's hide and solo of bones: the joints whose influence is taken away.
+struct BoneMask {
+    std::vector<int32_t> muted;  // joint nodes whose weights are zeroed
+    int32_t solo = -1;           // when >= 0: every joint node but this one is muted
+    bool empty() const { return muted.empty() && solo < 0; }
+};
+
+// Rewrites the bone weights of every skinned mesh (each mesh through the skin of the first skinned
+// node that draws it) so that the joints `mask` mutes move nothing, as skinning tools do for a bone
+// that does not deform: a muted joint's weights become 0 and the vertex's other weights are scaled
+// back to the sum they had, so it follows its other joints; a vertex no other joint moves has no
+// weight left and is drawn as the renderer and the CPU path draw a vertex without weight, by its
+// node's matrix (where the bind placed it). Influences are read as the CPU path reads them (every
+// BoneIndices/BoneWeights set, a weight missing after set 0's stored ones taking what is left), and
+// each set's weights are written as a new Float32 stream with one weight per index component (the
+// old weight attribute is dropped from its stream; indices and the other attributes stay as they
+// are). Returns the number of meshes rewritten.
+size_t maskBoneWeights(Scene& scene, const BoneMask& mask);
+
 }  // namespace esv

@@ -401,6 +401,12 @@ namespace {
 
 bool install(ViewerState& s, std::unique_ptr<Scene> scene, const std::string& path, bool keepView,
              std::string& error) {
+    // Hidden and solo bones: a new file starts without; the analysis reads the weights as prepared.
+    if (!keepView) s.boneMask = BoneMask{};
+    const RendererInfo info = s.renderer->info();
+    SkinAnalysis analysis =
+        analyzeSkinning(*scene, info.vectorsPerBone, info.reservedVertexVectors, info.maxVertexUniformVectors);
+    maskBoneWeights(*scene, s.boneMask);
     if (!s.renderer->setScene(*scene, scene->report, error)) {
         if (s.scene) {
             std::vector<ReportLine> again;  // the old scene's report already has these lines
@@ -423,8 +429,7 @@ bool install(ViewerState& s, std::unique_ptr<Scene> scene, const std::string& pa
     s.path = path;
     s.fileStamp = fileStamp(path);
     s.rendererInfo = s.renderer->info();
-    s.skin = analyzeSkinning(*s.scene, s.rendererInfo.vectorsPerBone, s.rendererInfo.reservedVertexVectors,
-                             s.rendererInfo.maxVertexUniformVectors);
+    s.skin = std::move(analysis);
     s.morphOverride.assign(s.scene->nodes.size(), {});
     s.timelineClip = -2;
     // A reload keeps the POF view (detail level, debris, markers, spins by node); a new file starts afresh.
@@ -464,6 +469,7 @@ bool install(ViewerState& s, std::unique_ptr<Scene> scene, const std::string& pa
         s.view.weightBone = -1;
         if (s.view.camera >= int(sc.cameras.size())) s.view.camera = -1;
         if (!selectedName.empty()) selectNode(s, findNode(sc, selectedName));
+        s.view.mode = oldView.mode;  // reselecting a joint does not switch the view (weightsOnJointPick)
     } else {
         // A new file: its format's first view, framed.
         resetView(s);
@@ -484,7 +490,31 @@ bool installScene(ViewerState& s, std::shared_ptr<const Scene> loaded, std::uniq
 
 bool reprepareScene(ViewerState& s, std::string& error) {
     if (!s.loaded || !s.renderer) return false;
-    return install(s, prepareForTarget(*s.loaded, targetCaps(s.renderer->info())), s.path, true, error);
+    const StoredInfluences picked = s.pickedVertex;
+    if (!install(s, prepareForTarget(*s.loaded, targetCaps(s.renderer->info())), s.path, true, error)) return false;
+    s.pickedVertex = picked;  // the same file: the same stored influences
+    return true;
+}
+
+bool setBoneMask(ViewerState& s, const BoneMask& mask, std::string& error) {
+    if (!s.scene) {
+        error = "no scene is open";
+        return false;
+    }
+    for (int32_t n : mask.muted)
+        if (!isJoint(*s.scene, n)) {
+            error = "node " + std::to_string(n) + " is no joint";
+            return false;
+        }
+    if (mask.solo >= 0 && !isJoint(*s.scene, mask.solo)) {
+        error = "node " + std::to_string(mask.solo) + " is no joint";
+        return false;
+    }
+    const BoneMask old = s.boneMask;
+    s.boneMask = mask;
+    if (reprepareScene(s, error)) return true;
+    s.boneMask = old;
+    return false;
 }
 
 unsigned textureObject(const ViewerState& s, int index) {

@@ -107,6 +107,11 @@ bool installScene(ViewerState& s, std::shared_ptr<const Scene> loaded, std::uniq
 // and installs it keeping the view, without reading the file again (no load is counted).
 bool reprepareScene(ViewerState& s, std::string& error);
 
+// Hides (mutes) and solos bones (ViewerState::boneMask, maskBoneWeights): the scene is prepared
+// again from the scene as loaded with the mask's weights and installed keeping the view. False with
+// `error` set, and the mask as it was, when a node is no joint or the upload fails.
+bool setBoneMask(ViewerState& s, const BoneMask& mask, std::string& error);
+
 // The GL texture object the renderer made for scene texture `index` (0 when none), for thumbnails.
 unsigned textureObject(const ViewerState& s, int index);
 

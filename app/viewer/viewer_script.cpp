@@ -581,14 +581,14 @@ const std::vector<CommandSpec>& commandSpecs() {
                 {Arg::Text, Arg::Integer}, Needs::Scene,
                 [](CommandContext& c) {
                     if (c.a.size() == 1) {
-                        if (c.a[0] != "none") return c.fail("pick-vertex: expected NODE VERTEX or none");
+                        if (c.a[0] != "none") return c.fail("expected NODE VERTEX or none");
                         return clearPickedVertex(c.s);
                     }
                     const int node = findNode(c.scene(), c.a[0]);
                     if (node < 0) return c.fail("no node named '" + c.a[0] + "'");
-                    if (c.integer(1) < 0) return c.fail("pick-vertex: the vertex is a number from 0");
+                    if (c.integer(1) < 0) return c.fail("the vertex is a number from 0");
                     std::string error;
-                    if (!pickVertex(c.s, node, uint32_t(c.integer(1)), error)) c.fail("pick-vertex: " + error);
+                    if (!pickVertex(c.s, node, uint32_t(c.integer(1)), error)) c.fail(error);
                 }),
         command("pick-vertex-at", "X Y", "pick the skinned vertex nearest window pixel X, Y (as ctrl+click)",
                 2, 2, {Arg::Number, Arg::Number}, Needs::Scene,
@@ -598,9 +598,35 @@ const std::vector<CommandSpec>& commandSpecs() {
                     uint32_t vertex = 0;
                     std::string error;
                     if (!skinnedVertexAt(c.s, c.number(0), c.number(1), 10.0f, node, vertex))
-                        return c.fail("pick-vertex-at: no skinned vertex within 10 pixels of " + c.a[0] + ", " +
+                        return c.fail("no skinned vertex within 10 pixels of " + c.a[0] + ", " +
                                       c.a[1]);
-                    if (!pickVertex(c.s, node, vertex, error)) c.fail("pick-vertex-at: " + error);
+                    if (!pickVertex(c.s, node, vertex, error)) c.fail(error);
+                }),
+        command("bone", "hide|show|solo JOINT | solo none | show all",
+                "hide a joint's influence (its weights zeroed), show it again, or solo one joint", 2, 2,
+                {Arg::Text}, Needs::Scene,
+                [](CommandContext& c) {
+                    BoneMask mask = c.s.boneMask;
+                    const std::string& what = c.a[0];
+                    if (what == "show" && c.a[1] == "all") {
+                        mask = BoneMask{};
+                    } else if (what == "solo" && c.a[1] == "none") {
+                        mask.solo = -1;
+                    } else {
+                        const int joint = findNode(c.scene(), c.a[1]);
+                        if (joint < 0 || !isJoint(c.scene(), joint)) return c.fail("no joint named '" + c.a[1] + "'");
+                        const auto at = std::find(mask.muted.begin(), mask.muted.end(), joint);
+                        if (what == "hide" && at == mask.muted.end())
+                            mask.muted.push_back(joint);
+                        else if (what == "show" && at != mask.muted.end())
+                            mask.muted.erase(at);
+                        else if (what == "solo")
+                            mask.solo = joint;
+                        else if (what != "hide" && what != "show")
+                            return c.fail("expected hide, show or solo, not '" + what + "'");
+                    }
+                    std::string error;
+                    if (!setBoneMask(c.s, mask, error)) c.fail(error);
                 }),
         command("morph", "INDEX WEIGHT|anim",
                 "override a morph target weight of the selected (or first morphed) mesh", 2, 2,
@@ -1246,6 +1272,7 @@ std::string viewerStateJson(const ViewerState& s) {
         j["weight_bone"] = s.view.weightBone;
         j["joint_names"] = !s.showJointNames ? "off" : s.allJointNames ? "all" : "on";
         j["picked_vertex"] = pickedVertexJson(s);
+        j["bone_mask"] = {{"hidden", s.boneMask.muted}, {"solo", s.boneMask.solo}};
         nlohmann::json morphs = nlohmann::json::object();
         for (size_t n = 0; n < s.pose.morphWeights.size(); ++n)
             if (!s.pose.morphWeights[n].empty()) morphs[scene.nodes[n].name] = s.pose.morphWeights[n];

@@ -167,6 +167,10 @@ struct ViewerState {
     // The vertex the skinning debugger shows (ctrl+click in the 3D view, `pick-vertex`): its
     // influences as the file stores them, read from the scene as loaded. node -1: none.
     StoredInfluences pickedVertex;
+    // Hidden (muted) and solo bones: the scene drawn has their weights taken away (maskBoneWeights;
+    // the analysis, the picked vertex and the file keep the stored ones). Kept by a reload; a new file
+    // starts without.
+    BoneMask boneMask;
     // What the overlays hand the renderer this frame (POF markers, gizmos; view.annotations points here).
     Annotations annotations;
     LoadStatus load;

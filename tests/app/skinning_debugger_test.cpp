@@ -213,19 +213,18 @@ bool vertexOnScreen(const esv::ViewerState& s, int node, glm::vec2& pixel, uint3
     esv::worldVertices(*s.loaded, s.pose, node, positions);
     const esv::ViewportRect v = esv::sceneViewport(s);
     const glm::vec2 middle(float(v.x) + 0.5f * float(v.width), float(v.y) + 0.5f * float(v.height));
-    float best = 1e30f;
+    std::vector<std::pair<float, uint32_t>> order;
     for (size_t i = 0; i < positions.size(); ++i) {
         glm::vec2 p;
-        if (!esv::projectToScreen(s, positions[i], p) || esv::hiddenBySurface(s, positions[i])) continue;
-        const float d = glm::length(p - middle);
-        if (d < best) {
-            best = d;
-            pixel = p;
-            vertex = uint32_t(i);
-        }
-        if (best < 40.0f) break;
+        if (esv::projectToScreen(s, positions[i], p)) order.push_back({glm::length(p - middle), uint32_t(i)});
     }
-    return best < 1e30f;
+    std::sort(order.begin(), order.end());
+    for (const auto& [distance, i] : order) {
+        if (esv::hiddenBySurface(s, positions[i])) continue;
+        vertex = i;
+        return esv::projectToScreen(s, positions[i], pixel);
+    }
+    return false;
 }
 
 void pickedVertexMatchesTheFile(const std::string& name, const fs::path& model) {
@@ -277,6 +276,264 @@ TEST(SkinningDebugger, PickedVertexInfluencesAreTheAwdFileWeights) {
 
 TEST(SkinningDebugger, PickedVertexInfluencesAreTheOpenGexFileWeights) {
     pickedVertexMatchesTheFile("ogex", kOgex);
+}
+
+// Ctrl+click in the 3D view picks the skinned vertex there (a plain click selects a node instead).
+TEST(SkinningDebugger, CtrlClickPicksTheVertexUnderThePointer) {
+    if (!fs::exists(esv::test::modelsDir() / kBear)) GTEST_SKIP() << "no " << kBear;
+    Session session;
+    ASSERT_TRUE(session.start("ctrl_click", kBear));
+    esv::ViewerState& s = session.state();
+    const int node = firstSkinnedNode(*s.loaded);
+    glm::vec2 pixel;
+    uint32_t aimed = 0;
+    ASSERT_TRUE(vertexOnScreen(s, node, pixel, aimed));
+    auto click = [&](unsigned mods) {
+        if (mods) session.push(esv::Event::keyEvent(esv::Key::LeftControl, true, mods));
+        session.push(esv::Event::mouseMove(pixel.x, pixel.y));
+        session.frames(1);
+        session.push(esv::Event::mouseButton(esv::MouseButton::Left, true, mods));
+        session.frames(1);
+        session.push(esv::Event::mouseButton(esv::MouseButton::Left, false, mods));
+        session.frames(1);
+        if (mods) session.push(esv::Event::keyEvent(esv::Key::LeftControl, false));
+        session.frames(2);
+    };
+    click(0);
+    // Apart in time (the host's frames), so that the second click is no double click (which frames
+    // the selection).
+    session.frames(40);
+    EXPECT_TRUE(session.dump()["picked_vertex"].is_null()) << "a plain click picks no vertex";
+    EXPECT_EQ(session.dump()["selected_index"].get<int>(), node) << "it selects the mesh node";
+    click(esv::kModControl);
+    const nlohmann::json picked = session.dump()["picked_vertex"];
+    ASSERT_TRUE(picked.is_object()) << "ctrl+click picked a vertex";
+    std::vector<glm::vec3> positions;
+    esv::worldVertices(*s.loaded, s.pose, picked["node"].get<int>(), positions);
+    glm::vec2 at;
+    ASSERT_TRUE(esv::projectToScreen(s, positions.at(picked["vertex"].get<size_t>()), at));
+    EXPECT_LE(glm::length(at - pixel), 1.0f);
+    expectFileInfluences(s, picked, picked["node"].get<int>(), picked["vertex"].get<uint32_t>());
+    // The inspector and the box beside the vertex say the same lines: the vertex and its influences.
+    const std::vector<std::string> lines = esv::pickedVertexLines(s);
+    ASSERT_GE(lines.size(), 2u);
+    EXPECT_EQ(lines[0], "vertex " + std::to_string(picked["vertex"].get<uint32_t>()) + " of " +
+                            picked["node_name"].get<std::string>());
+    EXPECT_NE(lines[1].find("-> " + picked["joint_names"][0].get<std::string>()), std::string::npos) << lines[1];
+}
+
+TEST(SkinningDebugger, PickVertexRefusesWhatIsNotASkinnedVertex) {
+    if (!fs::exists(esv::test::modelsDir() / kBear)) GTEST_SKIP() << "no " << kBear;
+    Session session;
+    ASSERT_TRUE(session.start("refuse", kBear));
+    const esv::ViewerState& s = session.state();
+    const int node = firstSkinnedNode(*s.loaded);
+    const uint32_t count = s.loaded->meshes[size_t(s.loaded->nodes[size_t(node)].object)].vertexCount;
+    std::string error;
+    EXPECT_FALSE(session.script("pick-vertex " + std::to_string(node) + " " + std::to_string(count), &error));
+    EXPECT_EQ(error, "test:1: pick-vertex: no vertex " + std::to_string(count) +
+                         " with bone indices and weights in node " + std::to_string(node))
+        << error;
+    EXPECT_FALSE(session.script("pick-vertex 0 0", &error));
+    EXPECT_NE(error.find("pick-vertex: node 0 is no skinned mesh instance"), std::string::npos) << error;
+    EXPECT_FALSE(session.script("pick-vertex-at -500 -500", &error));
+    EXPECT_NE(error.find("no skinned vertex within 10 pixels"), std::string::npos) << error;
+    EXPECT_TRUE(session.dump()["picked_vertex"].is_null());
+}
+
+// Selecting a joint shows the Weights view of it and names the bone batches whose palettes hold it
+// (the man's are batch-local POD batches); `set pick-weights off` leaves the view as it is.
+TEST(SkinningDebugger, PickedJointShowsItsWeightsAndNamesItsBatches) {
+    if (!fs::exists(esv::test::modelsDir() / kMan)) GTEST_SKIP() << "no " << kMan;
+    Session session;
+    ASSERT_TRUE(session.start("joint_batches", kMan));
+    const esv::ViewerState& s = session.state();
+    std::string error;
+    ASSERT_TRUE(session.script("select uB_BoneA011", &error)) << error;
+    const nlohmann::json state = session.dump();
+    const int joint = state["joint"].get<int>();
+    ASSERT_GE(joint, 0);
+    EXPECT_EQ(state["mode"], "weights");
+    EXPECT_EQ(state["weight_bone"].get<int>(), joint);
+    // The batches from the scene drawn: every palette entry naming the joint, per mesh instance.
+    nlohmann::json expected = nlohmann::json::array();
+    const esv::Scene& scene = *s.scene;
+    for (size_t n = 0; n < scene.nodes.size(); ++n) {
+        const esv::Node& node = scene.nodes[n];
+        if (node.kind != esv::NodeKind::Mesh || node.skin < 0) continue;
+        const esv::Skin& skin = scene.skins[size_t(node.skin)];
+        const esv::Mesh& mesh = scene.meshes[size_t(node.object)];
+        for (size_t b = 0; b < mesh.boneBatches.size(); ++b)
+            for (size_t p = 0; p < mesh.boneBatches[b].bones.size(); ++p)
+                if (skin.joints[size_t(mesh.boneBatches[b].bones[p])] == joint) {
+                    expected.push_back({{"node", int(n)}, {"batch", int(b)}, {"palette", int(p)}});
+                    break;
+                }
+    }
+    ASSERT_FALSE(expected.empty());
+    EXPECT_EQ(state["joint_batches"], expected);
+    const std::string text = esv::jointBatchText(scene, joint);
+    EXPECT_EQ(text.rfind(expected.size() > 1 ? "batches " : "batch ", 0), 0u) << text;
+    EXPECT_NE(text.find(std::to_string(expected[0]["batch"].get<int>())), std::string::npos) << text;
+
+    ASSERT_TRUE(session.script("mode shaded\nset pick-weights off\nselect uB_BoneA01", &error)) << error;
+    EXPECT_EQ(session.dump()["mode"], "shaded");
+    EXPECT_NE(session.dump()["weight_bone"].get<int>(), joint) << "the Weights view follows the new joint";
+}
+
+// Pixels of the box within `tolerance` levels of `color`.
+int countColor(const Image& image, const std::array<int, 3>& color, int tolerance) {
+    int count = 0;
+    for (size_t i = 0; i + 3 < image.rgba.size(); i += 4)
+        count += std::abs(image.rgba[i] - color[0]) <= tolerance && std::abs(image.rgba[i + 1] - color[1]) <= tolerance &&
+                 std::abs(image.rgba[i + 2] - color[2]) <= tolerance;
+    return count;
+}
+
+// `set joint-names all` draws every joint's name (the hovered joint's colour), `on` only the selected
+// and hovered joint's.
+TEST(SkinningDebugger, AllJointNamesAreDrawnAtTheirJoints) {
+    if (!fs::exists(esv::test::modelsDir() / kMan)) GTEST_SKIP() << "no " << kMan;
+    Session session;
+    ASSERT_TRUE(session.start("all_names", kMan));
+    std::string error;
+    const std::array<int, 3> nameColor{255, 230, 150};
+    ASSERT_TRUE(session.script("set joint-names on", &error)) << error;
+    EXPECT_EQ(session.dump()["joint_names"], "on");
+    const int some = countColor(session.shot("on"), nameColor, 8);
+    ASSERT_TRUE(session.script("set joint-names all", &error)) << error;
+    EXPECT_EQ(session.dump()["joint_names"], "all");
+    const int all = countColor(session.shot("all"), nameColor, 8);
+    // Each of the man's joints' names is some tens of glyph pixels.
+    EXPECT_GT(all, some + 400) << some << " -> " << all;
+    ASSERT_TRUE(session.script("set joint-names off", &error)) << error;
+    EXPECT_EQ(session.dump()["joint_names"], "off");
+    EXPECT_LE(countColor(session.shot("off"), nameColor, 8), some);
+}
+
+// The stored position of vertex `v` (Float32 positions), decoded from the bytes.
+glm::vec3 storedPosition(const esv::Mesh& mesh, uint32_t v) {
+    for (const esv::VertexStream& stream : mesh.streams)
+        for (const esv::VertexAttribute& a : stream.attributes)
+            if (a.semantic == esv::Semantic::Position) {
+                glm::vec3 p(0.0f);
+                for (int c = 0; c < 3; ++c) {
+                    double value = 0.0;
+                    EXPECT_TRUE(storedComponent(stream, a, v, c, value));
+                    p[c] = float(value);
+                }
+                return glm::vec3(mesh.positionUnpack * glm::vec4(p, 1.0f));
+            }
+    ADD_FAILURE() << "no positions";
+    return glm::vec3(0.0f);
+}
+
+// Where the file's weights put vertex `v` of `node` at the pose shown when only the joints `keep`
+// accepts move it, the kept weights scaled back to the vertex's sum (the node's matrix when none).
+template <class Keep>
+glm::vec3 expectedPosition(const esv::ViewerState& s, int node, uint32_t v, Keep keep) {
+    const esv::Scene& file = *s.loaded;
+    const esv::Node& instance = file.nodes[size_t(node)];
+    const esv::Mesh& mesh = file.meshes[size_t(instance.object)];
+    const esv::Skin& skin = file.skins[size_t(instance.skin)];
+    FileInfluences stored;
+    EXPECT_TRUE(fileInfluences(mesh, v, stored));
+    const glm::vec4 p(storedPosition(mesh, v), 1.0f);
+    glm::mat4 sum(0.0f);
+    double total = 0.0, kept = 0.0;
+    for (size_t k = 0; k < stored.indices.size() && k < stored.weights.size(); ++k) {
+        const size_t j = size_t(stored.indices[k]);
+        total += stored.weights[k];
+        if (stored.weights[k] == 0.0 || !keep(skin.joints[j])) continue;
+        kept += stored.weights[k];
+        sum += float(stored.weights[k]) * (s.pose.world[size_t(skin.joints[j])] * skin.inverseBind[j]);
+    }
+    if (kept == 0.0) return glm::vec3(s.pose.objectWorld[size_t(node)] * p);
+    return glm::vec3((float(total / kept) * sum) * p);
+}
+
+// Hiding a bone zeroes its weights in the scene drawn (the others scaled back to the vertex's sum),
+// solo keeps only its own, a vertex left with no weight is drawn by its node's matrix; the GPU
+// draws what the CPU path computes (SkinDiff), and the file's weights (picked vertex, analysis) stay.
+TEST(SkinningDebugger, HiddenAndSoloBonesMoveTheVerticesByTheOtherWeights) {
+    if (!fs::exists(esv::test::modelsDir() / kBear)) GTEST_SKIP() << "no " << kBear;
+    Session session;
+    ASSERT_TRUE(session.start("mask", kBear));
+    esv::ViewerState& s = session.state();
+    const int node = firstSkinnedNode(*s.loaded);
+    const esv::Mesh& fileMesh = s.loaded->meshes[size_t(s.loaded->nodes[size_t(node)].object)];
+    const esv::Skin& skin = s.loaded->skins[size_t(s.loaded->nodes[size_t(node)].skin)];
+    ASSERT_EQ(s.scene->meshes[size_t(s.scene->nodes[size_t(node)].object)].vertexCount, fileMesh.vertexCount);
+    const uint32_t v = mostInfluencedVertex(*s.loaded, node);
+    FileInfluences stored;
+    ASSERT_TRUE(fileInfluences(fileMesh, v, stored));
+    ASSERT_GE(stored.weights.size(), 2u);
+    ASSERT_NE(stored.weights[0], 0.0);
+    ASSERT_NE(stored.weights[1], 0.0);
+    const int hidden = skin.joints[size_t(stored.indices[0])], solo = skin.joints[size_t(stored.indices[1])];
+    // A vertex the solo joint does not move.
+    uint32_t other = 0;
+    for (FileInfluences o; other < fileMesh.vertexCount && fileInfluences(fileMesh, other, o); ++other) {
+        bool moves = false;
+        for (size_t k = 0; k < o.indices.size(); ++k)
+            moves = moves || (k < o.weights.size() && o.weights[k] != 0.0 && skin.joints[size_t(o.indices[k])] == solo);
+        if (!moves) break;
+    }
+    ASSERT_LT(other, fileMesh.vertexCount);
+
+    std::string error;
+    ASSERT_TRUE(session.script("clip 0\ntime 0.5\npause\npick-vertex " + std::to_string(node) + " " +
+                                   std::to_string(v) + "\nmode skindiff",
+                               &error))
+        << error;
+    const nlohmann::json before = session.dump();
+    const size_t badSums = s.skin.badSums;
+    std::vector<glm::vec3> drawn;
+    auto position = [&](uint32_t vertex) {
+        esv::worldVertices(*s.scene, s.pose, node, drawn);
+        return drawn.at(vertex);
+    };
+    auto near = [](const glm::vec3& a, const glm::vec3& b) { return glm::length(a - b) <= 1e-3f * (1.0f + glm::length(b)); };
+    const glm::vec3 unmasked = position(v);
+    EXPECT_TRUE(near(unmasked, expectedPosition(s, node, v, [](int) { return true; })));
+
+    ASSERT_TRUE(session.script("bone hide " + std::to_string(hidden), &error)) << error;
+    nlohmann::json state = session.dump();
+    EXPECT_EQ(state["bone_mask"]["hidden"], nlohmann::json::array({hidden}));
+    const glm::vec3 withoutHidden = expectedPosition(s, node, v, [&](int j) { return j != hidden; });
+    EXPECT_TRUE(near(position(v), withoutHidden));
+    EXPECT_FALSE(near(withoutHidden, unmasked)) << "the hidden joint moved the vertex at this pose";
+    EXPECT_EQ(state["picked_vertex"], before["picked_vertex"]) << "the file's weights stay";
+    EXPECT_EQ(s.skin.badSums, badSums) << "the analysis reads the weights as prepared";
+    session.frames(3);
+    if (s.stats.skinDiffMax >= 0.0f) {
+        EXPECT_LT(s.stats.skinDiffMax, 1e-3f * glm::length(s.bounds.max - s.bounds.min)) << "the GPU draws the same";
+    }
+
+    ASSERT_TRUE(session.script("bone solo " + std::to_string(solo), &error)) << error;
+    EXPECT_EQ(session.dump()["bone_mask"]["solo"].get<int>(), solo);
+    EXPECT_TRUE(near(position(v), expectedPosition(s, node, v, [&](int j) { return j == solo; })));
+    EXPECT_TRUE(near(position(other), glm::vec3(s.pose.objectWorld[size_t(node)] *
+                                                glm::vec4(storedPosition(fileMesh, other), 1.0f))))
+        << "no weight left: the node's matrix";
+
+    ASSERT_TRUE(session.script("bone show all", &error)) << error;
+    EXPECT_TRUE(session.dump()["bone_mask"]["hidden"].empty());
+    EXPECT_EQ(session.dump()["bone_mask"]["solo"].get<int>(), -1);
+    EXPECT_TRUE(near(position(v), unmasked));
+
+    // ES2 limits (128 vertex uniform vectors; the scene prepared for them): the same weights drawn.
+    ASSERT_TRUE(session.script("set gles2 on\nwait 3\nbone hide " + std::to_string(hidden) + "\nwait 2", &error))
+        << error;
+    EXPECT_TRUE(s.gles2);
+    EXPECT_TRUE(near(position(v), withoutHidden));
+    EXPECT_EQ(session.dump()["gl_errors"].get<int>(), 0);
+    EXPECT_EQ(session.dump()["bone_mask"]["hidden"], nlohmann::json::array({hidden}));
+
+    EXPECT_FALSE(session.script("bone hide " + std::to_string(node), &error));
+    EXPECT_NE(error.find("no joint named"), std::string::npos) << error;
+    EXPECT_FALSE(session.script("bone wave " + std::to_string(hidden), &error));
+    EXPECT_NE(error.find("bone: expected hide, show or solo"), std::string::npos) << error;
 }
 
 }  // namespace
