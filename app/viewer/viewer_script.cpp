@@ -275,8 +275,11 @@ bool setJointNames(ViewerState& s, const std::vector<std::string>& v, std::strin
         s.showJointNames = s.allJointNames = true;
         return true;
     }
+    bool on = false;
+    if (!parseOnOff(v[0], on)) return false;
+    s.showJointNames = on;
     s.allJointNames = false;
-    return parseOnOff(v[0], s.showJointNames);
+    return true;
 }
 
 // A number within [low, high] (NaN never is) into `out`.

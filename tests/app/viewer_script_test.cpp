@@ -210,7 +210,7 @@ TEST(ViewerScript, EverySetOptionOfTheHelpWorks) {
         {"gles2", "on", "x"},              {"lighting", "studio", "moon"},   {"missing-texture", "checker", "red"},
         {"fov", "60", "200"},              {"background", "1 0 0", "1 0"},  {"ui-scale", "2", "9"},
         {"touch-ui", "on", "sometimes"},   {"weight-bone", "strongest", "no_such_joint"},
-        {"skin-diff-range", "0.5", "-1"},
+        {"skin-diff-range", "0.5", "-1"}, {"joint-names", "all", "every"}, {"pick-weights", "off", "x"},
     };
     esv::ScriptHost host;
     for (const auto& c : kCases) {
