@@ -322,7 +322,7 @@ void drawViewControls(ViewerState& s, const std::vector<int>& joints) {
     if (!s.showJointNames) ImGui::BeginDisabled();
     ImGui::Checkbox("all", &s.allJointNames);
     if (!s.showJointNames) ImGui::EndDisabled();
-    ImGui::TextDisabled("Ctrl+click a skinned vertex: its stored influences (inspector).");
+    ImGui::TextDisabled("Ctrl+click a vertex: its influences");
 }
 
 void drawMorphs(ViewerState& s) {
