@@ -83,7 +83,7 @@ picked-index-not-batch-local | scene/skin_analysis.cpp | if (!mesh.boneIndicesBa
 mask-not-rescaled | scene/skin_analysis.cpp | const float scale = kept != 0.0f ? total / kept : 0.0f; | const float scale = kept != 0.0f ? 1.0f : 0.0f; | test_skinning_debugger | SkinningDebugger.HiddenAndSolo*
 mask-solo-ignored | scene/skin_analysis.cpp | if (mask.solo >= 0) return jointNode != mask.solo; | if (false) return jointNode != mask.solo; | test_skinning_debugger | SkinningDebugger.HiddenAndSolo*
 ctrl-click-selects | app/viewer/viewer_loop.cpp | if (!controlHeld(v))\n                selectNode(s, pickAt(s, fx, fy)); | if (true)\n                selectNode(s, pickAt(s, fx, fy)); | test_skinning_debugger | SkinningDebugger.CtrlClick*
-joint-names-never-all | app/viewer/panels/viewport_overlay.cpp | if (s.allJointNames)\n | if (false)\n | test_skinning_debugger | SkinningDebugger.AllJointNames*
+joint-names-never-all | app/viewer/panels/viewport_overlay.cpp | if (s.showJointNames && s.allJointNames) | if (false) | test_skinning_debugger | SkinningDebugger.AllJointNames*
 joint-pick-no-weights | app/viewer/viewer_actions.cpp | if (s.weightsOnJointPick) s.view.mode = ViewMode::Weights; | (void)0; | test_skinning_debugger | SkinningDebugger.PickedJoint*
 cost-skin-joints | cost/cost_report.cpp | sizes.push_back(weighted > 0 ? weighted : uint32_t(joints)); | sizes.push_back(uint32_t(joints)); | test_cost | CostMesh.*
 ktx1-sample-swap | loaders/textures/ktx_reader.cpp | if (swapped && f.typeSize > 1) | if (false && swapped && f.typeSize > 1) | test_texture_ktx | Ktx1.*

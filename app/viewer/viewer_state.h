@@ -160,8 +160,10 @@ struct ViewerState {
     UiFont uiFont;
     CostView cost;
     PofViewState pof;  // POF scenes: drawn detail level, debris, markers, shield, spins
-    bool showJointNames = false;  // the selected and the hovered joint's names over the viewport
-    bool allJointNames = false;   // with showJointNames: every joint's name at its joint
+    // Joint names over the viewport besides the selected joint's (always drawn): the hovered joint's,
+    // and with allJointNames every joint's.
+    bool showJointNames = false;
+    bool allJointNames = false;
     // Selecting a joint (tree, viewport, panel, `select`) shows the Weights view of it.
     bool weightsOnJointPick = true;
     // The vertex the skinning debugger shows (ctrl+click in the 3D view, `pick-vertex`): its

@@ -418,7 +418,7 @@ int countColor(const Image& image, const std::array<int, 3>& color, int toleranc
 }
 
 // `set joint-names all` draws every joint's name (the hovered joint's colour), `on` only the selected
-// and hovered joint's.
+// and hovered joint's, `off` the selected joint's alone.
 TEST(SkinningDebugger, AllJointNamesAreDrawnAtTheirJoints) {
     if (!fs::exists(esv::test::modelsDir() / kMan)) GTEST_SKIP() << "no " << kMan;
     Session session;
@@ -436,6 +436,13 @@ TEST(SkinningDebugger, AllJointNamesAreDrawnAtTheirJoints) {
     ASSERT_TRUE(session.script("set joint-names off", &error)) << error;
     EXPECT_EQ(session.dump()["joint_names"], "off");
     EXPECT_LE(countColor(session.shot("off"), nameColor, 8), some);
+
+    // The selected joint's name (and its batches) is drawn whatever the switch says.
+    const std::array<int, 3> selectedColor{255, 120, 90};
+    ASSERT_TRUE(session.script("set pick-weights off\nselect none", &error)) << error;
+    const int unnamed = countColor(session.shot("unselected"), selectedColor, 8);
+    ASSERT_TRUE(session.script("select uB_BoneA011", &error)) << error;
+    EXPECT_GT(countColor(session.shot("selected"), selectedColor, 8), unnamed + 40);
 }
 
 // The stored position of vertex `v` (Float32 positions), decoded from the bytes.

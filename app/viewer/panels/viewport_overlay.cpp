@@ -118,18 +118,18 @@ bool mouseOverView(const ViewerState& s, glm::vec2& pixel) {
     return true;
 }
 
-// The names of the selected joint (with its bone batches) and of the joint under the mouse, or of
-// every joint when s.allJointNames is set (one skeleton's names over each other read as little, so
-// it is a switch of its own).
+// The selected joint's name with its bone batches, always (a picked joint is named where it is);
+// with s.showJointNames also the joint under the mouse's, and with s.allJointNames every joint's (one
+// skeleton's names over each other read as little, so that is a switch of its own).
 void drawJointNames(const ViewerState& s, ImDrawList* draw, float sx, float sy) {
-    if (!s.scene || !s.showJointNames || s.pose.world.size() != s.scene->nodes.size()) return;
+    if (!s.scene || s.pose.world.size() != s.scene->nodes.size()) return;
     std::vector<int> shown;
     for (int n : {s.selection.node, s.selection.joint})
         if (n >= 0 && size_t(n) < s.scene->nodes.size() && isJoint(*s.scene, n)) shown.push_back(n);
     glm::vec2 mouse;
-    const int hovered = mouseOverView(s, mouse) ? jointAt(s, mouse.x, mouse.y, 8.0f) : -1;
+    const int hovered = s.showJointNames && mouseOverView(s, mouse) ? jointAt(s, mouse.x, mouse.y, 8.0f) : -1;
     if (hovered >= 0) shown.push_back(hovered);
-    if (s.allJointNames)
+    if (s.showJointNames && s.allJointNames)
         for (size_t n = 0; n < s.scene->nodes.size(); ++n)
             if (isJoint(*s.scene, int(n))) shown.push_back(int(n));
     for (size_t i = 0; i < shown.size(); ++i) {
