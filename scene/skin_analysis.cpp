@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include "scene/cpu_reference.h"
 
@@ -75,6 +76,12 @@ public:
     bool skinned() const { return m_indices && m_weights; }
     uint32_t vertices() const { return m_vertices; }
     const VertexAttribute& weightAttribute() const { return *m_weights; }
+    const VertexStream& indexStream() const { return *m_indexStream; }
+    const VertexStream& weightStream() const { return *m_weightStream; }
+    const VertexAttribute& indexAttribute() const { return *m_indices; }
+    // The bone batch a batch-local index of vertex `v` is read through; -1 when none (or the
+    // mesh's indices are skin joints).
+    int32_t batchOf(uint32_t v) const { return v < m_batchOf.size() ? m_batchOf[v] : -1; }
     int weightComponents() const { return std::clamp<int>(m_weights->components, 1, 4); }
 
     // Fills the vertex's slots with a non-zero weight; returns how many.
@@ -267,6 +274,190 @@ void jointInfluences(const Scene& scene, int node, int joint, std::vector<Vertex
                 weight += slots[k].weight;
         if (weight > 0.0f) out.push_back({v, weight});
     }
+}
+
+bool storedInfluences(const Scene& scene, int node, uint32_t vertex, StoredInfluences& out) {
+    InfluenceReader reader(scene, node);
+    if (!reader.skinned() || vertex >= reader.vertices()) return false;
+    const Mesh& mesh = *reader.mesh();
+    const std::vector<int32_t>& skinJoints = reader.skin()->joints;
+    StoredInfluences result;
+    result.node = node;
+    result.vertex = vertex;
+    float values[4];
+    const int indexCount = readAttribute(reader.indexStream(), reader.indexAttribute(), vertex, values);
+    result.indices.assign(values, values + std::clamp(indexCount, 0, 4));
+    const int weightCount = readAttribute(reader.weightStream(), reader.weightAttribute(), vertex, values);
+    result.weights.assign(values, values + std::clamp(weightCount, 0, 4));
+    const int32_t batch = mesh.boneIndicesBatchLocal ? reader.batchOf(vertex) : -1;
+    for (float index : result.indices) {
+        int32_t joint = -1;
+        if (index >= 0.0f && index < 65536.0f) {
+            const size_t local = static_cast<size_t>(index);
+            if (!mesh.boneIndicesBatchLocal)
+                joint = static_cast<int32_t>(local);
+            else if (batch >= 0 && local < mesh.boneBatches[size_t(batch)].bones.size())
+                joint = mesh.boneBatches[size_t(batch)].bones[local];
+        }
+        if (joint < 0 || static_cast<size_t>(joint) >= skinJoints.size()) joint = -1;
+        result.joints.push_back(joint);
+        result.jointNodes.push_back(joint >= 0 ? skinJoints[size_t(joint)] : -1);
+    }
+    if (!mesh.boneBatches.empty()) {
+        std::vector<uint32_t> triangles;
+        expandTriangles(mesh, triangles);
+        const size_t triangleTotal = triangles.size() / 3;
+        for (size_t b = 0; b < mesh.boneBatches.size(); ++b) {
+            const BoneBatch& bb = mesh.boneBatches[b];
+            const size_t end = std::min<size_t>(size_t(bb.firstTriangle) + bb.triangleCount, triangleTotal);
+            bool uses = false;
+            for (size_t t = bb.firstTriangle; t < end && !uses; ++t)
+                uses = triangles[t * 3] == vertex || triangles[t * 3 + 1] == vertex || triangles[t * 3 + 2] == vertex;
+            if (uses) result.batches.push_back(static_cast<int32_t>(b));
+        }
+    }
+    out = std::move(result);
+    return true;
+}
+
+std::vector<JointBatch> jointBatches(const Scene& scene, int joint) {
+    std::vector<JointBatch> out;
+    for (size_t n = 0; n < scene.nodes.size(); ++n) {
+        InfluenceReader reader(scene, static_cast<int>(n));
+        if (!reader.mesh()) continue;
+        const std::vector<int32_t>& skinJoints = reader.skin()->joints;
+        auto names = [&](int32_t j) {
+            return j >= 0 && static_cast<size_t>(j) < skinJoints.size() && skinJoints[size_t(j)] == joint;
+        };
+        const std::vector<BoneBatch>& batches = reader.mesh()->boneBatches;
+        if (batches.empty()) {
+            for (size_t j = 0; j < skinJoints.size(); ++j)
+                if (names(static_cast<int32_t>(j))) {
+                    out.push_back({static_cast<int>(n), -1, static_cast<int>(j)});
+                    break;
+                }
+            continue;
+        }
+        for (size_t b = 0; b < batches.size(); ++b)
+            for (size_t p = 0; p < batches[b].bones.size(); ++p)
+                if (names(batches[b].bones[p])) {
+                    out.push_back({static_cast<int>(n), static_cast<int>(b), static_cast<int>(p)});
+                    break;
+                }
+    }
+    return out;
+}
+
+namespace {
+
+// One influence set of a mesh: its bone indices and weights with their streams (as influenceSets in
+// cpu_reference.cpp finds them).
+struct MaskSet {
+    const VertexStream* indexStream = nullptr;
+    const VertexStream* weightStream = nullptr;
+    const VertexAttribute* indices = nullptr;
+    const VertexAttribute* weights = nullptr;
+};
+
+// The mesh's weights with `mask` applied, one Float32 array per set (index components per vertex).
+std::vector<std::vector<float>> maskedWeights(const Mesh& mesh, const Skin& skin, const InfluenceReader& reader,
+                                              const std::vector<MaskSet>& sets, const Scene& scene,
+                                              const BoneMask& mask) {
+    auto muted = [&](int32_t jointNode) {
+        if (mask.solo >= 0) return jointNode != mask.solo;
+        return std::find(mask.muted.begin(), mask.muted.end(), jointNode) != mask.muted.end();
+    };
+    std::vector<std::vector<float>> out(sets.size());
+    for (size_t set = 0; set < sets.size(); ++set)
+        out[set].assign(size_t(mesh.vertexCount) * std::clamp<size_t>(sets[set].indices->components, 1, 4), 0.0f);
+    struct Applied {
+        size_t set, at;
+        float weight;
+        bool keep;
+    };
+    std::vector<Applied> applied;
+    float idx[4], wts[4];
+    for (uint32_t v = 0; v < reader.vertices(); ++v) {
+        applied.clear();
+        float total = 0.0f, kept = 0.0f;
+        for (size_t set = 0; set < sets.size(); ++set) {
+            const int influences = readAttribute(*sets[set].indexStream, *sets[set].indices, v, idx);
+            const int weightCount = readAttribute(*sets[set].weightStream, *sets[set].weights, v, wts);
+            const size_t width = std::clamp<size_t>(sets[set].indices->components, 1, 4);
+            for (int k = 0; k < influences && k < 4; ++k) {
+                const float w = k < weightCount ? wts[k] : set == 0 ? 1.0f - total : 0.0f;
+                if (w == 0.0f || !(idx[k] >= 0.0f && idx[k] < 65536.0f)) continue;
+                int32_t joint = static_cast<int32_t>(idx[k]);
+                if (mesh.boneIndicesBatchLocal) {
+                    const int32_t b = reader.batchOf(v);
+                    if (b < 0 || size_t(joint) >= mesh.boneBatches[size_t(b)].bones.size()) continue;
+                    joint = mesh.boneBatches[size_t(b)].bones[size_t(joint)];
+                }
+                if (joint < 0 || size_t(joint) >= skin.joints.size()) continue;
+                const int32_t node = skin.joints[size_t(joint)];
+                const bool keep = !muted(node) && node >= 0 && size_t(node) < scene.nodes.size();
+                applied.push_back({set, size_t(v) * width + size_t(k), w, keep});
+                total += w;
+                if (keep) kept += w;
+            }
+        }
+        // The kept weights scaled back to the vertex's sum; none kept: no weight at all.
+        const float scale = kept != 0.0f ? total / kept : 0.0f;
+        for (const Applied& a : applied)
+            if (a.keep) out[a.set][a.at] = a.weight * scale;
+    }
+    return out;
+}
+
+}  // namespace
+
+size_t maskBoneWeights(Scene& scene, const BoneMask& mask) {
+    if (mask.empty()) return 0;
+    std::vector<uint8_t> done(scene.meshes.size(), 0);
+    size_t rewritten = 0;
+    for (size_t n = 0; n < scene.nodes.size(); ++n) {
+        InfluenceReader reader(scene, static_cast<int>(n));
+        if (!reader.skinned() || reader.vertices() == 0 || done[size_t(scene.nodes[n].object)]) continue;
+        done[size_t(scene.nodes[n].object)] = 1;
+        Mesh& mesh = scene.meshes[size_t(scene.nodes[n].object)];
+        std::vector<MaskSet> sets;
+        for (uint8_t set = 0; set < 8; ++set) {
+            MaskSet m;
+            m.indices = findAttribute(mesh, Semantic::BoneIndices, set, &m.indexStream);
+            m.weights = findAttribute(mesh, Semantic::BoneWeights, set, &m.weightStream);
+            if (!m.indices || !m.weights) break;
+            sets.push_back(m);
+        }
+        const std::vector<std::vector<float>> weights =
+            maskedWeights(mesh, *reader.skin(), reader, sets, scene, mask);
+        // Each set's weight attribute leaves its stream; its masked weights come as a stream of their own.
+        for (size_t set = 0; set < sets.size(); ++set)
+            for (VertexStream& stream : mesh.streams) {
+                std::vector<VertexAttribute>& list = stream.attributes;
+                list.erase(std::remove_if(list.begin(), list.end(),
+                                          [&](const VertexAttribute& a) {
+                                              return a.semantic == Semantic::BoneWeights && a.set == set;
+                                          }),
+                           list.end());
+            }
+        for (size_t set = 0; set < weights.size(); ++set) {
+            VertexStream stream;
+            VertexAttribute attribute;
+            attribute.semantic = Semantic::BoneWeights;
+            attribute.set = static_cast<uint8_t>(set);
+            attribute.type = ComponentType::Float32;
+            attribute.components = static_cast<uint8_t>(weights[set].size() / std::max<size_t>(mesh.vertexCount, 1));
+            stream.stride = uint32_t(attribute.components) * 4u;
+            stream.count = mesh.vertexCount;
+            std::vector<uint8_t> bytes(weights[set].size() * sizeof(float));
+            if (!bytes.empty()) std::memcpy(bytes.data(), weights[set].data(), bytes.size());
+            stream.bytes = makeOwnedBytes(std::move(bytes));
+            stream.attributes.push_back(attribute);
+            mesh.streams.push_back(std::move(stream));
+        }
+        ++rewritten;
+    }
+    return rewritten;
 }
 
 }  // namespace esv

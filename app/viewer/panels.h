@@ -38,6 +38,10 @@ std::string costDeviceName(const ViewerState& s);
 // no scene, or a build without the cost library (the browser's).
 bool updateCostView(ViewerState& s);
 
+// Menu items that hide (mute), solo and show again joint `joint`'s influence (setBoneMask), for the
+// scene tree's context menu and the Skinning panel; an error goes to the status line.
+void boneMaskMenu(ViewerState& s, int joint);
+
 // Over the 3D view (s.layout.viewport), taking no room:
 void drawStatsOverlay(ViewerState& s);    // frame time, draws, triangles, batches, uniforms, memory
 void drawViewportOverlay(ViewerState& s); // joint names, load progress, error banner (foreground draw list)

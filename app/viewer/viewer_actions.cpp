@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -245,7 +246,10 @@ void selectNode(ViewerState& s, int node) {
     const bool joint = node >= 0 && isJoint(*s.scene, node);
     s.selection.joint = joint ? node : -1;
     s.view.influenceJoint = s.selection.joint;
-    if (joint) s.view.weightBone = node;
+    if (joint) {
+        s.view.weightBone = node;
+        if (s.weightsOnJointPick) s.view.mode = ViewMode::Weights;
+    }
     if (node >= 0) {
         const Node& n = s.scene->nodes[node];
         if (n.kind == NodeKind::Light) s.selection.light = n.object;
@@ -397,6 +401,12 @@ namespace {
 
 bool install(ViewerState& s, std::unique_ptr<Scene> scene, const std::string& path, bool keepView,
              std::string& error) {
+    // Hidden and solo bones: a new file starts without; the analysis reads the weights as prepared.
+    if (!keepView) s.boneMask = BoneMask{};
+    const RendererInfo info = s.renderer->info();
+    SkinAnalysis analysis =
+        analyzeSkinning(*scene, info.vectorsPerBone, info.reservedVertexVectors, info.maxVertexUniformVectors);
+    maskBoneWeights(*scene, s.boneMask);
     if (!s.renderer->setScene(*scene, scene->report, error)) {
         if (s.scene) {
             std::vector<ReportLine> again;  // the old scene's report already has these lines
@@ -419,8 +429,7 @@ bool install(ViewerState& s, std::unique_ptr<Scene> scene, const std::string& pa
     s.path = path;
     s.fileStamp = fileStamp(path);
     s.rendererInfo = s.renderer->info();
-    s.skin = analyzeSkinning(*s.scene, s.rendererInfo.vectorsPerBone, s.rendererInfo.reservedVertexVectors,
-                             s.rendererInfo.maxVertexUniformVectors);
+    s.skin = std::move(analysis);
     s.morphOverride.assign(s.scene->nodes.size(), {});
     s.timelineClip = -2;
     // A reload keeps the POF view (detail level, debris, markers, spins by node); a new file starts afresh.
@@ -434,6 +443,7 @@ bool install(ViewerState& s, std::unique_ptr<Scene> scene, const std::string& pa
         s.pof.lod = 0;
     s.pof.spinDegrees.resize(s.scene->nodes.size(), 0.0f);
     s.selection = Selection{};
+    s.pickedVertex = StoredInfluences{};
     s.view.highlightNode = -1;
     s.view.influenceJoint = -1;
     s.view.weightBone = -1;
@@ -459,6 +469,7 @@ bool install(ViewerState& s, std::unique_ptr<Scene> scene, const std::string& pa
         s.view.weightBone = -1;
         if (s.view.camera >= int(sc.cameras.size())) s.view.camera = -1;
         if (!selectedName.empty()) selectNode(s, findNode(sc, selectedName));
+        s.view.mode = oldView.mode;  // reselecting a joint does not switch the view (weightsOnJointPick)
     } else {
         // A new file: its format's first view, framed.
         resetView(s);
@@ -479,7 +490,31 @@ bool installScene(ViewerState& s, std::shared_ptr<const Scene> loaded, std::uniq
 
 bool reprepareScene(ViewerState& s, std::string& error) {
     if (!s.loaded || !s.renderer) return false;
-    return install(s, prepareForTarget(*s.loaded, targetCaps(s.renderer->info())), s.path, true, error);
+    const StoredInfluences picked = s.pickedVertex;
+    if (!install(s, prepareForTarget(*s.loaded, targetCaps(s.renderer->info())), s.path, true, error)) return false;
+    s.pickedVertex = picked;  // the same file: the same stored influences
+    return true;
+}
+
+bool setBoneMask(ViewerState& s, const BoneMask& mask, std::string& error) {
+    if (!s.scene) {
+        error = "no scene is open";
+        return false;
+    }
+    for (int32_t n : mask.muted)
+        if (!isJoint(*s.scene, n)) {
+            error = "node " + std::to_string(n) + " is no joint";
+            return false;
+        }
+    if (mask.solo >= 0 && !isJoint(*s.scene, mask.solo)) {
+        error = "node " + std::to_string(mask.solo) + " is no joint";
+        return false;
+    }
+    const BoneMask old = s.boneMask;
+    s.boneMask = mask;
+    if (reprepareScene(s, error)) return true;
+    s.boneMask = old;
+    return false;
 }
 
 unsigned textureObject(const ViewerState& s, int index) {
@@ -633,6 +668,135 @@ int pofMarkerAt(const ViewerState& s, const std::vector<PofMarker>& markers, flo
         }
     }
     return best;
+}
+
+const Scene& fileScene(const ViewerState& s) {
+    if (s.loaded && s.scene && s.loaded->nodes.size() == s.scene->nodes.size()) return *s.loaded;
+    return *s.scene;
+}
+
+bool skinnedVertexAt(const ViewerState& s, float x, float y, float radiusPx, int& node, uint32_t& vertex) {
+    if (!s.scene || s.pose.world.size() != s.scene->nodes.size()) return false;
+    const Scene& scene = fileScene(s);
+    struct Candidate {
+        float distance;
+        int node;
+        uint32_t vertex;
+        glm::vec3 world;
+    };
+    std::vector<Candidate> candidates;
+    std::vector<glm::vec3> positions;
+    for (size_t n = 0; n < scene.nodes.size(); ++n) {
+        const Node& nd = scene.nodes[n];
+        if (nd.kind != NodeKind::Mesh || nd.skin < 0 || n >= s.pose.visible.size() || !s.pose.visible[n]) continue;
+        worldVertices(scene, s.pose, int(n), positions);
+        for (size_t v = 0; v < positions.size(); ++v) {
+            glm::vec2 p;
+            if (!projectToScreen(s, positions[v], p)) continue;
+            const float d = glm::length(p - glm::vec2(x, y));
+            if (d <= radiusPx) candidates.push_back({d, int(n), uint32_t(v), positions[v]});
+        }
+    }
+    std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+        return a.distance < b.distance || (a.distance == b.distance && a.vertex < b.vertex);
+    });
+    // The nearest on screen that a surface does not hide (a few tried: each is a ray through the scene).
+    for (size_t i = 0; i < candidates.size() && i < 16; ++i) {
+        if (hiddenBySurface(s, candidates[i].world)) continue;
+        node = candidates[i].node;
+        vertex = candidates[i].vertex;
+        return true;
+    }
+    return false;
+}
+
+bool pickVertex(ViewerState& s, int node, uint32_t vertex, std::string& error) {
+    if (!s.scene) {
+        error = "no scene is open";
+        return false;
+    }
+    const Scene& scene = fileScene(s);
+    StoredInfluences picked;
+    if (!storedInfluences(scene, node, vertex, picked)) {
+        const bool skinned = node >= 0 && size_t(node) < scene.nodes.size() && scene.nodes[node].skin >= 0 &&
+                             scene.nodes[node].kind == NodeKind::Mesh;
+        error = !skinned ? "node " + std::to_string(node) + " is no skinned mesh instance"
+                         : "no vertex " + std::to_string(vertex) + " with bone indices and weights in node " +
+                               std::to_string(node);
+        return false;
+    }
+    s.pickedVertex = std::move(picked);
+    return true;
+}
+
+void clearPickedVertex(ViewerState& s) {
+    s.pickedVertex = StoredInfluences{};
+}
+
+std::string jointBatchText(const Scene& scene, int joint) {
+    std::string text;
+    const std::vector<JointBatch> batches = jointBatches(scene, joint);
+    for (size_t i = 0; i < batches.size(); ++i) {
+        const JointBatch& b = batches[i];
+        const std::string& name = scene.nodes[size_t(b.node)].name;
+        const std::string of = " of " + (name.empty() ? "node " + std::to_string(b.node) : name);
+        if (b.batch < 0) {
+            text += (text.empty() ? "" : "; ") + std::string("the whole skin") + of;
+            continue;
+        }
+        // Consecutive entries of one node share its "of NAME".
+        const bool first = i == 0 || batches[i - 1].node != b.node || batches[i - 1].batch < 0;
+        const bool last = i + 1 == batches.size() || batches[i + 1].node != b.node;
+        if (first) {
+            size_t count = 0;
+            for (size_t k = i; k < batches.size() && batches[k].node == b.node; ++k) ++count;
+            text += (text.empty() ? "" : "; ") + std::string(count > 1 ? "batches " : "batch ");
+        } else {
+            text += ", ";
+        }
+        text += std::to_string(b.batch);
+        if (last) text += of;
+    }
+    return text;
+}
+
+std::vector<std::string> pickedVertexLines(const ViewerState& s) {
+    const StoredInfluences& p = s.pickedVertex;
+    if (!s.scene || p.node < 0) return {};
+    const Scene& scene = fileScene(s);
+    if (size_t(p.node) >= scene.nodes.size()) return {};
+    auto name = [&](int n) {
+        const std::string& text = scene.nodes[size_t(n)].name;
+        return (text.empty() ? "node " + std::to_string(n) : text);
+    };
+    std::vector<std::string> lines;
+    lines.push_back("vertex " + std::to_string(p.vertex) + " of " + name(p.node));
+    if (!p.batches.empty()) {
+        std::string batches = p.batches.size() > 1 ? "batches" : "batch";
+        for (size_t i = 0; i < p.batches.size(); ++i) batches += (i ? ", " : " ") + std::to_string(p.batches[i]);
+        lines.push_back(batches);
+    }
+    const size_t slots = std::max(p.indices.size(), p.weights.size());
+    for (size_t k = 0; k < slots; ++k) {
+        char text[64];
+        std::string line;
+        if (k < p.indices.size()) {
+            std::snprintf(text, sizeof text, "index %g", double(p.indices[k]));
+            line = text;
+            const int joint = k < p.jointNodes.size() ? p.jointNodes[k] : -1;
+            line += " -> " + (joint >= 0 && size_t(joint) < scene.nodes.size() ? name(joint) : std::string("-"));
+        } else {
+            line = "(no index)";
+        }
+        if (k < p.weights.size()) {
+            std::snprintf(text, sizeof text, "  weight %.4f", double(p.weights[k]));
+            line += text;
+        } else {
+            line += "  weight -";
+        }
+        lines.push_back(line);
+    }
+    return lines;
 }
 
 }  // namespace esv

@@ -15,8 +15,9 @@ bool isJoint(const Scene& scene, int node);
 // Node index by exact name, or by index when `name` is a number; -1 when none.
 int findNode(const Scene& scene, const std::string& name);
 
-// Selects `node` (-1 clears). Selecting a joint also shows its influences (view.influenceJoint);
-// every selection highlights the node in the viewport (view.highlightNode).
+// Selects `node` (-1 clears). Selecting a joint also shows its influences (view.influenceJoint) and
+// makes it the Weights view's joint, switching to that view when s.weightsOnJointPick is set; every
+// selection highlights the node in the viewport (view.highlightNode).
 void selectNode(ViewerState& s, int node);
 
 // The framebuffer rectangle the scene is drawn in: s.viewport, or the whole framebuffer before the
@@ -106,6 +107,11 @@ bool installScene(ViewerState& s, std::shared_ptr<const Scene> loaded, std::uniq
 // and installs it keeping the view, without reading the file again (no load is counted).
 bool reprepareScene(ViewerState& s, std::string& error);
 
+// Hides (mutes) and solos bones (ViewerState::boneMask, maskBoneWeights): the scene is prepared
+// again from the scene as loaded with the mask's weights and installed keeping the view. False with
+// `error` set, and the mask as it was, when a node is no joint or the upload fails.
+bool setBoneMask(ViewerState& s, const BoneMask& mask, std::string& error);
+
 // The GL texture object the renderer made for scene texture `index` (0 when none), for thumbnails.
 unsigned textureObject(const ViewerState& s, int index);
 
@@ -115,6 +121,33 @@ int pickAt(const ViewerState& s, float x, float y, float radiusPx = 8.0f);
 // The skeleton's joint nearest framebuffer pixel (x, y) within `radiusPx` (for hovering and
 // picking joints); -1 = none.
 int jointAt(const ViewerState& s, float x, float y, float radiusPx = 8.0f);
+
+// The scene whose vertex numbers and influences are the file's: the scene as loaded where it has the
+// prepared scene's nodes (the preparation may re-batch and duplicate vertices, never nodes), else the
+// prepared scene.
+const Scene& fileScene(const ViewerState& s);
+
+// The skinned vertex nearest framebuffer pixel (x, y) within `radiusPx` that no surface hides, as
+// the CPU skinning path places it at the current pose (what is drawn), in fileScene's vertex
+// numbering: false when there is none.
+bool skinnedVertexAt(const ViewerState& s, float x, float y, float radiusPx, int& node, uint32_t& vertex);
+
+// Shows vertex `vertex` of skinned mesh instance `node` (fileScene's numbering) as the picked
+// vertex (ViewerState::pickedVertex). False with `error` set, and nothing changed, when the node is
+// no skinned mesh instance or has no such vertex.
+bool pickVertex(ViewerState& s, int node, uint32_t vertex, std::string& error);
+void clearPickedVertex(ViewerState& s);
+
+// The bone batches that hold joint node `joint` (jointBatches on the drawn scene), as one line:
+// "batches 0, 2 of Body; the whole skin of Head" (a mesh without batches draws its skin as one
+// palette); empty when no skinned mesh instance names the joint.
+std::string jointBatchText(const Scene& scene, int joint);
+
+// The picked vertex as lines of text (the 3D view's box beside it and the inspector): which vertex of
+// which node, the bone batches that draw it, then per stored influence slot its bone index as stored,
+// the joint node it names ("-" for none) and its weight as stored ("-" when the file stores fewer
+// weights than indices). Empty when no vertex is picked.
+std::vector<std::string> pickedVertexLines(const ViewerState& s);
 
 // POF scenes (Scene::pof). setPofLod draws detail level `lod` (its root and descendants) and hides
 // the other levels; setPofSpin rotates a rotating subobject (scene node) by `degrees` about its

@@ -367,7 +367,8 @@ void panOrbit(OrbitCamera& orbit, float right, float up) {
 }
 
 // Mouse: left drag orbits, right/middle drag (or shift+left) pans, wheel zooms (ctrl+wheel: field of
-// view), horizontal wheel orbits; a left click without a drag picks, a double click frames it.
+// view), horizontal wheel orbits; a left click without a drag picks (ctrl+click: a skinned vertex), a
+// double click frames it.
 void mouseInput(Viewer& v) {
     ImGuiIO& io = ImGui::GetIO();
     ViewerState& s = v.state;
@@ -406,7 +407,16 @@ void mouseInput(Viewer& v) {
             const HostSize window = v.host->windowSize(), pixels = v.host->framebufferSize();
             const float fx = float(x) * float(pixels.width) / float(std::max(window.width, 1));
             const float fy = float(y) * float(pixels.height) / float(std::max(window.height, 1));
-            selectNode(s, pickAt(s, fx, fy));
+            int node = -1;
+            uint32_t vertex = 0;
+            std::string error;
+            // Ctrl+click picks the skinned vertex there for the skinning debugger (none: clears it).
+            if (!controlHeld(v))
+                selectNode(s, pickAt(s, fx, fy));
+            else if (skinnedVertexAt(s, fx, fy, 10.0f, node, vertex))
+                pickVertex(s, node, vertex, error);
+            else
+                clearPickedVertex(s);
         }
         if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
             v.doubleClicked = true;

@@ -269,6 +269,19 @@ bool setWeightBone(ViewerState& s, const std::vector<std::string>& v, std::strin
     return true;
 }
 
+// Joint names over the 3D view: the selected and hovered joint's (on), every joint's (all), none.
+bool setJointNames(ViewerState& s, const std::vector<std::string>& v, std::string&) {
+    if (v[0] == "all") {
+        s.showJointNames = s.allJointNames = true;
+        return true;
+    }
+    bool on = false;
+    if (!parseOnOff(v[0], on)) return false;
+    s.showJointNames = on;
+    s.allJointNames = false;
+    return true;
+}
+
 // A number within [low, high] (NaN never is) into `out`.
 bool numberWithin(const std::string& text, float low, float high, float& out) {
     float value = 0.0f;
@@ -320,7 +333,8 @@ const std::vector<SetOption>& setOptions() {
         {"skeleton", "on|off", "on or off", 1, viewSwitch<&ViewSettings::showSkeleton>},
         {"joint-axes", "on|off", "on or off", 1, viewSwitch<&ViewSettings::showJointAxes>},
         {"bind-pose", "on|off", "on or off", 1, viewSwitch<&ViewSettings::showBindPose>},
-        {"joint-names", "on|off", "on or off", 1, stateSwitch<&ViewerState::showJointNames>},
+        {"joint-names", "on|off|all", "on, off or all", 1, setJointNames},
+        {"pick-weights", "on|off", "on or off", 1, stateSwitch<&ViewerState::weightsOnJointPick>},
         {"normal-lines", "on|off", "on or off", 1, viewSwitch<&ViewSettings::showNormalLines>},
         {"tangent-lines", "on|off", "on or off", 1, viewSwitch<&ViewSettings::showTangentLines>},
         {"wireframe-overlay", "on|off", "on or off", 1, viewSwitch<&ViewSettings::wireframeOverlay>},
@@ -564,6 +578,58 @@ const std::vector<CommandSpec>& commandSpecs() {
                             m = -1;
                         c.s.pof.selectedMarker = m >= 0 ? markers[size_t(m)].label : std::string();
                     }
+                }),
+        command("pick-vertex", "NODE VERTEX|none",
+                "show a skinned mesh node's vertex (file numbering) with its stored influences", 1, 2,
+                {Arg::Text, Arg::Integer}, Needs::Scene,
+                [](CommandContext& c) {
+                    if (c.a.size() == 1) {
+                        if (c.a[0] != "none") return c.fail("expected NODE VERTEX or none");
+                        return clearPickedVertex(c.s);
+                    }
+                    const int node = findNode(c.scene(), c.a[0]);
+                    if (node < 0) return c.fail("no node named '" + c.a[0] + "'");
+                    if (c.integer(1) < 0) return c.fail("the vertex is a number from 0");
+                    std::string error;
+                    if (!pickVertex(c.s, node, uint32_t(c.integer(1)), error)) c.fail(error);
+                }),
+        command("pick-vertex-at", "X Y", "pick the skinned vertex nearest window pixel X, Y (as ctrl+click)",
+                2, 2, {Arg::Number, Arg::Number}, Needs::Scene,
+                [](CommandContext& c) {
+                    updatePose(c.s);
+                    int node = -1;
+                    uint32_t vertex = 0;
+                    std::string error;
+                    if (!skinnedVertexAt(c.s, c.number(0), c.number(1), 10.0f, node, vertex))
+                        return c.fail("no skinned vertex within 10 pixels of " + c.a[0] + ", " +
+                                      c.a[1]);
+                    if (!pickVertex(c.s, node, vertex, error)) c.fail(error);
+                }),
+        command("bone", "hide|show|solo JOINT | solo none | show all",
+                "hide a joint's influence (its weights zeroed), show it again, or solo one joint", 2, 2,
+                {Arg::Text}, Needs::Scene,
+                [](CommandContext& c) {
+                    BoneMask mask = c.s.boneMask;
+                    const std::string& what = c.a[0];
+                    if (what == "show" && c.a[1] == "all") {
+                        mask = BoneMask{};
+                    } else if (what == "solo" && c.a[1] == "none") {
+                        mask.solo = -1;
+                    } else {
+                        const int joint = findNode(c.scene(), c.a[1]);
+                        if (joint < 0 || !isJoint(c.scene(), joint)) return c.fail("no joint named '" + c.a[1] + "'");
+                        const auto at = std::find(mask.muted.begin(), mask.muted.end(), joint);
+                        if (what == "hide" && at == mask.muted.end())
+                            mask.muted.push_back(joint);
+                        else if (what == "show" && at != mask.muted.end())
+                            mask.muted.erase(at);
+                        else if (what == "solo")
+                            mask.solo = joint;
+                        else if (what != "hide" && what != "show")
+                            return c.fail("expected hide, show or solo, not '" + what + "'");
+                    }
+                    std::string error;
+                    if (!setBoneMask(c.s, mask, error)) c.fail(error);
                 }),
         command("morph", "INDEX WEIGHT|anim",
                 "override a morph target weight of the selected (or first morphed) mesh", 2, 2,
@@ -1087,6 +1153,24 @@ nlohmann::json costStateJson(const ViewerState& s) {
     return j;
 }
 
+// The picked vertex's influences as the file stores them (null when none is picked): the stored
+// index and weight components, each index's skin joint and its node's name, the bone batches that
+// draw the vertex.
+nlohmann::json pickedVertexJson(const ViewerState& s) {
+    const StoredInfluences& p = s.pickedVertex;
+    const Scene& scene = fileScene(s);
+    if (p.node < 0 || size_t(p.node) >= scene.nodes.size()) return nullptr;
+    nlohmann::json names = nlohmann::json::array();
+    for (int32_t n : p.jointNodes)
+        names.push_back(n >= 0 && size_t(n) < scene.nodes.size() ? nlohmann::json(scene.nodes[size_t(n)].name)
+                                                                   : nlohmann::json(nullptr));
+    return {{"node", p.node},           {"node_name", scene.nodes[size_t(p.node)].name},
+            {"vertex", p.vertex},       {"indices", p.indices},
+            {"weights", p.weights},     {"joints", p.joints},
+            {"joint_nodes", p.jointNodes}, {"joint_names", names},
+            {"batches", p.batches}};
+}
+
 }  // namespace
 
 std::string viewerStateJson(const ViewerState& s) {
@@ -1182,6 +1266,16 @@ std::string viewerStateJson(const ViewerState& s) {
                                               : nlohmann::json(nullptr);
         j["selected_index"] = s.selection.node;
         j["joint"] = s.selection.joint;
+        // The selected joint's bone batches: each mesh instance's batch holding it, at which palette index.
+        nlohmann::json batches = nlohmann::json::array();
+        if (s.selection.joint >= 0)
+            for (const JointBatch& b : jointBatches(scene, s.selection.joint))
+                batches.push_back({{"node", b.node}, {"batch", b.batch}, {"palette", b.palette}});
+        j["joint_batches"] = batches;
+        j["weight_bone"] = s.view.weightBone;
+        j["joint_names"] = !s.showJointNames ? "off" : s.allJointNames ? "all" : "on";
+        j["picked_vertex"] = pickedVertexJson(s);
+        j["bone_mask"] = {{"hidden", s.boneMask.muted}, {"solo", s.boneMask.solo}};
         nlohmann::json morphs = nlohmann::json::object();
         for (size_t n = 0; n < s.pose.morphWeights.size(); ++n)
             if (!s.pose.morphWeights[n].empty()) morphs[scene.nodes[n].name] = s.pose.morphWeights[n];

@@ -160,7 +160,19 @@ struct ViewerState {
     UiFont uiFont;
     CostView cost;
     PofViewState pof;  // POF scenes: drawn detail level, debris, markers, shield, spins
-    bool showJointNames = false;  // the selected and the hovered joint's names over the viewport
+    // Joint names over the viewport besides the selected joint's (always drawn): the hovered joint's,
+    // and with allJointNames every joint's.
+    bool showJointNames = false;
+    bool allJointNames = false;
+    // Selecting a joint (tree, viewport, panel, `select`) shows the Weights view of it.
+    bool weightsOnJointPick = true;
+    // The vertex the skinning debugger shows (ctrl+click in the 3D view, `pick-vertex`): its
+    // influences as the file stores them, read from the scene as loaded. node -1: none.
+    StoredInfluences pickedVertex;
+    // Hidden (muted) and solo bones: the scene drawn has their weights taken away (maskBoneWeights;
+    // the analysis, the picked vertex and the file keep the stored ones). Kept by a reload; a new file
+    // starts without.
+    BoneMask boneMask;
     // What the overlays hand the renderer this frame (POF markers, gizmos; view.annotations points here).
     Annotations annotations;
     LoadStatus load;

@@ -205,12 +205,12 @@ TEST(ViewerScript, EverySetOptionOfTheHelpWorks) {
         const char* bad;
     } kCases[] = {
         {"skeleton", "on", "maybe"},       {"joint-axes", "on", "2"},        {"bind-pose", "on", "yes"},
-        {"joint-names", "on", "x"},        {"normal-lines", "on", "x"},      {"tangent-lines", "on", "x"},
+        {"joint-names", "all", "x"},       {"normal-lines", "on", "x"},      {"tangent-lines", "on", "x"},
         {"wireframe-overlay", "on", "x"},  {"two-sided", "on", "x"},         {"headlight", "on", "x"},
         {"gles2", "on", "x"},              {"lighting", "studio", "moon"},   {"missing-texture", "checker", "red"},
         {"fov", "60", "200"},              {"background", "1 0 0", "1 0"},  {"ui-scale", "2", "9"},
         {"touch-ui", "on", "sometimes"},   {"weight-bone", "strongest", "no_such_joint"},
-        {"skin-diff-range", "0.5", "-1"},
+        {"skin-diff-range", "0.5", "-1"}, {"pick-weights", "off", "x"},
     };
     esv::ScriptHost host;
     for (const auto& c : kCases) {
@@ -233,7 +233,7 @@ TEST(ViewerScript, EverySetOptionOfTheHelpWorks) {
             }
         }
     }
-    EXPECT_EQ(std::size(kCases), size_t(18)) << "a case for each option";
+    EXPECT_EQ(std::size(kCases), size_t(19)) << "a case for each option";
 }
 
 TEST(ViewerScript, OpenAndScreenshotWaitForTheWindow) {

@@ -428,5 +428,97 @@ TEST(SkinAnalysis, PodSample) {
     EXPECT_GT(jointsWithInfluence, 0u);
 }
 
+// The picked vertex's influences: every stored component (zero weights too), each index's joint
+// through the first batch that draws the vertex (batch-local), and every batch that draws it.
+TEST(SkinAnalysis, StoredInfluencesAreWhatTheVertexStores) {
+    const Scene scene = batchedScene();
+    StoredInfluences shared;
+    ASSERT_TRUE(storedInfluences(scene, 0, 2, shared));
+    EXPECT_EQ(shared.node, 0);
+    EXPECT_EQ(shared.vertex, 2u);
+    EXPECT_EQ(shared.indices, (std::vector<float>{1.0f, 0.0f}));
+    EXPECT_EQ(shared.weights, (std::vector<float>{0.5f, 0.5f}));
+    EXPECT_EQ(shared.joints, (std::vector<int32_t>{1, 0}));      // batch 0's bones {0, 1}
+    EXPECT_EQ(shared.jointNodes, (std::vector<int32_t>{2, 1}));  // joint j is node j + 1
+    EXPECT_EQ(shared.batches, (std::vector<int32_t>{0, 1}));
+
+    StoredInfluences outside;
+    ASSERT_TRUE(storedInfluences(scene, 0, 4, outside));
+    EXPECT_EQ(outside.indices, (std::vector<float>{1.0f, 2.0f}));
+    EXPECT_EQ(outside.joints, (std::vector<int32_t>{3, -1})) << "local 2 is outside batch 1's two bones";
+    EXPECT_EQ(outside.jointNodes, (std::vector<int32_t>{4, -1}));
+    EXPECT_EQ(outside.batches, (std::vector<int32_t>{1}));
+
+    StoredInfluences none;
+    ASSERT_TRUE(storedInfluences(scene, 0, 5, none));
+    EXPECT_TRUE(none.batches.empty()) << "no triangle draws vertex 5";
+    EXPECT_EQ(none.jointNodes, (std::vector<int32_t>{-1, -1}));
+    StoredInfluences untouched;
+    untouched.vertex = 77;
+    EXPECT_FALSE(storedInfluences(scene, 0, 6, untouched));
+    EXPECT_FALSE(storedInfluences(scene, 1, 0, untouched)) << "a joint node is no skinned mesh instance";
+    EXPECT_EQ(untouched.vertex, 77u);
+}
+
+TEST(SkinAnalysis, JointBatchesNameEveryPaletteHoldingTheJoint) {
+    const Scene scene = batchedScene({2, 1});  // joint 1 (node 2) in both batches, at 1 and 1
+    const std::vector<JointBatch> both = jointBatches(scene, 2);
+    ASSERT_EQ(both.size(), 2u);
+    EXPECT_EQ(both[0].node, 0);
+    EXPECT_EQ(both[0].batch, 0);
+    EXPECT_EQ(both[0].palette, 1);
+    EXPECT_EQ(both[1].batch, 1);
+    EXPECT_EQ(both[1].palette, 1);
+    EXPECT_EQ(jointBatches(scene, 3).size(), 1u);  // joint 2: batch 1, palette 0
+    EXPECT_EQ(jointBatches(scene, 3)[0].palette, 0);
+    EXPECT_TRUE(jointBatches(scene, 4).empty());  // joint 3 is in no palette now
+    // Without batches the whole skin is the palette.
+    const Scene plain = skinnedScene(skinnedMesh({{{0, 1}, {0.5f, 0.5f}}}, 2, 2, false, {0, 0, 0}), 3);
+    const std::vector<JointBatch> whole = jointBatches(plain, 3);
+    ASSERT_EQ(whole.size(), 1u);
+    EXPECT_EQ(whole[0].batch, -1);
+    EXPECT_EQ(whole[0].palette, 2);
+}
+
+// Hidden joints' weights become 0 and the others are scaled back to the vertex's sum; solo keeps one
+// joint; a vertex left with nothing has no weight. The weights go to a Float32 stream of their own
+// with a weight per index (a weight the file leaves out, after set 0's stored ones, written as the
+// CPU path takes it: what the others left).
+TEST(SkinAnalysis, MaskBoneWeightsZeroesHiddenJointsAndScalesTheRest) {
+    using W = std::vector<std::vector<float>>;
+    auto masked = [&](const Mesh& mesh, const BoneMask& mask, const W& want) {
+        Scene scene = skinnedScene(mesh, 3);
+        EXPECT_EQ(maskBoneWeights(scene, mask), mask.empty() ? 0u : 1u);
+        const VertexStream* stream = nullptr;
+        const VertexAttribute* weights = findAttribute(scene.meshes[0], Semantic::BoneWeights, 0, &stream);
+        ASSERT_TRUE(weights);
+        EXPECT_EQ(scene.meshes[0].streams.size(), mask.empty() ? 1u : 2u);
+        if (!mask.empty()) {
+            EXPECT_EQ(weights->type, ComponentType::Float32);
+            EXPECT_EQ(weights->components, 2);
+            EXPECT_EQ(stream, &scene.meshes[0].streams.back());
+        }
+        for (uint32_t v = 0; v < want.size(); ++v) {
+            StoredInfluences s;
+            ASSERT_TRUE(storedInfluences(scene, 0, v, s));
+            ASSERT_EQ(s.weights.size(), want[v].size()) << "vertex " << v;
+            for (size_t k = 0; k < want[v].size(); ++k)
+                EXPECT_NEAR(s.weights[k], want[v][k], 1e-6f) << "vertex " << v << " slot " << k;
+        }
+    };
+    // Joint j is node j + 1. Vertex 2's second weight is 0: its index moves nothing.
+    const Mesh mesh = skinnedMesh({{{0, 1}, {0.25f, 0.75f}}, {{0, 0}, {1.0f, 0.0f}}, {{1, 2}, {0.25f, 0.0f}}},
+                                  2, 2, false, {0, 1, 2});
+    masked(mesh, BoneMask{{1}, -1}, W{{0.0f, 1.0f}, {0.0f, 0.0f}, {0.25f, 0.0f}});
+    masked(mesh, BoneMask{{2}, -1}, W{{1.0f, 0.0f}, {1.0f, 0.0f}, {0.0f, 0.0f}});
+    masked(mesh, BoneMask{{}, 2}, W{{0.0f, 1.0f}, {0.0f, 0.0f}, {0.25f, 0.0f}});
+    masked(mesh, BoneMask{{1, 2}, -1}, W{{0.0f, 0.0f}, {0.0f, 0.0f}, {0.0f, 0.0f}});
+    masked(mesh, BoneMask{}, W{{0.25f, 0.75f}, {1.0f, 0.0f}, {0.25f, 0.0f}});
+    // One stored weight for two indices: the second joint's is what the first left.
+    const Mesh implied = skinnedMesh({{{0, 1}, {0.25f}}}, 2, 1, false, {0, 0, 0});
+    masked(implied, BoneMask{{1}, -1}, W{{0.0f, 1.0f}});
+    masked(implied, BoneMask{{3}, -1}, W{{0.25f, 0.75f}});
+}
+
 }  // namespace
 }  // namespace esv

@@ -179,6 +179,7 @@ void helpMenu(ViewerState& s) {
             {"right or middle drag, shift+drag, shift+arrows", "pan"},
             {"wheel, + / -, PgUp / PgDn", "zoom (ctrl+wheel: field of view)"},
             {"click / double click", "select / frame the selection"},
+            {"ctrl+click", "a skinned vertex's stored influences (skinning debugger)"},
             {"F / G / R", "frame scene / selection, reset the view"},
             {"1-9", "view modes"},
             {"W / K", "wireframe overlay / skeleton"},

@@ -1121,6 +1121,16 @@ void drawLists(ViewerState& s, bool open) {
     }
 }
 
+// The vertex picked for the skinning debugger (ctrl+click in the 3D view): its influences as the
+// file stores them (pickedVertexLines, as the box beside it in the 3D view).
+void drawPickedVertex(ViewerState& s) {
+    const std::vector<std::string> lines = pickedVertexLines(s);
+    if (lines.empty() || !ImGui::CollapsingHeader("Picked vertex", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    for (const std::string& line : lines) ImGui::TextUnformatted(line.c_str());
+    if (ImGui::SmallButton("Clear##picked vertex")) clearPickedVertex(s);
+    ImGui::Separator();
+}
+
 }  // namespace
 
 void drawInspectorPanel(ViewerState& s) {
@@ -1128,6 +1138,7 @@ void drawInspectorPanel(ViewerState& s) {
         return;
     // Room for the longest labels ("quadratic att.") next to the fields in the narrow column.
     ImGui::PushItemWidth(-ImGui::GetFontSize() * 8.0f);
+    drawPickedVertex(s);
     const int n = s.selection.node;
     const bool haveNode = inRange(s.scene->nodes, n);
     if (haveNode) {

@@ -46,6 +46,16 @@ std::string nodeLabel(const Scene& scene, int n) {
     return name.empty() ? "node " + std::to_string(n) : name;
 }
 
+// "hidden: a, b" / "solo: a": what the bone mask takes away.
+std::string boneMaskText(const ViewerState& s) {
+    const Scene& scene = *s.scene;
+    if (s.boneMask.solo >= 0) return "solo: " + nodeLabel(scene, s.boneMask.solo);
+    std::string text = "hidden:";
+    for (size_t i = 0; i < s.boneMask.muted.size(); ++i)
+        text += (i ? ", " : " ") + nodeLabel(scene, s.boneMask.muted[i]);
+    return text;
+}
+
 // Skin joints and Bone nodes, in node order.
 void collectJoints(const Scene& scene, std::vector<int>& joints) {
     std::vector<uint8_t> mark(scene.nodes.size(), 0);
@@ -280,6 +290,27 @@ void drawViewControls(ViewerState& s, const std::vector<int>& joints) {
     }
     if (!selectedIsJoint) ImGui::EndDisabled();
 
+    if (s.selection.joint >= 0) {
+        // The selected joint's bone batches (the Batches view's numbers).
+        const std::string batches = jointBatchText(scene, s.selection.joint);
+        ImGui::TextWrapped("%s: %s", nodeLabel(scene, s.selection.joint).c_str(),
+                           batches.empty() ? "in no bone palette" : batches.c_str());
+    }
+    if (s.selection.joint >= 0 || !s.boneMask.empty()) {
+        // Hide or solo the selected joint's influence (the drawn scene's weights, not the file's).
+        if (ImGui::BeginMenu("Bone influence")) {
+            boneMaskMenu(s, s.selection.joint);
+            ImGui::EndMenu();
+        }
+        if (!s.boneMask.empty()) {
+            ImGui::SameLine();
+            ImGui::TextColored(kWarningColor, "%s", boneMaskText(s).c_str());
+        }
+    }
+    ImGui::Checkbox("weights of the picked joint", &s.weightsOnJointPick);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Selecting a joint (tree, viewport, this panel) shows the Weights view of it");
+
     ImGui::Checkbox("skeleton", &s.view.showSkeleton);
     sameLineIfFits("joint axes");
     ImGui::Checkbox("joint axes", &s.view.showJointAxes);
@@ -287,6 +318,11 @@ void drawViewControls(ViewerState& s, const std::vector<int>& joints) {
     ImGui::Checkbox("bind pose", &s.view.showBindPose);
     sameLineIfFits("joint names");
     ImGui::Checkbox("joint names", &s.showJointNames);
+    sameLineIfFits("all");
+    if (!s.showJointNames) ImGui::BeginDisabled();
+    ImGui::Checkbox("all", &s.allJointNames);
+    if (!s.showJointNames) ImGui::EndDisabled();
+    ImGui::TextDisabled("Ctrl+click a vertex: its influences");
 }
 
 void drawMorphs(ViewerState& s) {
@@ -351,6 +387,34 @@ void drawMorphs(ViewerState& s) {
 }
 
 }  // namespace
+
+void boneMaskMenu(ViewerState& s, int joint) {
+    BoneMask mask = s.boneMask;
+    bool changed = false;
+    if (joint >= 0) {
+        const auto at = std::find(mask.muted.begin(), mask.muted.end(), joint);
+        const bool muted = at != mask.muted.end();
+        if (ImGui::MenuItem("Hide bone", nullptr, muted, mask.solo < 0)) {
+            if (muted)
+                mask.muted.erase(at);
+            else
+                mask.muted.push_back(joint);
+            changed = true;
+        }
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ImGui::SetTooltip("Its weights zeroed: its vertices follow their other bones, or stay where the bind put them");
+        if (ImGui::MenuItem("Solo bone", nullptr, mask.solo == joint)) {
+            mask.solo = mask.solo == joint ? -1 : joint;
+            changed = true;
+        }
+    }
+    if (ImGui::MenuItem("Show all bones", nullptr, false, !mask.empty())) {
+        mask = BoneMask{};
+        changed = true;
+    }
+    std::string error;
+    if (changed && !setBoneMask(s, mask, error)) s.status = "Bone mask: " + error;
+}
 
 void drawSkinningPanel(ViewerState& s) {
     // Its tables and long lines scroll sideways in a narrow column.

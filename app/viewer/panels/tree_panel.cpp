@@ -248,6 +248,7 @@ void drawContextMenu(ViewerState& s, TreeState& st) {
             s.view.influenceJoint = n;
             s.view.weightBone = n;
         }
+        boneMaskMenu(s, n);
     }
     ImGui::EndPopup();
 }

@@ -13,6 +13,7 @@
 #include "app/viewer/panels.h"
 #include "app/viewer/viewer_actions.h"
 #include "renderer/camera.h"
+#include "scene/cpu_reference.h"
 
 namespace esv {
 namespace {
@@ -117,26 +118,61 @@ bool mouseOverView(const ViewerState& s, glm::vec2& pixel) {
     return true;
 }
 
-// The names of the selected joint and of the joint under the mouse (not every joint: a skeleton's
-// names on top of each other read as nothing).
+// The selected joint's name with its bone batches, always (a picked joint is named where it is);
+// with s.showJointNames also the joint under the mouse's, and with s.allJointNames every joint's (one
+// skeleton's names over each other read as little, so that is a switch of its own).
 void drawJointNames(const ViewerState& s, ImDrawList* draw, float sx, float sy) {
-    if (!s.scene || !s.showJointNames || s.pose.world.size() != s.scene->nodes.size()) return;
+    if (!s.scene || s.pose.world.size() != s.scene->nodes.size()) return;
     std::vector<int> shown;
     for (int n : {s.selection.node, s.selection.joint})
         if (n >= 0 && size_t(n) < s.scene->nodes.size() && isJoint(*s.scene, n)) shown.push_back(n);
     glm::vec2 mouse;
-    const int hovered = mouseOverView(s, mouse) ? jointAt(s, mouse.x, mouse.y, 8.0f) : -1;
+    const int hovered = s.showJointNames && mouseOverView(s, mouse) ? jointAt(s, mouse.x, mouse.y, 8.0f) : -1;
     if (hovered >= 0) shown.push_back(hovered);
+    if (s.showJointNames && s.allJointNames)
+        for (size_t n = 0; n < s.scene->nodes.size(); ++n)
+            if (isJoint(*s.scene, int(n))) shown.push_back(int(n));
     for (size_t i = 0; i < shown.size(); ++i) {
         const int n = shown[i];
         if (std::find(shown.begin(), shown.begin() + long(i), n) != shown.begin() + long(i)) continue;
         glm::vec2 p;
         if (!projectToScreen(s, glm::vec3(s.pose.world[n][3]), p)) continue;
         const bool selected = n == s.selection.node || n == s.selection.joint;
+        std::string text = s.scene->nodes[size_t(n)].name;
+        if (selected) {
+            const std::string batches = jointBatchText(*s.scene, n);
+            if (!batches.empty()) text += " (" + batches + ")";
+        }
         shadowedText(draw, ImVec2(p.x * sx + 6.0f, p.y * sy - 7.0f),
-                     selected ? IM_COL32(255, 120, 90, 255) : IM_COL32(255, 230, 150, 255),
-                     s.scene->nodes[size_t(n)].name.c_str());
+                     selected ? IM_COL32(255, 120, 90, 255) : IM_COL32(255, 230, 150, 255), text.c_str());
     }
+}
+
+// The picked vertex (ViewerState::pickedVertex): a ring where the CPU skinning path puts it and, beside
+// it, its influences as the file stores them: each stored bone index, the joint it names and its weight,
+// and the bone batches that draw it.
+void drawPickedVertex(const ViewerState& s, ImDrawList* draw, float sx, float sy) {
+    const StoredInfluences& p = s.pickedVertex;
+    if (!s.scene || p.node < 0) return;
+    const Scene& scene = fileScene(s);
+    if (size_t(p.node) >= scene.nodes.size() || s.pose.world.size() != scene.nodes.size()) return;
+    std::vector<glm::vec3> positions;
+    worldVertices(scene, s.pose, p.node, positions);
+    glm::vec2 at;
+    if (p.vertex >= positions.size() || !projectToScreen(s, positions[p.vertex], at)) return;
+    const ImVec2 ring(at.x * sx, at.y * sy);
+    draw->AddCircle(ring, 6.0f, IM_COL32(0, 0, 0, 220), 16, 3.5f);
+    draw->AddCircle(ring, 6.0f, IM_COL32(255, 255, 255, 255), 16, 1.5f);
+    const std::vector<std::string> lines = pickedVertexLines(s);
+    const float font = ImGui::GetFontSize(), pad = 0.4f * font;
+    float width = 0.0f;
+    for (const std::string& line : lines) width = std::max(width, ImGui::CalcTextSize(line.c_str()).x);
+    const ImVec2 min(ring.x + 12.0f, ring.y + 12.0f);
+    draw->AddRectFilled(min, ImVec2(min.x + width + 2.0f * pad, min.y + float(lines.size()) * font + 2.0f * pad),
+                        IM_COL32(20, 22, 26, 220), 4.0f);
+    for (size_t i = 0; i < lines.size(); ++i)
+        draw->AddText(ImVec2(min.x + pad, min.y + pad + float(i) * font), IM_COL32(235, 235, 235, 255),
+                      lines[i].c_str());
 }
 
 // POF markers and the shield: the renderer draws them (depth-tested, or through the hull with x-ray)
@@ -212,6 +248,7 @@ void drawViewportOverlay(ViewerState& s) {
     s.errorBoxRect = {};
     s.statsRect = {};  // drawStatsOverlay's, after this
     drawJointNames(s, draw, sx, sy);
+    drawPickedVertex(s, draw, sx, sy);
     drawPofOverlay(s, draw, sx, sy);
     drawNoMeshNote(s, draw);
     // The banners sit in the 3D view, clear of the panels.
