@@ -90,7 +90,7 @@ draco-face-order | loaders/gltf/decode_draco.cpp | out.indices[size_t(f) * 3 + k
 plain-materials-two-sided | convert/pod/pod_shape.cpp | m.twoSided = false; | (void)0; | test_convert_pod | PodShapeScene.*
 compare-always-alike | app/cli/compare_command.cpp | return alike ? kExitOk : kExitBadInput; | return kExitOk; | test_compare | CompareCli.*
 compare-never-widened | app/cli/compare_command.cpp | if (sameBounds(boundsA, boundsB)) return std::nullopt; | return std::nullopt; | test_compare | CompareCli.CameraWidensToFrameBoth
-compare-zup-camera-kept | app/cli/compare_command.cpp | orbit.zUp = b.up == UpAxis::Z; | orbit.zUp = ofA.zUp; | test_compare | CompareCli.ZUpSourceIsAlikeItsTurnedConversion
+compare-zup-camera-kept | app/viewer/compare_view.cpp | orbit.zUp = b.up == UpAxis::Z; | orbit.zUp = ofA.zUp; | test_compare | CompareCli.ZUpSourceIsAlikeItsTurnedConversion
 frames-step-ignored | app/cli/render_sequence.cpp | f <= sequence.frames->last; f += sequence.frames->step) | f <= sequence.frames->last; f += 1) | test_render_sequence | RenderSequence.*
 pattern-two-conversions | app/cli/render_sequence.cpp | if (conversions != 1) | if (conversions == 0) | test_render_sequence | RenderSequence.BadPatternsAndRangesAreUsageErrors
 turntable-half-steps | app/cli/render_sequence.cpp | shot.yawOffset = float(2.0 * M_PI * double(k) / double(sequence.turntable)); | shot.yawOffset = float(M_PI * double(k) / double(sequence.turntable)); | test_render_sequence | RenderSequence.TurntableStepsAreAnEqualShareOfATurn

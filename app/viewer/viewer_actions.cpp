@@ -262,8 +262,13 @@ Bounds framingBounds(const Scene& scene, const std::vector<Bounds>& perNode) {
 }
 
 ViewportRect sceneViewport(const ViewerState& s) {
-    if (!s.viewport.empty()) return s.viewport;
-    return {0, 0, std::max(s.framebufferWidth, 0), std::max(s.framebufferHeight, 0)};
+    const ViewportRect whole = !s.viewport.empty()
+                                   ? s.viewport
+                                   : ViewportRect{0, 0, std::max(s.framebufferWidth, 0), std::max(s.framebufferHeight, 0)};
+    if (!s.compare.active()) return whole;
+    ViewportRect a, b;
+    compareRects(s.compare.mode, whole, a, b);
+    return a;
 }
 
 void updateFrameAnnotations(ViewerState& s) {

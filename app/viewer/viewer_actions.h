@@ -20,7 +20,7 @@ int findNode(const Scene& scene, const std::string& name);
 void selectNode(ViewerState& s, int node);
 
 // The framebuffer rectangle the scene is drawn in: s.viewport, or the whole framebuffer before the
-// first layout.
+// first layout; while a second model is compared side by side (compare_view.h), the left half of it.
 ViewportRect sceneViewport(const ViewerState& s);
 
 // What the renderer draws over the scene this frame besides the scene itself (POF markers and
