@@ -273,6 +273,8 @@ void deleteDiffTexture(ViewerState& s) {
 void compareRequests(Viewer& v) {
     ViewerState& s = v.state;
     CompareView& c = s.compare;
+    // The browser picks B only while it is open (File → Compare with…).
+    if (!s.panel(PanelId::Browser)) c.pickInBrowser = false;
     if (c.requestClose) {
         c.requestClose = false;
         c.requestOpen.clear();
@@ -466,6 +468,14 @@ void makeDiffTexture(ViewerState& s) {
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
     glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+// B after A's pose of this frame (updateCompare), and the difference view's texture made before the
+// overlay lays it out.
+void followA(ViewerState& s) {
+    if (!s.scene || !s.compare.active()) return;
+    updateCompare(s);
+    if (s.compare.mode == CompareMode::Difference && s.compare.diffTexture == 0) makeDiffTexture(s);
 }
 
 // The difference view: A and B drawn offscreen at the 3D view's size, judged by the golden rule
@@ -1115,8 +1125,6 @@ bool ViewerLoop::frame() {
         }
     }
     s.requestReload = false;
-    // The browser picks B only while it is open (File → Compare with…).
-    if (!s.panel(PanelId::Browser)) s.compare.pickInBrowser = false;
     compareRequests(v);
 
     // The UI scale changed (panel, script, content scale): the font atlas is built again.
@@ -1142,9 +1150,7 @@ bool ViewerLoop::frame() {
         }
     }
     if (s.scene) updatePose(s);
-    if (s.scene) updateCompare(s);
-    if (s.compare.active() && s.compare.mode == CompareMode::Difference && s.compare.diffTexture == 0)
-        makeDiffTexture(s);
+    followA(s);
     const HostSize framebuffer = host.framebufferSize();
     const int width = framebuffer.width, height = framebuffer.height;
     s.framebufferWidth = width;
