@@ -239,6 +239,32 @@ TEST(ViewerCompare, DifferenceOfAModelWithItselfIsAlikeAndOfADarkerCopyIsNot) {
     EXPECT_GT(red, 2000u);
 }
 
+// B comes back after the GL context is lost (made again from B in memory) and after the ES2 limits
+// are switched on (prepared again for the new renderer): the halves are alike again each time.
+TEST(ViewerCompare, BSurvivesAContextLossAndTheEs2Switch) {
+    ESVIEW_REQUIRE_MODELS("pod");
+    Session session;
+    ASSERT_TRUE(session.start("restore", esv::test::modelsDir() / kMallet));
+    const MalletCopies copies = malletCopies(session.dir());
+    ASSERT_TRUE(session.run("compare " + copies.same.string() + "\ncompare-mode side"));
+    esv::ViewerState& s = session.state();
+    const esv::ViewportRect view = s.viewport;
+    const int half = view.width / 2;
+    auto halvesAlike = [&](const std::string& name) {
+        const Image shot = session.shot(name);
+        return alike(part(shot, view, view.x + half, view.x + 2 * half - 1), part(shot, view, view.x, view.x + half - 1));
+    };
+    ASSERT_TRUE(halvesAlike("before"));
+    ASSERT_TRUE(session.run("context lost\nwait 2"));
+    EXPECT_EQ(s.context.restores, 1);
+    ASSERT_TRUE(s.compare.active());
+    EXPECT_TRUE(halvesAlike("restored"));
+    ASSERT_TRUE(session.run("set gles2 on\nwait 2"));
+    ASSERT_TRUE(s.compare.active()) << s.status;
+    EXPECT_FALSE(s.compare.renderer->info().es3);
+    EXPECT_TRUE(halvesAlike("gles2"));
+}
+
 // Two glTF files of the same two nodes and clip in another order: `left` and `right` (one triangle
 // each, 2 units apart), and the clip `slide` moving `left` by 4 units along x over 2 s. B lists the
 // nodes the other way round and has a clip `idle` before `slide`.
