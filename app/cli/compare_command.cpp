@@ -27,16 +27,6 @@ bool sameBounds(const Bounds& a, const Bounds& b) {
     return true;
 }
 
-Bounds boundsIntoAxesOf(const Scene& to, const Scene& from, const Bounds& b) {
-    if (!b.valid()) return b;
-    Bounds out;
-    for (int corner = 0; corner < 8; ++corner)
-        out.add(intoAxesOf(to, from,
-                           glm::vec3(corner & 1 ? b.max.x : b.min.x, corner & 2 ? b.max.y : b.min.y,
-                                     corner & 4 ? b.max.z : b.min.z)));
-    return out;
-}
-
 // The camera A is drawn with: none (A's own first view, as `render A` draws it) when both frame the
 // same box, else A's first view direction fitted on both framings together, B's in A's axes.
 std::optional<OrbitCamera> cameraOfA(const RenderRequest& ra, const RenderScene& a, const RenderRequest& rb,

@@ -29,6 +29,16 @@ glm::vec3 intoAxesOf(const Scene& to, const Scene& from, const glm::vec3& p) {
     return to.up == UpAxis::Z ? glm::vec3(display.x, -display.z, display.y) : display;
 }
 
+Bounds boundsIntoAxesOf(const Scene& to, const Scene& from, const Bounds& b) {
+    if (!b.valid()) return b;
+    Bounds out;
+    for (int corner = 0; corner < 8; ++corner)
+        out.add(intoAxesOf(to, from,
+                           glm::vec3(corner & 1 ? b.max.x : b.min.x, corner & 2 ? b.max.y : b.min.y,
+                                     corner & 4 ? b.max.z : b.min.z)));
+    return out;
+}
+
 OrbitCamera orbitIntoAxesOf(const OrbitCamera& ofA, const Scene& a, const Scene& b) {
     OrbitCamera orbit = ofA;
     orbit.zUp = b.up == UpAxis::Z;
@@ -147,6 +157,15 @@ bool installCompare(ViewerState& s, std::shared_ptr<const Scene> loaded, std::un
     c.figures = CompareFigures{};
     c.error.clear();
     updateCompare(s);
+    c.framingPoints.clear();
+    c.bounds = Bounds{};
+    Bounds bounds;
+    std::vector<glm::vec3> points;
+    sceneFraming(*c.scene, c.transport.clip, c.pof, bounds, points);
+    if (s.scene && bounds.valid()) {
+        for (const glm::vec3& p : points) c.framingPoints.push_back(intoAxesOf(*s.scene, *c.scene, p));
+        c.bounds = boundsIntoAxesOf(*s.scene, *c.scene, bounds);
+    }
     return true;
 }
 
@@ -157,6 +176,8 @@ void closeCompare(ViewerState& s) {
     c.renderer.reset();
     c.path.clear();
     c.selected = -1;
+    c.bounds = Bounds{};
+    c.framingPoints.clear();
     c.draggingDivider = false;
     c.figures = CompareFigures{};
 }

@@ -10,12 +10,14 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "app/viewer/golden_rule.h"
 #include "app/viewer/pof_view.h"
 #include "app/viewer/transport.h"
 #include "renderer/renderer.h"
 #include "renderer/view_settings.h"
+#include "scene/cpu_reference.h"
 #include "scene/sampler.h"
 #include "scene/scene.h"
 
@@ -53,6 +55,9 @@ struct CompareView {
     PofViewState pof;  // a POF B draws its first detail level
     ViewSettings view;  // A's view settings as B is drawn with them (compareViewSettings)
     int selected = -1;  // B's node of the name of A's selection; -1 when none
+    // B's framing (sceneFraming over its clip matching A's, in A's axes), which A's framing takes in.
+    Bounds bounds;
+    std::vector<glm::vec3> framingPoints;
     CompareMode mode = CompareMode::Split;
     float divider = 0.5f;  // split: where the divider stands across the 3D view, 0 (left) .. 1 (right)
     bool draggingDivider = false;
@@ -76,6 +81,8 @@ struct CompareView {
 // in: a Z-up scene's (x, y, z) is (x, z, -y) there, as `convert` turns it (scene/up_axis.h). So a
 // Z-up source and its Y-up conversion share one camera.
 glm::vec3 intoAxesOf(const Scene& to, const Scene& from, const glm::vec3& p);
+// Box `b` of scene `from` in the axes of scene `to`: the box of its corners there.
+Bounds boundsIntoAxesOf(const Scene& to, const Scene& from, const Bounds& b);
 // Orbit camera `ofA` of scene `a` as the same view of the display axes in scene `b`'s axes.
 OrbitCamera orbitIntoAxesOf(const OrbitCamera& ofA, const Scene& a, const Scene& b);
 
@@ -111,7 +118,8 @@ CompareFigures judgePictures(const golden::Image& a, const golden::Image& b, gol
 std::string compareFiguresText(const CompareFigures& f);
 
 // Installs a finished load of B: uploads `prepared` to B's renderer (made first when there is none,
-// with A's renderer's options) and makes it B. On failure B stays as it was and `error` says why.
+// with A's renderer's options) and makes it B, with its framing (CompareView::bounds). On failure B
+// stays as it was and `error` says why.
 bool installCompare(ViewerState& s, std::shared_ptr<const Scene> loaded, std::unique_ptr<Scene> prepared,
                     const std::string& path, const RendererOptions& options, std::string& error);
 

@@ -299,6 +299,16 @@ bool sameOrbit(const OrbitCamera& a, const OrbitCamera& b) {
            a.yfov == b.yfov && a.zUp == b.zUp;
 }
 
+// What framing fits: the scene's box and points, and while a second model is compared (compare_view.h)
+// its framing too, so that both are in view.
+void framedWithCompared(const ViewerState& s, Bounds& bounds, std::vector<glm::vec3>& points) {
+    bounds = s.bounds;
+    points = s.framingPoints;
+    if (!s.compare.active() || !s.compare.bounds.valid()) return;
+    bounds.add(s.compare.bounds);
+    points.insert(points.end(), s.compare.framingPoints.begin(), s.compare.framingPoints.end());
+}
+
 // The orbit camera, from now on, as framing left it: updateViewport frames again while it stays so.
 void recordFraming(ViewerState& s) {
     s.view.camera = -1;
@@ -311,8 +321,15 @@ void recordFraming(ViewerState& s) {
 
 void frameScene(ViewerState& s) {
     if (s.scene) s.view.orbit.zUp = s.scene->up == UpAxis::Z;
-    fitFraming(s.view.orbit, s.bounds, s.framingPoints, windowAspect(s));
+    Bounds bounds;
+    std::vector<glm::vec3> points;
+    framedWithCompared(s, bounds, points);
+    fitFraming(s.view.orbit, bounds, points, windowAspect(s));
     recordFraming(s);
+}
+
+void reframeIfUntouched(ViewerState& s) {
+    if (s.framed && s.view.camera < 0 && sameOrbit(s.view.orbit, s.framedOrbit)) frameScene(s);
 }
 
 void updateViewport(ViewerState& s, const ViewportRect& viewport) {
@@ -366,7 +383,10 @@ void resetView(ViewerState& s) {
         frameScene(s);
         return;
     }
-    frameFirstView(s.view.orbit, *s.scene, s.bounds, s.framingPoints, windowAspect(s));
+    Bounds bounds;
+    std::vector<glm::vec3> points;
+    framedWithCompared(s, bounds, points);
+    frameFirstView(s.view.orbit, *s.scene, bounds, points, windowAspect(s));
     recordFraming(s);
 }
 

@@ -65,8 +65,12 @@ void frameFirstView(OrbitCamera& orbit, const Scene& scene, const Bounds& bounds
 
 // Orbit camera: fit the whole scene (all clip samples, framingBounds), the selected node, or the
 // format's first view (firstView with Scene::front: a three-quarter front view), into the 3D view
-// (sceneViewport) at its aspect. Frame scene keeps the camera's angles.
+// (sceneViewport) at its aspect. Frame scene keeps the camera's angles. While a second model is
+// compared (compare_view.h) the scene and reset views fit its framing too.
 void frameScene(ViewerState& s);
+// frameScene while the orbit camera is still where the last framing put it (a second model opened
+// or closed beside the scene); a camera the user moved, or a file camera looked through, stays.
+void reframeIfUntouched(ViewerState& s);
 void frameSelection(ViewerState& s);
 void resetView(ViewerState& s);
 

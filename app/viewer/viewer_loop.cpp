@@ -280,6 +280,7 @@ void compareRequests(Viewer& v) {
         c.requestOpen.clear();
         deleteDiffTexture(s);
         closeCompare(s);
+        reframeIfUntouched(s);
         s.status = "comparison closed";
     }
     if (!c.requestOpen.empty()) {
@@ -300,6 +301,7 @@ void compareRequests(Viewer& v) {
                                rendererOptions(s), error)) {
         c.error = "compare: " + c.loadingPath + ": " + error;
     } else {
+        reframeIfUntouched(s);
         s.status = "comparing with " + c.path;
         return;
     }

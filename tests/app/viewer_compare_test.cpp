@@ -30,6 +30,7 @@ namespace fs = std::filesystem;
 using esv::test::Image;
 
 const fs::path kMallet = fs::path("pod") / "cocos3d" / "cocos3d_mallet.pod";
+const fs::path kSphere = fs::path("pod") / "nsdk" / "nsdk_sphere.pod";
 
 // Copies of the mallet in their own folders beside a copy of its texture: as it is (`same`), and with
 // every colour channel halved (`dark`).
@@ -237,6 +238,43 @@ TEST(ViewerCompare, DifferenceOfAModelWithItselfIsAlikeAndOfADarkerCopyIsNot) {
     const size_t red = redPixels(dark, view);
     EXPECT_GT(red, size_t(j["figures"]["pixels_off"].get<int>()) / 2);
     EXPECT_GT(red, 2000u);
+}
+
+// A camera still where framing put it frames A (the unit sphere) and B (the mallet, some thousand units
+// across) together while B is open (as `esview compare`
+// frames both), and A alone again once B is closed; a camera the user moved stays where it is.
+TEST(ViewerCompare, FramingTakesInBothUntilTheCameraIsMoved) {
+    ESVIEW_REQUIRE_MODELS("pod");
+    Session session;
+    ASSERT_TRUE(session.start("framing", esv::test::modelsDir() / kSphere));
+    esv::ViewerState& s = session.state();
+    const esv::OrbitCamera alone = s.view.orbit;
+    ASSERT_TRUE(session.run("compare " + (esv::test::modelsDir() / kMallet).string()));
+    ASSERT_TRUE(s.compare.active()) << s.compare.error;
+    ASSERT_TRUE(s.compare.bounds.valid());
+    EXPECT_GT(s.view.orbit.distance, 10.0f * alone.distance) << "the mallet is far larger than the sphere";
+    const esv::ViewportRect view = esv::sceneViewport(s);
+    // Every point framing fits, of A and of B, is on screen (framing fits the points, not the boxes).
+    ASSERT_FALSE(s.compare.framingPoints.empty());
+    for (const std::vector<glm::vec3>* points : {&s.framingPoints, &s.compare.framingPoints}) {
+        size_t outside = 0;
+        for (const glm::vec3& p : *points) {
+            glm::vec2 pixel;
+            outside += !esv::projectToScreen(s, p, pixel) || pixel.x < float(view.x) - 1.0f ||
+                       pixel.y < float(view.y) - 1.0f || pixel.x > float(view.x + view.width) + 1.0f ||
+                       pixel.y > float(view.y + view.height) + 1.0f;
+        }
+        EXPECT_EQ(outside, 0u);
+    }
+    ASSERT_TRUE(session.run("compare off"));
+    EXPECT_NEAR(s.view.orbit.distance, alone.distance, 1e-4f * alone.distance);
+    EXPECT_EQ(s.view.orbit.target, alone.target);
+
+    ASSERT_TRUE(session.run("orbit 30 10 7"));
+    const esv::OrbitCamera moved = s.view.orbit;
+    ASSERT_TRUE(session.run("compare " + (esv::test::modelsDir() / kMallet).string()));
+    EXPECT_EQ(s.view.orbit.distance, moved.distance);
+    EXPECT_EQ(s.view.orbit.target, moved.target);
 }
 
 // B comes back after the GL context is lost (made again from B in memory) and after the ES2 limits
