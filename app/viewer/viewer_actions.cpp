@@ -560,6 +560,8 @@ int jointAt(const ViewerState& s, float x, float y, float radiusPx) {
 int pickAt(const ViewerState& s, float x, float y, float radiusPx) {
     const ViewportRect v = sceneViewport(s);
     if (!s.scene || v.empty()) return -1;
+    // Outside the scene's rectangle (B's half of a side-by-side comparison) the ray is not A's.
+    if (x < float(v.x) || y < float(v.y) || x >= float(v.x + v.width) || y >= float(v.y + v.height)) return -1;
     const Scene& scene = *s.scene;
     if (s.view.showSkeleton) {
         const int joint = jointAt(s, x, y, radiusPx);

@@ -114,7 +114,8 @@ bool reprepareScene(ViewerState& s, std::string& error);
 unsigned textureObject(const ViewerState& s, int index);
 
 // Viewport picking at framebuffer pixel (x, y) of the window, y down: the joint whose marker is within
-// `radiusPx` (when the skeleton is shown) or else the nearest mesh node hit by the ray; -1 = none.
+// `radiusPx` (when the skeleton is shown) or else the nearest mesh node hit by the ray; -1 = none, and
+// for a pixel outside sceneViewport (B's half of a side-by-side comparison).
 int pickAt(const ViewerState& s, float x, float y, float radiusPx = 8.0f);
 // The skeleton's joint nearest framebuffer pixel (x, y) within `radiusPx` (for hovering and
 // picking joints); -1 = none.

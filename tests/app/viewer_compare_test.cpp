@@ -194,6 +194,14 @@ TEST(ViewerCompare, SideBySideShowsOneCameraTwice) {
     EXPECT_EQ(j["compare"]["b_rect"], nlohmann::json({view.x + half, view.y, half, view.height}));
     // A's half is the scene's viewport now: framing, picking and labels use it.
     EXPECT_EQ(esv::sceneViewport(s).width, half);
+    // A point of A's half that picks a node picks nothing at its place in B's half.
+    int picked = -1;
+    glm::vec2 at;
+    for (size_t i = 0; i < s.framingPoints.size() && picked < 0; i += 97)
+        if (esv::projectToScreen(s, s.framingPoints[i], at)) picked = esv::pickAt(s, at.x, at.y);
+    ASSERT_GE(picked, 0);
+    EXPECT_LT(at.x, float(view.x + half));
+    EXPECT_EQ(esv::pickAt(s, at.x + float(half), at.y), -1);
 
     // The same model through one camera in two views of one size: the halves are alike.
     const Image same = session.shot("same");
