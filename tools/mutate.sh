@@ -101,6 +101,7 @@ vcompare-side-uneven | app/viewer/compare_view.cpp | a.width = b.width = view.wi
 vcompare-es2-not-restored | app/viewer/viewer_loop.cpp | if (!restoreCompare(s, true, error)) { | if (false) { | test_viewer_compare | ViewerCompare.BSurvives*
 vcompare-framing-a-only | app/viewer/viewer_actions.cpp | if (!s.compare.active() || !s.compare.bounds.valid()) return; | return; | test_viewer_compare | ViewerCompare.Framing*
 vcompare-pick-outside | app/viewer/viewer_actions.cpp | x >= float(v.x + v.width) || | x >= float(v.x + 2 * v.width) || | test_viewer_compare | ViewerCompare.SideBySide*
+vcompare-not-watched | app/viewer/viewer_loop.cpp | if (stamp != 0 && stamp != c.fileStamp) c.requestOpen = c.path; | if (false) c.requestOpen = c.path; | test_viewer_compare | ViewerCompare.Difference*
 frames-step-ignored | app/cli/render_sequence.cpp | f <= sequence.frames->last; f += sequence.frames->step) | f <= sequence.frames->last; f += 1) | test_render_sequence | RenderSequence.*
 pattern-two-conversions | app/cli/render_sequence.cpp | if (conversions != 1) | if (conversions == 0) | test_render_sequence | RenderSequence.BadPatternsAndRangesAreUsageErrors
 turntable-half-steps | app/cli/render_sequence.cpp | shot.yawOffset = float(2.0 * M_PI * double(k) / double(sequence.turntable)); | shot.yawOffset = float(M_PI * double(k) / double(sequence.turntable)); | test_render_sequence | RenderSequence.TurntableStepsAreAnEqualShareOfATurn

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/viewer/scene_loader.h"
 #include "app/viewer/viewer_actions.h"
 #include "app/viewer/viewer_state.h"
 
@@ -150,6 +151,8 @@ bool installCompare(ViewerState& s, std::shared_ptr<const Scene> loaded, std::un
     c.loaded = std::move(loaded);
     c.scene = std::move(prepared);
     c.path = path;
+    c.fileStamp = fileStamp(path);
+    ++c.loads;
     c.transport = Transport{};
     c.transport.clip = -2;  // updateCompare selects the matching clip
     c.pof = PofViewState{};

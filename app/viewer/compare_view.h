@@ -8,6 +8,7 @@
 // and the GL-free logic; the frame loop draws.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,6 +47,8 @@ struct CompareFigures {
 struct CompareView {
     // B as opened: its path (empty while nothing is compared), as loaded and prepared for `renderer`.
     std::string path;
+    int64_t fileStamp = 0;  // of `path` when loaded: B is loaded again when it changes (as A is)
+    int loads = 0;          // loads of B installed (opens and reloads)
     std::shared_ptr<const Scene> loaded;
     std::unique_ptr<Scene> scene;
     std::unique_ptr<Renderer> renderer;

@@ -269,8 +269,9 @@ void deleteDiffTexture(ViewerState& s) {
 }
 
 // B's requests (open, close) and its load: B is prepared for A's renderer's target and installed on
-// a renderer of its own. A failed load leaves B as it was and says why in the status bar.
-void compareRequests(Viewer& v) {
+// a renderer of its own; with `checkFile` B is loaded again when its file changed on disk (while A's
+// is watched). A failed load leaves B as it was and says why in the status bar.
+void compareRequests(Viewer& v, bool checkFile) {
     ViewerState& s = v.state;
     CompareView& c = s.compare;
     // The browser picks B only while it is open (File → Compare with…).
@@ -282,6 +283,11 @@ void compareRequests(Viewer& v) {
         closeCompare(s);
         reframeIfUntouched(s);
         s.status = "comparison closed";
+    }
+    if (checkFile && c.active() && !c.loading && c.requestOpen.empty() && s.watchFile && !isDemoName(c.path)) {
+        const int64_t stamp = fileStamp(c.path);
+        if (stamp != 0 && stamp != c.fileStamp) c.requestOpen = c.path;
+        c.fileStamp = stamp;  // a reload that fails waits for the next change
     }
     if (!c.requestOpen.empty()) {
         v.compareLoader.start(c.requestOpen, targetCaps(s.rendererInfo), s.textureFolders);
@@ -1127,7 +1133,7 @@ bool ViewerLoop::frame() {
         }
     }
     s.requestReload = false;
-    compareRequests(v);
+    compareRequests(v, v.scripted || frame % 15 == 0);
 
     // The UI scale changed (panel, script, content scale): the font atlas is built again.
     applyUiFont(s.uiFont, effectiveUiScale(s.uiScale, host.contentScale()), frame > 0,

@@ -1111,6 +1111,7 @@ nlohmann::json compareStateJson(const ViewerState& s) {
     const CompareView& c = s.compare;
     if (!c.active() && !c.loading && c.error.empty()) return nullptr;
     nlohmann::json j = {{"path", c.path},
+                        {"loads", c.loads},
                         {"loading", c.loading},
                         {"error", c.error},
                         {"mode", compareModeName(c.mode)},

@@ -246,6 +246,20 @@ TEST(ViewerCompare, DifferenceOfAModelWithItselfIsAlikeAndOfADarkerCopyIsNot) {
     const size_t red = redPixels(dark, view);
     EXPECT_GT(red, size_t(j["figures"]["pixels_off"].get<int>()) / 2);
     EXPECT_GT(red, 2000u);
+
+    // B is watched as A is: the alike copy's texture replaced by the darkened one and its model
+    // touched, B is loaded again and the figures say so.
+    ASSERT_TRUE(session.run("compare " + copies.same.string() + "\nwait 2"));
+    ASSERT_TRUE(session.dump()["compare"]["figures"]["alike"].get<bool>());
+    const int loads = s.compare.loads;
+    fs::copy_file(copies.dark.parent_path() / "mallet.png", copies.same.parent_path() / "mallet.png",
+                  fs::copy_options::overwrite_existing);
+    ASSERT_TRUE(session.run("touch " + copies.same.string() + "\nwait 3"));
+    session.frames(3);
+    j = session.dump()["compare"];
+    EXPECT_EQ(j["loads"], loads + 1);
+    EXPECT_EQ(j["path"], copies.same.string());
+    EXPECT_FALSE(j["figures"]["alike"].get<bool>());
 }
 
 // A camera still where framing put it frames A (the unit sphere) and B (the mallet, some thousand units
