@@ -202,6 +202,19 @@ TEST(ViewerCompare, SideBySideShowsOneCameraTwice) {
     ASSERT_GE(picked, 0);
     EXPECT_LT(at.x, float(view.x + half));
     EXPECT_EQ(esv::pickAt(s, at.x + float(half), at.y), -1);
+    // Zoomed in, A runs past its half: where its vertices would land in B's half, nothing is picked.
+    const esv::OrbitCamera before = s.view.orbit;
+    s.view.orbit.distance *= 0.25f;
+    size_t beyond = 0;
+    for (const glm::vec3& p : s.framingPoints)
+        if (esv::projectToScreen(s, p, at) && at.x >= float(view.x + half) + 2.0f &&
+            at.x < float(view.x + 2 * half) - 2.0f && at.y >= float(view.y) && at.y < float(view.y + view.height)) {
+            ++beyond;
+            EXPECT_EQ(esv::pickAt(s, at.x, at.y), -1);
+            if (beyond > 20) break;
+        }
+    EXPECT_GT(beyond, 0u);
+    s.view.orbit = before;
 
     // The same model through one camera in two views of one size: the halves are alike.
     const Image same = session.shot("same");
