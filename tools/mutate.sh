@@ -99,7 +99,18 @@ draco-face-order | loaders/gltf/decode_draco.cpp | out.indices[size_t(f) * 3 + k
 plain-materials-two-sided | convert/pod/pod_shape.cpp | m.twoSided = false; | (void)0; | test_convert_pod | PodShapeScene.*
 compare-always-alike | app/cli/compare_command.cpp | return alike ? kExitOk : kExitBadInput; | return kExitOk; | test_compare | CompareCli.*
 compare-never-widened | app/cli/compare_command.cpp | if (sameBounds(boundsA, boundsB)) return std::nullopt; | return std::nullopt; | test_compare | CompareCli.CameraWidensToFrameBoth
-compare-zup-camera-kept | app/cli/compare_command.cpp | orbit.zUp = b.up == UpAxis::Z; | orbit.zUp = ofA.zUp; | test_compare | CompareCli.ZUpSourceIsAlikeItsTurnedConversion
+compare-zup-camera-kept | app/viewer/compare_view.cpp | orbit.zUp = b.up == UpAxis::Z; | orbit.zUp = ofA.zUp; | test_compare | CompareCli.ZUpSourceIsAlikeItsTurnedConversion
+vcompare-clip-by-index | app/viewer/compare_view.cpp | if (clipsB[i].name == clipsA[size_t(clipA)].name) return int(i); | if (false) return int(i); | test_viewer_compare | ViewerCompare.SelectionAndTimeFollowAByName
+vcompare-selection-by-index | app/viewer/compare_view.cpp | ? findNode(b, a.nodes[size_t(selected)].name) | ? selected | test_viewer_compare | ViewerCompare.SelectionAndTimeFollowAByName
+vcompare-time-not-followed | app/viewer/compare_view.cpp | seekTransport(b, c.transport, t.time); | seekTransport(b, c.transport, 0.0f); | test_viewer_compare | ViewerCompare.SelectionAndTimeFollowAByName
+vcompare-split-unscissored | app/viewer/viewer_loop.cpp | drawColumns(*c.renderer, *c.scene, c.pose, c.view, b, split, b.x + b.width, height); | drawColumns(*c.renderer, *c.scene, c.pose, c.view, b, b.x, b.x + b.width, height); | test_viewer_compare | ViewerCompare.Split*
+vcompare-divider-stuck | app/viewer/viewer_loop.cpp | if (c.draggingDivider) c.divider = | if (false) c.divider = | test_viewer_compare | ViewerCompare.Split*
+vcompare-diff-of-a | app/viewer/viewer_loop.cpp | target.read(b.rgba); | b.rgba = a.rgba; | test_viewer_compare | ViewerCompare.Difference*
+vcompare-side-uneven | app/viewer/compare_view.cpp | a.width = b.width = view.width / 2; | a.width = view.width / 2; | test_viewer_compare | ViewerCompare.SideBySide*
+vcompare-es2-not-restored | app/viewer/viewer_loop.cpp | if (!restoreCompare(s, true, error)) { | if (false) { | test_viewer_compare | ViewerCompare.BSurvives*
+vcompare-framing-a-only | app/viewer/viewer_actions.cpp | if (!s.compare.active() || !s.compare.bounds.valid()) return; | return; | test_viewer_compare | ViewerCompare.Framing*
+vcompare-pick-outside | app/viewer/viewer_actions.cpp | x >= float(v.x + v.width) || | x >= float(v.x + 2 * v.width) || | test_viewer_compare | ViewerCompare.SideBySide*
+vcompare-not-watched | app/viewer/viewer_loop.cpp | if (stamp != 0 && stamp != c.fileStamp) c.requestOpen = c.path; | if (false) c.requestOpen = c.path; | test_viewer_compare | ViewerCompare.Difference*
 frames-step-ignored | app/cli/render_sequence.cpp | f <= sequence.frames->last; f += sequence.frames->step) | f <= sequence.frames->last; f += 1) | test_render_sequence | RenderSequence.*
 pattern-two-conversions | app/cli/render_sequence.cpp | if (conversions != 1) | if (conversions == 0) | test_render_sequence | RenderSequence.BadPatternsAndRangesAreUsageErrors
 turntable-half-steps | app/cli/render_sequence.cpp | shot.yawOffset = float(2.0 * M_PI * double(k) / double(sequence.turntable)); | shot.yawOffset = float(M_PI * double(k) / double(sequence.turntable)); | test_render_sequence | RenderSequence.TurntableStepsAreAnEqualShareOfATurn

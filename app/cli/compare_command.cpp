@@ -7,9 +7,10 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "app/cli/golden_rule.h"
 #include "app/cli/render_command.h"
+#include "app/viewer/compare_view.h"
 #include "app/viewer/exit_code.h"
+#include "app/viewer/golden_rule.h"
 #include "app/viewer/png_file.h"
 #include "app/viewer/viewer_actions.h"
 #include "target/device_profiles.h"
@@ -24,24 +25,6 @@ bool sameBounds(const Bounds& a, const Bounds& b) {
     for (int i = 0; i < 3; ++i)
         if (std::abs(a.min[i] - b.min[i]) > eps || std::abs(a.max[i] - b.max[i]) > eps) return false;
     return true;
-}
-
-// Point `p` of scene `from` in the axes of scene `to`, through the Y-up display axes both are seen
-// in: a Z-up scene's (x, y, z) is (x, z, -y) there, as `convert` turns it (scene/up_axis.h). So a
-// Z-up source and its Y-up conversion share one camera.
-glm::vec3 intoAxesOf(const Scene& to, const Scene& from, const glm::vec3& p) {
-    const glm::vec3 display = from.up == UpAxis::Z ? glm::vec3(p.x, p.z, -p.y) : p;
-    return to.up == UpAxis::Z ? glm::vec3(display.x, -display.z, display.y) : display;
-}
-
-Bounds boundsIntoAxesOf(const Scene& to, const Scene& from, const Bounds& b) {
-    if (!b.valid()) return b;
-    Bounds out;
-    for (int corner = 0; corner < 8; ++corner)
-        out.add(intoAxesOf(to, from,
-                           glm::vec3(corner & 1 ? b.max.x : b.min.x, corner & 2 ? b.max.y : b.min.y,
-                                     corner & 4 ? b.max.z : b.min.z)));
-    return out;
 }
 
 // The camera A is drawn with: none (A's own first view, as `render A` draws it) when both frame the
@@ -60,15 +43,6 @@ std::optional<OrbitCamera> cameraOfA(const RenderRequest& ra, const RenderScene&
     for (const glm::vec3& p : pointsB) pointsA.push_back(intoAxesOf(sceneA, sceneB, p));
     OrbitCamera orbit;
     frameFirstView(orbit, sceneA, both, pointsA, float(ra.width) / float(ra.height));
-    return orbit;
-}
-
-// A's camera in B's axes: the same view of the display axes.
-OrbitCamera cameraOfB(const OrbitCamera& ofA, const Scene& a, const Scene& b) {
-    OrbitCamera orbit = ofA;
-    orbit.zUp = b.up == UpAxis::Z;
-    orbit.target = intoAxesOf(b, a, ofA.target);
-    orbit.sceneCenter = intoAxesOf(b, a, ofA.sceneCenter);
     return orbit;
 }
 
@@ -142,7 +116,7 @@ int runCompare(const CompareRequest& request) {
     ra.orbit = cameraOfA(ra, a, rb, b);
     RenderedFrames framesA, framesB;
     if (const int status = renderOpened(ra, a, framesA); status != kExitOk) return status;
-    rb.orbit = cameraOfB(framesA.orbit, *a.loaded.scene, *b.loaded.scene);
+    rb.orbit = orbitIntoAxesOf(framesA.orbit, *a.loaded.scene, *b.loaded.scene);
     if (const int status = renderOpened(rb, b, framesB); status != kExitOk) return status;
 
     const golden::GoldenRule rule;

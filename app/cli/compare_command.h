@@ -1,6 +1,6 @@
 // `esview compare A B [--time S | --frame N] [--clip C] [--size WxH] [--mode M] [--device NAME]
 // [-o DIFF.png] [--json]`: renders two models headless with one camera, lights and time, and judges
-// the pictures with the golden rule the rendering tests use (app/cli/golden_rule.h). The check after
+// the pictures with the golden rule the rendering tests use (app/viewer/golden_rule.h). The check after
 // `convert`: the source against the converted file.
 #pragma once
 

@@ -266,8 +266,13 @@ Bounds framingBounds(const Scene& scene, const std::vector<Bounds>& perNode) {
 }
 
 ViewportRect sceneViewport(const ViewerState& s) {
-    if (!s.viewport.empty()) return s.viewport;
-    return {0, 0, std::max(s.framebufferWidth, 0), std::max(s.framebufferHeight, 0)};
+    const ViewportRect whole = !s.viewport.empty()
+                                   ? s.viewport
+                                   : ViewportRect{0, 0, std::max(s.framebufferWidth, 0), std::max(s.framebufferHeight, 0)};
+    if (!s.compare.active()) return whole;
+    ViewportRect a, b;
+    compareRects(s.compare.mode, whole, a, b);
+    return a;
 }
 
 void updateFrameAnnotations(ViewerState& s) {
@@ -298,6 +303,16 @@ bool sameOrbit(const OrbitCamera& a, const OrbitCamera& b) {
            a.yfov == b.yfov && a.zUp == b.zUp;
 }
 
+// What framing fits: the scene's box and points, and while a second model is compared (compare_view.h)
+// its framing too, so that both are in view.
+void framedWithCompared(const ViewerState& s, Bounds& bounds, std::vector<glm::vec3>& points) {
+    bounds = s.bounds;
+    points = s.framingPoints;
+    if (!s.compare.active() || !s.compare.bounds.valid()) return;
+    bounds.add(s.compare.bounds);
+    points.insert(points.end(), s.compare.framingPoints.begin(), s.compare.framingPoints.end());
+}
+
 // The orbit camera, from now on, as framing left it: updateViewport frames again while it stays so.
 void recordFraming(ViewerState& s) {
     s.view.camera = -1;
@@ -310,8 +325,15 @@ void recordFraming(ViewerState& s) {
 
 void frameScene(ViewerState& s) {
     if (s.scene) s.view.orbit.zUp = s.scene->up == UpAxis::Z;
-    fitFraming(s.view.orbit, s.bounds, s.framingPoints, windowAspect(s));
+    Bounds bounds;
+    std::vector<glm::vec3> points;
+    framedWithCompared(s, bounds, points);
+    fitFraming(s.view.orbit, bounds, points, windowAspect(s));
     recordFraming(s);
+}
+
+void reframeIfUntouched(ViewerState& s) {
+    if (s.framed && s.view.camera < 0 && sameOrbit(s.view.orbit, s.framedOrbit)) frameScene(s);
 }
 
 void updateViewport(ViewerState& s, const ViewportRect& viewport) {
@@ -365,7 +387,10 @@ void resetView(ViewerState& s) {
         frameScene(s);
         return;
     }
-    frameFirstView(s.view.orbit, *s.scene, s.bounds, s.framingPoints, windowAspect(s));
+    Bounds bounds;
+    std::vector<glm::vec3> points;
+    framedWithCompared(s, bounds, points);
+    frameFirstView(s.view.orbit, *s.scene, bounds, points, windowAspect(s));
     recordFraming(s);
 }
 
@@ -570,6 +595,8 @@ int jointAt(const ViewerState& s, float x, float y, float radiusPx) {
 int pickAt(const ViewerState& s, float x, float y, float radiusPx) {
     const ViewportRect v = sceneViewport(s);
     if (!s.scene || v.empty()) return -1;
+    // Outside the scene's rectangle (B's half of a side-by-side comparison) the ray is not A's.
+    if (x < float(v.x) || y < float(v.y) || x >= float(v.x + v.width) || y >= float(v.y + v.height)) return -1;
     const Scene& scene = *s.scene;
     if (s.view.showSkeleton) {
         const int joint = jointAt(s, x, y, radiusPx);

@@ -21,7 +21,7 @@ int findNode(const Scene& scene, const std::string& name);
 void selectNode(ViewerState& s, int node);
 
 // The framebuffer rectangle the scene is drawn in: s.viewport, or the whole framebuffer before the
-// first layout.
+// first layout; while a second model is compared side by side (compare_view.h), the left half of it.
 ViewportRect sceneViewport(const ViewerState& s);
 
 // What the renderer draws over the scene this frame besides the scene itself (POF markers and
@@ -66,8 +66,12 @@ void frameFirstView(OrbitCamera& orbit, const Scene& scene, const Bounds& bounds
 
 // Orbit camera: fit the whole scene (all clip samples, framingBounds), the selected node, or the
 // format's first view (firstView with Scene::front: a three-quarter front view), into the 3D view
-// (sceneViewport) at its aspect. Frame scene keeps the camera's angles.
+// (sceneViewport) at its aspect. Frame scene keeps the camera's angles. While a second model is
+// compared (compare_view.h) the scene and reset views fit its framing too.
 void frameScene(ViewerState& s);
+// frameScene while the orbit camera is still where the last framing put it (a second model opened
+// or closed beside the scene); a camera the user moved, or a file camera looked through, stays.
+void reframeIfUntouched(ViewerState& s);
 void frameSelection(ViewerState& s);
 void resetView(ViewerState& s);
 
@@ -116,7 +120,8 @@ bool setBoneMask(ViewerState& s, const BoneMask& mask, std::string& error);
 unsigned textureObject(const ViewerState& s, int index);
 
 // Viewport picking at framebuffer pixel (x, y) of the window, y down: the joint whose marker is within
-// `radiusPx` (when the skeleton is shown) or else the nearest mesh node hit by the ray; -1 = none.
+// `radiusPx` (when the skeleton is shown) or else the nearest mesh node hit by the ray; -1 = none, and
+// for a pixel outside sceneViewport (B's half of a side-by-side comparison).
 int pickAt(const ViewerState& s, float x, float y, float radiusPx = 8.0f);
 // The skeleton's joint nearest framebuffer pixel (x, y) within `radiusPx` (for hovering and
 // picking joints); -1 = none.

@@ -21,6 +21,7 @@
 
 #include "app/viewer/exit_code.h"
 #include "app/viewer/file_browser.h"
+#include "app/viewer/golden_rule.h"
 #include "app/viewer/host.h"
 #include "app/viewer/panels.h"
 #include "app/viewer/png_file.h"
@@ -42,6 +43,7 @@ struct Viewer {
     Host* host = nullptr;
     ViewerState state;
     SceneLoader loader;
+    SceneLoader compareLoader;  // B of File → Compare with… (compare_view.h)
     FileBrowser browser;
     bool reloading = false;  // the load in flight keeps the view (reload), or frames the new scene
     bool scripted = false;   // fixed time step, panel layout neither read nor saved
@@ -251,6 +253,88 @@ void finishLoad(Viewer& v, LoadedScene& result) {
     }
 }
 
+// The options A's renderer was made with: B's is made alike.
+RendererOptions rendererOptions(const ViewerState& s) {
+    RendererOptions options;
+    options.gles2 = s.gles2;
+    options.gles2Strict = s.gles2 && s.gles2Strict;
+    options.device = s.device;
+    return options;
+}
+
+// The difference picture's texture goes (with a context that is still current).
+void deleteDiffTexture(ViewerState& s) {
+    if (s.compare.diffTexture != 0) glDeleteTextures(1, &s.compare.diffTexture);
+    s.compare.diffTexture = 0;
+}
+
+// B's requests (open, close) and its load: B is prepared for A's renderer's target and installed on
+// a renderer of its own; with `checkFile` B is loaded again when its file changed on disk (while A's
+// is watched). A failed load leaves B as it was and says why in the status bar.
+void compareRequests(Viewer& v, bool checkFile) {
+    ViewerState& s = v.state;
+    CompareView& c = s.compare;
+    // The browser picks B only while it is open (File → Compare with…).
+    if (!s.panel(PanelId::Browser)) c.pickInBrowser = false;
+    if (c.requestClose) {
+        c.requestClose = false;
+        c.requestOpen.clear();
+        deleteDiffTexture(s);
+        closeCompare(s);
+        reframeIfUntouched(s);
+        s.status = "comparison closed";
+    }
+    if (checkFile && c.active() && !c.loading && c.requestOpen.empty() && s.watchFile && !isDemoName(c.path)) {
+        const int64_t stamp = fileStamp(c.path);
+        if (stamp != 0 && stamp != c.fileStamp) c.requestOpen = c.path;
+        c.fileStamp = stamp;  // a reload that fails waits for the next change
+    }
+    if (!c.requestOpen.empty()) {
+        v.compareLoader.start(c.requestOpen, targetCaps(s.rendererInfo), s.textureFolders);
+        c.loading = true;
+        c.loadingPath = c.requestOpen;
+        c.error.clear();
+        c.requestOpen.clear();
+    }
+    LoadedScene result;
+    if (!v.compareLoader.poll(result)) return;
+    c.loading = false;
+    std::string error;
+    if (!result.prepared) {
+        for (const Problem& p : result.problems) error += (error.empty() ? "" : "; ") + p.format();
+        c.error = "compare: " + (error.empty() ? c.loadingPath + ": could not be loaded" : error);
+    } else if (!installCompare(s, std::move(result.loaded), std::move(result.prepared), c.loadingPath,
+                               rendererOptions(s), error)) {
+        c.error = "compare: " + c.loadingPath + ": " + error;
+    } else {
+        reframeIfUntouched(s);
+        s.status = "comparing with " + c.path;
+        return;
+    }
+    s.status = c.error;
+}
+
+// B on a renderer made again (after a context loss, or with the ES2 limits switched: c.renderer is
+// gone by then), prepared again from B as loaded when `reprepare`, else uploaded as it is. A B that
+// cannot be drawn any more is closed, and false says why.
+bool restoreCompare(ViewerState& s, bool reprepare, std::string& error) {
+    CompareView& c = s.compare;
+    if (!c.active()) return true;
+    std::unique_ptr<Scene> prepared =
+        reprepare ? prepareForTarget(*c.loaded, targetCaps(s.rendererInfo)) : std::move(c.scene);
+    std::vector<ReportLine> report;
+    if (!reprepare) std::swap(report, prepared->report);  // B's report has these lines from its first upload
+    const std::string path = c.path;
+    const std::shared_ptr<const Scene> loaded = c.loaded;
+    c.scene.reset();
+    if (installCompare(s, loaded, std::move(prepared), path, rendererOptions(s), error)) {
+        if (!reprepare) std::swap(report, c.scene->report);
+        return true;
+    }
+    closeCompare(s);
+    return false;
+}
+
 // ES2 limits on or off: a new renderer, and the scene as loaded prepared again for it (textures it
 // cannot sample decoded, batches split to its palette, types it cannot read widened), keeping the
 // view. The file is not read again.
@@ -271,6 +355,11 @@ void recreateRenderer(Viewer& v) {
     s.rendererInfo = s.renderer->info();
     if (s.loaded && !reprepareScene(s, error)) {
         s.status = "cannot draw the scene with this renderer: " + error;
+        return;
+    }
+    s.compare.renderer.reset();
+    if (!restoreCompare(s, true, error)) {
+        s.status = "comparison closed: B cannot be drawn with this renderer: " + error;
         return;
     }
     s.status = !s.gles2        ? "ES3 features in use"
@@ -314,10 +403,16 @@ bool restoreRenderer(Viewer& v, std::string& error) {
     const TargetCaps before = targetCaps(s.rendererInfo);
     s.rendererInfo = s.renderer->info();
     if (!s.scene) return true;
-    if (!sameTarget(before, targetCaps(s.rendererInfo))) return reprepareScene(s, error);
-    std::vector<ReportLine> again;  // the scene's report has these lines from its first upload
-    if (!s.renderer->setScene(*s.scene, again, error)) return false;
-    s.rendererInfo = s.renderer->info();
+    const bool reprepare = !sameTarget(before, targetCaps(s.rendererInfo));
+    if (reprepare) {
+        if (!reprepareScene(s, error)) return false;
+    } else {
+        std::vector<ReportLine> again;  // the scene's report has these lines from its first upload
+        if (!s.renderer->setScene(*s.scene, again, error)) return false;
+        s.rendererInfo = s.renderer->info();
+    }
+    std::string compareError;
+    if (!restoreCompare(s, reprepare, compareError)) s.status = "comparison closed: " + compareError;
     return true;
 }
 
@@ -358,12 +453,109 @@ bool saveScreenshot(Viewer& v, int width, int height) {
     return true;
 }
 
+// Draws `scene` in `rect` (framebuffer pixels, y down) with its clear and its pixels held to the
+// columns [x0, x1) of it by a scissor, so that what is drawn beside it stays.
+FrameStats drawColumns(Renderer& renderer, const Scene& scene, const Pose& pose, const ViewSettings& view,
+                       const ViewportRect& rect, int x0, int x1, int framebufferHeight) {
+    const int bottom = framebufferHeight - rect.y - rect.height;
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(x0, bottom, std::max(x1 - x0, 0), rect.height);
+    const FrameStats stats = renderer.draw(scene, pose, view, rect.width, rect.height, rect.x, bottom);
+    glDisable(GL_SCISSOR_TEST);
+    return stats;
+}
+
+// The texture the difference picture goes to (drawDifference fills it each frame before the panels
+// are drawn): sampled once per pixel, any size (ES2: no mipmaps, clamped).
+void makeDiffTexture(ViewerState& s) {
+    glGenTextures(1, &s.compare.diffTexture);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, s.compare.diffTexture);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+// B after A's pose of this frame (updateCompare), and the difference view's texture made before the
+// overlay lays it out.
+void followA(ViewerState& s) {
+    if (!s.scene || !s.compare.active()) return;
+    updateCompare(s);
+    if (s.compare.mode == CompareMode::Difference && s.compare.diffTexture == 0) makeDiffTexture(s);
+}
+
+// The difference view: A and B drawn offscreen at the 3D view's size, judged by the golden rule
+// (s.compare.figures), and the difference picture uploaded to the texture the viewport overlay shows.
+void drawDifference(ViewerState& s, const ViewportRect& view) {
+    CompareView& c = s.compare;
+    OffscreenTarget target;
+    std::string error;
+    if (view.empty() || !target.create(view.width, view.height, error)) return;
+    golden::Image a{view.width, view.height, {}}, b{view.width, view.height, {}}, diff;
+    target.bind();
+    s.stats = s.renderer->draw(*s.scene, s.pose, s.view, view.width, view.height);
+    target.read(a.rgba);
+    c.renderer->draw(*c.scene, c.pose, c.view, view.width, view.height);
+    target.read(b.rgba);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    c.figures = judgePictures(a, b, diff);
+    if (c.diffTexture == 0 || diff.rgba.empty()) return;
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, c.diffTexture);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, diff.width, diff.height, 0, GL_RGBA, GL_UNSIGNED_BYTE, diff.rgba.data());
+    glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+// A and B (compare_view.h) in the 3D view: split at the divider, side by side, or the difference
+// picture (drawn by the viewport overlay). The window is cleared first: the scissored draws clear only
+// their own parts.
+void drawCompared(ViewerState& s, int width, int height) {
+    CompareView& c = s.compare;
+    glViewport(0, 0, width, height);
+    glClearColor(s.view.clearColor.r, s.view.clearColor.g, s.view.clearColor.b, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    const ViewportRect view = s.viewport.empty() ? ViewportRect{0, 0, width, height} : s.viewport;
+    if (c.mode == CompareMode::Difference) return drawDifference(s, view);
+    ViewportRect a, b;
+    compareRects(c.mode, view, a, b);
+    const int split = c.mode == CompareMode::Split ? splitColumn(view, c.divider) : b.x;
+    s.stats = drawColumns(*s.renderer, *s.scene, s.pose, s.view, a, a.x, split, height);
+    drawColumns(*c.renderer, *c.scene, c.pose, c.view, b, split, b.x + b.width, height);
+}
+
 // Moves the orbit target in the view plane: `right` along the screen's x, `up` along its y (scene units).
 void panOrbit(OrbitCamera& orbit, float right, float up) {
     const glm::vec3 forward = orbitDirection(orbit);
     const glm::vec3 rightDir = glm::normalize(glm::cross(orbitUp(orbit), forward));
     const glm::vec3 upDir = glm::cross(forward, rightDir);
     orbit.target += rightDir * right + upDir * up;
+}
+
+// How near the split view's divider (window pixels) a left press grabs it.
+constexpr double kDividerGrab = 6.0;
+
+// The split view's divider: a left press within kDividerGrab of it drags it (instead of orbiting) until
+// the release, the pointer's place across the 3D view its position. True while it is dragged, the
+// release included (which then picks nothing).
+bool dragDivider(Viewer& v, double x, double y, bool left) {
+    CompareView& c = v.state.compare;
+    const LayoutRect& area = v.state.layout.viewport;
+    if (!c.active() || c.mode != CompareMode::Split || area.empty()) {
+        c.draggingDivider = false;
+        return false;
+    }
+    if (left && !v.leftWasDown)
+        c.draggingDivider = std::abs(x - (area.x + area.w * c.divider)) <= kDividerGrab && area.contains(float(x), float(y));
+    if (!left) {
+        const bool was = c.draggingDivider;
+        c.draggingDivider = false;
+        return was;
+    }
+    if (c.draggingDivider) c.divider = std::clamp(float((x - area.x) / std::max(area.w, 1.0f)), 0.0f, 1.0f);
+    return c.draggingDivider;
 }
 
 // Mouse: left drag orbits, right/middle drag (or shift+left) pans, wheel zooms (ctrl+wheel: field of
@@ -375,6 +567,13 @@ void mouseInput(Viewer& v) {
     OrbitCamera& orbit = s.view.orbit;
     const double x = v.pointerX, y = v.pointerY;
     const bool left = held(v, MouseButton::Left);
+    if (!io.WantCaptureMouse && dragDivider(v, x, y, left)) {
+        v.rotating = v.panning = false;
+        v.leftWasDown = left;
+        v.lastX = x;
+        v.lastY = y;
+        return;
+    }
     if (!io.WantCaptureMouse) {
         const bool right = held(v, MouseButton::Right) || held(v, MouseButton::Middle);
         const bool shift = shiftHeld(v);
@@ -610,9 +809,13 @@ void keyboardInput(Viewer& v, float dt) {
     }
     for (int m = 0; m < int(ViewMode::Count) && m < 9; ++m)
         if (pressed(Key(int(Key::Num1) + m))) s.view.mode = ViewMode(m);
-    // Esc clears the selection and nothing more: it never quits (Ctrl+Q, the File menu and the
-    // window's close button do), so that a user closing things one by one never loses the session.
-    if (escape && s.selection.node >= 0) selectNode(s, -1);
+    // Esc clears the selection, else closes a comparison, and nothing more: it never quits (Ctrl+Q,
+    // the File menu and the window's close button do), so that a user closing things one by one never
+    // loses the session.
+    if (escape && s.selection.node >= 0)
+        selectNode(s, -1);
+    else if (escape && s.compare.active())
+        s.compare.requestClose = true;
     orbit.distance = std::max(orbit.distance, 1e-4f);
 }
 
@@ -940,6 +1143,7 @@ bool ViewerLoop::frame() {
         }
     }
     s.requestReload = false;
+    compareRequests(v, v.scripted || frame % 15 == 0);
 
     // The UI scale changed (panel, script, content scale): the font atlas is built again.
     applyUiFont(s.uiFont, effectiveUiScale(s.uiScale, host.contentScale()), frame > 0,
@@ -964,6 +1168,7 @@ bool ViewerLoop::frame() {
         }
     }
     if (s.scene) updatePose(s);
+    followA(s);
     const HostSize framebuffer = host.framebufferSize();
     const int width = framebuffer.width, height = framebuffer.height;
     s.framebufferWidth = width;
@@ -976,7 +1181,10 @@ bool ViewerLoop::frame() {
     restoreImGuiKeys(v);
 
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    if (s.scene) {
+    if (s.scene && s.compare.active()) {
+        drawCompared(s, width, height);
+        for (const std::string& note : s.stats.notes) s.scene->warn(note);
+    } else if (s.scene) {
         // The scene in its rectangle (GL counts rows from the bottom). The renderer's clear covers
         // the whole window, the panels' background included: one clear a frame.
         const ViewportRect view = sceneViewport(s);
@@ -1028,6 +1236,8 @@ void ViewerLoop::dropGlObjects() {
     ViewerState& s = m.v.state;
     const uint64_t calls = gl::callCount();
     abandonRenderer(s.renderer);
+    abandonRenderer(s.compare.renderer);
+    s.compare.diffTexture = 0;  // went with the context
     if (m.imguiGl) abandonImGuiRenderer();
     m.imguiGl = false;
     s.context.dropGlCalls = gl::callCount() - calls;
@@ -1056,6 +1266,7 @@ int ViewerLoop::finish() {
     m.finished = m.done = true;
     // A load still running finishes before its scene is dropped.
     m.v.loader.wait();
+    m.v.compareLoader.wait();
     if (m.imgui && !m.v.scripted) {
         const ViewerState& s = m.v.state;
         saveLayout(SavedLayout{s.panels, s.layoutSizes, s.tabs, s.foldedFront});
@@ -1067,6 +1278,8 @@ int ViewerLoop::finish() {
         ImGui::DestroyContext();
         m.imgui = false;
     }
+    deleteDiffTexture(m.v.state);
+    m.v.state.compare.renderer.reset();
     m.v.state.renderer.reset();  // GL objects go while the context is current
     return m.exitCode;
 }

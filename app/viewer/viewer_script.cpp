@@ -482,6 +482,40 @@ const std::vector<CommandSpec>& commandSpecs() {
                     c.s.requestReload = true;
                     c.waitForLoad = true;
                 }),
+        command("compare", "PATH|off",
+                // clang-format off
+                "open PATH as B beside the open model (File > Compare with...), one camera, A's time, the\n"
+                "                             selection by name; waits until it is loaded. 'off' closes B (so does Esc)",
+                // clang-format on
+                1, 1, {Arg::Text}, Needs::Scene,
+                [](CommandContext& c) {
+                    if (c.a[0] != "off") {
+                        c.s.compare.requestOpen = c.a[0];
+                        c.waitForLoad = true;
+                        return;
+                    }
+                    if (!c.s.compare.active() && !c.s.compare.loading) return c.fail("no model is compared");
+                    c.s.compare.requestClose = true;
+                    c.wait = 1;  // closed at the start of the next frame; what follows runs after it
+                }),
+        command("compare-mode", "split|side|diff",
+                // clang-format off
+                "how A and B are shown: split at a divider, side by side, or the difference picture\n"
+                "                             of `esview compare -o` with the golden rule's figures",
+                // clang-format on
+                1, 1, {Arg::Text}, Needs::Nothing,
+                [](CommandContext& c) { parseCompareMode(c.a[0], c.s.compare.mode); },
+                [](const std::vector<std::string>& a) {
+                    CompareMode mode;
+                    return parseCompareMode(a[0], mode) ? std::string() : std::string("expected split, side or diff");
+                }),
+        command("compare-divider", "F", "split view: the divider's place across the 3D view, 0 (left) to 1 (right)",
+                1, 1, {Arg::Number}, Needs::Nothing,
+                [](CommandContext& c) { c.s.compare.divider = c.number(0); },
+                [](const std::vector<std::string>& a) {
+                    float f = 0.0f;
+                    return numberWithin(a[0], 0.0f, 1.0f, f) ? std::string() : std::string("expected a number from 0 to 1");
+                }),
         command("clip", "NAME|INDEX", "select an animation clip ('rest' for the rest pose)", 1, 1,
                 {Arg::Text}, Needs::Scene,
                 [](CommandContext& c) {
@@ -1048,7 +1082,9 @@ void ScriptRunner::runFrame(ViewerState& s, ScriptHost& host) {
         if (m_wait > 0) return;
     }
     if (m_waitForLoad) {
-        if (s.load.active || !s.requestOpen.empty() || s.requestReload) return;
+        if (s.load.active || !s.requestOpen.empty() || s.requestReload || s.compare.loading ||
+            !s.compare.requestOpen.empty())
+            return;
         m_waitForLoad = false;
     }
     while (m_next < m_script.commands.size()) {
@@ -1131,6 +1167,45 @@ nlohmann::json pofStateJson(const ViewerState& s) {
     }
     j["markers"] = kinds;
     j["path_lines"] = lines.size();
+    return j;
+}
+
+// The comparison (compare_view.h): B's file, the mode and the divider, B's clip and time as they follow
+// A's, B's node selected by name, where A and B are drawn ([x, y, w, h], framebuffer pixels), and the
+// difference view's figures (null before it was drawn). Null while no B is open or loading.
+nlohmann::json compareStateJson(const ViewerState& s) {
+    const CompareView& c = s.compare;
+    if (!c.active() && !c.loading && c.error.empty()) return nullptr;
+    nlohmann::json j = {{"path", c.path},
+                        {"loads", c.loads},
+                        {"loading", c.loading},
+                        {"error", c.error},
+                        {"mode", compareModeName(c.mode)},
+                        {"divider", c.divider}};
+    if (!c.active()) return j;
+    const Scene& b = *c.scene;
+    j["nodes"] = b.nodes.size();
+    j["clip"] = c.transport.clip >= 0 ? nlohmann::json(b.animation.clips[size_t(c.transport.clip)].name)
+                                      : nlohmann::json(nullptr);
+    j["time"] = c.transport.time;
+    j["selected"] = c.selected >= 0 ? nlohmann::json(b.nodes[size_t(c.selected)].name) : nlohmann::json(nullptr);
+    j["selected_index"] = c.selected;
+    j["highlight"] = c.view.highlightNode;
+    ViewportRect ra, rb;
+    compareRects(c.mode, s.viewport, ra, rb);
+    auto rect = [](const ViewportRect& r) { return nlohmann::json::array({r.x, r.y, r.width, r.height}); };
+    j["a_rect"] = rect(ra);
+    j["b_rect"] = rect(rb);
+    j["split_column"] = splitColumn(s.viewport, c.divider);
+    const CompareFigures& f = c.figures;
+    j["figures"] = f.valid ? nlohmann::json{{"model_pixels", f.modelPixels},
+                                            {"pixels_off", f.pixelsOff},
+                                            {"share_off", f.shareOff},
+                                            {"mean_difference", f.meanDifference},
+                                            {"max_difference", f.maxDifference},
+                                            {"alike", f.alike},
+                                            {"size", {f.width, f.height}}}
+                           : nlohmann::json(nullptr);
     return j;
 }
 
@@ -1225,6 +1300,7 @@ std::string viewerStateJson(const ViewerState& s) {
     for (size_t i = 0; i < size_t(PanelId::Count); ++i) panels[panelName(PanelId(i))] = s.panels[i];
     j["panels"] = panels;
     if (s.panel(PanelId::Cost)) j["cost"] = costStateJson(s);
+    j["compare"] = compareStateJson(s);
     // The layout of the last frame, [x, y, w, h] in window pixels: the 3D view, the bars, and each
     // docked panel's region (panels sharing a region are tabs of it; the stats overlay is not docked;
     // in a window under 1600 pixels wide, times the content scale, the bottom panels are tabs of the

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/viewer/compare_view.h"
 #include "app/viewer/layout.h"
 #include "app/viewer/pof_view.h"
 #include "app/viewer/transport.h"
@@ -176,6 +177,8 @@ struct ViewerState {
     // What the overlays hand the renderer this frame (POF markers, gizmos; view.annotations points here).
     Annotations annotations;
     LoadStatus load;
+    // File → Compare with…: a second model beside this one (compare_view.h); inactive while none is open.
+    CompareView compare;
     LoadTimes loadTimes;                   // of the scene shown (zero before the first load)
     std::vector<std::string> recentFiles;  // most recent first
     // Folders searched for textures after a model's own: --texture-path, then those the panel

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "app/cli/golden_rule.h"
+#include "app/viewer/golden_rule.h"
 
 namespace esv::test {
 
-// The rule itself and the picture type live in app/cli/golden_rule.h, which `esview compare` shares.
+// The rule itself and the picture type live in app/viewer/golden_rule.h, which `esview compare` shares.
 using golden::Image;
 
 bool loadPng(const std::string& path, Image& image);

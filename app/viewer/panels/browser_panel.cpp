@@ -1,5 +1,5 @@
 // The file browser window: folders (FreeSpace VP archives among them), model files filtered by
-// extension, recent files.
+// extension, recent files; after File → Compare with… the model clicked opens as B beside the open one.
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
@@ -32,6 +32,16 @@ std::string sizeText(uintmax_t bytes) {
     return text;
 }
 
+// A model clicked in the browser: opened as A, or as B after File → Compare with… (once).
+void openPicked(ViewerState& s, const std::string& path) {
+    if (s.compare.pickInBrowser) {
+        s.compare.requestOpen = path;
+        s.compare.pickInBrowser = false;
+    } else {
+        s.requestOpen = path;
+    }
+}
+
 }  // namespace
 
 void drawBrowserPanel(ViewerState& s, FileBrowser& browser) {
@@ -61,6 +71,11 @@ void drawBrowserPanel(ViewerState& s, FileBrowser& browser) {
     }
     ImGui::SameLine();
     ImGui::TextDisabled("(Enter)");
+    if (s.compare.pickInBrowser) {
+        ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "Choose the model to compare with (B)");
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Cancel")) s.compare.pickInBrowser = false;
+    }
     if (!browser.error().empty()) ImGui::TextColored(ImVec4(1.0f, 0.42f, 0.36f, 1.0f), "%s", browser.error().c_str());
     ImGui::TextDisabled("%s", browser.directory().c_str());
 
@@ -85,7 +100,7 @@ void drawBrowserPanel(ViewerState& s, FileBrowser& browser) {
             if (clicked) {
                 const std::string full = browser.pathOf(e);
                 if (e.directory) enter = full;
-                else if (ImGui::IsMouseDoubleClicked(0) || !browser.showAll) s.requestOpen = full;
+                else if (ImGui::IsMouseDoubleClicked(0) || !browser.showAll) openPicked(s, full);
             }
             ImGui::TableNextColumn();
             if (!e.directory || e.archive) ImGui::TextDisabled("%s", sizeText(e.size).c_str());
@@ -102,7 +117,7 @@ void drawBrowserPanel(ViewerState& s, FileBrowser& browser) {
         ImGui::BeginChild("recent", ImVec2(0, recentHeight - ImGui::GetTextLineHeightWithSpacing()));
         for (const std::string& f : s.recentFiles) {
             ImGui::PushID(f.c_str());
-            if (fittedSelectable("recent", f, false)) s.requestOpen = f;
+            if (fittedSelectable("recent", f, false)) openPicked(s, f);
             ImGui::PopID();
         }
         ImGui::EndChild();

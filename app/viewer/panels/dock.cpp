@@ -124,6 +124,13 @@ void fileMenu(ViewerState& s) {
     if (ImGui::MenuItem("Reload", "F5", false, !s.path.empty() && !s.load.active)) s.requestReload = true;
     ImGui::MenuItem("Reload when the file changes", nullptr, &s.watchFile);
     ImGui::Separator();
+    // B beside A: the browser's next model opens as B (compare_view.h).
+    if (ImGui::MenuItem("Compare with...", nullptr, false, s.scene != nullptr)) {
+        s.compare.pickInBrowser = true;
+        showPanel(s, PanelId::Browser);
+    }
+    if (ImGui::MenuItem("Stop comparing", "Esc", false, s.compare.active())) s.compare.requestClose = true;
+    ImGui::Separator();
     if (ImGui::BeginMenu("Screenshot")) {
         screenshotMenu(s);
         ImGui::EndMenu();

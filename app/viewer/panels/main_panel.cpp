@@ -299,6 +299,29 @@ void renderSection(ViewerState& s) {
 
 }
 
+// File → Compare with…'s settings while B is open or loading: B's file, the mode, the divider, B's
+// clip and selected node as they follow A's, the difference view's figures, and closing B.
+void compareSection(ViewerState& s) {
+    CompareView& c = s.compare;
+    if (c.loading) ImGui::TextWrapped("Loading B: %s", c.loadingPath.c_str());
+    if (!c.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.42f, 0.36f, 1.0f), "%s", c.error.c_str());
+    if (!c.active()) return;
+    ImGui::TextWrapped("B: %s", c.path.c_str());
+    static const char* const kLabels[] = {"Split", "Side by side", "Difference"};
+    static_assert(sizeof(kLabels) / sizeof(kLabels[0]) == size_t(CompareMode::Count));
+    for (size_t m = 0; m < size_t(CompareMode::Count); ++m) {
+        if (m > 0) sameLineIfFits(ImGui::CalcTextSize(kLabels[m]).x + 2.0f * ImGui::GetFrameHeight());
+        if (ImGui::RadioButton(kLabels[m], c.mode == CompareMode(m))) c.mode = CompareMode(m);
+    }
+    if (c.mode == CompareMode::Split) ImGui::SliderFloat("divider", &c.divider, 0.0f, 1.0f, "%.2f");
+    const Scene& b = *c.scene;
+    const int clip = c.transport.clip;
+    ImGui::Text("B's clip: %s", clip >= 0 ? b.animation.clips[size_t(clip)].name.c_str() : "rest pose");
+    ImGui::Text("B's selection: %s", c.selected >= 0 ? b.nodes[size_t(c.selected)].name.c_str() : "none");
+    if (c.mode == CompareMode::Difference && c.figures.valid) ImGui::TextWrapped("%s", compareFiguresText(c.figures).c_str());
+    if (ImGui::Button("Stop comparing")) c.requestClose = true;
+}
+
 }  // namespace
 
 void drawMainPanel(ViewerState& s) {
@@ -307,6 +330,9 @@ void drawMainPanel(ViewerState& s) {
     if (!s.scene) {
         ImGui::TextDisabled("No scene loaded: File > Open...");
     } else {
+        if ((s.compare.active() || s.compare.loading || !s.compare.error.empty()) &&
+            ImGui::CollapsingHeader("Compare", ImGuiTreeNodeFlags_DefaultOpen))
+            compareSection(s);
         if (ImGui::CollapsingHeader("Animation", ImGuiTreeNodeFlags_DefaultOpen)) animationSection(s);
         if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) viewSection(s);
         if (ImGui::CollapsingHeader("Render settings")) renderSection(s);

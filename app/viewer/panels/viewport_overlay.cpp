@@ -1,9 +1,11 @@
 // Drawn over the 3D view, under the panel windows: the legend of the debug view modes, the selected
 // and hovered joint's name, the POF markers (the renderer draws them; labels and the shield here),
-// what a scene without a mesh holds, the load progress and errors.
+// what a scene without a mesh holds, the load progress and errors; a compared model's divider, names,
+// difference picture and figures.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -235,6 +237,40 @@ void drawNoMeshNote(const ViewerState& s, ImDrawList* draw) {
     draw->AddText(at, IM_COL32(235, 235, 235, 255), s.noMeshNote.c_str());
 }
 
+// Compare with…: in the difference view its picture over the whole 3D view (the frame loop fills the
+// texture after this is laid out, before it is drawn) and the golden rule's figures; in the split view
+// the divider and its grip; the names of A and B over their parts.
+void drawCompareOverlay(const ViewerState& s, ImDrawList* draw) {
+    const CompareView& c = s.compare;
+    if (!c.active()) return;
+    const LayoutRect area = viewArea(s);
+    const ImU32 textColor = IM_COL32(235, 235, 235, 255);
+    const float font = ImGui::GetFontSize(), pad = 0.5f * font;
+    const std::string nameA = "A: " + std::filesystem::path(s.path).filename().string();
+    const std::string nameB = "B: " + std::filesystem::path(c.path).filename().string();
+    if (c.mode == CompareMode::Difference) {
+        if (c.diffTexture != 0)
+            draw->AddImage(ImTextureID(intptr_t(c.diffTexture)), ImVec2(area.x, area.y),
+                           ImVec2(area.right(), area.bottom()));
+        const std::string line = c.figures.valid ? compareFiguresText(c.figures) : nameB;
+        shadowedText(draw, ImVec2(area.x + pad, area.y + pad), textColor, (nameA + " vs " + line).c_str());
+        return;
+    }
+    float split = area.x + area.w * 0.5f;
+    if (c.mode == CompareMode::Split) {
+        split = area.x + area.w * std::clamp(c.divider, 0.0f, 1.0f);
+        const ImU32 line = c.draggingDivider ? IM_COL32(255, 200, 80, 255) : IM_COL32(235, 235, 235, 230);
+        draw->AddLine(ImVec2(split, area.y), ImVec2(split, area.bottom()), line, 2.0f);
+        const float grip = 0.6f * font, middle = area.y + area.h * 0.5f;
+        draw->AddRectFilled(ImVec2(split - grip * 0.5f, middle - grip * 1.5f),
+                            ImVec2(split + grip * 0.5f, middle + grip * 1.5f), line, 3.0f);
+    }
+    shadowedText(draw, ImVec2(area.x + pad, area.y + pad), textColor, nameA.c_str());
+    const float widthB = ImGui::CalcTextSize(nameB.c_str()).x;
+    shadowedText(draw, ImVec2(std::max(split + pad, area.right() - pad - widthB), area.y + pad), textColor,
+                 nameB.c_str());
+}
+
 }  // namespace
 
 void drawViewportOverlay(ViewerState& s) {
@@ -244,6 +280,7 @@ void drawViewportOverlay(ViewerState& s) {
     const float sx = io.DisplayFramebufferScale.x > 0.0f ? 1.0f / io.DisplayFramebufferScale.x : 1.0f;
     const float sy = io.DisplayFramebufferScale.y > 0.0f ? 1.0f / io.DisplayFramebufferScale.y : 1.0f;
 
+    drawCompareOverlay(s, draw);
     drawLegend(s, sx, sy);
     s.errorBoxRect = {};
     s.statsRect = {};  // drawStatsOverlay's, after this

@@ -1,4 +1,4 @@
-#include "app/cli/golden_rule.h"
+#include "app/viewer/golden_rule.h"
 
 #include <algorithm>
 #include <cstdlib>
