@@ -132,6 +132,15 @@ bool splitWords(const std::string& line, std::vector<std::string>& words) {
     return true;
 }
 
+// `range`: off, in or out alone, or two numbers and an optional unit.
+std::string checkRangeArgs(const std::vector<std::string>& a) {
+    if (a.size() == 1 && (a[0] == "off" || a[0] == "in" || a[0] == "out")) return "";
+    float f;
+    if (a.size() < 2 || !parseFloat(a[0], f) || !parseFloat(a[1], f) || (a.size() > 2 && a[2] != "frames"))
+        return "expected: range IN OUT [frames] | in | out | off";
+    return "";
+}
+
 // Clip by exact name, else by index; -1 when neither names one.
 int findClip(const Scene& scene, const std::string& text) {
     const auto& clips = scene.animation.clips;
@@ -511,8 +520,20 @@ const std::vector<CommandSpec>& commandSpecs() {
                 }),
         command("step", "N", "step N frames (negative: back) and pause", 1, 1, {Arg::Integer}, Needs::Scene,
                 [](CommandContext& c) { stepFrames(c.scene(), c.transport(), c.integer(0)); }),
-        command("key", "N", "step N keys (negative: back) and pause", 1, 1, {Arg::Integer}, Needs::Scene,
-                [](CommandContext& c) { stepKeys(c.scene(), c.transport(), c.integer(0)); }),
+        command("key", "N [NODE|selected]",
+                "step N keys (negative: back) of any node, or of one node, and pause", 1, 2,
+                {Arg::Integer, Arg::Text}, Needs::Scene,
+                [](CommandContext& c) {
+                    int node = -1;
+                    if (c.a.size() > 1 && c.a[1] == "selected") {
+                        node = c.s.selection.node;
+                        if (node < 0) return c.fail("no node is selected");
+                    } else if (c.a.size() > 1) {
+                        node = findNode(c.scene(), c.a[1]);
+                        if (node < 0) return c.fail("no node named '" + c.a[1] + "'");
+                    }
+                    stepKeys(c.scene(), c.transport(), c.integer(0), node);
+                }),
         command("start", "", "jump to the clip's start", 0, 0, {}, Needs::Scene,
                 [](CommandContext& c) { jumpToStart(c.scene(), c.transport()); }),
         command("end", "", "jump to the clip's end", 0, 0, {}, Needs::Scene,
@@ -533,6 +554,20 @@ const std::vector<CommandSpec>& commandSpecs() {
                     t.blendTime = 0.0f;
                     t.blendWeight = std::clamp(c.number(1), 0.0f, 1.0f);
                 }),
+        command("range", "IN OUT [frames] | in | out | off",
+                "play range: loop (or stop, or turn) between IN and OUT seconds (frames with 'frames'); "
+                "in / out: that point at the current time",
+                1, 3, {Arg::Text}, Needs::Scene,
+                [](CommandContext& c) {
+                    Transport& t = c.transport();
+                    if (c.a[0] == "off") return clearPlayRange(t);
+                    if (!(transportDuration(c.scene(), t.clip) > 0.0f))
+                        return c.fail("no clip with a duration to set a range in");
+                    if (c.a[0] == "in" || c.a[0] == "out") return setRangePointAtTime(c.scene(), t, c.a[0] == "out");
+                    const float unit = c.a.size() > 2 ? 1.0f / transportFrameRate(c.scene(), t.clip) : 1.0f;
+                    setPlayRange(c.scene(), t, c.number(0) * unit, c.number(1) * unit);
+                },
+                checkRangeArgs),
         command("mode", "NAME", "shaded|wireframe|normals|weights|batches|uv|unlit|colors|skindiff|shaded-wire|mip|texel-density|overdraw|overdraw-all", 1, 1,
                 {Arg::Text}, Needs::Nothing,
                 [](CommandContext& c) {
@@ -1175,6 +1210,20 @@ std::string viewerStateJson(const ViewerState& s) {
         j["clip_index"] = t.clip;
         j["time"] = t.time;
         j["frame"] = transportFrame(scene, t);
+        // The whole frame the panel's readout shows, at `clip_fps` frames per second.
+        j["frame_index"] = wholeFrame(transportFrame(scene, t));
+        j["clip_fps"] = transportFrameRate(scene, t.clip);
+        if (t.range)
+            j["range"] = {{"in", t.rangeIn}, {"out", t.rangeOut}};
+        else
+            j["range"] = nullptr;
+        if (t.blendClip >= 0 && size_t(t.blendClip) < scene.animation.clips.size())
+            j["blend"] = {{"clip", scene.animation.clips[t.blendClip].name},
+                          {"clip_index", t.blendClip},
+                          {"weight", t.blendWeight},
+                          {"time", t.blendTime}};
+        else
+            j["blend"] = nullptr;
         j["playing"] = t.playing;
         j["speed"] = t.speed;
         j["loop"] = loopModeName(t.loop);
