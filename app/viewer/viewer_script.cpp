@@ -1103,6 +1103,28 @@ nlohmann::json pofStateJson(const ViewerState& s) {
     return j;
 }
 
+// The transport's part of the state: clip, time and frame (fractional, and the whole frame the
+// panel's readout shows at `clip_fps`), play state, the play range and the blend (null when none).
+void transportStateJson(const Scene& scene, const Transport& t, nlohmann::json& j) {
+    j["clip"] = t.clip >= 0 ? nlohmann::json(scene.animation.clips[t.clip].name) : nlohmann::json(nullptr);
+    j["clip_index"] = t.clip;
+    j["time"] = t.time;
+    j["frame"] = transportFrame(scene, t);
+    j["frame_index"] = wholeFrame(transportFrame(scene, t));
+    j["clip_fps"] = transportFrameRate(scene, t.clip);
+    j["playing"] = t.playing;
+    j["speed"] = t.speed;
+    j["loop"] = loopModeName(t.loop);
+    j["range"] = t.range ? nlohmann::json({{"in", t.rangeIn}, {"out", t.rangeOut}}) : nlohmann::json(nullptr);
+    if (t.blendClip >= 0 && size_t(t.blendClip) < scene.animation.clips.size())
+        j["blend"] = {{"clip", scene.animation.clips[t.blendClip].name},
+                      {"clip_index", t.blendClip},
+                      {"weight", t.blendWeight},
+                      {"time", t.blendTime}};
+    else
+        j["blend"] = nullptr;
+}
+
 // The Cost panel's report (while the panel is open): its device, the counts and the totals a test
 // compares with the cost library's; `available` is false in a build without it or with no scene.
 nlohmann::json costStateJson(const ViewerState& s) {
@@ -1204,29 +1226,7 @@ std::string viewerStateJson(const ViewerState& s) {
         const Scene& scene = *s.scene;
         j["format"] = scene.format;
         j["nodes"] = scene.nodes.size();
-        const Transport& t = s.transport;
-        j["clip"] =
-            t.clip >= 0 ? nlohmann::json(scene.animation.clips[t.clip].name) : nlohmann::json(nullptr);
-        j["clip_index"] = t.clip;
-        j["time"] = t.time;
-        j["frame"] = transportFrame(scene, t);
-        // The whole frame the panel's readout shows, at `clip_fps` frames per second.
-        j["frame_index"] = wholeFrame(transportFrame(scene, t));
-        j["clip_fps"] = transportFrameRate(scene, t.clip);
-        if (t.range)
-            j["range"] = {{"in", t.rangeIn}, {"out", t.rangeOut}};
-        else
-            j["range"] = nullptr;
-        if (t.blendClip >= 0 && size_t(t.blendClip) < scene.animation.clips.size())
-            j["blend"] = {{"clip", scene.animation.clips[t.blendClip].name},
-                          {"clip_index", t.blendClip},
-                          {"weight", t.blendWeight},
-                          {"time", t.blendTime}};
-        else
-            j["blend"] = nullptr;
-        j["playing"] = t.playing;
-        j["speed"] = t.speed;
-        j["loop"] = loopModeName(t.loop);
+        transportStateJson(scene, s.transport, j);
         j["selected"] = s.selection.node >= 0 ? nlohmann::json(scene.nodes[s.selection.node].name)
                                               : nlohmann::json(nullptr);
         j["selected_index"] = s.selection.node;
