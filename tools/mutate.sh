@@ -88,6 +88,7 @@ script-range-frames-as-seconds | app/viewer/viewer_script.cpp | const float unit
 shift-keys-of-every-node | app/viewer/viewer_loop.cpp | const int keyNode = shift ? s.selection.node : -1; | const int keyNode = -1; | test_animation_acceptance | AnimationAcceptance.KeyStepsOfTheSelectedNode
 range-keys-ignored | app/viewer/viewer_loop.cpp | const bool rangeIn = pressed(Key::I), rangeOut = keyO && !ctrl; | const bool rangeIn = false, rangeOut = false; | test_animation_acceptance | AnimationAcceptance.PlayRange*
 blend-weight-one-short | app/viewer/transport.cpp | blendPoses(scene, pose, scratch, t.blendWeight, pose); | blendPoses(scene, pose, scratch, t.blendWeight * 0.9999f, pose); | test_animation_acceptance | AnimationAcceptance.BlendAtZeroAndOne*
+range-handles-seek | app/viewer/panels/main_panel.cpp | if (ImGui::IsItemActivated()) s.rangeDrag = rangeHandleAt(t, mouseX, xOf(t.rangeIn), xOf(t.rangeOut)); | if (ImGui::IsItemActivated()) s.rangeDrag = 0; | test_animation_acceptance | AnimationAcceptance.DraggingTheEnds*
 cost-skin-joints | cost/cost_report.cpp | sizes.push_back(weighted > 0 ? weighted : uint32_t(joints)); | sizes.push_back(uint32_t(joints)); | test_cost | CostMesh.*
 ktx1-sample-swap | loaders/textures/ktx_reader.cpp | if (swapped && f.typeSize > 1) | if (false && swapped && f.typeSize > 1) | test_texture_ktx | Ktx1.*
 ktx1-row-padding | loaders/textures/ktx_reader.cpp | const uint64_t stride = rowPadding ? (rowBytes + 3) / 4 * 4 : rowBytes; | const uint64_t stride = rowPadding ? rowBytes : rowBytes; | test_texture_ktx | Ktx1.*

@@ -1214,6 +1214,8 @@ std::string viewerStateJson(const ViewerState& s) {
     j["panel_rects"] = rects;
     // The load error box over the 3D view as last drawn (all 0 when none is shown).
     j["load_error_rect"] = rect(s.errorBoxRect);
+    // The animation timeline in the settings panel as last drawn (all 0 when it was not).
+    j["timeline_rect"] = rect(s.timelineRect);
     j["bottom_folded"] = s.layout.bottomFolded;
     j["view_hint"] = s.viewHint;
     j["tabs"] = tabs;

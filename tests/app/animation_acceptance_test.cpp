@@ -33,15 +33,15 @@ namespace fs = std::filesystem;
 // The headless viewer on one sample, scripted (a fixed 1/30 s a frame), with scripts run to their end.
 class Session {
 public:
-    Session(const fs::path& model, const std::string& name)
+    Session(const fs::path& model, const std::string& name, int width = 640, int height = 480)
         : m_dir(esv::test::viewerWorkDir("animation_", name)) {
         const fs::path start = m_dir / "start.txt";
         std::ofstream(start) << "wait 1\n";
         esv::ViewerOptions options;
         options.file = model.string();
         options.script = start.string();
-        options.width = 640;
-        options.height = 480;
+        options.width = width;
+        options.height = height;
         m_ok = m_viewer.start(m_host, options) == esv::kExitOk && esv::test::frameUntilLoaded(m_viewer);
         // The start script's wait ends a frame or two after the load.
         for (int i = 0; i < 10 && m_ok && !m_viewer.state().scene; ++i) m_ok = m_viewer.frame();
@@ -359,6 +359,45 @@ TEST(AnimationAcceptance, PlayRangeLoopsAPartOfTheClip) {
     EXPECT_FALSE(t.range);
     ASSERT_TRUE(session.run("range 0.1 0.2\nclip Run\n"));
     EXPECT_FALSE(t.range);
+}
+
+// The timeline in the settings panel, dragged as a person does (1280x720): a press on an end of the
+// play range moves that end and leaves the time; a press elsewhere seeks.
+TEST(AnimationAcceptance, DraggingTheEndsOfThePlayRangeOnTheTimeline) {
+    ESVIEW_REQUIRE_MODELS("awd");
+    Session session(esv::test::modelsDir() / "awd" / "PolarBear.awd", "range_drag", 1280, 720);
+    ASSERT_TRUE(session.ok());
+    ASSERT_TRUE(session.run("clip Walk\npause\ntime 0.6\nrange 0.4 0.8\nwait 1\n"));
+    const esv::Transport& t = session.state().transport;
+    const float duration = esv::transportDuration(*session.state().scene, t.clip);
+    const nlohmann::json rect = session.dump("done0.json")["timeline_rect"];
+    ASSERT_EQ(rect.size(), 4u);
+    const float x = rect[0].get<float>(), y = rect[1].get<float>() + 0.5f * rect[3].get<float>();
+    const float w = rect[2].get<float>();
+    ASSERT_GT(w, 100.0f) << "the timeline is drawn";
+    auto xOf = [&](float time) { return std::to_string(std::lround(x + 4.0f + (w - 8.0f) * time / duration)); };
+    const std::string yText = std::to_string(std::lround(y));
+    const float pixel = duration / (w - 8.0f);
+    auto drag = [&](float from, float to) {
+        return "drag " + xOf(from) + " " + yText + " " + xOf(to) + " " + yText + " left 4\nwait 1\n";
+    };
+
+    ASSERT_TRUE(session.run(drag(0.4f, 0.2f)));
+    EXPECT_TRUE(t.range);
+    EXPECT_NEAR(t.rangeIn, 0.2f, 1.5f * pixel) << "the in point moved";
+    EXPECT_EQ(t.rangeOut, 0.8f);
+    EXPECT_EQ(t.time, 0.6f) << "moving an end does not seek";
+    ASSERT_TRUE(session.run(drag(0.8f, 1.0f)));
+    EXPECT_NEAR(t.rangeOut, 1.0f, 1.5f * pixel) << "the out point moved";
+    EXPECT_NEAR(t.rangeIn, 0.2f, 1.5f * pixel);
+    EXPECT_EQ(t.time, 0.6f);
+    const float in = t.rangeIn;
+    ASSERT_TRUE(session.run(drag(0.6f, 0.5f)));
+    EXPECT_NEAR(t.time, 0.5f, 1.5f * pixel) << "between the ends: a seek";
+    EXPECT_EQ(t.rangeIn, in);
+    ASSERT_TRUE(session.run(drag(0.2f, 0.95f)));
+    EXPECT_LE(t.rangeIn, t.rangeOut) << "the in point stops at the out point";
+    EXPECT_NEAR(t.rangeIn, 0.95f, 1.5f * pixel);
 }
 
 }  // namespace

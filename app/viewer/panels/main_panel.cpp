@@ -29,11 +29,23 @@ float buttonWidth(const char* label) {
 
 // Key ticks closer than this many pixels are thinned (a clip baked at every frame is all keys).
 constexpr float kTickSpacing = 4.0f;
+// A press this close to an end of the play range (pixels) drags that end instead of seeking.
+constexpr float kRangeHandle = 5.0f;
+
+// Which end of the play range a press at `x` takes: 0 none, 1 the in point, 2 the out point (the
+// nearer; on a range of one instant, the side the press is on).
+int rangeHandleAt(const Transport& t, float x, float inX, float outX) {
+    if (!t.range) return 0;
+    const float toIn = std::abs(x - inX), toOut = std::abs(x - outX);
+    if (std::min(toIn, toOut) > kRangeHandle) return 0;
+    if (toIn == toOut) return x < inX ? 1 : 2;
+    return toIn < toOut ? 1 : 2;
+}
 
 // A scrubbing timeline: the clip's range with ticks at key times and the playhead. Clicking or
-// dragging sets the time (and pauses, so the frame under the mouse stays). When the clip's keys
-// are too dense to read, the selected node's keys are shown (when it has any), thinned to one tick
-// per kTickSpacing pixels.
+// dragging sets the time (and pauses, so the frame under the mouse stays); dragging an end of the
+// play range moves that end. When the clip's keys are too dense to read, the selected node's keys are
+// shown (when it has any), thinned to one tick per kTickSpacing pixels.
 void timeline(ViewerState& s) {
     const Scene& scene = *s.scene;
     Transport& t = s.transport;
@@ -41,6 +53,7 @@ void timeline(ViewerState& s) {
     const ImVec2 size(ImGui::GetContentRegionAvail().x, 28.0f);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("timeline", size);
+    s.timelineRect = {origin.x, origin.y, size.x, size.y};
     ImDrawList* draw = ImGui::GetWindowDrawList();
     draw->AddRectFilled(origin, ImVec2(origin.x + size.x, origin.y + size.y), IM_COL32(40, 44, 52, 255), 3.0f);
     if (duration <= 0.0f) {
@@ -88,17 +101,28 @@ void timeline(ViewerState& s) {
         draw->AddLine(ImVec2(in, origin.y), ImVec2(in, origin.y + size.y), edge, 2.0f);
         draw->AddLine(ImVec2(out, origin.y), ImVec2(out, origin.y + size.y), edge, 2.0f);
     }
+    const float mouseX = ImGui::GetIO().MousePos.x;
+    if (ImGui::IsItemActivated()) s.rangeDrag = rangeHandleAt(t, mouseX, xOf(t.rangeIn), xOf(t.rangeOut));
     if (ImGui::IsItemActive()) {
-        const float u = (ImGui::GetIO().MousePos.x - origin.x - 4.0f) / std::max(size.x - 8.0f, 1.0f);
-        seekTransport(scene, t, std::clamp(u, 0.0f, 1.0f) * duration);
-        t.playing = false;
+        const float u = (mouseX - origin.x - 4.0f) / std::max(size.x - 8.0f, 1.0f);
+        const float time = std::clamp(u, 0.0f, 1.0f) * duration;
+        if (s.rangeDrag == 1 && t.range) {
+            setPlayRange(scene, t, std::min(time, t.rangeOut), t.rangeOut);
+        } else if (s.rangeDrag == 2 && t.range) {
+            setPlayRange(scene, t, t.rangeIn, std::max(time, t.rangeIn));
+        } else {
+            seekTransport(scene, t, time);
+            t.playing = false;
+        }
     }
     const float x = xOf(t.time);
     draw->AddLine(ImVec2(x, origin.y), ImVec2(x, origin.y + size.y), IM_COL32(255, 90, 70, 255), 2.0f);
     if (ImGui::IsItemHovered()) {
-        const float u = (ImGui::GetIO().MousePos.x - origin.x - 4.0f) / std::max(size.x - 8.0f, 1.0f);
-        ImGui::SetTooltip("%.3f s (%s)", std::clamp(u, 0.0f, 1.0f) * duration,
-                          frameText(std::clamp(u, 0.0f, 1.0f) * duration * fps, 0.0f).c_str());
+        const float u = (mouseX - origin.x - 4.0f) / std::max(size.x - 8.0f, 1.0f);
+        const int handle = ImGui::IsItemActive() ? s.rangeDrag : rangeHandleAt(t, mouseX, xOf(t.rangeIn), xOf(t.rangeOut));
+        ImGui::SetTooltip("%.3f s (%s)%s", std::clamp(u, 0.0f, 1.0f) * duration,
+                          frameText(std::clamp(u, 0.0f, 1.0f) * duration * fps, 0.0f).c_str(),
+                          handle == 1 ? "\ndrag: the play range's in point" : handle == 2 ? "\ndrag: the play range's out point" : "");
     }
 }
 
@@ -346,6 +370,7 @@ void renderSection(ViewerState& s) {
 
 void drawMainPanel(ViewerState& s) {
     if (!s.panel(PanelId::Main)) return;
+    s.timelineRect = {};
     ImGui::BeginChild("main");
     if (!s.scene) {
         ImGui::TextDisabled("No scene loaded: File > Open...");
