@@ -359,6 +359,20 @@ TEST(AnimationAcceptance, PlayRangeLoopsAPartOfTheClip) {
     EXPECT_FALSE(t.range);
     ASSERT_TRUE(session.run("range 0.1 0.2\nclip Run\n"));
     EXPECT_FALSE(t.range);
+    // A reload keeps the range and the blend; another file has neither.
+    ASSERT_TRUE(session.run("range 0.2 0.6\nblend Walk 0.5\nreload\n"));
+    EXPECT_EQ(session.state().loadsCompleted, 2);
+    EXPECT_TRUE(t.range);
+    EXPECT_EQ(t.rangeIn, 0.2f);
+    EXPECT_EQ(t.rangeOut, 0.6f);
+    EXPECT_EQ(session.state().scene->animation.clips[size_t(t.clip)].name, "Run");
+    EXPECT_EQ(t.blendWeight, 0.5f);
+    const fs::path other = esv::test::modelsDir() / "awd" / "PolarBear_Skeleton_ABexport.awd";
+    ASSERT_TRUE(session.run("open \"" + other.string() + "\"\n"));
+    EXPECT_EQ(session.state().loadsCompleted, 3);
+    EXPECT_FALSE(t.range);
+    EXPECT_EQ(t.blendClip, -1);
+    EXPECT_EQ(t.blendWeight, 0.0f);
 }
 
 // The timeline in the settings panel, dragged as a person does (1280x720): a press on an end of the
