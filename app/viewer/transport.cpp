@@ -117,11 +117,12 @@ void advanceTransport(const Scene& scene, Transport& t, float dt) {
         if (t.loop == LoopMode::Once) t.playing = false;
         return;
     }
-    // Times relative to the in point, so the clip's own range is the range [0, duration].
+    // Times relative to the in point, so the clip's own range is the range [0, duration]. Back at
+    // the in point, a sum is kept to the out point (lo + (hi - lo) may round above hi).
     const float time = std::clamp(t.time, lo, hi) - lo;
     switch (t.loop) {
         case LoopMode::Loop:
-            t.time = lo + wrapTime(time + delta, length);
+            t.time = std::min(lo + wrapTime(time + delta, length), hi);
             break;
         case LoopMode::Once: {
             const float next = time + delta;
@@ -132,7 +133,7 @@ void advanceTransport(const Scene& scene, Transport& t, float dt) {
                 t.time = lo;
                 t.playing = false;
             } else {
-                t.time = lo + next;
+                t.time = std::min(lo + next, hi);
             }
             break;
         }
