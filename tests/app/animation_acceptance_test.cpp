@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -177,7 +178,7 @@ TEST(AnimationAcceptance, KeyStepsLandOnEveryKeyOfAnAwdClipWithUnevenFrames) {
 }
 
 // Skinned: PolarBear_Skeleton_ABexport.awd's joints each with their own tracks. Stepping through one
-// joint's keys (`key N NODE`, `key N selected`, and shift+] as a person does it) lands on them.
+// joint's keys (`key N NODE`, `key N selected`) lands on each of them.
 TEST(AnimationAcceptance, KeyStepsOfTheSelectedNode) {
     ESVIEW_REQUIRE_MODELS("awd");
     const fs::path model = esv::test::modelsDir() / "awd" / "PolarBear_Skeleton_ABexport.awd";
@@ -190,7 +191,6 @@ TEST(AnimationAcceptance, KeyStepsOfTheSelectedNode) {
     // The animated node with the fewest keys, so that its keys are not every node's.
     int node = -1;
     std::vector<float> nodeKeys;
-    const std::vector<float> all = esv::clipKeyTimes(scene, clip);
     for (const esv::Track& track : walk.tracks) {
         std::set<float> own;
         for (const esv::Track& other : walk.tracks)
@@ -206,13 +206,44 @@ TEST(AnimationAcceptance, KeyStepsOfTheSelectedNode) {
     expectKeyStepsLandOn(session, nodeKeys, "\"" + name + "\"");
     ASSERT_TRUE(session.run("select \"" + name + "\"\n"));
     expectKeyStepsLandOn(session, nodeKeys, "selected");
-    // shift+] from the start: the node's second key; ] alone: every node's second.
-    ASSERT_TRUE(session.run("pause\ntime " + exact(nodeKeys.front()) + "\npress shift+]\ndump " + (session.dir() / "shift.json").string() +
-                            "\npress ]\ndump " + (session.dir() / "plain.json").string() + "\n"));
-    EXPECT_EQ(session.dump("shift.json")["time"].get<float>(), nodeKeys[1]);
-    const auto after = std::upper_bound(all.begin(), all.end(), nodeKeys[1] + 1e-5f);
-    ASSERT_NE(after, all.end());
-    EXPECT_EQ(session.dump("plain.json")["time"].get<float>(), *after);
+}
+
+// gltfpack's copy of the Blender skinned tube (tests/gltf_writers/fixtures) keeps one key for a
+// track that does not change: a joint with fewer keys than the clip. From the start, shift+] and
+// `key 1 selected` go to that joint's next key (or stay, with none after), ] to the clip's next.
+TEST(AnimationAcceptance, KeyStepsOfANodeWithFewerKeysThanTheClip) {
+    const fs::path model = esv::test::sourceDir() / "tests" / "gltf_writers" / "fixtures" / "gltfpack" / "skinned_q.glb";
+    Session session(model, "sparse_keys");
+    ASSERT_TRUE(session.ok());
+    const esv::Scene& scene = *session.state().scene;
+    const int clip = session.state().transport.clip;
+    ASSERT_GE(clip, 0);
+    const esv::Clip& c = scene.animation.clips[size_t(clip)];
+    std::map<int, std::set<float>> byNode;
+    std::set<float> every;
+    for (const esv::Track& track : c.tracks)
+        for (float t : track.times) {
+            byNode[track.node].insert(t - c.start);
+            every.insert(t - c.start);
+        }
+    auto fewest = std::min_element(byNode.begin(), byNode.end(),
+                                   [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
+    ASSERT_NE(fewest, byNode.end());
+    ASSERT_LT(fewest->second.size(), every.size()) << "a node keyed less often than the clip";
+    auto nextAfter = [](const std::set<float>& keys, float time) {
+        const auto it = keys.upper_bound(time + 1e-5f);
+        return it == keys.end() ? time : *it;
+    };
+    const float start = *every.begin();
+    const float nodeNext = nextAfter(fewest->second, start), clipNext = nextAfter(every, start);
+    ASSERT_NE(nodeNext, clipNext);
+    const std::string d = session.dir().string() + "/";
+    ASSERT_TRUE(session.run("select " + std::to_string(fewest->first) + "\ntime " + exact(start) +
+                            "\npress shift+]\ndump " + d + "shift.json\ntime " + exact(start) + "\nkey 1 selected\ndump " +
+                            d + "selected.json\ntime " + exact(start) + "\npress ]\ndump " + d + "plain.json\n"));
+    EXPECT_EQ(session.dump("shift.json")["time"].get<float>(), nodeNext);
+    EXPECT_EQ(session.dump("selected.json")["time"].get<float>(), nodeNext);
+    EXPECT_EQ(session.dump("plain.json")["time"].get<float>(), clipNext);
 }
 
 // The skin palettes of every skinned node of a pose.
