@@ -454,7 +454,8 @@ bool install(ViewerState& s, std::unique_ptr<Scene> scene, const std::string& pa
         s.transport.direction = oldTransport.direction;
         seekTransport(sc, s.transport, oldTransport.time);
         // The play range stays with its clip (selectClip cleared it).
-        if (oldTransport.range && s.transport.clip >= 0 && sc.animation.clips[s.transport.clip].name == clipName)
+        if (oldTransport.range && s.transport.clip >= 0 &&
+            sc.animation.clips[s.transport.clip].name == clipName)
             setPlayRange(sc, s.transport, oldTransport.rangeIn, oldTransport.rangeOut);
         s.view = oldView;
         s.view.highlightNode = -1;

@@ -534,9 +534,9 @@ const std::vector<CommandSpec>& commandSpecs() {
                     }
                     stepKeys(c.scene(), c.transport(), c.integer(0), node);
                 }),
-        command("start", "", "jump to the clip's start", 0, 0, {}, Needs::Scene,
+        command("start", "", "jump to the clip's start (the play range's in point when one is set)", 0, 0, {}, Needs::Scene,
                 [](CommandContext& c) { jumpToStart(c.scene(), c.transport()); }),
-        command("end", "", "jump to the clip's end", 0, 0, {}, Needs::Scene,
+        command("end", "", "jump to the clip's end (the play range's out point when one is set)", 0, 0, {}, Needs::Scene,
                 [](CommandContext& c) { jumpToEnd(c.scene(), c.transport()); }),
         command("blend", "CLIP WEIGHT | off", "blend a second clip over the current one", 1, 2,
                 {Arg::Text, Arg::Number}, Needs::Scene,

@@ -46,7 +46,8 @@ public:
         m_ok = m_viewer.start(m_host, options) == esv::kExitOk && esv::test::frameUntilLoaded(m_viewer);
         // The start script's wait ends a frame or two after the load.
         for (int i = 0; i < 10 && m_ok && !m_viewer.state().scene; ++i) m_ok = m_viewer.frame();
-        for (int i = 0; i < 10 && m_ok && !m_viewer.runScript("pause\n", m_error); ++i) m_ok = m_viewer.frame();
+        for (int i = 0; i < 10 && m_ok && !m_viewer.runScript("pause\n", m_error); ++i)
+            m_ok = m_viewer.frame();
         m_ok = m_ok && m_viewer.frame();
     }
     ~Session() { m_viewer.finish(); }
@@ -117,9 +118,11 @@ void expectKeyStepsLandOn(Session& session, const std::vector<float>& keys, cons
     const std::string suffix = node.empty() ? "" : " " + node;
     std::string script = "pause\ntime " + exact(keys.front()) + "\n";
     for (size_t i = 1; i <= keys.size(); ++i)
-        script += "key 1" + suffix + "\ndump " + (session.dir() / ("next" + std::to_string(i) + ".json")).string() + "\n";
+        script += "key 1" + suffix + "\ndump " +
+                  (session.dir() / ("next" + std::to_string(i) + ".json")).string() + "\n";
     for (size_t i = keys.size() - 1; i-- > 0;)
-        script += "key -1" + suffix + "\ndump " + (session.dir() / ("back" + std::to_string(i) + ".json")).string() + "\n";
+        script += "key -1" + suffix + "\ndump " +
+                  (session.dir() / ("back" + std::to_string(i) + ".json")).string() + "\n";
     script += "key -1" + suffix + "\ndump " + (session.dir() / "before.json").string() + "\n";
     ASSERT_TRUE(session.run(script));
     for (size_t i = 1; i < keys.size(); ++i) {
@@ -130,8 +133,10 @@ void expectKeyStepsLandOn(Session& session, const std::vector<float>& keys, cons
     EXPECT_EQ(session.dump("next" + std::to_string(keys.size()) + ".json")["time"].get<float>(), keys.back())
         << "past the last key: stays on it";
     for (size_t i = keys.size() - 1; i-- > 0;)
-        ASSERT_EQ(session.dump("back" + std::to_string(i) + ".json")["time"].get<float>(), keys[i]) << "key " << i << " back";
-    EXPECT_EQ(session.dump("before.json")["time"].get<float>(), keys.front()) << "before the first key: stays on it";
+        ASSERT_EQ(session.dump("back" + std::to_string(i) + ".json")["time"].get<float>(), keys[i])
+            << "key " << i << " back";
+    EXPECT_EQ(session.dump("before.json")["time"].get<float>(), keys.front())
+        << "before the first key: stays on it";
 }
 
 // The gaps between neighbouring keys that differ by more than a microsecond: more than one means uneven.
@@ -163,7 +168,8 @@ TEST(AnimationAcceptance, KeyStepsLandOnEveryKeyOfAnAwdClipWithUnevenFrames) {
     const esv::LoadResult loaded = esv::loadSceneFile(model.string());
     ASSERT_TRUE(loaded.scene);
     const auto& clips = loaded.scene->animation.clips;
-    const auto run = std::find_if(clips.begin(), clips.end(), [](const esv::Clip& c) { return c.name == "Run"; });
+    const auto run =
+        std::find_if(clips.begin(), clips.end(), [](const esv::Clip& c) { return c.name == "Run"; });
     ASSERT_NE(run, clips.end());
     std::set<float> times;
     for (const esv::Track& track : run->tracks)
@@ -212,7 +218,8 @@ TEST(AnimationAcceptance, KeyStepsOfTheSelectedNode) {
 // track that does not change: a joint with fewer keys than the clip. From the start, shift+] and
 // `key 1 selected` go to that joint's next key (or stay, with none after), ] to the clip's next.
 TEST(AnimationAcceptance, KeyStepsOfANodeWithFewerKeysThanTheClip) {
-    const fs::path model = esv::test::sourceDir() / "tests" / "gltf_writers" / "fixtures" / "gltfpack" / "skinned_q.glb";
+    const fs::path model =
+        esv::test::sourceDir() / "tests" / "gltf_writers" / "fixtures" / "gltfpack" / "skinned_q.glb";
     Session session(model, "sparse_keys");
     ASSERT_TRUE(session.ok());
     const esv::Scene& scene = *session.state().scene;
@@ -226,8 +233,9 @@ TEST(AnimationAcceptance, KeyStepsOfANodeWithFewerKeysThanTheClip) {
             byNode[track.node].insert(t - c.start);
             every.insert(t - c.start);
         }
-    auto fewest = std::min_element(byNode.begin(), byNode.end(),
-                                   [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
+    auto fewest = std::min_element(byNode.begin(), byNode.end(), [](const auto& a, const auto& b) {
+        return a.second.size() < b.second.size();
+    });
     ASSERT_NE(fewest, byNode.end());
     ASSERT_LT(fewest->second.size(), every.size()) << "a node keyed less often than the clip";
     auto nextAfter = [](const std::set<float>& keys, float time) {
@@ -239,8 +247,9 @@ TEST(AnimationAcceptance, KeyStepsOfANodeWithFewerKeysThanTheClip) {
     ASSERT_NE(nodeNext, clipNext);
     const std::string d = session.dir().string() + "/";
     ASSERT_TRUE(session.run("select " + std::to_string(fewest->first) + "\ntime " + exact(start) +
-                            "\npress shift+]\ndump " + d + "shift.json\ntime " + exact(start) + "\nkey 1 selected\ndump " +
-                            d + "selected.json\ntime " + exact(start) + "\npress ]\ndump " + d + "plain.json\n"));
+                            "\npress shift+]\ndump " + d + "shift.json\ntime " + exact(start) +
+                            "\nkey 1 selected\ndump " + d + "selected.json\ntime " + exact(start) +
+                            "\npress ]\ndump " + d + "plain.json\n"));
     EXPECT_EQ(session.dump("shift.json")["time"].get<float>(), nodeNext);
     EXPECT_EQ(session.dump("selected.json")["time"].get<float>(), nodeNext);
     EXPECT_EQ(session.dump("plain.json")["time"].get<float>(), clipNext);
@@ -263,7 +272,8 @@ struct PoseFacts {
     std::vector<std::vector<float>> morphs;
     std::vector<std::vector<glm::mat4>> palettes;
     bool operator==(const PoseFacts& o) const {
-        return world == o.world && objectWorld == o.objectWorld && morphs == o.morphs && palettes == o.palettes;
+        return world == o.world && objectWorld == o.objectWorld && morphs == o.morphs &&
+               palettes == o.palettes;
     }
 };
 
@@ -301,7 +311,8 @@ TEST(AnimationAcceptance, BlendAtZeroAndOneIsEachClipBitForBit) {
         const PoseFacts alone = facts(scene, s.pose);
         const esv::test::Image aloneImage = picture("shot.png");
         esv::Pose reference;
-        esv::evaluatePose(scene, s.transport.clip, scene.animation.clips[size_t(s.transport.clip)].start + time, reference);
+        esv::evaluatePose(scene, s.transport.clip,
+                          scene.animation.clips[size_t(s.transport.clip)].start + time, reference);
         EXPECT_TRUE(alone == facts(scene, reference)) << "the viewer's pose is the sampler's";
         ASSERT_TRUE(session.run("blend Run 0\ntime " + t + "\nscreenshot " + shot + "\n"));
         EXPECT_TRUE(facts(scene, s.pose) == alone) << "weight 0 is Walk alone";
@@ -317,8 +328,8 @@ TEST(AnimationAcceptance, BlendAtZeroAndOneIsEachClipBitForBit) {
     const std::string state = (session.dir() / "state.json").string();
     for (int frames : {1, 7, 26}) {
         SCOPED_TRACE(std::to_string(frames) + " frames");
-        ASSERT_TRUE(session.run("clip Walk\nblend Run 1\nplay\nwait " + std::to_string(frames) + "\npause\nscreenshot " +
-                                shot + "\ndump " + state + "\n"));
+        ASSERT_TRUE(session.run("clip Walk\nblend Run 1\nplay\nwait " + std::to_string(frames) +
+                                "\npause\nscreenshot " + shot + "\ndump " + state + "\n"));
         const nlohmann::json j = session.dump("state.json");
         ASSERT_TRUE(j["blend"].is_object());
         EXPECT_EQ(j["blend"]["clip"], "Run");
@@ -327,11 +338,13 @@ TEST(AnimationAcceptance, BlendAtZeroAndOneIsEachClipBitForBit) {
         EXPECT_GT(runTime, 0.0f);
         const PoseFacts blended = facts(scene, s.pose);
         const esv::test::Image blendImage = picture("shot.png");
-        ASSERT_TRUE(session.run("blend off\nclip Run\ntime " + exact(runTime) + "\nscreenshot " + shot + "\n"));
+        ASSERT_TRUE(
+            session.run("blend off\nclip Run\ntime " + exact(runTime) + "\nscreenshot " + shot + "\n"));
         EXPECT_EQ(s.transport.time, runTime);
         EXPECT_TRUE(facts(scene, s.pose) == blended) << "weight 1 is Run alone";
         EXPECT_TRUE(picture("shot.png").rgba == blendImage.rgba) << "weight 1: Run's pixels";
-        EXPECT_TRUE(std::find(walkPoses.begin(), walkPoses.end(), blended) == walkPoses.end()) << "not a Walk pose";
+        EXPECT_TRUE(std::find(walkPoses.begin(), walkPoses.end(), blended) == walkPoses.end())
+            << "not a Walk pose";
         for (const esv::test::Image& walkImage : walkImages)
             EXPECT_FALSE(walkImage.rgba == blendImage.rgba) << "the pictures show the pose";
     }
@@ -371,7 +384,8 @@ TEST(AnimationAcceptance, PlayRangeLoopsAPartOfTheClip) {
         EXPECT_LE(j["frame_index"].get<int>(), 15);
         if (before >= 0.0f && time < before) {
             ++wraps;
-            EXPECT_NEAR(time, in + (before + 1.0f / 30.0f - out), 1e-5f) << "wraps to the in point plus the rest";
+            EXPECT_NEAR(time, in + (before + 1.0f / 30.0f - out), 1e-5f)
+                << "wraps to the in point plus the rest";
         }
         before = time;
     }
@@ -420,7 +434,9 @@ TEST(AnimationAcceptance, DraggingTheEndsOfThePlayRangeOnTheTimeline) {
     const float x = rect[0].get<float>(), y = rect[1].get<float>() + 0.5f * rect[3].get<float>();
     const float w = rect[2].get<float>();
     ASSERT_GT(w, 100.0f) << "the timeline is drawn";
-    auto xOf = [&](float time) { return std::to_string(std::lround(x + 4.0f + (w - 8.0f) * time / duration)); };
+    auto xOf = [&](float time) {
+        return std::to_string(std::lround(x + 4.0f + (w - 8.0f) * time / duration));
+    };
     const std::string yText = std::to_string(std::lround(y));
     const float pixel = duration / (w - 8.0f);
     auto drag = [&](float from, float to) {

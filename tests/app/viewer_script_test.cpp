@@ -200,14 +200,15 @@ TEST(ViewerScript, RuntimeErrorsNameTheLineAndStopTheScript) {
 TEST(ViewerScript, RangeAndNodeKeysEditTheTransport) {
     Script script;
     std::vector<std::string> errors;
-    EXPECT_FALSE(esv::parseScript("range 0.5\nrange a 1\nrange 1 2 seconds\nrange on\nkey 1 a b\n", "r.txt", script,
-                                  errors));
+    EXPECT_FALSE(esv::parseScript("range 0.5\nrange a 1\nrange 1 2 seconds\nrange on\nkey 1 a b\n", "r.txt",
+                                  script, errors));
     ASSERT_EQ(errors.size(), 5u);
     for (size_t i = 0; i < 4; ++i)
-        EXPECT_EQ(errors[i], "r.txt:" + std::to_string(i + 1) + ": range: expected: range IN OUT [frames] | in | out | off");
+        EXPECT_EQ(errors[i], "r.txt:" + std::to_string(i + 1) +
+                                 ": range: expected: range IN OUT [frames] | in | out | off");
     EXPECT_EQ(errors[4].rfind("r.txt:5: expected: key N [NODE|selected]", 0), 0u) << errors[4];
-    ASSERT_TRUE(esv::parseScript("range off\nrange in\nrange out\nrange 1 2\nrange 6 12 frames\nkey -2 3\n", "r.txt",
-                                 script, errors));
+    ASSERT_TRUE(esv::parseScript("range off\nrange in\nrange out\nrange 1 2\nrange 6 12 frames\nkey -2 3\n",
+                                 "r.txt", script, errors));
 
     esv::ViewerState s = demoState();
     esv::ScriptHost host;

@@ -89,7 +89,8 @@ void timeline(ViewerState& s) {
         nodeKeys = clipKeyTimes(scene, t.clip, s.selection.node);
         for (float key : thinTicks(nodeKeys, duration, width, kTickSpacing)) {
             const float x = xOf(key);
-            draw->AddLine(ImVec2(x, origin.y + 13), ImVec2(x, origin.y + 20), IM_COL32(90, 200, 240, 255), 1.5f);
+            draw->AddLine(ImVec2(x, origin.y + 13), ImVec2(x, origin.y + 20), IM_COL32(90, 200, 240, 255),
+                          1.5f);
         }
     }
     // The play range: the parts outside it dimmed, its ends as green bars.
@@ -119,10 +120,13 @@ void timeline(ViewerState& s) {
     draw->AddLine(ImVec2(x, origin.y), ImVec2(x, origin.y + size.y), IM_COL32(255, 90, 70, 255), 2.0f);
     if (ImGui::IsItemHovered()) {
         const float u = (mouseX - origin.x - 4.0f) / std::max(size.x - 8.0f, 1.0f);
-        const int handle = ImGui::IsItemActive() ? s.rangeDrag : rangeHandleAt(t, mouseX, xOf(t.rangeIn), xOf(t.rangeOut));
+        const int handle =
+            ImGui::IsItemActive() ? s.rangeDrag : rangeHandleAt(t, mouseX, xOf(t.rangeIn), xOf(t.rangeOut));
         ImGui::SetTooltip("%.3f s (%s)%s", std::clamp(u, 0.0f, 1.0f) * duration,
                           frameText(std::clamp(u, 0.0f, 1.0f) * duration * fps, 0.0f).c_str(),
-                          handle == 1 ? "\ndrag: the play range's in point" : handle == 2 ? "\ndrag: the play range's out point" : "");
+                          handle == 1   ? "\ndrag: the play range's in point"
+                          : handle == 2 ? "\ndrag: the play range's out point"
+                                        : "");
     }
 }
 
@@ -143,8 +147,8 @@ void playRangeRow(const Scene& scene, Transport& t, float fps) {
     ImGui::EndDisabled();
     ImGui::SameLine();
     if (t.range)
-        ImGui::Text("range %.2f - %.2f s (frames %d - %d)", t.rangeIn, t.rangeOut, wholeFrame(t.rangeIn * fps),
-                    wholeFrame(t.rangeOut * fps));
+        ImGui::Text("range %.2f - %.2f s (frames %d - %d)", t.rangeIn, t.rangeOut,
+                    wholeFrame(t.rangeIn * fps), wholeFrame(t.rangeOut * fps));
     else
         ImGui::TextDisabled("whole clip");
 }
