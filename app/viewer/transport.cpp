@@ -58,11 +58,48 @@ void selectClip(const Scene& scene, Transport& t, int clip) {
     t.clip = clipAt(scene, clip) ? clip : -1;
     t.time = t.speed < 0.0f ? transportDuration(scene, t.clip) : 0.0f;
     t.direction = 1;
+    clearPlayRange(t);
+}
+
+void setPlayRange(const Scene& scene, Transport& t, float in, float out) {
+    const float duration = transportDuration(scene, t.clip);
+    if (!(duration > 0.0f) || std::isnan(in) || std::isnan(out)) return clearPlayRange(t);
+    if (in > out) std::swap(in, out);
+    t.range = true;
+    t.rangeIn = std::clamp(in, 0.0f, duration);
+    t.rangeOut = std::clamp(out, 0.0f, duration);
+}
+
+void clearPlayRange(Transport& t) {
+    t.range = false;
+    t.rangeIn = t.rangeOut = 0.0f;
+}
+
+void setRangePointAtTime(const Scene& scene, Transport& t, bool out) {
+    const float duration = transportDuration(scene, t.clip);
+    float lo = t.range ? t.rangeIn : 0.0f, hi = t.range ? t.rangeOut : duration;
+    if (out) {
+        hi = t.time;
+        if (lo > hi) lo = 0.0f;
+    } else {
+        lo = t.time;
+        if (hi < lo) hi = duration;
+    }
+    setPlayRange(scene, t, lo, hi);
+}
+
+void playBounds(const Scene& scene, const Transport& t, float& lo, float& hi) {
+    const float duration = transportDuration(scene, t.clip);
+    lo = 0.0f;
+    hi = duration;
+    if (t.range) {
+        lo = std::clamp(t.rangeIn, 0.0f, duration);
+        hi = std::clamp(t.rangeOut, lo, duration);
+    }
 }
 
 void advanceTransport(const Scene& scene, Transport& t, float dt) {
     if (!t.playing) return;
-    const float duration = transportDuration(scene, t.clip);
     const float delta = dt * t.speed * static_cast<float>(t.direction < 0 ? -1 : 1);
     if (!std::isfinite(delta) || delta == 0.0f) return;
 
@@ -70,36 +107,41 @@ void advanceTransport(const Scene& scene, Transport& t, float dt) {
     const float blendDuration = transportDuration(scene, t.blendClip);
     t.blendTime = blendDuration > 0.0f ? wrapTime(t.blendTime + delta, blendDuration) : 0.0f;
 
-    if (duration <= 0.0f) {
-        // Nothing to move through (rest pose or a single-instant clip): time stays 0, and Once
-        // has reached its end as soon as it moves.
-        t.time = 0.0f;
+    float lo, hi;
+    playBounds(scene, t, lo, hi);
+    const float length = hi - lo;
+    if (!(length > 0.0f)) {
+        // Nothing to move through (rest pose, a single-instant clip or range): time stays at its
+        // start, and Once has reached its end as soon as it moves.
+        t.time = lo;
         if (t.loop == LoopMode::Once) t.playing = false;
         return;
     }
-    const float time = std::clamp(t.time, 0.0f, duration);
+    // Times relative to the in point, so the clip's own range is the range [0, duration]. Back at
+    // the in point, a sum is kept to the out point (lo + (hi - lo) may round above hi).
+    const float time = std::clamp(t.time, lo, hi) - lo;
     switch (t.loop) {
         case LoopMode::Loop:
-            t.time = wrapTime(time + delta, duration);
+            t.time = std::min(lo + wrapTime(time + delta, length), hi);
             break;
         case LoopMode::Once: {
             const float next = time + delta;
-            if (delta > 0.0f && next >= duration) {
-                t.time = duration;
+            if (delta > 0.0f && next >= length) {
+                t.time = hi;
                 t.playing = false;
             } else if (delta < 0.0f && next <= 0.0f) {
-                t.time = 0.0f;
+                t.time = lo;
                 t.playing = false;
             } else {
-                t.time = next;
+                t.time = std::min(lo + next, hi);
             }
             break;
         }
         case LoopMode::PingPong: {
-            // Unfold the bounce into a cycle of 2 * duration: phase p in [0, d] plays forwards
-            // (time = p), p in [d, 2d] backwards (time = 2d - p). In phase, the clock moves by
+            // Unfold the bounce into a cycle of 2 * length: phase p in [0, l] plays forwards
+            // (time = p), p in [l, 2l] backwards (time = 2l - p). In phase, the clock moves by
             // dt * speed whatever the direction, so any dt is one fmod.
-            const float period = 2.0f * duration;
+            const float period = 2.0f * length;
             const float phase = t.direction < 0 ? period - time : time;
             const float step = dt * t.speed;
             float p = wrapTime(phase + step, period);
@@ -107,13 +149,13 @@ void advanceTransport(const Scene& scene, Transport& t, float dt) {
             bool forwards;
             if (step > 0.0f) {
                 if (p >= period) p = 0.0f;
-                forwards = p < duration;
+                forwards = p < length;
             } else {
                 if (p <= 0.0f) p = period;
-                forwards = p <= duration;
+                forwards = p <= length;
             }
             t.direction = forwards ? 1 : -1;
-            t.time = std::clamp(forwards ? p : period - p, 0.0f, duration);
+            t.time = std::clamp(lo + (forwards ? p : period - p), lo, hi);
             break;
         }
     }
@@ -155,10 +197,10 @@ std::vector<float> clipKeyTimes(const Scene& scene, int clip, int node) {
     return times;
 }
 
-void stepKeys(const Scene& scene, Transport& t, int delta) {
+void stepKeys(const Scene& scene, Transport& t, int delta, int node) {
     t.playing = false;
     if (delta == 0) return;
-    const std::vector<float> keys = clipKeyTimes(scene, t.clip);
+    const std::vector<float> keys = clipKeyTimes(scene, t.clip, node);
     if (keys.empty()) return;
     const long n = static_cast<long>(keys.size());
     if (delta > 0) {
@@ -174,16 +216,26 @@ void stepKeys(const Scene& scene, Transport& t, int delta) {
 }
 
 void jumpToStart(const Scene& scene, Transport& t) {
-    (void)scene;
-    t.time = 0.0f;
+    float lo, hi;
+    playBounds(scene, t, lo, hi);
+    t.time = lo;
 }
 
 void jumpToEnd(const Scene& scene, Transport& t) {
-    t.time = transportDuration(scene, t.clip);
+    float lo, hi;
+    playBounds(scene, t, lo, hi);
+    t.time = hi;
 }
 
 float transportFrame(const Scene& scene, const Transport& t) {
     return t.time * transportFrameRate(scene, t.clip);
+}
+
+int wholeFrame(float frame) {
+    if (!std::isfinite(frame)) return 0;
+    const float whole = std::round(frame);
+    const float shown = std::abs(frame - whole) <= kFrameEpsilon ? whole : std::floor(frame);
+    return static_cast<int>(std::clamp(shown, -2.0e9f, 2.0e9f));
 }
 
 void evaluateTransport(const Scene& scene, const Transport& t, Pose& pose, Pose& scratch) {

@@ -1,5 +1,7 @@
 #include "app/viewer/ui_text.h"
 
+#include "app/viewer/transport.h"
+
 #include <cmath>
 #include <cstdio>
 
@@ -37,9 +39,7 @@ std::string frameText(float frame, float frameCount) {
     char text[64];
     // The frame shown: the whole frame the time has reached (a time a hair before a frame, from
     // rounding, counts as that frame); no "-0".
-    const float whole = std::round(frame);
-    const float shown = std::abs(frame - whole) <= 1e-3f ? whole : std::floor(frame);
-    std::snprintf(text, sizeof text, "frame %.0f", shown == 0.0f ? 0.0 : double(shown));
+    std::snprintf(text, sizeof text, "frame %d", wholeFrame(frame));
     std::string out = text;
     if (frameCount > 0.0f) {
         std::snprintf(text, sizeof text, " / %.0f", double(std::round(frameCount)));

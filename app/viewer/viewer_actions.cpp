@@ -488,6 +488,10 @@ bool install(ViewerState& s, std::unique_ptr<Scene> scene, const std::string& pa
         s.transport.loop = oldTransport.loop;
         s.transport.direction = oldTransport.direction;
         seekTransport(sc, s.transport, oldTransport.time);
+        // The play range stays with its clip (selectClip cleared it).
+        if (oldTransport.range && s.transport.clip >= 0 &&
+            sc.animation.clips[s.transport.clip].name == clipName)
+            setPlayRange(sc, s.transport, oldTransport.rangeIn, oldTransport.rangeOut);
         s.view = oldView;
         s.view.highlightNode = -1;
         s.view.influenceJoint = -1;
@@ -496,7 +500,9 @@ bool install(ViewerState& s, std::unique_ptr<Scene> scene, const std::string& pa
         if (!selectedName.empty()) selectNode(s, findNode(sc, selectedName));
         s.view.mode = oldView.mode;  // reselecting a joint does not switch the view (weightsOnJointPick)
     } else {
-        // A new file: its format's first view, framed.
+        // A new file: its format's first view, framed, and no blend (the index was another file's clip).
+        s.transport.blendClip = -1;
+        s.transport.blendWeight = 0.0f;
         resetView(s);
     }
     updatePose(s);

@@ -744,7 +744,8 @@ void keyboardInput(Viewer& v, float dt) {
     const bool escape = pressed(Key::Escape);
     if ((escape && escapeClosesSomething(v)) || !s.keyboardToView) return skipKeys();
     const bool shift = shiftHeld(v), ctrl = controlHeld(v);
-    if (pressed(Key::O) && ctrl) showPanel(s, PanelId::Browser);
+    const bool keyO = pressed(Key::O);  // ctrl+O opens the browser, O alone sets the range's out point
+    if (keyO && ctrl) showPanel(s, PanelId::Browser);
     if (pressed(Key::Q) && ctrl) {
         v.closeRequested = true;
         return skipKeys();
@@ -780,8 +781,16 @@ void keyboardInput(Viewer& v, float dt) {
     }
     if (pressed(Key::Comma)) stepFrames(scene, t, -1);
     if (pressed(Key::Period)) stepFrames(scene, t, 1);
-    if (pressed(Key::LeftBracket)) stepKeys(scene, t, -1);
-    if (pressed(Key::RightBracket)) stepKeys(scene, t, 1);
+    // Shift steps through the selected node's keys alone (every node's when none is selected).
+    const int keyNode = shift ? s.selection.node : -1;
+    if (pressed(Key::LeftBracket)) stepKeys(scene, t, -1, keyNode);
+    if (pressed(Key::RightBracket)) stepKeys(scene, t, 1, keyNode);
+    // The play range's in and out points at the playhead; shift clears the range.
+    const bool rangeIn = pressed(Key::I), rangeOut = keyO && !ctrl;
+    if ((rangeIn || rangeOut) && shift)
+        clearPlayRange(t);
+    else if (rangeIn || rangeOut)
+        setRangePointAtTime(scene, t, rangeOut);
     if (pressed(Key::Home)) jumpToStart(scene, t);
     if (pressed(Key::End)) jumpToEnd(scene, t);
     if (pressed(Key::F)) frameScene(s);

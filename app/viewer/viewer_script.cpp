@@ -132,6 +132,15 @@ bool splitWords(const std::string& line, std::vector<std::string>& words) {
     return true;
 }
 
+// `range`: off, in or out alone, or two numbers and an optional unit.
+std::string checkRangeArgs(const std::vector<std::string>& a) {
+    if (a.size() == 1 && (a[0] == "off" || a[0] == "in" || a[0] == "out")) return "";
+    float f;
+    if (a.size() < 2 || !parseFloat(a[0], f) || !parseFloat(a[1], f) || (a.size() > 2 && a[2] != "frames"))
+        return "expected: range IN OUT [frames] | in | out | off";
+    return "";
+}
+
 // Clip by exact name, else by index; -1 when neither names one.
 int findClip(const Scene& scene, const std::string& text) {
     const auto& clips = scene.animation.clips;
@@ -559,11 +568,23 @@ const std::vector<CommandSpec>& commandSpecs() {
                 }),
         command("step", "N", "step N frames (negative: back) and pause", 1, 1, {Arg::Integer}, Needs::Scene,
                 [](CommandContext& c) { stepFrames(c.scene(), c.transport(), c.integer(0)); }),
-        command("key", "N", "step N keys (negative: back) and pause", 1, 1, {Arg::Integer}, Needs::Scene,
-                [](CommandContext& c) { stepKeys(c.scene(), c.transport(), c.integer(0)); }),
-        command("start", "", "jump to the clip's start", 0, 0, {}, Needs::Scene,
+        command("key", "N [NODE|selected]",
+                "step N keys (negative: back) of any node, or of one node, and pause", 1, 2,
+                {Arg::Integer, Arg::Text}, Needs::Scene,
+                [](CommandContext& c) {
+                    int node = -1;
+                    if (c.a.size() > 1 && c.a[1] == "selected") {
+                        node = c.s.selection.node;
+                        if (node < 0) return c.fail("no node is selected");
+                    } else if (c.a.size() > 1) {
+                        node = findNode(c.scene(), c.a[1]);
+                        if (node < 0) return c.fail("no node named '" + c.a[1] + "'");
+                    }
+                    stepKeys(c.scene(), c.transport(), c.integer(0), node);
+                }),
+        command("start", "", "jump to the clip's start (the play range's in point when one is set)", 0, 0, {}, Needs::Scene,
                 [](CommandContext& c) { jumpToStart(c.scene(), c.transport()); }),
-        command("end", "", "jump to the clip's end", 0, 0, {}, Needs::Scene,
+        command("end", "", "jump to the clip's end (the play range's out point when one is set)", 0, 0, {}, Needs::Scene,
                 [](CommandContext& c) { jumpToEnd(c.scene(), c.transport()); }),
         command("blend", "CLIP WEIGHT | off", "blend a second clip over the current one", 1, 2,
                 {Arg::Text, Arg::Number}, Needs::Scene,
@@ -581,6 +602,20 @@ const std::vector<CommandSpec>& commandSpecs() {
                     t.blendTime = 0.0f;
                     t.blendWeight = std::clamp(c.number(1), 0.0f, 1.0f);
                 }),
+        command("range", "IN OUT [frames] | in | out | off",
+                "play range: loop (or stop, or turn) between IN and OUT seconds (frames with 'frames'); "
+                "in / out: that point at the current time",
+                1, 3, {Arg::Text}, Needs::Scene,
+                [](CommandContext& c) {
+                    Transport& t = c.transport();
+                    if (c.a[0] == "off") return clearPlayRange(t);
+                    if (!(transportDuration(c.scene(), t.clip) > 0.0f))
+                        return c.fail("no clip with a duration to set a range in");
+                    if (c.a[0] == "in" || c.a[0] == "out") return setRangePointAtTime(c.scene(), t, c.a[0] == "out");
+                    const float unit = c.a.size() > 2 ? 1.0f / transportFrameRate(c.scene(), t.clip) : 1.0f;
+                    setPlayRange(c.scene(), t, c.number(0) * unit, c.number(1) * unit);
+                },
+                checkRangeArgs),
         command("mode", "NAME", "shaded|wireframe|normals|weights|batches|uv|unlit|colors|skindiff|shaded-wire|mip|texel-density|overdraw|overdraw-all", 1, 1,
                 {Arg::Text}, Needs::Nothing,
                 [](CommandContext& c) {
@@ -1209,6 +1244,28 @@ nlohmann::json compareStateJson(const ViewerState& s) {
     return j;
 }
 
+// The transport's part of the state: clip, time and frame (fractional, and the whole frame the
+// panel's readout shows at `clip_fps`), play state, the play range and the blend (null when none).
+void transportStateJson(const Scene& scene, const Transport& t, nlohmann::json& j) {
+    j["clip"] = t.clip >= 0 ? nlohmann::json(scene.animation.clips[t.clip].name) : nlohmann::json(nullptr);
+    j["clip_index"] = t.clip;
+    j["time"] = t.time;
+    j["frame"] = transportFrame(scene, t);
+    j["frame_index"] = wholeFrame(transportFrame(scene, t));
+    j["clip_fps"] = transportFrameRate(scene, t.clip);
+    j["playing"] = t.playing;
+    j["speed"] = t.speed;
+    j["loop"] = loopModeName(t.loop);
+    j["range"] = t.range ? nlohmann::json({{"in", t.rangeIn}, {"out", t.rangeOut}}) : nlohmann::json(nullptr);
+    if (t.blendClip >= 0 && size_t(t.blendClip) < scene.animation.clips.size())
+        j["blend"] = {{"clip", scene.animation.clips[t.blendClip].name},
+                      {"clip_index", t.blendClip},
+                      {"weight", t.blendWeight},
+                      {"time", t.blendTime}};
+    else
+        j["blend"] = nullptr;
+}
+
 // The Cost panel's report (while the panel is open): its device, the counts and the totals a test
 // compares with the cost library's; `available` is false in a build without it or with no scene.
 nlohmann::json costStateJson(const ViewerState& s) {
@@ -1317,6 +1374,8 @@ std::string viewerStateJson(const ViewerState& s) {
     j["panel_rects"] = rects;
     // The load error box over the 3D view as last drawn (all 0 when none is shown).
     j["load_error_rect"] = rect(s.errorBoxRect);
+    // The animation timeline in the settings panel as last drawn (all 0 when it was not).
+    j["timeline_rect"] = rect(s.timelineRect);
     j["bottom_folded"] = s.layout.bottomFolded;
     j["view_hint"] = s.viewHint;
     j["tabs"] = tabs;
@@ -1329,15 +1388,7 @@ std::string viewerStateJson(const ViewerState& s) {
         const Scene& scene = *s.scene;
         j["format"] = scene.format;
         j["nodes"] = scene.nodes.size();
-        const Transport& t = s.transport;
-        j["clip"] =
-            t.clip >= 0 ? nlohmann::json(scene.animation.clips[t.clip].name) : nlohmann::json(nullptr);
-        j["clip_index"] = t.clip;
-        j["time"] = t.time;
-        j["frame"] = transportFrame(scene, t);
-        j["playing"] = t.playing;
-        j["speed"] = t.speed;
-        j["loop"] = loopModeName(t.loop);
+        transportStateJson(scene, s.transport, j);
         j["selected"] = s.selection.node >= 0 ? nlohmann::json(scene.nodes[s.selection.node].name)
                                               : nlohmann::json(nullptr);
         j["selected_index"] = s.selection.node;

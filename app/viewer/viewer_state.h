@@ -103,6 +103,10 @@ struct ViewerState {
     // Key times of the clip the timeline shows (clipKeyTimes sorts every track's keys: once per clip).
     std::vector<float> timelineKeys;
     int timelineClip = -2;  // -2: not computed for this scene
+    // The timeline as the panel drew it last frame (window pixels; empty when not drawn), and which
+    // end of the play range a drag on it moves: 0 none (the drag seeks), 1 the in point, 2 the out point.
+    LayoutRect timelineRect;
+    int rangeDrag = 0;
     // Rest pose plus samples of the current clip, without a ground under the subject: what "frame
     // scene" fits (the points, vertices spread over it; the box when there are none).
     Bounds bounds;

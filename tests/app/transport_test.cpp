@@ -428,6 +428,167 @@ TEST(Transport, StepKeysNextPreviousAndAtTheEnds) {
     EXPECT_EQ(t.time, 2.0f);
 }
 
+// Clip 0's keys of node 1 alone are 0, 0.5 and 2 (of node 0: 0, 1, 1.5, 2); node 2 has none in it.
+TEST(Transport, StepKeysOfOneNode) {
+    const Scene scene = transportScene();
+    Transport t = playing(scene, 0, LoopMode::Loop);
+    t.time = 0.7f;
+    stepKeys(scene, t, 1, 1);
+    EXPECT_FALSE(t.playing);
+    EXPECT_EQ(t.time, 2.0f) << "past node 0's keys at 1 and 1.5";
+    stepKeys(scene, t, -1, 1);
+    EXPECT_EQ(t.time, 0.5f);
+    stepKeys(scene, t, 1, 0);
+    EXPECT_EQ(t.time, 1.0f) << "node 0 has no key at 0.5's next of node 1";
+    stepKeys(scene, t, 1, 0);
+    EXPECT_EQ(t.time, 1.5f);
+    stepKeys(scene, t, -1, 1);
+    EXPECT_EQ(t.time, 0.5f);
+    stepKeys(scene, t, 1, 2);  // no keys of its own in the clip: stays
+    EXPECT_EQ(t.time, 0.5f);
+    stepKeys(scene, t, 1);  // every node's again
+    EXPECT_EQ(t.time, 1.0f);
+}
+
+// Clip 0 (2 s) with the range [0.5, 1.5]: Loop wraps, Once stops and PingPong turns at its ends.
+TEST(Transport, PlayRangeBoundsLoopOnceAndPingPong) {
+    const Scene scene = transportScene();
+    Transport t = playing(scene, 0, LoopMode::Loop);
+    setPlayRange(scene, t, 0.5f, 1.5f);
+    ASSERT_TRUE(t.range);
+    t.time = 0.5f;
+    advanceTransport(scene, t, 0.75f);
+    EXPECT_EQ(t.time, 1.25f);
+    advanceTransport(scene, t, 0.5f);  // 0.25 past the out point: from the in point on
+    EXPECT_EQ(t.time, 0.75f);
+    advanceTransport(scene, t, 3.25f);  // several ranges at once
+    EXPECT_EQ(t.time, 1.0f);
+    t.speed = -1.0f;
+    advanceTransport(scene, t, 0.75f);
+    EXPECT_EQ(t.time, 1.25f) << "backwards past the in point: from the out point";
+    t.speed = 1.0f;
+    t.time = 1.875f;  // left outside the range (a seek): playing brings it back in
+    advanceTransport(scene, t, 0.25f);
+    EXPECT_EQ(t.time, 0.75f);
+    t.time = 0.0f;
+    advanceTransport(scene, t, 0.25f);
+    EXPECT_EQ(t.time, 0.75f);
+
+    t = playing(scene, 0, LoopMode::Once);
+    setPlayRange(scene, t, 0.5f, 1.5f);
+    t.time = 0.5f;
+    advanceTransport(scene, t, 0.75f);
+    EXPECT_EQ(t.time, 1.25f);
+    EXPECT_TRUE(t.playing);
+    advanceTransport(scene, t, 0.5f);
+    EXPECT_EQ(t.time, 1.5f);
+    EXPECT_FALSE(t.playing);
+    t.playing = true;
+    t.speed = -1.0f;
+    advanceTransport(scene, t, 2.0f);
+    EXPECT_EQ(t.time, 0.5f);
+    EXPECT_FALSE(t.playing);
+
+    t = playing(scene, 0, LoopMode::PingPong);
+    setPlayRange(scene, t, 0.5f, 1.5f);
+    t.time = 1.25f;
+    advanceTransport(scene, t, 0.5f);  // 0.25 to the out point, 0.25 back
+    EXPECT_EQ(t.time, 1.25f);
+    EXPECT_EQ(t.direction, -1);
+    advanceTransport(scene, t, 1.0f);  // 0.75 back to the in point, 0.25 forward
+    EXPECT_EQ(t.time, 0.75f);
+    EXPECT_EQ(t.direction, 1);
+    advanceTransport(scene, t, 4.5f);  // two cycles of 2 s, then 0.5 forward
+    EXPECT_EQ(t.time, 1.25f);
+    EXPECT_EQ(t.direction, 1);
+
+    // A range of one instant holds it; Once stops there.
+    t = playing(scene, 0, LoopMode::Loop);
+    setPlayRange(scene, t, 1.0f, 1.0f);
+    advanceTransport(scene, t, 0.3f);
+    EXPECT_EQ(t.time, 1.0f);
+    EXPECT_TRUE(t.playing);
+    t.loop = LoopMode::Once;
+    advanceTransport(scene, t, 0.3f);
+    EXPECT_EQ(t.time, 1.0f);
+    EXPECT_FALSE(t.playing);
+}
+
+TEST(Transport, PlayRangeIsClampedClearedAndSetAtThePlayhead) {
+    const Scene scene = transportScene();
+    Transport t = playing(scene, 0, LoopMode::Loop);
+    setPlayRange(scene, t, 1.5f, 0.5f);  // given backwards
+    EXPECT_TRUE(t.range);
+    EXPECT_EQ(t.rangeIn, 0.5f);
+    EXPECT_EQ(t.rangeOut, 1.5f);
+    setPlayRange(scene, t, -1.0f, 9.0f);
+    EXPECT_EQ(t.rangeIn, 0.0f);
+    EXPECT_EQ(t.rangeOut, 2.0f);
+    setPlayRange(scene, t, std::nanf(""), 1.0f);
+    EXPECT_FALSE(t.range);
+
+    // Seeking and stepping may leave the range; Home and End go to its ends.
+    setPlayRange(scene, t, 0.5f, 1.5f);
+    seekTransport(scene, t, 1.875f);
+    EXPECT_EQ(t.time, 1.875f);
+    stepKeys(scene, t, -1);
+    EXPECT_EQ(t.time, 1.5f);
+    stepKeys(scene, t, -3);
+    EXPECT_EQ(t.time, 0.0f);
+    jumpToEnd(scene, t);
+    EXPECT_EQ(t.time, 1.5f);
+    jumpToStart(scene, t);
+    EXPECT_EQ(t.time, 0.5f);
+    clearPlayRange(t);
+    EXPECT_FALSE(t.range);
+    jumpToEnd(scene, t);
+    EXPECT_EQ(t.time, 2.0f);
+    jumpToStart(scene, t);
+    EXPECT_EQ(t.time, 0.0f);
+
+    // In and out at the playhead: the other end stays unless it would be on the wrong side.
+    t.time = 0.5f;
+    setRangePointAtTime(scene, t, false);
+    EXPECT_TRUE(t.range);
+    EXPECT_EQ(t.rangeIn, 0.5f);
+    EXPECT_EQ(t.rangeOut, 2.0f);
+    t.time = 1.5f;
+    setRangePointAtTime(scene, t, true);
+    EXPECT_EQ(t.rangeIn, 0.5f);
+    EXPECT_EQ(t.rangeOut, 1.5f);
+    t.time = 0.25f;
+    setRangePointAtTime(scene, t, true);  // out before the in point: in goes to the start
+    EXPECT_EQ(t.rangeIn, 0.0f);
+    EXPECT_EQ(t.rangeOut, 0.25f);
+    t.time = 1.0f;
+    setRangePointAtTime(scene, t, false);  // in after the out point: out goes to the end
+    EXPECT_EQ(t.rangeIn, 1.0f);
+    EXPECT_EQ(t.rangeOut, 2.0f);
+
+    // Another clip clears it; a clip with no duration and the rest pose take none.
+    selectClip(scene, t, 1);
+    EXPECT_FALSE(t.range);
+    selectClip(scene, t, 2);
+    setPlayRange(scene, t, 0.0f, 0.0f);
+    EXPECT_FALSE(t.range);
+    selectClip(scene, t, -1);
+    setRangePointAtTime(scene, t, true);
+    EXPECT_FALSE(t.range);
+}
+
+TEST(Transport, WholeFrameAsTheReadoutShowsIt) {
+    EXPECT_EQ(wholeFrame(12.0f), 12);
+    EXPECT_EQ(wholeFrame(11.9996f), 12);  // a hair below, from rounding
+    EXPECT_EQ(wholeFrame(11.99f), 11);
+    EXPECT_EQ(wholeFrame(12.4f), 12);
+    EXPECT_EQ(wholeFrame(-0.0002f), 0);
+    EXPECT_EQ(wholeFrame(std::nanf("")), 0);
+    const Scene scene = transportScene();
+    Transport t = playing(scene, 1, LoopMode::Loop);  // 10 fps
+    seekTransport(scene, t, 0.3f);
+    EXPECT_EQ(wholeFrame(transportFrame(scene, t)), 3);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Evaluation and blending
 

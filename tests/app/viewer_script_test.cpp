@@ -195,6 +195,81 @@ TEST(ViewerScript, RuntimeErrorsNameTheLineAndStopTheScript) {
     }
 }
 
+// `range` and `key`'s node: what a script line may say, and what the commands do to the transport
+// of the demo (one 2 s clip at 30 fps, every joint keyed on each frame).
+TEST(ViewerScript, RangeAndNodeKeysEditTheTransport) {
+    Script script;
+    std::vector<std::string> errors;
+    EXPECT_FALSE(esv::parseScript("range 0.5\nrange a 1\nrange 1 2 seconds\nrange on\nkey 1 a b\n", "r.txt",
+                                  script, errors));
+    ASSERT_EQ(errors.size(), 5u);
+    for (size_t i = 0; i < 4; ++i)
+        EXPECT_EQ(errors[i], "r.txt:" + std::to_string(i + 1) +
+                                 ": range: expected: range IN OUT [frames] | in | out | off");
+    EXPECT_EQ(errors[4].rfind("r.txt:5: expected: key N [NODE|selected]", 0), 0u) << errors[4];
+    ASSERT_TRUE(esv::parseScript("range off\nrange in\nrange out\nrange 1 2\nrange 6 12 frames\nkey -2 3\n",
+                                 "r.txt", script, errors));
+
+    esv::ViewerState s = demoState();
+    esv::ScriptHost host;
+    auto run = [&](const std::string& text) {
+        Script parsed;
+        std::vector<std::string> problems;
+        EXPECT_TRUE(esv::parseScript(text, "t.txt", parsed, problems)) << text;
+        ScriptRunner runner(std::move(parsed));
+        runner.runFrame(s, host);
+        return runner.failed() ? runner.error() : std::string();
+    };
+    const esv::Transport& t = s.transport;
+    EXPECT_EQ(run("range 1.5 0.25\n"), "");
+    EXPECT_TRUE(t.range);
+    EXPECT_EQ(t.rangeIn, 0.25f);
+    EXPECT_EQ(t.rangeOut, 1.5f);
+    EXPECT_EQ(run("range 6 12 frames\n"), "");
+    EXPECT_FLOAT_EQ(t.rangeIn, 0.2f);
+    EXPECT_FLOAT_EQ(t.rangeOut, 0.4f);
+    nlohmann::json j = nlohmann::json::parse(esv::viewerStateJson(s));
+    EXPECT_EQ(j["range"]["in"].get<float>(), t.rangeIn);
+    EXPECT_EQ(j["range"]["out"].get<float>(), t.rangeOut);
+    EXPECT_EQ(run("time 1\nrange out\n"), "");
+    EXPECT_FLOAT_EQ(t.rangeIn, 0.2f);
+    EXPECT_EQ(t.rangeOut, 1.0f);
+    EXPECT_EQ(run("time 0.5\nrange in\nend\n"), "");
+    EXPECT_EQ(t.rangeIn, 0.5f);
+    EXPECT_EQ(t.time, 1.0f) << "end: the range's out point";
+    EXPECT_EQ(run("range off\n"), "");
+    EXPECT_FALSE(t.range);
+    EXPECT_TRUE(nlohmann::json::parse(esv::viewerStateJson(s))["range"].is_null());
+    EXPECT_EQ(run("clip rest\nrange 0 1\n"), "t.txt:2: range: no clip with a duration to set a range in");
+    EXPECT_EQ(run("clip rest\nrange in\n"), "t.txt:2: range: no clip with a duration to set a range in");
+    EXPECT_FALSE(t.range);
+
+    // The frame readout and the blend in the dump.
+    EXPECT_EQ(run("clip 0\nframe 7\nblend wave 0.25\n"), "");
+    j = nlohmann::json::parse(esv::viewerStateJson(s));
+    EXPECT_EQ(j["frame_index"], 7);
+    EXPECT_EQ(j["clip_fps"].get<float>(), 30.0f);
+    EXPECT_EQ(j["blend"]["clip"], "wave");
+    EXPECT_EQ(j["blend"]["weight"].get<float>(), 0.25f);
+    EXPECT_EQ(run("blend off\n"), "");
+    EXPECT_TRUE(nlohmann::json::parse(esv::viewerStateJson(s))["blend"].is_null());
+
+    // Keys of one node: by name or index, or the selection; a node that is not there, or no selection, fails.
+    EXPECT_EQ(run("key 1 nowhere\n"), "t.txt:1: key: no node named 'nowhere'");
+    EXPECT_EQ(run("select none\nkey 1 selected\n"), "t.txt:2: key: no node is selected");
+    const esv::Scene& scene = *s.scene;
+    int node = -1;
+    for (const esv::Track& track : scene.animation.clips[0].tracks)
+        if (node < 0) node = track.node;
+    ASSERT_GE(node, 0);
+    const std::vector<float> keys = esv::clipKeyTimes(scene, 0, node);
+    ASSERT_GE(keys.size(), 3u);
+    EXPECT_EQ(run("time 0\nkey 2 " + std::to_string(node) + "\n"), "");
+    EXPECT_EQ(t.time, keys[2]);
+    EXPECT_EQ(run("select " + std::to_string(node) + "\nkey -1 selected\n"), "");
+    EXPECT_EQ(t.time, keys[1]);
+}
+
 // Every option `set`'s help names (the help is made from the option table) takes a good value and
 // refuses a bad one with "FILE:LINE: set: NAME: expected ...", the state untouched.
 TEST(ViewerScript, EverySetOptionOfTheHelpWorks) {

@@ -29,11 +29,23 @@ float buttonWidth(const char* label) {
 
 // Key ticks closer than this many pixels are thinned (a clip baked at every frame is all keys).
 constexpr float kTickSpacing = 4.0f;
+// A press this close to an end of the play range (pixels) drags that end instead of seeking.
+constexpr float kRangeHandle = 5.0f;
+
+// Which end of the play range a press at `x` takes: 0 none, 1 the in point, 2 the out point (the
+// nearer; on a range of one instant, the side the press is on).
+int rangeHandleAt(const Transport& t, float x, float inX, float outX) {
+    if (!t.range) return 0;
+    const float toIn = std::abs(x - inX), toOut = std::abs(x - outX);
+    if (std::min(toIn, toOut) > kRangeHandle) return 0;
+    if (toIn == toOut) return x < inX ? 1 : 2;
+    return toIn < toOut ? 1 : 2;
+}
 
 // A scrubbing timeline: the clip's range with ticks at key times and the playhead. Clicking or
-// dragging sets the time (and pauses, so the frame under the mouse stays). When the clip's keys
-// are too dense to read, the selected node's keys are shown (when it has any), thinned to one tick
-// per kTickSpacing pixels.
+// dragging sets the time (and pauses, so the frame under the mouse stays); dragging an end of the
+// play range moves that end. When the clip's keys are too dense to read, the selected node's keys are
+// shown (when it has any), thinned to one tick per kTickSpacing pixels.
 void timeline(ViewerState& s) {
     const Scene& scene = *s.scene;
     Transport& t = s.transport;
@@ -41,6 +53,7 @@ void timeline(ViewerState& s) {
     const ImVec2 size(ImGui::GetContentRegionAvail().x, 28.0f);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("timeline", size);
+    s.timelineRect = {origin.x, origin.y, size.x, size.y};
     ImDrawList* draw = ImGui::GetWindowDrawList();
     draw->AddRectFilled(origin, ImVec2(origin.x + size.x, origin.y + size.y), IM_COL32(40, 44, 52, 255), 3.0f);
     if (duration <= 0.0f) {
@@ -71,18 +84,73 @@ void timeline(ViewerState& s) {
         const float x = xOf(key);
         draw->AddLine(ImVec2(x, origin.y + 3), ImVec2(x, origin.y + 12), IM_COL32(240, 200, 80, 255), 1.5f);
     }
+    // The selected node's own keys under the clip's, where shift+[ and shift+] step.
+    if (s.selection.node >= 0 && keys != &nodeKeys) {
+        nodeKeys = clipKeyTimes(scene, t.clip, s.selection.node);
+        for (float key : thinTicks(nodeKeys, duration, width, kTickSpacing)) {
+            const float x = xOf(key);
+            draw->AddLine(ImVec2(x, origin.y + 13), ImVec2(x, origin.y + 20), IM_COL32(90, 200, 240, 255),
+                          1.5f);
+        }
+    }
+    // The play range: the parts outside it dimmed, its ends as green bars.
+    if (t.range) {
+        const float in = xOf(t.rangeIn), out = xOf(t.rangeOut);
+        const ImU32 dim = IM_COL32(0, 0, 0, 110), edge = IM_COL32(110, 220, 110, 255);
+        draw->AddRectFilled(origin, ImVec2(in, origin.y + size.y), dim);
+        draw->AddRectFilled(ImVec2(out, origin.y), ImVec2(origin.x + size.x, origin.y + size.y), dim);
+        draw->AddLine(ImVec2(in, origin.y), ImVec2(in, origin.y + size.y), edge, 2.0f);
+        draw->AddLine(ImVec2(out, origin.y), ImVec2(out, origin.y + size.y), edge, 2.0f);
+    }
+    const float mouseX = ImGui::GetIO().MousePos.x;
+    if (ImGui::IsItemActivated()) s.rangeDrag = rangeHandleAt(t, mouseX, xOf(t.rangeIn), xOf(t.rangeOut));
     if (ImGui::IsItemActive()) {
-        const float u = (ImGui::GetIO().MousePos.x - origin.x - 4.0f) / std::max(size.x - 8.0f, 1.0f);
-        seekTransport(scene, t, std::clamp(u, 0.0f, 1.0f) * duration);
-        t.playing = false;
+        const float u = (mouseX - origin.x - 4.0f) / std::max(size.x - 8.0f, 1.0f);
+        const float time = std::clamp(u, 0.0f, 1.0f) * duration;
+        if (s.rangeDrag == 1 && t.range) {
+            setPlayRange(scene, t, std::min(time, t.rangeOut), t.rangeOut);
+        } else if (s.rangeDrag == 2 && t.range) {
+            setPlayRange(scene, t, t.rangeIn, std::max(time, t.rangeIn));
+        } else {
+            seekTransport(scene, t, time);
+            t.playing = false;
+        }
     }
     const float x = xOf(t.time);
     draw->AddLine(ImVec2(x, origin.y), ImVec2(x, origin.y + size.y), IM_COL32(255, 90, 70, 255), 2.0f);
     if (ImGui::IsItemHovered()) {
-        const float u = (ImGui::GetIO().MousePos.x - origin.x - 4.0f) / std::max(size.x - 8.0f, 1.0f);
-        ImGui::SetTooltip("%.3f s (%s)", std::clamp(u, 0.0f, 1.0f) * duration,
-                          frameText(std::clamp(u, 0.0f, 1.0f) * duration * fps, 0.0f).c_str());
+        const float u = (mouseX - origin.x - 4.0f) / std::max(size.x - 8.0f, 1.0f);
+        const int handle =
+            ImGui::IsItemActive() ? s.rangeDrag : rangeHandleAt(t, mouseX, xOf(t.rangeIn), xOf(t.rangeOut));
+        ImGui::SetTooltip("%.3f s (%s)%s", std::clamp(u, 0.0f, 1.0f) * duration,
+                          frameText(std::clamp(u, 0.0f, 1.0f) * duration * fps, 0.0f).c_str(),
+                          handle == 1   ? "\ndrag: the play range's in point"
+                          : handle == 2 ? "\ndrag: the play range's out point"
+                                        : "");
     }
+}
+
+// The play range's buttons (in and out at the playhead, clear) and its ends as times and frames.
+void playRangeRow(const Scene& scene, Transport& t, float fps) {
+    ImGui::BeginDisabled(!(transportDuration(scene, t.clip) > 0.0f));
+    if (ImGui::Button("In")) setRangePointAtTime(scene, t, false);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play range starts at the playhead (I)");
+    ImGui::SameLine();
+    if (ImGui::Button("Out")) setRangePointAtTime(scene, t, true);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play range ends at the playhead (O)");
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!t.range);
+    if (ImGui::Button("Clear")) clearPlayRange(t);
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("Play the whole clip again (shift+I or shift+O)");
+    ImGui::EndDisabled();
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (t.range)
+        ImGui::Text("range %.2f - %.2f s (frames %d - %d)", t.rangeIn, t.rangeOut,
+                    wholeFrame(t.rangeIn * fps), wholeFrame(t.rangeOut * fps));
+    else
+        ImGui::TextDisabled("whole clip");
 }
 
 void clipCombo(const char* label, const Scene& scene, int& clip, bool allowRest) {
@@ -109,8 +177,10 @@ void animationSection(ViewerState& s) {
     // Transport buttons: start, key back, frame back, reverse, play/pause, frame on, key on, end.
     if (ImGui::Button("|<")) jumpToStart(scene, t);
     ImGui::SameLine();
-    if (ImGui::Button("<<")) stepKeys(scene, t, -1);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Previous key ([)");
+    // Shift-click steps through the selected node's keys alone, as shift+[ and shift+] do.
+    const int keyNode = ImGui::GetIO().KeyShift ? s.selection.node : -1;
+    if (ImGui::Button("<<")) stepKeys(scene, t, -1, keyNode);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Previous key ([); shift: of the selected node (shift+[)");
     ImGui::SameLine();
     if (ImGui::Button("<")) stepFrames(scene, t, -1);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Previous frame (,)");
@@ -141,8 +211,8 @@ void animationSection(ViewerState& s) {
     if (ImGui::Button(">")) stepFrames(scene, t, 1);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Next frame (.)");
     ImGui::SameLine();
-    if (ImGui::Button(">>")) stepKeys(scene, t, 1);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Next key (])");
+    if (ImGui::Button(">>")) stepKeys(scene, t, 1, keyNode);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Next key (]); shift: of the selected node (shift+])");
     ImGui::SameLine();
     if (ImGui::Button(">|")) jumpToEnd(scene, t);
 
@@ -150,6 +220,7 @@ void animationSection(ViewerState& s) {
     const float fps = transportFrameRate(scene, t.clip);
     const std::string frame = frameText(transportFrame(scene, t), transportDuration(scene, t.clip) * fps);
     ImGui::TextWrapped("%.2f / %.2f s   %s at %.4g fps", t.time, transportDuration(scene, t.clip), frame.c_str(), fps);
+    playRangeRow(scene, t, fps);
 
     int loop = int(t.loop);
     const char* loops[] = {"loop", "once", "ping-pong"};
@@ -326,6 +397,7 @@ void compareSection(ViewerState& s) {
 
 void drawMainPanel(ViewerState& s) {
     if (!s.panel(PanelId::Main)) return;
+    s.timelineRect = {};
     ImGui::BeginChild("main");
     if (!s.scene) {
         ImGui::TextDisabled("No scene loaded: File > Open...");
