@@ -120,10 +120,14 @@ bool GlRenderer::bindTexture(int unit, const TextureRef& ref, GpuTexture& fallba
     m_state.bindTexture(unit, t->target, t->texture.get());
     // Wrap and swizzle live in the texture object: set on its unit, and only what differs.
     const TextureSwizzle& swizzle = t == &fallback ? kIdentitySwizzle : ref.swizzle;
-    if (wrapDiffers(*t, ref.wrapS, ref.wrapT) || (m_caps.es3 && swizzleDiffers(*t, swizzle))) {
+    const TextureFilter minFilter = t == &fallback ? TextureFilter::Default : ref.minFilter;
+    const TextureFilter magFilter = t == &fallback ? TextureFilter::Default : ref.magFilter;
+    if (wrapDiffers(*t, ref.wrapS, ref.wrapT) || (m_caps.es3 && swizzleDiffers(*t, swizzle)) ||
+        filterDiffers(*t, minFilter, magFilter)) {
         m_state.activeTexture(unit);
         applyWrap(*t, ref.wrapS, ref.wrapT);
         if (m_caps.es3) applySwizzle(*t, swizzle);
+        applyFilter(*t, minFilter, magFilter);
     }
     return t != &fallback;
 }

@@ -269,6 +269,20 @@ TextureSwizzle resolveSwizzle(const TextureSwizzle& swizzle, int channels);
 // True when the resolved swizzle of a `channels`-component texture reads every channel in place.
 bool isIdentitySwizzle(const TextureSwizzle& swizzle, int channels = 4);
 
+// How texels are filtered (glTF sampler magFilter / minFilter). Default is esview's own choice:
+// linear, and trilinear where the texture has mip levels. A mipmap filter on a texture without
+// levels samples its base level with the filter's first word.
+enum class TextureFilter : uint8_t {
+    Default,
+    Nearest,
+    Linear,
+    NearestMipmapNearest,
+    LinearMipmapNearest,
+    NearestMipmapLinear,
+    LinearMipmapLinear,
+    Count
+};
+
 // How a material samples one texture. `uvTransform` indexes Scene::uvTransforms (-1: the texture
 // coordinates are used as stored); the transformed coordinate is M * (u, v, 0, 1), M being the
 // (possibly animated) matrix of that transform, and its x, y address the image (the renderer
@@ -282,6 +296,8 @@ struct TextureRef {
     int32_t uvTransform = -1;
     glm::vec4 border{0.0f};  // OpenGEX "zero" (0,0,0,0); "black" (0,0,0,1); "white" (1,1,1,1)
     TextureSwizzle swizzle = kIdentitySwizzle;
+    TextureFilter minFilter = TextureFilter::Default;  // minification (mipmap filters included)
+    TextureFilter magFilter = TextureFilter::Default;  // magnification: Default, Nearest or Linear
 
     // True when sampling needs more than GL's sampler state: a uv transform or an emulated wrap.
     bool needsShaderAddressing() const {

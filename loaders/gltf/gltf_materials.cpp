@@ -57,7 +57,7 @@ void Reader::readImagesAndTextures() {
         }
         m_scene.textures.push_back(std::move(tex));
     }
-    // Samplers are checked whether used or not (their filters are the renderer's own). An unknown
+    // Samplers are checked whether used or not (each texture reference takes its filters). An unknown
     // code is a warning, as the glTF-Validator has it; the wrap falls back to repeat.
     const Json& samplers = array("samplers");
     for (size_t s = 0; s < samplers.size(); ++s) {
@@ -108,6 +108,15 @@ static void readTextureInfo(Reader& r, const Json& info, const std::string& wher
         uint64_t code = 0;
         if (r.getUint(s, "wrapS", sw, code, false)) wrapOf(code, ref.wrapS);  // checked with the samplers
         if (r.getUint(s, "wrapT", sw, code, false)) wrapOf(code, ref.wrapT);
+        if (r.getUint(s, "magFilter", sw, code, false) && (code == 9728 || code == 9729))
+            ref.magFilter = code == 9728 ? TextureFilter::Nearest : TextureFilter::Linear;
+        if (r.getUint(s, "minFilter", sw, code, false)) {
+            // NEAREST, LINEAR, then the four mipmap filters in GL's order (9984 .. 9987).
+            if (code == 9728 || code == 9729)
+                ref.minFilter = code == 9728 ? TextureFilter::Nearest : TextureFilter::Linear;
+            else if (code >= 9984 && code <= 9987)
+                ref.minFilter = TextureFilter(uint32_t(TextureFilter::NearestMipmapNearest) + uint32_t(code - 9984));
+        }
     }
     const Json* ext = r.member(info, "extensions");
     const Json* tt = ext ? r.member(*ext, "KHR_texture_transform") : nullptr;
