@@ -141,6 +141,7 @@ void GlRenderer::sampledMaps(const Material& m, const ShaderFeatures& f,
         refs[kUnitSpecular] = &m.texture(pbr ? TextureSlot::Metallic : TextureSlot::Specular);
         refs[kUnitEmissive] = &m.texture(TextureSlot::Emissive);
         refs[kUnitOpacity] = &m.texture(pbr ? TextureSlot::Roughness : TextureSlot::Opacity);
+        if (pbr) refs[kUnitOcclusion] = &m.texture(TextureSlot::Occlusion);
     }
     if (f.normalMap) {
         refs[kUnitNormal] = &m.texture(TextureSlot::Normal);
@@ -162,7 +163,7 @@ void GlRenderer::bindMaterialTextures(const Scene& scene, const Pose& pose, cons
     sampledMaps(m, f, refs);
     bool bound[kTransformedMaps] = {};
     if (refs[kUnitDiffuse]) bound[kUnitDiffuse] = bindTexture(kUnitDiffuse, *refs[kUnitDiffuse], m_white);
-    for (int unit : {int(kUnitSpecular), int(kUnitEmissive), int(kUnitOpacity)})
+    for (int unit : {int(kUnitSpecular), int(kUnitEmissive), int(kUnitOpacity), int(kUnitOcclusion)})
         if (refs[unit]) bound[unit] = bindTexture(unit, *refs[unit], m_white);
     if (refs[kUnitNormal]) bound[kUnitNormal] = bindTexture(kUnitNormal, *refs[kUnitNormal], m_flatNormal);
     if (f.reflection == 1) bindTexture(kUnitReflection, m.texture(TextureSlot::Reflection), m_white);
@@ -201,6 +202,11 @@ void GlRenderer::setMaterial(const Scene& scene, const Node& node, uint32_t slot
     m_state.uniform3fv(p.specular, 1, glm::value_ptr(m->specular));
     m_state.uniform3fv(p.emissive, 1, glm::value_ptr(m->emissive));
     m_state.uniform1f(p.shininess, m->shininess);
+    // glTF's normal scale and occlusion strength; KHR_materials_specular on the dielectric F0 (0.04
+    // at glTF's index of refraction 1.5) and F90.
+    m_state.uniform4f(p.mapFactors, m->normalScale, m->occlusionStrength, 0.0f, 0.0f);
+    const glm::vec3 f0 = 0.04f * m->specularColorFactor;
+    m_state.uniform4f(p.dielectricSpecular, f0.r, f0.g, f0.b, m->specularFactor);
     m_state.uniform4f(p.flatColor, flat.r, flat.g, flat.b, 1.0f);
     if (p.diffuseSize >= 0) {
         // The texture views: the diffuse map's size and the levels it is sampled with (0: none).
@@ -280,7 +286,7 @@ ShaderFeatures GlRenderer::featuresFor(const Scene& scene, const Node& node, con
         if (mode == ViewMode::Shaded) {
             f.metalRough = m.model == ShadingModel::MetalRough;
             f.materialMaps = f.metalRough ? has(TextureSlot::Metallic) || has(TextureSlot::Roughness) ||
-                                                has(TextureSlot::Emissive)
+                                                has(TextureSlot::Emissive) || has(TextureSlot::Occlusion)
                                           : has(TextureSlot::Specular) || has(TextureSlot::Emissive) ||
                                                 has(TextureSlot::Opacity);
             // Normal maps need the tangent stream; the CPU path has no skinned tangents.

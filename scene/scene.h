@@ -349,6 +349,14 @@ struct Material {
     float roughness = 1.0f;
     float ior = 1.5f;
     float reflectivity = 0.0f;
+    // glTF 2.0 terms: the normal map's scale (its x and y before normalising, every shading model),
+    // the occlusion map's strength (metal/rough: ambient light times 1 + strength * (ao - 1)), and
+    // KHR_materials_specular's factor and colour factor on the dielectric F0 = min(0.04 * colour, 1)
+    // * factor and F90 = factor (metal/rough). The defaults draw as glTF without them.
+    float normalScale = 1.0f;
+    float occlusionStrength = 1.0f;
+    float specularFactor = 1.0f;
+    glm::vec3 specularColorFactor{1.0f};
     BlendState blend;
     bool twoSided = false;
     float alphaCutoff = 0.0f;  // 0 = no alpha test

@@ -173,12 +173,16 @@ static void readMaterialExtensions(Reader& r, const Json& ext, const std::string
         m.emissive *= strength;
     }
     if (const Json* sp = r.member(ext, "KHR_materials_specular")) {
-        // Kept on the material for the panel; the metal/rough shading has no specular colour term.
+        // The factors scale the dielectric F0 and F90 (the renderer's metal/rough shading); the
+        // colour is also the material's specular, as the panel and `info` show it.
+        const std::string sw = where + "/KHR_materials_specular";
         float colour[3] = {1, 1, 1};
-        r.getFloats(*sp, "specularColorFactor", where + "/KHR_materials_specular", colour, 3);
-        m.specular = glm::vec3(colour[0], colour[1], colour[2]);
-        r.m_diag.info(where +
-                      "/KHR_materials_specular: kept, not drawn (metal/rough shading has no specular term)");
+        r.getFloats(*sp, "specularColorFactor", sw, colour, 3);
+        r.getFloat(*sp, "specularFactor", sw, m.specularFactor);
+        m.specularColorFactor = glm::vec3(colour[0], colour[1], colour[2]);
+        m.specular = m.specularColorFactor;
+        for (const char* key : {"specularTexture", "specularColorTexture"})
+            if (r.member(*sp, key)) r.m_diag.info(sw + "/" + key + ": not drawn (its factor is)");
     }
 }
 
@@ -204,13 +208,13 @@ void Reader::readMaterials() {
         if (const Json* t = member(j, "normalTexture")) {
             readTextureInfo(*this, *t, where + "/normalTexture", name + " / normal",
                             m.texture(TextureSlot::Normal));
-            float scale = 1.0f;
-            if (getFloat(*t, "scale", where + "/normalTexture", scale) && scale != 1.0f)
-                m_diag.info(where + "/normalTexture: scale " + std::to_string(scale) + " not applied");
+            getFloat(*t, "scale", where + "/normalTexture", m.normalScale);
         }
-        if (const Json* t = member(j, "occlusionTexture"))
+        if (const Json* t = member(j, "occlusionTexture")) {
             readTextureInfo(*this, *t, where + "/occlusionTexture", name + " / occlusion",
                             m.texture(TextureSlot::Occlusion));
+            getFloat(*t, "strength", where + "/occlusionTexture", m.occlusionStrength);
+        }
         if (const Json* t = member(j, "emissiveTexture"))
             readTextureInfo(*this, *t, where + "/emissiveTexture", name + " / emissive",
                             m.texture(TextureSlot::Emissive));
