@@ -199,14 +199,14 @@ void GlRenderer::setMaterial(const Scene& scene, const Node& node, uint32_t slot
     m_state.uniform4f(p.surface, m->metallic, m->roughness, reflectivity, m->alphaCutoff);
     glm::vec4 diffuse(m->diffuse, m->opacity);
     m_state.uniform4fv(p.diffuse, 1, glm::value_ptr(diffuse));
-    m_state.uniform3fv(p.specular, 1, glm::value_ptr(m->specular));
+    // Metal/rough: KHR_materials_specular's colour on the dielectric F0, 0.04 at glTF's index of
+    // refraction 1.5 (u_specular in mesh.frag).
+    const glm::vec3 specular = p.metalRough ? 0.04f * m->specularColorFactor : m->specular;
+    m_state.uniform3fv(p.specular, 1, glm::value_ptr(specular));
     m_state.uniform3fv(p.emissive, 1, glm::value_ptr(m->emissive));
     m_state.uniform1f(p.shininess, m->shininess);
-    // glTF's normal scale and occlusion strength; KHR_materials_specular on the dielectric F0 (0.04
-    // at glTF's index of refraction 1.5) and F90.
-    m_state.uniform4f(p.mapFactors, m->normalScale, m->occlusionStrength, 0.0f, 0.0f);
-    const glm::vec3 f0 = 0.04f * m->specularColorFactor;
-    m_state.uniform4f(p.dielectricSpecular, f0.r, f0.g, f0.b, m->specularFactor);
+    // glTF's normal scale, occlusion strength and KHR_materials_specular's factor.
+    m_state.uniform4f(p.mapFactors, m->normalScale, m->occlusionStrength, m->specularFactor, 0.0f);
     m_state.uniform4f(p.flatColor, flat.r, flat.g, flat.b, 1.0f);
     if (p.diffuseSize >= 0) {
         // The texture views: the diffuse map's size and the levels it is sampled with (0: none).

@@ -421,7 +421,7 @@ bool ProgramCache::link(const ShaderFeatures& features, MeshProgram& p, std::str
     p.mapUv = glGetUniformLocation(prog, "u_mapUv");
     p.mapBorder = glGetUniformLocation(prog, "u_mapBorder");
     p.mapFactors = glGetUniformLocation(prog, "u_mapFactors");
-    p.dielectricSpecular = glGetUniformLocation(prog, "u_dielectricSpecular");
+    p.metalRough = features.metalRough;
     p.pointSize = glGetUniformLocation(prog, "u_pointSize");
     return true;
 }

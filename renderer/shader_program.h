@@ -152,8 +152,8 @@ struct MeshProgram {
     int morphWeights = -1, morphAbsolute = -1, morphBaseScale = -1;
     int morphTextureWeights = -1, morphLayout = -1;
     int mapUv = -1, mapBorder = -1;  // MAP_TRANSFORMS: per map unit 0..5, see mesh.frag
-    int mapFactors = -1;             // u_mapFactors: normal map scale, occlusion strength
-    int dielectricSpecular = -1;     // METAL_ROUGH: 0.04 x KHR_materials_specular colour, factor
+    int mapFactors = -1;             // u_mapFactors: normal map scale, occlusion strength, specular factor
+    bool metalRough = false;         // METAL_ROUGH: u_specular is the dielectric F0's colour
     int pointSize = -1;              // POINTS
     int outline = -1;                // OUTLINE
     int lightProjection = -1, projectedLight = -1;  // LIGHT_PROJECTION

@@ -23,7 +23,7 @@ VARYING_IN vec4 v_tangent;
 
 uniform vec3 u_ambient;         // material ambient * scene ambient
 uniform vec4 u_diffuse;         // rgb + opacity (metal/rough: base colour + opacity)
-uniform vec3 u_specular;
+uniform vec3 u_specular;       // metal/rough: 0.04 (glTF's dielectric F0) x KHR_materials_specular's colour
 uniform vec3 u_emissive;
 uniform float u_shininess;
 uniform vec4 u_surface;         // metallic, roughness, reflectivity, alpha cutoff (0 = no test)
@@ -39,13 +39,10 @@ uniform vec4 u_lightRange[MAX_LIGHTS];
 uniform vec4 u_lightSpot[MAX_LIGHTS];       // spot direction, cos(outer cone); cos = -2 for no cone
 uniform vec4 u_flatColor;                   // batches and wireframe modes
 // x: the normal map's scale (glTF normalTexture.scale: its x and y before normalising); y: the
-// occlusion map's strength (glTF occlusionTexture.strength: 1 + strength * (ao - 1)).
+// occlusion map's strength (glTF occlusionTexture.strength: 1 + strength * (ao - 1)); z:
+// KHR_materials_specular's factor. Metal/rough: the dielectric F0 = min(u_specular, 1) * z and
+// F90 = z (0.04 and 1 without the extension).
 uniform vec4 u_mapFactors;
-#ifdef METAL_ROUGH
-// KHR_materials_specular: rgb 0.04 (glTF's dielectric F0, index of refraction 1.5) times its colour
-// factor, a its factor; F0 = min(rgb, 1) * a and F90 = a (0.04 and 1 without the extension).
-uniform vec4 u_dielectricSpecular;
-#endif
 #if defined(MODE_MIP) || defined(MODE_TEXEL_DENSITY)
 // The diffuse map's base width and height in texels and its mip levels sampled; 0: no map.
 uniform vec3 u_diffuseSize;
@@ -279,8 +276,8 @@ vec3 shadeClassic(vec3 n, vec3 baseColor, vec3 specularColor) {
 vec3 shadeMetalRough(vec3 n, vec3 baseColor, float metallic, float roughness, float occlusion) {
     vec3 v = NORMALIZE(u_eye - v_worldPosition);
     float nv = max(dot(n, v), 1e-4);
-    vec3 f0 = mix(min(u_dielectricSpecular.rgb, vec3(1.0)) * u_dielectricSpecular.a, baseColor, metallic);
-    float f90 = mix(u_dielectricSpecular.a, 1.0, metallic);
+    vec3 f0 = mix(min(u_specular, vec3(1.0)) * u_mapFactors.z, baseColor, metallic);
+    float f90 = mix(u_mapFactors.z, 1.0, metallic);
     vec3 diffuseColor = baseColor * (1.0 - metallic);
     float a = max(roughness * roughness, 0.002);
     float a2 = a * a;
