@@ -218,6 +218,26 @@ TEST(GltfCli, SamplerFiltersAreDrawn) {
     EXPECT_GE(linearColours.size(), 200u) << "LINEAR: blends between the texels";
 }
 
+// `info --json` shows each texture reference's filters (minification, magnification) and a
+// metal/rough material's glTF terms, as the file gives them.
+TEST(GltfCli, InfoShowsFiltersAndMaterialTerms) {
+    const fs::path dir = test::outputDir() / "gltf_filters";
+    fs::create_directories(dir);
+    const fs::path file = dir / "terms.gltf";
+    std::ofstream(file) << quad(R"({"pbrMetallicRoughness":{"baseColorTexture":{"index":0}},
+                                    "normalTexture":{"index":0,"scale":0.5},"occlusionTexture":{"index":0,"strength":0.25},
+                                    "extensions":{"KHR_materials_specular":{"specularFactor":0.75,"specularColorFactor":[1,0.5,0.25]}}})",
+                                kChecker, R"([{"magFilter":9728,"minFilter":9985}])");
+    const RunResult r = run("info '" + file.string() + "' --json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const nlohmann::json m = nlohmann::json::parse(r.out)["materials"][0];
+    EXPECT_EQ(m["texture_refs"]["diffuse"]["filter"], nlohmann::json::array({"linear_mipmap_nearest", "nearest"}));
+    EXPECT_FLOAT_EQ(m["normal_scale"].get<float>(), 0.5f);
+    EXPECT_FLOAT_EQ(m["occlusion_strength"].get<float>(), 0.25f);
+    EXPECT_FLOAT_EQ(m["specular_factor"].get<float>(), 0.75f);
+    EXPECT_EQ(m["specular_color_factor"], nlohmann::json::array({1.0, 0.5, 0.25}));
+}
+
 // A mipmap minification filter on a texture without mip levels (ES2: a non-power-of-two texture
 // gets none) samples its base level instead of drawing black (GLES's incomplete texture).
 TEST(GltfCli, MipmapFilterOnATextureWithoutLevelsIsNotBlack) {
