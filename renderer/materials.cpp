@@ -120,10 +120,14 @@ bool GlRenderer::bindTexture(int unit, const TextureRef& ref, GpuTexture& fallba
     m_state.bindTexture(unit, t->target, t->texture.get());
     // Wrap and swizzle live in the texture object: set on its unit, and only what differs.
     const TextureSwizzle& swizzle = t == &fallback ? kIdentitySwizzle : ref.swizzle;
-    if (wrapDiffers(*t, ref.wrapS, ref.wrapT) || (m_caps.es3 && swizzleDiffers(*t, swizzle))) {
+    const TextureFilter minFilter = t == &fallback ? TextureFilter::Default : ref.minFilter;
+    const TextureFilter magFilter = t == &fallback ? TextureFilter::Default : ref.magFilter;
+    if (wrapDiffers(*t, ref.wrapS, ref.wrapT) || (m_caps.es3 && swizzleDiffers(*t, swizzle)) ||
+        filterDiffers(*t, minFilter, magFilter)) {
         m_state.activeTexture(unit);
         applyWrap(*t, ref.wrapS, ref.wrapT);
         if (m_caps.es3) applySwizzle(*t, swizzle);
+        applyFilter(*t, minFilter, magFilter);
     }
     return t != &fallback;
 }
@@ -137,6 +141,7 @@ void GlRenderer::sampledMaps(const Material& m, const ShaderFeatures& f,
         refs[kUnitSpecular] = &m.texture(pbr ? TextureSlot::Metallic : TextureSlot::Specular);
         refs[kUnitEmissive] = &m.texture(TextureSlot::Emissive);
         refs[kUnitOpacity] = &m.texture(pbr ? TextureSlot::Roughness : TextureSlot::Opacity);
+        if (pbr) refs[kUnitOcclusion] = &m.texture(TextureSlot::Occlusion);
     }
     if (f.normalMap) {
         refs[kUnitNormal] = &m.texture(TextureSlot::Normal);
@@ -158,7 +163,7 @@ void GlRenderer::bindMaterialTextures(const Scene& scene, const Pose& pose, cons
     sampledMaps(m, f, refs);
     bool bound[kTransformedMaps] = {};
     if (refs[kUnitDiffuse]) bound[kUnitDiffuse] = bindTexture(kUnitDiffuse, *refs[kUnitDiffuse], m_white);
-    for (int unit : {int(kUnitSpecular), int(kUnitEmissive), int(kUnitOpacity)})
+    for (int unit : {int(kUnitSpecular), int(kUnitEmissive), int(kUnitOpacity), int(kUnitOcclusion)})
         if (refs[unit]) bound[unit] = bindTexture(unit, *refs[unit], m_white);
     if (refs[kUnitNormal]) bound[kUnitNormal] = bindTexture(kUnitNormal, *refs[kUnitNormal], m_flatNormal);
     if (f.reflection == 1) bindTexture(kUnitReflection, m.texture(TextureSlot::Reflection), m_white);
@@ -194,9 +199,14 @@ void GlRenderer::setMaterial(const Scene& scene, const Node& node, uint32_t slot
     m_state.uniform4f(p.surface, m->metallic, m->roughness, reflectivity, m->alphaCutoff);
     glm::vec4 diffuse(m->diffuse, m->opacity);
     m_state.uniform4fv(p.diffuse, 1, glm::value_ptr(diffuse));
-    m_state.uniform3fv(p.specular, 1, glm::value_ptr(m->specular));
+    // Metal/rough: KHR_materials_specular's colour on the dielectric F0, 0.04 at glTF's index of
+    // refraction 1.5 (u_specular in mesh.frag).
+    const glm::vec3 specular = p.metalRough ? 0.04f * m->specularColorFactor : m->specular;
+    m_state.uniform3fv(p.specular, 1, glm::value_ptr(specular));
     m_state.uniform3fv(p.emissive, 1, glm::value_ptr(m->emissive));
     m_state.uniform1f(p.shininess, m->shininess);
+    // glTF's normal scale, occlusion strength and KHR_materials_specular's factor.
+    m_state.uniform4f(p.mapFactors, m->normalScale, m->occlusionStrength, m->specularFactor, 0.0f);
     m_state.uniform4f(p.flatColor, flat.r, flat.g, flat.b, 1.0f);
     if (p.diffuseSize >= 0) {
         // The texture views: the diffuse map's size and the levels it is sampled with (0: none).
@@ -276,7 +286,7 @@ ShaderFeatures GlRenderer::featuresFor(const Scene& scene, const Node& node, con
         if (mode == ViewMode::Shaded) {
             f.metalRough = m.model == ShadingModel::MetalRough;
             f.materialMaps = f.metalRough ? has(TextureSlot::Metallic) || has(TextureSlot::Roughness) ||
-                                                has(TextureSlot::Emissive)
+                                                has(TextureSlot::Emissive) || has(TextureSlot::Occlusion)
                                           : has(TextureSlot::Specular) || has(TextureSlot::Emissive) ||
                                                 has(TextureSlot::Opacity);
             // Normal maps need the tangent stream; the CPU path has no skinned tangents.

@@ -402,7 +402,8 @@ bool ProgramCache::link(const ShaderFeatures& features, MeshProgram& p, std::str
     } kSamplers[] = {{"u_diffuseMap", kUnitDiffuse},   {"u_specularMap", kUnitSpecular},
                      {"u_normalMap", kUnitNormal},     {"u_emissiveMap", kUnitEmissive},
                      {"u_opacityMap", kUnitOpacity},   {"u_reflectionMap", kUnitReflection},
-                     {"u_reflectionCube", kUnitReflectionCube}, {"u_morphDeltas", kUnitMorphDeltas}};
+                     {"u_reflectionCube", kUnitReflectionCube}, {"u_morphDeltas", kUnitMorphDeltas},
+                     {"u_occlusionMap", kUnitOcclusion}};
     for (const auto& sampler : kSamplers) {
         const GLint location = glGetUniformLocation(prog, sampler.name);
         if (location >= 0) glUniform1i(location, sampler.unit);
@@ -419,6 +420,8 @@ bool ProgramCache::link(const ShaderFeatures& features, MeshProgram& p, std::str
     p.morphLayout = glGetUniformLocation(prog, "u_morphLayout");
     p.mapUv = glGetUniformLocation(prog, "u_mapUv");
     p.mapBorder = glGetUniformLocation(prog, "u_mapBorder");
+    p.mapFactors = glGetUniformLocation(prog, "u_mapFactors");
+    p.metalRough = features.metalRough;
     p.pointSize = glGetUniformLocation(prog, "u_pointSize");
     return true;
 }

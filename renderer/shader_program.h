@@ -33,7 +33,8 @@ struct ShaderFeatures {
     // GL_POINTS draws).
     bool points = false;
     // Material maps (shaded and unlit modes): `textured` samples the diffuse map (unit 0),
-    // `materialMaps` the specular, emissive and opacity maps (units 1, 3, 4); a neutral 1x1 texture
+    // `materialMaps` the specular, emissive and opacity maps (units 1, 3, 4; metal/rough: metallic,
+    // emissive, roughness and the occlusion map on unit 5); a neutral 1x1 texture
     // stands in for a map the material lacks, so two defines cover every combination.
     bool textured = false;
     bool materialMaps = false;
@@ -124,6 +125,7 @@ enum TextureUnit : int {
     kUnitEmissive = 3,
     kUnitOpacity = 4,  // metal/rough: roughness
     kUnitReflection = 5,
+    kUnitOcclusion = 5,  // metal/rough: the lat-long reflection map's unit, which only classic uses
     kUnitReflectionCube = 6,
     kUnitMorphDeltas = 7,         // vertex stage
     kUnitLightProjection = 8,     // GLSL ES 3.00 (ES3 grants at least 16 fragment units)
@@ -149,7 +151,9 @@ struct MeshProgram {
     int weightBone = -1;
     int morphWeights = -1, morphAbsolute = -1, morphBaseScale = -1;
     int morphTextureWeights = -1, morphLayout = -1;
-    int mapUv = -1, mapBorder = -1;  // MAP_TRANSFORMS: per map unit 0..4, see mesh.frag
+    int mapUv = -1, mapBorder = -1;  // MAP_TRANSFORMS: per map unit 0..5, see mesh.frag
+    int mapFactors = -1;             // u_mapFactors: normal map scale, occlusion strength, specular factor
+    bool metalRough = false;         // METAL_ROUGH: u_specular is the dielectric F0's colour
     int pointSize = -1;              // POINTS
     int outline = -1;                // OUTLINE
     int lightProjection = -1, projectedLight = -1;  // LIGHT_PROJECTION
@@ -157,8 +161,9 @@ struct MeshProgram {
     int fragmentUniformVectors = 0;    // its fragment stage's active uniform vectors (uniformVectors)
 };
 
-// Maps that MAP_TRANSFORMS addresses: indices into u_mapUv / u_mapBorder, equal to their units.
-constexpr int kTransformedMaps = 5;  // kUnitDiffuse .. kUnitOpacity
+// Maps that MAP_TRANSFORMS addresses: indices into u_mapUv / u_mapBorder, equal to their units
+// (the occlusion map's only in metal/rough programs with material maps; the others' arrays hold 5).
+constexpr int kTransformedMaps = 6;  // kUnitDiffuse .. kUnitOpacity, kUnitOcclusion
 
 struct OverlayProgram {
     gl::Program program;

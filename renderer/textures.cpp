@@ -196,8 +196,10 @@ bool uploadTexture(const Image& image, const TextureFormatSupport& support, GpuT
     out.levels = usedLevels;
     // ES3 can sample a partial stored chain by capping the level range.
     if (support.npot) glTexParameteri(out.target, GL_TEXTURE_MAX_LEVEL, GLint(usedLevels - 1));
-    glTexParameteri(out.target, GL_TEXTURE_MIN_FILTER, out.mipmapped ? GL_LINEAR_MIPMAP_LINEAR : GL_LINEAR);
-    glTexParameteri(out.target, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    out.minFilter = out.mipmapped ? GL_LINEAR_MIPMAP_LINEAR : GL_LINEAR;
+    out.magFilter = GL_LINEAR;
+    glTexParameteri(out.target, GL_TEXTURE_MIN_FILTER, GLint(out.minFilter));
+    glTexParameteri(out.target, GL_TEXTURE_MAG_FILTER, GLint(out.magFilter));
     out.wrapS = out.wrapT = Wrap::Count;
     out.swizzle = GpuTexture().swizzle;  // a new texture object starts unswizzled
     applyWrap(out, image.isCube() ? Wrap::Clamp : Wrap::Repeat, image.isCube() ? Wrap::Clamp : Wrap::Repeat);
@@ -219,6 +221,37 @@ void applyWrap(GpuTexture& texture, Wrap s, Wrap t) {
 }  // namespace esv
 
 namespace esv {
+
+void filterEnums(const GpuTexture& texture, TextureFilter min, TextureFilter mag, GLenum& glMin, GLenum& glMag) {
+    static constexpr GLenum kMipmapped[] = {GL_LINEAR_MIPMAP_LINEAR, GL_NEAREST, GL_LINEAR,
+                                            GL_NEAREST_MIPMAP_NEAREST, GL_LINEAR_MIPMAP_NEAREST,
+                                            GL_NEAREST_MIPMAP_LINEAR, GL_LINEAR_MIPMAP_LINEAR};
+    static constexpr GLenum kBaseOnly[] = {GL_LINEAR, GL_NEAREST, GL_LINEAR, GL_NEAREST, GL_LINEAR, GL_NEAREST, GL_LINEAR};
+    static_assert(sizeof(kMipmapped) / sizeof(kMipmapped[0]) == size_t(TextureFilter::Count), "one per filter");
+    static_assert(sizeof(kBaseOnly) / sizeof(kBaseOnly[0]) == size_t(TextureFilter::Count), "one per filter");
+    const size_t m = std::min(size_t(min), size_t(TextureFilter::Count) - 1);
+    glMin = texture.mipmapped ? kMipmapped[m] : kBaseOnly[m];
+    glMag = mag == TextureFilter::Nearest ? GL_NEAREST : GL_LINEAR;
+}
+
+bool filterDiffers(const GpuTexture& texture, TextureFilter min, TextureFilter mag) {
+    GLenum glMin = 0, glMag = 0;
+    filterEnums(texture, min, mag, glMin, glMag);
+    return glMin != texture.minFilter || glMag != texture.magFilter;
+}
+
+void applyFilter(GpuTexture& texture, TextureFilter min, TextureFilter mag) {
+    GLenum glMin = 0, glMag = 0;
+    filterEnums(texture, min, mag, glMin, glMag);
+    if (glMin != texture.minFilter) {
+        glTexParameteri(texture.target, GL_TEXTURE_MIN_FILTER, GLint(glMin));
+        texture.minFilter = glMin;
+    }
+    if (glMag != texture.magFilter) {
+        glTexParameteri(texture.target, GL_TEXTURE_MAG_FILTER, GLint(glMag));
+        texture.magFilter = glMag;
+    }
+}
 
 bool wrapDiffers(const GpuTexture& texture, Wrap s, Wrap t) {
     if (texture.clampOnly || texture.target == GL_TEXTURE_CUBE_MAP) s = t = Wrap::Clamp;

@@ -48,6 +48,7 @@ struct GpuTexture {
     Wrap wrapS = Wrap::Count, wrapT = Wrap::Count;  // as last set on the texture object
     // ES3: as last set with GL_TEXTURE_SWIZZLE_* (resolved, GL's initial state r, g, b, a).
     TextureSwizzle swizzle{SwizzleSource::Red, SwizzleSource::Green, SwizzleSource::Blue, SwizzleSource::Alpha};
+    GLenum minFilter = 0, magFilter = 0;  // as last set on the texture object
     size_t gpuBytes = 0;
 };
 
@@ -61,6 +62,13 @@ bool uploadTexture(const Image& image, const TextureFormatSupport& support, GpuT
 // has already brought into [0, 1], so GL clamps to the edge for them. The texture must be bound to
 // its target on the active unit.
 void applyWrap(GpuTexture& texture, Wrap s, Wrap t);
+
+// The GL filters a reference's TextureFilter values mean on `texture` (TextureFilter's rules), and
+// whether they differ from those last set; applyFilter sets what differs. The texture must be bound
+// to its target on the active unit.
+void filterEnums(const GpuTexture& texture, TextureFilter min, TextureFilter mag, GLenum& glMin, GLenum& glMag);
+bool filterDiffers(const GpuTexture& texture, TextureFilter min, TextureFilter mag);
+void applyFilter(GpuTexture& texture, TextureFilter min, TextureFilter mag);
 
 // ES3: sets GL_TEXTURE_SWIZZLE_R/G/B/A from `swizzle` (Identity resolved for the RGBA the image
 // was uploaded as). The texture must be bound to its target on the active unit.

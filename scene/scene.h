@@ -269,6 +269,20 @@ TextureSwizzle resolveSwizzle(const TextureSwizzle& swizzle, int channels);
 // True when the resolved swizzle of a `channels`-component texture reads every channel in place.
 bool isIdentitySwizzle(const TextureSwizzle& swizzle, int channels = 4);
 
+// How texels are filtered (glTF sampler magFilter / minFilter). Default is esview's own choice:
+// linear, and trilinear where the texture has mip levels. A mipmap filter on a texture without
+// levels samples its base level with the filter's first word.
+enum class TextureFilter : uint8_t {
+    Default,
+    Nearest,
+    Linear,
+    NearestMipmapNearest,
+    LinearMipmapNearest,
+    NearestMipmapLinear,
+    LinearMipmapLinear,
+    Count
+};
+
 // How a material samples one texture. `uvTransform` indexes Scene::uvTransforms (-1: the texture
 // coordinates are used as stored); the transformed coordinate is M * (u, v, 0, 1), M being the
 // (possibly animated) matrix of that transform, and its x, y address the image (the renderer
@@ -282,6 +296,8 @@ struct TextureRef {
     int32_t uvTransform = -1;
     glm::vec4 border{0.0f};  // OpenGEX "zero" (0,0,0,0); "black" (0,0,0,1); "white" (1,1,1,1)
     TextureSwizzle swizzle = kIdentitySwizzle;
+    TextureFilter minFilter = TextureFilter::Default;  // minification (mipmap filters included)
+    TextureFilter magFilter = TextureFilter::Default;  // magnification: Default, Nearest or Linear
 
     // True when sampling needs more than GL's sampler state: a uv transform or an emulated wrap.
     bool needsShaderAddressing() const {
@@ -333,6 +349,14 @@ struct Material {
     float roughness = 1.0f;
     float ior = 1.5f;
     float reflectivity = 0.0f;
+    // glTF 2.0 terms: the normal map's scale (its x and y before normalising, every shading model),
+    // the occlusion map's strength (metal/rough: ambient light times 1 + strength * (ao - 1)), and
+    // KHR_materials_specular's factor and colour factor on the dielectric F0 = min(0.04 * colour, 1)
+    // * factor and F90 = factor (metal/rough). The defaults draw as glTF without them.
+    float normalScale = 1.0f;
+    float occlusionStrength = 1.0f;
+    float specularFactor = 1.0f;
+    glm::vec3 specularColorFactor{1.0f};
     BlendState blend;
     bool twoSided = false;
     float alphaCutoff = 0.0f;  // 0 = no alpha test

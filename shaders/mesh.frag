@@ -3,7 +3,8 @@
 // MAX_LIGHTS lights and the viewer's sky-over-ground hemisphere ambient, plus the debug view modes.
 // Defines: MODE_SHADED, MODE_UNLIT, MODE_COLORS, MODE_NORMALS, MODE_WEIGHTS, MODE_BATCHES, MODE_UV,
 // MODE_WIREFRAME, MODE_SKINDIFF, MODE_MIP, MODE_TEXEL_DENSITY; TEXTURED (the diffuse / base colour map; a neutral 1x1 texture
-// when the material has none), MATERIAL_MAPS (specular, emissive and opacity maps, neutral where absent), NORMAL_MAP,
+// when the material has none), MATERIAL_MAPS (specular, emissive and opacity maps, neutral where absent; metal/rough:
+// metallic, emissive, roughness and occlusion maps), NORMAL_MAP,
 // REFLECTION_MAP (1: lat-long 2D map, 2: cube map), METAL_ROUGH, MAP_TRANSFORMS (every map samples
 // through its texture coordinate transform and emulated addressing mode), LIGHT_PROJECTION (one
 // spot light's colour filtered by its projection texture).
@@ -22,7 +23,7 @@ VARYING_IN vec4 v_tangent;
 
 uniform vec3 u_ambient;         // material ambient * scene ambient
 uniform vec4 u_diffuse;         // rgb + opacity (metal/rough: base colour + opacity)
-uniform vec3 u_specular;
+uniform vec3 u_specular;       // metal/rough: 0.04 (glTF's dielectric F0) x KHR_materials_specular's colour
 uniform vec3 u_emissive;
 uniform float u_shininess;
 uniform vec4 u_surface;         // metallic, roughness, reflectivity, alpha cutoff (0 = no test)
@@ -37,6 +38,11 @@ uniform vec4 u_lightAttenuation[MAX_LIGHTS]; // constant, linear, quadratic, off
 uniform vec4 u_lightRange[MAX_LIGHTS];
 uniform vec4 u_lightSpot[MAX_LIGHTS];       // spot direction, cos(outer cone); cos = -2 for no cone
 uniform vec4 u_flatColor;                   // batches and wireframe modes
+// x: the normal map's scale (glTF normalTexture.scale: its x and y before normalising); y: the
+// occlusion map's strength (glTF occlusionTexture.strength: 1 + strength * (ao - 1)); z:
+// KHR_materials_specular's factor. Metal/rough: the dielectric F0 = min(u_specular, 1) * z and
+// F90 = z (0.04 and 1 without the extension).
+uniform vec4 u_mapFactors;
 #if defined(MODE_MIP) || defined(MODE_TEXEL_DENSITY)
 // The diffuse map's base width and height in texels and its mip levels sampled; 0: no map.
 uniform vec3 u_diffuseSize;
@@ -61,6 +67,9 @@ uniform sampler2D u_diffuseMap;   // unit 0: diffuse / base colour
 uniform sampler2D u_specularMap;  // unit 1: specular colour (metal/rough: metallic in .b, as glTF packs it)
 uniform sampler2D u_emissiveMap;  // unit 3
 uniform sampler2D u_opacityMap;   // unit 4: opacity in .r (metal/rough: roughness in .g)
+#ifdef METAL_ROUGH
+uniform sampler2D u_occlusionMap;  // unit 5 (the classic model's lat-long reflection unit): occlusion in .r
+#endif
 #endif
 #ifdef NORMAL_MAP
 uniform sampler2D u_normalMap;    // unit 2: tangent-space normal
@@ -106,14 +115,20 @@ float safeLength(vec3 v) {
 #define MAP_NORMAL 2
 #define MAP_EMISSIVE 3
 #define MAP_OPACITY 4
+#define MAP_OCCLUSION 5
 #ifdef MAP_TRANSFORMS
 // Per map i: u_mapUv[2i] and u_mapUv[2i + 1] are the x and y rows of its 2D affine texture
 // coordinate transform (xyz: the u, v and constant coefficients), their w its addressing mode of s
 // and t: 0 GL's own (repeat, clamp, mirrored repeat), 1 border, 2 mirror_clamp, 3 mirror_border.
 // u_mapBorder[i] is the border colour. ES 1.00 indexes fragment uniform arrays only with constant
-// expressions, hence the macro with literal indices.
+// expressions, hence the macro with literal indices. The occlusion map (metal/rough) is the sixth.
+#if defined(METAL_ROUGH) && defined(MATERIAL_MAPS)
+uniform vec4 u_mapUv[12];
+uniform vec4 u_mapBorder[6];
+#else
 uniform vec4 u_mapUv[10];
 uniform vec4 u_mapBorder[5];
+#endif
 
 vec4 sampleMap(sampler2D map, vec4 row0, vec4 row1, vec4 border) {
     vec3 h = vec3(v_uv, 1.0);
@@ -257,15 +272,17 @@ vec3 shadeClassic(vec3 n, vec3 baseColor, vec3 specularColor) {
 #ifdef METAL_ROUGH
 // Cook-Torrance with GGX distribution, Smith-Schlick visibility and Schlick Fresnel; the ambient
 // term is the environment through Karis' analytic fit of the split-sum BRDF (mobile-friendly).
-vec3 shadeMetalRough(vec3 n, vec3 baseColor, float metallic, float roughness) {
+// `occlusion` darkens the ambient terms only (glTF: the occlusion map affects indirect light).
+vec3 shadeMetalRough(vec3 n, vec3 baseColor, float metallic, float roughness, float occlusion) {
     vec3 v = NORMALIZE(u_eye - v_worldPosition);
     float nv = max(dot(n, v), 1e-4);
-    vec3 f0 = mix(vec3(0.04), baseColor, metallic);
+    vec3 f0 = mix(min(u_specular, vec3(1.0)) * u_mapFactors.z, baseColor, metallic);
+    float f90 = mix(u_mapFactors.z, 1.0, metallic);
     vec3 diffuseColor = baseColor * (1.0 - metallic);
     float a = max(roughness * roughness, 0.002);
     float a2 = a * a;
     float k = a * 0.5;
-    vec3 color = diffuseResponse(hemisphere(n)) * diffuseColor;
+    vec3 color = diffuseResponse(hemisphere(n)) * diffuseColor * occlusion;
     for (int i = 0; i < MAX_LIGHTS; ++i) {
         if (i >= u_lightCount) break;
         vec3 l;
@@ -278,7 +295,7 @@ vec3 shadeMetalRough(vec3 n, vec3 baseColor, float metallic, float roughness) {
         float vh = max(dot(v, h), 0.0);
         float d = a2 / (PI * pow(nh * nh * (a2 - 1.0) + 1.0, 2.0));
         float vis = 1.0 / ((nl * (1.0 - k) + k) * (nv * (1.0 - k) + k));
-        vec3 f = f0 + (1.0 - f0) * pow(1.0 - vh, 5.0);
+        vec3 f = f0 + (f90 - f0) * pow(1.0 - vh, 5.0);
         // Light colour scaled so a white light on a white Lambert surface gives white, as in the classic model.
         color += attenuation * u_lightColor[i].rgb * lightFilter(i) * nl * (diffuseColor * (1.0 - f) + PI * 0.25 * d * vis * f);
     }
@@ -292,7 +309,7 @@ vec3 shadeMetalRough(vec3 n, vec3 baseColor, float metallic, float roughness) {
     vec3 specularEnv = mix(environment(reflected), environment(n), roughness);
     // The environment lights the surface at 0.6 of a unit light, plus the scene's ambient.
     vec3 ambientScale = u_ambient + vec3(0.6);
-    color += ambientScale * (diffuseColor * environment(n) + specularEnv * (f0 * ab.x + ab.y));
+    color += ambientScale * occlusion * (diffuseColor * environment(n) + specularEnv * (f0 * ab.x + f90 * ab.y));
     return color;
 }
 #endif
@@ -305,6 +322,7 @@ void main() {
         t = normalize(t);
         vec3 b = cross(n, t) * (v_tangent.w < 0.0 ? -1.0 : 1.0);
         vec3 m = SAMPLE_MAP(u_normalMap, MAP_NORMAL).xyz * 2.0 - 1.0;
+        m.xy *= u_mapFactors.x;
         n = normalize(t * m.x + b * m.y + n * m.z);
     }
 #endif
@@ -378,11 +396,13 @@ void main() {
 #ifdef METAL_ROUGH
     float metallic = u_surface.x;
     float roughness = u_surface.y;
+    float occlusion = 1.0;
 #ifdef MATERIAL_MAPS
     metallic *= SAMPLE_MAP(u_specularMap, MAP_SPECULAR).b;
     roughness *= SAMPLE_MAP(u_opacityMap, MAP_OPACITY).g;
+    occlusion += u_mapFactors.y * (SAMPLE_MAP(u_occlusionMap, MAP_OCCLUSION).r - 1.0);
 #endif
-    vec3 color = shadeMetalRough(n, base.rgb, clamp(metallic, 0.0, 1.0), clamp(roughness, 0.03, 1.0));
+    vec3 color = shadeMetalRough(n, base.rgb, clamp(metallic, 0.0, 1.0), clamp(roughness, 0.03, 1.0), occlusion);
 #else
     vec3 specularColor = u_specular;
 #ifdef MATERIAL_MAPS

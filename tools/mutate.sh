@@ -128,6 +128,16 @@ frames-step-ignored | app/cli/render_sequence.cpp | f <= sequence.frames->last; 
 pattern-two-conversions | app/cli/render_sequence.cpp | if (conversions != 1) | if (conversions == 0) | test_render_sequence | RenderSequence.BadPatternsAndRangesAreUsageErrors
 turntable-half-steps | app/cli/render_sequence.cpp | shot.yawOffset = float(2.0 * M_PI * double(k) / double(sequence.turntable)); | shot.yawOffset = float(M_PI * double(k) / double(sequence.turntable)); | test_render_sequence | RenderSequence.TurntableStepsAreAnEqualShareOfATurn
 turntable-about-target | app/cli/render_command.cpp | turned.target = orbit.sceneCenter + glm::dot(v, f0) * f1 + glm::dot(v, r0) * r1 + glm::dot(v, up) * up; | (void)v; | test_render_sequence | RenderSequence.TurntableStepsAreAnEqualShareOfATurn
+gltf-mag-filter-linear | renderer/textures.cpp | glMag = mag == TextureFilter::Nearest ? GL_NEAREST : GL_LINEAR; | glMag = GL_LINEAR; | test_gltf_cli | GltfCli.SamplerFiltersAreDrawn
+gltf-mipmap-filter-without-levels | renderer/textures.cpp | glMin = texture.mipmapped ? kMipmapped[m] : kBaseOnly[m]; | glMin = kMipmapped[m]; | test_gltf_cli | GltfCli.MipmapFilterOnATextureWithoutLevelsIsNotBlack
+gltf-min-filter-code | loaders/gltf/gltf_materials.cpp | uint32_t(code - 9984)); | uint32_t(code - 9985)); | test_gltf_fixtures | GltfFixtures.MaterialMapsToMetalRough
+gltf-normal-scale-ignored | shaders/mesh.frag | m.xy *= u_mapFactors.x; | m.xy *= 1.0; | test_gltf_cli | GltfCli.NormalScaleOcclusionStrengthAndSpecularAreDrawn
+gltf-occlusion-strength-ignored | shaders/mesh.frag | occlusion += u_mapFactors.y * ( | occlusion += ( | test_gltf_cli | GltfCli.NormalScaleOcclusionStrengthAndSpecularAreDrawn
+gltf-specular-factor-ignored | renderer/materials.cpp | m_state.uniform4f(p.mapFactors, m->normalScale, m->occlusionStrength, m->specularFactor, 0.0f); | m_state.uniform4f(p.mapFactors, m->normalScale, m->occlusionStrength, 1.0f, 0.0f); | test_gltf_cli | GltfCli.NormalScaleOcclusionStrengthAndSpecularAreDrawn
+gltf-specular-colour-ignored | renderer/materials.cpp | p.metalRough ? 0.04f * m->specularColorFactor : m->specular; | p.metalRough ? glm::vec3(0.04f) : m->specular; | test_gltf_cli | GltfCli.NormalScaleOcclusionStrengthAndSpecularAreDrawn
+gltf-influences-not-renormalised | loaders/gltf/gltf_meshes.cpp | w[c] = all[c].first / sum; | w[c] = all[c].first; | test_gltf_fixtures | GltfFixtures.SecondInfluenceSetKeepsTheFourLargest
+gltf-influences-joint-twice | loaders/gltf/gltf_meshes.cpp | if (same != all.end()) same->first += w; | if (false) same->first += w; | test_gltf_fixtures | GltfFixtures.SecondInfluenceSetKeepsTheFourLargest
+gltf-writer-mag-filter | convert/gltf/gltf_materials.cpp | {"magFilter", ref.magFilter == TextureFilter::Nearest ? 9728 : 9729}, | {"magFilter", 9729}, | test_gltf_units | GltfWriter.MaterialTermsAndSamplerFiltersRoundTrip
 EOF
 
 if [ "$list" = 1 ]; then

@@ -124,6 +124,16 @@ void addMeshes(const Scene& scene, nlohmann::json& j) {
     j["triangles_total"] = totalTriangles;
 }
 
+// A texture filter as glTF's samplers name it, lower case ("default": esview's own choice).
+const char* filterName(TextureFilter filter) {
+    static constexpr const char* kNames[] = {"default", "nearest", "linear", "nearest_mipmap_nearest",
+                                             "linear_mipmap_nearest", "nearest_mipmap_linear",
+                                             "linear_mipmap_linear"};
+    static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<size_t>(TextureFilter::Count));
+    return static_cast<size_t>(filter) < static_cast<size_t>(TextureFilter::Count) ? kNames[static_cast<size_t>(filter)]
+                                                                                   : "unknown";
+}
+
 // One material: its colours and factors, its textures and how each is sampled.
 nlohmann::json materialJson(const Scene& scene, const Material& m) {
     // `textures`: slot -> file (DESIGN's form); `texture_refs`: slot -> how it is sampled.
@@ -142,6 +152,7 @@ nlohmann::json materialJson(const Scene& scene, const Material& m) {
                             {"resolved", textureSource(tex)},
                             {"uv_set", ref.uvSet},
                             {"address", {wrapName(ref.wrapS), wrapName(ref.wrapT)}},
+                            {"filter", {filterName(ref.minFilter), filterName(ref.magFilter)}},
                             {"swizzle", swizzleText(ref.swizzle)},
                             {"border", {ref.border.r, ref.border.g, ref.border.b, ref.border.a}},
                             {"uv_transform", ref.uvTransform}};
@@ -157,6 +168,10 @@ nlohmann::json materialJson(const Scene& scene, const Material& m) {
     if (m.model == ShadingModel::MetalRough) {
         material["metallic"] = m.metallic;
         material["roughness"] = m.roughness;
+        material["normal_scale"] = m.normalScale;
+        material["occlusion_strength"] = m.occlusionStrength;
+        material["specular_factor"] = m.specularFactor;
+        material["specular_color_factor"] = rgb(m.specularColorFactor);
     }
     return material;
 }

@@ -100,12 +100,15 @@ Json Writer::textureInfo(const TextureRef& ref, const std::string& where, size_t
     if (ref.texture < 0 || size_t(ref.texture) >= m_scene.textures.size()) return nullptr;
     const int image = imageFor(ref.texture);
     if (image < 0) return nullptr;
-    const auto samplerKey = std::make_pair(int(ref.wrapS), int(ref.wrapT));
+    const std::array<int, 4> samplerKey{int(ref.wrapS), int(ref.wrapT), int(ref.minFilter), int(ref.magFilter)};
     auto s = m_samplerOf.find(samplerKey);
     int sampler;
     if (s == m_samplerOf.end()) {
-        m_samplers.push_back({{"magFilter", 9729},
-                              {"minFilter", 9987},
+        // The filters as read (TextureFilter's order); esview's own choice is linear, trilinear.
+        static constexpr int kMinFilters[] = {9987, 9728, 9729, 9984, 9985, 9986, 9987};
+        static_assert(sizeof(kMinFilters) / sizeof(kMinFilters[0]) == size_t(TextureFilter::Count));
+        m_samplers.push_back({{"magFilter", ref.magFilter == TextureFilter::Nearest ? 9728 : 9729},
+                              {"minFilter", kMinFilters[std::min(size_t(ref.minFilter), size_t(TextureFilter::Count) - 1)]},
                               {"wrapS", glWrap(ref.wrapS)},
                               {"wrapT", glWrap(ref.wrapT)}});
         sampler = int(m_samplers.size() - 1);
@@ -164,6 +167,12 @@ Json Writer::materialJson(const Material& mat) {
     Json base = tex(TextureSlot::Diffuse);
     if (!base.is_null()) pbr["baseColorTexture"] = base;
     if (mat.model == ShadingModel::MetalRough) {
+        if (mat.specularFactor != 1.0f || mat.specularColorFactor != glm::vec3(1.0f)) {
+            const glm::vec3 sc = glm::max(mat.specularColorFactor, glm::vec3(0.0f));
+            m["extensions"]["KHR_materials_specular"] = {{"specularFactor", clamp01(mat.specularFactor)},
+                                                         {"specularColorFactor", {sc.r, sc.g, sc.b}}};
+            m_extUsed.insert("KHR_materials_specular");
+        }
         pbr["metallicFactor"] = clamp01(mat.metallic);
         pbr["roughnessFactor"] = clamp01(mat.roughness);
         Json mr = tex(TextureSlot::Metallic);
@@ -197,9 +206,15 @@ Json Writer::materialJson(const Material& mat) {
     }
     Json normal = tex(TextureSlot::Normal);
     if (normal.is_null()) normal = tex(TextureSlot::Bump);
-    if (!normal.is_null()) m["normalTexture"] = normal;
+    if (!normal.is_null()) {
+        if (mat.normalScale != 1.0f) normal["scale"] = finiteOr(mat.normalScale, 1.0f);
+        m["normalTexture"] = normal;
+    }
     Json occlusion = tex(TextureSlot::Occlusion);
-    if (!occlusion.is_null()) m["occlusionTexture"] = occlusion;
+    if (!occlusion.is_null()) {
+        if (mat.occlusionStrength != 1.0f) occlusion["strength"] = clamp01(mat.occlusionStrength);
+        m["occlusionTexture"] = occlusion;
+    }
     glm::vec3 emissive = glm::max(mat.emissive, glm::vec3(0.0f));
     Json et = tex(TextureSlot::Emissive);
     if (!et.is_null()) {

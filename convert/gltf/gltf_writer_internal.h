@@ -5,6 +5,7 @@
 // scenes) and gltf_animations.cpp. Nothing outside convert/gltf includes it.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -196,7 +197,8 @@ private:
     std::map<std::tuple<int, int, std::vector<int>>, int> m_meshOf;
     std::map<uint32_t, int> m_zeroUv;
     std::map<int, int> m_imageOf;
-    std::map<std::pair<int, int>, int> m_samplerOf, m_textureOf;
+    std::map<std::array<int, 4>, int> m_samplerOf;  // wrapS, wrapT, minFilter, magFilter
+    std::map<std::pair<int, int>, int> m_textureOf;
     std::vector<size_t> m_materialUvSets;
     std::vector<int> m_skinOf, m_lightOf;
     std::map<std::pair<int, int>, int>

@@ -57,7 +57,7 @@ void Reader::readImagesAndTextures() {
         }
         m_scene.textures.push_back(std::move(tex));
     }
-    // Samplers are checked whether used or not (their filters are the renderer's own). An unknown
+    // Samplers are checked whether used or not (each texture reference takes its filters). An unknown
     // code is a warning, as the glTF-Validator has it; the wrap falls back to repeat.
     const Json& samplers = array("samplers");
     for (size_t s = 0; s < samplers.size(); ++s) {
@@ -108,6 +108,15 @@ static void readTextureInfo(Reader& r, const Json& info, const std::string& wher
         uint64_t code = 0;
         if (r.getUint(s, "wrapS", sw, code, false)) wrapOf(code, ref.wrapS);  // checked with the samplers
         if (r.getUint(s, "wrapT", sw, code, false)) wrapOf(code, ref.wrapT);
+        if (r.getUint(s, "magFilter", sw, code, false) && (code == 9728 || code == 9729))
+            ref.magFilter = code == 9728 ? TextureFilter::Nearest : TextureFilter::Linear;
+        if (r.getUint(s, "minFilter", sw, code, false)) {
+            // NEAREST, LINEAR, then the four mipmap filters in GL's order (9984 .. 9987).
+            if (code == 9728 || code == 9729)
+                ref.minFilter = code == 9728 ? TextureFilter::Nearest : TextureFilter::Linear;
+            else if (code >= 9984 && code <= 9987)
+                ref.minFilter = TextureFilter(uint32_t(TextureFilter::NearestMipmapNearest) + uint32_t(code - 9984));
+        }
     }
     const Json* ext = r.member(info, "extensions");
     const Json* tt = ext ? r.member(*ext, "KHR_texture_transform") : nullptr;
@@ -164,12 +173,16 @@ static void readMaterialExtensions(Reader& r, const Json& ext, const std::string
         m.emissive *= strength;
     }
     if (const Json* sp = r.member(ext, "KHR_materials_specular")) {
-        // Kept on the material for the panel; the metal/rough shading has no specular colour term.
+        // The factors scale the dielectric F0 and F90 (the renderer's metal/rough shading); the
+        // colour is also the material's specular, as the panel and `info` show it.
+        const std::string sw = where + "/KHR_materials_specular";
         float colour[3] = {1, 1, 1};
-        r.getFloats(*sp, "specularColorFactor", where + "/KHR_materials_specular", colour, 3);
-        m.specular = glm::vec3(colour[0], colour[1], colour[2]);
-        r.m_diag.info(where +
-                      "/KHR_materials_specular: kept, not drawn (metal/rough shading has no specular term)");
+        r.getFloats(*sp, "specularColorFactor", sw, colour, 3);
+        r.getFloat(*sp, "specularFactor", sw, m.specularFactor);
+        m.specularColorFactor = glm::vec3(colour[0], colour[1], colour[2]);
+        m.specular = m.specularColorFactor;
+        for (const char* key : {"specularTexture", "specularColorTexture"})
+            if (r.member(*sp, key)) r.m_diag.info(sw + "/" + key + ": not drawn (its factor is)");
     }
 }
 
@@ -195,13 +208,13 @@ void Reader::readMaterials() {
         if (const Json* t = member(j, "normalTexture")) {
             readTextureInfo(*this, *t, where + "/normalTexture", name + " / normal",
                             m.texture(TextureSlot::Normal));
-            float scale = 1.0f;
-            if (getFloat(*t, "scale", where + "/normalTexture", scale) && scale != 1.0f)
-                m_diag.info(where + "/normalTexture: scale " + std::to_string(scale) + " not applied");
+            getFloat(*t, "scale", where + "/normalTexture", m.normalScale);
         }
-        if (const Json* t = member(j, "occlusionTexture"))
+        if (const Json* t = member(j, "occlusionTexture")) {
             readTextureInfo(*this, *t, where + "/occlusionTexture", name + " / occlusion",
                             m.texture(TextureSlot::Occlusion));
+            getFloat(*t, "strength", where + "/occlusionTexture", m.occlusionStrength);
+        }
         if (const Json* t = member(j, "emissiveTexture"))
             readTextureInfo(*this, *t, where + "/emissiveTexture", name + " / emissive",
                             m.texture(TextureSlot::Emissive));

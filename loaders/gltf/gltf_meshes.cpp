@@ -1,6 +1,7 @@
 // glTF reader: meshes (primitives as submeshes, or as meshes of their own), vertex streams as
 // stored, morph targets and skins (gltf_internal.h).
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <map>
 
@@ -119,6 +120,109 @@ struct PrimitiveData {
     int32_t material = -1;
 };
 
+// The joint and weight accessors of one influence set (JOINTS_n, WEIGHTS_n).
+struct InfluenceSet {
+    const Accessor* joints = nullptr;
+    const Accessor* weights = nullptr;
+};
+
+// The scene holds four influences a vertex: with JOINTS_1 / WEIGHTS_1 (and further sets) beside set
+// 0, each vertex keeps its four largest weights (a joint named twice counts once, its weights
+// summed), renormalised to sum to 1, in a stream of its own (16-bit joints, float weights) that
+// replaces set 0's attributes. One information line says how many vertices lost influence and the
+// largest weight dropped. A set without its other half is left out with a warning.
+static void mergeInfluenceSets(Reader& r, const std::string& where, const std::vector<InfluenceSet>& sets,
+                               uint32_t vertexCount, std::vector<VertexStream>& streams) {
+    std::vector<InfluenceSet> used;
+    for (size_t k = 0; k < sets.size(); ++k) {
+        if (sets[k].joints && sets[k].weights) {
+            used.push_back(sets[k]);
+        } else if (sets[k].joints || sets[k].weights) {
+            const std::string n = std::to_string(k);
+            r.m_diag.warn(FilePlace{}, where + (sets[k].joints ? "/JOINTS_" : "/WEIGHTS_") + n,
+                          sets[k].joints ? "has no WEIGHTS_" + n + ": not drawn" : "has no JOINTS_" + n + ": not drawn");
+        }
+    }
+    if (!sets[0].joints || !sets[0].weights) {
+        if (!used.empty()) r.m_diag.warn(FilePlace{}, where, "joint influences without JOINTS_0 and WEIGHTS_0: not drawn");
+        return;
+    }
+    if (used.size() < 2) return;
+    if (!r.spend(uint64_t(vertexCount) * 24, where)) return;
+    std::vector<std::vector<float>> joints(used.size()), weights(used.size());
+    for (size_t k = 0; k < used.size(); ++k) {
+        r.readFloats(*used[k].joints, joints[k]);
+        r.readFloats(*used[k].weights, weights[k]);
+    }
+    constexpr uint32_t kStride = 4 * 2 + 4 * 4;  // four u16 joints, four float weights
+    std::vector<uint8_t> bytes(size_t(vertexCount) * kStride);
+    std::vector<std::pair<float, uint16_t>> all;  // (weight, joint)
+    uint32_t lost = 0;
+    float largestDropped = 0.0f;
+    for (uint32_t v = 0; v < vertexCount; ++v) {
+        all.clear();
+        for (size_t k = 0; k < used.size(); ++k)
+            for (size_t c = 0; c < 4; ++c) {
+                const float w = weights[k][size_t(v) * 4 + c];
+                const uint16_t j = uint16_t(joints[k][size_t(v) * 4 + c]);
+                if (!(w > 0.0f)) continue;
+                auto same = std::find_if(all.begin(), all.end(), [j](const auto& e) { return e.second == j; });
+                if (same != all.end()) same->first += w;
+                else all.push_back({w, j});
+            }
+        // Largest first; equal weights by joint, so the choice does not depend on the set order.
+        std::sort(all.begin(), all.end(), [](const auto& x, const auto& y) {
+            return x.first != y.first ? x.first > y.first : x.second < y.second;
+        });
+        if (all.size() > 4) {
+            ++lost;
+            largestDropped = std::max(largestDropped, all[4].first);
+            all.resize(4);
+        }
+        float sum = 0.0f;
+        for (const auto& e : all) sum += e.first;
+        uint16_t j[4] = {0, 0, 0, 0};
+        float w[4] = {0, 0, 0, 0};
+        for (size_t c = 0; c < all.size(); ++c) {
+            j[c] = all[c].second;
+            w[c] = all[c].first / sum;
+        }
+        std::memcpy(&bytes[size_t(v) * kStride], j, sizeof j);
+        std::memcpy(&bytes[size_t(v) * kStride + sizeof j], w, sizeof w);
+    }
+    // Set 0's attributes leave their streams (a stream left empty goes).
+    for (VertexStream& s : streams)
+        s.attributes.erase(std::remove_if(s.attributes.begin(), s.attributes.end(),
+                                          [](const VertexAttribute& a) {
+                                              return a.semantic == Semantic::BoneIndices ||
+                                                     a.semantic == Semantic::BoneWeights;
+                                          }),
+                           s.attributes.end());
+    streams.erase(std::remove_if(streams.begin(), streams.end(),
+                                 [](const VertexStream& s) { return s.attributes.empty(); }),
+                  streams.end());
+    VertexStream merged;
+    merged.bytes = makeOwnedBytes(std::move(bytes));
+    merged.stride = kStride;
+    merged.count = vertexCount;
+    VertexAttribute a;
+    a.semantic = Semantic::BoneIndices;
+    a.type = ComponentType::UInt16;
+    a.components = 4;
+    merged.attributes.push_back(a);
+    a.semantic = Semantic::BoneWeights;
+    a.type = ComponentType::Float32;
+    a.offset = 8;
+    merged.attributes.push_back(a);
+    streams.push_back(std::move(merged));
+    char dropped[32];
+    std::snprintf(dropped, sizeof dropped, "%.3g", double(largestDropped));
+    r.m_diag.info(where + ": " + std::to_string(used.size()) + " joint influence sets merged, the 4 largest of " +
+                  std::to_string(4 * used.size()) + " weights a vertex kept and renormalised: " +
+                  std::to_string(lost) + " of " + std::to_string(vertexCount) + " vertices lost influence" +
+                  (lost ? std::string(" (largest weight dropped ") + dropped + ")" : std::string()));
+}
+
 // The streams of an attributes object ("attributes" of a primitive, or a morph target): accessors
 // in one strided buffer view share one stream, as stored; every other accessor is a stream.
 static bool buildStreams(Reader& r, const Json& attributes, const std::string& where, bool target,
@@ -132,6 +236,7 @@ static bool buildStreams(Reader& r, const Json& attributes, const std::string& w
         VertexAttribute attribute;
     };
     std::map<int32_t, std::vector<Member>> byView;  // strided views
+    std::vector<InfluenceSet> sets;
     bool ok = true;
     vertexCount = 0;
     for (auto it = attributes.begin(); it != attributes.end(); ++it) {
@@ -159,11 +264,6 @@ static bool buildStreams(Reader& r, const Json& attributes, const std::string& w
             ok = false;
             continue;
         }
-        if ((rule.semantic == Semantic::BoneIndices || rule.semantic == Semantic::BoneWeights) &&
-            rule.set > 0) {
-            r.m_diag.warn(FilePlace{}, w, "more than 4 joint influences per vertex: this set is not drawn");
-            continue;
-        }
         if (vertexCount != 0 && a->count != vertexCount) {
             r.fail(w, "count " + std::to_string(a->count) + " differs from the other attributes' " +
                           std::to_string(vertexCount));
@@ -171,6 +271,11 @@ static bool buildStreams(Reader& r, const Json& attributes, const std::string& w
             continue;
         }
         vertexCount = a->count;
+        if (rule.semantic == Semantic::BoneIndices || rule.semantic == Semantic::BoneWeights) {
+            if (sets.size() <= rule.set) sets.resize(size_t(rule.set) + 1);
+            (rule.semantic == Semantic::BoneIndices ? sets[rule.set].joints : sets[rule.set].weights) = a;
+            if (rule.set > 0) continue;  // merged with set 0 below
+        }
         VertexAttribute attribute;
         attribute.semantic = rule.semantic;
         attribute.set = rule.set;
@@ -217,6 +322,7 @@ static bool buildStreams(Reader& r, const Json& attributes, const std::string& w
         s.bytes = ByteView{first->bytes.owner, first->bytes.data, size_t(end)};
         if (!s.attributes.empty()) streams.push_back(std::move(s));
     }
+    if (ok && sets.size() > 1) mergeInfluenceSets(r, where, sets, vertexCount, streams);
     return ok;
 }
 

@@ -426,6 +426,55 @@ TEST(GltfWriter, NamesThatAreNotUtf8) {
     EXPECT_EQ(doc["nodes"][0]["name"], "bad \xEF\xBF\xBD\xEF\xBF\xBD name");
 }
 
+// A metal/rough material's glTF terms survive writing and reading back: sampler filters, the
+// normal scale, the occlusion strength and KHR_materials_specular's factors.
+TEST(GltfWriter, MaterialTermsAndSamplerFiltersRoundTrip) {
+    Scene scene = animatedFixture();
+    scene.animation.clips.clear();
+    Texture texture;
+    texture.name = "grey";
+    texture.image.width = texture.image.height = 1;
+    texture.image.container = "png";
+    texture.image.surfaces.push_back(makeOwnedBytes({128, 128, 128, 255}));
+    scene.textures.push_back(texture);
+    Material m;
+    m.name = "m";
+    m.model = ShadingModel::MetalRough;
+    m.normalScale = 0.5f;
+    m.occlusionStrength = 0.25f;
+    m.specularFactor = 0.75f;
+    m.specularColorFactor = glm::vec3(1.0f, 0.5f, 0.25f);
+    m.texture(TextureSlot::Normal).texture = 0;
+    m.texture(TextureSlot::Normal).magFilter = TextureFilter::Nearest;
+    m.texture(TextureSlot::Normal).minFilter = TextureFilter::NearestMipmapLinear;
+    m.texture(TextureSlot::Occlusion).texture = 0;  // esview's own filters
+    scene.materials.push_back(m);
+    const nlohmann::json doc = writeFixture(scene, 30.0, "material_terms");
+    const nlohmann::json& written = doc["materials"][0];
+    EXPECT_FLOAT_EQ(written["normalTexture"]["scale"].get<float>(), 0.5f);
+    EXPECT_FLOAT_EQ(written["occlusionTexture"]["strength"].get<float>(), 0.25f);
+    const nlohmann::json& specular = written["extensions"]["KHR_materials_specular"];
+    EXPECT_FLOAT_EQ(specular["specularFactor"].get<float>(), 0.75f);
+    EXPECT_FLOAT_EQ(specular["specularColorFactor"][1].get<float>(), 0.5f);
+    auto samplerOf = [&](const nlohmann::json& info) {
+        return doc["samplers"][doc["textures"][info["index"].get<int>()]["sampler"].get<int>()];
+    };
+    EXPECT_EQ(samplerOf(written["normalTexture"])["magFilter"], 9728);
+    EXPECT_EQ(samplerOf(written["normalTexture"])["minFilter"], 9986);
+    EXPECT_EQ(samplerOf(written["occlusionTexture"])["magFilter"], 9729);
+    EXPECT_EQ(samplerOf(written["occlusionTexture"])["minFilter"], 9987);
+    const LoadResult back = loadSceneFile((test::outputDir() / "gltf_units" / "material_terms.gltf").string());
+    ASSERT_TRUE(back.scene);
+    const Material& read = back.scene->materials.at(0);
+    EXPECT_FLOAT_EQ(read.normalScale, 0.5f);
+    EXPECT_FLOAT_EQ(read.occlusionStrength, 0.25f);
+    EXPECT_FLOAT_EQ(read.specularFactor, 0.75f);
+    EXPECT_EQ(read.specularColorFactor, glm::vec3(1.0f, 0.5f, 0.25f));
+    EXPECT_EQ(read.texture(TextureSlot::Normal).magFilter, TextureFilter::Nearest);
+    EXPECT_EQ(read.texture(TextureSlot::Normal).minFilter, TextureFilter::NearestMipmapLinear);
+    EXPECT_EQ(read.texture(TextureSlot::Occlusion).minFilter, TextureFilter::LinearMipmapLinear);
+}
+
 // glTF wants node matrices that decompose; a zero scale on an axis is written as T, R and S.
 TEST(GltfWriter, ZeroScaleMatrixBecomesTrs) {
     Scene scene = animatedFixture();

@@ -2,13 +2,19 @@
 // shared sample converted to .glb and .gltf by `esview convert`, then `info --json` (the file's
 // counts, a mesh split by primitive counted once), `check --json` and `render`; a bad file's line
 // names its JSON pointer and exits 1.
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "common/image_compare.h"
 #include "common/run_esview.h"
 #include "common/test_paths.h"
 #include "gltf/gltf_fixtures.h"
@@ -81,6 +87,233 @@ TEST(GltfCli, BadFileNamesItsPointerAndExitsOne) {
                   .find(file.string() + ": /nodes/0/mesh: mesh 3 does not exist (the file has 0)"),
               std::string::npos)
         << check.out << check.err;
+}
+
+}  // namespace
+}  // namespace esv
+
+namespace esv {
+namespace {
+
+// A quad facing a camera whose view it fills (normal +Z, texture coordinates over [0, 1]), with
+// the material `material` (a JSON object), `images` (a JSON list of file names) and one texture per image (each with sampler i
+// when `samplers` holds that many).
+std::string quad(const std::string& material, const std::string& images, const std::string& samplers = "[]") {
+    test::Bin b;
+    b.put<float>({-1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0});  // positions
+    b.put<float>({0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1});      // normals
+    b.put<float>({0, 1, 1, 1, 1, 0, 0, 0});                  // texture coordinates
+    b.put<uint16_t>({0, 1, 2, 0, 2, 3});
+    const nlohmann::json imageList = nlohmann::json::parse(images), samplerList = nlohmann::json::parse(samplers);
+    nlohmann::json textures = nlohmann::json::array(), imageObjects = nlohmann::json::array();
+    for (size_t i = 0; i < imageList.size(); ++i) {
+        imageObjects.push_back({{"uri", imageList[i]}});
+        nlohmann::json t = {{"source", i}};
+        if (i < samplerList.size()) t["sampler"] = i;
+        textures.push_back(t);
+    }
+    std::string json = test::withBuffer(R"({"asset":{"version":"2.0"},"buffers":[@BUFFER@],
+     "extensionsUsed":["KHR_materials_unlit","KHR_materials_specular"],
+     "bufferViews":[{"buffer":0,"byteLength":48},{"buffer":0,"byteOffset":48,"byteLength":48},
+                    {"buffer":0,"byteOffset":96,"byteLength":32},{"buffer":0,"byteOffset":128,"byteLength":12}],
+     "accessors":[{"bufferView":0,"componentType":5126,"count":4,"type":"VEC3","min":[-1,-1,0],"max":[1,1,0]},
+                  {"bufferView":1,"componentType":5126,"count":4,"type":"VEC3"},
+                  {"bufferView":2,"componentType":5126,"count":4,"type":"VEC2"},
+                  {"bufferView":3,"componentType":5123,"count":6,"type":"SCALAR"}],
+     "images":@IMAGES@,"samplers":@SAMPLERS@,"textures":@TEXTURES@,"materials":[@MATERIAL@],
+     "meshes":[{"primitives":[{"attributes":{"POSITION":0,"NORMAL":1,"TEXCOORD_0":2},"indices":3,"material":0}]}],
+     "cameras":[{"type":"perspective","perspective":{"yfov":0.9,"znear":0.1,"zfar":10}}],
+     "nodes":[{"mesh":0},{"camera":0,"translation":[0,0,2.2]}],"scenes":[{"nodes":[0,1]}],"scene":0})",
+                                        b);
+    for (const auto& [key, value] : {std::pair<std::string, std::string>{"@IMAGES@", imageObjects.dump()},
+                                     {"@SAMPLERS@", samplerList.dump()},
+                                     {"@TEXTURES@", textures.dump()},
+                                     {"@MATERIAL@", material}})
+        json.replace(json.find(key), key.size(), value);
+    return json;
+}
+
+// Writes `json` as NAME.gltf in `dir`, renders it through its camera (`extra` options added) and
+// loads the picture.
+test::Image renderQuad(const fs::path& dir, const std::string& name, const std::string& json,
+                       const std::string& extra = "") {
+    const fs::path file = dir / (name + ".gltf"), png = dir / (name + ".png");
+    std::ofstream(file) << json;
+    const RunResult r =
+        run("render '" + file.string() + "' --camera 0 --size 48x48 " + extra + " -o '" + png.string() + "'");
+    EXPECT_EQ(r.exitCode, 0) << name << ": " << r.err;
+    test::Image picture;
+    EXPECT_TRUE(test::loadPng(png.string(), picture)) << name;
+    return picture;
+}
+
+const uint8_t* pixel(const test::Image& image, int x, int y) {
+    return &image.rgba[size_t(y * image.width + x) * 4];
+}
+
+// The largest difference of any colour channel between two pictures of one size (256 when the
+// sizes differ).
+int largestDifference(const test::Image& a, const test::Image& b) {
+    if (a.width != b.width || a.height != b.height || a.rgba.size() != b.rgba.size()) return 256;
+    int most = 0;
+    for (size_t i = 0; i < a.rgba.size(); ++i)
+        if (i % 4 != 3) most = std::max(most, std::abs(int(a.rgba[i]) - int(b.rgba[i])));
+    return most;
+}
+
+// The mean of the colour channels over the picture.
+double meanLevel(const test::Image& image) {
+    double sum = 0.0;
+    for (size_t i = 0; i < image.rgba.size(); ++i)
+        if (i % 4 != 3) sum += image.rgba[i];
+    return sum / double(image.rgba.size() / 4 * 3);
+}
+
+// Writes a 1x1 PNG of one colour (or a 2x2 one of four).
+void writeImage(const fs::path& path, int size, std::vector<uint8_t> rgba) {
+    test::Image image;
+    image.width = image.height = size;
+    image.rgba = std::move(rgba);
+    ASSERT_TRUE(test::savePng(path.string(), image));
+}
+
+const char* kChecker = R"(["checker2x2.png"])";
+// The 2x2 image (red, green / blue, white) as its colour (drawn with --mode unlit).
+std::string unlitChecker() {
+    return R"({"pbrMetallicRoughness":{"baseColorTexture":{"index":0}},"extensions":{"KHR_materials_unlit":{}}})";
+}
+
+// The sampler's filters reach the GPU: NEAREST magnification draws the 2x2 texture as four flat
+// blocks of its texels' colours, LINEAR blends them (the middle of the view is their mean).
+TEST(GltfCli, SamplerFiltersAreDrawn) {
+    const fs::path dir = test::outputDir() / "gltf_filters";
+    fs::create_directories(dir);
+    writeImage(dir / "checker2x2.png", 2, {255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255});
+    const test::Image nearest =
+        renderQuad(dir, "nearest", quad(unlitChecker(), kChecker, R"([{"magFilter":9728,"minFilter":9728}])"),
+                   "--mode unlit");
+    const test::Image linear =
+        renderQuad(dir, "linear", quad(unlitChecker(), kChecker, R"([{"magFilter":9729,"minFilter":9729}])"),
+                   "--mode unlit");
+    ASSERT_EQ(nearest.width, 48);
+    ASSERT_EQ(linear.width, 48);
+    // The quad fills the view: texel (0, 0) top left is red, (1, 0) green, (0, 1) blue, (1, 1) white.
+    const uint8_t kTexels[4][3] = {{255, 0, 0}, {0, 255, 0}, {0, 0, 255}, {255, 255, 255}};
+    std::set<uint32_t> linearColours;
+    for (int y = 4; y < 44; ++y)
+        for (int x = 4; x < 44; ++x) {
+            if (x >= 22 && x <= 25) continue;  // the texel edges: rasterisation may round either way
+            if (y >= 22 && y <= 25) continue;
+            const uint8_t* want = kTexels[(y >= 24 ? 2 : 0) + (x >= 24 ? 1 : 0)];
+            const uint8_t* got = pixel(nearest, x, y);
+            for (int c = 0; c < 3; ++c) ASSERT_NEAR(got[c], want[c], 1) << "NEAREST at " << x << "," << y;
+            const uint8_t* l = pixel(linear, x, y);
+            linearColours.insert(uint32_t(l[0]) << 16 | uint32_t(l[1]) << 8 | l[2]);
+        }
+    // Across the middle NEAREST steps from one texel to the next in one pixel; LINEAR passes
+    // through their mean.
+    EXPECT_GE(std::abs(int(pixel(nearest, 21, 10)[0]) - int(pixel(nearest, 26, 10)[0])), 250);
+    const uint8_t* middle = pixel(linear, 24, 24);
+    for (int c = 0; c < 3; ++c) EXPECT_NEAR(middle[c], 128, 30) << c;
+    EXPECT_GE(linearColours.size(), 200u) << "LINEAR: blends between the texels";
+}
+
+// `info --json` shows each texture reference's filters (minification, magnification) and a
+// metal/rough material's glTF terms, as the file gives them.
+TEST(GltfCli, InfoShowsFiltersAndMaterialTerms) {
+    const fs::path dir = test::outputDir() / "gltf_filters";
+    fs::create_directories(dir);
+    const fs::path file = dir / "terms.gltf";
+    std::ofstream(file) << quad(R"({"pbrMetallicRoughness":{"baseColorTexture":{"index":0}},
+                                    "normalTexture":{"index":0,"scale":0.5},"occlusionTexture":{"index":0,"strength":0.25},
+                                    "extensions":{"KHR_materials_specular":{"specularFactor":0.75,"specularColorFactor":[1,0.5,0.25]}}})",
+                                kChecker, R"([{"magFilter":9728,"minFilter":9985}])");
+    const RunResult r = run("info '" + file.string() + "' --json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const nlohmann::json m = nlohmann::json::parse(r.out)["materials"][0];
+    EXPECT_EQ(m["texture_refs"]["diffuse"]["filter"], nlohmann::json::array({"linear_mipmap_nearest", "nearest"}));
+    EXPECT_FLOAT_EQ(m["normal_scale"].get<float>(), 0.5f);
+    EXPECT_FLOAT_EQ(m["occlusion_strength"].get<float>(), 0.25f);
+    EXPECT_FLOAT_EQ(m["specular_factor"].get<float>(), 0.75f);
+    EXPECT_EQ(m["specular_color_factor"], nlohmann::json::array({1.0, 0.5, 0.25}));
+}
+
+// A mipmap minification filter on a texture without mip levels (ES2: a non-power-of-two texture
+// gets none) samples its base level instead of drawing black (GLES's incomplete texture).
+TEST(GltfCli, MipmapFilterOnATextureWithoutLevelsIsNotBlack) {
+    const fs::path dir = test::outputDir() / "gltf_filters";
+    fs::create_directories(dir);
+    std::vector<uint8_t> grey;
+    for (int i = 0; i < 9; ++i) grey.insert(grey.end(), {200, 200, 200, 255});
+    writeImage(dir / "grey3x3.png", 3, grey);
+    const std::string json = quad(R"({"pbrMetallicRoughness":{"baseColorTexture":{"index":0}},
+                                      "extensions":{"KHR_materials_unlit":{}}})",
+                                  R"(["grey3x3.png"])", R"([{"magFilter":9728,"minFilter":9987}])");
+    for (const char* profile : {"", "--gles2"}) {
+        SCOPED_TRACE(profile);
+        const test::Image picture = renderQuad(dir, std::string("npot") + (*profile ? "_es2" : ""), json,
+                                               std::string("--mode unlit ") + profile);
+        ASSERT_EQ(picture.width, 48);
+        for (int c = 0; c < 3; ++c) EXPECT_NEAR(pixel(picture, 24, 24)[c], 200, 2);
+    }
+}
+
+// glTF's normal scale, occlusion strength and KHR_materials_specular factor are drawn: each at 0
+// draws as the material without the term (a tilted normal map at scale 0, a black occlusion map at
+// strength 0, specular factor 1 as no extension), and the other end draws otherwise: the normal map
+// tilts the shading, full occlusion darkens the ambient light, no specular darkens the reflections.
+TEST(GltfCli, NormalScaleOcclusionStrengthAndSpecularAreDrawn) {
+    const fs::path dir = test::outputDir() / "gltf_factors";
+    fs::create_directories(dir);
+    writeImage(dir / "tilted.png", 1, {230, 128, 180, 255});  // a normal leaning along the tangent
+    writeImage(dir / "black.png", 1, {0, 0, 0, 255});
+    const std::string images = R"(["tilted.png","black.png"])";
+    // Grey, dielectric, fairly smooth; `base` its grey level.
+    auto material = [](const std::string& extra, const char* base = "0.6") {
+        return std::string(R"({"pbrMetallicRoughness":{"baseColorFactor":[)") + base + "," + base + "," + base +
+               R"(,1],"metallicFactor":0,"roughnessFactor":0.3})" + extra + "}";
+    };
+    auto specular = [&](const char* json) {
+        return material(std::string(R"(,"extensions":{"KHR_materials_specular":)") + json + "}", "0.05");
+    };
+    struct Case {
+        const char* name;
+        std::string plain, neutral, other;
+        int difference;  // the least largest difference between `other` and `plain`
+        int direction;   // -1: `other` is darker on the whole, 1: brighter, 0: either
+    };
+    const Case cases[] = {
+        {"normal", material(""), material(R"(,"normalTexture":{"index":0,"scale":0})"),
+         material(R"(,"normalTexture":{"index":0,"scale":1})"), 20, 0},
+        {"occlusion", material(""), material(R"(,"occlusionTexture":{"index":1,"strength":0})"),
+         material(R"(,"occlusionTexture":{"index":1,"strength":1})"), 20, -1},
+        // A dark surface, so the reflections stand out: factor 1 is the plain material, 0 has no
+        // specular reflection, and a colour factor of 25 makes F0 1 (a mirror).
+        {"specular", material("", "0.05"), specular(R"({"specularFactor":1,"specularColorFactor":[1,1,1]})"),
+         specular(R"({"specularFactor":0})"), 8, -1},
+        {"specular_colour", material("", "0.05"), specular(R"({"specularFactor":1})"),
+         specular(R"({"specularColorFactor":[25,25,25]})"), 40, 1},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.name);
+        const test::Image plain = renderQuad(dir, std::string(c.name) + "_plain", quad(c.plain, images));
+        const test::Image neutral = renderQuad(dir, std::string(c.name) + "_neutral", quad(c.neutral, images));
+        const test::Image other = renderQuad(dir, std::string(c.name) + "_other", quad(c.other, images));
+        EXPECT_LE(largestDifference(plain, neutral), 2) << "the neutral value draws as the plain material";
+        EXPECT_GE(largestDifference(plain, other), c.difference) << "the other end draws otherwise";
+        if (c.direction < 0) {
+            EXPECT_LT(meanLevel(other), meanLevel(plain) - 1.0) << "less light reaches the eye";
+        } else if (c.direction > 0) {
+            EXPECT_GT(meanLevel(other), meanLevel(plain) + 10.0) << "more light reaches the eye";
+        }
+    }
+    // ES2 (GLSL ES 1.00, the occlusion map on unit 5) draws the three as ES3 does.
+    const std::string all = material(
+        R"(,"normalTexture":{"index":0,"scale":0.5},"occlusionTexture":{"index":1,"strength":0.5},
+            "extensions":{"KHR_materials_specular":{"specularFactor":0.5,"specularColorFactor":[1,0.5,0.5]}})");
+    const test::Image es3 = renderQuad(dir, "all_es3", quad(all, images));
+    const test::Image es2 = renderQuad(dir, "all_es2", quad(all, images), "--gles2");
+    EXPECT_LE(largestDifference(es3, es2), 3);
 }
 
 }  // namespace

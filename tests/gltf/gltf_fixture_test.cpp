@@ -2,6 +2,7 @@
 // accessors, every primitive mode, CUBICSPLINE keys against hand computation, materials) and one
 // exact message per kind of error (the JSON pointer and the fact).
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -329,10 +330,14 @@ TEST(GltfFixtures, MaterialMapsToMetalRough) {
         kTriangle, R"("meshes":[{"name":"tri","primitives":[{"attributes":{"POSITION":0},"indices":1}]}])",
         R"("materials":[{"name":"m","pbrMetallicRoughness":{"baseColorFactor":[0.5,0.25,1,0.5],"metallicFactor":0.2,
             "roughnessFactor":0.7,"metallicRoughnessTexture":{"index":0,"texCoord":1}},"alphaMode":"BLEND","doubleSided":true,
-            "emissiveFactor":[1,0.5,0],"extensions":{"KHR_materials_emissive_strength":{"emissiveStrength":4}},
-            "normalTexture":{"index":0,"extensions":{"KHR_texture_transform":{"offset":[0.5,0],"scale":[2,2]}}}},
+            "emissiveFactor":[1,0.5,0],"extensions":{"KHR_materials_emissive_strength":{"emissiveStrength":4},
+            "KHR_materials_specular":{"specularFactor":0.3,"specularColorFactor":[1,0.5,0.25]}},
+            "normalTexture":{"index":0,"scale":0.5,"extensions":{"KHR_texture_transform":{"offset":[0.5,0],"scale":[2,2]}}},
+            "occlusionTexture":{"index":1,"strength":0.25}},
            {"name":"u","alphaMode":"MASK","extensions":{"KHR_materials_unlit":{}}}],
-         "textures":[{"source":0,"sampler":0}],"samplers":[{"wrapS":33071,"wrapT":33648}],"images":[{"uri":"my%20image.png"}],
+         "textures":[{"source":0,"sampler":0},{"source":0,"sampler":1}],
+         "samplers":[{"wrapS":33071,"wrapT":33648,"magFilter":9728,"minFilter":9986},{"minFilter":9729}],
+         "images":[{"uri":"my%20image.png"}],
          "meshes":[{"name":"tri","primitives":[{"attributes":{"POSITION":0},"indices":1,"material":0}]}])");
     const LoadResult r = loadText(withBuffer(json, triangleBin()));
     ASSERT_TRUE(r.ok()) << problemText(r);
@@ -352,6 +357,21 @@ TEST(GltfFixtures, MaterialMapsToMetalRough) {
     EXPECT_EQ(m.texture(TextureSlot::Metallic).uvSet, 1);
     EXPECT_EQ(m.texture(TextureSlot::Metallic).wrapS, Wrap::Clamp);
     EXPECT_EQ(m.texture(TextureSlot::Metallic).wrapT, Wrap::Mirror);
+    // Sampler 0: NEAREST magnification, NEAREST_MIPMAP_LINEAR minification; sampler 1 has no
+    // magFilter (esview's own choice) and LINEAR minification.
+    EXPECT_EQ(m.texture(TextureSlot::Metallic).magFilter, TextureFilter::Nearest);
+    EXPECT_EQ(m.texture(TextureSlot::Metallic).minFilter, TextureFilter::NearestMipmapLinear);
+    EXPECT_EQ(m.texture(TextureSlot::Occlusion).magFilter, TextureFilter::Default);
+    EXPECT_EQ(m.texture(TextureSlot::Occlusion).minFilter, TextureFilter::Linear);
+    EXPECT_FLOAT_EQ(m.normalScale, 0.5f);
+    EXPECT_FLOAT_EQ(m.occlusionStrength, 0.25f);
+    EXPECT_FLOAT_EQ(m.specularFactor, 0.3f);
+    EXPECT_EQ(m.specularColorFactor, glm::vec3(1.0f, 0.5f, 0.25f));
+    EXPECT_EQ(s.materials[1].normalScale, 1.0f);
+    EXPECT_EQ(s.materials[1].occlusionStrength, 1.0f);
+    EXPECT_EQ(s.materials[1].specularFactor, 1.0f);
+    EXPECT_EQ(s.materials[1].specularColorFactor, glm::vec3(1.0f));
+    for (const ReportLine& l : s.report) EXPECT_EQ(l.text.find("not drawn"), std::string::npos) << l.text;
     const TextureRef& normal = m.texture(TextureSlot::Normal);
     ASSERT_GE(normal.uvTransform, 0);
     const glm::vec4 uv = s.uvTransforms[size_t(normal.uvTransform)].matrix() * glm::vec4(1, 1, 0, 1);
@@ -361,6 +381,74 @@ TEST(GltfFixtures, MaterialMapsToMetalRough) {
     EXPECT_FLOAT_EQ(s.materials[1].alphaCutoff, 0.5f);
     ASSERT_EQ(s.textures.size(), 1u);
     EXPECT_EQ(s.textures[0].path, "my image.png");
+}
+
+// JOINTS_1 / WEIGHTS_1 beside set 0: each vertex keeps its four largest influences (a joint named
+// in both sets counts once, its weights summed), renormalised, and one line says what was dropped.
+TEST(GltfFixtures, SecondInfluenceSetKeepsTheFourLargest) {
+    Bin b;
+    b.put<float>({0, 0, 0, 1, 0, 0, 0, 1, 0});
+    b.put<uint16_t>({0, 1, 2, 0});
+    b.put<uint8_t>({0, 1, 2, 3, 0, 0, 0, 0, 1, 2, 0, 0});  // JOINTS_0
+    b.put<uint8_t>({4, 5, 6, 7, 0, 0, 0, 0, 1, 3, 4, 5});  // JOINTS_1
+    b.put<float>({0.4f, 0.2f, 0.1f, 0.05f, 1, 0, 0, 0, 0.3f, 0.2f, 0, 0});           // WEIGHTS_0
+    b.put<float>({0.15f, 0.05f, 0.03f, 0.02f, 0, 0, 0, 0, 0.2f, 0.1f, 0.1f, 0.1f});  // WEIGHTS_1
+    const std::string json = R"({"asset":{"version":"2.0"},"buffers":[@BUFFER@],
+     "bufferViews":[{"buffer":0,"byteLength":36},{"buffer":0,"byteOffset":36,"byteLength":6},
+                    {"buffer":0,"byteOffset":44,"byteLength":12},{"buffer":0,"byteOffset":56,"byteLength":12},
+                    {"buffer":0,"byteOffset":68,"byteLength":48},{"buffer":0,"byteOffset":116,"byteLength":48}],
+     "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"},
+                  {"bufferView":1,"componentType":5123,"count":3,"type":"SCALAR"},
+                  {"bufferView":2,"componentType":5121,"count":3,"type":"VEC4"},
+                  {"bufferView":3,"componentType":5121,"count":3,"type":"VEC4"},
+                  {"bufferView":4,"componentType":5126,"count":3,"type":"VEC4"},
+                  {"bufferView":5,"componentType":5126,"count":3,"type":"VEC4"}],
+     "meshes":[{"primitives":[{"attributes":{"POSITION":0,"JOINTS_0":2,"JOINTS_1":3,"WEIGHTS_0":4,"WEIGHTS_1":5},
+                               "indices":1}]}],
+     "skins":[{"joints":[1,2,3,4,5,6,7,8]}],
+     "nodes":[{"mesh":0,"skin":0},{},{},{},{},{},{},{},{}],"scenes":[{"nodes":[0,1,2,3,4,5,6,7,8]}],"scene":0})";
+    const LoadResult r = loadText(withBuffer(json, b));
+    ASSERT_TRUE(r.ok()) << problemText(r);
+    const Mesh& mesh = r.scene->meshes.at(0);
+    const VertexStream* stream = nullptr;
+    const VertexAttribute *joints = nullptr, *weights = nullptr;
+    for (const VertexStream& s : mesh.streams)
+        for (const VertexAttribute& a : s.attributes) {
+            if (a.semantic == Semantic::BoneIndices) joints = &a, stream = &s;
+            if (a.semantic == Semantic::BoneWeights) weights = &a;
+            EXPECT_EQ(a.set, 0) << "one set of four in the scene";
+        }
+    ASSERT_TRUE(stream && joints && weights);
+    ASSERT_EQ(joints->type, ComponentType::UInt16);
+    ASSERT_EQ(weights->type, ComponentType::Float32);
+    const uint16_t wantJoints[3][4] = {{0, 1, 4, 2}, {0, 0, 0, 0}, {1, 2, 3, 4}};
+    const float wantWeights[3][4] = {{0.4f / 0.85f, 0.2f / 0.85f, 0.15f / 0.85f, 0.1f / 0.85f},
+                                     {1, 0, 0, 0},
+                                     {0.5f / 0.9f, 0.2f / 0.9f, 0.1f / 0.9f, 0.1f / 0.9f}};
+    for (uint32_t v = 0; v < 3; ++v)
+        for (int c = 0; c < 4; ++c) {
+            uint16_t j = 0;
+            float w = 0.0f;
+            std::memcpy(&j, stream->bytes.data + v * stream->stride + joints->offset + 2 * c, 2);
+            std::memcpy(&w, stream->bytes.data + v * stream->stride + weights->offset + 4 * c, 4);
+            EXPECT_EQ(j, wantJoints[v][c]) << "vertex " << v << " influence " << c;
+            EXPECT_NEAR(w, wantWeights[v][c], 1e-6f) << "vertex " << v << " influence " << c;
+        }
+    int said = 0;
+    for (const ReportLine& l : r.scene->report)
+        if (l.text.find("joint influence sets merged") != std::string::npos) {
+            ++said;
+            EXPECT_EQ(l.severity, Severity::Info);
+            EXPECT_NE(l.text.find("2 of 3 vertices lost influence (largest weight dropped 0.1)"), std::string::npos)
+                << l.text;
+        }
+    EXPECT_EQ(said, 1);
+    // The CPU reference skins with the merged influences: the file's joints all sit at the origin
+    // with identity inverse binds, so every vertex stays where it is.
+    const Bounds bounds = restBounds(*r.scene);
+    EXPECT_NEAR(bounds.max.x, 1.0f, 1e-5f);
+    EXPECT_NEAR(bounds.max.y, 1.0f, 1e-5f);
+    EXPECT_NEAR(bounds.min.x, 0.0f, 1e-5f);
 }
 
 TEST(GltfFixtures, CamerasAndLights) {
