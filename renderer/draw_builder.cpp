@@ -146,6 +146,8 @@ void GlRenderer::buildSubmesh(const Scene& scene, const ViewSettings& view, uint
     }
     ViewMode mode = flat ? ViewMode::Unlit : skinDiff ? ViewMode::Batches : view.mode;
     if (mode == ViewMode::ShadedWire) mode = ViewMode::Shaded;  // its edges are a pass of their own
+    // An unlit material (glTF's KHR_materials_unlit) is its base colour, texture and vertex colours.
+    if (mode == ViewMode::Shaded && material.model == ShadingModel::Unlit) mode = ViewMode::Unlit;
     if ((mode == ViewMode::Mip || mode == ViewMode::TexelDensity) && !m_caps.derivatives) {
         if (!m_dryRun && m_reported.insert(0x0800000000000000ull).second)
             stats.notes.push_back("the mip and texel-density views need screen-space derivatives (OpenGL ES 3.0 or "

@@ -316,5 +316,34 @@ TEST(GltfCli, NormalScaleOcclusionStrengthAndSpecularAreDrawn) {
     EXPECT_LE(largestDifference(es3, es2), 3);
 }
 
+// KHR_materials_unlit in the shaded view: the base colour times the texture, as the unlit view
+// draws it, whatever the lights; the same material without the extension is lit (and differs).
+TEST(GltfCli, UnlitMaterialIsItsBaseColourInTheShadedView) {
+    const fs::path dir = test::outputDir() / "gltf_unlit";
+    fs::create_directories(dir);
+    writeImage(dir / "checker2x2.png", 2, {255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255});
+    const std::string lit = R"({"pbrMetallicRoughness":{"baseColorFactor":[0.5,0.75,1,1],"baseColorTexture":{"index":0}}})";
+    std::string unlit = lit;
+    unlit.insert(unlit.size() - 1, R"(,"extensions":{"KHR_materials_unlit":{}})");
+    const std::string nearest = R"([{"magFilter":9728,"minFilter":9728}])";
+    const test::Image shaded = renderQuad(dir, "unlit_shaded", quad(unlit, kChecker, nearest));
+    const test::Image flat = renderQuad(dir, "unlit_flat", quad(unlit, kChecker, nearest), "--mode unlit");
+    const test::Image litShaded = renderQuad(dir, "lit_shaded", quad(lit, kChecker, nearest));
+    ASSERT_EQ(shaded.width, 48);
+    ASSERT_EQ(flat.width, 48);
+    EXPECT_EQ(largestDifference(shaded, flat), 0);
+    // Texel (0, 0), red, times the factor's red: half of 255.
+    const uint8_t* red = pixel(shaded, 10, 10);
+    EXPECT_NEAR(red[0], 128, 2);
+    EXPECT_LE(red[1], 1);
+    EXPECT_LE(red[2], 1);
+    // Texel (1, 1), white: the factor itself.
+    const uint8_t* white = pixel(shaded, 38, 38);
+    EXPECT_NEAR(white[0], 128, 2);
+    EXPECT_NEAR(white[1], 191, 2);
+    EXPECT_NEAR(white[2], 255, 1);
+    EXPECT_GT(largestDifference(litShaded, shaded), 10) << "the lit material is lit";
+}
+
 }  // namespace
 }  // namespace esv
