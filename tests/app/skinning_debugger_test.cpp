@@ -43,13 +43,7 @@ public:
         m_dir = esv::test::viewerWorkDir("skindbg_", name);
         esv::ViewerOptions options;
         options.file = (esv::test::modelsDir() / model).string();
-        if (m_viewer.start(m_host, options) != esv::kExitOk || !esv::test::frameUntilLoaded(m_viewer))
-            return false;
-        esv::ViewerState& s = state();
-        s.transport.playing = false;
-        esv::seekTransport(*s.scene, s.transport, 0.0f);
-        frames(3);
-        return true;
+        return esv::test::startPausedAtZero(m_viewer, m_host, options);
     }
     esv::ViewerState& state() { return m_viewer.state(); }
     void frames(int n) {

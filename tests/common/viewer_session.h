@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "app/viewer/exit_code.h"
 #include "app/viewer/viewer_loop.h"
 #include "app/viewer/viewer_state.h"
 #include "common/image_compare.h"
@@ -33,6 +34,19 @@ inline bool frameUntilLoaded(ViewerLoop& viewer, int limit = 2000) {
         if (s.scene && !s.load.active && s.requestOpen.empty() && !s.requestReload) return true;
     }
     return false;
+}
+
+// Starts `viewer` on `host` with `options`, runs frames until the file is shown, pauses at time 0
+// and draws three more frames: where the session tests begin. False when the viewer did not start
+// or the file was not shown.
+template <class Host>
+bool startPausedAtZero(ViewerLoop& viewer, Host& host, const ViewerOptions& options) {
+    if (viewer.start(host, options) != kExitOk || !frameUntilLoaded(viewer)) return false;
+    ViewerState& s = viewer.state();
+    s.transport.playing = false;
+    seekTransport(*s.scene, s.transport, 0.0f);
+    for (int i = 0; i < 3; ++i) viewer.frame();
+    return true;
 }
 
 // The whole file as bytes; empty when it cannot be read.
