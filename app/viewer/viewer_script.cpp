@@ -476,9 +476,9 @@ void play(Transport& t, float direction) {
     t.speed = direction * std::abs(t.speed == 0.0f ? 1.0f : t.speed);
 }
 
-// The command set, in the order of the help. Parsing, running, the help and usage errors all read it.
-const std::vector<CommandSpec>& commandSpecs() {
-    static const std::vector<CommandSpec> specs = {
+// Files: open, reload, and the model compared beside it.
+std::vector<CommandSpec> fileCommands() {
+    return {
         command("open", "PATH", "load a file (or 'demo'); waits until it is loaded", 1, 1, {Arg::Text},
                 Needs::Nothing,
                 [](CommandContext& c) {
@@ -525,6 +525,12 @@ const std::vector<CommandSpec>& commandSpecs() {
                     float f = 0.0f;
                     return numberWithin(a[0], 0.0f, 1.0f, f) ? std::string() : std::string("expected a number from 0 to 1");
                 }),
+    };
+}
+
+// The animation transport: clip, time, play, loop, steps, keys, blend, play range.
+std::vector<CommandSpec> animationCommands() {
+    return {
         command("clip", "NAME|INDEX", "select an animation clip ('rest' for the rest pose)", 1, 1,
                 {Arg::Text}, Needs::Scene,
                 [](CommandContext& c) {
@@ -616,6 +622,12 @@ const std::vector<CommandSpec>& commandSpecs() {
                     setPlayRange(c.scene(), t, c.number(0) * unit, c.number(1) * unit);
                 },
                 checkRangeArgs),
+    };
+}
+
+// View mode, selection, picking and the skinning debugger's vertex and bone commands.
+std::vector<CommandSpec> selectionCommands() {
+    return {
         command("mode", "NAME", "shaded|wireframe|normals|weights|batches|uv|unlit|colors|skindiff|shaded-wire|mip|texel-density|overdraw|overdraw-all", 1, 1,
                 {Arg::Text}, Needs::Nothing,
                 [](CommandContext& c) {
@@ -700,6 +712,12 @@ const std::vector<CommandSpec>& commandSpecs() {
                     std::string error;
                     if (!setBoneMask(c.s, mask, error)) c.fail(error);
                 }),
+    };
+}
+
+// Morph weights, cameras, panels, options and lights.
+std::vector<CommandSpec> viewCommands() {
+    return {
         command("morph", "INDEX WEIGHT|anim",
                 "override a morph target weight of the selected (or first morphed) mesh", 2, 2,
                 {Arg::Integer, Arg::Text}, Needs::Scene,
@@ -778,6 +796,12 @@ const std::vector<CommandSpec>& commandSpecs() {
                         return c.fail("no light " + c.a[0] + " (" + std::to_string(lights) + " lights)");
                     c.s.scene->lights[index].enabled = c.onOff(1);
                 }),
+    };
+}
+
+// Input as a person gives it: keys, text, pointer, drags, wheel.
+std::vector<CommandSpec> inputCommands() {
+    return {
         command("press", "KEY[+KEY] [FRAMES]",
                 // clang-format off
                 "press keys and hold them FRAMES frames (default 1), then release them, as typed: the\n"
@@ -867,6 +891,12 @@ const std::vector<CommandSpec>& commandSpecs() {
                                 up = Event::mouseButton(MouseButton::Left, false);
                     c.queueInput({{Event::mouseMove(c.number(0), c.number(1))}, {down}, {up}, {down}, {up}});
                 }),
+    };
+}
+
+// Frames, context, files written and read, POF views, the state dump, quit.
+std::vector<CommandSpec> sessionCommands() {
+    return {
         command("wait", "FRAMES", "let frames pass", 1, 1, {Arg::Integer}, Needs::Nothing,
                 [](CommandContext& c) { c.wait = std::max(0, c.integer(0)); }),
         command("background", "FRAMES",
@@ -951,6 +981,19 @@ const std::vector<CommandSpec>& commandSpecs() {
                     c.yield = true;
                 }),
     };
+}
+
+// The command set, in the order of the help. Parsing, running, the help and usage errors all read it.
+const std::vector<CommandSpec>& commandSpecs() {
+    static const std::vector<CommandSpec> specs = [] {
+        std::vector<CommandSpec> all;
+        for (auto group : {fileCommands, animationCommands, selectionCommands, viewCommands, inputCommands,
+                           sessionCommands}) {
+            std::vector<CommandSpec> part = group();
+            all.insert(all.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
+        }
+        return all;
+    }();
     return specs;
 }
 
