@@ -63,29 +63,20 @@ struct MappedFile {
     }
 };
 
-// Maps `path` when it is a non-empty regular file; null otherwise (the caller reads it instead,
-// which also words the error). Without `progress` the pages are populated up front, in one call;
-// with it they are read in steps of kReadStep, each reported. A text format whose scene keeps
-// nothing of the text (OpenGEX) parses the mapping directly and so skips the copy into a buffer
-// and the zero-filled pages a buffer costs.
-std::shared_ptr<const MappedFile> mapWholeFile(const std::string& path, bool populate) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return nullptr;
-    struct stat info {};
-    std::shared_ptr<const MappedFile> mapped;
-    if (fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0) {
-        const size_t size = static_cast<size_t>(info.st_size);
-        void* at = mmap(nullptr, size, PROT_READ, MAP_PRIVATE | (populate ? MAP_POPULATE : 0), fd, 0);
-        if (at != MAP_FAILED) {
-            try {
-                mapped = std::make_shared<const MappedFile>(static_cast<const uint8_t*>(at), size);
-            } catch (const std::bad_alloc&) {
-                munmap(at, size);
-            }
-        }
+// A private mapping of the regular file open as `fd` (`size` bytes, not 0); null where the OS
+// refuses (the caller reads the file instead). Without `progress` the pages are populated up front,
+// in one call; with it they are read in steps of kReadStep, each reported. A text format whose
+// scene keeps nothing of the text (OpenGEX) parses the mapping directly and so skips the copy into
+// a buffer and the zero-filled pages a buffer costs.
+std::shared_ptr<const MappedFile> mapOpenFile(int fd, size_t size, bool populate) {
+    void* at = mmap(nullptr, size, PROT_READ, MAP_PRIVATE | (populate ? MAP_POPULATE : 0), fd, 0);
+    if (at == MAP_FAILED) return nullptr;
+    try {
+        return std::make_shared<const MappedFile>(static_cast<const uint8_t*>(at), size);
+    } catch (const std::bad_alloc&) {
+        munmap(at, size);
+        return nullptr;
     }
-    ::close(fd);
-    return mapped;
 }
 
 // Reads the mapping's pages in steps, reporting each (the parse then finds them in memory).
@@ -272,7 +263,7 @@ LoadResult loadSceneFile(const std::string& path, const LoadOptions& options, co
     uint8_t head[8192];
     const ssize_t headSize = file.size > 0 ? ::pread(file.fd, head, std::min(sizeof head, file.size), 0) : 0;
     const FormatInfo* format = headSize > 0 ? findFormat(detectFormat(head, size_t(headSize), path)) : nullptr;
-    auto mapped = format && format->loadView ? mapWholeFile(path, !progress) : nullptr;
+    auto mapped = format && format->loadView ? mapOpenFile(file.fd, file.size, !progress) : nullptr;
     if (mapped) {
         if (progress) readPages(*mapped, progress);
         const uint8_t* data = mapped->data;
