@@ -234,7 +234,10 @@ TEST_F(SdlHostEvents, OffscreenWindowHasTheConfiguredSizeAndAClock) {
 class SdlHostViewer : public ::testing::Test {
 protected:
     void SetUp() override {
-        const fs::path dir = esv::test::outputDir() / "sdl_host_viewer";
+        // A folder per test (ctest runs them as parallel processes, and each empties its own).
+        const fs::path dir = esv::test::outputDir() /
+                             (std::string("sdl_host_viewer_") +
+                              ::testing::UnitTest::GetInstance()->current_test_info()->name());
         fs::remove_all(dir);
         fs::create_directories(dir);
         setenv("ESVIEW_CONFIG_DIR", dir.c_str(), 1);

@@ -78,7 +78,9 @@ public:
         const char* previous = std::getenv("ESVIEW_CONFIG_DIR");
         m_had = previous != nullptr;
         if (m_had) m_previous = previous;
-        workDir("layout_probe");
+        // A folder per test: ctest runs the tests of this file as parallel processes, and each
+        // probe empties its folder first.
+        workDir(std::string("layout_probe_") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     }
     ~ProbeConfig() {
         if (m_had)

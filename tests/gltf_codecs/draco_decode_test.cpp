@@ -91,7 +91,10 @@ protected:
         if (!dracoAvailable()) GTEST_SKIP() << "this build has no Draco";
         if (std::system("command -v draco_encoder >/dev/null 2>&1") != 0)
             ESVIEW_SKIP_UNLESS_REQUIRED() << "draco_encoder (Debian draco) is not installed";
-        m_drc = encodeGrid(fs::path(ESVIEW_TEST_OUTPUT_DIR) / "draco");
+        // One folder per test: ctest runs this file's tests as parallel processes, and a shared
+        // grid.drc could be read while another process's encoder is still writing it.
+        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+        m_drc = encodeGrid(fs::path(ESVIEW_TEST_OUTPUT_DIR) / "draco" / info->name());
         ASSERT_FALSE(m_drc.empty()) << "draco_encoder failed";
     }
     std::vector<uint8_t> m_drc;
