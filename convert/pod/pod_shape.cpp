@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <utility>
@@ -25,6 +26,13 @@ std::string num(uint64_t v) {
     return std::to_string(v);
 }
 // "1 mesh", "3 meshes".
+// `v` with one decimal ("48.6").
+std::string oneDecimal(float v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f", double(v));
+    return text;
+}
+
 std::string counted(uint64_t n, const char* one, const char* many) {
     return num(n) + " " + (n == 1 ? one : many);
 }
@@ -1594,6 +1602,17 @@ void shapeLightsAndCameras(Scene& scene, const PodShapeOptions& options, PodShap
     for (size_t i = 0; i < scene.cameras.size(); ++i) {
         Camera& c = scene.cameras[i];
         const std::string where = "camera " + num(i) + " '" + c.name + "'";
+        // POD's field of view is vertical (the SDK passes it to PerspectiveFovRH): a horizontal one
+        // (OpenGEX "fov") becomes the vertical angle of the camera's aspect ratio, else of a square
+        // view, as the glTF writer does.
+        if (!c.orthographic && c.xfov > 0.0f && c.xfov < glm::pi<float>()) {
+            const float aspect = c.aspect > 0.0f ? c.aspect : 1.0f;
+            c.yfov = 2.0f * std::atan(std::tan(c.xfov * 0.5f) / aspect);
+            report.notes.push_back(where + ": horizontal field of view " + oneDecimal(glm::degrees(c.xfov)) +
+                                   " degrees written as POD's vertical one, " + oneDecimal(glm::degrees(c.yfov)) +
+                                   " degrees" + (c.aspect > 0.0f ? "" : " (no aspect ratio: as in a square view)"));
+        }
+        c.xfov = 0.0f;
         std::vector<std::string> what;
         if (c.orthographic) what.push_back("an orthographic camera (POD cameras are perspective)");
         if (c.aspect != 0.0f) what.push_back("a fixed aspect ratio (POD cameras take it from the viewport)");

@@ -4,6 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <regex>
+#include <memory>
+#include <iterator>
 #include <random>
 #include <set>
 #include <tuple>
@@ -769,6 +773,53 @@ TEST(PodShapeScene, SplitsMaterialsTurnsZUpAndWritesPod) {
     PodWriteOptions w;
     ASSERT_TRUE(writePod(scene, w, bytes, error)) << error;
     EXPECT_GT(bytes.size(), 100u);
+}
+
+// OpenGEX's camera "fov" is horizontal, POD's vertical: the shared OpenGEX cameras (no aspect ratio)
+// are written with the vertical angle of a square view, which is the same angle, read from the
+// file's text; a camera with an aspect ratio gets the vertical angle of that ratio.
+TEST(PodShapeScene, HorizontalFieldOfViewIsWrittenAsPodsVerticalOne) {
+    ESVIEW_REQUIRE_MODELS("ogex/squareys_Camera.ogex");
+    for (const char* name : {"squareys_Camera.ogex", "assimp_camera.ogex"}) {
+        SCOPED_TRACE(name);
+        const std::filesystem::path path = test::modelsDir() / "ogex" / name;
+        std::ifstream in(path);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        std::smatch m;
+        ASSERT_TRUE(std::regex_search(text, m, std::regex(R"(attrib\s*=\s*"fov"\)\s*\{\s*float\s*\{\s*([0-9.eE+-]+))")));
+        const float fov = std::stof(m[1].str());
+        LoadResult loaded = loadSceneFile(path.string());
+        ASSERT_TRUE(loaded.scene);
+        ASSERT_EQ(loaded.scene->cameras.size(), 1u);
+        PodShapeOptions o;
+        PodShapeReport report;
+        std::string error;
+        ASSERT_TRUE(shapeSceneForPod(*loaded.scene, o, report, error)) << error;
+        std::string notes;
+        for (const std::string& n : report.notes) notes += n + "\n";
+        EXPECT_NE(notes.find("horizontal field of view"), std::string::npos) << notes;
+        auto bytes = std::make_shared<std::vector<uint8_t>>();
+        PodWriteOptions w;
+        ASSERT_TRUE(writePod(*loaded.scene, w, *bytes, error)) << error;
+        LoadResult back = loadSceneMemory(bytes, "camera.pod");
+        ASSERT_TRUE(back.scene);
+        ASSERT_EQ(back.scene->cameras.size(), 1u);
+        EXPECT_NEAR(back.scene->cameras[0].yfov, fov, 1e-6f);
+        EXPECT_EQ(back.scene->cameras[0].xfov, 0.0f);
+    }
+    Scene scene;
+    Camera wide;
+    wide.name = "wide";
+    wide.xfov = glm::radians(90.0f);
+    wide.aspect = 2.0f;
+    scene.cameras = {wide};
+    PodShapeOptions o;
+    o.plainCameras = true;  // the fixed aspect ratio is refused without it
+    PodShapeReport report;
+    std::string error;
+    ASSERT_TRUE(shapeSceneForPod(scene, o, report, error)) << error;
+    EXPECT_NEAR(scene.cameras[0].yfov, 2.0f * std::atan(0.5f), 1e-6f);  // tan(45 deg) / 2
+    EXPECT_EQ(scene.cameras[0].xfov, 0.0f);
 }
 
 }  // namespace
