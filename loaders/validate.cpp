@@ -14,10 +14,6 @@
 namespace esv {
 namespace {
 
-// Index bytes from which a scene's index scan is shared with a second thread (bench_gltf's 100 MB
-// file holds 36 MB of indices; a small scene is not worth a thread).
-constexpr uint64_t kSharedScanBytes = uint64_t(8) << 20;
-
 // Whether mesh `m`'s indices can be scanned (mesh() words why not), and their bytes.
 uint64_t scannableIndexBytes(const Mesh& m) {
     const ComponentType t = m.indices.type;
@@ -28,8 +24,7 @@ uint64_t scannableIndexBytes(const Mesh& m) {
 }
 
 // The largest index of each mesh (0 where there is none to scan), all-ones restarts left out where
-// a submesh allows them (OpenGEX strips). With many indices, the meshes after the byte halfway point
-// are scanned on a second thread meanwhile; where no thread can be made, all on this one.
+// a submesh allows them (OpenGEX strips); with many indices, on two threads (scanOnTwoThreads).
 std::vector<uint32_t> largestIndices(const Scene& scene) {
     const size_t n = scene.meshes.size();
     std::vector<uint32_t> largest(n, 0);
@@ -43,20 +38,8 @@ std::vector<uint32_t> largestIndices(const Scene& scene) {
                                       componentSize(m.indices.type), restartAllowed);
         }
     };
-    uint64_t total = 0;
-    for (const Mesh& m : scene.meshes) total += scannableIndexBytes(m);
-    size_t split = n;
-    if (total >= kSharedScanBytes) {
-        uint64_t first = 0;
-        for (split = 0; split < n && first < total / 2; ++split) first += scannableIndexBytes(scene.meshes[split]);
-    }
-    std::thread second;
-    try {
-        if (split < n) second = std::thread(scan, split, n);
-    } catch (const std::system_error&) {
-    }
-    scan(0, second.joinable() ? split : n);
-    if (second.joinable()) second.join();
+    scanOnTwoThreads(
+        n, [&](size_t i) { return scannableIndexBytes(scene.meshes[i]); }, scan);
     return largest;
 }
 

@@ -408,7 +408,9 @@ bool Reader::readFloats(const Accessor& a, std::vector<float>& out) const {
 }
 
 uint32_t Reader::firstIndexPast(const Accessor& a, uint32_t limit, uint32_t& value) const {
-    if (largestIndex(a.type, a.bytes.data, a.count, a.stride, false) < limit) return a.count;
+    const uint32_t most =
+        a.largestIndex >= 0 ? uint32_t(a.largestIndex) : largestIndex(a.type, a.bytes.data, a.count, a.stride, false);
+    if (most < limit) return a.count;
     for (uint32_t e = 0; e < a.count; ++e)
         if ((value = indexValue(a.type, a.bytes.data + size_t(e) * a.stride)) >= limit) return e;
     return a.count;

@@ -65,6 +65,7 @@ struct Accessor {
     uint32_t viewStride = 0;   // the buffer view's byteStride (0: none)
     uint64_t offsetInView = 0;
     ByteView bytes;
+    int64_t largestIndex = -1;  // an index accessor's largest value once scanned (-1: not yet)
 };
 
 // One buffer view: its bytes (inside a buffer) and byteStride.
@@ -131,6 +132,9 @@ public:
     // The position of the first of `a`'s indices that is `limit` or more (a.count when none is),
     // and its value in `value`: a vectorised scan of the stored bytes, copying nothing.
     uint32_t firstIndexPast(const Accessor& a, uint32_t limit, uint32_t& value) const;
+    // With many indices, every primitive's index accessor resolved ahead of the meshes and scanned
+    // for its largest value on two threads (Accessor::largestIndex); firstIndexPast then only compares.
+    void prescanIndices();
 
     // --- gltf_meshes.cpp
     void readMeshes();

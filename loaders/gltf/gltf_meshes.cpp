@@ -6,6 +6,7 @@
 #include <map>
 
 #include "loaders/gltf/gltf_internal.h"
+#include "loaders/index_scan.h"
 
 namespace esv::gltf {
 namespace {
@@ -625,10 +626,64 @@ void Reader::finishPart(size_t index, Mesh m, std::vector<int32_t> materials,
     ++m_meshParts[index];
 }
 
+void Reader::prescanIndices() {
+    const Json& meshes = array("meshes");
+    const Json& accessors = array("accessors");
+    // The primitives' index accessors that have a buffer view, by their counts' bytes: below
+    // kSharedScanBytes in all, nothing is done here (and small files report their problems exactly
+    // in the order of the meshes).
+    std::vector<bool> seen(accessors.size(), false);
+    std::vector<std::pair<size_t, std::string>> wanted;  // accessor, where a primitive names it
+    uint64_t total = 0;
+    for (size_t i = 0; i < meshes.size(); ++i) {
+        const Json* prims = member(meshes[i], "primitives");
+        if (!prims || !prims->is_array()) continue;
+        for (size_t p = 0; p < prims->size(); ++p) {
+            const Json& prim = (*prims)[p];
+            const Json* indices = member(prim, "indices");
+            if (!indices || !indices->is_number_unsigned() || isDraco(*this, prim)) continue;
+            const uint64_t index = indices->get<uint64_t>();
+            if (index >= accessors.size() || seen[index]) continue;
+            const Json& acc = accessors[index];
+            const Json* count = member(acc, "count");
+            const Json* type = member(acc, "componentType");
+            if (!member(acc, "bufferView") || member(acc, "sparse") || !count || !count->is_number_unsigned() ||
+                !type || !type->is_number_unsigned())
+                continue;
+            const uint64_t code = type->get<uint64_t>();
+            const uint64_t size = code == 5121 ? 1 : code == 5123 ? 2 : code == 5125 ? 4 : 0;
+            if (size == 0 || count->get<uint64_t>() > (uint64_t(1) << 40)) continue;
+            seen[index] = true;
+            total += count->get<uint64_t>() * size;
+            wanted.emplace_back(size_t(index), pointer("meshes", i) + "/primitives/" + std::to_string(p) + "/indices");
+        }
+    }
+    if (total < kSharedScanBytes) return;
+    // Resolved in the meshes' order (a problem found here is the one readMesh would have met a little
+    // later), then scanned.
+    std::vector<Accessor*> scans;
+    for (const auto& [index, where] : wanted) {
+        if (m_diag.stopped()) return;
+        const Accessor* a = accessor(int32_t(index), where);
+        if (a && a->components == 1 && !a->normalized && a->largestIndex < 0 &&
+            (a->type == ComponentType::UInt8 || a->type == ComponentType::UInt16 || a->type == ComponentType::UInt32))
+            scans.push_back(&m_accessors[index]);
+    }
+    scanOnTwoThreads(
+        scans.size(), [&](size_t i) { return uint64_t(scans[i]->count) * componentSize(scans[i]->type); },
+        [&](size_t from, size_t to) {
+            for (size_t i = from; i < to; ++i) {
+                Accessor& a = *scans[i];
+                a.largestIndex = largestIndex(a.type, a.bytes.data, a.count, a.stride, false);
+            }
+        });
+}
+
 void Reader::readMeshes() {
     const Json& meshes = array("meshes");
     m_meshFirst.assign(meshes.size(), -1);
     m_meshParts.assign(meshes.size(), 0);
+    prescanIndices();
     for (size_t i = 0; i < meshes.size() && !m_diag.stopped(); ++i) {
         if (!objectAt(meshes[i], pointer("meshes", i))) continue;
         readMesh(i, meshes[i]);

@@ -81,6 +81,42 @@ TEST(GltfFixtures, IndexPastTheVerticesIsNamed) {
               "fixture.gltf: /meshes/0/primitives/0/indices: index 1 is 5, past the 3 vertices");
 }
 
+// Past kSharedScanBytes of indices the reader scans the index accessors ahead of the meshes, on two
+// threads: the same primitives, and the same one line for an index past the vertices (here in the
+// accessor that the first and the third mesh share, which lies in the second half of the bytes).
+TEST(GltfFixtures, ManyIndicesAreScannedAheadWithTheSameMessages) {
+    constexpr uint32_t kCount = 1200000;  // 4.8 MB of 32-bit indices per accessor, 9.6 MB in all
+    auto file = [&](uint32_t badAt, uint32_t badValue) {
+        std::vector<uint8_t> bin(36 + size_t(kCount) * 8, 0);
+        const float positions[9] = {0, 0, 0, 1, 0, 0, 0, 2, 0};
+        std::memcpy(bin.data(), positions, 36);
+        for (uint32_t i = 0; i < 2 * kCount; ++i) {
+            const uint32_t v = i == kCount + badAt ? badValue : i % 3;
+            std::memcpy(bin.data() + 36 + size_t(i) * 4, &v, 4);
+        }
+        const std::string json = R"({"asset":{"version":"2.0"},"buffers":[{"byteLength":)" + std::to_string(bin.size()) +
+                                 R"(}],"bufferViews":[{"buffer":0,"byteLength":36},{"buffer":0,"byteOffset":36,"byteLength":)" +
+                                 std::to_string(size_t(kCount) * 4) + R"(},{"buffer":0,"byteOffset":)" +
+                                 std::to_string(36 + size_t(kCount) * 4) + R"(,"byteLength":)" +
+                                 std::to_string(size_t(kCount) * 4) +
+                                 R"(}],"accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"},
+              {"bufferView":1,"componentType":5125,"count":)" + std::to_string(kCount) + R"(,"type":"SCALAR"},
+              {"bufferView":2,"componentType":5125,"count":)" + std::to_string(kCount) + R"(,"type":"SCALAR"}],
+ "meshes":[{"primitives":[{"attributes":{"POSITION":0},"indices":2}]},
+           {"primitives":[{"attributes":{"POSITION":0},"indices":1}]},
+           {"primitives":[{"attributes":{"POSITION":0},"indices":2}]}],
+ "nodes":[{"mesh":0},{"mesh":1},{"mesh":2}],"scenes":[{"nodes":[0,1,2]}],"scene":0})";
+        return test::glb(json, bin);
+    };
+    const LoadResult good = test::loadBytes(file(0, 1), "many.glb");
+    ASSERT_TRUE(good.ok()) << problemText(good);
+    ASSERT_EQ(good.scene->meshes.size(), 3u);
+    for (const Mesh& m : good.scene->meshes) EXPECT_EQ(triangleCount(m), kCount / 3);
+    const LoadResult bad = test::loadBytes(file(kCount - 7, 3), "many.glb");
+    const std::string fact = "/primitives/0/indices: index " + std::to_string(kCount - 7) + " is 3, past the 3 vertices";
+    EXPECT_EQ(problemText(bad), "many.glb: /meshes/0" + fact + "\nmany.glb: /meshes/2" + fact);
+}
+
 TEST(GltfFixtures, MissingAccessorIsNamed) {
     const std::string json = replaced(kTriangle, R"({"POSITION":0})", R"({"POSITION":7})");
     const LoadResult r = loadText(withBuffer(json, triangleBin()));
