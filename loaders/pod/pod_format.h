@@ -186,6 +186,12 @@ enum class DataType : uint32_t {
 
 // Scene flag bit 0 (2016): non-vertex numbers are 16.16 fixed point (int32 / 65536).
 constexpr uint32_t kSceneFlagFixedPoint = 0x1u;
+
+// Scene user data (2018) esview's writer leaves when the rest pose is frame 0 and the clip starts at
+// frame 1 (the rest differs from the clip's start): the text, then the frame as digits. esview's
+// reader then starts the clip there, so the clip's times are the source's; other readers play frame 0
+// as part of the animation, as POD defines it.
+constexpr const char* kClipStartUserData = "esview: the clip starts at frame ";
 // Node animation flags (5012).
 constexpr uint32_t kHasPositionAnimation = 0x1u;
 constexpr uint32_t kHasRotationAnimation = 0x2u;

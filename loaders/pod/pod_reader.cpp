@@ -671,8 +671,32 @@ private:
         m_scene.animation.fps = m_fps;
         u32(s[pod::NumFrames], join(w, pod::NumFrames), m_frames);
         m_scene.animation.frames = m_frames;
-        if (s[pod::SceneUserData].present)
-            m_diag.info("scene user data (" + num(s[pod::SceneUserData].size) + " bytes) is not used");
+        if (s[pod::SceneUserData].present) clipStartMark(s[pod::SceneUserData]);
+    }
+
+    // esview's writer's mark (pod::kClipStartUserData): the clip starts at that frame, after the rest
+    // pose. Other user data is not used.
+    void clipStartMark(const Leaf& user) {
+        const std::string text(reinterpret_cast<const char*>(user.data), user.size);
+        const std::string mark = pod::kClipStartUserData;
+        uint32_t frame = 0;
+        bool digits = text.size() > mark.size() && text.size() <= mark.size() + 9 && text.compare(0, mark.size(), mark) == 0;
+        for (size_t i = mark.size(); digits && i < text.size(); ++i) {
+            digits = text[i] >= '0' && text[i] <= '9';
+            frame = frame * 10 + uint32_t(text[i] - '0');
+        }
+        if (!digits) {
+            m_diag.info("scene user data (" + num(user.size) + " bytes) is not used");
+            return;
+        }
+        if (frame + 1 >= m_frames) {
+            m_diag.violation(user.offset, "scene / " + nameOf(pod::SceneUserData),
+                             "the clip starts at frame " + num(frame) + " of " + num(m_frames) + "; frame 0 is used");
+            return;
+        }
+        m_firstFrame = frame;
+        m_scene.animation.frames = m_frames - frame;
+        m_diag.info("the clip starts at frame " + num(frame) + " (esview's mark): frame 0 is the rest pose");
     }
 
     // Num* blocks must match the blocks present (both SDK readers refuse a scene otherwise).
@@ -1563,13 +1587,15 @@ private:
         // POD interpolates position, rotation and scale; matrices are never interpolated (notes 4).
         track.interpolation = c.channel == Channel::Matrix ? Interpolation::Step : Interpolation::Linear;
         track.components = c.used;
-        track.times.resize(keys);
-        track.values.resize(keys * c.used);
-        for (size_t k = 0; k < keys; ++k) {
-            track.times[k] = static_cast<float>(k) / m_fps;
+        // Keys before the clip's first frame (the rest pose, pod::kClipStartUserData) are left out.
+        const size_t first = std::min<size_t>(m_firstFrame, keys - 1);
+        track.times.resize(keys - first);
+        track.values.resize((keys - first) * c.used);
+        for (size_t k = first; k < keys; ++k) {
+            track.times[k - first] = static_cast<float>(k - first) / m_fps;
             size_t o = k * c.stored;
             if (indexed) indexAt(k, o);
-            float* out = &track.values[k * c.used];
+            float* out = &track.values[(k - first) * c.used];
             element(o, out);
             if (c.channel == Channel::Rotation) {
                 // Conjugate (notes 4); negating x,y,z of every key keeps slerp consistent.
@@ -1603,11 +1629,12 @@ private:
             track.node = static_cast<int32_t>(n);
             track.channel = Channel::CameraFov;
             track.components = 1;
-            track.times.resize(keys);
-            track.values.resize(keys);
-            for (size_t k = 0; k < keys; ++k) {
-                track.times[k] = static_cast<float>(k) / m_fps;
-                track.values[k] = real(anim.u32At(k));
+            const size_t first = std::min<size_t>(m_firstFrame, keys - 1);
+            track.times.resize(keys - first);
+            track.values.resize(keys - first);
+            for (size_t k = first; k < keys; ++k) {
+                track.times[k - first] = static_cast<float>(k - first) / m_fps;
+                track.values[k - first] = real(anim.u32At(k));
             }
             m_tracks.push_back(std::move(track));
         }
@@ -1718,7 +1745,7 @@ private:
         Clip clip;
         clip.name = "Take 001";
         clip.start = 0.0f;
-        clip.end = static_cast<float>(m_frames - 1) / m_fps;
+        clip.end = static_cast<float>(m_frames - 1 - m_firstFrame) / m_fps;
         clip.tracks = std::move(m_tracks);
         m_scene.animation.clips.push_back(std::move(clip));
     }
@@ -1734,6 +1761,7 @@ private:
     bool m_fixed = false;
     float m_fps = 30.0f;
     uint32_t m_frames = 0;
+    uint32_t m_firstFrame = 0;  // the clip's first frame (pod::kClipStartUserData), 0 without the mark
     uint32_t m_meshNodes = 0;
     size_t m_nodeUserData = 0;
     std::vector<MeshJoints> m_meshJoints;  // per mesh, in mesh order

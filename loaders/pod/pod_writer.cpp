@@ -1237,8 +1237,12 @@ private:
         k.u32(pod::Fps, static_cast<uint32_t>(m_fps));
         k.u32(pod::SceneFlags, m_o.fixedPoint ? pod::kSceneFlagFixedPoint : 0u);
         k.u32(pod::Units, real(s.metersPerUnit, false));
-        if (!m_o.sceneUserData.empty())
+        if (!m_o.sceneUserData.empty()) {
             k.raw(pod::SceneUserData, m_o.sceneUserData.data(), m_o.sceneUserData.size());
+        } else if (m_shift > 0) {
+            const std::string mark = pod::kClipStartUserData + num(m_shift);
+            k.raw(pod::SceneUserData, reinterpret_cast<const uint8_t*>(mark.data()), mark.size());
+        }
         for (size_t i = 0; i < s.cameras.size(); ++i) camera(k, i);
         for (const Light& l : s.lights) light(k, l);
         for (const Material& m : s.materials) material(k, m);
