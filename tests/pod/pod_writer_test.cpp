@@ -1580,6 +1580,30 @@ TEST(PodWriter, DemoSceneRoundTrip) {
     EXPECT_TRUE(has(notes, "the clip starts at frame 1"));
 }
 
+// The clip-start mark is esview's own user data: other user data leaves frame 0 in the clip (as POD
+// defines it), and a mark past the last frame is a violation with frame 0 used.
+TEST(PodWriter, ClipStartMarkIsTheOnlyUserDataThatMoves) {
+    const Scene demo = makeDemoScene();
+    PodWriteOptions other = demoOptions();
+    const std::string text = "exported by hand";
+    other.sceneUserData.assign(text.begin(), text.end());
+    std::unique_ptr<Scene> b = readClean(writeOk(demo, other));
+    ASSERT_TRUE(b);
+    EXPECT_EQ(b->animation.frames, demo.animation.frames + 1);  // frame 0, the rest pose, is in the clip
+    bool unused = false;
+    for (const ReportLine& l : b->report) unused |= l.text.find("scene user data (16 bytes) is not used") != std::string::npos;
+    EXPECT_TRUE(unused);
+
+    PodWriteOptions past = demoOptions();
+    const std::string mark = std::string(pod::kClipStartUserData) + "999";
+    past.sceneUserData.assign(mark.begin(), mark.end());
+    const LoadResult checked = readPod(writeOk(demo, past), true);
+    EXPECT_NE(problems(checked).find("the clip starts at frame 999 of " + std::to_string(demo.animation.frames + 1) +
+                                     "; frame 0 is used"),
+              std::string::npos)
+        << problems(checked);
+}
+
 TEST(PodWriter, DemoAssetIsWhatTheWriterWrites) {
     const std::filesystem::path asset = test::sourceDir() / "assets" / "demo.pod";
     ASSERT_TRUE(std::filesystem::exists(asset)) << asset;
