@@ -41,6 +41,8 @@ pcx-v4-grey | loaders/textures/pcx_reader.cpp | (p[kPaletteInfoAt] == 2 || h.ver
 pod-clip-start-ignored | loaders/pod/pod_reader.cpp | m_firstFrame = frame; | (void)frame; | test_pod_writer | PodWriter.DemoSceneRoundTrip
 pod-xfov-as-yfov | convert/pod/pod_shape.cpp | c.yfov = 2.0f * std::atan(std::tan(c.xfov * 0.5f) / aspect); | c.yfov = c.xfov; | test_convert_pod | PodShapeScene.HorizontalFieldOfView*
 gltf-prescan-largest | loaders/gltf/gltf_meshes.cpp | a.largestIndex = largestIndex(a.type, a.bytes.data, a.count, a.stride, false); | a.largestIndex = 0; | test_gltf_fixtures | GltfFixtures.ManyIndices*
+diff-view-not-kept | app/viewer/viewer_loop.cpp | if (key.value == c.diffKey && now - c.diffDrawn < kDifferenceRefresh && now >= c.diffDrawn) return; | if (false) return; | test_viewer_compare | ViewerCompare.DifferenceOfAModel*
+diff-view-key-no-view | app/viewer/viewer_loop.cpp | h.bytes(&view, sizeof view); | (void)view; | test_viewer_compare | ViewerCompare.DifferenceOfAModel*
 gltf-cubic-out | loaders/gltf/gltf_animation.cpp | track.outValues[k * comps + c] = k + 1 < n ? v + b * (times[k + 1] - times[k]) / 3.0f : v; | track.outValues[k * comps + c] = k + 1 < n ? v + b * (times[k + 1] - times[k]) / 2.0f : v; | test_gltf_fixtures | GltfFixtures.*
 gltf-sparse-dropped | loaders/gltf/gltf_accessors.cpp | a.bytes = makeOwnedBytes(std::move(copy)); | (void)copy; | test_gltf_fixtures | GltfFixtures.*
 gltf-accessor-need | loaders/gltf/gltf_accessors.cpp | const uint64_t need = (count - 1) * a.stride + a.elementSize; | const uint64_t need = (count - 1) * a.stride; | test_gltf_fixtures | GltfFixtures.*

@@ -76,6 +76,10 @@ struct CompareView {
     CompareFigures figures;
     // The difference picture as a GL texture for the 3D view (0: none yet), owned by the frame loop.
     unsigned diffTexture = 0;
+    // What the picture in it was drawn from (a hash, see drawDifference) and when (host seconds).
+    uint64_t diffKey = 0;
+    double diffDrawn = 0.0;
+    int diffDraws = 0;  // pictures drawn so far
 
     bool active() const { return scene != nullptr; }
 };

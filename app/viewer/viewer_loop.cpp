@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include <imgui.h>
@@ -486,10 +487,70 @@ void followA(ViewerState& s) {
     if (s.compare.mode == CompareMode::Difference && s.compare.diffTexture == 0) makeDiffTexture(s);
 }
 
+// FNV-1a over raw bytes, for the difference view's key.
+struct KeyHash {
+    uint64_t value = 1469598103934665603ull;
+    void bytes(const void* data, size_t size) {
+        const auto* p = static_cast<const uint8_t*>(data);
+        for (size_t i = 0; i < size; ++i) value = (value ^ p[i]) * 1099511628211ull;
+    }
+    template <class T>
+    void add(const T& v) {
+        static_assert(std::is_trivially_copyable_v<T>);
+        bytes(&v, sizeof v);
+    }
+    template <class T>
+    void all(const std::vector<T>& v) {
+        add(v.size());
+        if (!v.empty()) bytes(v.data(), v.size() * sizeof(T));
+    }
+};
+
+// What one side of the difference view draws from: its scene and renderer as installed, the view
+// settings (their annotations' contents too) and the pose (every matrix, morph weight, visibility,
+// field of view and texture coordinate matrix).
+void addSide(KeyHash& h, const Scene* scene, const Renderer* renderer, const ViewSettings& view, const Pose& pose) {
+    h.add(scene);
+    h.add(renderer);
+    // Its bytes: plain values (GLM's vectors are not trivially copyable in name only); padding that
+    // differs can only make the picture be drawn again.
+    h.bytes(&view, sizeof view);
+    if (view.annotations) {
+        h.all(view.annotations->lines);
+        h.all(view.annotations->points);
+        h.add(view.annotations->pointSize);
+        h.add(view.annotations->throughSurfaces);
+    }
+    h.all(pose.world);
+    h.all(pose.objectWorld);
+    h.add(pose.morphWeights.size());
+    for (const std::vector<float>& w : pose.morphWeights) h.all(w);
+    h.all(pose.cameraFov);
+    h.all(pose.visible);
+    h.all(pose.uvMatrices);
+}
+
+// How long an unchanged difference picture is kept before it is drawn again anyway, for what the key
+// cannot see (a texture that arrives later, a setting outside the view settings).
+constexpr double kDifferenceRefresh = 0.5;
+
 // The difference view: A and B drawn offscreen at the 3D view's size, judged by the golden rule
 // (s.compare.figures), and the difference picture uploaded to the texture the viewport overlay shows.
-void drawDifference(ViewerState& s, const ViewportRect& view) {
+// While nothing it is drawn from changes (differenceKey), the last picture and figures stay, up to
+// kDifferenceRefresh seconds: an idle difference view costs no offscreen draws and no readback.
+void drawDifference(ViewerState& s, const ViewportRect& view, double now) {
     CompareView& c = s.compare;
+    KeyHash key;
+    key.add(view);
+    key.add(s.loadsCompleted);
+    key.add(c.loads);
+    key.add(c.diffTexture);
+    addSide(key, s.scene.get(), s.renderer.get(), s.view, s.pose);
+    addSide(key, c.scene.get(), c.renderer.get(), c.view, c.pose);
+    if (key.value == c.diffKey && now - c.diffDrawn < kDifferenceRefresh && now >= c.diffDrawn) return;
+    c.diffKey = key.value;
+    c.diffDrawn = now;
+    ++c.diffDraws;
     OffscreenTarget target;
     std::string error;
     if (view.empty() || !target.create(view.width, view.height, error)) return;
@@ -512,13 +573,13 @@ void drawDifference(ViewerState& s, const ViewportRect& view) {
 // A and B (compare_view.h) in the 3D view: split at the divider, side by side, or the difference
 // picture (drawn by the viewport overlay). The window is cleared first: the scissored draws clear only
 // their own parts.
-void drawCompared(ViewerState& s, int width, int height) {
+void drawCompared(ViewerState& s, int width, int height, double now) {
     CompareView& c = s.compare;
     glViewport(0, 0, width, height);
     glClearColor(s.view.clearColor.r, s.view.clearColor.g, s.view.clearColor.b, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     const ViewportRect view = s.viewport.empty() ? ViewportRect{0, 0, width, height} : s.viewport;
-    if (c.mode == CompareMode::Difference) return drawDifference(s, view);
+    if (c.mode == CompareMode::Difference) return drawDifference(s, view, now);
     ViewportRect a, b;
     compareRects(c.mode, view, a, b);
     const int split = c.mode == CompareMode::Split ? splitColumn(view, c.divider) : b.x;
@@ -1191,7 +1252,7 @@ bool ViewerLoop::frame() {
 
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     if (s.scene && s.compare.active()) {
-        drawCompared(s, width, height);
+        drawCompared(s, width, height, host.time());
         for (const std::string& note : s.stats.notes) s.scene->warn(note);
     } else if (s.scene) {
         // The scene in its rectangle (GL counts rows from the bottom). The renderer's clear covers

@@ -243,6 +243,15 @@ TEST(ViewerCompare, DifferenceOfAModelWithItselfIsAlikeAndOfADarkerCopyIsNot) {
         for (int x = view.x; x < view.x + view.width; ++x)
             bright += same.rgba[(size_t(y) * size_t(same.width) + size_t(x)) * 4 + 1] > 130;
     EXPECT_EQ(bright, 0u);
+    // Idle, the picture is kept (no offscreen draws, no readback; at most one refresh in these
+    // frames); a turn of the camera draws it again in the next frame.
+    int draws = s.compare.diffDraws;
+    session.frames(4);
+    EXPECT_LE(s.compare.diffDraws - draws, 1);
+    draws = s.compare.diffDraws;
+    s.view.orbit.yaw += 0.5f;
+    session.frames(1);
+    EXPECT_EQ(s.compare.diffDraws, draws + 1);
 
     ASSERT_TRUE(session.run("compare " + copies.dark.string() + "\nwait 2"));
     const Image dark = session.shot("dark");
