@@ -58,6 +58,7 @@ struct Image {
     uint32_t blockWidth = 4, blockHeight = 4;  // ASTC block size; ignored by other formats
     uint32_t faces = 1;                        // 6 for a cube map, in GL order +X, -X, +Y, -Y, +Z, -Z
     uint32_t levels = 1;                       // mip levels present (level 0 = full size)
+    uint32_t layers = 1;                       // array layers in the file (KTX, KTX2); layer 0 is `surfaces`
     bool srgb = false;
     bool premultiplied = false;
     // Compressed surfaces whose rows the file stores bottom-up (PVR flip flag or orientation
@@ -68,6 +69,9 @@ struct Image {
                             // "pcx", "pnm", "checker"
     // surfaces[level * faces + face]; each exactly surfaceSize() of that level's size.
     std::vector<ByteView> surfaces;
+    // An array's later layers, for inspection: layerSurfaces[layer - 1] is the base level of layer
+    // `layer` (its first face), as surfaces holds levels (same format). Materials sample layer 0.
+    std::vector<ByteView> layerSurfaces;
     std::vector<std::string> notes;  // conversions made while reading or decoding, and why
 
     bool empty() const { return surfaces.empty(); }

@@ -50,6 +50,36 @@ bool decodeSurface(const Image& image, uint32_t level, uint32_t face, std::vecto
     return false;
 }
 
+namespace {
+
+// Bytes of RGBA8 that decodeImage spends on an array's later layers at most.
+constexpr size_t kMaxDecodedLayerBytes = size_t(64) << 20;
+
+// Rows of a `width` x `h` RGBA8 picture upside down.
+void flipRows(std::vector<uint8_t>& rgba, uint32_t width, uint32_t h) {
+    const size_t row = size_t(width) * 4;
+    for (uint32_t y = 0; y < h / 2; ++y)
+        std::swap_ranges(rgba.begin() + ptrdiff_t(y * row), rgba.begin() + ptrdiff_t((y + 1) * row),
+                         rgba.begin() + ptrdiff_t((h - 1 - y) * row));
+}
+
+}  // namespace
+
+bool decodeLayer(const Image& image, uint32_t layer, std::vector<uint8_t>& rgba, std::string& error) {
+    if (layer >= image.layers || (layer > 0 && layer > image.layerSurfaces.size())) {
+        error = "no layer " + std::to_string(layer) + " (the image has " + std::to_string(image.layers) + ")";
+        return false;
+    }
+    Image one = image;
+    if (layer > 0) {
+        one.surfaces = {image.layerSurfaces[layer - 1]};
+        one.levels = one.faces = 1;
+    }
+    if (!decodeSurface(one, 0, 0, rgba, error)) return false;
+    if (image.bottomUp && image.format != PixelFormat::Rgba8) flipRows(rgba, image.width, image.height);
+    return true;
+}
+
 bool decodeImage(const Image& image, Image& decoded, std::string& error) {
     decoded = image;
     if (image.format == PixelFormat::Rgba8) return true;
@@ -60,15 +90,21 @@ bool decodeImage(const Image& image, Image& decoded, std::string& error) {
         for (uint32_t face = 0; face < image.faces; ++face) {
             std::vector<uint8_t> rgba;
             if (!decodeSurface(image, level, face, rgba, error)) return false;
-            if (image.bottomUp) {
-                const size_t row = size_t(image.levelWidth(level)) * 4;
-                const uint32_t h = image.levelHeight(level);
-                for (uint32_t y = 0; y < h / 2; ++y)
-                    std::swap_ranges(rgba.begin() + ptrdiff_t(y * row), rgba.begin() + ptrdiff_t((y + 1) * row),
-                                     rgba.begin() + ptrdiff_t((h - 1 - y) * row));
-            }
+            if (image.bottomUp) flipRows(rgba, image.levelWidth(level), image.levelHeight(level));
             decoded.surfaces.push_back(makeOwnedBytes(std::move(rgba)));
         }
+    }
+    // The later layers' base levels, while they take no more than kMaxDecodedLayerBytes in all.
+    decoded.layerSurfaces.clear();
+    const size_t layerBytes = size_t(image.width) * image.height * 4;
+    const size_t keep = std::min<size_t>(image.layerSurfaces.size(), kMaxDecodedLayerBytes / std::max<size_t>(layerBytes, 1));
+    if (keep < image.layerSurfaces.size())
+        decoded.notes.push_back("layers past " + std::to_string(keep) + " not decoded for inspection (" +
+                                std::to_string(kMaxDecodedLayerBytes >> 20) + " MiB)");
+    for (uint32_t layer = 1; layer <= keep; ++layer) {
+        std::vector<uint8_t> rgba;
+        if (!decodeLayer(image, layer, rgba, error)) return false;
+        decoded.layerSurfaces.push_back(makeOwnedBytes(std::move(rgba)));
     }
     decoded.notes.push_back(std::string(pixelFormatName(image.format)) + " decoded to RGBA8 in software" +
                             (image.bottomUp ? ", rows flipped so row 0 is the top" : ""));

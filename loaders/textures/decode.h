@@ -32,7 +32,12 @@ void decodeBc(PixelFormat format, const uint8_t* blocks, uint32_t width, uint32_
 // size does not match its format (never happens for images from readImage).
 bool decodeSurface(const Image& image, uint32_t level, uint32_t face, std::vector<uint8_t>& rgba, std::string& error);
 
-// A copy of `image` with every surface decoded to RGBA8 (a no-op copy for RGBA8 images), a note added.
+// The base level of array layer `layer` (0: surfaces, else layerSurfaces), its first face, as RGBA8
+// with row 0 at the top (a bottom-up compressed image's rows flipped).
+bool decodeLayer(const Image& image, uint32_t layer, std::vector<uint8_t>& rgba, std::string& error);
+
+// A copy of `image` with every surface, and every later layer's base level, decoded to RGBA8 (a no-op
+// copy for RGBA8 images), a note added.
 bool decodeImage(const Image& image, Image& decoded, std::string& error);
 
 }  // namespace esv

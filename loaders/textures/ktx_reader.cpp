@@ -423,26 +423,26 @@ std::vector<uint8_t> tightRows(const uint8_t* src, uint32_t width, uint32_t heig
     return out;
 }
 
-// Fills image.surfaces (level-major, faces in GL order as KTX stores them) from the kept spans,
-// converting uncompressed faces to RGBA8; adds the conversion and orientation notes.
-void fillKtxSurfaces(const std::vector<FaceSpan>& spans, const KtxFormat& f, bool rowPadding, bool swapped,
-                     const Orientation& o, const char* container, Image& image) {
-    image.surfaces.clear();
-    for (size_t i = 0; i < spans.size(); ++i) {
-        const uint32_t level = uint32_t(i / image.faces);
-        const uint32_t w = image.levelWidth(level), h = image.levelHeight(level);
-        const FaceSpan& s = spans[i];
-        if (!f.uncompressed) {
-            image.surfaces.push_back(
-                s.source.sub(size_t(s.offset), surfaceSize(f.format, w, h, f.blockWidth, f.blockHeight)));
-            continue;
-        }
+// Fills image.surfaces (level-major, faces in GL order as KTX stores them) from the kept spans, and
+// image.layerSurfaces from the later layers' base-level spans, converting uncompressed faces to
+// RGBA8; adds the conversion and orientation notes.
+void fillKtxSurfaces(const std::vector<FaceSpan>& spans, const std::vector<FaceSpan>& layerSpans, const KtxFormat& f,
+                     bool rowPadding, bool swapped, const Orientation& o, const char* container, Image& image) {
+    auto surface = [&](const FaceSpan& s, uint32_t w, uint32_t h) {
+        if (!f.uncompressed)
+            return s.source.sub(size_t(s.offset), surfaceSize(f.format, w, h, f.blockWidth, f.blockHeight));
         const uint64_t rowBytes = uint64_t(w) * f.layout.bytesPerPixel;
         const uint64_t stride = rowPadding ? (rowBytes + 3) / 4 * 4 : rowBytes;
         const std::vector<uint8_t> rows = tightRows(s.source.data + s.offset, w, h, stride, f, swapped);
-        image.surfaces.push_back(
-            makeOwnedBytes(convertToRgba8(rows.data(), f.layout, w, h, false, o.rowsBottomUp)));
+        return makeOwnedBytes(convertToRgba8(rows.data(), f.layout, w, h, false, o.rowsBottomUp));
+    };
+    image.surfaces.clear();
+    for (size_t i = 0; i < spans.size(); ++i) {
+        const uint32_t level = uint32_t(i / image.faces);
+        image.surfaces.push_back(surface(spans[i], image.levelWidth(level), image.levelHeight(level)));
     }
+    image.layerSurfaces.clear();
+    for (const FaceSpan& s : layerSpans) image.layerSurfaces.push_back(surface(s, image.width, image.height));
     if (o.columnsRightToLeft)
         image.notes.push_back("KTXorientation: columns stored right to left (kept as stored)");
     if (f.uncompressed) {
@@ -495,9 +495,10 @@ bool checkKtxShape(const char* container, uint32_t width, uint32_t& height, uint
                                    std::to_string(height) + " is not square");
         return false;
     }
+    image.layers = std::max<uint32_t>(layers, 1);
     if (layers > 1)
-        image.notes.push_back("texture array of " + std::to_string(layers) +
-                              (faces == 6 ? " cubes" : " layers") + ": only layer 0 is used");
+        image.notes.push_back("texture array of " + std::to_string(layers) + (faces == 6 ? " cubes" : " layers") +
+                              ": layer 0 is drawn; the inspector shows each layer's base level");
     if (levels == 0) {
         image.notes.push_back("mip level count 0 (generate mipmaps) read as 1");
         levels = 1;
@@ -578,7 +579,7 @@ bool ktx1Format(const Ktx1Header& h, KtxFormat& f, std::string& error) {
 // Walks the levels: imageSize, then the elements' faces (each non-array cube face padded to 4
 // bytes), then mip padding. Level 0 must be whole; a later level cut off ends the chain (note).
 bool sliceKtx1(const ByteView& bytes, const Ktx1Header& h, const KtxFormat& f, uint32_t levels, Image& image,
-               std::vector<FaceSpan>& spans, std::string& error) {
+               std::vector<FaceSpan>& spans, std::vector<FaceSpan>& layerSpans, std::string& error) {
     ByteReader r(bytes.data, bytes.size);
     r.seek(kKtx1HeaderSize + uint64_t(h.kvBytes));
     const bool nonArrayCube = h.faces == 6 && h.arrayElements == 0;
@@ -611,6 +612,7 @@ bool sliceKtx1(const ByteView& bytes, const Ktx1Header& h, const KtxFormat& f, u
         const uint64_t start = r.position();
         for (uint32_t fc = 0; fc < h.faces; ++fc)
             spans.push_back({bytes, start + fc * (nonArrayCube ? (face + 3) / 4 * 4 : face)});
+        for (uint64_t layer = 1; level == 0 && layer < layers; ++layer) layerSpans.push_back({bytes, start + layer * h.faces * face});
         r.skip(stored);
         r.skip(std::min<uint64_t>((4 - stored % 4) % 4, r.remaining()));  // mipPadding
         ++kept;
@@ -752,9 +754,10 @@ bool inflateLevel(uint32_t scheme, const uint8_t* src, uint64_t length, uint64_t
     return true;
 }
 
-// Reads the level index and cuts out (or decompresses) each level, keeping layer 0's faces.
+// Reads the level index and cuts out (or decompresses) each level, keeping layer 0's faces (and the
+// later layers' first face of level 0, for inspection).
 bool sliceKtx2(const ByteView& bytes, const Ktx2Header& h, const KtxFormat& f, uint32_t levels, Image& image,
-               std::vector<FaceSpan>& spans, std::string& error) {
+               std::vector<FaceSpan>& spans, std::vector<FaceSpan>& layerSpans, std::string& error) {
     const uint64_t layers = std::max<uint32_t>(h.layers, 1);
     uint32_t kept = 0;
     for (uint32_t level = 0; level < levels; ++level) {
@@ -790,6 +793,7 @@ bool sliceKtx2(const ByteView& bytes, const Ktx2Header& h, const KtxFormat& f, u
             !inflateLevel(h.scheme, levelBytes.data, length, expected, entry, level, levelBytes, error))
             return false;
         for (uint32_t fc = 0; fc < h.faces; ++fc) spans.push_back({levelBytes, fc * face});
+        for (uint64_t layer = 1; level == 0 && layer < layers; ++layer) layerSpans.push_back({levelBytes, layer * h.faces * face});
         ++kept;
     }
     keepLevels(kept, levels, bytes.size, image);
@@ -840,9 +844,9 @@ bool readKtx(const ByteView& bytes, Image& image, std::string& error) {
     image.blockWidth = f.blockWidth;
     image.blockHeight = f.blockHeight;
     image.srgb = f.srgb;
-    std::vector<FaceSpan> spans;
-    if (!sliceKtx1(bytes, h, f, levels, image, spans, error)) return false;
-    fillKtxSurfaces(spans, f, true, h.swapped, o, "KTX", image);
+    std::vector<FaceSpan> spans, layerSpans;
+    if (!sliceKtx1(bytes, h, f, levels, image, spans, layerSpans, error)) return false;
+    fillKtxSurfaces(spans, layerSpans, f, true, h.swapped, o, "KTX", image);
     return true;
 }
 
@@ -876,9 +880,9 @@ bool readKtx2(const ByteView& bytes, Image& image, std::string& error) {
     image.srgb = f.srgb;
     if (h.scheme == 2) image.notes.push_back("KTX2 levels decompressed (Zstandard)");
     if (h.scheme == 3) image.notes.push_back("KTX2 levels decompressed (zlib)");
-    std::vector<FaceSpan> spans;
-    if (!sliceKtx2(bytes, h, f, levels, image, spans, error)) return false;
-    fillKtxSurfaces(spans, f, false, false, o, "KTX2", image);
+    std::vector<FaceSpan> spans, layerSpans;
+    if (!sliceKtx2(bytes, h, f, levels, image, spans, layerSpans, error)) return false;
+    fillKtxSurfaces(spans, layerSpans, f, false, false, o, "KTX2", image);
     return true;
 }
 

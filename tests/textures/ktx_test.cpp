@@ -161,13 +161,42 @@ TEST(Ktx1, etc2_cube_faces_in_gl_order_with_their_mips) {
     EXPECT_EQ(at, raw.size());
 }
 
-TEST(Ktx1, array_keeps_layer_zero_with_a_note) {
+// Every layer's blocks, as the script wrote them: layer 0 as the image's surfaces, the later ones for
+// the inspector; decoded, each layer is its own blocks decoded.
+void expectLayers(const Image& image, const Bytes& raw, uint32_t blockBytes) {
+    ASSERT_EQ(image.layers, 3u);
+    ASSERT_EQ(image.layerSurfaces.size(), 2u);
+    EXPECT_EQ(surfaceBytes(image, 0), Bytes(raw.begin(), raw.begin() + blockBytes));
+    for (uint32_t layer = 1; layer < 3; ++layer) {
+        const ByteView& s = image.layerSurfaces[layer - 1];
+        EXPECT_EQ(Bytes(s.begin(), s.end()),
+                  Bytes(raw.begin() + long(layer * blockBytes), raw.begin() + long((layer + 1) * blockBytes)))
+            << "layer " << layer;
+        std::vector<uint8_t> rgba, expected(size_t(image.width) * image.height * 4);
+        std::string error;
+        ASSERT_TRUE(decodeLayer(image, layer, rgba, error)) << error;
+        decodeEtc(image.format, raw.data() + layer * blockBytes, image.width, image.height, expected.data());
+        EXPECT_EQ(rgba, expected) << "layer " << layer;
+    }
+    Image decoded;
+    std::string error;
+    ASSERT_TRUE(decodeImage(image, decoded, error)) << error;
+    ASSERT_EQ(decoded.layerSurfaces.size(), 2u);
+    std::vector<uint8_t> last;
+    ASSERT_TRUE(decodeLayer(image, 2, last, error)) << error;
+    EXPECT_EQ(Bytes(decoded.layerSurfaces[1].begin(), decoded.layerSurfaces[1].end()), last);
+    std::vector<uint8_t> none;
+    EXPECT_FALSE(decodeLayer(image, 3, none, error));
+    EXPECT_EQ(error, "no layer 3 (the image has 3)");
+}
+
+TEST(Ktx1, array_keeps_every_layer_and_draws_layer_zero) {
     REQUIRE_KTX1();
     const Bytes raw = fileBytes(fixtureDir() / "etc1_array.raw");
     const Image image = readFixture("etc1_array.ktx");
     EXPECT_EQ(image.levels, 1u);
-    EXPECT_EQ(surfaceBytes(image, 0), Bytes(raw.begin(), raw.begin() + 32));
-    EXPECT_TRUE(hasNote(image, "texture array of 3 layers: only layer 0 is used"));
+    expectLayers(image, raw, 32);
+    EXPECT_TRUE(hasNote(image, "texture array of 3 layers: layer 0 is drawn; the inspector shows each layer's base level"));
 }
 
 TEST(Ktx1, astc_levels_decode_as_astcenc_decodes_them) {
@@ -303,13 +332,13 @@ TEST(Ktx2, etc2_cube_matches_ktx1_stored_plain_and_zlib) {
     }
 }
 
-TEST(Ktx2, zstandard_array_keeps_layer_zero) {
+TEST(Ktx2, zstandard_array_keeps_every_layer_and_draws_layer_zero) {
     REQUIRE_KTX2();
     const Bytes raw = fileBytes(fixtureDir() / "etc1_array.raw");
     const Image image = readFixture("etc2_array_zstd.ktx2");
     EXPECT_EQ(image.format, PixelFormat::Etc2_Rgb);
-    EXPECT_EQ(surfaceBytes(image, 0), Bytes(raw.begin(), raw.begin() + 32));
-    EXPECT_TRUE(hasNote(image, "only layer 0 is used"));
+    expectLayers(image, raw, 32);
+    EXPECT_TRUE(hasNote(image, "layer 0 is drawn"));
 }
 
 TEST(Ktx2, uncompressed_formats_srgb_and_orientation) {
