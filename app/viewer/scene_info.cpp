@@ -182,11 +182,13 @@ void addTextures(const Scene& scene, nlohmann::json& j) {
     nlohmann::json textures = nlohmann::json::array(), files = nlohmann::json::array();
     for (const Texture& t : scene.textures) {
         textures.push_back(t.path.empty() ? t.name : t.path);
-        files.push_back({{"name", t.name},
-                         {"file", t.path},
-                         {"resolved", textureSource(t)},
-                         {"embedded", !t.embedded.empty()},
-                         {"missing", t.placeholder}});
+        nlohmann::json f = {{"name", t.name},
+                            {"file", t.path},
+                            {"resolved", textureSource(t)},
+                            {"embedded", !t.embedded.empty()},
+                            {"missing", t.placeholder}};
+        if (t.image.layers > 1) f["layers"] = t.image.layers;  // a KTX array (materials draw layer 0)
+        files.push_back(std::move(f));
     }
     j["textures"] = std::move(textures);
     j["texture_files"] = std::move(files);

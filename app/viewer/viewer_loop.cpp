@@ -31,6 +31,7 @@
 #include "app/viewer/viewer_actions.h"
 #include "app/viewer/viewer_script.h"
 #include "app/viewer/viewer_state.h"
+#include "loaders/textures/decode.h"
 #include "prepare/prepare.h"
 #include "renderer/camera.h"
 #include "renderer/gl_calls.h"
@@ -476,6 +477,42 @@ void makeDiffTexture(ViewerState& s) {
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+// The inspector's array layer picture (LayerPreview): decoded and uploaded when the selected texture
+// has a later layer chosen that is not the one shown; dropped when nothing needs it.
+void updateLayerPreview(ViewerState& s) {
+    LayerPreview& p = s.layerPreview;
+    const int t = s.selection.texture;
+    const bool wanted = s.scene && t >= 0 && size_t(t) < s.scene->textures.size() && s.selection.textureLayer > 0 &&
+                        uint32_t(s.selection.textureLayer) < s.scene->textures[size_t(t)].image.layers;
+    if (!wanted) {
+        if (p.object != 0) glDeleteTextures(1, &p.object);
+        p = LayerPreview{};
+        return;
+    }
+    if (p.texture == t && p.layer == s.selection.textureLayer && p.scene == s.scene.get() &&
+        p.loads == s.loadsCompleted)
+        return;
+    p.texture = t;
+    p.layer = s.selection.textureLayer;
+    p.scene = s.scene.get();
+    p.loads = s.loadsCompleted;
+    p.error.clear();
+    const Image& image = s.scene->textures[size_t(t)].image;
+    std::vector<uint8_t> rgba;
+    if (!decodeLayer(image, uint32_t(p.layer), rgba, p.error)) return;
+    if (p.object == 0) glGenTextures(1, &p.object);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, p.object);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, GLsizei(image.width), GLsizei(image.height), 0, GL_RGBA,
+                 GL_UNSIGNED_BYTE, rgba.data());
     glBindTexture(GL_TEXTURE_2D, 0);
 }
 
@@ -1239,6 +1276,7 @@ bool ViewerLoop::frame() {
     }
     if (s.scene) updatePose(s);
     followA(s);
+    updateLayerPreview(s);
     const HostSize framebuffer = host.framebufferSize();
     const int width = framebuffer.width, height = framebuffer.height;
     s.framebufferWidth = width;
@@ -1308,6 +1346,7 @@ void ViewerLoop::dropGlObjects() {
     abandonRenderer(s.renderer);
     abandonRenderer(s.compare.renderer);
     s.compare.diffTexture = 0;  // went with the context
+    s.layerPreview = LayerPreview{};
     if (m.imguiGl) abandonImGuiRenderer();
     m.imguiGl = false;
     s.context.dropGlCalls = gl::callCount() - calls;
@@ -1349,6 +1388,8 @@ int ViewerLoop::finish() {
         m.imgui = false;
     }
     deleteDiffTexture(m.v.state);
+    if (m.v.state.layerPreview.object != 0) glDeleteTextures(1, &m.v.state.layerPreview.object);
+    m.v.state.layerPreview = LayerPreview{};
     m.v.state.compare.renderer.reset();
     m.v.state.renderer.reset();  // GL objects go while the context is current
     return m.exitCode;

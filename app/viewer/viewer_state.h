@@ -32,7 +32,19 @@ struct Selection {
     int joint = -1;     // a skin joint or bone node whose influences are shown (-1: none)
     int material = -1;  // inspector focus when picked from a list
     int texture = -1;
+    int textureLayer = 0;  // the array layer of `texture` the inspector shows (KTX arrays)
     int light = -1;
+};
+
+// The inspector's picture of a later array layer (Image::layerSurfaces): the frame loop decodes the
+// selected texture's layer and uploads it as RGBA8 to `object` before the panels are drawn, again
+// only when the selection, the layer or the scene changes.
+struct LayerPreview {
+    int texture = -1, layer = 0;
+    const Scene* scene = nullptr;
+    int loads = -1;       // ViewerState::loadsCompleted when it was made
+    unsigned object = 0;  // GL texture (0: none)
+    std::string error;    // why the layer could not be decoded
 };
 
 // State of the load in flight (or the last one's error).
@@ -183,6 +195,7 @@ struct ViewerState {
     LoadStatus load;
     // File → Compare with…: a second model beside this one (compare_view.h); inactive while none is open.
     CompareView compare;
+    LayerPreview layerPreview;
     LoadTimes loadTimes;                   // of the scene shown (zero before the first load)
     std::vector<std::string> recentFiles;  // most recent first
     // Folders searched for textures after a model's own: --texture-path, then those the panel

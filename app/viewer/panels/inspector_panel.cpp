@@ -360,7 +360,17 @@ void textureThumbnail(const ViewerState& s, int t, float size, bool preview) {
         ImGui::Dummy(ImVec2(size, size));
         return;
     }
-    const unsigned object = textureObject(s, t);
+    unsigned object = textureObject(s, t);
+    // A later array layer chosen in the Textures list: its picture (LayerPreview) instead of layer 0.
+    const LayerPreview& layer = s.layerPreview;
+    if (t == s.selection.texture && s.selection.textureLayer > 0 && layer.texture == t &&
+        layer.layer == s.selection.textureLayer) {
+        if (!layer.error.empty()) {
+            ImGui::TextColored(kWarningColor, "layer %d: %s", layer.layer, layer.error.c_str());
+            return;
+        }
+        object = layer.object;
+    }
     if (object == 0) {
         ImGui::TextDisabled("(not uploaded)");
         return;
@@ -456,6 +466,7 @@ void drawTextureDetail(const ViewerState& s, int t) {
     ImGui::Text("%s, %ux%u, %u mip levels, %u face%s%s", pixelFormatName(image.format), image.width,
                 image.height, image.levels, image.faces, image.faces == 1 ? "" : "s",
                 image.srgb ? ", sRGB" : "");
+    if (image.layers > 1) ImGui::Text("array of %u layers", image.layers);
     if (image.format == PixelFormat::Astc)
         ImGui::Text("ASTC block %ux%u", image.blockWidth, image.blockHeight);
     ImGui::Text("container %s%s%s", image.container.empty() ? "?" : image.container.c_str(),
@@ -1075,8 +1086,10 @@ void drawLists(ViewerState& s, bool open) {
                 const Texture& texture = scene.textures[static_cast<size_t>(i)];
                 const ImVec2 start = ImGui::GetCursorPos();
                 if (ImGui::Selectable("##texture", s.selection.texture == i,
-                                      ImGuiSelectableFlags_AllowItemOverlap, ImVec2(0, kListThumbnail)))
+                                      ImGuiSelectableFlags_AllowItemOverlap, ImVec2(0, kListThumbnail))) {
                     s.selection.texture = s.selection.texture == i ? -1 : i;
+                    s.selection.textureLayer = 0;
+                }
                 ImGui::SetCursorPos(start);
                 textureThumbnail(s, i, kListThumbnail, false);
                 ImGui::SameLine(kListThumbnail + ImGui::GetStyle().ItemSpacing.x * 2.0f);
@@ -1098,7 +1111,18 @@ void drawLists(ViewerState& s, bool open) {
                 if (!tooltip.empty() && ImGui::IsItemHovered()) fullTextTooltip(tooltip);
             });
         }
-        if (inRange(scene.textures, s.selection.texture)) drawTextureDetail(s, s.selection.texture);
+        if (inRange(scene.textures, s.selection.texture)) {
+            // An array texture (KTX): which layer the picture below shows (materials draw layer 0).
+            const Image& image = scene.textures[size_t(s.selection.texture)].image;
+            if (image.layers > 1) {
+                s.selection.textureLayer = std::clamp(s.selection.textureLayer, 0, int(image.layers) - 1);
+                ImGui::SliderInt("layer", &s.selection.textureLayer, 0, int(image.layers) - 1, "layer %d",
+                                 ImGuiSliderFlags_AlwaysClamp);
+                ImGui::SameLine();
+                ImGui::TextDisabled("of %u (materials draw layer 0)", image.layers);
+            }
+            drawTextureDetail(s, s.selection.texture);
+        }
     }
 
     const std::string lights = "Lights (" + std::to_string(scene.lights.size()) + ")###lights";
