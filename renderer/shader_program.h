@@ -174,7 +174,9 @@ constexpr int kMapSpecularStrength = 6;  // on kUnitSpecularStrength
 constexpr int kMapSpecularTint = 7;      // on kUnitSpecularTint
 constexpr int kTransformedMaps = 8;
 // The maps `features`' program addresses (the size its transforms upload takes).
-inline int transformedMaps(const ShaderFeatures& features) { return features.specularMaps ? 8 : 6; }
+inline int transformedMaps(const ShaderFeatures& features) {
+    return features.specularMaps ? kTransformedMaps : kMapSpecularStrength;
+}
 
 struct OverlayProgram {
     gl::Program program;
