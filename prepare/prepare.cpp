@@ -219,6 +219,23 @@ void makeTangentFrames(Scene& scene, PrepareStats& stats) {
     }
 }
 
+// Step 6, on ES 2: the KHR_materials_specular maps the renderer leaves undrawn, a line per material.
+void noteSpecularMaps(Scene& scene, const TargetCaps& target, PrepareStats& stats) {
+    if (target.es3()) return;
+    for (const Material& m : scene.materials) {
+        if (m.model != ShadingModel::MetalRough) continue;
+        const bool strength = m.texture(TextureSlot::SpecularStrength).texture >= 0;
+        const bool tint = m.texture(TextureSlot::SpecularTint).texture >= 0;
+        if (!strength && !tint) continue;
+        ++stats.specularMapsUndrawn;
+        const std::string maps = strength && tint ? "specularTexture and specularColorTexture are"
+                                 : strength       ? "specularTexture is"
+                                                  : "specularColorTexture is";
+        scene.info("material '" + m.name + "': KHR_materials_specular's " + maps +
+                   " not drawn on ES 2 (no texture unit left: the other maps take all 8); its factors are");
+    }
+}
+
 }  // namespace
 
 std::unique_ptr<Scene> prepareForTarget(const Scene& loaded, const TargetCaps& target,
@@ -257,6 +274,9 @@ std::unique_ptr<Scene> prepareForTarget(const Scene& loaded, const TargetCaps& t
 
     // 5. Index types.
     fitIndices(*scene, target, stats);
+
+    // 6. What the target cannot sample, said.
+    noteSpecularMaps(*scene, target, stats);
 
     report(1.0f, "prepared");
     if (statsOut) *statsOut = stats;

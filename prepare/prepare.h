@@ -32,6 +32,7 @@ struct PrepareStats {
     size_t indexListsNarrowed = 0;  // 32-bit index lists rewritten as 16-bit (no 32-bit indices)
     size_t meshesSplit = 0;         // meshes drawing a vertex above 65535 split into 16-bit windows
     size_t indexListsTooLarge = 0;  // 32-bit index lists left as they are (a split failed)
+    size_t specularMapsUndrawn = 0;  // ES 2: materials whose KHR_materials_specular maps are not drawn
 };
 
 // Called with the fraction done (0..1) and the step: "textures 3/12", "bone batches", ...
@@ -54,7 +55,10 @@ using PrepareProgress = std::function<void(float fraction, const std::string& st
 //      a mesh that draws a vertex above 65535 is split into windows of at most 65536 vertices
 //      (splitVertexWindows: 16-bit indices and Submesh::baseVertex; vertices shared by two
 //      windows are copied). A mesh that cannot be split is left, with a warning: the renderer
-//      then cannot draw it.
+//      then cannot draw it;
+//   6. on ES 2, a metal/rough material with KHR_materials_specular's maps (TextureSlot::
+//      SpecularStrength, SpecularTint) gets an information line: the renderer samples them on ES 3
+//      only (units 9 and 10; ES 2 grants 8, all taken) and draws their factors alone.
 // Each step adds its lines to the copy's import report. Never fails: what cannot be prepared is
 // left as loaded with a warning (the renderer then draws what it can).
 std::unique_ptr<Scene> prepareForTarget(const Scene& loaded, const TargetCaps& target,

@@ -143,6 +143,10 @@ void GlRenderer::sampledMaps(const Material& m, const ShaderFeatures& f,
         refs[kUnitOpacity] = &m.texture(pbr ? TextureSlot::Roughness : TextureSlot::Opacity);
         if (pbr) refs[kUnitOcclusion] = &m.texture(TextureSlot::Occlusion);
     }
+    if (f.specularMaps) {
+        refs[kMapSpecularStrength] = &m.texture(TextureSlot::SpecularStrength);
+        refs[kMapSpecularTint] = &m.texture(TextureSlot::SpecularTint);
+    }
     if (f.normalMap) {
         refs[kUnitNormal] = &m.texture(TextureSlot::Normal);
         if (refs[kUnitNormal]->texture < 0) refs[kUnitNormal] = &m.texture(TextureSlot::Bump);
@@ -166,6 +170,10 @@ void GlRenderer::bindMaterialTextures(const Scene& scene, const Pose& pose, cons
     for (int unit : {int(kUnitSpecular), int(kUnitEmissive), int(kUnitOpacity), int(kUnitOcclusion)})
         if (refs[unit]) bound[unit] = bindTexture(unit, *refs[unit], m_white);
     if (refs[kUnitNormal]) bound[kUnitNormal] = bindTexture(kUnitNormal, *refs[kUnitNormal], m_flatNormal);
+    if (f.specularMaps) {
+        bound[kMapSpecularStrength] = bindTexture(kUnitSpecularStrength, *refs[kMapSpecularStrength], m_white);
+        bound[kMapSpecularTint] = bindTexture(kUnitSpecularTint, *refs[kMapSpecularTint], m_white);
+    }
     if (f.reflection == 1) bindTexture(kUnitReflection, m.texture(TextureSlot::Reflection), m_white);
     if (f.reflection == 2)
         bindTexture(kUnitReflectionCube, m.texture(TextureSlot::Reflection), m_white, GL_TEXTURE_CUBE_MAP);
@@ -173,7 +181,8 @@ void GlRenderer::bindMaterialTextures(const Scene& scene, const Pose& pose, cons
     // Each map's transform at this pose (animated uv matrices) and its emulated addressing; a
     // neutral stand-in samples untransformed.
     glm::vec4 rows[2 * kTransformedMaps], borders[kTransformedMaps];
-    for (int i = 0; i < kTransformedMaps; ++i) {
+    const int maps = transformedMaps(f);
+    for (int i = 0; i < maps; ++i) {
         const bool use = refs[i] && bound[i];
         glm::mat4 uv(1.0f);
         if (use && refs[i]->uvTransform >= 0 && size_t(refs[i]->uvTransform) < scene.uvTransforms.size())
@@ -186,8 +195,8 @@ void GlRenderer::bindMaterialTextures(const Scene& scene, const Pose& pose, cons
         rows[2 * i + 1] = glm::vec4(uv[0][1], uv[1][1], uv[3][1], use ? mode(refs[i]->wrapT) : 0.0f);
         borders[i] = use ? refs[i]->border : glm::vec4(0.0f);
     }
-    m_state.uniform4fv(p.mapUv, 2 * kTransformedMaps, glm::value_ptr(rows[0]));
-    m_state.uniform4fv(p.mapBorder, kTransformedMaps, glm::value_ptr(borders[0]));
+    m_state.uniform4fv(p.mapUv, 2 * maps, glm::value_ptr(rows[0]));
+    m_state.uniform4fv(p.mapBorder, maps, glm::value_ptr(borders[0]));
 }
 
 void GlRenderer::setMaterial(const Scene& scene, const Node& node, uint32_t slot, const MeshProgram& p,
@@ -294,8 +303,12 @@ ShaderFeatures GlRenderer::featuresFor(const Scene& scene, const Node& node, con
             const int32_t reflection = m.texture(TextureSlot::Reflection).texture;
             if (reflection >= 0 && size_t(reflection) < m_gpu.textures.size())
                 f.reflection = m_gpu.textures[reflection].target == GL_TEXTURE_CUBE_MAP ? 2 : f.metalRough ? 0 : 1;
+            // KHR_materials_specular's maps take units 9 and 10: GLSL ES 3.00 only (ES 2 has 8 units,
+            // all taken; preparation for ES 2 notes that they are not drawn there).
+            f.specularMaps = f.metalRough && m_caps.es3 &&
+                             (has(TextureSlot::SpecularStrength) || has(TextureSlot::SpecularTint));
             // The maps ride on the diffuse sampler's define (a white texture when it is absent).
-            f.textured |= f.materialMaps || f.normalMap;
+            f.textured |= f.materialMaps || f.normalMap || f.specularMaps;
         }
         f.mapTransforms = needsMapTransforms(m, f);
     }

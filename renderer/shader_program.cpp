@@ -30,6 +30,7 @@ uint64_t ShaderFeatures::key() const {
     k = k << 1 | uint64_t(lightProjection);
     k = k << 1 | uint64_t(outline);
     k = k << 4 | uint64_t(maxLights & 15);
+    k = k << 1 | uint64_t(specularMaps);
     return k;
 }
 
@@ -88,6 +89,8 @@ std::string header(const ShaderFeatures& f, GlslVersion version, bool vertex, bo
         if (f.materialMaps) s += "#define MATERIAL_MAPS 1\n";
         s += "#define REFLECTION_MAP " + std::to_string(int(f.reflection)) + "\n";
         if (f.metalRough) s += "#define METAL_ROUGH 1\n";
+        // Units 9 and 10: GLSL ES 1.00 programs never sample them (ES 2 grants 8 units).
+        if (f.specularMaps && f.metalRough && version == GlslVersion::Es300) s += "#define SPECULAR_MAPS 1\n";
         if (f.mapTransforms) s += "#define MAP_TRANSFORMS 1\n";
         if (f.lightProjection) s += "#define LIGHT_PROJECTION 1\n";
         if (f.maxLights > 0) s += "#define MAX_LIGHTS " + std::to_string(int(f.maxLights)) + "\n";
@@ -276,10 +279,18 @@ std::vector<ShaderFeatures> allShaderPermutations(int maxBones) {
             if (!shaded && f.textured && f.mode != ViewMode::Unlit) continue;
             if (f.metalRough && f.reflection == 1) continue;  // metal/rough takes cube maps or the gradient
             all.push_back(f);
-            // Shaded variants also with a projected spot light.
+            // Shaded variants also with a projected spot light, and textured metal/rough ones also
+            // with KHR_materials_specular's maps (ES 3.00; the 1.00 source is the one without).
             if (shaded) {
                 f.lightProjection = true;
                 all.push_back(f);
+            }
+            if (shaded && f.metalRough && f.textured) {
+                f.specularMaps = true;
+                for (bool projection : {false, true}) {
+                    f.lightProjection = projection;
+                    all.push_back(f);
+                }
             }
         }
     return all;
@@ -403,7 +414,8 @@ bool ProgramCache::link(const ShaderFeatures& features, MeshProgram& p, std::str
                      {"u_normalMap", kUnitNormal},     {"u_emissiveMap", kUnitEmissive},
                      {"u_opacityMap", kUnitOpacity},   {"u_reflectionMap", kUnitReflection},
                      {"u_reflectionCube", kUnitReflectionCube}, {"u_morphDeltas", kUnitMorphDeltas},
-                     {"u_occlusionMap", kUnitOcclusion}};
+                     {"u_occlusionMap", kUnitOcclusion}, {"u_specularStrengthMap", kUnitSpecularStrength},
+                     {"u_specularTintMap", kUnitSpecularTint}};
     for (const auto& sampler : kSamplers) {
         const GLint location = glGetUniformLocation(prog, sampler.name);
         if (location >= 0) glUniform1i(location, sampler.unit);

@@ -41,6 +41,10 @@ struct ShaderFeatures {
     bool normalMap = false;   // tangent-space normal map; needs the a_tangent attribute
     uint8_t reflection = 0;   // 0 none, 1 lat-long 2D map, 2 cube map
     bool metalRough = false;  // metal/rough model instead of the classic one
+    // Metal/rough, GLSL ES 3.00 only: KHR_materials_specular's maps (the strength in .a on unit
+    // kUnitSpecularStrength, the colour in .rgb on kUnitSpecularTint; the neutral white where one
+    // is absent). ES 2 grants 8 fragment units and the other maps take them all.
+    bool specularMaps = false;
     // Some sampled map has a texture coordinate transform or an addressing mode GL lacks (border,
     // mirror_clamp, mirror_border): every map samples through u_mapUv / u_mapBorder (mesh.frag).
     bool mapTransforms = false;
@@ -130,7 +134,9 @@ enum TextureUnit : int {
     kUnitMorphDeltas = 7,         // vertex stage
     kUnitLightProjection = 8,     // GLSL ES 3.00 (ES3 grants at least 16 fragment units)
     kUnitLightProjectionEs2 = 7,  // GLSL ES 1.00: ES2 grants 8; the morph delta texture is ES3-only
-    kUnitCount = 9
+    kUnitSpecularStrength = 9,    // GLSL ES 3.00, metal/rough: KHR_materials_specular's specularTexture
+    kUnitSpecularTint = 10,       // GLSL ES 3.00, metal/rough: its specularColorTexture
+    kUnitCount = 11
 };
 // The projection texture's unit for `version` (u_projectionMap in mesh.frag).
 inline int lightProjectionUnit(GlslVersion version) {
@@ -151,7 +157,7 @@ struct MeshProgram {
     int weightBone = -1;
     int morphWeights = -1, morphAbsolute = -1, morphBaseScale = -1;
     int morphTextureWeights = -1, morphLayout = -1;
-    int mapUv = -1, mapBorder = -1;  // MAP_TRANSFORMS: per map unit 0..5, see mesh.frag
+    int mapUv = -1, mapBorder = -1;  // MAP_TRANSFORMS: per map, see kTransformedMaps and mesh.frag
     int mapFactors = -1;             // u_mapFactors: normal map scale, occlusion strength, specular factor
     bool metalRough = false;         // METAL_ROUGH: u_specular is the dielectric F0's colour
     int pointSize = -1;              // POINTS
@@ -161,9 +167,16 @@ struct MeshProgram {
     int fragmentUniformVectors = 0;    // its fragment stage's active uniform vectors (uniformVectors)
 };
 
-// Maps that MAP_TRANSFORMS addresses: indices into u_mapUv / u_mapBorder, equal to their units
-// (the occlusion map's only in metal/rough programs with material maps; the others' arrays hold 5).
-constexpr int kTransformedMaps = 6;  // kUnitDiffuse .. kUnitOpacity, kUnitOcclusion
+// Maps that MAP_TRANSFORMS addresses: indices into u_mapUv / u_mapBorder, the first six equal to
+// their units (the occlusion map's only in metal/rough programs with material maps; the others'
+// arrays hold 5), then KHR_materials_specular's two (only in programs with specularMaps).
+constexpr int kMapSpecularStrength = 6;  // on kUnitSpecularStrength
+constexpr int kMapSpecularTint = 7;      // on kUnitSpecularTint
+constexpr int kTransformedMaps = 8;
+// The maps `features`' program addresses (the size its transforms upload takes).
+inline int transformedMaps(const ShaderFeatures& features) {
+    return features.specularMaps ? kTransformedMaps : kMapSpecularStrength;
+}
 
 struct OverlayProgram {
     gl::Program program;

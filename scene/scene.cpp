@@ -46,7 +46,8 @@ const char* primitiveName(Primitive primitive) {
 const char* textureSlotName(TextureSlot slot) {
     static constexpr const char* kNames[] = {"diffuse",  "ambient",    "specular",   "shininess", "normal",
                                              "bump",     "emissive",   "opacity",    "reflection",
-                                             "refraction", "metallic", "roughness", "occlusion"};
+                                             "refraction", "metallic", "roughness", "occlusion",
+                                             "specular_strength", "specular_tint"};
     static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<size_t>(TextureSlot::Count));
     return kNames[static_cast<size_t>(slot)];
 }

@@ -222,6 +222,10 @@ enum class TextureSlot : uint8_t {
     Metallic,
     Roughness,
     Occlusion,
+    // KHR_materials_specular (metal/rough): specularTexture, whose alpha scales specularFactor, and
+    // specularColorTexture, whose RGB scales specularColorFactor. Not the classic model's Specular.
+    SpecularStrength,
+    SpecularTint,
     Count
 };
 const char* textureSlotName(TextureSlot slot);
@@ -352,7 +356,8 @@ struct Material {
     // glTF 2.0 terms: the normal map's scale (its x and y before normalising, every shading model),
     // the occlusion map's strength (metal/rough: ambient light times 1 + strength * (ao - 1)), and
     // KHR_materials_specular's factor and colour factor on the dielectric F0 = min(0.04 * colour, 1)
-    // * factor and F90 = factor (metal/rough). The defaults draw as glTF without them.
+    // * factor and F90 = factor (metal/rough), each times its map where the material has one
+    // (TextureSlot::SpecularStrength's alpha, SpecularTint's RGB). The defaults draw as glTF without them.
     float normalScale = 1.0f;
     float occlusionStrength = 1.0f;
     float specularFactor = 1.0f;

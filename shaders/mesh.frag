@@ -7,7 +7,8 @@
 // metallic, emissive, roughness and occlusion maps), NORMAL_MAP,
 // REFLECTION_MAP (1: lat-long 2D map, 2: cube map), METAL_ROUGH, MAP_TRANSFORMS (every map samples
 // through its texture coordinate transform and emulated addressing mode), LIGHT_PROJECTION (one
-// spot light's colour filtered by its projection texture).
+// spot light's colour filtered by its projection texture), SPECULAR_MAPS (metal/rough, GLSL ES 3.00
+// only: KHR_materials_specular's strength and colour maps, neutral where absent).
 #ifndef MAX_LIGHTS
 #define MAX_LIGHTS 8  // LightRig::kMaxLights: four of the file's and four of the viewer's
 #endif
@@ -74,6 +75,13 @@ uniform sampler2D u_occlusionMap;  // unit 5 (the classic model's lat-long refle
 #ifdef NORMAL_MAP
 uniform sampler2D u_normalMap;    // unit 2: tangent-space normal
 #endif
+#ifdef SPECULAR_MAPS
+// KHR_materials_specular's maps on units 9 and 10 (ES 2 has 8 units, all taken). The colour map is
+// sampled as stored, sRGB, as the base colour and emissive maps are: this renderer shades stored
+// colours and shows the result through its own display response (diffuseResponse, rollOff).
+uniform sampler2D u_specularStrengthMap;  // unit 9: the strength in .a (times u_mapFactors.z)
+uniform sampler2D u_specularTintMap;      // unit 10: the colour in .rgb (times u_specular)
+#endif
 #if REFLECTION_MAP == 1
 uniform sampler2D u_reflectionMap;  // unit 5: lat-long environment
 #elif REFLECTION_MAP == 2
@@ -116,13 +124,19 @@ float safeLength(vec3 v) {
 #define MAP_EMISSIVE 3
 #define MAP_OPACITY 4
 #define MAP_OCCLUSION 5
+#define MAP_SPECULAR_STRENGTH 6
+#define MAP_SPECULAR_TINT 7
 #ifdef MAP_TRANSFORMS
 // Per map i: u_mapUv[2i] and u_mapUv[2i + 1] are the x and y rows of its 2D affine texture
 // coordinate transform (xyz: the u, v and constant coefficients), their w its addressing mode of s
 // and t: 0 GL's own (repeat, clamp, mirrored repeat), 1 border, 2 mirror_clamp, 3 mirror_border.
 // u_mapBorder[i] is the border colour. ES 1.00 indexes fragment uniform arrays only with constant
-// expressions, hence the macro with literal indices. The occlusion map (metal/rough) is the sixth.
-#if defined(METAL_ROUGH) && defined(MATERIAL_MAPS)
+// expressions, hence the macro with literal indices. The occlusion map (metal/rough) is the sixth,
+// KHR_materials_specular's strength and colour maps the seventh and eighth.
+#ifdef SPECULAR_MAPS
+uniform vec4 u_mapUv[16];
+uniform vec4 u_mapBorder[8];
+#elif defined(METAL_ROUGH) && defined(MATERIAL_MAPS)
 uniform vec4 u_mapUv[12];
 uniform vec4 u_mapBorder[6];
 #else
@@ -273,11 +287,13 @@ vec3 shadeClassic(vec3 n, vec3 baseColor, vec3 specularColor) {
 // Cook-Torrance with GGX distribution, Smith-Schlick visibility and Schlick Fresnel; the ambient
 // term is the environment through Karis' analytic fit of the split-sum BRDF (mobile-friendly).
 // `occlusion` darkens the ambient terms only (glTF: the occlusion map affects indirect light).
-vec3 shadeMetalRough(vec3 n, vec3 baseColor, float metallic, float roughness, float occlusion) {
+// KHR_materials_specular: the dielectric F0 = min(specularColor, 1) * specular and F90 = specular.
+vec3 shadeMetalRough(vec3 n, vec3 baseColor, float metallic, float roughness, float occlusion,
+                     vec3 specularColor, float specular) {
     vec3 v = NORMALIZE(u_eye - v_worldPosition);
     float nv = max(dot(n, v), 1e-4);
-    vec3 f0 = mix(min(u_specular, vec3(1.0)) * u_mapFactors.z, baseColor, metallic);
-    float f90 = mix(u_mapFactors.z, 1.0, metallic);
+    vec3 f0 = mix(min(specularColor, vec3(1.0)) * specular, baseColor, metallic);
+    float f90 = mix(specular, 1.0, metallic);
     vec3 diffuseColor = baseColor * (1.0 - metallic);
     float a = max(roughness * roughness, 0.002);
     float a2 = a * a;
@@ -402,7 +418,14 @@ void main() {
     roughness *= SAMPLE_MAP(u_opacityMap, MAP_OPACITY).g;
     occlusion += u_mapFactors.y * (SAMPLE_MAP(u_occlusionMap, MAP_OCCLUSION).r - 1.0);
 #endif
-    vec3 color = shadeMetalRough(n, base.rgb, clamp(metallic, 0.0, 1.0), clamp(roughness, 0.03, 1.0), occlusion);
+    vec3 specularColor = u_specular;
+    float specular = u_mapFactors.z;
+#ifdef SPECULAR_MAPS
+    specular *= SAMPLE_MAP(u_specularStrengthMap, MAP_SPECULAR_STRENGTH).a;
+    specularColor *= SAMPLE_MAP(u_specularTintMap, MAP_SPECULAR_TINT).rgb;
+#endif
+    vec3 color = shadeMetalRough(n, base.rgb, clamp(metallic, 0.0, 1.0), clamp(roughness, 0.03, 1.0), occlusion,
+                                 specularColor, specular);
 #else
     vec3 specularColor = u_specular;
 #ifdef MATERIAL_MAPS

@@ -169,7 +169,8 @@ void addPodConvertOptions(CLI::App* convert, PodConvertOptions& options) {
     convert
         ->add_flag("--plain-materials", options.plainMaterials,
                    "Write materials as POD has them: two-sided ones one-sided, alpha cutoffs left out, unlit "
-                   "ones lit, vertex colours on, an emission POD cannot store left out")
+                   "ones lit, vertex colours on, an emission POD cannot store and specular strength and colour maps "
+                   "left out")
         ->group(group);
     convert
         ->add_flag("--lossy", options.lossy,

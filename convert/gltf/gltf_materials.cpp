@@ -167,10 +167,16 @@ Json Writer::materialJson(const Material& mat) {
     Json base = tex(TextureSlot::Diffuse);
     if (!base.is_null()) pbr["baseColorTexture"] = base;
     if (mat.model == ShadingModel::MetalRough) {
+        Json specular = Json::object();
         if (mat.specularFactor != 1.0f || mat.specularColorFactor != glm::vec3(1.0f)) {
             const glm::vec3 sc = glm::max(mat.specularColorFactor, glm::vec3(0.0f));
-            m["extensions"]["KHR_materials_specular"] = {{"specularFactor", clamp01(mat.specularFactor)},
-                                                         {"specularColorFactor", {sc.r, sc.g, sc.b}}};
+            specular = {{"specularFactor", clamp01(mat.specularFactor)}, {"specularColorFactor", {sc.r, sc.g, sc.b}}};
+        }
+        Json strength = tex(TextureSlot::SpecularStrength), tint = tex(TextureSlot::SpecularTint);
+        if (!strength.is_null()) specular["specularTexture"] = strength;
+        if (!tint.is_null()) specular["specularColorTexture"] = tint;
+        if (!specular.empty()) {
+            m["extensions"]["KHR_materials_specular"] = specular;
             m_extUsed.insert("KHR_materials_specular");
         }
         pbr["metallicFactor"] = clamp01(mat.metallic);
@@ -233,6 +239,11 @@ Json Writer::materialJson(const Material& mat) {
                              TextureSlot::Reflection, TextureSlot::Refraction})
         if (mat.texture(slot).texture >= 0)
             note(where + ": " + textureSlotName(slot) + " map has no glTF counterpart: left out");
+    // KHR_materials_specular's maps scale the metal/rough model's F0 and F90: other models drop them.
+    if (mat.model != ShadingModel::MetalRough)
+        for (TextureSlot slot : {TextureSlot::SpecularStrength, TextureSlot::SpecularTint})
+            if (mat.texture(slot).texture >= 0)
+                note(where + ": " + textureSlotName(slot) + " map on a material that is not metal/rough: left out");
 
     if (mat.alphaCutoff > 0.0f) {
         m["alphaMode"] = "MASK";

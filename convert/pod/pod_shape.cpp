@@ -1651,6 +1651,9 @@ std::vector<std::string> podlessMaterialParts(const Material& m) {
             multiple = std::fabs(m.diffuse[c] * k - m.emissive[c]) <= 1e-6f * std::max(1.0f, std::fabs(m.emissive[c]));
         if (!multiple) what.push_back("an emissive colour POD cannot store (an amount of the base colour, metal/rough only)");
     }
+    // POD has no texture block for KHR_materials_specular's maps (its factors are not written either).
+    if (m.texture(TextureSlot::SpecularStrength).texture >= 0) what.push_back("a specular strength map");
+    if (m.texture(TextureSlot::SpecularTint).texture >= 0) what.push_back("a specular colour map");
     return what;
 }
 
@@ -1659,6 +1662,8 @@ void plainMaterial(Material& m) {
     m.alphaCutoff = 0.0f;
     if (m.model == ShadingModel::Unlit) m.model = ShadingModel::Classic;
     m.vertexColors = true;
+    m.texture(TextureSlot::SpecularStrength) = TextureRef{};
+    m.texture(TextureSlot::SpecularTint) = TextureRef{};
     if (!podlessMaterialParts(m).empty()) m.emissive = glm::vec3(0.0f);  // only the emission is left
 }
 
@@ -1667,7 +1672,7 @@ void plainMaterial(Material& m) {
 // texture coordinate transforms and swizzles: refused unless the options drop them.
 void shapeMaterials(Scene& scene, const PodShapeOptions& options, PodShapeReport& report) {
     const Material defaults;
-    size_t classicReset = 0, sameAsRepeat = 0, repeated = 0, plain = 0, plainMaterials = 0;
+    size_t classicReset = 0, sameAsRepeat = 0, repeated = 0, plain = 0, plainMaterials = 0, specularMapsDropped = 0;
     for (size_t i = 0; i < scene.materials.size(); ++i) {
         Material& m = scene.materials[i];
         if (m.model == ShadingModel::Classic &&
@@ -1685,8 +1690,11 @@ void shapeMaterials(Scene& scene, const PodShapeOptions& options, PodShapeReport
                 for (const std::string& w : podless) text += (text.empty() ? "" : "; ") + w;
                 report.refusals.push_back(where + ": " + text +
                                           " (--plain-materials writes it as POD has materials: one-sided, no alpha "
-                                          "cutoff, lit, vertex colours on, no emission POD cannot store)");
+                                          "cutoff, lit, vertex colours on, no emission POD cannot store, no "
+                                          "specular strength or colour map)");
             }
+            specularMapsDropped += m.texture(TextureSlot::SpecularStrength).texture >= 0 ||
+                                   m.texture(TextureSlot::SpecularTint).texture >= 0;
             plainMaterial(m);
             ++plainMaterials;
         }
@@ -1742,6 +1750,10 @@ void shapeMaterials(Scene& scene, const PodShapeOptions& options, PodShapeReport
         report.notes.push_back(counted(plainMaterials, "material", "materials") +
                                " written as POD has materials: one-sided, no alpha cutoff, lit, vertex colours on "
                                "(--plain-materials)");
+    if (specularMapsDropped && options.plainMaterials)
+        report.notes.push_back(counted(specularMapsDropped, "material", "materials") +
+                               ": KHR_materials_specular's specular strength and colour maps left out; POD has no "
+                               "texture block for them (--plain-materials)");
 }
 
 }  // namespace

@@ -119,7 +119,8 @@ struct PodShapeOptions {
     // fixed aspect ratios left out.
     bool plainCameras = false;
     // Materials as POD has them: two-sided ones written one-sided, alpha cutoffs left out, unlit
-    // ones written lit, vertex colours always on, an emission POD cannot store left out.
+    // ones written lit, vertex colours always on, an emission POD cannot store and
+    // KHR_materials_specular's maps (TextureSlot::SpecularStrength, SpecularTint) left out.
     bool plainMaterials = false;
     int clip = -1;                 // the clip to keep (index); -1: the only one
     float fps = 0.0f;              // > 0: the frame rate animation is sampled at (else the scene's)

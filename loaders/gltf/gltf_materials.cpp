@@ -173,16 +173,22 @@ static void readMaterialExtensions(Reader& r, const Json& ext, const std::string
         m.emissive *= strength;
     }
     if (const Json* sp = r.member(ext, "KHR_materials_specular")) {
-        // The factors scale the dielectric F0 and F90 (the renderer's metal/rough shading); the
-        // colour is also the material's specular, as the panel and `info` show it.
+        // The factors and maps scale the dielectric F0 and F90 (the renderer's metal/rough shading;
+        // the maps on ES 3 only, see prepare/); the colour is also the material's specular, as the
+        // panel and `info` show it.
         const std::string sw = where + "/KHR_materials_specular";
         float colour[3] = {1, 1, 1};
         r.getFloats(*sp, "specularColorFactor", sw, colour, 3);
         r.getFloat(*sp, "specularFactor", sw, m.specularFactor);
         m.specularColorFactor = glm::vec3(colour[0], colour[1], colour[2]);
         m.specular = m.specularColorFactor;
-        for (const char* key : {"specularTexture", "specularColorTexture"})
-            if (r.member(*sp, key)) r.m_diag.info(sw + "/" + key + ": not drawn (its factor is)");
+        const std::string name = "material '" + m.name + "'";
+        if (const Json* t = r.member(*sp, "specularTexture"))
+            readTextureInfo(r, *t, sw + "/specularTexture", name + " / specular strength",
+                            m.texture(TextureSlot::SpecularStrength));
+        if (const Json* t = r.member(*sp, "specularColorTexture"))
+            readTextureInfo(r, *t, sw + "/specularColorTexture", name + " / specular colour",
+                            m.texture(TextureSlot::SpecularTint));
     }
 }
 

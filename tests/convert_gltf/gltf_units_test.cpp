@@ -475,6 +475,82 @@ TEST(GltfWriter, MaterialTermsAndSamplerFiltersRoundTrip) {
     EXPECT_EQ(read.texture(TextureSlot::Occlusion).minFilter, TextureFilter::LinearMipmapLinear);
 }
 
+// KHR_materials_specular's maps are written into the extension (without factors of their own too)
+// and read back into the same slots, the strength map with its texture coordinate transform; a
+// classic material's strength map has no glTF counterpart and is left out with a note.
+TEST(GltfWriter, SpecularMapsRoundTrip) {
+    Scene scene = animatedFixture();
+    scene.animation.clips.clear();
+    for (const char* name : {"strength", "tint"}) {
+        Texture texture;
+        texture.name = name;
+        texture.image.width = texture.image.height = 1;
+        texture.image.container = "png";
+        const uint8_t level = scene.textures.empty() ? 64 : 192;
+        texture.image.surfaces.push_back(makeOwnedBytes({level, level, level, level}));
+        scene.textures.push_back(texture);
+    }
+    UvTransform shift;
+    shift.name = "shift";
+    TransformElement e;
+    e.kind = ElementKind::Translate;
+    e.value = {0.25f, 0.5f, 0.0f};
+    shift.elements.push_back(e);
+    scene.uvTransforms.push_back(shift);
+    Material m;
+    m.name = "m";
+    m.model = ShadingModel::MetalRough;
+    m.texture(TextureSlot::SpecularStrength).texture = 0;
+    m.texture(TextureSlot::SpecularStrength).uvTransform = 0;
+    m.texture(TextureSlot::SpecularTint).texture = 1;
+    m.texture(TextureSlot::SpecularTint).wrapS = Wrap::Clamp;
+    scene.materials.push_back(m);
+    Material classic;
+    classic.name = "classic";
+    classic.texture(TextureSlot::SpecularStrength).texture = 0;
+    scene.materials.push_back(classic);
+    const fs::path path = test::outputDir() / "gltf_units" / "specular_maps.gltf";
+    fs::create_directories(path.parent_path());
+    GltfWriteReport report;
+    std::string error;
+    ASSERT_TRUE(writeGltf(scene, path.string(), GltfWriteOptions{}, report, error)) << error;
+    std::string notes;
+    for (const std::string& n : report.notes) notes += n + "\n";
+    EXPECT_NE(notes.find("material 'classic': specular_strength map on a material that is not metal/rough: left out"),
+              std::string::npos)
+        << notes;
+    std::ifstream in(path);
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    const nlohmann::json& specular = doc["materials"][0]["extensions"]["KHR_materials_specular"];
+    EXPECT_FALSE(specular.contains("specularFactor")) << "the default factors are not written";
+    ASSERT_TRUE(specular.contains("specularTexture")) << specular.dump();
+    ASSERT_TRUE(specular.contains("specularColorTexture")) << specular.dump();
+    EXPECT_TRUE(specular["specularTexture"]["extensions"].contains("KHR_texture_transform"));
+    // The classic material's specular colour is its own (0 here); its strength map is not written.
+    EXPECT_FALSE(doc["materials"][1]["extensions"]["KHR_materials_specular"].contains("specularTexture"))
+        << doc["materials"][1].dump();
+    const LoadResult back = loadSceneFile(path.string());
+    ASSERT_TRUE(back.scene);
+    const Scene& b = *back.scene;
+    const Material& read = b.materials.at(0);
+    const TextureRef& strength = read.texture(TextureSlot::SpecularStrength);
+    const TextureRef& tint = read.texture(TextureSlot::SpecularTint);
+    ASSERT_GE(strength.texture, 0);
+    ASSERT_GE(tint.texture, 0);
+    EXPECT_EQ(b.textures.at(size_t(strength.texture)).name, "strength");
+    EXPECT_EQ(b.textures.at(size_t(tint.texture)).name, "tint");
+    EXPECT_EQ(tint.wrapS, Wrap::Clamp);
+    EXPECT_EQ(tint.wrapT, Wrap::Repeat);
+    EXPECT_EQ(tint.uvTransform, -1);
+    ASSERT_GE(strength.uvTransform, 0);
+    const glm::vec4 uv = b.uvTransforms.at(size_t(strength.uvTransform)).matrix() * glm::vec4(0, 0, 0, 1);
+    EXPECT_NEAR(uv.x, 0.25f, 1e-6f);
+    EXPECT_NEAR(uv.y, 0.5f, 1e-6f);
+    EXPECT_FLOAT_EQ(read.specularFactor, 1.0f);
+    EXPECT_EQ(read.specularColorFactor, glm::vec3(1.0f));
+    EXPECT_EQ(b.materials.at(1).texture(TextureSlot::SpecularStrength).texture, -1);
+}
+
 // glTF wants node matrices that decompose; a zero scale on an axis is written as T, R and S.
 TEST(GltfWriter, ZeroScaleMatrixBecomesTrs) {
     Scene scene = animatedFixture();

@@ -574,6 +574,59 @@ TEST(PodShapeScene, EveryRefusalInOneRunAndEveryOneHasAnOption) {
     EXPECT_TRUE(writePod(scene, w, bytes, writeError)) << writeError;
 }
 
+// KHR_materials_specular's maps have no POD texture block: refused with --plain-materials named,
+// and that option writes the material without them, with a note; the POD writer itself refuses
+// a shaped scene given one back.
+TEST(PodShapeScene, SpecularMapsAreRefusedOrDroppedWithANote) {
+    auto scene = [] {
+        Scene s = twoMaterialScene();
+        s.textures.resize(2);
+        s.textures[0].path = "strength.png";
+        s.textures[1].path = "tint.png";
+        for (Material& m : s.materials) m.model = ShadingModel::MetalRough;
+        s.materials[0].texture(TextureSlot::SpecularStrength).texture = 0;
+        s.materials[1].texture(TextureSlot::SpecularTint).texture = 1;
+        s.materials[1].texture(TextureSlot::Diffuse).texture = 1;
+        return s;
+    };
+    PodShapeOptions o;
+    o.clip = 0;
+    o.dropHidden = true;
+    PodShapeReport report;
+    std::string error;
+    Scene refused = scene();
+    EXPECT_FALSE(shapeSceneForPod(refused, o, report, error));
+    ASSERT_EQ(report.refusals.size(), 2u);
+    EXPECT_NE(report.refusals[0].find("material 0 'a': a specular strength map (--plain-materials"), std::string::npos)
+        << report.refusals[0];
+    EXPECT_NE(report.refusals[1].find("material 1 'b': a specular colour map (--plain-materials"), std::string::npos)
+        << report.refusals[1];
+    o.plainMaterials = true;
+    report = {};
+    Scene plain = scene();
+    ASSERT_TRUE(shapeSceneForPod(plain, o, report, error)) << error;
+    EXPECT_TRUE(report.refusals.empty());
+    for (const Material& m : plain.materials) {
+        EXPECT_EQ(m.texture(TextureSlot::SpecularStrength).texture, -1);
+        EXPECT_EQ(m.texture(TextureSlot::SpecularTint).texture, -1);
+    }
+    EXPECT_EQ(plain.materials[1].texture(TextureSlot::Diffuse).texture, 1) << "the other maps stay";
+    std::string notes;
+    for (const std::string& n : report.notes) notes += n + "\n";
+    EXPECT_NE(notes.find("2 materials: KHR_materials_specular's specular strength and colour maps left out; POD "
+                         "has no texture block for them (--plain-materials)"),
+              std::string::npos)
+        << notes;
+    std::vector<uint8_t> bytes;
+    std::string writeError;
+    EXPECT_TRUE(writePod(plain, PodWriteOptions{}, bytes, writeError)) << writeError;
+    plain.materials[0].texture(TextureSlot::SpecularStrength).texture = 0;
+    EXPECT_FALSE(writePod(plain, PodWriteOptions{}, bytes, writeError));
+    EXPECT_NE(writeError.find("specular_strength texture: no POD texture block reads into this slot"),
+              std::string::npos)
+        << writeError;
+}
+
 // Clamp (or mirror, or border) where every coordinate the material samples lies within half a
 // texel of 0..1 draws as repeat does: written without a refusal. Half a texel further is refused.
 TEST(PodShapeScene, ClampInsideTheUnitSquareIsNotRefused) {

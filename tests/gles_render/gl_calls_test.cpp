@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -200,6 +201,99 @@ TEST(GlCallBudget, PofMarkersCostTwoDraws) {
             gles2 ? "ES2" : "ES3", static_cast<unsigned long long>(none.calls), none.stats.drawCalls,
             static_cast<unsigned long long>(hidden.calls), hidden.stats.drawCalls,
             static_cast<unsigned long long>(xray.calls), xray.stats.drawCalls);
+    }
+}
+
+// Two quads (one mesh: position, normal, UV) side by side, each with its own metal/rough material
+// and base colour texture, so every frame rebinds unit 0.
+Scene twoTexturedQuads() {
+    Scene scene;
+    scene.format = "test";
+    const float vertices[4][8] = {{-1, -1, 0, 0, 0, 1, 0, 1}, {1, -1, 0, 0, 0, 1, 1, 1},
+                                  {1, 1, 0, 0, 0, 1, 1, 0},   {-1, 1, 0, 0, 0, 1, 0, 0}};
+    std::vector<uint8_t> bytes(sizeof vertices);
+    std::memcpy(bytes.data(), vertices, sizeof vertices);
+    Mesh mesh;
+    mesh.name = "quad";
+    mesh.vertexCount = 4;
+    VertexStream stream;
+    stream.bytes = makeOwnedBytes(std::move(bytes));
+    stream.stride = 32;
+    stream.count = 4;
+    stream.attributes = {{Semantic::Position, 0, ComponentType::Float32, 3, false, Swizzle::Identity, 0},
+                         {Semantic::Normal, 0, ComponentType::Float32, 3, false, Swizzle::Identity, 12},
+                         {Semantic::TexCoord, 0, ComponentType::Float32, 2, false, Swizzle::Identity, 24}};
+    mesh.streams.push_back(stream);
+    mesh.indices.type = ComponentType::UInt16;
+    mesh.indices.count = 6;
+    mesh.indices.bytes = makeOwnedBytes({0, 0, 1, 0, 2, 0, 0, 0, 2, 0, 3, 0});
+    Submesh sub;
+    sub.indexCount = 6;
+    mesh.submeshes.push_back(sub);
+    scene.meshes.push_back(mesh);
+    for (int i = 0; i < 4; ++i) {
+        Texture t;
+        t.name = "t" + std::to_string(i);
+        t.image.width = t.image.height = 1;
+        t.image.container = "test";
+        const uint8_t level = uint8_t(60 * (i + 1));
+        t.image.surfaces.push_back(makeOwnedBytes({level, level, level, uint8_t(255 - level)}));
+        scene.textures.push_back(t);
+    }
+    for (int i = 0; i < 2; ++i) {
+        Material m;
+        m.name = "m" + std::to_string(i);
+        m.model = ShadingModel::MetalRough;
+        m.metallic = 0.0f;
+        m.roughness = 0.4f;
+        m.texture(TextureSlot::Diffuse).texture = i;
+        scene.materials.push_back(m);
+        Node node;
+        node.name = "quad" + std::to_string(i);
+        node.kind = NodeKind::Mesh;
+        node.object = 0;
+        node.materials = {i};
+        node.local.translation = glm::vec3(i == 0 ? -1.2f : 1.2f, 0.0f, 0.0f);
+        scene.nodes.push_back(node);
+    }
+    return scene;
+}
+
+// KHR_materials_specular. Its factors are uniform values: a material with them costs no texture or
+// program change (the two materials' uniforms now differ, so each draw sends its own, as any two
+// materials' colours would). Its maps (ES3) cost what any map costs: each frame binds every unit a
+// draw samples, so the mapped material's draw binds units 9 and 10 too (an active-texture and a bind
+// call each, and the other material's draw one active-texture call to come back to unit 0), in a
+// program of its own. On ES2, where they
+// are not drawn, the frame is the one with the factors alone, call for call.
+TEST(GlCallBudget, SpecularMapsCostTheirOwnBindsAndNothingElse) {
+    const Scene plain = twoTexturedQuads();
+    Scene factors = plain;
+    factors.materials[0].specularFactor = 0.5f;
+    factors.materials[0].specularColorFactor = glm::vec3(1.0f, 0.5f, 0.25f);
+    Scene maps = factors;
+    maps.materials[0].texture(TextureSlot::SpecularStrength).texture = 2;
+    maps.materials[0].texture(TextureSlot::SpecularTint).texture = 3;
+    for (bool gles2 : {false, true}) {
+        SCOPED_TRACE(gles2 ? "ES2" : "ES3");
+        const Counted a = steadyFrame(plain, gles2), b = steadyFrame(factors, gles2), c = steadyFrame(maps, gles2);
+        ASSERT_EQ(a.stats.drawCalls, 2u);
+        EXPECT_GT(a.stats.changes.textures, 0u) << "the two base colour maps take turns on unit 0";
+        EXPECT_EQ(b.stats.changes.textures, a.stats.changes.textures) << listing(b.names);
+        EXPECT_EQ(b.stats.changes.programs, a.stats.changes.programs) << listing(b.names);
+        EXPECT_EQ(b.calls - b.stats.changes.uniforms, a.calls - a.stats.changes.uniforms) << listing(b.names);
+        EXPECT_LE(c.calls, kFixedFrameCalls + kCallsPerDraw * c.stats.drawCalls) << listing(c.names);
+        if (gles2) {
+            EXPECT_EQ(c.calls, b.calls) << listing(c.names);
+            EXPECT_EQ(c.stats.changes.textures, a.stats.changes.textures) << listing(c.names);
+        } else {
+            // Units 9 and 10, and back to unit 0 for the other material's map.
+            EXPECT_EQ(c.stats.changes.textures, a.stats.changes.textures + 5) << listing(c.names);
+            EXPECT_EQ(c.stats.changes.programs, a.stats.changes.programs + 1) << listing(c.names);
+        }
+        std::printf("[ gl calls ] specular %s: plain %llu, factors %llu, maps %llu calls\n", gles2 ? "ES2" : "ES3",
+                    static_cast<unsigned long long>(a.calls), static_cast<unsigned long long>(b.calls),
+                    static_cast<unsigned long long>(c.calls));
     }
 }
 

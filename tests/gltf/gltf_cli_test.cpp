@@ -316,6 +316,93 @@ TEST(GltfCli, NormalScaleOcclusionStrengthAndSpecularAreDrawn) {
     EXPECT_LE(largestDifference(es3, es2), 3);
 }
 
+// The largest channel difference between two pictures over the left (x 4..19) or right (x 28..43)
+// half of the view, rows 4..43 (the middle columns, where the 2x1 maps change texel, left out).
+int largestDifferenceInHalf(const test::Image& a, const test::Image& b, bool right) {
+    if (a.width != 48 || b.width != 48 || a.height != 48 || b.height != 48) return 256;
+    int most = 0;
+    for (int y = 4; y < 44; ++y)
+        for (int x = right ? 28 : 4; x < (right ? 44 : 20); ++x)
+            for (int c = 0; c < 3; ++c) most = std::max(most, std::abs(int(pixel(a, x, y)[c]) - int(pixel(b, x, y)[c])));
+    return most;
+}
+
+// Writes a 2x1 PNG: the left texel, then the right one (RGBA each).
+void writeHalves(const fs::path& path, std::vector<uint8_t> rgba) {
+    test::Image image;
+    image.width = 2;
+    image.height = 1;
+    image.rgba = std::move(rgba);
+    ASSERT_TRUE(test::savePng(path.string(), image));
+}
+
+// KHR_materials_specular's maps are drawn (ES 3): a specularTexture whose alpha is 0 on the left
+// half and 1 on the right draws the left half as specularFactor 0 draws it (no specular reflection)
+// and the right half as the material without the extension (the other way round when its
+// KHR_texture_transform shifts it by half); a specularColorTexture red on the left
+// and half blue on the right (sampled as stored, as the base colour map is) draws each half as the
+// colour factor times that texel. On ES 2 (8 texture units, all taken) the maps are left out: the
+// picture is the factors' alone, and the strict profile says why.
+TEST(GltfCli, SpecularMapsAreDrawnOnEs3) {
+    const fs::path dir = test::outputDir() / "gltf_specular_maps";
+    fs::create_directories(dir);
+    // (Not named as a picture rendered here: renderQuad writes NAME.png beside NAME.gltf.)
+    writeHalves(dir / "strength_map.png", {255, 255, 255, 0, 255, 255, 255, 255});
+    writeHalves(dir / "tint_map.png", {255, 0, 0, 255, 0, 0, 128, 255});
+    const std::string images = R"(["strength_map.png","tint_map.png"])", nearest = R"([{"magFilter":9728,"minFilter":9728},
+                                                                               {"magFilter":9728,"minFilter":9728}])";
+    // Dark, dielectric and fairly smooth, so the specular reflection shows.
+    auto material = [](const std::string& specular) {
+        std::string m = R"({"pbrMetallicRoughness":{"baseColorFactor":[0.05,0.05,0.05,1],"metallicFactor":0,"roughnessFactor":0.3})";
+        if (!specular.empty()) m += R"(,"extensions":{"KHR_materials_specular":)" + specular + "}";
+        return m + "}";
+    };
+    auto render = [&](const char* name, const std::string& m, const std::string& extra = "") {
+        return renderQuad(dir, name, quad(m, images, nearest), extra);
+    };
+    // A colour factor of 25 makes F0 1 (a mirror), so the specular reflection is plain to see.
+    const std::string mirror = R"("specularColorFactor":[25,25,25])";
+    const std::string strengthMap = material("{" + mirror + R"(,"specularTexture":{"index":0}})");
+    const test::Image strength = render("strength", strengthMap);
+    const test::Image plain = render("plain", material("{" + mirror + "}"));
+    const test::Image none = render("factor0", material("{" + mirror + R"(,"specularFactor":0})"));
+    EXPECT_GE(largestDifferenceInHalf(plain, none, false), 40) << "specular factor 0 draws otherwise";
+    EXPECT_LE(largestDifferenceInHalf(strength, none, false), 2) << "alpha 0: no specular reflection";
+    EXPECT_LE(largestDifferenceInHalf(strength, plain, true), 2) << "alpha 1: as without the map";
+    EXPECT_GE(largestDifferenceInHalf(strength, plain, false), 40);
+    // Through KHR_texture_transform, as every map: shifted by half, repeating, the halves swap.
+    const test::Image shifted = render(
+        "strength_shifted",
+        material("{" + mirror +
+                 R"(,"specularTexture":{"index":0,"extensions":{"KHR_texture_transform":{"offset":[0.5,0]}}}})"));
+    EXPECT_LE(largestDifferenceInHalf(shifted, plain, false), 2) << "shifted: alpha 1 on the left";
+    EXPECT_LE(largestDifferenceInHalf(shifted, none, true), 2) << "shifted: alpha 0 on the right";
+
+    // F0 = min(0.04 x 25 x texel, 1): (1, 0, 0) on the left, (0, 0, 0.5) on the right.
+    const test::Image tint = render("tint", material(R"({"specularColorFactor":[25,25,25],"specularColorTexture":{"index":1}})"));
+    const test::Image red = render("red", material(R"({"specularColorFactor":[25,0,0]})"));
+    const test::Image blue = render("blue", material(R"({"specularColorFactor":[0,0,12.55]})"));
+    EXPECT_GE(largestDifferenceInHalf(red, blue, false), 40) << "the two colours draw apart";
+    EXPECT_LE(largestDifferenceInHalf(tint, red, false), 2) << "the red texel";
+    EXPECT_LE(largestDifferenceInHalf(tint, blue, true), 2) << "the half blue texel, as stored";
+
+    // ES 2: the map is not sampled; the picture is the factors' alone.
+    const test::Image es2 = render("strength_es2", strengthMap, "--gles2");
+    const test::Image plainEs2 = render("plain_es2", material("{" + mirror + "}"), "--gles2");
+    EXPECT_LE(largestDifference(es2, plainEs2), 2) << "ES 2 draws the factors alone";
+    EXPECT_GE(largestDifferenceInHalf(es2, strength, false), 40);
+    const fs::path file = dir / "strength.gltf", png = dir / "strength_strict.png";
+    const RunResult strict =
+        run("render '" + file.string() + "' --camera 0 --size 48x48 --gles2-strict -o '" + png.string() + "'");
+    EXPECT_EQ(strict.exitCode, 0) << strict.err;
+    EXPECT_NE(strict.err.find("strength.gltf: note: material '': KHR_materials_specular's specularTexture is not "
+                              "drawn on ES 2 (no texture unit left: the other maps take all 8); its factors are"),
+              std::string::npos)
+        << strict.err;
+    const RunResult es3 = run("render '" + file.string() + "' --camera 0 --size 48x48 -o '" + png.string() + "'");
+    EXPECT_EQ(es3.err.find("not drawn"), std::string::npos) << es3.err;
+}
+
 // KHR_materials_unlit in the shaded view: the base colour times the texture, as the unlit view
 // draws it, whatever the lights; the same material without the extension is lit (and differs).
 TEST(GltfCli, UnlitMaterialIsItsBaseColourInTheShadedView) {

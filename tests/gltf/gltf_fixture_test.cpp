@@ -419,6 +419,57 @@ TEST(GltfFixtures, MaterialMapsToMetalRough) {
     EXPECT_EQ(s.textures[0].path, "my image.png");
 }
 
+// KHR_materials_specular's specularTexture and specularColorTexture are read like the other maps
+// (texture, texCoord, sampler, KHR_texture_transform) into their own slots, with no line saying
+// they are not drawn; a missing texture is one error naming its pointer.
+TEST(GltfFixtures, SpecularMapsReadIntoTheirSlots) {
+    const std::string json = replaced(
+        kTriangle, R"("meshes":[{"name":"tri","primitives":[{"attributes":{"POSITION":0},"indices":1}]}])",
+        R"("materials":[{"name":"m","pbrMetallicRoughness":{"metallicFactor":0},
+            "extensions":{"KHR_materials_specular":{"specularFactor":0.5,
+              "specularTexture":{"index":1,"texCoord":1,
+                "extensions":{"KHR_texture_transform":{"offset":[0.25,0],"scale":[3,1]}}},
+              "specularColorTexture":{"index":0}}}},
+           {"name":"factors","extensions":{"KHR_materials_specular":{"specularFactor":0.25}}}],
+         "textures":[{"source":1,"sampler":0},{"source":0}],
+         "samplers":[{"wrapS":33071,"wrapT":33648}],
+         "images":[{"uri":"strength.png"},{"uri":"tint.png"}],
+         "meshes":[{"name":"tri","primitives":[{"attributes":{"POSITION":0},"indices":1,"material":0}]}])");
+    const LoadResult r = loadText(withBuffer(json, triangleBin()));
+    ASSERT_TRUE(r.ok()) << problemText(r);
+    const Scene& s = *r.scene;
+    ASSERT_EQ(s.materials.size(), 2u);
+    const Material& m = s.materials[0];
+    EXPECT_FLOAT_EQ(m.specularFactor, 0.5f);
+    const TextureRef& strength = m.texture(TextureSlot::SpecularStrength);
+    const TextureRef& tint = m.texture(TextureSlot::SpecularTint);
+    EXPECT_EQ(strength.texture, 0);  // texture 1 shows image 0
+    EXPECT_EQ(strength.uvSet, 1);
+    EXPECT_EQ(strength.wrapS, Wrap::Repeat);
+    ASSERT_GE(strength.uvTransform, 0);
+    const glm::vec4 uv = s.uvTransforms[size_t(strength.uvTransform)].matrix() * glm::vec4(1, 1, 0, 1);
+    EXPECT_NEAR(uv.x, 3.25f, 1e-6f);
+    EXPECT_NEAR(uv.y, 1.0f, 1e-6f);
+    EXPECT_EQ(tint.texture, 1);
+    EXPECT_EQ(tint.uvSet, 0);
+    EXPECT_EQ(tint.wrapS, Wrap::Clamp);
+    EXPECT_EQ(tint.wrapT, Wrap::Mirror);
+    EXPECT_EQ(tint.uvTransform, -1);
+    // Not the classic model's specular map, nor the metallic-roughness one.
+    EXPECT_EQ(m.texture(TextureSlot::Specular).texture, -1);
+    EXPECT_EQ(m.texture(TextureSlot::Metallic).texture, -1);
+    EXPECT_EQ(std::string(textureSlotName(TextureSlot::SpecularStrength)), "specular_strength");
+    EXPECT_EQ(std::string(textureSlotName(TextureSlot::SpecularTint)), "specular_tint");
+    // The extension without maps leaves the slots empty.
+    EXPECT_EQ(s.materials[1].texture(TextureSlot::SpecularStrength).texture, -1);
+    EXPECT_EQ(s.materials[1].texture(TextureSlot::SpecularTint).texture, -1);
+    for (const ReportLine& l : s.report) EXPECT_EQ(l.text.find("not drawn"), std::string::npos) << l.text;
+    const std::string bad = replaced(json, R"("specularColorTexture":{"index":0})", R"("specularColorTexture":{"index":2})");
+    EXPECT_EQ(problemText(loadText(withBuffer(bad, triangleBin()))),
+              "fixture.gltf: /materials/0/extensions/KHR_materials_specular/specularColorTexture/index: texture 2 "
+              "does not exist (the file has 2)");
+}
+
 // JOINTS_1 / WEIGHTS_1 beside set 0: each vertex keeps its four largest influences (a joint named
 // in both sets counts once, its weights summed), renormalised, and one line says what was dropped.
 TEST(GltfFixtures, SecondInfluenceSetKeepsTheFourLargest) {

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <ostream>
 #include <set>
@@ -166,12 +167,13 @@ std::string variantName(const ::testing::TestParamInfo<Variant>& p) {
     return std::string(p.param.scene) + "_" + p.param.kind;
 }
 
-// Every scene's four files, or one scene's.
+// Every scene's four files, or one scene's. The specular scene only by name: its plate is dark, so that
+// its specular reflection shows, which the unlit silhouettes cannot tell from the background.
 std::vector<Variant> variants(const char* only = nullptr) {
     std::vector<Variant> out;
-    for (const char* scene : {"skinned", "shapekeys", "textured", "lights"})
+    for (const char* scene : {"skinned", "shapekeys", "textured", "lights", "specular"})
         for (const char* kind : {"glb", "gltf", "q", "qc"})
-            if (!only || std::string(only) == scene) out.push_back({scene, kind});
+            if (only ? std::string(only) == scene : std::string(scene) != "specular") out.push_back({scene, kind});
     return out;
 }
 
@@ -422,8 +424,69 @@ TEST_P(BlenderTexture, ColoursAreBlenders) {
     }
 }
 
+// The largest channel difference between two 48x48 pictures over the left (x 4..19) or right (x 28..43)
+// half, rows 4..43.
+int halfDifference(const esv::test::Image& a, const esv::test::Image& b, bool right) {
+    if (a.width != 48 || b.width != 48 || a.height != 48 || b.height != 48) return 256;
+    int most = 0;
+    for (int y = 4; y < 44; ++y)
+        for (int x = right ? 28 : 4; x < (right ? 44 : 20); ++x)
+            for (int c = 0; c < 3; ++c) {
+                const size_t at = size_t(y * 48 + x) * 4 + size_t(c);
+                most = std::max(most, std::abs(int(a.rgba[at]) - int(b.rgba[at])));
+            }
+    return most;
+}
+
+// The specular scene: Blender bakes the Principled BSDF's Specular input (an image black on the left,
+// white on the right) into KHR_materials_specular's specularColorTexture with a colour factor of 2.37
+// (and gltfpack puts a KHR_texture_transform on it for its quantised texture coordinates). esview reads
+// it into the specular colour slot and draws it: through the file's camera, the left half is the
+// material with a colour factor of 0 and no map, the right half the factor alone (ES 3).
+class BlenderSpecular : public BlenderScene {};
+
+TEST_P(BlenderSpecular, ColourMapIsDrawnAsBlenderBakedIt) {
+    const Expected e = expected(GetParam());
+    const RunResult info = run("info " + quoted(e.file) + " --json");
+    SKIP_WITHOUT_GLTF_READER(info);
+    ASSERT_EQ(info.exitCode, 0) << info.err;
+    const json parsed = json::parse(info.out);
+    ASSERT_EQ(parsed["meshes"].size(), 1u);
+    EXPECT_EQ(parsed["meshes"][0]["triangles"], e.facts["meshes"][0]["triangles"]);
+    const json material = parsed["materials"][0];
+    EXPECT_TRUE(material["textures"].contains("specular_tint")) << material.dump();
+    EXPECT_FLOAT_EQ(material["specular_color_factor"][0].get<float>(), 2.3713577f);
+    // The references: the .gltf without the map, its colour factor 0 or as written.
+    const fs::path dir = esv::test::outputDir() / "gltf_writers_specular";
+    fs::create_directories(dir);
+    const fs::path source = kFixtures / "blender" / "specular_gltf";
+    fs::copy_file(source / "specular.bin", dir / "specular.bin", fs::copy_options::overwrite_existing);
+    json doc = readJson(source / "specular.gltf");
+    json& specular = doc["materials"][0]["extensions"]["KHR_materials_specular"];
+    ASSERT_TRUE(specular.contains("specularColorTexture")) << specular.dump();
+    specular.erase("specularColorTexture");
+    auto render = [&](const fs::path& file, const std::string& name) {
+        const fs::path png = dir / (name + ".png");
+        const RunResult r = run("render " + quoted(file) + " --camera 0 --size 48x48 -o " + quoted(png));
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        esv::test::Image picture;
+        EXPECT_TRUE(esv::test::loadPng(png.string(), picture)) << png;
+        return picture;
+    };
+    const fs::path white = dir / "factor_only.gltf", black = dir / "factor_zero.gltf";
+    std::ofstream(white) << doc.dump();
+    specular["specularColorFactor"] = {0, 0, 0};
+    std::ofstream(black) << doc.dump();
+    const esv::test::Image factor = render(white, "factor_only"), zero = render(black, "factor_zero");
+    const esv::test::Image drawn = render(e.file, std::string("specular_") + GetParam().kind);
+    EXPECT_GE(halfDifference(factor, zero, false), 6) << "the colour factor draws";
+    EXPECT_LE(halfDifference(drawn, zero, false), 2) << "left: the map's black";
+    EXPECT_LE(halfDifference(drawn, factor, true), 2) << "right: the map's white";
+}
+
 INSTANTIATE_TEST_SUITE_P(Fixtures, BlenderScene, ::testing::ValuesIn(variants()), variantName);
 INSTANTIATE_TEST_SUITE_P(Fixtures, BlenderTexture, ::testing::ValuesIn(variants("textured")), variantName);
+INSTANTIATE_TEST_SUITE_P(Fixtures, BlenderSpecular, ::testing::ValuesIn(variants("specular")), variantName);
 
 // ------------------------------------------------------------------------- assimp's exports
 

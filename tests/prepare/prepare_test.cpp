@@ -152,6 +152,46 @@ TEST(Prepare, WebGlWidensFixedPointWithAnInfoLine) {
     EXPECT_EQ(warnings, 1u);
 }
 
+// ES 2 has no texture unit left for KHR_materials_specular's maps (units 9 and 10 on ES 3): an
+// information line per metal/rough material that has one, naming the maps; none on ES 3, none for
+// a material with the factors alone, none for a classic material (which never samples them).
+TEST(Prepare, Es2NotesTheSpecularMapsItCannotDraw) {
+    Scene loaded;
+    Texture texture;
+    texture.name = "map";
+    texture.image.width = texture.image.height = 1;
+    texture.image.surfaces.push_back(makeOwnedBytes({255, 255, 255, 255}));
+    loaded.textures.push_back(texture);
+    Material both, tint, factors, classic;
+    both.name = "both", tint.name = "tint", factors.name = "factors", classic.name = "classic";
+    both.model = tint.model = factors.model = ShadingModel::MetalRough;
+    both.texture(TextureSlot::SpecularStrength).texture = 0;
+    both.texture(TextureSlot::SpecularTint).texture = 0;
+    tint.texture(TextureSlot::SpecularTint).texture = 0;
+    factors.specularFactor = 0.5f;
+    classic.texture(TextureSlot::SpecularStrength).texture = 0;
+    loaded.materials = {both, tint, factors, classic};
+    PrepareStats stats;
+    const std::unique_ptr<Scene> es2 = prepareForTarget(loaded, es2Target(), {}, &stats);
+    EXPECT_EQ(stats.specularMapsUndrawn, 2u);
+    std::vector<std::string> lines;
+    for (const ReportLine& line : es2->report)
+        if (line.text.find("KHR_materials_specular") != std::string::npos) {
+            EXPECT_EQ(line.severity, Severity::Info) << line.text;
+            lines.push_back(line.text);
+        }
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_EQ(lines[0], "material 'both': KHR_materials_specular's specularTexture and specularColorTexture are "
+                        "not drawn on ES 2 (no texture unit left: the other maps take all 8); its factors are");
+    EXPECT_EQ(lines[1], "material 'tint': KHR_materials_specular's specularColorTexture is not drawn on ES 2 (no "
+                        "texture unit left: the other maps take all 8); its factors are");
+    // The maps stay in the prepared scene (the panel shows them); the renderer leaves them out.
+    EXPECT_EQ(es2->materials[0].texture(TextureSlot::SpecularStrength).texture, 0);
+    const std::unique_ptr<Scene> es3 = prepareForTarget(loaded, es3Target(), {}, &stats);
+    EXPECT_EQ(stats.specularMapsUndrawn, 0u);
+    for (const ReportLine& line : es3->report) EXPECT_EQ(line.text.find("KHR_materials_specular"), std::string::npos);
+}
+
 TEST(Prepare, BatchesAreSplitForThePaletteAndTheLoadedSceneKeepsTheFilesBatches) {
     ESVIEW_REQUIRE_MODELS("pod");
     auto loaded = loadSample("pod/cocos3d/cocos3d_man.pod");
