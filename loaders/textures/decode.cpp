@@ -70,12 +70,22 @@ bool decodeLayer(const Image& image, uint32_t layer, std::vector<uint8_t>& rgba,
         error = "no layer " + std::to_string(layer) + " (the image has " + std::to_string(image.layers) + ")";
         return false;
     }
-    Image one = image;
-    if (layer > 0) {
+    bool decoded = false;
+    if (layer == 0) {
+        decoded = decodeSurface(image, 0, 0, rgba, error);
+    } else {
+        // The layer's base level as a one-surface image of the same format (no copy of the others).
+        Image one;
+        one.format = image.format;
+        one.width = image.width;
+        one.height = image.height;
+        one.blockWidth = image.blockWidth;
+        one.blockHeight = image.blockHeight;
+        one.srgb = image.srgb;
         one.surfaces = {image.layerSurfaces[layer - 1]};
-        one.levels = one.faces = 1;
+        decoded = decodeSurface(one, 0, 0, rgba, error);
     }
-    if (!decodeSurface(one, 0, 0, rgba, error)) return false;
+    if (!decoded) return false;
     if (image.bottomUp && image.format != PixelFormat::Rgba8) flipRows(rgba, image.width, image.height);
     return true;
 }
