@@ -297,6 +297,45 @@ TEST(GlCallBudget, SpecularMapsCostTheirOwnBindsAndNothingElse) {
     }
 }
 
+// Texture coordinate set 1. A mesh that has it (a second stream) while no material names it draws
+// exactly as without it, call for call: the set is never pointed at. When material 0's base colour
+// map names it, that draw has a program of its own (a_uv1 and UV1_MAPS), one more program change a
+// frame, and points the set at a_uv1's location: its stream's buffer bound, the attribute enabled,
+// and disabled again for the other material's draw (the pointer stays in the mesh's vertex array).
+TEST(GlCallBudget, SecondUvSetCostsItsAttributeOnlyWhereAMapNamesIt) {
+    const Scene plain = twoTexturedQuads();
+    Scene unnamed = plain;
+    {
+        const float set1[4][2] = {{1, 1}, {0, 1}, {0, 0}, {1, 0}};
+        std::vector<uint8_t> bytes(sizeof set1);
+        std::memcpy(bytes.data(), set1, sizeof set1);
+        VertexStream stream;
+        stream.bytes = makeOwnedBytes(std::move(bytes));
+        stream.stride = 8;
+        stream.count = 4;
+        stream.attributes = {{Semantic::TexCoord, 1, ComponentType::Float32, 2, false, Swizzle::Identity, 0}};
+        unnamed.meshes[0].streams.push_back(stream);
+    }
+    Scene named = unnamed;
+    named.materials[0].texture(TextureSlot::Diffuse).uvSet = 1;
+    for (bool gles2 : {false, true}) {
+        SCOPED_TRACE(gles2 ? "ES2" : "ES3");
+        const Counted a = steadyFrame(plain, gles2), b = steadyFrame(unnamed, gles2), c = steadyFrame(named, gles2);
+        ASSERT_EQ(a.stats.drawCalls, 2u);
+        EXPECT_EQ(b.calls, a.calls) << listing(b.names);
+        EXPECT_EQ(b.names, a.names);
+        EXPECT_EQ(c.stats.drawCalls, 2u);
+        EXPECT_EQ(c.stats.changes.attributes, a.stats.changes.attributes + 2) << listing(c.names);
+        EXPECT_EQ(c.stats.changes.programs, a.stats.changes.programs + 1) << listing(c.names);
+        EXPECT_EQ(c.stats.changes.buffers, a.stats.changes.buffers + 1) << listing(c.names);
+        EXPECT_EQ(c.stats.changes.textures, a.stats.changes.textures) << listing(c.names);
+        EXPECT_EQ(c.calls - c.stats.changes.uniforms, a.calls - a.stats.changes.uniforms + 4) << listing(c.names);
+        std::printf("[ gl calls ] uv set 1 %s: plain %llu, set 1 unnamed %llu, named %llu calls\n",
+                    gles2 ? "ES2" : "ES3", static_cast<unsigned long long>(a.calls),
+                    static_cast<unsigned long long>(b.calls), static_cast<unsigned long long>(c.calls));
+    }
+}
+
 TEST(GlCallBudget, SkinnedManHasLaterBatchesToMeasure) {
     ESVIEW_REQUIRE_MODELS("pod");
     LoadResult r = loadSceneFile((test::modelsDir() / "pod/cocos3d/cocos3d_man.pod").string());
