@@ -7,6 +7,7 @@
 #include "loaders/textures/scene_textures.h"
 #include "target/binding_plan.h"
 #include "target/texture_plan.h"
+#include "scene/cpu_reference.h"
 #include "scene/rebatch.h"
 #include "scene/vertex_windows.h"
 #include "scene/tangents.h"
@@ -236,6 +237,41 @@ void noteSpecularMaps(Scene& scene, const TargetCaps& target, PrepareStats& stat
     }
 }
 
+// Step 7: maps the renderer draws from texture coordinate set 0 although they name another: a set
+// above 1 (it reads sets 0 and 1), or set 1 on a mesh without it. One line per material.
+void noteUvSets(Scene& scene, PrepareStats& stats) {
+    // The first mesh drawn with each material that has no set 1 (-1: none).
+    std::vector<int32_t> lacking(scene.materials.size(), -1);
+    for (const Node& node : scene.nodes) {
+        if (node.kind != NodeKind::Mesh || node.object < 0 || size_t(node.object) >= scene.meshes.size()) continue;
+        const Mesh& mesh = scene.meshes[node.object];
+        if (findAttribute(mesh, Semantic::TexCoord, 1, nullptr)) continue;
+        for (const Submesh& s : mesh.submeshes)
+            if (s.materialSlot < node.materials.size()) {
+                const int32_t m = node.materials[s.materialSlot];
+                if (m >= 0 && size_t(m) < lacking.size() && lacking[m] < 0) lacking[m] = node.object;
+            }
+    }
+    static constexpr TextureSlot kSampled[] = {
+        TextureSlot::Diffuse,   TextureSlot::Specular, TextureSlot::Normal,           TextureSlot::Bump,
+        TextureSlot::Emissive,  TextureSlot::Opacity,  TextureSlot::Metallic,         TextureSlot::Roughness,
+        TextureSlot::Occlusion, TextureSlot::SpecularStrength, TextureSlot::SpecularTint};
+    for (size_t i = 0; i < scene.materials.size(); ++i) {
+        const Material& m = scene.materials[i];
+        for (TextureSlot slot : kSampled) {
+            const TextureRef& ref = m.texture(slot);
+            if (ref.texture < 0 || ref.uvSet == 0 || (ref.uvSet == 1 && lacking[i] < 0)) continue;
+            const std::string map = std::string(textureSlotName(slot)) + " map on texture coordinate set " +
+                                    std::to_string(int(ref.uvSet));
+            ++stats.uvSetsDrawnFromSet0;
+            scene.info("material '" + m.name + "': " + map +
+                       (ref.uvSet == 1 ? ", which mesh '" + scene.meshes[lacking[i]].name + "' lacks" : std::string()) +
+                       "; drawn from set 0");
+            break;
+        }
+    }
+}
+
 }  // namespace
 
 std::unique_ptr<Scene> prepareForTarget(const Scene& loaded, const TargetCaps& target,
@@ -277,6 +313,7 @@ std::unique_ptr<Scene> prepareForTarget(const Scene& loaded, const TargetCaps& t
 
     // 6. What the target cannot sample, said.
     noteSpecularMaps(*scene, target, stats);
+    noteUvSets(*scene, stats);
 
     report(1.0f, "prepared");
     if (statsOut) *statsOut = stats;

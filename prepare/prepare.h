@@ -33,6 +33,7 @@ struct PrepareStats {
     size_t meshesSplit = 0;         // meshes drawing a vertex above 65535 split into 16-bit windows
     size_t indexListsTooLarge = 0;  // 32-bit index lists left as they are (a split failed)
     size_t specularMapsUndrawn = 0;  // ES 2: materials whose KHR_materials_specular maps are not drawn
+    size_t uvSetsDrawnFromSet0 = 0;  // materials with a map on a set the renderer draws from set 0
 };
 
 // Called with the fraction done (0..1) and the step: "textures 3/12", "bone batches", ...
@@ -58,7 +59,9 @@ using PrepareProgress = std::function<void(float fraction, const std::string& st
 //      then cannot draw it;
 //   6. on ES 2, a metal/rough material with KHR_materials_specular's maps (TextureSlot::
 //      SpecularStrength, SpecularTint) gets an information line: the renderer samples them on ES 3
-//      only (units 9 and 10; ES 2 grants 8, all taken) and draws their factors alone.
+//      only (units 9 and 10; ES 2 grants 8, all taken) and draws their factors alone;
+//   7. a material with a map on texture coordinate set 2 or above, or on set 1 while a mesh drawn
+//      with it has no set 1, gets an information line: the renderer draws that map from set 0.
 // Each step adds its lines to the copy's import report. Never fails: what cannot be prepared is
 // left as loaded with a warning (the renderer then draws what it can).
 std::unique_ptr<Scene> prepareForTarget(const Scene& loaded, const TargetCaps& target,

@@ -125,6 +125,21 @@ void GlRenderer::beginSubmesh(const Scene& scene, const Pose& pose, const DrawNo
             }
         }
     }
+    // Texture coordinate set 1, only for programs that read it (the CPU path's vertex arrays too:
+    // it comes from the stored stream either way).
+    if (gpu.uv1Stream >= 0) {
+        const GLuint uv1Loc = uv1Location(m_caps.maxVertexAttribs);
+        if (f.uv1Maps) {
+            const GpuStream& s1 = gpu.streams[size_t(gpu.uv1Stream)];
+            m_state.bindArrayBuffer(s1.buffer.get());
+            m_state.enableAttribute(uv1Loc, true);
+            m_state.attributePointer(uv1Loc, gpu.uv1.size, gpu.uv1.glType, gpu.uv1.normalized,
+                                     static_cast<GLsizei>(s1.plan.stride),
+                                     uintptr_t(gpu.uv1.offset) + uintptr_t(m_vertexBase) * s1.plan.stride);
+        } else {
+            m_state.enableAttribute(uv1Loc, false);
+        }
+    }
     bindMaterialTextures(scene, pose, materialOf(scene, node, s.materialSlot), f, p);
 }
 

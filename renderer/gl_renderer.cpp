@@ -54,7 +54,8 @@ GlRenderer::GlRenderer(const RendererOptions& options, const Caps& caps)
                  caps.fragmentHighp, caps.maxFragmentUniformVectors),
       m_textureSupport(detectTextureSupport(caps.es3, caps.strict, caps.device)),
       m_timer(caps.timer) {
-    m_state.configure(m_caps.vao, attributeLimit());
+    // The cache also follows texture coordinate set 1's location, past the morph range and tangent.
+    m_state.configure(m_caps.vao, std::max(attributeLimit(), uv1Location(m_caps.maxVertexAttribs) + 1));
 }
 
 bool GlRenderer::setScene(const Scene& scene, std::vector<ReportLine>& report, std::string& error) {
@@ -112,6 +113,18 @@ bool GlRenderer::setScene(const Scene& scene, std::vector<ReportLine>& report, s
         glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(mesh.tangentFrames->size() * sizeof(glm::vec4)),
                      mesh.tangentFrames->data(), GL_STATIC_DRAW);
     }
+    // Texture coordinate set 1 is kept only for meshes a material of a node drawing them samples it
+    // on (it takes attribute slots from the morph range where there are few: see uv1Location).
+    std::vector<bool> namesUv1(scene.meshes.size(), false);
+    for (const Node& node : scene.nodes) {
+        if (node.kind != NodeKind::Mesh || node.object < 0 || size_t(node.object) >= scene.meshes.size()) continue;
+        for (int32_t m : node.materials)
+            if (m >= 0 && size_t(m) < scene.materials.size())
+                for (const TextureRef& ref : scene.materials[m].textures)
+                    if (ref.texture >= 0 && ref.uvSet == 1) namesUv1[node.object] = true;
+    }
+    for (size_t i = 0; i < scene.meshes.size(); ++i)
+        if (!namesUv1[i]) m_gpu.meshes[i].uv1Stream = -1;
     // Texture uploads bound textures behind the cache's back.
     m_state.resetContextState();
     uint32_t errors = 0;

@@ -161,6 +161,8 @@ private:
     static void sampledMaps(const Material& m, const ShaderFeatures& f, const TextureRef* (&refs)[kTransformedMaps]);
     // True when a map the features sample needs MAP_TRANSFORMS (a uv transform or an emulated wrap).
     static bool needsMapTransforms(const Material& m, const ShaderFeatures& f);
+    // The maps of `f`'s program that name texture coordinate set 1 (ShaderFeatures::uv1Maps).
+    static uint8_t uv1Maps(const Material& m, const ShaderFeatures& f);
     void bindMaterialTextures(const Scene& scene, const Pose& pose, const Material& m, const ShaderFeatures& f,
                               const MeshProgram& p);
     // The material's uniforms and render state; `flat` is the colour of the batches, wireframe and

@@ -72,6 +72,10 @@ struct GpuMesh {
     uint32_t primitiveSize = 2;
     uint32_t lineSegments = 0, points = 0;
     bool hasNormal = false, hasColor = false, hasUv = false, hasSkin = false;
+    // Texture coordinate set 1: the stream and binding that hold it (-1: none), pointed at
+    // uv1Location for programs with ShaderFeatures::uv1Maps.
+    int uv1Stream = -1;
+    AttributeBinding uv1;
     int influences = 0;
 };
 

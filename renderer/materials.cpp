@@ -161,6 +161,15 @@ bool GlRenderer::needsMapTransforms(const Material& m, const ShaderFeatures& f) 
     return false;
 }
 
+uint8_t GlRenderer::uv1Maps(const Material& m, const ShaderFeatures& f) {
+    const TextureRef* refs[kTransformedMaps];
+    sampledMaps(m, f, refs);
+    uint8_t mask = 0;
+    for (int i = 0; i < kTransformedMaps; ++i)
+        if (refs[i] && refs[i]->texture >= 0 && refs[i]->uvSet == 1) mask = uint8_t(mask | 1u << i);
+    return mask;
+}
+
 void GlRenderer::bindMaterialTextures(const Scene& scene, const Pose& pose, const Material& m,
                                       const ShaderFeatures& f, const MeshProgram& p) {
     const TextureRef* refs[kTransformedMaps];
@@ -311,6 +320,7 @@ ShaderFeatures GlRenderer::featuresFor(const Scene& scene, const Node& node, con
             f.textured |= f.materialMaps || f.normalMap || f.specularMaps;
         }
         f.mapTransforms = needsMapTransforms(m, f);
+        f.uv1Maps = gpu.uv1Stream >= 0 ? uv1Maps(m, f) : 0;
     }
     f.lightProjection = material && mode == ViewMode::Shaded && m_lights.projecting();
     if (gpuSkinned) {

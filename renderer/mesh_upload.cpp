@@ -31,6 +31,10 @@ bool GlRenderer::uploadMesh(const Mesh& mesh, GpuMesh& gpu, const VertexCaps& vc
             if (b.semantic == Semantic::Normal && b.set == 0) gpu.hasNormal = true;
             if (b.semantic == Semantic::Color && b.set == 0) gpu.hasColor = true;
             if (b.semantic == Semantic::TexCoord && b.set == 0) gpu.hasUv = true;
+            if (b.semantic == Semantic::TexCoord && b.set == 1 && gpu.uv1Stream < 0) {
+                gpu.uv1Stream = int(gpu.streams.size());
+                gpu.uv1 = b;
+            }
             if (b.semantic == Semantic::BoneIndices) gpu.influences = std::max(gpu.influences, b.size);
         }
         gpu.streams.push_back(std::move(gs));

@@ -31,6 +31,7 @@ uint64_t ShaderFeatures::key() const {
     k = k << 1 | uint64_t(outline);
     k = k << 4 | uint64_t(maxLights & 15);
     k = k << 1 | uint64_t(specularMaps);
+    k = k << 8 | uint64_t(uv1Maps);
     return k;
 }
 
@@ -74,6 +75,7 @@ std::string header(const ShaderFeatures& f, GlslVersion version, bool vertex, bo
         if (f.normal) s += "#define HAS_NORMAL 1\n";
         if (f.color) s += "#define HAS_COLOR 1\n";
         if (f.uv) s += "#define HAS_UV 1\n";
+        if (f.uv1Maps) s += "#define HAS_UV1 1\n";
         if (f.mode == ViewMode::Weights) s += "#define MODE_WEIGHTS 1\n";
         if (f.points) s += "#define POINTS 1\n";
         if (f.outline) s += "#define OUTLINE 1\n";
@@ -92,6 +94,7 @@ std::string header(const ShaderFeatures& f, GlslVersion version, bool vertex, bo
         // Units 9 and 10: GLSL ES 1.00 programs never sample them (ES 2 grants 8 units).
         if (f.specularMaps && f.metalRough && version == GlslVersion::Es300) s += "#define SPECULAR_MAPS 1\n";
         if (f.mapTransforms) s += "#define MAP_TRANSFORMS 1\n";
+        if (f.uv1Maps) s += "#define UV1_MAPS " + std::to_string(int(f.uv1Maps)) + "\n";
         if (f.lightProjection) s += "#define LIGHT_PROJECTION 1\n";
         if (f.maxLights > 0) s += "#define MAX_LIGHTS " + std::to_string(int(f.maxLights)) + "\n";
     }
@@ -246,9 +249,13 @@ std::vector<ShaderFeatures> allShaderPermutations(int maxBones) {
                     // Each source also as a Points draw (never captured) and, as the selection
                     // outline, with OUTLINE (flat passes: no normal map, weights view or capture).
                     const bool outlined = !f.capture && !f.normalMap && f.mode != ViewMode::Weights;
-                    for (int variant = 0; variant < (f.capture ? 1 : outlined ? 3 : 2); ++variant) {
-                        f.points = variant == 1;
-                        f.outline = variant == 2;
+                    // Past those, the plain and Points draws also with texture coordinate set 1
+                    // (HAS_UV1), where there is set 0 (the flat outline pass samples no map).
+                    const int passes = f.capture ? 1 : outlined ? 3 : 2;
+                    for (int variant = 0; variant < passes + (f.uv && !f.capture ? 2 : 0); ++variant) {
+                        f.points = variant < passes ? variant == 1 : variant == passes + 1;
+                        f.outline = variant == 2 && passes == 3;
+                        f.uv1Maps = variant < passes ? 0 : 1;
                         if (f.skinned) {
                             for (int influences = 1; influences <= 4; ++influences) {
                                 f.influences = influences;
@@ -291,6 +298,13 @@ std::vector<ShaderFeatures> allShaderPermutations(int maxBones) {
                     f.lightProjection = projection;
                     all.push_back(f);
                 }
+            }
+            // Textured ones also with every map on texture coordinate set 1 (UV1_MAPS; the mask only
+            // picks v_uv1 or v_uv per map, so the full one compiles every choice).
+            if (f.textured) {
+                f.lightProjection = false;
+                f.uv1Maps = 0xFF;
+                all.push_back(f);
             }
         }
     return all;
@@ -343,6 +357,7 @@ bool ProgramCache::link(const ShaderFeatures& features, MeshProgram& p, std::str
     glBindAttribLocation(prog, kLocBoneIndices, "a_boneIndices");
     glBindAttribLocation(prog, kLocBoneWeights, "a_boneWeights");
     if (features.normalMap) glBindAttribLocation(prog, tangentLocation(m_maxVertexAttribs), "a_tangent");
+    if (features.uv1Maps) glBindAttribLocation(prog, uv1Location(m_maxVertexAttribs), "a_uv1");
     for (int t = 0; t < features.morphTargets; ++t) {
         glBindAttribLocation(prog, morphPositionLocation(t), ("a_morphPosition" + std::to_string(t)).c_str());
         if (features.morphNormals)

@@ -48,6 +48,13 @@ struct ShaderFeatures {
     // Some sampled map has a texture coordinate transform or an addressing mode GL lacks (border,
     // mirror_clamp, mirror_border): every map samples through u_mapUv / u_mapBorder (mesh.frag).
     bool mapTransforms = false;
+    // The maps (bits by map index, see kTransformedMaps) that sample texture coordinate set 1:
+    // those whose TextureRef::uvSet is 1, when the mesh has set 1. Nonzero: the vertex stage reads
+    // a_uv1 (HAS_UV1) and the fragment stage gets the mask as UV1_MAPS. A compile-time mask rather
+    // than a uniform: files put one or two maps on set 1 (the occlusion map, a lightmap), so few
+    // masks occur, the choice folds away and costs no fragment uniform vector (scarce on ES 2), and
+    // programs of materials without set-1 maps stay exactly as they were.
+    uint8_t uv1Maps = 0;
     // Shaded mode: one spot light's colour is filtered by its projection texture (u_lightProjection,
     // u_projectedLight, u_projectionMap in mesh.frag).
     bool lightProjection = false;
@@ -120,6 +127,14 @@ constexpr int kMaxTextureMorphTargets = 64;  // MORPH_TEXTURE_TARGETS in mesh.ve
 inline uint32_t tangentLocation(int maxVertexAttribs) {
     const int last = int(kLocMorphBase) + 2 * kMaxGpuMorphTargets;
     return uint32_t((maxVertexAttribs < last + 1 ? maxVertexAttribs : last + 1) - 1);
+}
+// Texture coordinate set 1 (a_uv1, ShaderFeatures::uv1Maps): the location after the tangent's
+// where there is one (16 attributes: beyond the morph range), else the one below the tangent's (ES
+// 2's 8: the morph range's first, so a mesh with set 1 keeps no morph attribute slot there and
+// draws its morph targets on the CPU path; see morphCapacity).
+inline uint32_t uv1Location(int maxVertexAttribs) {
+    const uint32_t tangent = tangentLocation(maxVertexAttribs);
+    return int(tangent) + 1 < maxVertexAttribs ? tangent + 1 : tangent - 1;
 }
 // Texture units of the material maps.
 enum TextureUnit : int {

@@ -100,6 +100,8 @@ int GlRenderer::morphCapacity(const GpuMesh& gpu) const {
     // A normal-mapped mesh gives the top of the morph range to its tangent attribute.
     int slots = m_morphSlots;
     if (gpu.tangents) slots = std::min(slots, int(tangentLocation(m_caps.maxVertexAttribs)) - int(kLocMorphBase));
+    // Likewise texture coordinate set 1 (below the tangent's with ES 2's 8 attributes: none left).
+    if (gpu.uv1Stream >= 0) slots = std::min(slots, int(uv1Location(m_caps.maxVertexAttribs)) - int(kLocMorphBase));
     return std::min(kMaxGpuMorphTargets, gpu.morphNormals ? slots / 2 : slots);
 }
 

@@ -8,7 +8,8 @@
 // REFLECTION_MAP (1: lat-long 2D map, 2: cube map), METAL_ROUGH, MAP_TRANSFORMS (every map samples
 // through its texture coordinate transform and emulated addressing mode), LIGHT_PROJECTION (one
 // spot light's colour filtered by its projection texture), SPECULAR_MAPS (metal/rough, GLSL ES 3.00
-// only: KHR_materials_specular's strength and colour maps, neutral where absent).
+// only: KHR_materials_specular's strength and colour maps, neutral where absent), UV1_MAPS (a mask
+// of MAP_* bits: those maps sample texture coordinate set 1, v_uv1, instead of set 0).
 #ifndef MAX_LIGHTS
 #define MAX_LIGHTS 8  // LightRig::kMaxLights: four of the file's and four of the viewer's
 #endif
@@ -20,6 +21,9 @@ VARYING_IN vec2 v_uv;
 VARYING_IN float v_weight;
 #ifdef NORMAL_MAP
 VARYING_IN vec4 v_tangent;
+#endif
+#ifdef UV1_MAPS
+VARYING_IN vec2 v_uv1;
 #endif
 
 uniform vec3 u_ambient;         // material ambient * scene ambient
@@ -126,6 +130,14 @@ float safeLength(vec3 v) {
 #define MAP_OCCLUSION 5
 #define MAP_SPECULAR_STRENGTH 6
 #define MAP_SPECULAR_TINT 7
+// Map i's texture coordinates: set 1 where bit i of UV1_MAPS is set, else set 0. The mask is a
+// compile-time constant (ES 1.00 has no integer bit operations, hence the arithmetic), so the
+// choice folds away and costs no uniform.
+#ifdef UV1_MAPS
+#define MAP_UV(index) (mod(floor(float(UV1_MAPS) / exp2(float(index))), 2.0) > 0.5 ? v_uv1 : v_uv)
+#else
+#define MAP_UV(index) v_uv
+#endif
 #ifdef MAP_TRANSFORMS
 // Per map i: u_mapUv[2i] and u_mapUv[2i + 1] are the x and y rows of its 2D affine texture
 // coordinate transform (xyz: the u, v and constant coefficients), their w its addressing mode of s
@@ -144,8 +156,8 @@ uniform vec4 u_mapUv[10];
 uniform vec4 u_mapBorder[5];
 #endif
 
-vec4 sampleMap(sampler2D map, vec4 row0, vec4 row1, vec4 border) {
-    vec3 h = vec3(v_uv, 1.0);
+vec4 sampleMap(sampler2D map, vec2 uv, vec4 row0, vec4 row1, vec4 border) {
+    vec3 h = vec3(uv, 1.0);
     vec2 c = vec2(dot(row0.xyz, h), dot(row1.xyz, h));
     vec2 mode = vec2(row0.w, row1.w);
     vec2 mirrored = step(1.5, mode);                                      // 2 and 3: about zero
@@ -157,9 +169,9 @@ vec4 sampleMap(sampler2D map, vec4 row0, vec4 row1, vec4 border) {
     vec4 texel = TEXTURE_2D(map, mix(c, clamp(c, 0.0, 1.0), step(0.5, mode)));
     return max(outside.x, outside.y) > 0.5 ? border : texel;
 }
-#define SAMPLE_MAP(map, index) sampleMap(map, u_mapUv[2 * index], u_mapUv[2 * index + 1], u_mapBorder[index])
+#define SAMPLE_MAP(map, index) sampleMap(map, MAP_UV(index), u_mapUv[2 * index], u_mapUv[2 * index + 1], u_mapBorder[index])
 #else
-#define SAMPLE_MAP(map, index) TEXTURE_2D(map, v_uv)
+#define SAMPLE_MAP(map, index) TEXTURE_2D(map, MAP_UV(index))
 #endif
 
 // The environment seen along `dir`: the reflection map when the material has one, else a soft

@@ -2,7 +2,8 @@
 // and feature defines: SKINNED, BONE_COUNT, INFLUENCES, HAS_NORMAL, HAS_COLOR, HAS_UV,
 // MORPH_TARGETS (1..4), MORPH_NORMALS, MORPH_TEXTURE (GLSL ES 3.00: any number of targets from a
 // texture of deltas), NORMAL_MAP (tangent frame for tangent-space maps), POINTS (a GL_POINTS draw:
-// gl_PointSize from u_pointSize), OUTLINE (the selection outline: see u_outline).
+// gl_PointSize from u_pointSize), OUTLINE (the selection outline: see u_outline), HAS_UV1 (texture
+// coordinate set 1 for the maps that name it: a_uv1 to v_uv1).
 ATTRIBUTE vec3 a_position;
 #ifdef HAS_NORMAL
 ATTRIBUTE vec3 a_normal;
@@ -12,6 +13,10 @@ ATTRIBUTE vec4 a_color;
 #endif
 #ifdef HAS_UV
 ATTRIBUTE vec2 a_uv;
+#endif
+#ifdef HAS_UV1
+ATTRIBUTE vec2 a_uv1;
+VARYING_OUT vec2 v_uv1;
 #endif
 #ifdef NORMAL_MAP
 ATTRIBUTE vec4 a_tangent;  // xyz tangent, w handedness: bitangent = w * cross(normal, tangent)
@@ -207,6 +212,9 @@ void main() {
     v_uv = a_uv;
 #else
     v_uv = vec2(0.0);
+#endif
+#ifdef HAS_UV1
+    v_uv1 = a_uv1;
 #endif
     gl_Position = u_viewProjection * world;
 #ifdef OUTLINE

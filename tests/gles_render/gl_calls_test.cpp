@@ -297,6 +297,99 @@ TEST(GlCallBudget, SpecularMapsCostTheirOwnBindsAndNothingElse) {
     }
 }
 
+// Texture coordinate set 1. A mesh that has it (a second stream) while no material names it draws
+// exactly as without it, call for call: the set is never pointed at. When material 0's base colour
+// map names it, that draw has a program of its own (a_uv1 and UV1_MAPS), one more program change a
+// frame, and points the set at a_uv1's location: its stream's buffer bound, the attribute enabled,
+// and disabled again for the other material's draw (the pointer stays in the mesh's vertex array).
+TEST(GlCallBudget, SecondUvSetCostsItsAttributeOnlyWhereAMapNamesIt) {
+    const Scene plain = twoTexturedQuads();
+    Scene unnamed = plain;
+    {
+        const float set1[4][2] = {{1, 1}, {0, 1}, {0, 0}, {1, 0}};
+        std::vector<uint8_t> bytes(sizeof set1);
+        std::memcpy(bytes.data(), set1, sizeof set1);
+        VertexStream stream;
+        stream.bytes = makeOwnedBytes(std::move(bytes));
+        stream.stride = 8;
+        stream.count = 4;
+        stream.attributes = {{Semantic::TexCoord, 1, ComponentType::Float32, 2, false, Swizzle::Identity, 0}};
+        unnamed.meshes[0].streams.push_back(stream);
+    }
+    Scene named = unnamed;
+    named.materials[0].texture(TextureSlot::Diffuse).uvSet = 1;
+    for (bool gles2 : {false, true}) {
+        SCOPED_TRACE(gles2 ? "ES2" : "ES3");
+        const Counted a = steadyFrame(plain, gles2), b = steadyFrame(unnamed, gles2), c = steadyFrame(named, gles2);
+        ASSERT_EQ(a.stats.drawCalls, 2u);
+        EXPECT_EQ(b.calls, a.calls) << listing(b.names);
+        EXPECT_EQ(b.names, a.names);
+        EXPECT_EQ(c.stats.drawCalls, 2u);
+        EXPECT_EQ(c.stats.changes.attributes, a.stats.changes.attributes + 2) << listing(c.names);
+        EXPECT_EQ(c.stats.changes.programs, a.stats.changes.programs + 1) << listing(c.names);
+        EXPECT_EQ(c.stats.changes.buffers, a.stats.changes.buffers + 1) << listing(c.names);
+        EXPECT_EQ(c.stats.changes.textures, a.stats.changes.textures) << listing(c.names);
+        EXPECT_EQ(c.calls - c.stats.changes.uniforms, a.calls - a.stats.changes.uniforms + 4) << listing(c.names);
+        std::printf("[ gl calls ] uv set 1 %s: plain %llu, set 1 unnamed %llu, named %llu calls\n",
+                    gles2 ? "ES2" : "ES3", static_cast<unsigned long long>(a.calls),
+                    static_cast<unsigned long long>(b.calls), static_cast<unsigned long long>(c.calls));
+    }
+}
+
+// ES 2's 8 attributes put a_uv1 on the morph range's first location (uv1Location), so a mesh whose
+// material samples set 1 draws its morph targets on the CPU path there, and only there: the same
+// picture as ES 3, which keeps them on the attribute path. The quads' base colour map is red on
+// the left and blue on the right, and set 1 mirrors set 0, so the picture shows which set is drawn.
+TEST(SecondUvSet, Es2MeshWithMorphTargetsDrawsThemOnTheCpu) {
+    Scene unnamed = twoTexturedQuads();
+    unnamed.textures[0].image.width = 2;
+    unnamed.textures[0].image.surfaces = {makeOwnedBytes({255, 0, 0, 255, 0, 0, 255, 255})};
+    unnamed.materials[1].texture(TextureSlot::Diffuse).texture = 0;
+    Mesh& mesh = unnamed.meshes[0];
+    for (int set = 1; set < 3; ++set) {  // set 1, then the morph target's position deltas (lifting the top)
+        const float set1[4][2] = {{1, 1}, {0, 1}, {0, 0}, {1, 0}};
+        const float deltas[4][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0.3f, 0}, {0, 0.3f, 0}};
+        std::vector<uint8_t> bytes(set == 1 ? sizeof set1 : sizeof deltas);
+        std::memcpy(bytes.data(), set == 1 ? static_cast<const void*>(set1) : deltas, bytes.size());
+        VertexStream stream;
+        stream.bytes = makeOwnedBytes(std::move(bytes));
+        stream.stride = set == 1 ? 8 : 12;
+        stream.count = 4;
+        if (set == 1) {
+            stream.attributes = {{Semantic::TexCoord, 1, ComponentType::Float32, 2, false, Swizzle::Identity, 0}};
+            mesh.streams.push_back(stream);
+        } else {
+            stream.attributes = {{Semantic::Position, 0, ComponentType::Float32, 3, false, Swizzle::Identity, 0}};
+            MorphTarget target;
+            target.name = "lift";
+            target.stream = stream;
+            mesh.morphTargets.push_back(target);
+        }
+    }
+    mesh.defaultMorphWeights = {1.0f};
+    Scene named = unnamed;
+    for (Material& m : named.materials) m.texture(TextureSlot::Diffuse).uvSet = 1;
+    auto render = [](const Scene& scene, bool gles2) {
+        test::RenderHarness harness(gles2, 96, 64);
+        EXPECT_TRUE(harness.setScene(scene));
+        return harness.drawFramed(harness.poseAt(-1.0f), ViewSettings());
+    };
+    const test::Rendered set0 = render(unnamed, false), set1 = render(named, false);
+    const test::Rendered set0Es2 = render(unnamed, true), set1Es2 = render(named, true);
+    ASSERT_EQ(set1.image.rgba.size(), set1Es2.image.rgba.size());
+    EXPECT_EQ(set0.stats.cpuMorphedNodes, 0u);
+    EXPECT_EQ(set1.stats.cpuMorphedNodes, 0u) << "ES 3: a_uv1 past the morph range";
+    EXPECT_EQ(set0Es2.stats.cpuMorphedNodes, 0u) << "ES 2, set 1 unnamed: the attribute path";
+    EXPECT_EQ(set1Es2.stats.cpuMorphedNodes, 2u) << "ES 2, set 1 named: the CPU path";
+    int most = 0, set0Apart = 0;
+    for (size_t i = 0; i < set1.image.rgba.size(); ++i) {
+        most = std::max(most, std::abs(int(set1.image.rgba[i]) - int(set1Es2.image.rgba[i])));
+        set0Apart = std::max(set0Apart, std::abs(int(set1.image.rgba[i]) - int(set0.image.rgba[i])));
+    }
+    EXPECT_LE(most, 2) << "ES 2 draws set 1 and the morph as ES 3";
+    EXPECT_GE(set0Apart, 100) << "set 1 draws otherwise than set 0";
+}
+
 TEST(GlCallBudget, SkinnedManHasLaterBatchesToMeasure) {
     ESVIEW_REQUIRE_MODELS("pod");
     LoadResult r = loadSceneFile((test::modelsDir() / "pod/cocos3d/cocos3d_man.pod").string());

@@ -97,13 +97,16 @@ namespace {
 
 // A quad facing a camera whose view it fills (normal +Z, texture coordinates over [0, 1]), with
 // the material `material` (a JSON object), `images` (a JSON list of file names) and one texture per image (each with sampler i
-// when `samplers` holds that many).
-std::string quad(const std::string& material, const std::string& images, const std::string& samplers = "[]") {
+// when `samplers` holds that many). `secondSet`: the mesh also has TEXCOORD_1, set 0 mirrored left to
+// right.
+std::string quad(const std::string& material, const std::string& images, const std::string& samplers = "[]",
+                 bool secondSet = false) {
     test::Bin b;
     b.put<float>({-1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0});  // positions
     b.put<float>({0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1});      // normals
     b.put<float>({0, 1, 1, 1, 1, 0, 0, 0});                  // texture coordinates
     b.put<uint16_t>({0, 1, 2, 0, 2, 3});
+    if (secondSet) b.put<float>({1, 1, 0, 1, 0, 0, 1, 0});  // TEXCOORD_1 at byte 140
     const nlohmann::json imageList = nlohmann::json::parse(images), samplerList = nlohmann::json::parse(samplers);
     nlohmann::json textures = nlohmann::json::array(), imageObjects = nlohmann::json::array();
     for (size_t i = 0; i < imageList.size(); ++i) {
@@ -130,6 +133,13 @@ std::string quad(const std::string& material, const std::string& images, const s
                                      {"@TEXTURES@", textures.dump()},
                                      {"@MATERIAL@", material}})
         json.replace(json.find(key), key.size(), value);
+    if (secondSet)
+        for (const auto& [after, add] :
+             {std::pair<std::string, std::string>{R"("byteOffset":128,"byteLength":12})",
+                                                  R"(,{"buffer":0,"byteOffset":140,"byteLength":32})"},
+              {R"("count":6,"type":"SCALAR"})", R"(,{"bufferView":4,"componentType":5126,"count":4,"type":"VEC2"})"},
+              {R"("TEXCOORD_0":2)", R"(,"TEXCOORD_1":4)"}})
+            json.insert(json.find(after) + after.size(), add);
     return json;
 }
 
@@ -430,6 +440,98 @@ TEST(GltfCli, UnlitMaterialIsItsBaseColourInTheShadedView) {
     EXPECT_NEAR(white[1], 191, 2);
     EXPECT_NEAR(white[2], 255, 1);
     EXPECT_GT(largestDifference(litShaded, shaded), 10) << "the lit material is lit";
+}
+
+
+// Every pixel of the left (x 4..19) or right (x 28..43) half of a 48x48 picture, rows 4..43, within
+// `tolerance` of `rgb`.
+void expectHalf(const test::Image& image, bool right, std::vector<int> rgb, int tolerance, const std::string& what) {
+    ASSERT_EQ(image.width, 48) << what;
+    int most = 0;
+    for (int y = 4; y < 44; ++y)
+        for (int x = right ? 28 : 4; x < (right ? 44 : 20); ++x)
+            for (int c = 0; c < 3; ++c) most = std::max(most, std::abs(int(pixel(image, x, y)[c]) - rgb[size_t(c)]));
+    EXPECT_LE(most, tolerance) << what << (right ? ": the right half" : ": the left half");
+}
+
+// Maps sample the texture coordinate set they name. The quad's TEXCOORD_1 is TEXCOORD_0 mirrored
+// left to right and the map is red on the left, blue on the right: a base colour map on set 0 draws
+// red on the left, on set 1 blue; through KHR_texture_transform (shifted by half, repeating) the
+// transform applies to set 1 and the halves swap back. The same on ES 2 and in the strict ES 2
+// profile (8 attributes: a_uv1 takes the morph range's first). An emissive map on set 1 swaps its
+// halves too. A map on set 1 of a mesh without it, or on set 2, is drawn from set 0 with a note.
+TEST(GltfCli, MapsSampleTheTextureCoordinateSetTheyName) {
+    const fs::path dir = test::outputDir() / "gltf_uv_sets";
+    fs::create_directories(dir);
+    writeHalves(dir / "halves.png", {255, 0, 0, 255, 0, 0, 255, 255});
+    const std::string images = R"(["halves.png"])", nearest = R"([{"magFilter":9728,"minFilter":9728}])";
+    const std::vector<int> red = {255, 0, 0}, blue = {0, 0, 255};
+    auto baseColour = [](const std::string& info) {
+        return R"({"pbrMetallicRoughness":{"baseColorTexture":{"index":0)" + info + "}}}";
+    };
+    auto render = [&](const std::string& name, const std::string& material, bool secondSet,
+                      const std::string& extra = "--mode unlit") {
+        return renderQuad(dir, name, quad(material, images, nearest, secondSet), extra);
+    };
+    const test::Image set0 = render("set0", baseColour(R"(,"texCoord":0)"), true);
+    expectHalf(set0, false, red, 1, "set 0");
+    expectHalf(set0, true, blue, 1, "set 0");
+    const test::Image set1 = render("set1", baseColour(R"(,"texCoord":1)"), true);
+    expectHalf(set1, false, blue, 1, "set 1");
+    expectHalf(set1, true, red, 1, "set 1");
+    const std::string shift = R"(,"extensions":{"KHR_texture_transform":{"offset":[0.5,0]}})";
+    const test::Image shifted0 = render("set0_shifted", baseColour(R"(,"texCoord":0)" + shift), true);
+    expectHalf(shifted0, false, blue, 1, "set 0 shifted");
+    expectHalf(shifted0, true, red, 1, "set 0 shifted");
+    const test::Image shifted1 = render("set1_shifted", baseColour(R"(,"texCoord":1)" + shift), true);
+    expectHalf(shifted1, false, red, 1, "set 1 shifted");
+    expectHalf(shifted1, true, blue, 1, "set 1 shifted");
+    for (const char* profile : {"--gles2", "--gles2-strict"}) {
+        const test::Image es2 = render(std::string("set1") + (profile + 1), baseColour(R"(,"texCoord":1)"), true,
+                                       std::string("--mode unlit ") + profile);
+        EXPECT_LE(largestDifference(es2, set1), 1) << profile;
+        const test::Image es2Shifted = render(std::string("set1_shifted") + (profile + 1),
+                                              baseColour(R"(,"texCoord":1)" + shift), true,
+                                              std::string("--mode unlit ") + profile);
+        EXPECT_LE(largestDifference(es2Shifted, shifted1), 1) << profile;
+    }
+
+    // Emissive (shaded view): black, rough, lit by its map alone.
+    auto emissive = [](int set) {
+        return R"({"pbrMetallicRoughness":{"baseColorFactor":[0,0,0,1],"metallicFactor":0,"roughnessFactor":1},
+                   "emissiveFactor":[1,1,1],"emissiveTexture":{"index":0,"texCoord":)" +
+               std::to_string(set) + "}}";
+    };
+    const test::Image glow0 = render("emissive0", emissive(0), true, "");
+    const test::Image glow1 = render("emissive1", emissive(1), true, "");
+    for (const auto& [image, leftBlue] : {std::pair<const test::Image*, bool>{&glow0, false}, {&glow1, true}}) {
+        const uint8_t* left = pixel(*image, 10, 24);
+        const uint8_t* right = pixel(*image, 38, 24);
+        EXPECT_GE(leftBlue ? left[2] - left[0] : left[0] - left[2], 200) << "emissive set " << leftBlue;
+        EXPECT_GE(leftBlue ? right[0] - right[2] : right[2] - right[0], 200) << "emissive set " << leftBlue;
+    }
+
+    // Drawn from set 0, with a line in the preparation report (which a device profile prints): set 1
+    // on a mesh without it, and set 2.
+    const test::Image missing = render("set1_missing", baseColour(R"(,"texCoord":1)"), false);
+    EXPECT_LE(largestDifference(missing, set0), 1);
+    const RunResult missingRun = run("render '" + (dir / "set1_missing.gltf").string() +
+                                     "' --camera 0 --size 48x48 --gles2-strict -o '" + (dir / "missing_again.png").string() + "'");
+    EXPECT_NE(missingRun.err.find("note: material '': diffuse map on texture coordinate set 1, which mesh '"),
+              std::string::npos)
+        << missingRun.err;
+    EXPECT_NE(missingRun.err.find("' lacks; drawn from set 0"), std::string::npos) << missingRun.err;
+    const test::Image set2 = render("set2", baseColour(R"(,"texCoord":2)"), true);
+    EXPECT_LE(largestDifference(set2, set0), 1);
+    const RunResult set2Run = run("render '" + (dir / "set2.gltf").string() + "' --camera 0 --size 48x48 --gles2-strict -o '" +
+                                  (dir / "set2_again.png").string() + "'");
+    EXPECT_NE(set2Run.err.find("note: material '': diffuse map on texture coordinate set 2; drawn from set 0"),
+              std::string::npos)
+        << set2Run.err;
+    const RunResult set1Run = run("render '" + (dir / "set1.gltf").string() + "' --camera 0 --size 48x48 --gles2-strict -o '" +
+                                  (dir / "set1_again.png").string() + "'");
+    EXPECT_EQ(set1Run.exitCode, 0) << set1Run.err;
+    EXPECT_EQ(set1Run.err.find("drawn from set 0"), std::string::npos) << set1Run.err;
 }
 
 }  // namespace

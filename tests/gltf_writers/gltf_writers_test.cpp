@@ -171,9 +171,12 @@ std::string variantName(const ::testing::TestParamInfo<Variant>& p) {
 // its specular reflection shows, which the unlit silhouettes cannot tell from the background.
 std::vector<Variant> variants(const char* only = nullptr) {
     std::vector<Variant> out;
-    for (const char* scene : {"skinned", "shapekeys", "textured", "lights", "specular"})
+    // The specular and uvsets scenes have tests of their own; uvsets was not put through gltfpack.
+    for (const char* scene : {"skinned", "shapekeys", "textured", "lights", "specular", "uvsets"})
         for (const char* kind : {"glb", "gltf", "q", "qc"})
-            if (only ? std::string(only) == scene : std::string(scene) != "specular") out.push_back({scene, kind});
+            if (only ? std::string(only) == scene && (std::string(scene) != "uvsets" || kind[0] == 'g')
+                     : std::string(scene) != "specular" && std::string(scene) != "uvsets")
+                out.push_back({scene, kind});
     return out;
 }
 
@@ -484,9 +487,40 @@ TEST_P(BlenderSpecular, ColourMapIsDrawnAsBlenderBakedIt) {
     EXPECT_LE(halfDifference(drawn, factor, true), 2) << "right: the map's white";
 }
 
+// The uvsets scene: a plate whose base colour image (red on the left half, blue on the right) Blender
+// reads through a UV Map node naming its second UV map, the first mirrored left to right; the exporter
+// writes TEXCOORD_1 and texCoord 1. esview reads set 1 into the reference and draws the map from it:
+// through the file's camera the left half is blue and the right half red (set 0 would swap them).
+class BlenderUvSets : public BlenderScene {};
+
+TEST_P(BlenderUvSets, BaseColourMapIsDrawnFromTheSecondUvMap) {
+    const Expected e = expected(GetParam());
+    const RunResult info = run("info " + quoted(e.file) + " --json");
+    SKIP_WITHOUT_GLTF_READER(info);
+    ASSERT_EQ(info.exitCode, 0) << info.err;
+    const json material = json::parse(info.out)["materials"][0];
+    EXPECT_EQ(material["texture_refs"]["diffuse"]["uv_set"], 1) << material.dump();
+    const fs::path png = esv::test::outputDir() / (std::string("gltf_writers_uvsets_") + GetParam().kind + ".png");
+    const RunResult r = run("render " + quoted(e.file) + " --camera 0 --size 48x48 --mode unlit -o " + quoted(png));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    esv::test::Image picture;
+    ASSERT_TRUE(esv::test::loadPng(png.string(), picture)) << png;
+    ASSERT_EQ(picture.width, 48);
+    const int blue[3] = {0, 0, 255}, red[3] = {255, 0, 0};
+    // The plate covers about x 11..36 and y 6..42 of the picture; the halves meet at x 24.
+    for (int y = 10; y < 38; ++y)
+        for (int x = 13; x < 35; ++x) {
+            if (x >= 22 && x < 26) continue;
+            const int* want = x < 24 ? blue : red;
+            for (int c = 0; c < 3; ++c)
+                ASSERT_NEAR(picture.rgba[size_t(y * 48 + x) * 4 + size_t(c)], want[c], 2) << x << "," << y;
+        }
+}
+
 INSTANTIATE_TEST_SUITE_P(Fixtures, BlenderScene, ::testing::ValuesIn(variants()), variantName);
 INSTANTIATE_TEST_SUITE_P(Fixtures, BlenderTexture, ::testing::ValuesIn(variants("textured")), variantName);
 INSTANTIATE_TEST_SUITE_P(Fixtures, BlenderSpecular, ::testing::ValuesIn(variants("specular")), variantName);
+INSTANTIATE_TEST_SUITE_P(Fixtures, BlenderUvSets, ::testing::ValuesIn(variants("uvsets")), variantName);
 
 // ------------------------------------------------------------------------- assimp's exports
 
