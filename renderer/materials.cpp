@@ -217,9 +217,9 @@ void GlRenderer::setMaterial(const Scene& scene, const Node& node, uint32_t slot
     m_state.uniform4f(p.surface, m->metallic, m->roughness, reflectivity, m->alphaCutoff);
     glm::vec4 diffuse(m->diffuse, m->opacity);
     m_state.uniform4fv(p.diffuse, 1, glm::value_ptr(diffuse));
-    // Metal/rough: KHR_materials_specular's colour on the dielectric F0, 0.04 at glTF's index of
-    // refraction 1.5 (u_specular in mesh.frag).
-    const glm::vec3 specular = p.metalRough ? 0.04f * m->specularColorFactor : m->specular;
+    // Metal/rough: KHR_materials_specular's colour on the dielectric F0 of the material's index of
+    // refraction, 0.04 at glTF's default 1.5 (u_specular in mesh.frag).
+    const glm::vec3 specular = p.metalRough ? dielectricF0(m->ior) * m->specularColorFactor : m->specular;
     m_state.uniform3fv(p.specular, 1, glm::value_ptr(specular));
     m_state.uniform3fv(p.emissive, 1, glm::value_ptr(m->emissive));
     m_state.uniform1f(p.shininess, m->shininess);

@@ -351,6 +351,8 @@ struct Material {
     // Metal/rough parameters (POD extended blocks, OpenGEX).
     float metallic = 0.0f;
     float roughness = 1.0f;
+    // The index of refraction, which sets the metal/rough dielectric F0 (dielectricF0): glTF's
+    // KHR_materials_ior, POD's IOR block, OpenGEX's Param "ior". 1.5 gives glTF's F0 of 0.04.
     float ior = 1.5f;
     float reflectivity = 0.0f;
     // glTF 2.0 terms: the normal map's scale (its x and y before normalising, every shading model),
@@ -374,6 +376,13 @@ struct Material {
     const TextureRef& texture(TextureSlot s) const { return textures[static_cast<size_t>(s)]; }
     std::vector<UserAttribute> attributes;  // the file's user attributes (AWD), for the inspector
 };
+
+// Metal/rough's dielectric reflectance at normal incidence, ((ior - 1) / (ior + 1))^2: 0.04 at 1.5,
+// 0 at 1 (no reflection), 1 at glTF's allowed 0.
+inline float dielectricF0(float ior) {
+    const float r = (ior - 1.0f) / (ior + 1.0f);
+    return r * r;
+}
 
 // A texture as referenced by the file. The image is found, read and (where the GPU lacks the
 // codec) decoded by loaders/textures (prepareSceneTextures) before the renderer uploads it.

@@ -28,7 +28,7 @@ VARYING_IN vec2 v_uv1;
 
 uniform vec3 u_ambient;         // material ambient * scene ambient
 uniform vec4 u_diffuse;         // rgb + opacity (metal/rough: base colour + opacity)
-uniform vec3 u_specular;       // metal/rough: 0.04 (glTF's dielectric F0) x KHR_materials_specular's colour
+uniform vec3 u_specular;       // metal/rough: the dielectric F0 of the index of refraction (0.04 at 1.5) x KHR_materials_specular's colour
 uniform vec3 u_emissive;
 uniform float u_shininess;
 uniform vec4 u_surface;         // metallic, roughness, reflectivity, alpha cutoff (0 = no test)

@@ -172,6 +172,7 @@ nlohmann::json materialJson(const Scene& scene, const Material& m) {
         material["occlusion_strength"] = m.occlusionStrength;
         material["specular_factor"] = m.specularFactor;
         material["specular_color_factor"] = rgb(m.specularColorFactor);
+        material["ior"] = m.ior;
     }
     return material;
 }

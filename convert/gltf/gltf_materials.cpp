@@ -179,6 +179,10 @@ Json Writer::materialJson(const Material& mat) {
             m["extensions"]["KHR_materials_specular"] = specular;
             m_extUsed.insert("KHR_materials_specular");
         }
+        if (mat.ior != 1.5f && std::isfinite(mat.ior) && (mat.ior >= 1.0f || mat.ior == 0.0f)) {
+            m["extensions"]["KHR_materials_ior"] = {{"ior", mat.ior}};
+            m_extUsed.insert("KHR_materials_ior");
+        }
         pbr["metallicFactor"] = clamp01(mat.metallic);
         pbr["roughnessFactor"] = clamp01(mat.roughness);
         Json mr = tex(TextureSlot::Metallic);

@@ -1,5 +1,6 @@
 // glTF reader: images, textures, samplers and materials (gltf_internal.h).
 #include <algorithm>
+#include <cstdio>
 
 #include "loaders/gltf/gltf_internal.h"
 
@@ -171,6 +172,21 @@ static void readMaterialExtensions(Reader& r, const Json& ext, const std::string
         float strength = 1.0f;
         r.getFloat(*es, "emissiveStrength", where + "/KHR_materials_emissive_strength", strength);
         m.emissive *= strength;
+    }
+    if (const Json* io = r.member(ext, "KHR_materials_ior")) {
+        // The index of refraction sets the dielectric F0 = ((ior - 1) / (ior + 1))^2 (0.04 at the
+        // default 1.5). The schema allows 1 and above, or exactly 0 (F0 1).
+        const std::string iw = where + "/KHR_materials_ior";
+        float ior = 1.5f;
+        if (r.getFloat(*io, "ior", iw, ior)) {
+            if (ior >= 1.0f || ior == 0.0f)
+                m.ior = ior;
+            else {
+                char text[32];
+                std::snprintf(text, sizeof text, "%g", double(ior));
+                r.fail(iw + "/ior", std::string("index of refraction ") + text + " is below 1 and not 0");
+            }
+        }
     }
     if (const Json* sp = r.member(ext, "KHR_materials_specular")) {
         // The factors and maps scale the dielectric F0 and F90 (the renderer's metal/rough shading;

@@ -31,7 +31,7 @@ const char* const kKnownExtensions[] = {
     "KHR_mesh_quantization", "KHR_lights_punctual",
     "KHR_materials_unlit",   "KHR_materials_emissive_strength",
     "KHR_texture_transform", "KHR_materials_specular",
-    "KHR_texture_basisu",
+    "KHR_materials_ior",     "KHR_texture_basisu",
 };
 
 int base64Value(unsigned char c) {

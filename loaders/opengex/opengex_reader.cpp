@@ -525,6 +525,7 @@ struct MaterialBuild {
     std::vector<std::string> unsupported;  // what this renderer does not show, for one warning
     bool spectrumDiffuse = false, spectrumSpecular = false, spectrumEmission = false;  // set by a Spectrum
     bool metalRough = false;
+    bool ior = false;  // a Param "ior" was given
 };
 
 // A Color or Spectrum `c` of the material. A Spectrum takes precedence over a Color of the same attrib.
@@ -572,6 +573,7 @@ void readMaterialParam(Reader& r, const Structure* c, std::string_view attrib, M
         b.metalRough = true;
     } else if (attrib == "ior") {
         m.ior = v;
+        b.ior = true;
     } else if (attrib == "height_scale" || attrib == "clearcoat_roughness" || attrib == "sheen_roughness") {
         b.unsupported.push_back(str(attrib));
     } else {
@@ -723,7 +725,13 @@ void readMaterial(Reader& r, const Structure* s) {
             ++r.m_unknownKinds[str(id)];
         }
     }
-    if (b.metalRough) m.model = ShadingModel::MetalRough;
+    if (b.metalRough) {
+        m.model = ShadingModel::MetalRough;
+        // Table 2.1's default index of refraction, 1.0, is that of a medium light passes into
+        // unbent. As the dielectric F0 esview draws from the index it would take every highlight
+        // away, so a metal/rough material that names none is drawn with glTF's 1.5 (F0 0.04).
+        if (!b.ior) m.ior = Material().ior;
+    }
     if (m.opacity < 1.0f) {
         m.blend.enabled = true;
         m.blend.srcRgb = m.blend.srcAlpha = BlendFactor::SrcAlpha;

@@ -326,6 +326,64 @@ TEST(GltfCli, NormalScaleOcclusionStrengthAndSpecularAreDrawn) {
     EXPECT_LE(largestDifference(es3, es2), 3);
 }
 
+// KHR_materials_ior sets the dielectric F0, ((ior - 1) / (ior + 1))^2: 1.5 draws as the material
+// without the extension (0.04), 1.0 as no specular colour at all (F0 0), and 2.5 as a specular colour
+// factor of f0(2.5) / 0.04 = 4.59 (F0 0.184), the same on ES 2. `info` shows the index, the glTF
+// writer keeps it, and an index below 1 (and not 0) is one line naming its pointer.
+TEST(GltfCli, IndexOfRefractionSetsTheDielectricF0) {
+    const fs::path dir = test::outputDir() / "gltf_ior";
+    fs::create_directories(dir);
+    writeImage(dir / "black.png", 1, {0, 0, 0, 255});
+    const std::string images = R"(["black.png"])";
+    auto material = [](const std::string& extensions) {
+        return std::string(R"({"pbrMetallicRoughness":{"baseColorFactor":[0.05,0.05,0.05,1],"metallicFactor":0,)"
+                           R"("roughnessFactor":0.3})") +
+               (extensions.empty() ? "" : R"(,"extensions":{)" + extensions + "}") + "}";
+    };
+    auto ior = [&](const char* value) {
+        return material(std::string(R"("KHR_materials_ior":{"ior":)") + value + "}");
+    };
+    const test::Image plain = renderQuad(dir, "plain", quad(material(""), images));
+    const test::Image ior15 = renderQuad(dir, "ior15", quad(ior("1.5"), images));
+    const test::Image ior10 = renderQuad(dir, "ior10", quad(ior("1.0"), images));
+    const test::Image ior25 = renderQuad(dir, "ior25", quad(ior("2.5"), images));
+    const test::Image black = renderQuad(
+        dir, "no_colour", quad(material(R"("KHR_materials_specular":{"specularColorFactor":[0,0,0]})"), images));
+    const float k = (1.5f / 3.5f) * (1.5f / 3.5f) / 0.04f;
+    const std::string factor = std::to_string(k);
+    const test::Image scaled = renderQuad(
+        dir, "scaled_colour",
+        quad(material(R"("KHR_materials_specular":{"specularColorFactor":[)" + factor + "," + factor + "," + factor +
+                      "]}"),
+             images));
+    EXPECT_LE(largestDifference(plain, ior15), 1) << "1.5 is glTF's own index";
+    EXPECT_LE(largestDifference(ior10, black), 1) << "1.0: F0 0";
+    EXPECT_LT(meanLevel(ior10), meanLevel(plain) - 1.0);
+    EXPECT_LE(largestDifference(ior25, scaled), 2) << "2.5: F0 0.184";
+    EXPECT_GT(meanLevel(ior25), meanLevel(plain) + 5.0);
+    const test::Image es2 = renderQuad(dir, "ior25_es2", quad(ior("2.5"), images), "--gles2");
+    EXPECT_LE(largestDifference(ior25, es2), 3);
+
+    const fs::path file = dir / "ior25.gltf", written = dir / "ior25_written.glb";
+    auto iorOf = [&](const fs::path& path) {
+        const RunResult r = run("info '" + path.string() + "' --json");
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        return r.exitCode == 0 ? nlohmann::json::parse(r.out)["materials"][0].value("ior", 0.0f) : 0.0f;
+    };
+    EXPECT_FLOAT_EQ(iorOf(file), 2.5f);
+    ASSERT_EQ(run("convert '" + file.string() + "' '" + written.string() + "'").exitCode, 0);
+    EXPECT_FLOAT_EQ(iorOf(written), 2.5f);
+
+    const fs::path bad = dir / "ior_bad.gltf";
+    std::ofstream(bad) << quad(ior("0.5"), images);
+    const RunResult r = run("info '" + bad.string() + "'");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("ior_bad.gltf: /materials/0/extensions/KHR_materials_ior/ior: index of refraction 0.5 is "
+                         "below 1 and not 0"),
+              std::string::npos)
+        << r.err;
+}
+
 // The largest channel difference between two pictures over the left (x 4..19) or right (x 28..43)
 // half of the view, rows 4..43 (the middle columns, where the 2x1 maps change texel, left out).
 int largestDifferenceInHalf(const test::Image& a, const test::Image& b, bool right) {

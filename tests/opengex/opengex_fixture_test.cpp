@@ -1217,6 +1217,30 @@ TEST(OpenGexMaterials, SpecDefaults) {
     EXPECT_LT(m->texture(TextureSlot::Diffuse).texture, 0);
 }
 
+// Table 2.1's index of refraction, 1.0, is kept on a classic material (above). On a metal/rough one
+// that names none it would make the dielectric F0 esview draws from it 0 (no highlight at all), so
+// there it is glTF's 1.5 (F0 0.04); one the file names is kept (Painted's 1.33).
+TEST(OpenGexMaterials, MetalRoughWithoutAnIndexOfRefractionDrawsGltfsF0) {
+    const std::filesystem::path dir = test::outputDir() / "opengex_ior";
+    std::filesystem::create_directories(dir);
+    const std::filesystem::path file = dir / "ior.ogex";
+    std::ofstream(file) << R"(
+Material $rough { Param (attrib = "roughness") {float {0.5}} }
+Material $named { Param (attrib = "metalness") {float {0.5}} Param (attrib = "ior") {float {2.0}} }
+Material $classic { Color (attrib = "specular") {float[3] {{0.5, 0.5, 0.5}}} }
+)";
+    LoadResult r = loadSceneFile(file.string());
+    ASSERT_TRUE(r.scene) << allProblems(r);
+    ASSERT_EQ(r.scene->materials.size(), 3u);
+    const std::vector<Material>& m = r.scene->materials;
+    EXPECT_EQ(m[0].model, ShadingModel::MetalRough);
+    EXPECT_FLOAT_EQ(m[0].ior, 1.5f);
+    EXPECT_FLOAT_EQ(dielectricF0(m[0].ior), 0.04f);
+    EXPECT_FLOAT_EQ(m[1].ior, 2.0f);
+    EXPECT_EQ(m[2].model, ShadingModel::Classic);
+    EXPECT_FLOAT_EQ(m[2].ior, 1.0f);
+}
+
 // ---------------------------------------------------------------------------------------------
 // texture_transforms.ogex: texture coordinate transforms, their tracks, addressing, swizzle, border
 
