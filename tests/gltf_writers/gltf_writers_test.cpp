@@ -459,6 +459,7 @@ TEST_P(BlenderSpecular, ColourMapIsDrawnAsBlenderBakedIt) {
     const json material = parsed["materials"][0];
     EXPECT_TRUE(material["textures"].contains("specular_tint")) << material.dump();
     EXPECT_FLOAT_EQ(material["specular_color_factor"][0].get<float>(), 2.3713577f);
+    EXPECT_FLOAT_EQ(material.value("ior", 0.0f), 1.45f) << "KHR_materials_ior, which Blender writes beside it";
     // The references: the .gltf without the map, its colour factor 0 or as written.
     const fs::path dir = esv::test::outputDir() / "gltf_writers_specular";
     fs::create_directories(dir);
