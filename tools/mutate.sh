@@ -55,6 +55,7 @@ unlit-material-lit | renderer/draw_builder.cpp | if (mode == ViewMode::Shaded &&
 uv1-never-drawn | renderer/materials.cpp | f.uv1Maps = gpu.uv1Stream >= 0 ? uv1Maps(m, f) : 0; | f.uv1Maps = 0; | test_gltf_cli | GltfCli.MapsSampleTheTextureCoordinateSetTheyName
 uv1-transform-on-set0 | shaders/mesh.frag | vec3 h = vec3(uv, 1.0); | vec3 h = vec3(v_uv, 1.0); | test_gltf_cli | GltfCli.MapsSampleTheTextureCoordinateSetTheyName
 ior-not-drawn | renderer/materials.cpp | p.metalRough ? dielectricF0(m->ior) * m->specularColorFactor | p.metalRough ? 0.04f * m->specularColorFactor | test_gltf_cli | GltfCli.IndexOfRefractionSetsTheDielectricF0
+cube-face-ignored | loaders/textures/decode.cpp | decoded = decodeSurface(image, 0, face, rgba, error); | decoded = decodeSurface(image, 0, 0, rgba, error); | test_ktx_viewer | KtxViewer.*
 validate-split-skipped | loaders/validate.cpp | if (split < n) second = std::thread(scan, split, n); | if (split < n) second = std::thread(scan, split + 1, n); | test_loaders | Validate.*
 cube-square | prepare/prepare.cpp | if (image.isCube()) width = height = std::max(width, height); | (void)image; | test_prepare | StrictPrepare.*
 check-warning-count | app/cli/check_command.cpp | warnings += r.warnings.size(); | warnings += r.warnings.empty() ? 0 : 1; | test_check_batch | CheckBatch.*

@@ -480,29 +480,35 @@ void makeDiffTexture(ViewerState& s) {
     glBindTexture(GL_TEXTURE_2D, 0);
 }
 
-// The inspector's array layer picture (LayerPreview): decoded and uploaded when the selected texture
-// has a later layer chosen that is not the one shown; dropped when nothing needs it.
+// The inspector's array layer or cube face picture (LayerPreview): decoded and uploaded when the
+// selected texture has a later layer chosen, or is a cube map, and the picture shown is another;
+// dropped when nothing needs it.
 void updateLayerPreview(ViewerState& s) {
     LayerPreview& p = s.layerPreview;
     const int t = s.selection.texture;
-    const bool wanted = s.scene && t >= 0 && size_t(t) < s.scene->textures.size() && s.selection.textureLayer > 0 &&
-                        uint32_t(s.selection.textureLayer) < s.scene->textures[size_t(t)].image.layers;
+    const Image* selected = s.scene && t >= 0 && size_t(t) < s.scene->textures.size() && !s.scene->textures[size_t(t)].placeholder
+                                ? &s.scene->textures[size_t(t)].image
+                                : nullptr;
+    const bool wanted = selected && ((s.selection.textureLayer > 0 && uint32_t(s.selection.textureLayer) < selected->layers) ||
+                                     (selected->isCube() && s.selection.textureLayer == 0));
     if (!wanted) {
         if (p.object != 0) glDeleteTextures(1, &p.object);
         p = LayerPreview{};
         return;
     }
-    if (p.texture == t && p.layer == s.selection.textureLayer && p.scene == s.scene.get() &&
+    const int face = selected->isCube() && s.selection.textureLayer == 0 ? std::clamp(s.selection.textureFace, 0, 5) : 0;
+    if (p.texture == t && p.layer == s.selection.textureLayer && p.face == face && p.scene == s.scene.get() &&
         p.loads == s.loadsCompleted)
         return;
     p.texture = t;
     p.layer = s.selection.textureLayer;
+    p.face = face;
     p.scene = s.scene.get();
     p.loads = s.loadsCompleted;
     p.error.clear();
     const Image& image = s.scene->textures[size_t(t)].image;
     std::vector<uint8_t> rgba;
-    if (!decodeLayer(image, uint32_t(p.layer), rgba, p.error)) return;
+    if (!decodeLayer(image, uint32_t(p.layer), rgba, p.error, uint32_t(p.face))) return;
     if (p.object == 0) glGenTextures(1, &p.object);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, p.object);

@@ -33,14 +33,16 @@ struct Selection {
     int material = -1;  // inspector focus when picked from a list
     int texture = -1;
     int textureLayer = 0;  // the array layer of `texture` the inspector shows (KTX arrays)
+    int textureFace = 0;   // the cube map face of `texture` the inspector shows (+X, -X, +Y, -Y, +Z, -Z)
     int light = -1;
 };
 
-// The inspector's picture of a later array layer (Image::layerSurfaces): the frame loop decodes the
-// selected texture's layer and uploads it as RGBA8 to `object` before the panels are drawn, again
-// only when the selection, the layer or the scene changes.
+// The inspector's picture of a later array layer (Image::layerSurfaces) or of a cube map's face (a
+// cube map object cannot be drawn through ImGui's 2D binding): the frame loop decodes the selected
+// texture's layer or face and uploads it as RGBA8 to `object` before the panels are drawn, again
+// only when the selection, the layer, the face or the scene changes.
 struct LayerPreview {
-    int texture = -1, layer = 0;
+    int texture = -1, layer = 0, face = 0;
     const Scene* scene = nullptr;
     int loads = -1;       // ViewerState::loadsCompleted when it was made
     unsigned object = 0;  // GL texture (0: none)

@@ -65,14 +65,20 @@ void flipRows(std::vector<uint8_t>& rgba, uint32_t width, uint32_t h) {
 
 }  // namespace
 
-bool decodeLayer(const Image& image, uint32_t layer, std::vector<uint8_t>& rgba, std::string& error) {
+bool decodeLayer(const Image& image, uint32_t layer, std::vector<uint8_t>& rgba, std::string& error,
+                 uint32_t face) {
     if (layer >= image.layers || (layer > 0 && layer > image.layerSurfaces.size())) {
         error = "no layer " + std::to_string(layer) + " (the image has " + std::to_string(image.layers) + ")";
         return false;
     }
+    if (face >= image.faces || (layer > 0 && face > 0)) {
+        error = face >= image.faces ? "no face " + std::to_string(face) + " (the image has " + std::to_string(image.faces) + ")"
+                                    : "only the first face of a later layer is kept";
+        return false;
+    }
     bool decoded = false;
     if (layer == 0) {
-        decoded = decodeSurface(image, 0, 0, rgba, error);
+        decoded = decodeSurface(image, 0, face, rgba, error);
     } else {
         // The layer's base level as a one-surface image of the same format (no copy of the others).
         Image one;

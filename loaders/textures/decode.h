@@ -32,9 +32,11 @@ void decodeBc(PixelFormat format, const uint8_t* blocks, uint32_t width, uint32_
 // size does not match its format (never happens for images from readImage).
 bool decodeSurface(const Image& image, uint32_t level, uint32_t face, std::vector<uint8_t>& rgba, std::string& error);
 
-// The base level of array layer `layer` (0: surfaces, else layerSurfaces), its first face, as RGBA8
-// with row 0 at the top (a bottom-up compressed image's rows flipped).
-bool decodeLayer(const Image& image, uint32_t layer, std::vector<uint8_t>& rgba, std::string& error);
+// The base level of array layer `layer` (0: surfaces, else layerSurfaces), face `face` of a cube map
+// (layer 0 only: a later layer keeps its first face alone), as RGBA8 with row 0 at the top (a
+// bottom-up compressed image's rows flipped).
+bool decodeLayer(const Image& image, uint32_t layer, std::vector<uint8_t>& rgba, std::string& error,
+                 uint32_t face = 0);
 
 // A copy of `image` with every surface, and every later layer's base level, decoded to RGBA8 (a no-op
 // copy for RGBA8 images), a note added.

@@ -159,6 +159,18 @@ TEST(Ktx1, etc2_cube_faces_in_gl_order_with_their_mips) {
             at += s.size();
         }
     EXPECT_EQ(at, raw.size());
+    // decodeLayer's face (the inspector's cube face picture): each face's base level blocks, decoded.
+    for (uint32_t face = 0; face < 6; ++face) {
+        std::vector<uint8_t> rgba, expected(8 * 8 * 4);
+        std::string error;
+        ASSERT_TRUE(decodeLayer(image, 0, rgba, error, face)) << error;
+        decodeEtc(image.format, raw.data() + face * 64, 8, 8, expected.data());
+        EXPECT_EQ(rgba, expected) << "face " << face;
+    }
+    std::vector<uint8_t> none;
+    std::string error;
+    EXPECT_FALSE(decodeLayer(image, 0, none, error, 6));
+    EXPECT_EQ(error, "no face 6 (the image has 6)");
 }
 
 // Every layer's blocks, as the script wrote them: layer 0 as the image's surfaces, the later ones for

@@ -2,7 +2,8 @@
 // fixture script's three-layer ETC1 array. Materials draw layer 0; the Textures list's layer slider
 // (Selection::textureLayer) has the frame loop decode the chosen layer's base level and upload it
 // for the inspector, whose picture is then the script's blocks of that layer, decoded; `info`
-// counts the layers.
+// counts the layers. A cube map found the same way has its chosen face decoded and uploaded the same
+// way (Selection::textureFace), since a cube map object cannot be drawn as a 2D picture.
 #include <glad/gles2.h>
 
 #include <filesystem>
@@ -90,6 +91,54 @@ TEST(KtxViewer, TheInspectorShowsTheChosenLayerOfAnArray) {
     }
     // Back to layer 0 (what the materials draw, the renderer's own texture): the picture goes.
     s.selection.textureLayer = 0;
+    ASSERT_TRUE(viewer.frame());
+    EXPECT_EQ(s.layerPreview.object, 0u);
+    EXPECT_EQ(viewer.finish(), esv::kExitOk);
+}
+
+// The fixture script's ETC2 RGBA cube map (8x8, faces +X..-Z, each face's base level 4 blocks of 16
+// bytes, level-major in etc2_cube.raw) as the gnome's texture: each face chosen is that face's
+// blocks decoded; selecting another texture drops the picture.
+TEST(KtxViewer, TheInspectorShowsTheChosenFaceOfACubeMap) {
+    ESVIEW_REQUIRE_MODELS("pod/nsdk/nsdk_gnome6.pod");
+    const fs::path fixtures = esv::test::outputDir() / "ktx";
+    if (!fs::exists(fixtures / "etc2_cube.ktx")) ESVIEW_SKIP_UNLESS_REQUIRED() << "the KTX fixtures were not generated";
+    const fs::path dir = esv::test::viewerWorkDir("ktx_viewer_", "faces");
+    fs::copy_file(esv::test::modelsDir() / "pod/nsdk/nsdk_gnome6.pod", dir / "nsdk_gnome6.pod");
+    fs::copy_file(fixtures / "etc2_cube.ktx", dir / "gnome_texture.ktx");
+    const Bytes raw = fileBytes(fixtures / "etc2_cube.raw");
+    ASSERT_GE(raw.size(), 6u * 64u);
+
+    esv::HeadlessHost host;
+    esv::ViewerLoop viewer;
+    esv::ViewerOptions options;
+    options.file = (dir / "nsdk_gnome6.pod").string();
+    ASSERT_TRUE(esv::test::startPausedAtZero(viewer, host, options));
+    esv::ViewerState& s = viewer.state();
+    int t = -1;
+    for (size_t i = 0; i < s.scene->textures.size(); ++i)
+        if (s.scene->textures[i].image.isCube()) t = int(i);
+    ASSERT_GE(t, 0) << "no texture read as the cube map";
+
+    s.selection.texture = t;
+    Bytes previous;
+    for (int face : {0, 3, 5}) {
+        SCOPED_TRACE(face);
+        s.selection.textureFace = face;
+        ASSERT_TRUE(viewer.frame());
+        const esv::LayerPreview& p = s.layerPreview;
+        EXPECT_EQ(p.texture, t);
+        EXPECT_EQ(p.face, face);
+        EXPECT_TRUE(p.error.empty()) << p.error;
+        ASSERT_NE(p.object, 0u);
+        Bytes expected(8 * 8 * 4);
+        esv::decodeEtc(esv::PixelFormat::Etc2_Rgba, raw.data() + 64 * face, 8, 8, expected.data());
+        const Bytes shown = readTexture(p.object, 8, 8);
+        EXPECT_EQ(shown, expected);
+        EXPECT_NE(shown, previous) << "each face its own picture";
+        previous = shown;
+    }
+    s.selection.texture = -1;
     ASSERT_TRUE(viewer.frame());
     EXPECT_EQ(s.layerPreview.object, 0u);
     EXPECT_EQ(viewer.finish(), esv::kExitOk);

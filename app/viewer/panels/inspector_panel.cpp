@@ -361,10 +361,12 @@ void textureThumbnail(const ViewerState& s, int t, float size, bool preview) {
         return;
     }
     unsigned object = textureObject(s, t);
-    // A later array layer chosen in the Textures list: its picture (LayerPreview) instead of layer 0.
+    // A later array layer or a cube map's face chosen in the Textures list: its picture
+    // (LayerPreview) instead of the renderer's texture.
     const LayerPreview& layer = s.layerPreview;
-    if (t == s.selection.texture && s.selection.textureLayer > 0 && layer.texture == t &&
-        layer.layer == s.selection.textureLayer) {
+    const bool previewed = t == s.selection.texture && (s.selection.textureLayer > 0 || texture.image.isCube()) &&
+                           layer.texture == t && layer.layer == s.selection.textureLayer;
+    if (previewed) {
         if (!layer.error.empty()) {
             ImGui::TextColored(kWarningColor, "layer %d: %s", layer.layer, layer.error.c_str());
             return;
@@ -375,8 +377,9 @@ void textureThumbnail(const ViewerState& s, int t, float size, bool preview) {
         ImGui::TextDisabled("(not uploaded)");
         return;
     }
-    // ImGui's GL backend binds GL_TEXTURE_2D; a cube map object cannot be drawn through it.
-    if (texture.image.isCube()) {
+    // ImGui's GL backend binds GL_TEXTURE_2D; a cube map object cannot be drawn through it, only the
+    // selected one's face picture.
+    if (texture.image.isCube() && !previewed) {
         ImGui::TextDisabled("(cube map)");
         return;
     }
@@ -1089,6 +1092,7 @@ void drawLists(ViewerState& s, bool open) {
                                       ImGuiSelectableFlags_AllowItemOverlap, ImVec2(0, kListThumbnail))) {
                     s.selection.texture = s.selection.texture == i ? -1 : i;
                     s.selection.textureLayer = 0;
+                    s.selection.textureFace = 0;
                 }
                 ImGui::SetCursorPos(start);
                 textureThumbnail(s, i, kListThumbnail, false);
@@ -1120,6 +1124,11 @@ void drawLists(ViewerState& s, bool open) {
                                  ImGuiSliderFlags_AlwaysClamp);
                 ImGui::SameLine();
                 ImGui::TextDisabled("of %u (materials draw layer 0)", image.layers);
+            }
+            if (image.isCube() && s.selection.textureLayer == 0) {
+                // A cube map: which face the picture shows (a later layer keeps its first face alone).
+                s.selection.textureFace = std::clamp(s.selection.textureFace, 0, 5);
+                ImGui::Combo("face", &s.selection.textureFace, "+X\0-X\0+Y\0-Y\0+Z\0-Z\0");
             }
             drawTextureDetail(s, s.selection.texture);
         }
