@@ -51,21 +51,31 @@ Bytes readTexture(unsigned object, int width, int height) {
     return rgba;
 }
 
+// The shared gnome POD opened paused in the headless viewer, its texture found as KTX fixture
+// `fixture` (copied beside it as gnome_texture.ktx), in a folder of the test's own (`name`).
+struct GnomeSession {
+    esv::HeadlessHost host;
+    esv::ViewerLoop viewer;
+    bool open(const std::string& name, const std::string& fixture) {
+        const fs::path dir = esv::test::viewerWorkDir("ktx_viewer_", name);
+        fs::copy_file(esv::test::modelsDir() / "pod/nsdk/nsdk_gnome6.pod", dir / "nsdk_gnome6.pod");
+        fs::copy_file(esv::test::outputDir() / "ktx" / fixture, dir / "gnome_texture.ktx");
+        esv::ViewerOptions options;
+        options.file = (dir / "nsdk_gnome6.pod").string();
+        return esv::test::startPausedAtZero(viewer, host, options);
+    }
+};
+
 TEST(KtxViewer, TheInspectorShowsTheChosenLayerOfAnArray) {
     ESVIEW_REQUIRE_MODELS("pod/nsdk/nsdk_gnome6.pod");
     const fs::path fixtures = esv::test::outputDir() / "ktx";
     if (!fs::exists(fixtures / "etc1_array.ktx")) ESVIEW_SKIP_UNLESS_REQUIRED() << "the KTX fixtures were not generated";
-    const fs::path dir = esv::test::viewerWorkDir("ktx_viewer_", "layers");
-    fs::copy_file(esv::test::modelsDir() / "pod/nsdk/nsdk_gnome6.pod", dir / "nsdk_gnome6.pod");
-    fs::copy_file(fixtures / "etc1_array.ktx", dir / "gnome_texture.ktx");
     const Bytes raw = fileBytes(fixtures / "etc1_array.raw");  // three layers of 8x8 ETC1, 32 bytes each
     ASSERT_EQ(raw.size(), 96u);
 
-    esv::HeadlessHost host;
-    esv::ViewerLoop viewer;
-    esv::ViewerOptions options;
-    options.file = (dir / "nsdk_gnome6.pod").string();
-    ASSERT_TRUE(esv::test::startPausedAtZero(viewer, host, options));
+    GnomeSession session;
+    ASSERT_TRUE(session.open("layers", "etc1_array.ktx"));
+    esv::ViewerLoop& viewer = session.viewer;
     esv::ViewerState& s = viewer.state();
     int t = -1;
     for (size_t i = 0; i < s.scene->textures.size(); ++i)
@@ -103,17 +113,12 @@ TEST(KtxViewer, TheInspectorShowsTheChosenFaceOfACubeMap) {
     ESVIEW_REQUIRE_MODELS("pod/nsdk/nsdk_gnome6.pod");
     const fs::path fixtures = esv::test::outputDir() / "ktx";
     if (!fs::exists(fixtures / "etc2_cube.ktx")) ESVIEW_SKIP_UNLESS_REQUIRED() << "the KTX fixtures were not generated";
-    const fs::path dir = esv::test::viewerWorkDir("ktx_viewer_", "faces");
-    fs::copy_file(esv::test::modelsDir() / "pod/nsdk/nsdk_gnome6.pod", dir / "nsdk_gnome6.pod");
-    fs::copy_file(fixtures / "etc2_cube.ktx", dir / "gnome_texture.ktx");
     const Bytes raw = fileBytes(fixtures / "etc2_cube.raw");
     ASSERT_GE(raw.size(), 6u * 64u);
 
-    esv::HeadlessHost host;
-    esv::ViewerLoop viewer;
-    esv::ViewerOptions options;
-    options.file = (dir / "nsdk_gnome6.pod").string();
-    ASSERT_TRUE(esv::test::startPausedAtZero(viewer, host, options));
+    GnomeSession session;
+    ASSERT_TRUE(session.open("faces", "etc2_cube.ktx"));
+    esv::ViewerLoop& viewer = session.viewer;
     esv::ViewerState& s = viewer.state();
     int t = -1;
     for (size_t i = 0; i < s.scene->textures.size(); ++i)
