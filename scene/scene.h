@@ -383,6 +383,8 @@ inline float dielectricF0(float ior) {
     const float r = (ior - 1.0f) / (ior + 1.0f);
     return r * r;
 }
+// An index glTF allows (KHR_materials_ior: 1 and above, or exactly 0 for an F0 of 1).
+inline bool iorInGltfRange(float ior) { return ior >= 1.0f || ior == 0.0f; }
 
 // A texture as referenced by the file. The image is found, read and (where the GPU lacks the
 // codec) decoded by loaders/textures (prepareSceneTextures) before the renderer uploads it.

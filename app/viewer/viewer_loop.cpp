@@ -506,7 +506,7 @@ void updateLayerPreview(ViewerState& s) {
     p.scene = s.scene.get();
     p.loads = s.loadsCompleted;
     p.error.clear();
-    const Image& image = s.scene->textures[size_t(t)].image;
+    const Image& image = *selected;
     std::vector<uint8_t> rgba;
     if (!decodeLayer(image, uint32_t(p.layer), rgba, p.error, uint32_t(p.face))) return;
     if (p.object == 0) glGenTextures(1, &p.object);

@@ -179,7 +179,7 @@ Json Writer::materialJson(const Material& mat) {
             m["extensions"]["KHR_materials_specular"] = specular;
             m_extUsed.insert("KHR_materials_specular");
         }
-        if (mat.ior != 1.5f && std::isfinite(mat.ior) && (mat.ior >= 1.0f || mat.ior == 0.0f)) {
+        if (mat.ior != 1.5f && std::isfinite(mat.ior) && iorInGltfRange(mat.ior)) {
             m["extensions"]["KHR_materials_ior"] = {{"ior", mat.ior}};
             m_extUsed.insert("KHR_materials_ior");
         }

@@ -179,7 +179,7 @@ static void readMaterialExtensions(Reader& r, const Json& ext, const std::string
         const std::string iw = where + "/KHR_materials_ior";
         float ior = 1.5f;
         if (r.getFloat(*io, "ior", iw, ior)) {
-            if (ior >= 1.0f || ior == 0.0f)
+            if (iorInGltfRange(ior))
                 m.ior = ior;
             else {
                 char text[32];

@@ -71,9 +71,12 @@ bool decodeLayer(const Image& image, uint32_t layer, std::vector<uint8_t>& rgba,
         error = "no layer " + std::to_string(layer) + " (the image has " + std::to_string(image.layers) + ")";
         return false;
     }
-    if (face >= image.faces || (layer > 0 && face > 0)) {
-        error = face >= image.faces ? "no face " + std::to_string(face) + " (the image has " + std::to_string(image.faces) + ")"
-                                    : "only the first face of a later layer is kept";
+    if (face >= image.faces) {
+        error = "no face " + std::to_string(face) + " (the image has " + std::to_string(image.faces) + ")";
+        return false;
+    }
+    if (layer > 0 && face > 0) {
+        error = "only the first face of a later layer is kept";
         return false;
     }
     bool decoded = false;
